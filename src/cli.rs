@@ -1,0 +1,207 @@
+//! The command line (interface.md's commands and exit codes), as clap derive types plus dispatch.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::front::{self, Compiled};
+use crate::ir::print::print_kernel;
+use crate::launch::{Mode, Overrides};
+
+/// Process exit statuses fixed by interface.md.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Exit {
+    /// The kernel completed (hazards allowed), or the command succeeded.
+    Ok = 0,
+    /// A fault: out of bounds, division by zero, ...
+    Fault = 1,
+    /// Bad usage, or a kernel that does not compile.
+    Usage = 2,
+    /// Deadlock or livelock.
+    Deadlock = 3,
+    /// The step limit was reached.
+    StepLimit = 4,
+}
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "warpdbg",
+    version,
+    about = "A terminal debugger that makes SIMT execution visible",
+    args_conflicts_with_subcommands = true,
+    after_help = "Open a kernel in the debugger:  warpdbg kernels/deadlock.cu"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Kernel file to open in the interactive debugger.
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub launch: LaunchArgs,
+}
+
+/// Flags that override a kernel file's directives.
+#[derive(Debug, Args, Clone, Default)]
+pub struct LaunchArgs {
+    /// Which __global__ function to launch (overrides `// @kernel`).
+    #[arg(long, value_name = "NAME")]
+    pub kernel: Option<String>,
+    /// Grid size `X[,Y[,Z]]` (overrides `// @grid`); may name scalar arguments, e.g. `(n+511)/512`.
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub grid: Option<String>,
+    /// Block size `X[,Y[,Z]]` (overrides `// @block`).
+    #[arg(long, value_name = "X,Y,Z", allow_hyphen_values = true)]
+    pub block: Option<String>,
+    /// A kernel argument, `name=value` or `name=type[len]=init` (overrides its `// @arg`); repeatable.
+    #[arg(long = "arg", value_name = "NAME=VALUE", allow_hyphen_values = true)]
+    pub args: Vec<String>,
+    /// Seed for `rand()` initialisers (overrides `// @seed`).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<String>,
+    /// Execution model (overrides `// @mode`; default its).
+    #[arg(long, value_parser = parse_mode, value_name = "its|pre-volta")]
+    pub mode: Option<Mode>,
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    Mode::parse(s).ok_or_else(|| format!("unknown execution model `{s}`: expected `its` or `pre-volta`"))
+}
+
+impl LaunchArgs {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            kernel: self.kernel.clone(),
+            grid: self.grid.clone(),
+            block: self.block.clone(),
+            args: self.args.clone(),
+            seed: self.seed.clone(),
+            mode: self.mode,
+        }
+    }
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run to the end, a deadlock, a livelock, a fault or the step limit, and report.
+    Run {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Print the JSON report of interface.md.
+        #[arg(long)]
+        json: bool,
+        /// Stop after this many issued instructions.
+        #[arg(long, value_name = "N")]
+        max_steps: Option<u64>,
+    },
+    /// Print one line per issued instruction.
+    Trace {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// One JSON object per line.
+        #[arg(long)]
+        jsonl: bool,
+    },
+    /// Front end only: print diagnostics, or "ok".
+    Check {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Also print the IR: blocks, branch targets and reconvergence points.
+        #[arg(long)]
+        ir: bool,
+    },
+    /// Print the debugger screen as text after N steps.
+    View {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        #[arg(long, value_name = "N")]
+        steps: Option<u64>,
+        #[arg(long, value_name = "COLSxROWS")]
+        size: Option<String>,
+    },
+    /// Replay a recorded session in the debugger.
+    Replay { session: PathBuf },
+    /// Export a recorded session as a web page or an asciicast.
+    Export {
+        session: PathBuf,
+        #[arg(long, value_name = "OUT")]
+        html: Option<PathBuf>,
+        #[arg(long, value_name = "OUT")]
+        cast: Option<PathBuf>,
+    },
+}
+
+/// Runs a parsed command line; returns the exit status.
+pub fn run(cli: Cli) -> Exit {
+    match cli.command {
+        Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
+        Some(Command::Run { .. }) => not_yet("run"),
+        Some(Command::Trace { .. }) => not_yet("trace"),
+        Some(Command::View { .. }) => not_yet("view"),
+        Some(Command::Replay { .. }) => not_yet("replay"),
+        Some(Command::Export { .. }) => not_yet("export"),
+        None => match cli.file {
+            Some(file) => match load(&file, &cli.launch) {
+                Ok(_) => not_yet("the interactive debugger"),
+                Err(code) => code,
+            },
+            None => {
+                eprintln!("usage: warpdbg FILE   (open a kernel in the debugger; `warpdbg --help` lists the commands)");
+                Exit::Usage
+            }
+        },
+    }
+}
+
+fn not_yet(what: &str) -> Exit {
+    eprintln!("warpdbg: {what}: not implemented yet");
+    Exit::Usage
+}
+
+/// Reads and compiles a kernel file, printing diagnostics on failure.
+pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return Err(Exit::Usage);
+        }
+    };
+    front::compile(&path.display().to_string(), &bytes, &launch.overrides()).map_err(|e| {
+        e.emit_stderr();
+        let n = e.diags.len();
+        eprintln!("error: could not compile {}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
+        Exit::Usage
+    })
+}
+
+fn check(path: &Path, launch: &LaunchArgs, ir: bool) -> Exit {
+    let compiled = match load(path, launch) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut out = std::io::stdout().lock();
+    let l = &compiled.launch;
+    let _ = writeln!(
+        out,
+        "ok: {} launches {} with grid {} x block {} ({} warps), mode {}",
+        path.display(),
+        l.kernel,
+        l.grid,
+        l.block,
+        l.grid.count() * l.warps_per_block(),
+        l.mode
+    );
+    if ir {
+        for k in compiled.all_kernels() {
+            let _ = writeln!(out);
+            let _ = write!(out, "{}", print_kernel(&k));
+        }
+    }
+    Exit::Ok
+}

@@ -1,0 +1,205 @@
+//! The parse tree: what the text says, before names and types are resolved.
+
+use super::source::Span;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// The base of a declared type, as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseType {
+    Void,
+    Bool,
+    Char,
+    SChar,
+    UChar,
+    Int,
+    UInt,
+    Float,
+    Double,
+}
+
+/// A written type: base, qualifiers and pointer levels (`const int *`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeSpec {
+    pub base: BaseType,
+    pub is_const: bool,
+    pub is_volatile: bool,
+    pub pointers: u8,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FnKind {
+    Global,
+    Device,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub ty: TypeSpec,
+    pub name: Ident,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub kind: FnKind,
+    pub ret: TypeSpec,
+    pub name: Ident,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// The span of the signature, for "declared here" notes.
+    pub span: Span,
+    /// The closing brace: where threads that run off the end exit.
+    pub body_end: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct TranslationUnit {
+    pub functions: Vec<Function>,
+}
+
+/// One name in a declaration: `*p = q`, `smem[512]`, `x`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declarator {
+    pub name: Ident,
+    /// Extra pointer levels written on this name (`int *p, q;`).
+    pub pointers: u8,
+    pub dims: Vec<Expr>,
+    pub init: Option<Expr>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decl {
+    pub shared: bool,
+    pub ty: TypeSpec,
+    pub declarators: Vec<Declarator>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Decl(Decl),
+    Expr(Expr),
+    Block(Vec<Stmt>),
+    If { cond: Expr, then: Box<Stmt>, els: Option<Box<Stmt>> },
+    While { cond: Expr, body: Box<Stmt> },
+    DoWhile { body: Box<Stmt>, cond: Expr },
+    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    Empty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Plus,
+    Not,
+    BitNot,
+    Deref,
+    AddrOf,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    LogAnd,
+    LogOr,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            LogAnd => "&&",
+            LogOr => "||",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge | BinaryOp::Eq | BinaryOp::Ne)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Int {
+        value: u64,
+        unsigned: bool,
+        decimal: bool,
+    },
+    Float {
+        value: f64,
+        single: bool,
+    },
+    Bool(bool),
+    Char(u32),
+    Str(String),
+    Name(String),
+    /// `threadIdx.x`: the object and the field.
+    Member(Box<Expr>, Ident),
+    Index(Box<Expr>, Box<Expr>),
+    Call(Ident, Vec<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `a = b` (op None) or `a op= b`.
+    Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
+    /// `++x`, `x--`, ...
+    IncDec {
+        increment: bool,
+        prefix: bool,
+        operand: Box<Expr>,
+    },
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(TypeSpec, Box<Expr>),
+    /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
+    Error,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}

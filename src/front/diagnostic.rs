@@ -1,0 +1,145 @@
+//! Compiler-style diagnostics: what went wrong, where (file:line:column), the source line and a caret.
+//!
+//! Rendering is codespan-reporting's; this module only holds the data and adapts [`SourceMap`].
+
+use std::fmt;
+use std::ops::Range;
+
+use codespan_reporting::diagnostic as cs;
+use codespan_reporting::files::{Error as FilesError, Files};
+use codespan_reporting::term;
+
+use super::source::{FileId, SourceMap, Span};
+
+/// The kind of problem, so tools and tests can match on it without parsing text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// Bytes that are not valid kernel text (non-UTF-8, stray characters).
+    Lexical,
+    /// The token stream does not fit the grammar.
+    Syntax,
+    /// A name that is not declared, or declared twice.
+    Name,
+    /// Operand or assignment types that do not fit.
+    Type,
+    /// Valid CUDA that warpdbg does not interpret.
+    Unsupported,
+    /// A launch directive (`// @grid`, `// @arg`, ...) or its command-line override.
+    Directive,
+}
+
+impl ErrorCode {
+    fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::Lexical => "E-lex",
+            ErrorCode::Syntax => "E-syntax",
+            ErrorCode::Name => "E-name",
+            ErrorCode::Type => "E-type",
+            ErrorCode::Unsupported => "E-unsupported",
+            ErrorCode::Directive => "E-directive",
+        }
+    }
+}
+
+/// One error with its primary span, optional secondary spans and hints.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub code: ErrorCode,
+    pub message: String,
+    pub span: Span,
+    pub label: String,
+    pub secondary: Vec<(Span, String)>,
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    pub fn new(code: ErrorCode, span: Span, message: impl Into<String>) -> Self {
+        Diagnostic { code, message: message.into(), span, label: String::new(), secondary: vec![], notes: vec![] }
+    }
+
+    /// Text written under the caret.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.label = label.into();
+        self
+    }
+
+    /// Another place that explains the error (an earlier declaration, say).
+    pub fn with_secondary(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.secondary.push((span, label.into()));
+        self
+    }
+
+    /// A one-line `hint:` shown after the source excerpt.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.notes.push(format!("hint: {}", hint.into()));
+        self
+    }
+
+    pub fn unsupported(span: Span, what: impl fmt::Display) -> Self {
+        Diagnostic::new(ErrorCode::Unsupported, span, format!("not supported by warpdbg: {what}"))
+    }
+
+    fn to_codespan(&self) -> cs::Diagnostic<FileId> {
+        let mut labels = vec![cs::Label::primary(self.span.file, self.span.range()).with_message(&self.label)];
+        labels.extend(self.secondary.iter().map(|(s, m)| cs::Label::secondary(s.file, s.range()).with_message(m)));
+        cs::Diagnostic::error()
+            .with_code(self.code.as_str())
+            .with_message(&self.message)
+            .with_labels(labels)
+            .with_notes(self.notes.clone())
+    }
+}
+
+/// Renders diagnostics as plain text (for tests, pipes and snapshots).
+pub fn render_plain(sources: &SourceMap, diags: &[Diagnostic]) -> String {
+    let config = term::Config::default();
+    let mut out = String::new();
+    for d in diags {
+        // A span the file database cannot resolve is a warpdbg bug; still say what we know.
+        match term::emit_into_string(&config, sources, &d.to_codespan()) {
+            Ok(s) => out.push_str(&s),
+            Err(_) => out.push_str(&format!("error: {}\n", d.message)),
+        }
+    }
+    out
+}
+
+/// Writes diagnostics to stderr, coloured when stderr is a terminal.
+pub fn emit_stderr(sources: &SourceMap, diags: &[Diagnostic]) {
+    use std::io::IsTerminal;
+    use term::termcolor::{ColorChoice, StandardStream};
+    let choice = if std::io::stderr().is_terminal() { ColorChoice::Auto } else { ColorChoice::Never };
+    let stream = StandardStream::stderr(choice);
+    let mut lock = stream.lock();
+    let config = term::Config::default();
+    for d in diags {
+        if term::emit_to_write_style(&mut lock, &config, sources, &d.to_codespan()).is_err() {
+            eprintln!("error: {}", d.message);
+        }
+    }
+}
+
+impl<'a> Files<'a> for SourceMap {
+    type FileId = FileId;
+    type Name = &'a str;
+    type Source = &'a str;
+
+    fn name(&'a self, id: FileId) -> Result<&'a str, FilesError> {
+        self.files().get(id.0 as usize).map(|f| f.name.as_str()).ok_or(FilesError::FileMissing)
+    }
+
+    fn source(&'a self, id: FileId) -> Result<&'a str, FilesError> {
+        self.files().get(id.0 as usize).map(|f| f.text.as_str()).ok_or(FilesError::FileMissing)
+    }
+
+    fn line_index(&'a self, id: FileId, byte_index: usize) -> Result<usize, FilesError> {
+        let file = self.files().get(id.0 as usize).ok_or(FilesError::FileMissing)?;
+        Ok(file.line_of(byte_index as u32) as usize - 1)
+    }
+
+    fn line_range(&'a self, id: FileId, line_index: usize) -> Result<Range<usize>, FilesError> {
+        let file = self.files().get(id.0 as usize).ok_or(FilesError::FileMissing)?;
+        file.line_range(line_index)
+            .ok_or(FilesError::LineTooLarge { given: line_index, max: file.line_count() as usize - 1 })
+    }
+}

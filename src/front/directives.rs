@@ -1,0 +1,664 @@
+//! Launch directives (`// @grid`, `@block`, `@arg`, `@kernel`, `@seed`, `@mode`) and their command-line
+//! overrides, parsed with the kernel language's own expression parser and resolved against the kernel's
+//! parameters into a [`Launch`].
+//!
+//! Extensions beyond interface.md: grid, block and array lengths may name scalar `@arg`s (`@grid (n + 63) / 64`,
+//! `int[n]`), so `--arg n=...` resizes the whole launch; values may be separated by spaces or commas.
+
+use std::collections::HashMap;
+
+use super::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::lexer::{self, DirectiveLine};
+use super::parser::Parser;
+use super::source::{FileId, SourceMap, Span};
+use super::tast::Program;
+use super::token::{Kw, Punct, TokKind, Token};
+use super::types::{Scalar, Type};
+use crate::launch::{ArgValue, Dim3, InitExpr, InitOp, Launch, LaunchArg, Mode, Overrides, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgSpec {
+    Scalar(ast::Expr),
+    Array { elem: Scalar, elem_span: Span, len: ast::Expr, init: Option<ast::Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum DirectiveKind {
+    Kernel(ast::Ident),
+    Grid(Vec<ast::Expr>),
+    Block(Vec<ast::Expr>),
+    Arg { name: ast::Ident, spec: ArgSpec },
+    Seed(ast::Expr),
+    Mode(Mode),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Directive {
+    pub kind: DirectiveKind,
+    /// The whole directive (for "first given here" notes).
+    pub span: Span,
+}
+
+const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode";
+
+/// Parses one `// @word rest` line.
+pub fn parse_line(line: &DirectiveLine, diags: &mut Vec<Diagnostic>) -> Option<Directive> {
+    let text = &line.text[1..];
+    let word_len = text.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len());
+    let word = &text[..word_len];
+    let rest_off = line.span.start as usize + 1 + word_len;
+    let word_span = Span::new(line.span.file, line.span.start as usize, rest_off);
+    let rest = &text[word_len..];
+    let kind = match word {
+        "kernel" | "grid" | "block" | "arg" | "seed" | "mode" => word,
+        _ => {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, word_span, format!("unknown directive `@{word}`"))
+                    .label("not a warpdbg directive")
+                    .hint(format!("the directives are {KNOWN}")),
+            );
+            return None;
+        }
+    };
+    parse_body(kind, rest, line.span.file, rest_off, word_span, diags).map(|k| Directive { kind: k, span: line.span })
+}
+
+/// Parses a directive's (or flag's) text after its keyword.
+pub fn parse_body(
+    word: &str,
+    rest: &str,
+    file: FileId,
+    base: usize,
+    at: Span,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<DirectiveKind> {
+    if word == "mode" {
+        return match Mode::parse(rest) {
+            Some(m) => Some(DirectiveKind::Mode(m)),
+            None => {
+                let lead = rest.len() - rest.trim_start().len();
+                let span = Span::new(file, base + lead, base + rest.trim_end().len().max(lead));
+                let span = if span.start == span.end { at } else { span };
+                diags.push(
+                    Diagnostic::new(ErrorCode::Directive, span, format!("unknown execution model `{}`", rest.trim()))
+                        .label("expected `its` or `pre-volta`"),
+                );
+                None
+            }
+        };
+    }
+    let lexed = lexer::lex(file, rest, base);
+    if !lexed.diags.is_empty() {
+        diags.extend(lexed.diags);
+        return None;
+    }
+    let toks = lexed.tokens;
+    let mut p = Parser::new(&toks, rest, base);
+    let before = diags.len();
+    let result = match word {
+        "kernel" => match &toks[0].kind {
+            TokKind::Ident(n) if toks.len() == 2 => {
+                p.skip_to(1);
+                Some(DirectiveKind::Kernel(ast::Ident { name: n.clone(), span: toks[0].span }))
+            }
+            _ => {
+                let span = if toks.len() > 1 { toks[0].span } else { at };
+                diags.push(
+                    Diagnostic::new(ErrorCode::Directive, span, "`@kernel` takes one kernel name")
+                        .label("expected a name"),
+                );
+                None
+            }
+        },
+        "grid" | "block" => {
+            let list = expr_list(&mut p, 3);
+            if list.is_empty() && p.diags.is_empty() {
+                diags.push(Diagnostic::new(
+                    ErrorCode::Directive,
+                    at,
+                    format!("`@{word}` needs 1 to 3 sizes: x [y [z]]"),
+                ));
+            }
+            let k = if word == "grid" { DirectiveKind::Grid(list) } else { DirectiveKind::Block(list) };
+            Some(k)
+        }
+        "seed" => single_expr(&mut p).map(DirectiveKind::Seed),
+        "arg" => arg_spec(&toks, &mut p, diags, at),
+        _ => None,
+    };
+    if !p.at_end() && p.diags.is_empty() && diags.len() == before {
+        let t = &toks[p_pos(&p, &toks)];
+        diags.push(
+            Diagnostic::new(ErrorCode::Directive, t.span, format!("unexpected {} in `@{word}`", t.kind))
+                .label("extra text"),
+        );
+        return None;
+    }
+    let had_errors = !p.diags.is_empty();
+    diags.extend(p.diags);
+    if had_errors || diags.len() > before { None } else { result }
+}
+
+fn p_pos(p: &Parser, toks: &[Token]) -> usize {
+    toks.iter().position(|t| t.span == p.current_span()).unwrap_or(toks.len() - 1)
+}
+
+fn expr_list(p: &mut Parser, max: usize) -> Vec<ast::Expr> {
+    let mut out = vec![];
+    while !p.at_end() && out.len() < max {
+        match p.parse_expr_for_list() {
+            Some(e) => out.push(e),
+            None => break,
+        }
+        p.eat_comma();
+    }
+    out
+}
+
+fn single_expr(p: &mut Parser) -> Option<ast::Expr> {
+    p.parse_expr_for_list()
+}
+
+/// `name = value` or `name type[len] [= init]` (also `name=type[len]=init` as on the command line).
+fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Span) -> Option<DirectiveKind> {
+    let TokKind::Ident(name) = &toks[0].kind else {
+        let span = if toks.len() > 1 { toks[0].span } else { at };
+        diags.push(
+            Diagnostic::new(ErrorCode::Directive, span, "`@arg` needs a parameter name")
+                .hint("write `@arg name = value` or `@arg name type[length] = initialiser`"),
+        );
+        return None;
+    };
+    let name = ast::Ident { name: name.clone(), span: toks[0].span };
+    let mut i = 1;
+    let is_type_start = |t: &TokKind| {
+        matches!(t, TokKind::Kw(Kw::Int | Kw::Unsigned | Kw::Float | Kw::Bool | Kw::Char | Kw::Signed | Kw::Double))
+    };
+    if toks[i].kind == TokKind::Punct(Punct::Assign) && !is_type_start(&toks[i + 1].kind) {
+        p.skip_to(i + 1);
+        let e = single_expr(p)?;
+        return Some(DirectiveKind::Arg { name, spec: ArgSpec::Scalar(e) });
+    }
+    if toks[i].kind == TokKind::Punct(Punct::Assign) {
+        i += 1;
+    }
+    // Element type: a few keywords, then `[`.
+    let ty_start = i;
+    while is_type_start(&toks[i].kind) {
+        i += 1;
+    }
+    if i == ty_start {
+        diags.push(
+            Diagnostic::new(
+                ErrorCode::Directive,
+                toks[i].span,
+                format!("expected `=` or an element type after `{}`, found {}", name.name, toks[i].kind),
+            )
+            .hint("write `@arg name = value` or `@arg name type[length] = initialiser`"),
+        );
+        return None;
+    }
+    let words: Vec<Kw> =
+        toks[ty_start..i].iter().filter_map(|t| if let TokKind::Kw(k) = t.kind { Some(k) } else { None }).collect();
+    let elem_span = toks[ty_start].span.to(toks[i - 1].span);
+    let elem = match words.as_slice() {
+        [Kw::Int] | [Kw::Signed] | [Kw::Signed, Kw::Int] => Scalar::I32,
+        [Kw::Unsigned] | [Kw::Unsigned, Kw::Int] => Scalar::U32,
+        [Kw::Float] => Scalar::F32,
+        [Kw::Double] => Scalar::F64,
+        [Kw::Bool] => Scalar::Bool,
+        [Kw::Char] | [Kw::Signed, Kw::Char] => Scalar::I8,
+        [Kw::Unsigned, Kw::Char] => Scalar::U8,
+        _ => {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, elem_span, "unknown element type")
+                    .hint("use int, unsigned int, float, bool or unsigned char"),
+            );
+            return None;
+        }
+    };
+    if toks[i].kind != TokKind::Punct(Punct::LBracket) {
+        diags.push(
+            Diagnostic::new(
+                ErrorCode::Directive,
+                toks[i].span,
+                format!("expected `[length]` after the element type, found {}", toks[i].kind),
+            )
+            .hint(format!("for example `@arg {} {}[1024] = 0`", name.name, elem.name())),
+        );
+        return None;
+    }
+    p.skip_to(i + 1);
+    let len = single_expr(p)?;
+    if !p.expect_punct(Punct::RBracket) {
+        return None;
+    }
+    let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
+    Some(DirectiveKind::Arg { name, spec: ArgSpec::Array { elem, elem_span, len, init } })
+}
+
+/// Directives of a file plus the command-line overrides, resolved for one kernel.
+pub fn resolve(
+    program: &Program,
+    directives: &[Directive],
+    overrides: &Overrides,
+    sources: &mut SourceMap,
+    file_span: Span,
+) -> Result<Launch, Vec<Diagnostic>> {
+    let mut diags = vec![];
+    // Overrides are parsed from their own texts and replace the file's directives of the same kind.
+    let mut all: Vec<Directive> = directives.to_vec();
+    let mut add_override =
+        |flag: &str, word: &str, text: &str, diags: &mut Vec<Diagnostic>, all: &mut Vec<Directive>| {
+            let file = sources.add(super::source::SourceFile::new(format!("{flag} {text}"), text.to_string()));
+            let span = Span::new(file, 0, text.len());
+            if let Some(kind) = parse_body(word, text, file, 0, span, diags) {
+                // An override removes what it replaces.
+                all.retain(|d| !same_target(&d.kind, &kind));
+                all.push(Directive { kind, span });
+            }
+        };
+    if let Some(k) = &overrides.kernel {
+        add_override("--kernel", "kernel", k, &mut diags, &mut all);
+    }
+    if let Some(g) = &overrides.grid {
+        add_override("--grid", "grid", g, &mut diags, &mut all);
+    }
+    if let Some(b) = &overrides.block {
+        add_override("--block", "block", b, &mut diags, &mut all);
+    }
+    if let Some(s) = &overrides.seed {
+        add_override("--seed", "seed", s, &mut diags, &mut all);
+    }
+    for a in &overrides.args {
+        add_override("--arg", "arg", a, &mut diags, &mut all);
+    }
+    if let Some(m) = overrides.mode {
+        all.retain(|d| !matches!(d.kind, DirectiveKind::Mode(_)));
+        all.push(Directive { kind: DirectiveKind::Mode(m), span: file_span });
+    }
+
+    // Each of kernel/grid/block/seed/mode at most once.
+    let mut firsts: HashMap<&'static str, Span> = HashMap::new();
+    for d in &all {
+        let key = match d.kind {
+            DirectiveKind::Kernel(_) => "kernel",
+            DirectiveKind::Grid(_) => "grid",
+            DirectiveKind::Block(_) => "block",
+            DirectiveKind::Seed(_) => "seed",
+            DirectiveKind::Mode(_) => "mode",
+            DirectiveKind::Arg { .. } => continue,
+        };
+        if let Some(prev) = firsts.insert(key, d.span) {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, d.span, format!("`@{key}` is given twice"))
+                    .label("second one")
+                    .with_secondary(prev, "first one"),
+            );
+        }
+    }
+
+    // The kernel.
+    let kernel_dir =
+        all.iter().find_map(|d| if let DirectiveKind::Kernel(k) = &d.kind { Some(k.clone()) } else { None });
+    let kernels: Vec<_> = program.kernels().collect();
+    let kernel = match &kernel_dir {
+        Some(k) => match kernels.iter().find(|(_, f)| f.name == k.name) {
+            Some(&(id, _)) => Some(id),
+            None => {
+                let names: Vec<_> = kernels.iter().map(|(_, f)| format!("`{}`", f.name)).collect();
+                let mut d =
+                    Diagnostic::new(ErrorCode::Directive, k.span, format!("no __global__ function named `{}`", k.name))
+                        .label("unknown kernel");
+                if !names.is_empty() {
+                    d = d.hint(format!("this file's kernels: {}", names.join(", ")));
+                }
+                diags.push(d);
+                None
+            }
+        },
+        None if kernels.len() == 1 => Some(kernels[0].0),
+        None if kernels.is_empty() => {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, file_span, "this file has no __global__ kernel")
+                    .label("nothing to launch")
+                    .hint("a kernel file needs at least one `__global__ void name(...) { ... }`"),
+            );
+            None
+        }
+        None => {
+            let names: Vec<_> = kernels.iter().map(|(_, f)| f.name.as_str()).collect();
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    program.function(kernels[1].0).span,
+                    "this file has several kernels: which one to launch?",
+                )
+                .hint(format!(
+                    "add `// @kernel {}` (one of: {}) or pass --kernel NAME",
+                    names[0],
+                    names.join(", ")
+                )),
+            );
+            None
+        }
+    };
+    let Some(kernel) = kernel else { return Err(diags) };
+    let func = program.function(kernel);
+    let params: Vec<_> = func.params.iter().map(|&p| &func.locals[p.0 as usize]).collect();
+
+    // Arguments: match them with parameters.
+    let mut by_name: HashMap<&str, &Directive> = HashMap::new();
+    for d in &all {
+        let DirectiveKind::Arg { name, .. } = &d.kind else { continue };
+        if let Some(prev) = by_name.insert(&name.name, d) {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, name.span, format!("`@arg {}` is given twice", name.name))
+                    .label("second one")
+                    .with_secondary(prev.span, "first one"),
+            );
+        }
+        if !params.iter().any(|p| p.name == name.name) {
+            let list: Vec<_> = params.iter().map(|p| p.name.as_str()).collect();
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    name.span,
+                    format!("`{}` is not a parameter of `{}`", name.name, func.name),
+                )
+                .label("unknown parameter")
+                .hint(if list.is_empty() {
+                    "this kernel takes no parameters".to_string()
+                } else {
+                    format!("its parameters: {}", list.join(", "))
+                }),
+            );
+        }
+    }
+    // Scalars first: lengths and sizes may name them.
+    let mut env: HashMap<String, Value> = HashMap::new();
+    let mut args: Vec<Option<LaunchArg>> = vec![None; params.len()];
+    for (pi, p) in params.iter().enumerate() {
+        let Some(d) = by_name.get(p.name.as_str()) else {
+            let example = if p.ty.is_ptr() {
+                format!("// @arg {} {}[1024] = 0", p.name, p.ty.pointee().map_or("int".to_string(), |t| t.to_string()))
+            } else {
+                format!("// @arg {} = 0", p.name)
+            };
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    p.span,
+                    format!("parameter `{}` has no `@arg` directive", p.name),
+                )
+                .label("needs a value for the launch")
+                .hint(format!("add a line like `{example}`")),
+            );
+            continue;
+        };
+        let DirectiveKind::Arg { spec: ArgSpec::Scalar(e), name } = &d.kind else { continue };
+        let Type::Scalar(s) = p.ty else {
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    name.span,
+                    format!("`{}` is a pointer: it needs an array", p.name),
+                )
+                .hint(format!(
+                    "write `@arg {} {}[length] = initialiser`",
+                    p.name,
+                    p.ty.pointee().map_or("int".into(), |t| t.to_string())
+                )),
+            );
+            continue;
+        };
+        let Some(v) = const_eval(e, &HashMap::new(), &mut diags) else { continue };
+        if s.is_integer() && matches!(v, Value::Float(_)) {
+            diags.push(Diagnostic::new(
+                ErrorCode::Directive,
+                e.span,
+                format!("`{}` is an integer parameter; this value is not an integer", p.name),
+            ));
+            continue;
+        }
+        env.insert(p.name.clone(), v);
+        args[pi] = Some(LaunchArg { name: p.name.clone(), value: ArgValue::Scalar { ty: s, bits: v.to_bits(s) } });
+    }
+    for (pi, p) in params.iter().enumerate() {
+        let Some(d) = by_name.get(p.name.as_str()) else { continue };
+        let DirectiveKind::Arg { spec: ArgSpec::Array { elem, elem_span, len, init }, name } = &d.kind else {
+            continue;
+        };
+        let pointee = match &p.ty {
+            Type::Ptr { elem, .. } => elem.scalar(),
+            _ => {
+                diags.push(
+                    Diagnostic::new(
+                        ErrorCode::Directive,
+                        name.span,
+                        format!("`{}` is a scalar `{}`: it takes a value, not an array", p.name, p.ty),
+                    )
+                    .hint(format!("write `@arg {} = value`", p.name)),
+                );
+                continue;
+            }
+        };
+        if pointee != Some(*elem) {
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    *elem_span,
+                    format!("element type `{}` does not match the parameter `{} {}`", elem.name(), p.ty, p.name),
+                )
+                .label("differs from the kernel's parameter")
+                .with_secondary(p.span, "parameter declared here"),
+            );
+            continue;
+        }
+        let Some(n) = const_eval(len, &env, &mut diags) else { continue };
+        let n = match n {
+            Value::Int(n) if n >= 1 => n as u64,
+            _ => {
+                diags.push(Diagnostic::new(
+                    ErrorCode::Directive,
+                    len.span,
+                    format!("array length must be a positive integer, found {}", show(n)),
+                ));
+                continue;
+            }
+        };
+        let init = match init {
+            Some(e) => match init_expr(e, &mut diags) {
+                Some(ie) => ie,
+                None => continue,
+            },
+            None => InitExpr::Const(Value::Int(0)),
+        };
+        args[pi] = Some(LaunchArg { name: p.name.clone(), value: ArgValue::Array { elem: *elem, len: n, init } });
+    }
+
+    let dims = |which: &str, diags: &mut Vec<Diagnostic>| -> Dim3 {
+        let Some(d) = all.iter().find(|d| {
+            matches!((&d.kind, which), (DirectiveKind::Grid(_), "grid") | (DirectiveKind::Block(_), "block"))
+        }) else {
+            return if which == "grid" { Dim3::ONE } else { Dim3::new(32, 1, 1) };
+        };
+        let (DirectiveKind::Grid(list) | DirectiveKind::Block(list)) = &d.kind else { unreachable!() };
+        let mut v = [1u32; 3];
+        for (i, e) in list.iter().enumerate() {
+            let Some(x) = const_eval(e, &env, diags) else { continue };
+            let limit: i64 = match (which, i) {
+                ("block", 0 | 1) => 1024,
+                ("block", _) => 64,
+                ("grid", 0) => (1 << 31) - 1,
+                _ => 65535,
+            };
+            match x {
+                Value::Int(n) if (1..=limit).contains(&n) => v[i] = n as u32,
+                _ => diags.push(
+                    Diagnostic::new(
+                        ErrorCode::Directive,
+                        e.span,
+                        format!("{which} size must be an integer from 1 to {limit}, found {}", show(x)),
+                    )
+                    .label("out of range"),
+                ),
+            }
+        }
+        let dim = Dim3::new(v[0], v[1], v[2]);
+        if which == "block" && dim.count() > 1024 {
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    d.span,
+                    format!("a block has at most 1024 threads; this one has {}", dim.count()),
+                )
+                .label("too many threads per block"),
+            );
+        }
+        dim
+    };
+    let grid = dims("grid", &mut diags);
+    let block = dims("block", &mut diags);
+    let seed = match all.iter().find_map(|d| if let DirectiveKind::Seed(e) = &d.kind { Some(e) } else { None }) {
+        Some(e) => match const_eval(e, &env, &mut diags) {
+            Some(Value::Int(s)) => s as u64,
+            Some(v) => {
+                diags.push(Diagnostic::new(
+                    ErrorCode::Directive,
+                    e.span,
+                    format!("the seed must be an integer, found {}", show(v)),
+                ));
+                0
+            }
+            None => 0,
+        },
+        None => 0,
+    };
+    let mode =
+        all.iter().find_map(|d| if let DirectiveKind::Mode(m) = d.kind { Some(m) } else { None }).unwrap_or_default();
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let args = args.into_iter().map(|a| a.expect("every parameter resolved or diagnosed")).collect();
+    Ok(Launch { kernel: func.name.clone(), grid, block, args, seed, mode })
+}
+
+fn same_target(a: &DirectiveKind, b: &DirectiveKind) -> bool {
+    match (a, b) {
+        (DirectiveKind::Arg { name: x, .. }, DirectiveKind::Arg { name: y, .. }) => x.name == y.name,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+fn show(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f}"),
+    }
+}
+
+/// Evaluates a size or scalar expression; names refer to scalar arguments in `env`.
+fn const_eval(e: &ast::Expr, env: &HashMap<String, Value>, diags: &mut Vec<Diagnostic>) -> Option<Value> {
+    let ie = lower_init(e, Some(env), diags)?;
+    if let Some(d) = find_div_zero(&ie, e.span) {
+        diags.push(d);
+        return None;
+    }
+    Some(ie.eval(0, 0, 0))
+}
+
+fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
+    match e {
+        InitExpr::Binary(InitOp::Div | InitOp::Rem, a, b) => {
+            if b.is_uniform() && b.eval(0, 0, 0) == Value::Int(0) {
+                return Some(
+                    Diagnostic::new(ErrorCode::Directive, span, "division by zero in a directive")
+                        .label("divides by zero"),
+                );
+            }
+            find_div_zero(a, span).or_else(|| find_div_zero(b, span))
+        }
+        InitExpr::Binary(_, a, b) | InitExpr::Rand(a, b) => find_div_zero(a, span).or_else(|| find_div_zero(b, span)),
+        InitExpr::Neg(a) | InitExpr::BitNot(a) => find_div_zero(a, span),
+        InitExpr::Const(_) | InitExpr::Index => None,
+    }
+}
+
+/// An element initialiser: may use `i` and `rand(lo, hi)`.
+fn init_expr(e: &ast::Expr, diags: &mut Vec<Diagnostic>) -> Option<InitExpr> {
+    let ie = lower_init(e, None, diags)?;
+    if let Some(d) = find_div_zero(&ie, e.span) {
+        diags.push(d);
+        return None;
+    }
+    Some(ie)
+}
+
+/// Directive expressions: with `env` (sizes), names are scalar args; without (initialisers), `i` and `rand`.
+fn lower_init(e: &ast::Expr, env: Option<&HashMap<String, Value>>, diags: &mut Vec<Diagnostic>) -> Option<InitExpr> {
+    let span = e.span;
+    let bad = |diags: &mut Vec<Diagnostic>, what: &str| {
+        diags.push(
+            Diagnostic::new(ErrorCode::Directive, span, format!("{what} is not allowed in a directive"))
+                .hint("directive expressions use numbers, + - * / % << >> & | ^ ~ ( ), `i` and rand(lo, hi) in initialisers, and scalar @arg names in sizes"),
+        );
+        None
+    };
+    Some(match &e.kind {
+        A::Int { value, .. } => InitExpr::Const(Value::Int(*value as i64)),
+        A::Float { value, .. } => InitExpr::Const(Value::Float(*value)),
+        A::Bool(b) => InitExpr::Const(Value::Int(*b as i64)),
+        A::Char(c) => InitExpr::Const(Value::Int(*c as i64)),
+        A::Name(n) => match env {
+            None if n == "i" => InitExpr::Index,
+            None => {
+                diags.push(
+                    Diagnostic::new(ErrorCode::Directive, span, format!("unknown name `{n}` in an initialiser"))
+                        .label("only `i`, the element index, is known here"),
+                );
+                return None;
+            }
+            Some(env) => match env.get(n) {
+                Some(v) => InitExpr::Const(*v),
+                None => {
+                    diags.push(
+                        Diagnostic::new(ErrorCode::Directive, span, format!("unknown name `{n}` in a size"))
+                            .label("not a scalar @arg")
+                            .hint("sizes may use numbers and the names of scalar `@arg`s"),
+                    );
+                    return None;
+                }
+            },
+        },
+        A::Unary(UnaryOp::Neg, a) => InitExpr::Neg(Box::new(lower_init(a, env, diags)?)),
+        A::Unary(UnaryOp::Plus, a) => lower_init(a, env, diags)?,
+        A::Unary(UnaryOp::BitNot, a) => InitExpr::BitNot(Box::new(lower_init(a, env, diags)?)),
+        A::Binary(op, a, b) => {
+            let op = match op {
+                BinaryOp::Add => InitOp::Add,
+                BinaryOp::Sub => InitOp::Sub,
+                BinaryOp::Mul => InitOp::Mul,
+                BinaryOp::Div => InitOp::Div,
+                BinaryOp::Rem => InitOp::Rem,
+                BinaryOp::Shl => InitOp::Shl,
+                BinaryOp::Shr => InitOp::Shr,
+                BinaryOp::BitAnd => InitOp::And,
+                BinaryOp::BitOr => InitOp::Or,
+                BinaryOp::BitXor => InitOp::Xor,
+                _ => return bad(diags, &format!("`{}`", op.symbol())),
+            };
+            InitExpr::Binary(op, Box::new(lower_init(a, env, diags)?), Box::new(lower_init(b, env, diags)?))
+        }
+        A::Call(name, args) if name.name == "rand" && env.is_none() => {
+            if args.len() != 2 {
+                diags.push(Diagnostic::new(ErrorCode::Directive, span, "`rand` takes two arguments: rand(lo, hi)"));
+                return None;
+            }
+            InitExpr::Rand(Box::new(lower_init(&args[0], env, diags)?), Box::new(lower_init(&args[1], env, diags)?))
+        }
+        A::Call(name, _) => return bad(diags, &format!("calling `{}`", name.name)),
+        _ => return bad(diags, "this kind of expression"),
+    })
+}

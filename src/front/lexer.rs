@@ -1,0 +1,406 @@
+//! Lexer: kernel text -> tokens, plus the `// @...` directive lines and `#` preprocessor lines.
+//!
+//! `#include` and `#pragma` lines are accepted and skipped; object-like `#define NAME tokens` is expanded
+//! here, so the parser never sees macros. Anything else starting with `#` is "not supported".
+
+use std::collections::HashMap;
+
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::source::{FileId, Span};
+use super::token::{IntSuffix, Kw, Punct, TokKind, Token};
+
+/// A `// @word ...` comment: the span covers the text after `//`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectiveLine {
+    pub span: Span,
+    pub text: String,
+}
+
+#[derive(Debug, Default)]
+pub struct Lexed {
+    pub tokens: Vec<Token>,
+    pub directives: Vec<DirectiveLine>,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// Lexes `text`, whose byte offsets are relative to `base` in `file`.
+pub fn lex(file: FileId, text: &str, base: usize) -> Lexed {
+    let mut lx =
+        Lexer { file, src: text.as_bytes(), text, base, pos: 0, out: Lexed::default(), macros: HashMap::new() };
+    lx.run();
+    let end = lx.span(text.len(), text.len());
+    lx.out.tokens.push(Token { kind: TokKind::Eof, span: end });
+    lx.out
+}
+
+struct Lexer<'a> {
+    file: FileId,
+    src: &'a [u8],
+    text: &'a str,
+    base: usize,
+    pos: usize,
+    out: Lexed,
+    macros: HashMap<String, Vec<Token>>,
+}
+
+/// Bound on errors from one text: past this, more lexical noise helps no one.
+const MAX_LEX_ERRORS: usize = 20;
+
+impl<'a> Lexer<'a> {
+    fn span(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, self.base + start, self.base + end)
+    }
+
+    fn peek(&self, ahead: usize) -> u8 {
+        self.src.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    fn error(&mut self, d: Diagnostic) {
+        if self.out.diags.len() < MAX_LEX_ERRORS {
+            self.out.diags.push(d);
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.src[..self.pos].iter().rev().take_while(|&&b| b != b'\n').all(|b| b.is_ascii_whitespace())
+    }
+
+    fn run(&mut self) {
+        while self.pos < self.src.len() {
+            let c = self.peek(0);
+            let start = self.pos;
+            match c {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => self.pos += 1,
+                b'/' if self.peek(1) == b'/' => self.line_comment(),
+                b'/' if self.peek(1) == b'*' => self.block_comment(),
+                b'#' if self.at_line_start() => self.preprocessor(),
+                b'\\' if matches!(self.peek(1), b'\n' | b'\r') => self.pos += 1,
+                _ if c.is_ascii_alphabetic() || c == b'_' => {
+                    while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' {
+                        self.pos += 1;
+                    }
+                    let word = &self.text[start..self.pos];
+                    self.word(word, start);
+                }
+                _ if c.is_ascii_digit() || (c == b'.' && self.peek(1).is_ascii_digit()) => self.number(),
+                b'"' => self.string(),
+                b'\'' => self.char_lit(),
+                _ => {
+                    if let Some(p) =
+                        Punct::ALL_BY_LENGTH.iter().find(|p| self.src[self.pos..].starts_with(p.as_str().as_bytes()))
+                    {
+                        self.pos += p.as_str().len();
+                        let span = self.span(start, self.pos);
+                        self.out.tokens.push(Token { kind: TokKind::Punct(*p), span });
+                    } else {
+                        let ch = self.text[start..].chars().next().unwrap_or('\u{fffd}');
+                        self.pos += ch.len_utf8();
+                        let span = self.span(start, self.pos);
+                        self.error(
+                            Diagnostic::new(ErrorCode::Lexical, span, format!("unexpected character {ch:?}"))
+                                .label("not part of the kernel language"),
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn word(&mut self, word: &str, start: usize) {
+        let span = self.span(start, self.pos);
+        if let Some(body) = self.macros.get(word) {
+            // Expanded tokens keep the spans of the #define, so errors point at the macro's text.
+            let body = body.clone();
+            self.out.tokens.extend(body);
+            return;
+        }
+        let kind = match Kw::lookup(word) {
+            Some(kw) => TokKind::Kw(kw),
+            None => TokKind::Ident(word.to_string()),
+        };
+        self.out.tokens.push(Token { kind, span });
+    }
+
+    fn line_comment(&mut self) {
+        let start = self.pos;
+        while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+            self.pos += 1;
+        }
+        let body = &self.text[start + 2..self.pos];
+        let trimmed = body.trim_start();
+        if trimmed.starts_with('@') {
+            let lead = body.len() - trimmed.len();
+            let text = trimmed.trim_end();
+            let s = start + 2 + lead;
+            self.out.directives.push(DirectiveLine { span: self.span(s, s + text.len()), text: text.to_string() });
+        }
+    }
+
+    fn block_comment(&mut self) {
+        let start = self.pos;
+        self.pos += 2;
+        while self.pos < self.src.len() && !(self.peek(0) == b'*' && self.peek(1) == b'/') {
+            self.pos += 1;
+        }
+        if self.pos >= self.src.len() {
+            let span = self.span(start, start + 2);
+            self.error(Diagnostic::new(ErrorCode::Lexical, span, "unterminated comment").label("comment starts here"));
+        } else {
+            self.pos += 2;
+        }
+    }
+
+    /// Reads to the end of the logical line (backslash-newline continues it).
+    fn logical_line(&mut self) -> (usize, usize) {
+        let start = self.pos;
+        while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+            if self.src[self.pos] == b'\\' && matches!(self.peek(1), b'\n') {
+                self.pos += 1;
+            }
+            if self.src[self.pos] == b'/' && self.peek(1) == b'/' {
+                let end = self.pos;
+                while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+                return (start, end);
+            }
+            self.pos += 1;
+        }
+        (start, self.pos)
+    }
+
+    fn preprocessor(&mut self) {
+        let (start, end) = self.logical_line();
+        let line = &self.text[start + 1..end];
+        let name_len = line.trim_start().find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(line.trim_start().len());
+        let lead = line.len() - line.trim_start().len();
+        let name = &line.trim_start()[..name_len];
+        match name {
+            "include" | "pragma" => {}
+            "define" => self.define(start + 1 + lead + name_len, end),
+            _ => {
+                let span = self.span(start, start + 1 + lead + name_len);
+                self.error(
+                    Diagnostic::unsupported(span, format!("the preprocessor directive `#{name}`"))
+                        .label("only #include, #pragma and object-like #define are understood"),
+                );
+            }
+        }
+    }
+
+    fn define(&mut self, from: usize, end: usize) {
+        let body = &self.text[from..end];
+        let sub = lex(self.file, body, self.base + from);
+        let mut toks = sub.tokens;
+        toks.pop(); // Eof
+        self.out.diags.extend(sub.diags);
+        if toks.is_empty() {
+            let span = self.span(from - 6, end);
+            self.error(Diagnostic::new(ErrorCode::Syntax, span, "`#define` needs a name"));
+            return;
+        }
+        let name_tok = toks.remove(0);
+        let TokKind::Ident(name) = name_tok.kind else {
+            self.error(Diagnostic::new(ErrorCode::Syntax, name_tok.span, "expected a macro name after `#define`"));
+            return;
+        };
+        // `#define F(x)` with no space before `(` is a function-like macro.
+        if toks.first().is_some_and(|t| t.kind == TokKind::Punct(Punct::LParen) && t.span.start == name_tok.span.end) {
+            self.error(
+                Diagnostic::unsupported(name_tok.span.to(toks[0].span), "function-like macros")
+                    .hint("write a __device__ function instead"),
+            );
+            return;
+        }
+        // Expand macros already defined inside this body, as the C preprocessor does at use.
+        let mut expanded = Vec::with_capacity(toks.len());
+        for t in toks {
+            match &t.kind {
+                TokKind::Ident(n) if self.macros.contains_key(n) => expanded.extend(self.macros[n].clone()),
+                _ => expanded.push(t),
+            }
+        }
+        self.macros.insert(name, expanded);
+    }
+
+    fn number(&mut self) {
+        let start = self.pos;
+        let s = self.src;
+        let (radix, digits_from) = if s[start] == b'0' && matches!(self.peek(1), b'x' | b'X') {
+            (16, start + 2)
+        } else if s[start] == b'0' && matches!(self.peek(1), b'b' | b'B') {
+            (2, start + 2)
+        } else {
+            (10, start)
+        };
+        self.pos = digits_from;
+        while self.peek(0).is_ascii_hexdigit() && (radix == 16 || self.peek(0).is_ascii_digit()) {
+            self.pos += 1;
+        }
+        let mut is_float = false;
+        if radix == 10 {
+            if self.peek(0) == b'.' {
+                is_float = true;
+                self.pos += 1;
+                while self.peek(0).is_ascii_digit() {
+                    self.pos += 1;
+                }
+            }
+            if matches!(self.peek(0), b'e' | b'E')
+                && (self.peek(1).is_ascii_digit()
+                    || (matches!(self.peek(1), b'+' | b'-') && self.peek(2).is_ascii_digit()))
+            {
+                is_float = true;
+                self.pos += 2;
+                while self.peek(0).is_ascii_digit() {
+                    self.pos += 1;
+                }
+            }
+        }
+        let digits_end = self.pos;
+        while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' {
+            self.pos += 1;
+        }
+        let suffix = &self.text[digits_end..self.pos];
+        let span = self.span(start, self.pos);
+        let digits = &self.text[digits_from..digits_end];
+        let bad = |lx: &mut Self, what: &str| {
+            lx.error(Diagnostic::new(ErrorCode::Lexical, span, format!("invalid number: {what}")).label("here"));
+            lx.out
+                .tokens
+                .push(Token { kind: TokKind::Int { value: 0, suffix: IntSuffix::default(), decimal: true }, span });
+        };
+        if is_float {
+            let single = match suffix {
+                "" => false,
+                "f" | "F" => true,
+                _ => return bad(self, &format!("unknown suffix `{suffix}`")),
+            };
+            match digits.parse::<f64>() {
+                Ok(value) => self.out.tokens.push(Token { kind: TokKind::Float { value, single }, span }),
+                Err(_) => bad(self, "malformed floating-point literal"),
+            }
+            return;
+        }
+        let mut sfx = IntSuffix::default();
+        for ch in suffix.chars() {
+            match ch {
+                'u' | 'U' if !sfx.unsigned => sfx.unsigned = true,
+                'l' | 'L' => sfx.long = true,
+                _ => return bad(self, &format!("unknown suffix `{suffix}`")),
+            }
+        }
+        // A leading 0 means octal in C.
+        let (radix, digits) = if radix == 10 && digits.len() > 1 && digits.starts_with('0') {
+            (8, &digits[1..])
+        } else {
+            (radix, digits)
+        };
+        if digits.is_empty() {
+            return bad(self, "no digits");
+        }
+        match u64::from_str_radix(digits, radix) {
+            Ok(value) => {
+                self.out.tokens.push(Token { kind: TokKind::Int { value, suffix: sfx, decimal: radix == 10 }, span })
+            }
+            Err(_) => bad(self, "too large or has digits that do not fit its base"),
+        }
+    }
+
+    fn escape(&mut self) -> Option<char> {
+        // At the character after the backslash; step over all of it, whatever it is.
+        let ch = self.text.get(self.pos..).and_then(|t| t.chars().next())?;
+        self.pos += ch.len_utf8();
+        let c = if ch.is_ascii() { ch as u8 } else { 0xff };
+        Some(match c {
+            b'n' => '\n',
+            b't' => '\t',
+            b'r' => '\r',
+            b'0' => '\0',
+            b'\\' => '\\',
+            b'\'' => '\'',
+            b'"' => '"',
+            b'a' => '\x07',
+            b'b' => '\x08',
+            b'f' => '\x0c',
+            b'v' => '\x0b',
+            b'%' => '%',
+            _ => return None,
+        })
+    }
+
+    fn string(&mut self) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut value = String::new();
+        loop {
+            if self.pos >= self.src.len() || self.peek(0) == b'\n' {
+                let span = self.span(start, self.pos);
+                self.error(
+                    Diagnostic::new(ErrorCode::Lexical, span, "unterminated string literal")
+                        .label("string starts here"),
+                );
+                break;
+            }
+            match self.peek(0) {
+                b'"' => {
+                    self.pos += 1;
+                    break;
+                }
+                b'\\' => {
+                    self.pos += 1;
+                    let at = self.pos;
+                    match self.escape() {
+                        Some(c) => value.push(c),
+                        None => {
+                            let span = self.span(at - 1, self.pos);
+                            self.error(Diagnostic::new(ErrorCode::Lexical, span, "unknown escape sequence"));
+                        }
+                    }
+                }
+                _ => {
+                    let ch = self.text[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                    value.push(ch);
+                    self.pos += ch.len_utf8();
+                }
+            }
+        }
+        let span = self.span(start, self.pos);
+        // Adjacent literals concatenate, as in C.
+        if let Some(Token { kind: TokKind::Str(prev), span: prev_span }) = self.out.tokens.last_mut() {
+            prev.push_str(&value);
+            *prev_span = prev_span.to(span);
+            return;
+        }
+        self.out.tokens.push(Token { kind: TokKind::Str(value), span });
+    }
+
+    fn char_lit(&mut self) {
+        let start = self.pos;
+        self.pos += 1;
+        let value = match self.peek(0) {
+            b'\\' => {
+                self.pos += 1;
+                self.escape().map(|c| c as u32)
+            }
+            b'\'' | b'\n' | 0 => None,
+            _ => {
+                let ch = self.text[self.pos..].chars().next().unwrap_or('\u{fffd}');
+                self.pos += ch.len_utf8();
+                Some(ch as u32)
+            }
+        };
+        let closed = self.peek(0) == b'\'';
+        if closed {
+            self.pos += 1;
+        }
+        let span = self.span(start, self.pos);
+        match value {
+            Some(v) if closed => self.out.tokens.push(Token { kind: TokKind::Char(v), span }),
+            _ => {
+                self.error(Diagnostic::new(ErrorCode::Lexical, span, "malformed character literal"));
+                self.out.tokens.push(Token { kind: TokKind::Char(0), span });
+            }
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! The language front end: kernel text -> tokens -> parse tree -> typed tree, plus the launch directives.
+//! [`compile`] runs every phase and lowers the launched kernel to the IR.
+
+pub mod ast;
+pub mod diagnostic;
+pub mod directives;
+pub mod lexer;
+pub mod parser;
+pub mod source;
+pub mod tast;
+pub mod token;
+pub mod typeck;
+pub mod types;
+
+use std::fmt;
+
+use diagnostic::{Diagnostic, ErrorCode};
+use source::{FileId, SourceFile, SourceMap, Span};
+
+use crate::ir::{self, Kernel};
+use crate::launch::{Launch, Overrides};
+
+/// A kernel file that passed every check, with its launch and the launched kernel's IR.
+#[derive(Debug)]
+pub struct Compiled {
+    pub sources: SourceMap,
+    pub file: FileId,
+    pub program: tast::Program,
+    pub launch: Launch,
+    pub kernel: Kernel,
+}
+
+impl Compiled {
+    /// The kernel file's text.
+    pub fn source(&self) -> &SourceFile {
+        self.sources.get(self.file)
+    }
+
+    /// IR of every kernel in the file (for `check --ir`), launched one first.
+    pub fn all_kernels(&self) -> Vec<Kernel> {
+        let mut out = vec![self.kernel.clone()];
+        for (id, f) in self.program.kernels() {
+            if f.name != self.kernel.name
+                && let Ok(k) = ir::lower::lower_kernel(&self.program, id, &self.sources)
+            {
+                out.push(k);
+            }
+        }
+        out
+    }
+}
+
+/// Diagnostics that stopped compilation, with the texts they point into.
+#[derive(Debug)]
+pub struct CompileError {
+    pub sources: SourceMap,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl CompileError {
+    pub fn render(&self) -> String {
+        diagnostic::render_plain(&self.sources, &self.diags)
+    }
+
+    pub fn emit_stderr(&self) {
+        diagnostic::emit_stderr(&self.sources, &self.diags);
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())?;
+        let n = self.diags.len();
+        write!(f, "error: could not compile: {n} error{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Compiles kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`.
+pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
+    let mut sources = SourceMap::default();
+    let (text, bad_utf8) = match std::str::from_utf8(bytes) {
+        Ok(t) => (t.to_string(), None),
+        Err(e) => (String::from_utf8_lossy(bytes).into_owned(), Some(e.valid_up_to())),
+    };
+    let file = sources.add(SourceFile::new(name, text));
+    if let Some(at) = bad_utf8 {
+        // The lossy text has U+FFFD (3 bytes) where the first bad byte was.
+        let span = Span::new(file, at, at + 3);
+        let d = Diagnostic::new(ErrorCode::Lexical, span, format!("the file is not valid UTF-8 (byte {at})"))
+            .label("invalid byte sequence")
+            .hint("kernel files must be UTF-8 text; is this the right file?");
+        return Err(CompileError { sources, diags: vec![d] });
+    }
+    let text = sources.get(file).text.clone();
+    let whole = Span::new(file, 0, 0);
+
+    let lexed = lexer::lex(file, &text, 0);
+    let mut diags = lexed.diags;
+    let mut parser = parser::Parser::new(&lexed.tokens, &text, 0);
+    let tu = parser.translation_unit();
+    diags.extend(parser.diags);
+    let mut directives = vec![];
+    for line in &lexed.directives {
+        if let Some(d) = directives::parse_line(line, &mut diags) {
+            directives.push(d);
+        }
+    }
+    let (program, type_diags) = typeck::check(&tu);
+    diags.extend(type_diags);
+    // Directive resolution needs a sound program, but its errors are independent: report both.
+    let launch = match directives::resolve(&program, &directives, overrides, &mut sources, whole) {
+        Ok(l) => Some(l),
+        Err(d) => {
+            diags.extend(d);
+            None
+        }
+    };
+    if !diags.is_empty() {
+        diags.sort_by_key(|d| (d.span.file.0, d.span.start));
+        return Err(CompileError { sources, diags });
+    }
+    let launch = launch.expect("no diagnostics means the launch resolved");
+    let id = program.find(&launch.kernel).expect("resolved kernel exists");
+    let kernel = ir::lower::lower_kernel(&program, id, &sources)
+        .map_err(|d| CompileError { sources: sources.clone(), diags: vec![d] })?;
+    Ok(Compiled { sources, file, program, launch, kernel })
+}

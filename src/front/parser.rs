@@ -1,0 +1,917 @@
+//! Recursive-descent parser: tokens -> [`ast::TranslationUnit`].
+//!
+//! On an error it records a diagnostic, skips to the end of the statement (or declaration) and goes on, so one
+//! run reports several independent mistakes.
+
+use super::ast::*;
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::source::Span;
+use super::token::{Kw, Punct, TokKind, Token};
+
+/// Deep enough for any real kernel, shallow enough that a pathological input cannot overflow the stack.
+const MAX_DEPTH: u32 = 200;
+const MAX_ERRORS: usize = 20;
+
+pub struct Parser<'t> {
+    toks: &'t [Token],
+    text: &'t str,
+    base: usize,
+    pos: usize,
+    depth: u32,
+    /// Set when a type specifier sequence contained `__shared__` (`volatile __shared__ int s[32];`).
+    saw_shared: bool,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// The marker type for "a diagnostic was recorded; unwind to a recovery point".
+struct Bail;
+type PResult<T> = Result<T, Bail>;
+
+impl<'t> Parser<'t> {
+    /// `text` is the source the token spans point into, starting at byte `base`.
+    pub fn new(toks: &'t [Token], text: &'t str, base: usize) -> Self {
+        Parser { toks, text, base, pos: 0, depth: 0, saw_shared: false, diags: vec![] }
+    }
+
+    // ---- token helpers ----
+
+    fn tok(&self) -> &Token {
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn kind(&self) -> &TokKind {
+        &self.tok().kind
+    }
+
+    fn peek_kind(&self, ahead: usize) -> &TokKind {
+        &self.toks[(self.pos + ahead).min(self.toks.len() - 1)].kind
+    }
+
+    fn span(&self) -> Span {
+        self.tok().span
+    }
+
+    fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1)].span
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tok().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is(&self, p: Punct) -> bool {
+        *self.kind() == TokKind::Punct(p)
+    }
+
+    fn is_kw(&self, k: Kw) -> bool {
+        *self.kind() == TokKind::Kw(k)
+    }
+
+    fn eat(&mut self, p: Punct) -> bool {
+        let yes = self.is(p);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn eat_kw(&mut self, k: Kw) -> bool {
+        let yes = self.is_kw(k);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn at_eof(&self) -> bool {
+        *self.kind() == TokKind::Eof
+    }
+
+    /// How the current token reads in a message: its own text where it has one.
+    fn describe(&self) -> String {
+        let t = self.tok();
+        match &t.kind {
+            TokKind::Eof => "end of file".into(),
+            TokKind::Str(_) => "a string literal".into(),
+            _ => {
+                let r = t.span.range();
+                let s = self.text.get(r.start.saturating_sub(self.base)..r.end.saturating_sub(self.base)).unwrap_or("");
+                format!("`{s}`")
+            }
+        }
+    }
+
+    fn error(&mut self, d: Diagnostic) -> Bail {
+        if self.diags.len() < MAX_ERRORS {
+            self.diags.push(d);
+        }
+        Bail
+    }
+
+    fn expected(&mut self, what: &str) -> Bail {
+        let found = self.describe();
+        // A missing `;` or `)` is best shown right after the previous token, where it belongs.
+        let span = if matches!(what, "`;`" | "`)`" | "`]`") && self.pos > 0 {
+            let p = self.prev_span();
+            Span { file: p.file, start: p.end, end: p.end }
+        } else {
+            self.span()
+        };
+        let d = Diagnostic::new(ErrorCode::Syntax, span, format!("expected {what}, found {found}"))
+            .label(format!("expected {what}"));
+        self.error(d)
+    }
+
+    fn expect(&mut self, p: Punct) -> PResult<Span> {
+        if self.is(p) { Ok(self.bump().span) } else { Err(self.expected(&format!("`{}`", p.as_str()))) }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.kind().clone() {
+            TokKind::Ident(name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            let d = Diagnostic::new(ErrorCode::Syntax, self.span(), "nesting too deep")
+                .label(format!("more than {MAX_DEPTH} levels of nested expressions or statements"));
+            return Err(self.error(d));
+        }
+        Ok(())
+    }
+
+    /// Skips to just after the next `;` at this nesting level, or to a `}` closing it.
+    fn recover_statement(&mut self) {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
+                TokKind::Punct(Punct::RParen | Punct::RBracket) => depth = (depth - 1).max(0),
+                TokKind::Punct(Punct::RBrace) => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    // ---- top level ----
+
+    pub fn translation_unit(&mut self) -> TranslationUnit {
+        let mut tu = TranslationUnit::default();
+        while !self.at_eof() && self.diags.len() < MAX_ERRORS {
+            let start = self.pos;
+            match self.top_item() {
+                Ok(Some(f)) => tu.functions.push(f),
+                Ok(None) => {}
+                Err(Bail) => {
+                    self.recover_top();
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        tu
+    }
+
+    /// After a bad top-level item: skip to the end of the function body or declaration.
+    fn recover_top(&mut self) {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn top_item(&mut self) -> PResult<Option<Function>> {
+        let start = self.span();
+        let mut kind = None;
+        loop {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
+                TokKind::Kw(Kw::Device) => {
+                    if kind.is_none() {
+                        kind = Some(FnKind::Device)
+                    }
+                }
+                TokKind::Kw(Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Kw(Kw::Extern) if matches!(self.peek_kind(1), TokKind::Str(_)) => {
+                    self.bump(); // extern "C"
+                }
+                TokKind::Kw(Kw::Template) => {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "templates").label("templates are not interpreted"),
+                    ));
+                }
+                TokKind::Kw(Kw::Struct) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
+                }
+                TokKind::Kw(Kw::Typedef) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "typedef and using")));
+                }
+                TokKind::Kw(Kw::Shared | Kw::Constant) => {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "file-scope variables")
+                            .label("declare __shared__ arrays inside the kernel")
+                            .hint("pass global data as a kernel parameter with an `// @arg` directive"),
+                    ));
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        let ret = self.type_spec()?;
+        let name = self.ident("a function name")?;
+        if !self.is(Punct::LParen) {
+            let d = Diagnostic::unsupported(name.span, "file-scope variables")
+                .label("only functions may be declared at file scope")
+                .hint("pass global data as a kernel parameter with an `// @arg` directive");
+            return Err(self.error(d));
+        }
+        let Some(kind) = kind else {
+            let d = Diagnostic::unsupported(start.to(name.span), "host functions")
+                .label("warpdbg runs kernels only: mark it __global__ or __device__")
+                .hint("the launch lives in `// @grid`, `// @block` and `// @arg` directives, not in host code");
+            return Err(self.error(d));
+        };
+        self.bump(); // (
+        let mut params = vec![];
+        if !self.is(Punct::RParen) {
+            if self.is_kw(Kw::Void) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
+                self.bump();
+            } else {
+                loop {
+                    let ty = self.type_spec()?;
+                    let name = self.ident("a parameter name")?;
+                    if self.is(Punct::LBracket) {
+                        return Err(self.error(
+                            Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
+                        ));
+                    }
+                    params.push(Param { ty, name });
+                    if !self.eat(Punct::Comma) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.expect(Punct::RParen)?;
+        let sig = start.to(self.prev_span());
+        if self.eat(Punct::Semi) {
+            return Ok(None); // a prototype: the definition is what counts
+        }
+        if !self.is(Punct::LBrace) {
+            return Err(self.expected("`{`"));
+        }
+        let body = self.block()?;
+        Ok(Some(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() }))
+    }
+
+    // ---- types ----
+
+    /// Can the current token begin a type (so a statement is a declaration, or `(` a cast)?
+    fn starts_type(&self) -> bool {
+        match self.kind() {
+            TokKind::Kw(k) => matches!(
+                k,
+                Kw::Const
+                    | Kw::Volatile
+                    | Kw::Unsigned
+                    | Kw::Signed
+                    | Kw::Int
+                    | Kw::Short
+                    | Kw::Long
+                    | Kw::Char
+                    | Kw::Float
+                    | Kw::Double
+                    | Kw::Bool
+                    | Kw::Void
+                    | Kw::Auto
+                    | Kw::Static
+                    | Kw::Shared
+                    | Kw::Restrict
+            ),
+            TokKind::Ident(name) => typedef_name(name).is_some() || unsupported_type_name(name).is_some(),
+            _ => false,
+        }
+    }
+
+    fn type_spec(&mut self) -> PResult<TypeSpec> {
+        let start = self.span();
+        let (mut is_const, mut is_volatile) = (false, false);
+        let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);
+        let mut any = false;
+        loop {
+            match self.kind().clone() {
+                TokKind::Kw(Kw::Const) => is_const = true,
+                TokKind::Kw(Kw::Volatile) => is_volatile = true,
+                TokKind::Kw(Kw::Static | Kw::Restrict) => {}
+                TokKind::Kw(Kw::Shared) => self.saw_shared = true,
+                TokKind::Kw(Kw::Unsigned) => unsigned = true,
+                TokKind::Kw(Kw::Signed) => signed = true,
+                TokKind::Kw(Kw::Int) => int = true,
+                TokKind::Kw(Kw::Char) => char_ = true,
+                TokKind::Kw(Kw::Float) => named = Some(BaseType::Float),
+                TokKind::Kw(Kw::Double) => named = Some(BaseType::Double),
+                TokKind::Kw(Kw::Bool) => named = Some(BaseType::Bool),
+                TokKind::Kw(Kw::Void) => named = Some(BaseType::Void),
+                TokKind::Kw(Kw::Short) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "`short` integers").hint("use `int`")));
+                }
+                TokKind::Kw(Kw::Long) => {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "64-bit integers (`long`)")
+                            .hint("use `int` or `unsigned int`"),
+                    ));
+                }
+                TokKind::Kw(Kw::Auto) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "`auto`").hint("write the type")));
+                }
+                TokKind::Ident(name) if !any || (!int && !char_ && named.is_none() && !signed && !unsigned) => {
+                    if let Some(b) = typedef_name(&name) {
+                        named = Some(b);
+                    } else if let Some(why) = unsupported_type_name(&name) {
+                        return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+            any = true;
+            self.bump();
+        }
+        let base = match (named, char_, signed, unsigned, int) {
+            (Some(b), false, false, false, false) => b,
+            (None, true, false, false, false) => BaseType::Char,
+            (None, true, true, false, false) => BaseType::SChar,
+            (None, true, false, true, false) => BaseType::UChar,
+            (None, false, _, false, _) if signed || int => BaseType::Int,
+            (None, false, false, true, _) => BaseType::UInt,
+            _ if !any => return Err(self.expected("a type")),
+            _ => {
+                let span = start.to(self.prev_span());
+                return Err(self.error(Diagnostic::new(
+                    ErrorCode::Syntax,
+                    span,
+                    "invalid combination of type specifiers",
+                )));
+            }
+        };
+        let mut pointers = 0u8;
+        while self.eat(Punct::Star) {
+            pointers = pointers.saturating_add(1);
+            while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+        }
+        let span = start.to(self.prev_span());
+        Ok(TypeSpec { base, is_const, is_volatile, pointers, span })
+    }
+
+    // ---- statements ----
+
+    fn block(&mut self) -> PResult<Vec<Stmt>> {
+        self.expect(Punct::LBrace)?;
+        let mut stmts = vec![];
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            let start = self.pos;
+            match self.statement() {
+                Ok(s) => stmts.push(s),
+                Err(Bail) => {
+                    if self.diags.len() >= MAX_ERRORS {
+                        return Err(Bail);
+                    }
+                    self.recover_statement();
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        self.expect(Punct::RBrace)?;
+        Ok(stmts)
+    }
+
+    fn statement(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let r = self.statement_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn statement_inner(&mut self) -> PResult<Stmt> {
+        let start = self.span();
+        let kind = match self.kind().clone() {
+            TokKind::Punct(Punct::LBrace) => StmtKind::Block(self.block()?),
+            TokKind::Punct(Punct::Semi) => {
+                self.bump();
+                StmtKind::Empty
+            }
+            TokKind::Kw(Kw::If) => {
+                self.bump();
+                let cond = self.paren_cond()?;
+                let then = Box::new(self.statement()?);
+                let els = if self.eat_kw(Kw::Else) { Some(Box::new(self.statement()?)) } else { None };
+                StmtKind::If { cond, then, els }
+            }
+            TokKind::Kw(Kw::While) => {
+                self.bump();
+                let cond = self.paren_cond()?;
+                StmtKind::While { cond, body: Box::new(self.statement()?) }
+            }
+            TokKind::Kw(Kw::Do) => {
+                self.bump();
+                let body = Box::new(self.statement()?);
+                if !self.eat_kw(Kw::While) {
+                    return Err(self.expected("`while`"));
+                }
+                let cond = self.paren_cond()?;
+                self.expect(Punct::Semi)?;
+                StmtKind::DoWhile { body, cond }
+            }
+            TokKind::Kw(Kw::For) => self.for_stmt()?,
+            TokKind::Kw(Kw::Break) => {
+                self.bump();
+                self.expect(Punct::Semi)?;
+                StmtKind::Break
+            }
+            TokKind::Kw(Kw::Continue) => {
+                self.bump();
+                self.expect(Punct::Semi)?;
+                StmtKind::Continue
+            }
+            TokKind::Kw(Kw::Return) => {
+                self.bump();
+                let value = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
+                self.expect(Punct::Semi)?;
+                StmtKind::Return(value)
+            }
+            TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
+                let what = match k {
+                    Kw::Goto => "`goto`",
+                    _ => "`switch` statements",
+                };
+                let d = Diagnostic::unsupported(self.span(), what).hint("write it with if/else");
+                let bail = self.error(d);
+                if k == Kw::Switch {
+                    // Skip the whole switch so its cases do not produce more errors.
+                    self.bump();
+                    while !self.at_eof() && !self.is(Punct::LBrace) {
+                        self.bump();
+                    }
+                    let _ = self.skip_braces();
+                }
+                return Err(bail);
+            }
+            TokKind::Kw(Kw::Struct | Kw::Typedef | Kw::Template) => {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations")));
+            }
+            TokKind::Kw(Kw::Extern) => {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "`extern __shared__` (dynamic shared memory)")
+                        .hint("declare a fixed size: `__shared__ int smem[512];`"),
+                ));
+            }
+            _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
+            _ => {
+                let e = self.expr()?;
+                self.expect(Punct::Semi)?;
+                StmtKind::Expr(e)
+            }
+        };
+        Ok(Stmt { kind, span: start.to(self.prev_span()) })
+    }
+
+    fn skip_braces(&mut self) -> PResult<()> {
+        let mut depth = 0;
+        loop {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return Ok(());
+                    }
+                }
+                TokKind::Eof => return Err(Bail),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn paren_cond(&mut self) -> PResult<Expr> {
+        self.expect(Punct::LParen)?;
+        let e = self.expr()?;
+        self.expect(Punct::RParen)?;
+        Ok(e)
+    }
+
+    fn for_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.expect(Punct::LParen)?;
+        let init = if self.eat(Punct::Semi) {
+            None
+        } else if self.starts_type() {
+            let start = self.span();
+            let d = self.declaration()?;
+            Some(Box::new(Stmt { kind: StmtKind::Decl(d), span: start.to(self.prev_span()) }))
+        } else {
+            let start = self.span();
+            let e = self.expr()?;
+            self.expect(Punct::Semi)?;
+            Some(Box::new(Stmt { kind: StmtKind::Expr(e), span: start.to(self.prev_span()) }))
+        };
+        let cond = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
+        self.expect(Punct::Semi)?;
+        let step = if self.is(Punct::RParen) { None } else { Some(self.expr()?) };
+        self.expect(Punct::RParen)?;
+        let body = Box::new(self.statement()?);
+        Ok(StmtKind::For { init, cond, step, body })
+    }
+
+    /// A declaration up to and including its `;`.
+    fn declaration(&mut self) -> PResult<Decl> {
+        let start = self.span();
+        let mut shared = false;
+        while self.is_kw(Kw::Shared) || self.is_kw(Kw::Static) {
+            shared |= self.is_kw(Kw::Shared);
+            self.bump();
+        }
+        self.saw_shared = false;
+        let ty = self.type_spec()?;
+        shared |= self.saw_shared;
+        let mut declarators = vec![];
+        loop {
+            let mut pointers = 0u8;
+            while self.eat(Punct::Star) {
+                pointers = pointers.saturating_add(1);
+                while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+            }
+            let name = self.ident("a variable name")?;
+            let mut dims = vec![];
+            while self.eat(Punct::LBracket) {
+                if self.is(Punct::RBracket) {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "arrays without a size")
+                            .hint("give the size: `__shared__ int smem[512];`"),
+                    ));
+                }
+                dims.push(self.expr()?);
+                self.expect(Punct::RBracket)?;
+            }
+            let init = if self.eat(Punct::Assign) {
+                if self.is(Punct::LBrace) {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "brace initialisers")));
+                }
+                Some(self.assignment()?)
+            } else {
+                None
+            };
+            declarators.push(Declarator { name, pointers, dims, init });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::Semi)?;
+        Ok(Decl { shared, ty, declarators, span: start.to(self.prev_span()) })
+    }
+
+    // ---- expressions ----
+
+    fn expr(&mut self) -> PResult<Expr> {
+        let e = self.assignment()?;
+        if self.is(Punct::Comma) {
+            return Err(self
+                .error(Diagnostic::unsupported(self.span(), "the comma operator").hint("write separate statements")));
+        }
+        Ok(e)
+    }
+
+    /// Parses one expression for a caller that reads a list (directives).
+    pub fn parse_expr_for_list(&mut self) -> Option<Expr> {
+        self.assignment().ok()
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.at_eof()
+    }
+
+    pub fn eat_comma(&mut self) -> bool {
+        self.eat(Punct::Comma)
+    }
+
+    pub fn eat_punct(&mut self, p: Punct) -> bool {
+        self.eat(p)
+    }
+
+    /// Like `expect`, for callers outside the parser: records the diagnostic and says whether it matched.
+    pub fn expect_punct(&mut self, p: Punct) -> bool {
+        self.expect(p).is_ok()
+    }
+
+    pub fn current_span(&self) -> Span {
+        self.span()
+    }
+
+    /// Moves to token index `i` (for callers that looked ahead themselves).
+    pub fn skip_to(&mut self, i: usize) {
+        self.pos = i.min(self.toks.len() - 1);
+    }
+
+    fn assignment(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.assignment_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn assignment_inner(&mut self) -> PResult<Expr> {
+        let lhs = self.ternary()?;
+        let op = match self.kind() {
+            TokKind::Punct(p) => match p {
+                Punct::Assign => Some(None),
+                Punct::PlusAssign => Some(Some(BinaryOp::Add)),
+                Punct::MinusAssign => Some(Some(BinaryOp::Sub)),
+                Punct::StarAssign => Some(Some(BinaryOp::Mul)),
+                Punct::SlashAssign => Some(Some(BinaryOp::Div)),
+                Punct::PercentAssign => Some(Some(BinaryOp::Rem)),
+                Punct::AmpAssign => Some(Some(BinaryOp::BitAnd)),
+                Punct::PipeAssign => Some(Some(BinaryOp::BitOr)),
+                Punct::CaretAssign => Some(Some(BinaryOp::BitXor)),
+                Punct::ShlAssign => Some(Some(BinaryOp::Shl)),
+                Punct::ShrAssign => Some(Some(BinaryOp::Shr)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(op) = op else { return Ok(lhs) };
+        self.bump();
+        let rhs = self.assignment()?;
+        let span = lhs.span.to(rhs.span);
+        Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+    }
+
+    fn ternary(&mut self) -> PResult<Expr> {
+        let cond = self.binary(0)?;
+        if !self.eat(Punct::Question) {
+            return Ok(cond);
+        }
+        let a = self.assignment()?;
+        self.expect(Punct::Colon)?;
+        let b = self.assignment()?;
+        let span = cond.span.to(b.span);
+        Ok(Expr { kind: ExprKind::Ternary(Box::new(cond), Box::new(a), Box::new(b)), span })
+    }
+
+    fn binop_here(&self) -> Option<(BinaryOp, u8)> {
+        let TokKind::Punct(p) = self.kind() else { return None };
+        Some(match p {
+            Punct::OrOr => (BinaryOp::LogOr, 1),
+            Punct::AndAnd => (BinaryOp::LogAnd, 2),
+            Punct::Pipe => (BinaryOp::BitOr, 3),
+            Punct::Caret => (BinaryOp::BitXor, 4),
+            Punct::Amp => (BinaryOp::BitAnd, 5),
+            Punct::EqEq => (BinaryOp::Eq, 6),
+            Punct::Ne => (BinaryOp::Ne, 6),
+            Punct::Lt => (BinaryOp::Lt, 7),
+            Punct::Gt => (BinaryOp::Gt, 7),
+            Punct::Le => (BinaryOp::Le, 7),
+            Punct::Ge => (BinaryOp::Ge, 7),
+            Punct::Shl => (BinaryOp::Shl, 8),
+            Punct::Shr => (BinaryOp::Shr, 8),
+            Punct::Plus => (BinaryOp::Add, 9),
+            Punct::Minus => (BinaryOp::Sub, 9),
+            Punct::Star => (BinaryOp::Mul, 10),
+            Punct::Slash => (BinaryOp::Div, 10),
+            Punct::Percent => (BinaryOp::Rem, 10),
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing over the left-associative binary operators.
+    fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binop_here() {
+            if prec <= min_prec {
+                break;
+            }
+            self.bump();
+            self.enter()?;
+            let rhs = self.binary(prec);
+            self.depth -= 1;
+            let rhs = rhs?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn unary_inner(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let op = match self.kind() {
+            TokKind::Punct(Punct::Minus) => Some(UnaryOp::Neg),
+            TokKind::Punct(Punct::Plus) => Some(UnaryOp::Plus),
+            TokKind::Punct(Punct::Bang) => Some(UnaryOp::Not),
+            TokKind::Punct(Punct::Tilde) => Some(UnaryOp::BitNot),
+            TokKind::Punct(Punct::Star) => Some(UnaryOp::Deref),
+            TokKind::Punct(Punct::Amp) => Some(UnaryOp::AddrOf),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::Unary(op, Box::new(e)), span });
+        }
+        if self.is(Punct::PlusPlus) || self.is(Punct::MinusMinus) {
+            let increment = self.is(Punct::PlusPlus);
+            self.bump();
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::IncDec { increment, prefix: true, operand: Box::new(e) }, span });
+        }
+        if self.is_kw(Kw::Sizeof) {
+            return Err(self.error(Diagnostic::unsupported(self.span(), "`sizeof`").hint("write the size in bytes")));
+        }
+        // A cast: `(` followed by a type.
+        if self.is(Punct::LParen) {
+            let save = self.pos;
+            self.bump();
+            if self.starts_type() {
+                let ty = self.type_spec()?;
+                self.expect(Punct::RParen)?;
+                let e = self.unary()?;
+                let span = start.to(e.span);
+                return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
+            }
+            self.pos = save;
+        }
+        self.postfix()
+    }
+
+    fn postfix(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            if self.eat(Punct::LBracket) {
+                let idx = self.expr()?;
+                self.expect(Punct::RBracket)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
+            } else if self.is(Punct::LParen) {
+                let ExprKind::Name(name) = &e.kind else {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "calls through expressions")
+                            .label("only named functions can be called"),
+                    ));
+                };
+                let callee = Ident { name: name.clone(), span: e.span };
+                self.bump();
+                let mut args = vec![];
+                if !self.is(Punct::RParen) {
+                    loop {
+                        args.push(self.assignment()?);
+                        if !self.eat(Punct::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Punct::RParen)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Call(callee, args), span };
+            } else if self.eat(Punct::Dot) {
+                let field = self.ident("a field name")?;
+                let span = e.span.to(field.span);
+                e = Expr { kind: ExprKind::Member(Box::new(e), field), span };
+            } else if self.is(Punct::Arrow) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "`->` (structs)")));
+            } else if self.is(Punct::PlusPlus) || self.is(Punct::MinusMinus) {
+                let increment = self.is(Punct::PlusPlus);
+                self.bump();
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::IncDec { increment, prefix: false, operand: Box::new(e) }, span };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let kind = match self.kind().clone() {
+            TokKind::Int { value, suffix, decimal } => ExprKind::Int { value, unsigned: suffix.unsigned, decimal },
+            TokKind::Float { value, single } => ExprKind::Float { value, single },
+            TokKind::Char(c) => ExprKind::Char(c),
+            TokKind::Str(s) => ExprKind::Str(s),
+            TokKind::Kw(Kw::True) => ExprKind::Bool(true),
+            TokKind::Kw(Kw::False) => ExprKind::Bool(false),
+            TokKind::Ident(name) if name == "static_cast" || name == "reinterpret_cast" => {
+                return self.cxx_cast(name == "reinterpret_cast");
+            }
+            TokKind::Ident(name) => ExprKind::Name(name),
+            // `float(x)`: a functional cast.
+            TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::LParen) =>
+            {
+                let ty = self.type_spec()?;
+                self.expect(Punct::LParen)?;
+                let e = self.expr()?;
+                self.expect(Punct::RParen)?;
+                let span = span.to(self.prev_span());
+                return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
+            }
+            TokKind::Punct(Punct::LParen) => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Punct::RParen)?;
+                return Ok(Expr { kind: e.kind, span: span.to(self.prev_span()) });
+            }
+            _ => return Err(self.expected("an expression")),
+        };
+        self.bump();
+        Ok(Expr { kind, span })
+    }
+
+    fn cxx_cast(&mut self, reinterpret: bool) -> PResult<Expr> {
+        let start = self.span();
+        if reinterpret {
+            return Err(self.error(Diagnostic::unsupported(start, "`reinterpret_cast`")));
+        }
+        self.bump();
+        self.expect(Punct::Lt)?;
+        let ty = self.type_spec()?;
+        if !self.eat(Punct::Gt) {
+            return Err(self.expected("`>`"));
+        }
+        self.expect(Punct::LParen)?;
+        let e = self.expr()?;
+        self.expect(Punct::RParen)?;
+        Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span: start.to(self.prev_span()) })
+    }
+}
+
+/// Fixed-width names from `<cstdint>` that map onto the supported types.
+fn typedef_name(name: &str) -> Option<BaseType> {
+    Some(match name {
+        "uint32_t" | "uint" => BaseType::UInt,
+        "int32_t" => BaseType::Int,
+        "uint8_t" => BaseType::UChar,
+        "int8_t" => BaseType::SChar,
+        _ => return None,
+    })
+}
+
+/// Common type names warpdbg knows but does not model, with the reason given to the student.
+fn unsupported_type_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "size_t" | "int64_t" | "uint64_t" | "ptrdiff_t" => "64-bit integers",
+        "dim3" | "uint3" | "int2" | "int3" | "int4" | "float2" | "float3" | "float4" => "CUDA vector types",
+        "half" | "__half" | "__nv_bfloat16" => "half-precision types",
+        "int16_t" | "uint16_t" => "16-bit integers",
+        _ => return None,
+    })
+}

@@ -1,0 +1,304 @@
+//! The typed tree: names resolved, every expression typed, every implicit conversion explicit.
+//! Lowering to the IR reads only this.
+
+use super::ast::FnKind;
+use super::source::Span;
+use super::types::{Scalar, Type};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LocalId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SharedId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FnId(pub u32);
+
+/// A local variable or parameter (one register per thread).
+#[derive(Clone, Debug)]
+pub struct Local {
+    pub name: String,
+    pub ty: Type,
+    pub span: Span,
+    pub is_const: bool,
+    /// Value of a `const` integer local with a constant initialiser (usable in array sizes).
+    pub const_value: Option<i64>,
+}
+
+/// A `__shared__` array: per block, static size.
+#[derive(Clone, Debug)]
+pub struct SharedArray {
+    pub name: String,
+    /// The declared type, an array (possibly of arrays).
+    pub ty: Type,
+    pub elem: Scalar,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub name: String,
+    pub kind: FnKind,
+    pub ret: Type,
+    pub params: Vec<LocalId>,
+    pub locals: Vec<Local>,
+    pub shared: Vec<SharedArray>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+    /// The closing brace of the body.
+    pub body_end: Span,
+    /// Device functions this one calls (for recursion checks and inlining order).
+    pub calls: Vec<FnId>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Program {
+    pub functions: Vec<Function>,
+}
+
+impl Program {
+    pub fn find(&self, name: &str) -> Option<FnId> {
+        self.functions.iter().position(|f| f.name == name).map(|i| FnId(i as u32))
+    }
+
+    pub fn function(&self, id: FnId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+
+    pub fn kernels(&self) -> impl Iterator<Item = (FnId, &Function)> {
+        self.functions.iter().enumerate().filter(|(_, f)| f.kind == FnKind::Global).map(|(i, f)| (FnId(i as u32), f))
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum StmtKind {
+    Expr(Expr),
+    /// `T x = init;` (an uninitialised local starts at zero bits; reading it is still the student's bug).
+    Init(LocalId, Option<Expr>),
+    Block(Vec<Stmt>),
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+}
+
+/// Built-in index registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    ThreadIdx(u8),
+    BlockIdx(u8),
+    BlockDim(u8),
+    GridDim(u8),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CmpOp {
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnOp {
+    Neg,
+    BitNot,
+    Not,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Add,
+    Sub,
+    Exch,
+    Cas,
+    Min,
+    Max,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShflKind {
+    Idx,
+    Up,
+    Down,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VoteKind {
+    Ballot,
+    Any,
+    All,
+}
+
+/// Math library functions, computed in the operand type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MathFn {
+    Min,
+    Max,
+    Abs,
+    Sqrt,
+    Rsqrt,
+    Floor,
+    Ceil,
+    Trunc,
+    Round,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Sin,
+    Cos,
+    Tan,
+    Pow,
+    Fmod,
+    Div,
+}
+
+impl MathFn {
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Min | MathFn::Max | MathFn::Pow | MathFn::Fmod | MathFn::Div => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// CUDA built-in functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Intrinsic {
+    SyncThreads,
+    SyncWarp,
+    ThreadFence,
+    Atomic(AtomicOp),
+    Shfl(ShflKind),
+    Vote(VoteKind),
+    ActiveMask,
+    Math(MathFn),
+}
+
+/// Where an assignment writes.
+#[derive(Clone, Debug)]
+pub enum Place {
+    Local(LocalId),
+    /// Memory at the address the pointer expression yields; the type is the element's.
+    Mem(Box<Expr>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    /// Raw bits of a constant of `ty` (integers zero-extended from their width, floats as IEEE bits).
+    Const(u64),
+    Local(LocalId),
+    /// Read memory through a pointer expression.
+    Load(Box<Expr>),
+    Special(Special),
+    /// The address of the first element of a `__shared__` array.
+    SharedAddr(SharedId),
+    Unary(UnOp, Box<Expr>),
+    /// Both operands already have the operation's type (`ty`), shifts included.
+    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    /// Operands have a common type; the result is `bool`.
+    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    /// `ptr ± index * elem_size`; index is `int` or `unsigned int`.
+    PtrOffset {
+        ptr: Box<Expr>,
+        index: Box<Expr>,
+        elem_size: u32,
+        negate: bool,
+    },
+    /// `(a - b) / elem_size` as `int`.
+    PtrDiff {
+        a: Box<Expr>,
+        b: Box<Expr>,
+        elem_size: u32,
+    },
+    LogicalAnd(Box<Expr>, Box<Expr>),
+    LogicalOr(Box<Expr>, Box<Expr>),
+    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// Convert the operand to `ty`.
+    Convert(Box<Expr>),
+    /// The value is already of the place's type; the expression's value is the stored value.
+    Assign(Place, Box<Expr>),
+    /// `place op= rhs`: computed in `op_ty` (rhs already converted to it), stored back converted.
+    CompoundAssign {
+        place: Place,
+        op: ArithOp,
+        rhs: Box<Expr>,
+        op_ty: Scalar,
+    },
+    /// `p += n` / `p -= n` on a pointer.
+    PtrCompoundAssign {
+        place: Place,
+        index: Box<Expr>,
+        elem_size: u32,
+        negate: bool,
+    },
+    IncDec {
+        place: Place,
+        increment: bool,
+        prefix: bool,
+    },
+    Intrinsic(Intrinsic, Vec<Expr>),
+    Call(FnId, Vec<Expr>),
+    /// Format string and arguments after the default argument promotions.
+    Printf(String, Vec<Expr>),
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type, span: Span) -> Self {
+        Expr { kind, ty, span }
+    }
+
+    pub fn error(span: Span) -> Self {
+        Expr { kind: ExprKind::Const(0), ty: Type::Error, span }
+    }
+}

@@ -1,0 +1,220 @@
+//! The kernel language's types and C's conversion rules.
+
+use std::fmt;
+
+/// A value that fits in a register.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scalar {
+    Bool,
+    I8,
+    U8,
+    I32,
+    U32,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub fn size(self) -> u32 {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
+            Scalar::F64 => 8,
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    pub fn is_integer(self) -> bool {
+        !self.is_float()
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::I8 | Scalar::I32 | Scalar::F32 | Scalar::F64)
+    }
+
+    /// C's integer promotion: everything narrower than `int` becomes `int`.
+    pub fn promote(self) -> Scalar {
+        match self {
+            Scalar::Bool | Scalar::I8 | Scalar::U8 => Scalar::I32,
+            s => s,
+        }
+    }
+
+    /// The usual arithmetic conversions: the type both operands of `a op b` are converted to.
+    pub fn common(a: Scalar, b: Scalar) -> Scalar {
+        let (a, b) = (a.promote(), b.promote());
+        if a == Scalar::F64 || b == Scalar::F64 {
+            Scalar::F64
+        } else if a == Scalar::F32 || b == Scalar::F32 {
+            Scalar::F32
+        } else if a == Scalar::U32 || b == Scalar::U32 {
+            Scalar::U32
+        } else {
+            Scalar::I32
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::I8 => "char",
+            Scalar::U8 => "unsigned char",
+            Scalar::I32 => "int",
+            Scalar::U32 => "unsigned int",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+}
+
+/// A type of the kernel language.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Type {
+    #[default]
+    Void,
+    Scalar(Scalar),
+    /// Pointer to `elem`; `is_const` says the pointee may not be written through it.
+    Ptr {
+        elem: Box<Type>,
+        is_const: bool,
+    },
+    /// A fixed-size array (only `__shared__` arrays and their rows).
+    Array(Box<Type>, u32),
+    /// The type of an expression that already produced a diagnostic: accepted everywhere, silently.
+    Error,
+}
+
+impl Type {
+    pub const INT: Type = Type::Scalar(Scalar::I32);
+    pub const UINT: Type = Type::Scalar(Scalar::U32);
+    pub const BOOL: Type = Type::Scalar(Scalar::Bool);
+    pub const FLOAT: Type = Type::Scalar(Scalar::F32);
+
+    pub fn ptr(elem: Type, is_const: bool) -> Type {
+        Type::Ptr { elem: Box::new(elem), is_const }
+    }
+
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Type::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    pub fn is_ptr(&self) -> bool {
+        matches!(self, Type::Ptr { .. })
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self, Type::Error)
+    }
+
+    /// Bytes the type occupies in memory (pointers are 8 bytes, as on a 64-bit GPU).
+    pub fn size(&self) -> u32 {
+        match self {
+            Type::Void | Type::Error => 1,
+            Type::Scalar(s) => s.size(),
+            Type::Ptr { .. } => 8,
+            Type::Array(e, n) => e.size().saturating_mul(*n),
+        }
+    }
+
+    /// The element type a pointer points to.
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Ptr { elem, .. } => Some(elem),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Type::Void => write!(f, "void"),
+            Type::Scalar(s) => write!(f, "{}", s.name()),
+            Type::Ptr { elem, is_const } => {
+                if *is_const {
+                    write!(f, "const ")?;
+                }
+                match &**elem {
+                    Type::Array(e, n) => write!(f, "{e} (*)[{n}]"),
+                    e => write!(f, "{e} *"),
+                }
+            }
+            Type::Array(e, n) => write!(f, "{e}[{n}]"),
+            Type::Error => write!(f, "<error>"),
+        }
+    }
+}
+
+impl Scalar {
+    /// Reads raw register bits (zero-extended in the low bits) as a signed integer.
+    pub fn int_value(self, bits: u64) -> i64 {
+        match self {
+            Scalar::Bool => (bits & 1) as i64,
+            Scalar::I8 => bits as u8 as i8 as i64,
+            Scalar::U8 => bits as u8 as i64,
+            Scalar::I32 => bits as u32 as i32 as i64,
+            Scalar::U32 => bits as u32 as i64,
+            Scalar::F32 => f32::from_bits(bits as u32) as i64,
+            Scalar::F64 => f64::from_bits(bits) as i64,
+        }
+    }
+
+    fn float_value(self, bits: u64) -> f64 {
+        match self {
+            Scalar::F32 => f32::from_bits(bits as u32) as f64,
+            Scalar::F64 => f64::from_bits(bits),
+            s => s.int_value(bits) as f64,
+        }
+    }
+
+    /// C conversion of raw bits from `self` to `to`, as the GPU does it: integers wrap, float-to-integer
+    /// truncates and saturates (NaN becomes 0), anything nonzero is `true`.
+    pub fn convert_bits(self, to: Scalar, bits: u64) -> u64 {
+        match to {
+            Scalar::Bool => match self {
+                Scalar::F32 => (f32::from_bits(bits as u32) != 0.0) as u64,
+                Scalar::F64 => (f64::from_bits(bits) != 0.0) as u64,
+                _ => (bits != 0) as u64,
+            },
+            Scalar::F32 => match self {
+                Scalar::F32 => bits & 0xffff_ffff,
+                Scalar::F64 => (f64::from_bits(bits) as f32).to_bits() as u64,
+                Scalar::U32 => (bits as u32 as f32).to_bits() as u64,
+                s => (s.int_value(bits) as f32).to_bits() as u64,
+            },
+            Scalar::F64 => self.float_value(bits).to_bits(),
+            Scalar::I8 | Scalar::U8 | Scalar::I32 | Scalar::U32 => {
+                let v: i64 = match self {
+                    Scalar::F32 => {
+                        let f = f32::from_bits(bits as u32);
+                        saturate(f as f64, to)
+                    }
+                    Scalar::F64 => saturate(f64::from_bits(bits), to),
+                    s => s.int_value(bits),
+                };
+                match to {
+                    Scalar::I8 | Scalar::U8 => v as u8 as u64,
+                    _ => v as u32 as u64,
+                }
+            }
+        }
+    }
+}
+
+fn saturate(f: f64, to: Scalar) -> i64 {
+    if f.is_nan() {
+        return 0;
+    }
+    match to {
+        Scalar::I8 => f.clamp(i8::MIN as f64, i8::MAX as f64) as i64,
+        Scalar::U8 => f.clamp(0.0, u8::MAX as f64) as i64,
+        Scalar::I32 => f.clamp(i32::MIN as f64, i32::MAX as f64) as i64,
+        _ => f.clamp(0.0, u32::MAX as f64) as i64,
+    }
+}

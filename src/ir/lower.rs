@@ -1,0 +1,746 @@
+//! Lowering: typed AST -> basic blocks -> flat instruction list with reconvergence points.
+//!
+//! Device functions are inlined at each call. `&&`, `||` and `?:` become real branches, as in the source;
+//! a condition that is a constant becomes a jump. Branch metrics are attributed to the statement line.
+
+use std::collections::HashMap;
+
+use super::cfg::{Block, BlockId};
+use super::postdom::immediate_post_dominators;
+use super::*;
+use crate::front::diagnostic::Diagnostic;
+use crate::front::source::{SourceMap, Span};
+use crate::front::tast::{self as t, ExprKind as E, FnId, Intrinsic, LocalId, Place, Program, StmtKind as S};
+
+/// Bound on a kernel's size after inlining, so a call tree that doubles at every level cannot exhaust memory.
+const MAX_INSTRS: usize = 1 << 20;
+
+/// Lowers kernel `id` of a checked program.
+pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<Kernel, Diagnostic> {
+    let f = program.function(id);
+    let mut lw = Lowerer {
+        program,
+        blocks: vec![],
+        cur: BlockId(0),
+        regs: vec![],
+        strings: vec![],
+        shared: vec![],
+        shared_index: HashMap::new(),
+        frames: vec![],
+        too_big: None,
+        stmt_span: f.span,
+        ninstrs: 0,
+        entered: vec![],
+        entered_count: 0,
+    };
+    let entry = lw.new_block();
+    lw.set_cur(entry);
+    let mut params = vec![];
+    let mut locals = HashMap::new();
+    for &p in &f.params {
+        let local = &f.locals[p.0 as usize];
+        let reg = lw.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
+        locals.insert(p, reg);
+        params.push(Param { name: local.name.clone(), ty: local.ty.clone(), reg, span: local.span });
+    }
+    lw.frames.push(Frame { func: id, locals, ret: None, loops: vec![] });
+    lw.body(&f.body);
+    lw.terminate(Term::Exit, f.body_end);
+    if let Some(span) = lw.too_big {
+        return Err(Diagnostic::unsupported(
+            span,
+            format!("kernels larger than {MAX_INSTRS} instructions after inlining device calls"),
+        ));
+    }
+    Ok(lw.finish(f.name.clone(), params, sources))
+}
+
+#[derive(Clone, Debug)]
+enum Term {
+    Jump(BlockId),
+    Branch { cond: Operand, then: BlockId, els: BlockId, site: BranchSite },
+    Exit,
+}
+
+struct BuildBlock {
+    instrs: Vec<(Instr, Span)>,
+    term: Option<(Term, Span)>,
+}
+
+struct LoopTargets {
+    brk: BlockId,
+    cont: BlockId,
+}
+
+/// One function being inlined: its locals' registers, and where `return` goes.
+struct Frame {
+    func: FnId,
+    locals: HashMap<LocalId, Reg>,
+    /// `None` in the kernel itself (return = exit); else the continuation block and the result register.
+    ret: Option<(BlockId, Option<Reg>)>,
+    loops: Vec<LoopTargets>,
+}
+
+struct Lowerer<'p> {
+    program: &'p Program,
+    blocks: Vec<BuildBlock>,
+    cur: BlockId,
+    regs: Vec<RegInfo>,
+    strings: Vec<String>,
+    shared: Vec<SharedArray>,
+    /// (function, shared id) -> kernel-wide shared array index: one array per declaration, however often inlined.
+    shared_index: HashMap<(FnId, u32), u32>,
+    frames: Vec<Frame>,
+    too_big: Option<Span>,
+    /// The statement being lowered: branch sites of `?:` take its line.
+    stmt_span: Span,
+    ninstrs: usize,
+    /// When each block first became current: the layout follows this, which is source order.
+    entered: Vec<u32>,
+    entered_count: u32,
+}
+
+impl<'p> Lowerer<'p> {
+    fn new_block(&mut self) -> BlockId {
+        self.blocks.push(BuildBlock { instrs: vec![], term: None });
+        self.entered.push(u32::MAX);
+        BlockId(self.blocks.len() as u32 - 1)
+    }
+
+    fn set_cur(&mut self, b: BlockId) {
+        if self.entered[b.0 as usize] == u32::MAX {
+            self.entered[b.0 as usize] = self.entered_count;
+            self.entered_count += 1;
+        }
+        self.cur = b;
+    }
+
+    fn new_reg(&mut self, name: Option<String>, ty: Ty) -> Reg {
+        self.regs.push(RegInfo { name, ty });
+        Reg(self.regs.len() as u32 - 1)
+    }
+
+    fn temp(&mut self, ty: Ty) -> Reg {
+        self.new_reg(None, ty)
+    }
+
+    fn frame(&self) -> &Frame {
+        self.frames.last().expect("a frame is always open")
+    }
+
+    fn emit(&mut self, i: Instr, span: Span) {
+        self.ninstrs += 1;
+        if self.ninstrs > MAX_INSTRS {
+            self.too_big.get_or_insert(span);
+            return;
+        }
+        // Code after a return/break lands in a fresh, unreachable block and is dropped at layout.
+        self.blocks[self.cur.0 as usize].instrs.push((i, span));
+    }
+
+    fn terminate(&mut self, term: Term, span: Span) {
+        let b = &mut self.blocks[self.cur.0 as usize];
+        if b.term.is_none() {
+            b.term = Some((term, span));
+        }
+    }
+
+    /// Ends the current block with `term` and continues in `next`.
+    fn switch_to(&mut self, term: Term, span: Span, next: BlockId) {
+        self.terminate(term, span);
+        self.set_cur(next);
+    }
+
+    /// After an unconditional transfer: keep emitting into a block nothing reaches.
+    fn dead_block(&mut self) {
+        let b = self.new_block();
+        self.set_cur(b);
+    }
+
+    fn line_of(&self, span: Span, sources: &SourceMap) -> u32 {
+        sources.get(span.file).line_of(span.start)
+    }
+
+    // ---- statements ----
+
+    fn body(&mut self, stmts: &[t::Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+            if self.too_big.is_some() {
+                return;
+            }
+        }
+    }
+
+    fn stmt(&mut self, s: &t::Stmt) {
+        self.stmt_span = s.span;
+        match &s.kind {
+            S::Expr(e) => self.discard(e),
+            S::Init(l, init) => {
+                let reg = self.local_reg(*l);
+                if let Some(init) = init {
+                    let v = self.expr(init);
+                    self.assign_reg(reg, v, init.span);
+                }
+            }
+            S::Block(b) => self.body(b),
+            S::If { cond, then, els } => {
+                let (then_bb, join) = (self.new_block(), self.new_block());
+                let else_bb = if els.is_some() { self.new_block() } else { join };
+                self.cond_branch(cond, then_bb, else_bb, BranchKind::If);
+                self.set_cur(then_bb);
+                self.stmt(then);
+                self.switch_to(Term::Jump(join), s.span, else_bb);
+                if let Some(els) = els {
+                    self.stmt(els);
+                    self.switch_to(Term::Jump(join), s.span, join);
+                }
+                self.set_cur(join);
+            }
+            S::While { cond, body } => {
+                let (head, body_bb, exit) = (self.new_block(), self.new_block(), self.new_block());
+                self.switch_to(Term::Jump(head), s.span, head);
+                self.cond_branch(cond, body_bb, exit, BranchKind::Loop);
+                self.loop_body(body, body_bb, exit, head, s.span);
+                self.set_cur(exit);
+            }
+            S::DoWhile { body, cond } => {
+                let (body_bb, cond_bb, exit) = (self.new_block(), self.new_block(), self.new_block());
+                self.switch_to(Term::Jump(body_bb), s.span, body_bb);
+                self.loop_body(body, body_bb, exit, cond_bb, cond.span);
+                self.set_cur(cond_bb);
+                self.cond_branch(cond, body_bb, exit, BranchKind::Loop);
+                self.set_cur(exit);
+            }
+            S::For { init, cond, step, body } => {
+                self.body(init);
+                let (head, body_bb, step_bb, exit) =
+                    (self.new_block(), self.new_block(), self.new_block(), self.new_block());
+                self.switch_to(Term::Jump(head), s.span, head);
+                match cond {
+                    Some(c) => self.cond_branch(c, body_bb, exit, BranchKind::Loop),
+                    None => self.terminate(Term::Jump(body_bb), s.span),
+                }
+                self.loop_body(body, body_bb, exit, step_bb, s.span);
+                self.set_cur(step_bb);
+                if let Some(step) = step {
+                    self.stmt_span = step.span;
+                    self.discard(step);
+                }
+                self.switch_to(Term::Jump(head), step.as_ref().map_or(s.span, |e| e.span), exit);
+            }
+            S::Break | S::Continue => {
+                let Some(targets) = self.frame().loops.last() else { return };
+                let to = if matches!(s.kind, S::Break) { targets.brk } else { targets.cont };
+                self.terminate(Term::Jump(to), s.span);
+                self.dead_block();
+            }
+            S::Return(value) => {
+                let v = value.as_ref().map(|v| self.expr(v));
+                match self.frame().ret {
+                    None => self.terminate(Term::Exit, s.span),
+                    Some((cont, dst)) => {
+                        if let (Some(dst), Some(v)) = (dst, v) {
+                            self.emit(Instr::Mov { dst, src: v }, s.span);
+                        }
+                        self.terminate(Term::Jump(cont), s.span);
+                    }
+                }
+                self.dead_block();
+            }
+        }
+    }
+
+    /// An expression whose value is unused: `i++` needs no copy of the old value then.
+    fn discard(&mut self, e: &t::Expr) {
+        if let E::IncDec { place, increment, prefix: false } = &e.kind {
+            let pre = t::Expr::new(
+                E::IncDec { place: place.clone(), increment: *increment, prefix: true },
+                e.ty.clone(),
+                e.span,
+            );
+            self.expr(&pre);
+        } else {
+            self.expr(e);
+        }
+    }
+
+    /// Lowers a loop body in `body_bb`; `break` goes to `exit`, `continue` and the fall-through to `cont`.
+    fn loop_body(&mut self, body: &t::Stmt, body_bb: BlockId, exit: BlockId, cont: BlockId, span: Span) {
+        self.set_cur(body_bb);
+        self.frames.last_mut().expect("frame").loops.push(LoopTargets { brk: exit, cont });
+        self.stmt(body);
+        self.frames.last_mut().expect("frame").loops.pop();
+        self.terminate(Term::Jump(cont), span);
+    }
+
+    /// Evaluates a bool condition and branches; a constant condition becomes a jump.
+    fn cond_branch(&mut self, cond: &t::Expr, then: BlockId, els: BlockId, kind: BranchKind) {
+        if let Some(c) = const_bool(cond) {
+            self.terminate(Term::Jump(if c { then } else { els }), cond.span);
+            return;
+        }
+        let v = self.expr(cond);
+        let site = BranchSite { line: 0, kind, counted: kind != BranchKind::ShortCircuit };
+        self.terminate(Term::Branch { cond: v, then, els, site }, cond.span);
+    }
+
+    // ---- expressions ----
+
+    fn local_reg(&mut self, l: LocalId) -> Reg {
+        if let Some(&r) = self.frame().locals.get(&l) {
+            return r;
+        }
+        let func = self.program.function(self.frame().func);
+        let local = &func.locals[l.0 as usize];
+        let (name, ty) = (local.name.clone(), Ty::of(&local.ty));
+        let r = self.new_reg(Some(name), ty);
+        self.frames.last_mut().expect("frame").locals.insert(l, r);
+        r
+    }
+
+    /// Writes `v` into `dst`; when `v` is a temporary the last instruction just produced, it writes `dst`
+    /// directly instead (no extra move for `x = a + b`).
+    fn assign_reg(&mut self, dst: Reg, v: Operand, span: Span) {
+        if let Operand::Reg(tmp) = v {
+            let is_temp = self.regs[tmp.0 as usize].name.is_none();
+            if let Some((last, _)) = self.blocks[self.cur.0 as usize].instrs.last_mut()
+                && is_temp
+                && last.dst() == Some(tmp)
+            {
+                *last.dst_mut().expect("has dst") = dst;
+                return;
+            }
+            if tmp == dst {
+                return;
+            }
+        }
+        self.emit(Instr::Mov { dst, src: v }, span);
+    }
+
+    fn expr(&mut self, e: &t::Expr) -> Operand {
+        let span = e.span;
+        let ty = Ty::of(&e.ty);
+        match &e.kind {
+            E::Const(bits) => Operand::Imm(*bits),
+            E::Local(l) => Operand::Reg(self.local_reg(*l)),
+            E::Load(ptr) => {
+                let addr = self.expr(ptr);
+                let dst = self.temp(ty);
+                self.emit(Instr::Load { ty, dst, addr }, span);
+                Operand::Reg(dst)
+            }
+            E::Special(which) => {
+                let dst = self.temp(Ty::U32);
+                self.emit(Instr::Special { dst, which: *which }, span);
+                Operand::Reg(dst)
+            }
+            E::SharedAddr(s) => {
+                let array = self.shared_array(s.0);
+                let dst = self.temp(Ty::Ptr);
+                self.emit(Instr::SharedAddr { dst, array }, span);
+                Operand::Reg(dst)
+            }
+            E::Unary(op, a) => {
+                let src = self.expr(a);
+                let dst = self.temp(ty);
+                self.emit(Instr::Unary { op: *op, ty: Ty::of(&a.ty), dst, src }, span);
+                Operand::Reg(dst)
+            }
+            E::Arith(op, a, b) => {
+                let (a, b) = (self.expr(a), self.expr(b));
+                let dst = self.temp(ty);
+                self.emit(Instr::Binary { op: *op, ty, dst, a, b }, span);
+                Operand::Reg(dst)
+            }
+            E::Cmp(op, a, b) => {
+                let operand_ty = Ty::of(&a.ty);
+                let (a, b) = (self.expr(a), self.expr(b));
+                let dst = self.temp(Ty::Bool);
+                self.emit(Instr::Cmp { op: *op, ty: operand_ty, dst, a, b }, span);
+                Operand::Reg(dst)
+            }
+            E::PtrOffset { ptr, index, elem_size, negate } => {
+                let index_signed = Ty::of(&index.ty) == Ty::I32;
+                let (base, index) = (self.expr(ptr), self.expr(index));
+                let dst = self.temp(Ty::Ptr);
+                let scale = if *negate { -(*elem_size as i64) } else { *elem_size as i64 };
+                self.emit(Instr::PtrAdd { dst, base, index, index_signed, scale }, span);
+                Operand::Reg(dst)
+            }
+            E::PtrDiff { a, b, elem_size } => {
+                let (a, b) = (self.expr(a), self.expr(b));
+                let dst = self.temp(Ty::I32);
+                self.emit(Instr::PtrDiff { dst, a, b, elem_size: *elem_size }, span);
+                Operand::Reg(dst)
+            }
+            E::LogicalAnd(a, b) | E::LogicalOr(a, b) => {
+                let is_and = matches!(e.kind, E::LogicalAnd(..));
+                let dst = self.temp(Ty::Bool);
+                let av = self.expr(a);
+                self.assign_reg(dst, av, a.span);
+                let (rhs, join) = (self.new_block(), self.new_block());
+                let (then, els) = if is_and { (rhs, join) } else { (join, rhs) };
+                let site = BranchSite { line: 0, kind: BranchKind::ShortCircuit, counted: false };
+                self.switch_to(Term::Branch { cond: Operand::Reg(dst), then, els, site }, a.span, rhs);
+                let bv = self.expr(b);
+                self.assign_reg(dst, bv, b.span);
+                self.switch_to(Term::Jump(join), b.span, join);
+                Operand::Reg(dst)
+            }
+            E::Ternary(c, a, b) => {
+                let dst = self.temp(ty);
+                let (then, els, join) = (self.new_block(), self.new_block(), self.new_block());
+                if let Some(cv) = const_bool(c) {
+                    self.terminate(Term::Jump(if cv { then } else { els }), c.span);
+                } else {
+                    let cv = self.expr(c);
+                    let site = BranchSite { line: 0, kind: BranchKind::Ternary, counted: true };
+                    // The site's line, set at layout from this span, is the statement's.
+                    self.terminate(Term::Branch { cond: cv, then, els, site }, self.stmt_span);
+                }
+                self.set_cur(then);
+                let av = self.expr(a);
+                self.assign_reg(dst, av, a.span);
+                self.switch_to(Term::Jump(join), a.span, els);
+                let bv = self.expr(b);
+                self.assign_reg(dst, bv, b.span);
+                self.switch_to(Term::Jump(join), b.span, join);
+                Operand::Reg(dst)
+            }
+            E::Convert(a) => {
+                let from = Ty::of(&a.ty);
+                let src = self.expr(a);
+                // int <-> unsigned int is the same 32 bits: no instruction.
+                if from == ty || matches!((from, ty), (Ty::I32, Ty::U32) | (Ty::U32, Ty::I32)) {
+                    return src;
+                }
+                let dst = self.temp(ty);
+                self.emit(Instr::Convert { from, to: ty, dst, src }, span);
+                Operand::Reg(dst)
+            }
+            E::Assign(place, value) => match place {
+                Place::Local(l) => {
+                    let reg = self.local_reg(*l);
+                    let v = self.expr(value);
+                    self.assign_reg(reg, v, span);
+                    Operand::Reg(reg)
+                }
+                Place::Mem(ptr) => {
+                    let addr = self.expr(ptr);
+                    let v = self.expr(value);
+                    self.emit(Instr::Store { ty, addr, src: v }, span);
+                    v
+                }
+            },
+            E::CompoundAssign { place, op, rhs, op_ty } => {
+                let op_ty = Ty::from(*op_ty);
+                self.read_modify_write(place, ty, span, false, |lw, old| {
+                    let old = lw.convert(old, ty, op_ty, span);
+                    let r = lw.expr(rhs);
+                    let dst = lw.temp(op_ty);
+                    lw.emit(Instr::Binary { op: *op, ty: op_ty, dst, a: old, b: r }, span);
+                    lw.convert(Operand::Reg(dst), op_ty, ty, span)
+                })
+                .1
+            }
+            E::PtrCompoundAssign { place, index, elem_size, negate } => {
+                let index_signed = Ty::of(&index.ty) == Ty::I32;
+                let scale = if *negate { -(*elem_size as i64) } else { *elem_size as i64 };
+                self.read_modify_write(place, ty, span, false, |lw, old| {
+                    let idx = lw.expr(index);
+                    let dst = lw.temp(Ty::Ptr);
+                    lw.emit(Instr::PtrAdd { dst, base: old, index: idx, index_signed, scale }, span);
+                    Operand::Reg(dst)
+                })
+                .1
+            }
+            E::IncDec { place, increment, prefix } => {
+                let ptr_elem = e.ty.pointee().map(|p| p.size() as i64);
+                let (old, new) = self.read_modify_write(place, ty, span, !*prefix, |lw, old| {
+                    let dst = lw.temp(ty);
+                    let instr = match ptr_elem {
+                        Some(size) => Instr::PtrAdd {
+                            dst,
+                            base: old,
+                            index: Operand::Imm(1),
+                            index_signed: true,
+                            scale: if *increment { size } else { -size },
+                        },
+                        None => {
+                            let op = if *increment { ArithOp::Add } else { ArithOp::Sub };
+                            let one = match ty {
+                                Ty::F32 => (1.0f32).to_bits() as u64,
+                                Ty::F64 => (1.0f64).to_bits(),
+                                _ => 1,
+                            };
+                            Instr::Binary { op, ty, dst, a: old, b: Operand::Imm(one) }
+                        }
+                    };
+                    lw.emit(instr, span);
+                    Operand::Reg(dst)
+                });
+                if *prefix { new } else { old }
+            }
+            E::Intrinsic(intr, args) => self.intrinsic(*intr, args, ty, span),
+            E::Call(f, args) => self.inline_call(*f, args, ty),
+            E::Printf(fmt, args) => {
+                let fmt_id = self.strings.iter().position(|s| s == fmt).unwrap_or_else(|| {
+                    self.strings.push(fmt.clone());
+                    self.strings.len() - 1
+                }) as u32;
+                let args: Vec<(Operand, Ty)> = args.iter().map(|a| (self.expr(a), Ty::of(&a.ty))).collect();
+                self.emit(Instr::Printf { fmt: fmt_id, args: args.into_boxed_slice() }, span);
+                Operand::Imm(0)
+            }
+        }
+    }
+
+    fn convert(&mut self, v: Operand, from: Ty, to: Ty, span: Span) -> Operand {
+        if from == to {
+            return v;
+        }
+        let dst = self.temp(to);
+        self.emit(Instr::Convert { from, to, dst, src: v }, span);
+        Operand::Reg(dst)
+    }
+
+    /// Reads a place, computes the new value with `f`, writes it back. Returns (old, new).
+    /// With `keep_old` (postfix `x++`) the old value of a local is copied first, since its register is
+    /// overwritten.
+    fn read_modify_write(
+        &mut self,
+        place: &Place,
+        ty: Ty,
+        span: Span,
+        keep_old: bool,
+        f: impl FnOnce(&mut Self, Operand) -> Operand,
+    ) -> (Operand, Operand) {
+        match place {
+            Place::Local(l) => {
+                let reg = self.local_reg(*l);
+                let old = if keep_old {
+                    let old = self.temp(ty);
+                    self.emit(Instr::Mov { dst: old, src: Operand::Reg(reg) }, span);
+                    Operand::Reg(old)
+                } else {
+                    Operand::Reg(reg)
+                };
+                let new = f(self, old);
+                self.assign_reg(reg, new, span);
+                (old, Operand::Reg(reg))
+            }
+            Place::Mem(ptr) => {
+                let addr = self.expr(ptr);
+                let old = self.temp(ty);
+                self.emit(Instr::Load { ty, dst: old, addr }, span);
+                let new = f(self, Operand::Reg(old));
+                self.emit(Instr::Store { ty, addr, src: new }, span);
+                (Operand::Reg(old), new)
+            }
+        }
+    }
+
+    fn intrinsic(&mut self, intr: Intrinsic, args: &[t::Expr], ty: Ty, span: Span) -> Operand {
+        let vals: Vec<Operand> = args.iter().map(|a| self.expr(a)).collect();
+        let arg = |i: usize| vals.get(i).copied().unwrap_or(Operand::Imm(0));
+        let instr = match intr {
+            Intrinsic::SyncThreads => Instr::SyncThreads,
+            Intrinsic::ThreadFence => Instr::Fence,
+            Intrinsic::SyncWarp => Instr::SyncWarp { mask: arg(0) },
+            Intrinsic::ActiveMask => {
+                let dst = self.temp(Ty::U32);
+                self.emit(Instr::ActiveMask { dst }, span);
+                return Operand::Reg(dst);
+            }
+            Intrinsic::Atomic(op) => {
+                let dst = self.temp(ty);
+                Instr::Atomic { op, ty, dst, addr: arg(0), a: arg(1), b: arg(2) }
+            }
+            Intrinsic::Shfl(kind) => {
+                let dst = self.temp(ty);
+                Instr::Shfl { kind, ty, dst, mask: arg(0), value: arg(1), lane: arg(2), width: arg(3) }
+            }
+            Intrinsic::Vote(kind) => {
+                let dst = self.temp(ty);
+                Instr::Vote { kind, dst, mask: arg(0), pred: arg(1) }
+            }
+            Intrinsic::Math(func) => {
+                let dst = self.temp(ty);
+                Instr::Math { func, ty, dst, a: arg(0), b: arg(1) }
+            }
+        };
+        let out = instr.dst().map_or(Operand::Imm(0), Operand::Reg);
+        self.emit(instr, span);
+        out
+    }
+
+    fn inline_call(&mut self, id: FnId, args: &[t::Expr], ty: Ty) -> Operand {
+        let callee = self.program.function(id);
+        let mut locals = HashMap::new();
+        for (&p, a) in callee.params.iter().zip(args) {
+            let v = self.expr(a);
+            let local = &callee.locals[p.0 as usize];
+            let reg = self.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
+            self.assign_reg(reg, v, a.span);
+            locals.insert(p, reg);
+        }
+        let result = (callee.ret != crate::front::types::Type::Void).then(|| self.temp(ty));
+        let cont = self.new_block();
+        self.frames.push(Frame { func: id, locals, ret: Some((cont, result)), loops: vec![] });
+        let saved = self.stmt_span;
+        self.body(&callee.body);
+        self.stmt_span = saved;
+        self.frames.pop();
+        self.switch_to(Term::Jump(cont), callee.span, cont);
+        result.map_or(Operand::Imm(0), Operand::Reg)
+    }
+
+    fn shared_array(&mut self, local_id: u32) -> u32 {
+        let func = self.frame().func;
+        if let Some(&i) = self.shared_index.get(&(func, local_id)) {
+            return i;
+        }
+        let decl = &self.program.function(func).shared[local_id as usize];
+        self.shared.push(SharedArray {
+            name: decl.name.clone(),
+            ty: decl.ty.clone(),
+            elem: Ty::from(decl.elem),
+            bytes: decl.ty.size(),
+        });
+        let i = self.shared.len() as u32 - 1;
+        self.shared_index.insert((func, local_id), i);
+        i
+    }
+
+    // ---- layout ----
+
+    /// Drops unreachable and empty forwarding blocks, computes post-dominators, lays blocks out in order.
+    fn finish(mut self, name: String, params: Vec<Param>, sources: &SourceMap) -> Kernel {
+        let n = self.blocks.len();
+        // Every block has a terminator (a missing one falls through to the virtual exit, which cannot happen
+        // for reachable blocks, but unreachable scratch blocks may be open).
+        for b in &mut self.blocks {
+            if b.term.is_none() {
+                b.term = Some((Term::Exit, Span::default()));
+            }
+        }
+        // Thread jumps through empty blocks.
+        let forward = |blocks: &[BuildBlock], mut b: BlockId| {
+            for _ in 0..blocks.len() {
+                match &blocks[b.0 as usize] {
+                    BuildBlock { instrs, term: Some((Term::Jump(to), _)) } if instrs.is_empty() && *to != b => b = *to,
+                    _ => break,
+                }
+            }
+            b
+        };
+        let targets: Vec<Vec<BlockId>> = (0..n)
+            .map(|i| match &self.blocks[i].term {
+                Some((Term::Jump(to), _)) => vec![forward(&self.blocks, *to)],
+                Some((Term::Branch { then, els, .. }, _)) => {
+                    vec![forward(&self.blocks, *then), forward(&self.blocks, *els)]
+                }
+                _ => vec![],
+            })
+            .collect();
+        for (i, ts) in targets.iter().enumerate() {
+            match &mut self.blocks[i].term {
+                Some((Term::Jump(to), _)) => *to = ts[0],
+                Some((Term::Branch { then, els, .. }, _)) => {
+                    *then = ts[0];
+                    *els = ts[1];
+                }
+                _ => {}
+            }
+        }
+        // Reachability from the entry (which itself may be an empty forwarder).
+        let entry = forward(&self.blocks, BlockId(0));
+        let mut order = vec![];
+        let mut seen = vec![false; n];
+        let mut stack = vec![entry];
+        seen[entry.0 as usize] = true;
+        while let Some(b) = stack.pop() {
+            order.push(b);
+            for &s in &targets[b.0 as usize] {
+                if !seen[s.0 as usize] {
+                    seen[s.0 as usize] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        // Source order (creation order) reads best; the entry must come first.
+        order.sort_by_key(|b| (*b != entry, self.entered[b.0 as usize], b.0));
+        let new_id: HashMap<BlockId, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
+        let succs: Vec<Vec<usize>> =
+            order.iter().map(|b| targets[b.0 as usize].iter().map(|s| new_id[s]).collect()).collect();
+        let exits: Vec<bool> =
+            order.iter().map(|b| matches!(self.blocks[b.0 as usize].term, Some((Term::Exit, _)))).collect();
+        let ipdom = immediate_post_dominators(&succs, &exits);
+
+        // Block start pcs.
+        let mut starts = Vec::with_capacity(order.len());
+        let mut pc = 0u32;
+        for b in &order {
+            starts.push(Pc(pc));
+            pc += self.blocks[b.0 as usize].instrs.len() as u32 + 1;
+        }
+        let mut instrs = Vec::with_capacity(pc as usize);
+        let mut spans = Vec::with_capacity(pc as usize);
+        let mut blocks = Vec::with_capacity(order.len());
+        for (i, b) in order.iter().enumerate() {
+            let bb = std::mem::replace(&mut self.blocks[b.0 as usize], BuildBlock { instrs: vec![], term: None });
+            for (ins, sp) in bb.instrs {
+                instrs.push(ins);
+                spans.push(sp);
+            }
+            let (term, sp) = bb.term.expect("terminated above");
+            let reconv = ipdom[i].map_or(Pc::EXIT, |d| starts[d]);
+            instrs.push(match term {
+                Term::Jump(to) => Instr::Jump { target: starts[new_id[&to]] },
+                Term::Branch { cond, then, els, mut site } => {
+                    site.line = self.line_of(sp, sources);
+                    Instr::Branch { cond, then_pc: starts[new_id[&then]], else_pc: starts[new_id[&els]], reconv, site }
+                }
+                Term::Exit => Instr::Exit,
+            });
+            spans.push(sp);
+            blocks.push(Block {
+                start: starts[i],
+                end: Pc(instrs.len() as u32),
+                succs: succs[i].iter().map(|&s| BlockId(s as u32)).collect(),
+                preds: vec![],
+                ipdom: ipdom[i].map(|d| BlockId(d as u32)),
+            });
+        }
+        for i in 0..blocks.len() {
+            for s in blocks[i].succs.clone() {
+                blocks[s.0 as usize].preds.push(BlockId(i as u32));
+            }
+        }
+        let lines = spans.iter().map(|s| if *s == Span::default() { 0 } else { self.line_of(*s, sources) }).collect();
+        Kernel {
+            name,
+            params,
+            shared: self.shared,
+            instrs,
+            spans,
+            lines,
+            blocks,
+            regs: self.regs,
+            strings: self.strings,
+        }
+    }
+}
+
+/// The value of a condition that is a compile-time constant (`while (true)`, `for (;;)`).
+fn const_bool(e: &t::Expr) -> Option<bool> {
+    match &e.kind {
+        E::Const(b) => Some(*b != 0),
+        E::Convert(inner) if matches!(inner.kind, E::Const(_)) && inner.ty.scalar().is_some_and(|s| s.is_integer()) => {
+            let E::Const(b) = inner.kind else { return None };
+            Some(b != 0)
+        }
+        _ => None,
+    }
+}

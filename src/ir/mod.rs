@@ -1,0 +1,346 @@
+//! The intermediate representation the simulator runs: a flat instruction list per kernel, grouped into basic
+//! blocks, with a control-flow graph whose conditional branches know their reconvergence point (the immediate
+//! post-dominator).
+
+pub mod cfg;
+pub mod lower;
+pub mod postdom;
+pub mod print;
+
+use crate::front::source::Span;
+use crate::front::tast::{AtomicOp, MathFn, ShflKind, Special, VoteKind};
+use crate::front::types::{Scalar, Type};
+
+pub use crate::front::tast::{ArithOp, CmpOp, UnOp};
+pub use cfg::{Block, BlockId};
+
+/// Index of an instruction in [`Kernel::instrs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Pc(pub u32);
+
+impl Pc {
+    /// The virtual exit: a branch reconverging here never reconverges before its threads finish.
+    pub const EXIT: Pc = Pc(u32::MAX);
+}
+
+/// A per-thread virtual register. Parameters occupy the first registers, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Reg(pub u32);
+
+/// How a register's 64 bits are read: narrow types live zero-extended in the low bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Bool,
+    I8,
+    U8,
+    I32,
+    U32,
+    F32,
+    F64,
+    /// A 64-bit address.
+    Ptr,
+}
+
+impl Ty {
+    pub fn of(t: &Type) -> Ty {
+        match t {
+            Type::Scalar(s) => Ty::from(*s),
+            _ => Ty::Ptr,
+        }
+    }
+
+    /// Bytes this type occupies in memory.
+    pub fn size(self) -> u32 {
+        match self {
+            Ty::Bool | Ty::I8 | Ty::U8 => 1,
+            Ty::I32 | Ty::U32 | Ty::F32 => 4,
+            Ty::F64 | Ty::Ptr => 8,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::Bool => "bool",
+            Ty::I8 => "i8",
+            Ty::U8 => "u8",
+            Ty::I32 => "i32",
+            Ty::U32 => "u32",
+            Ty::F32 => "f32",
+            Ty::F64 => "f64",
+            Ty::Ptr => "ptr",
+        }
+    }
+}
+
+impl From<Scalar> for Ty {
+    fn from(s: Scalar) -> Ty {
+        match s {
+            Scalar::Bool => Ty::Bool,
+            Scalar::I8 => Ty::I8,
+            Scalar::U8 => Ty::U8,
+            Scalar::I32 => Ty::I32,
+            Scalar::U32 => Ty::U32,
+            Scalar::F32 => Ty::F32,
+            Scalar::F64 => Ty::F64,
+        }
+    }
+}
+
+/// A register or an immediate (raw bits, in the representation of the operation's type).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Operand {
+    Reg(Reg),
+    Imm(u64),
+}
+
+/// What source construct a conditional branch comes from (for metrics and explanations).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BranchKind {
+    If,
+    Loop,
+    Ternary,
+    /// An operand of `&&` / `||`: a real branch, but counted with its statement, not on its own.
+    ShortCircuit,
+}
+
+/// Identity of a conditional branch for metrics: the statement's line and whether it counts as a branch of
+/// that statement (see interface.md: branches are counted per source branch statement).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BranchSite {
+    pub line: u32,
+    pub kind: BranchKind,
+    pub counted: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Instr {
+    Mov {
+        dst: Reg,
+        src: Operand,
+    },
+    Unary {
+        op: UnOp,
+        ty: Ty,
+        dst: Reg,
+        src: Operand,
+    },
+    Binary {
+        op: ArithOp,
+        ty: Ty,
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+    },
+    /// Compare in `ty`; `dst` gets a bool.
+    Cmp {
+        op: CmpOp,
+        ty: Ty,
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+    },
+    Convert {
+        from: Ty,
+        to: Ty,
+        dst: Reg,
+        src: Operand,
+    },
+    /// `dst = base + index * scale` (`scale` negative for subtraction); `index` is i32 or u32.
+    PtrAdd {
+        dst: Reg,
+        base: Operand,
+        index: Operand,
+        index_signed: bool,
+        scale: i64,
+    },
+    /// `dst = (a - b) / elem_size` as i32.
+    PtrDiff {
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+        elem_size: u32,
+    },
+    Special {
+        dst: Reg,
+        which: Special,
+    },
+    /// Address of a `__shared__` array of the thread's block.
+    SharedAddr {
+        dst: Reg,
+        array: u32,
+    },
+    Load {
+        ty: Ty,
+        dst: Reg,
+        addr: Operand,
+    },
+    Store {
+        ty: Ty,
+        addr: Operand,
+        src: Operand,
+    },
+    /// Returns the old value; `b` is the new value of a compare-and-swap, unused otherwise.
+    Atomic {
+        op: AtomicOp,
+        ty: Ty,
+        dst: Reg,
+        addr: Operand,
+        a: Operand,
+        b: Operand,
+    },
+    SyncThreads,
+    SyncWarp {
+        mask: Operand,
+    },
+    Fence,
+    Shfl {
+        kind: ShflKind,
+        ty: Ty,
+        dst: Reg,
+        mask: Operand,
+        value: Operand,
+        lane: Operand,
+        width: Operand,
+    },
+    Vote {
+        kind: VoteKind,
+        dst: Reg,
+        mask: Operand,
+        pred: Operand,
+    },
+    ActiveMask {
+        dst: Reg,
+    },
+    Math {
+        func: MathFn,
+        ty: Ty,
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+    },
+    /// `fmt` indexes [`Kernel::strings`].
+    Printf {
+        fmt: u32,
+        args: Box<[(Operand, Ty)]>,
+    },
+    // Terminators: exactly one ends every block.
+    Jump {
+        target: Pc,
+    },
+    Branch {
+        cond: Operand,
+        then_pc: Pc,
+        else_pc: Pc,
+        reconv: Pc,
+        site: BranchSite,
+    },
+    Exit,
+}
+
+impl Instr {
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, Instr::Jump { .. } | Instr::Branch { .. } | Instr::Exit)
+    }
+
+    /// The register an instruction writes, if any.
+    pub fn dst(&self) -> Option<Reg> {
+        match self {
+            Instr::Mov { dst, .. }
+            | Instr::Unary { dst, .. }
+            | Instr::Binary { dst, .. }
+            | Instr::Cmp { dst, .. }
+            | Instr::Convert { dst, .. }
+            | Instr::PtrAdd { dst, .. }
+            | Instr::PtrDiff { dst, .. }
+            | Instr::Special { dst, .. }
+            | Instr::SharedAddr { dst, .. }
+            | Instr::Load { dst, .. }
+            | Instr::Atomic { dst, .. }
+            | Instr::Shfl { dst, .. }
+            | Instr::Vote { dst, .. }
+            | Instr::ActiveMask { dst }
+            | Instr::Math { dst, .. } => Some(*dst),
+            _ => None,
+        }
+    }
+
+    fn dst_mut(&mut self) -> Option<&mut Reg> {
+        match self {
+            Instr::Mov { dst, .. }
+            | Instr::Unary { dst, .. }
+            | Instr::Binary { dst, .. }
+            | Instr::Cmp { dst, .. }
+            | Instr::Convert { dst, .. }
+            | Instr::PtrAdd { dst, .. }
+            | Instr::PtrDiff { dst, .. }
+            | Instr::Special { dst, .. }
+            | Instr::SharedAddr { dst, .. }
+            | Instr::Load { dst, .. }
+            | Instr::Atomic { dst, .. }
+            | Instr::Shfl { dst, .. }
+            | Instr::Vote { dst, .. }
+            | Instr::ActiveMask { dst }
+            | Instr::Math { dst, .. } => Some(dst),
+            _ => None,
+        }
+    }
+}
+
+/// A register's name (the source variable, if it is one) and type, for debuggers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegInfo {
+    pub name: Option<String>,
+    pub ty: Ty,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+    pub reg: Reg,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SharedArray {
+    pub name: String,
+    pub ty: Type,
+    pub elem: Ty,
+    pub bytes: u32,
+}
+
+/// One kernel, lowered: every device function it calls is inlined.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    pub params: Vec<Param>,
+    pub shared: Vec<SharedArray>,
+    pub instrs: Vec<Instr>,
+    /// Source span of each instruction.
+    pub spans: Vec<Span>,
+    /// 1-based source line of each instruction (in the file of its span).
+    pub lines: Vec<u32>,
+    pub blocks: Vec<Block>,
+    pub regs: Vec<RegInfo>,
+    pub strings: Vec<String>,
+}
+
+impl Kernel {
+    pub fn block_of(&self, pc: Pc) -> BlockId {
+        let i = self.blocks.partition_point(|b| b.end <= pc);
+        BlockId(i as u32)
+    }
+
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.0 as usize]
+    }
+
+    pub fn line(&self, pc: Pc) -> u32 {
+        self.lines.get(pc.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Total bytes of static shared memory per block.
+    pub fn shared_bytes(&self) -> u32 {
+        self.shared.iter().map(|s| s.bytes.next_multiple_of(16)).sum()
+    }
+}

@@ -1,0 +1,11 @@
+//! warpdbg: a debugger that makes SIMT execution visible.
+//!
+//! The core is UI-free and flows one way: [`front`] (kernel text -> typed tree) -> [`ir`] (control-flow graph
+//! with reconvergence points) -> the simulated SM -> views. Nothing here imports a terminal library.
+
+#![deny(clippy::unwrap_used)]
+
+pub mod cli;
+pub mod front;
+pub mod ir;
+pub mod launch;
