@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::front::{self, Compiled};
 use crate::ir::print::print_kernel;
 use crate::launch::{Mode, Overrides};
+use crate::sim::{Config, Machine, Outcome, report};
 
 /// Process exit statuses fixed by interface.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -92,9 +93,12 @@ pub enum Command {
         /// Print the JSON report of interface.md.
         #[arg(long)]
         json: bool,
-        /// Stop after this many issued instructions.
+        /// Stop after this many issued instructions (default: 10,000 per warp, at least 10 million).
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
+        /// Refuse launches whose arrays need more bytes than this.
+        #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
+        memory_cap: u64,
     },
     /// Print one line per issued instruction.
     Trace {
@@ -104,6 +108,9 @@ pub enum Command {
         /// One JSON object per line.
         #[arg(long)]
         jsonl: bool,
+        /// Stop after this many issued instructions.
+        #[arg(long, value_name = "N")]
+        max_steps: Option<u64>,
     },
     /// Front end only: print diagnostics, or "ok".
     Check {
@@ -140,8 +147,12 @@ pub enum Command {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { .. }) => not_yet("run"),
-        Some(Command::Trace { .. }) => not_yet("trace"),
+        Some(Command::Run { file, launch, json, max_steps, memory_cap }) => {
+            run_command(&file, &launch, json, Config { max_steps, memory_cap, ..Config::default() })
+        }
+        Some(Command::Trace { file, launch, jsonl, max_steps }) => {
+            trace_command(&file, &launch, jsonl, Config { max_steps, ..Config::default() })
+        }
         Some(Command::View { .. }) => not_yet("view"),
         Some(Command::Replay { .. }) => not_yet("replay"),
         Some(Command::Export { .. }) => not_yet("export"),
@@ -204,4 +215,84 @@ fn check(path: &Path, launch: &LaunchArgs, ir: bool) -> Exit {
         }
     }
     Exit::Ok
+}
+
+/// The exit status for a final outcome (interface.md).
+pub fn exit_for(outcome: &Outcome) -> Exit {
+    match outcome {
+        Outcome::Completed | Outcome::Paused => Exit::Ok,
+        Outcome::Fault(_) => Exit::Fault,
+        Outcome::Deadlock(_) | Outcome::Livelock(_) => Exit::Deadlock,
+        Outcome::StepLimit => Exit::StepLimit,
+    }
+}
+
+fn start(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Machine, Exit> {
+    let compiled = load(path, launch)?;
+    Machine::new(&compiled, config).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Usage
+    })
+}
+
+fn run_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config) -> Exit {
+    let mut m = match start(path, launch, &config) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let outcome = m.run();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let _ = serde_json::to_writer_pretty(&mut out, &report::json(&m, &outcome));
+        let _ = writeln!(out);
+    } else {
+        let _ = write!(out, "{}", report::text(&m, &outcome));
+    }
+    exit_for(&outcome)
+}
+
+fn trace_command(path: &Path, launch: &LaunchArgs, jsonl: bool, config: Config) -> Exit {
+    let mut m = match start(path, launch, &config) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut failed = false;
+    let outcome = loop {
+        let o = m.step_traced(1 << 16, &mut |i| {
+            let line = if jsonl {
+                let mut v = serde_json::json!({
+                    "step": i.step, "block": i.block.as_array(), "warp": i.warp.0, "line": i.line, "pc": i.pc.0,
+                    "mask": i.mask.hex(),
+                });
+                if let Some(d) = i.stack_depth {
+                    v["stack_depth"] = d.into();
+                }
+                v.to_string()
+            } else {
+                format!(
+                    "step {:>6}  block {}  warp {:>3}  line {:>4}  pc {:>4}  {} ({:>2} active){}",
+                    i.step,
+                    i.block,
+                    i.warp.0,
+                    i.line,
+                    i.pc.0,
+                    i.mask.bar(),
+                    i.mask.count(),
+                    i.stack_depth.map_or(String::new(), |d| format!("  stack {d}"))
+                )
+            };
+            // A closed pipe (`| head`) is not an error worth a panic.
+            failed |= writeln!(out, "{line}").is_err();
+        });
+        if o.is_final() || failed {
+            break o;
+        }
+    };
+    let _ = out.flush();
+    drop(out);
+    if !jsonl && !failed {
+        eprintln!("outcome: {} after {} steps", outcome.name(), m.steps);
+    }
+    exit_for(&outcome)
 }

@@ -9,3 +9,4 @@ pub mod cli;
 pub mod front;
 pub mod ir;
 pub mod launch;
+pub mod sim;

@@ -1,0 +1,261 @@
+//! The data path: arithmetic, comparisons, conversions and math functions on raw register bits, as the GPU
+//! computes them (32-bit wrapping integers, IEEE floats, PTX's clamped shifts).
+
+use crate::front::tast::MathFn;
+use crate::front::types::Scalar;
+use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
+
+/// The only arithmetic fault: integer division (or remainder) by zero.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DivideByZero;
+
+fn scalar(ty: Ty) -> Option<Scalar> {
+    Some(match ty {
+        Ty::Bool => Scalar::Bool,
+        Ty::I8 => Scalar::I8,
+        Ty::U8 => Scalar::U8,
+        Ty::I32 => Scalar::I32,
+        Ty::U32 => Scalar::U32,
+        Ty::F32 => Scalar::F32,
+        Ty::F64 => Scalar::F64,
+        Ty::Ptr => return None,
+    })
+}
+
+#[inline]
+pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> {
+    Ok(match ty {
+        Ty::I32 => {
+            let (x, y) = (a as u32 as i32, b as u32 as i32);
+            (match op {
+                ArithOp::Add => x.wrapping_add(y),
+                ArithOp::Sub => x.wrapping_sub(y),
+                ArithOp::Mul => x.wrapping_mul(y),
+                ArithOp::Div => {
+                    if y == 0 {
+                        return Err(DivideByZero);
+                    }
+                    x.wrapping_div(y)
+                }
+                ArithOp::Rem => {
+                    if y == 0 {
+                        return Err(DivideByZero);
+                    }
+                    x.wrapping_rem(y)
+                }
+                // PTX clamps shift counts to 32: shl gives 0, shr.s32 fills with the sign.
+                ArithOp::Shl => (x as u32).checked_shl(y as u32).unwrap_or(0) as i32,
+                ArithOp::Shr => x >> (y as u32).min(31),
+                ArithOp::And => x & y,
+                ArithOp::Or => x | y,
+                ArithOp::Xor => x ^ y,
+            }) as u32 as u64
+        }
+        Ty::F32 => {
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            (match op {
+                ArithOp::Add => x + y,
+                ArithOp::Sub => x - y,
+                ArithOp::Mul => x * y,
+                ArithOp::Div => x / y,
+                ArithOp::Rem => x % y,
+                _ => f32::NAN,
+            })
+            .to_bits() as u64
+        }
+        Ty::F64 => {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            (match op {
+                ArithOp::Add => x + y,
+                ArithOp::Sub => x - y,
+                ArithOp::Mul => x * y,
+                ArithOp::Div => x / y,
+                ArithOp::Rem => x % y,
+                _ => f64::NAN,
+            })
+            .to_bits()
+        }
+        // U32, and anything narrower that slipped through promotion, computes as unsigned 32-bit.
+        _ => {
+            let (x, y) = (a as u32, b as u32);
+            (match op {
+                ArithOp::Add => x.wrapping_add(y),
+                ArithOp::Sub => x.wrapping_sub(y),
+                ArithOp::Mul => x.wrapping_mul(y),
+                ArithOp::Div => x.checked_div(y).ok_or(DivideByZero)?,
+                ArithOp::Rem => x.checked_rem(y).ok_or(DivideByZero)?,
+                ArithOp::Shl => x.checked_shl(y).unwrap_or(0),
+                ArithOp::Shr => x.checked_shr(y).unwrap_or(0),
+                ArithOp::And => x & y,
+                ArithOp::Or => x | y,
+                ArithOp::Xor => x ^ y,
+            }) as u64
+        }
+    })
+}
+
+#[inline]
+pub fn compare(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
+    macro_rules! cmp {
+        ($x:expr, $y:expr) => {
+            match op {
+                CmpOp::Lt => $x < $y,
+                CmpOp::Gt => $x > $y,
+                CmpOp::Le => $x <= $y,
+                CmpOp::Ge => $x >= $y,
+                CmpOp::Eq => $x == $y,
+                CmpOp::Ne => $x != $y,
+            }
+        };
+    }
+    match ty {
+        Ty::I32 => cmp!(a as u32 as i32, b as u32 as i32),
+        Ty::I8 => cmp!(a as u8 as i8, b as u8 as i8),
+        Ty::F32 => cmp!(f32::from_bits(a as u32), f32::from_bits(b as u32)),
+        Ty::F64 => cmp!(f64::from_bits(a), f64::from_bits(b)),
+        Ty::Ptr => cmp!(a, b),
+        _ => cmp!(a as u32, b as u32),
+    }
+}
+
+#[inline]
+pub fn unary(op: UnOp, ty: Ty, a: u64) -> u64 {
+    match (op, ty) {
+        (UnOp::Not, _) => (a == 0) as u64,
+        (UnOp::Neg, Ty::F32) => (-f32::from_bits(a as u32)).to_bits() as u64,
+        (UnOp::Neg, Ty::F64) => (-f64::from_bits(a)).to_bits(),
+        (UnOp::Neg, _) => (a as u32).wrapping_neg() as u64,
+        (UnOp::BitNot, _) => !(a as u32) as u64,
+    }
+}
+
+#[inline]
+pub fn convert(from: Ty, to: Ty, a: u64) -> u64 {
+    match (scalar(from), scalar(to)) {
+        (Some(f), Some(t)) => f.convert_bits(t, a),
+        (None, Some(Scalar::Bool)) => (a != 0) as u64,
+        _ => a,
+    }
+}
+
+pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
+    match ty {
+        Ty::F32 => {
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            let r = match f {
+                // fminf/fmaxf return the other operand when one is NaN.
+                MathFn::Min => x.min(y),
+                MathFn::Max => x.max(y),
+                MathFn::Abs => x.abs(),
+                MathFn::Sqrt => x.sqrt(),
+                MathFn::Rsqrt => 1.0 / x.sqrt(),
+                MathFn::Floor => x.floor(),
+                MathFn::Ceil => x.ceil(),
+                MathFn::Trunc => x.trunc(),
+                MathFn::Round => x.round(),
+                MathFn::Exp => x.exp(),
+                MathFn::Exp2 => x.exp2(),
+                MathFn::Log => x.ln(),
+                MathFn::Log2 => x.log2(),
+                MathFn::Sin => x.sin(),
+                MathFn::Cos => x.cos(),
+                MathFn::Tan => x.tan(),
+                MathFn::Pow => x.powf(y),
+                MathFn::Fmod => x % y,
+                MathFn::Div => x / y,
+            };
+            r.to_bits() as u64
+        }
+        Ty::F64 => {
+            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+            let r = match f {
+                MathFn::Min => x.min(y),
+                MathFn::Max => x.max(y),
+                MathFn::Abs => x.abs(),
+                MathFn::Sqrt => x.sqrt(),
+                MathFn::Rsqrt => 1.0 / x.sqrt(),
+                MathFn::Floor => x.floor(),
+                MathFn::Ceil => x.ceil(),
+                MathFn::Trunc => x.trunc(),
+                MathFn::Round => x.round(),
+                MathFn::Exp => x.exp(),
+                MathFn::Exp2 => x.exp2(),
+                MathFn::Log => x.ln(),
+                MathFn::Log2 => x.log2(),
+                MathFn::Sin => x.sin(),
+                MathFn::Cos => x.cos(),
+                MathFn::Tan => x.tan(),
+                MathFn::Pow => x.powf(y),
+                MathFn::Fmod => x % y,
+                MathFn::Div => x / y,
+            };
+            r.to_bits()
+        }
+        Ty::I32 => {
+            let (x, y) = (a as u32 as i32, b as u32 as i32);
+            (match f {
+                MathFn::Min => x.min(y),
+                MathFn::Max => x.max(y),
+                MathFn::Abs => x.wrapping_abs(),
+                _ => x,
+            }) as u32 as u64
+        }
+        _ => {
+            let (x, y) = (a as u32, b as u32);
+            (match f {
+                MathFn::Min => x.min(y),
+                MathFn::Max => x.max(y),
+                _ => x,
+            }) as u64
+        }
+    }
+}
+
+/// Reads register bits as a typed number, for display and JSON.
+pub fn display(ty: Ty, bits: u64) -> String {
+    match ty {
+        Ty::Bool => (bits & 1 != 0).to_string(),
+        Ty::I8 => (bits as u8 as i8).to_string(),
+        Ty::U8 => (bits as u8).to_string(),
+        Ty::I32 => (bits as u32 as i32).to_string(),
+        Ty::U32 => (bits as u32).to_string(),
+        Ty::F32 => format!("{:?}", f32::from_bits(bits as u32)),
+        Ty::F64 => format!("{:?}", f64::from_bits(bits)),
+        Ty::Ptr => format!("{bits:#x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_edges() {
+        assert_eq!(binary(ArithOp::Add, Ty::I32, i32::MAX as u32 as u64, 1), Ok(i32::MIN as u32 as u64));
+        assert_eq!(
+            binary(ArithOp::Div, Ty::I32, i32::MIN as u32 as u64, (-1i32) as u32 as u64),
+            Ok(i32::MIN as u32 as u64)
+        );
+        assert_eq!(binary(ArithOp::Div, Ty::U32, 7, 0), Err(DivideByZero));
+        assert_eq!(binary(ArithOp::Shl, Ty::U32, 1, 40), Ok(0));
+        assert_eq!(binary(ArithOp::Shr, Ty::I32, (-8i32) as u32 as u64, 40), Ok(u32::MAX as u64));
+        assert_eq!(binary(ArithOp::Rem, Ty::I32, (-7i32) as u32 as u64, 2), Ok((-1i32) as u32 as u64));
+    }
+
+    #[test]
+    fn unsigned_compare_differs_from_signed() {
+        let minus_one = (-1i32) as u32 as u64;
+        assert!(compare(CmpOp::Lt, Ty::I32, minus_one, 1));
+        assert!(!compare(CmpOp::Lt, Ty::U32, minus_one, 1));
+    }
+
+    #[test]
+    fn conversions_saturate_like_cvt_rzi() {
+        assert_eq!(convert(Ty::F32, Ty::I32, (3.9f32).to_bits() as u64), 3);
+        assert_eq!(convert(Ty::F32, Ty::I32, (1e20f32).to_bits() as u64), i32::MAX as u64);
+        assert_eq!(convert(Ty::F32, Ty::U32, (-5.0f32).to_bits() as u64), 0);
+        assert_eq!(convert(Ty::F32, Ty::I32, f32::NAN.to_bits() as u64), 0);
+        assert_eq!(convert(Ty::I32, Ty::U8, 300), 44);
+        assert_eq!(convert(Ty::I8, Ty::I32, 0xff), u32::MAX as u64);
+    }
+}

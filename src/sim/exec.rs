@@ -1,0 +1,356 @@
+//! Executes one instruction for a set of lanes of one warp: the data path, independent of how the execution
+//! model picked those lanes. Control flow comes back as an [`Effect`] for the model to apply.
+
+use super::alu;
+use super::lane_mask::LaneMask;
+use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
+use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
+use crate::ir::{BranchSite, Instr, Kernel, Operand, Pc, Reg, Ty};
+use crate::launch::Dim3;
+
+/// What the instruction does to control flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Next,
+    Jump(Pc),
+    Branch {
+        taken: LaneMask,
+        then_pc: Pc,
+        else_pc: Pc,
+        reconv: Pc,
+        site: BranchSite,
+    },
+    Exit,
+    SyncThreads,
+    /// `__syncwarp(mask)`: the lanes named (the executing lanes' mask operand).
+    SyncWarp(LaneMask),
+}
+
+/// Why execution stopped in a lane.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExecError {
+    Memory { lane: u32, access: AccessKind, size: u32, addr: u64, err: MemError },
+    DivideByZero { lane: u32 },
+}
+
+/// Things worth telling the student that do not stop the machine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Note {
+    /// A shuffle read from a lane that was not executing it (undefined).
+    ShuffleInactive {
+        lane: u32,
+        src: u32,
+    },
+    /// A `_sync` intrinsic named lanes that were not executing it.
+    SyncMaskInactive {
+        named: LaneMask,
+        active: LaneMask,
+    },
+    Printf {
+        lane: u32,
+        text: String,
+    },
+    /// An atomic that changed memory (who last wrote a lock, for explanations).
+    AtomicWrite {
+        lane: u32,
+        addr: u64,
+    },
+}
+
+/// Everything the data path touches.
+pub struct Ctx<'a> {
+    pub kernel: &'a Kernel,
+    /// The block's registers: register `r` of thread `t` at `r * stride + t`.
+    pub regs: &'a mut [u64],
+    pub stride: usize,
+    /// Thread index of lane 0 of this warp within the block.
+    pub base: usize,
+    pub shared: &'a mut [u8],
+    pub layout: &'a SharedLayout,
+    pub global: &'a mut GlobalMemory,
+    pub block_idx: Dim3,
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+    /// Set when a store or atomic changed a value (progress, for livelock detection).
+    pub wrote: bool,
+    pub notes: Vec<Note>,
+}
+
+impl Ctx<'_> {
+    #[inline]
+    fn get(&self, o: Operand, lane: u32) -> u64 {
+        match o {
+            Operand::Imm(v) => v,
+            Operand::Reg(r) => self.regs[r.0 as usize * self.stride + self.base + lane as usize],
+        }
+    }
+
+    #[inline]
+    fn set(&mut self, r: Reg, lane: u32, v: u64) {
+        self.regs[r.0 as usize * self.stride + self.base + lane as usize] = v;
+    }
+
+    fn special(&self, s: Special, lane: u32) -> u64 {
+        let tid = (self.base + lane as usize) as u32;
+        let b = self.block_dim;
+        let v = match s {
+            Special::ThreadIdx(0) => tid % b.x,
+            Special::ThreadIdx(1) => (tid / b.x) % b.y,
+            Special::ThreadIdx(_) => tid / (b.x * b.y),
+            Special::BlockIdx(a) => self.block_idx.as_array()[a as usize],
+            Special::BlockDim(a) => b.as_array()[a as usize],
+            Special::GridDim(a) => self.grid_dim.as_array()[a as usize],
+        };
+        v as u64
+    }
+
+    fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {
+        let size = ty.size();
+        let fail = |err| ExecError::Memory { lane, access, size, addr, err };
+        if memory::is_shared(addr) {
+            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            Ok(memory::shared_load(self.shared, off, size))
+        } else {
+            self.global.load(addr, size).map_err(fail)
+        }
+    }
+
+    fn store(&mut self, addr: u64, ty: Ty, bits: u64, lane: u32, access: AccessKind) -> Result<(), ExecError> {
+        let size = ty.size();
+        let fail = |err| ExecError::Memory { lane, access, size, addr, err };
+        let bits = if size < 8 { bits & ((1u64 << (size * 8)) - 1) } else { bits };
+        if memory::is_shared(addr) {
+            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            if memory::shared_load(self.shared, off, size) != bits {
+                self.wrote = true;
+                memory::shared_store(self.shared, off, size, bits);
+            }
+            Ok(())
+        } else {
+            let old = self.global.load(addr, size).map_err(fail)?;
+            if old != bits {
+                self.wrote = true;
+                self.global.store(addr, size, bits).map_err(fail)?;
+            }
+            Ok(())
+        }
+    }
+}
+
+/// Executes the instruction at `pc` for the lanes in `mask` (ascending lane order where order matters:
+/// atomics and printf).
+pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
+    let kernel = ctx.kernel;
+    let instr = &kernel.instrs[pc.0 as usize];
+    match instr {
+        Instr::Mov { dst, src } => {
+            for l in mask.iter() {
+                let v = ctx.get(*src, l);
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Unary { op, ty, dst, src } => {
+            for l in mask.iter() {
+                let v = alu::unary(*op, *ty, ctx.get(*src, l));
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Binary { op, ty, dst, a, b } => {
+            for l in mask.iter() {
+                let v = alu::binary(*op, *ty, ctx.get(*a, l), ctx.get(*b, l))
+                    .map_err(|_| ExecError::DivideByZero { lane: l })?;
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Cmp { op, ty, dst, a, b } => {
+            for l in mask.iter() {
+                let v = alu::compare(*op, *ty, ctx.get(*a, l), ctx.get(*b, l)) as u64;
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Convert { from, to, dst, src } => {
+            for l in mask.iter() {
+                let v = alu::convert(*from, *to, ctx.get(*src, l));
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::PtrAdd { dst, base, index, index_signed, scale } => {
+            for l in mask.iter() {
+                let i = ctx.get(*index, l);
+                let i = if *index_signed { i as u32 as i32 as i64 } else { i as u32 as i64 };
+                let v = ctx.get(*base, l).wrapping_add(i.wrapping_mul(*scale) as u64);
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::PtrDiff { dst, a, b, elem_size } => {
+            for l in mask.iter() {
+                let d = ctx.get(*a, l).wrapping_sub(ctx.get(*b, l)) as i64 / *elem_size as i64;
+                ctx.set(*dst, l, d as i32 as u32 as u64);
+            }
+        }
+        Instr::Special { dst, which } => {
+            for l in mask.iter() {
+                let v = ctx.special(*which, l);
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::SharedAddr { dst, array } => {
+            let addr = ctx.layout.address(*array);
+            for l in mask.iter() {
+                ctx.set(*dst, l, addr);
+            }
+        }
+        Instr::Load { ty, dst, addr } => {
+            for l in mask.iter() {
+                let a = ctx.get(*addr, l);
+                let v = ctx.load(a, *ty, l, AccessKind::Read)?;
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Store { ty, addr, src } => {
+            for l in mask.iter() {
+                let (a, v) = (ctx.get(*addr, l), ctx.get(*src, l));
+                ctx.store(a, *ty, v, l, AccessKind::Write)?;
+            }
+        }
+        Instr::Atomic { op, ty, dst, addr, a, b } => {
+            for l in mask.iter() {
+                let at = ctx.get(*addr, l);
+                let old = ctx.load(at, *ty, l, AccessKind::Atomic)?;
+                let (x, y) = (ctx.get(*a, l), ctx.get(*b, l));
+                let new = atomic(*op, *ty, old, x, y);
+                if new != old {
+                    ctx.notes.push(Note::AtomicWrite { lane: l, addr: at });
+                }
+                ctx.store(at, *ty, new, l, AccessKind::Atomic)?;
+                ctx.set(*dst, l, old);
+            }
+        }
+        Instr::SyncThreads => return Ok(Effect::SyncThreads),
+        Instr::SyncWarp { mask: m } => {
+            let named = mask.lowest().map_or(LaneMask::EMPTY, |l| LaneMask(ctx.get(*m, l) as u32));
+            return Ok(Effect::SyncWarp(named));
+        }
+        Instr::Fence => {}
+        Instr::Shfl { kind, ty: _, dst, mask: m, value, lane, width } => {
+            let mut out = [0u64; 32];
+            for l in mask.iter() {
+                let w = (ctx.get(*width, l) as u32).clamp(1, 32).next_power_of_two().min(32);
+                let seg = l & !(w - 1);
+                let arg = ctx.get(*lane, l) as u32;
+                let src = match kind {
+                    ShflKind::Idx => seg + (arg % w),
+                    ShflKind::Up => {
+                        if l >= seg + arg && arg < 32 {
+                            l - arg
+                        } else {
+                            l
+                        }
+                    }
+                    ShflKind::Down => {
+                        let s = l as u64 + arg as u64;
+                        if s < (seg + w) as u64 { s as u32 } else { l }
+                    }
+                    ShflKind::Xor => {
+                        let s = l ^ (arg & 31);
+                        if s >= seg + w { l } else { s }
+                    }
+                };
+                if !mask.contains(src) {
+                    ctx.notes.push(Note::ShuffleInactive { lane: l, src });
+                }
+                out[l as usize] = ctx.get(*value, src);
+            }
+            check_sync_mask(ctx, *m, mask);
+            for l in mask.iter() {
+                ctx.set(*dst, l, out[l as usize]);
+            }
+        }
+        Instr::Vote { kind, dst, mask: m, pred } => {
+            check_sync_mask(ctx, *m, mask);
+            let named = mask.lowest().map_or(0, |l| ctx.get(*m, l) as u32);
+            let mut ballot = 0u32;
+            for l in mask.iter() {
+                if named & (1 << l) != 0 && ctx.get(*pred, l) != 0 {
+                    ballot |= 1 << l;
+                }
+            }
+            let voters = LaneMask(named).and(mask);
+            let v = match kind {
+                VoteKind::Ballot => ballot as u64,
+                VoteKind::Any => (ballot != 0) as u64,
+                VoteKind::All => (ballot == voters.0) as u64,
+            };
+            for l in mask.iter() {
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::ActiveMask { dst } => {
+            for l in mask.iter() {
+                ctx.set(*dst, l, mask.0 as u64);
+            }
+        }
+        Instr::Math { func, ty, dst, a, b } => {
+            for l in mask.iter() {
+                let v = alu::math(*func, *ty, ctx.get(*a, l), ctx.get(*b, l));
+                ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Printf { fmt, args } => {
+            let fmt = &kernel.strings[*fmt as usize];
+            for l in mask.iter() {
+                let vals: Vec<(u64, Ty)> = args.iter().map(|(o, t)| (ctx.get(*o, l), *t)).collect();
+                let text = super::printf::format(fmt, &vals);
+                ctx.notes.push(Note::Printf { lane: l, text });
+            }
+        }
+        Instr::Jump { target } => return Ok(Effect::Jump(*target)),
+        Instr::Branch { cond, then_pc, else_pc, reconv, site } => {
+            let mut taken = 0u32;
+            for l in mask.iter() {
+                if ctx.get(*cond, l) != 0 {
+                    taken |= 1 << l;
+                }
+            }
+            return Ok(Effect::Branch {
+                taken: LaneMask(taken),
+                then_pc: *then_pc,
+                else_pc: *else_pc,
+                reconv: *reconv,
+                site: *site,
+            });
+        }
+        Instr::Exit => return Ok(Effect::Exit),
+    }
+    Ok(Effect::Next)
+}
+
+fn check_sync_mask(ctx: &mut Ctx, m: Operand, active: LaneMask) {
+    let Some(first) = active.lowest() else { return };
+    let named = LaneMask(ctx.get(m, first) as u32);
+    if !named.is_subset_of(active) {
+        ctx.notes.push(Note::SyncMaskInactive { named, active });
+    }
+}
+
+fn atomic(op: AtomicOp, ty: Ty, old: u64, x: u64, y: u64) -> u64 {
+    use crate::ir::ArithOp;
+    let arith = |o| alu::binary(o, ty, old, x).unwrap_or(old);
+    match op {
+        AtomicOp::Add => arith(ArithOp::Add),
+        AtomicOp::Sub => arith(ArithOp::Sub),
+        AtomicOp::And => arith(ArithOp::And),
+        AtomicOp::Or => arith(ArithOp::Or),
+        AtomicOp::Xor => arith(ArithOp::Xor),
+        AtomicOp::Exch => x,
+        AtomicOp::Cas => {
+            if old == x {
+                y
+            } else {
+                old
+            }
+        }
+        AtomicOp::Min => alu::math(crate::front::tast::MathFn::Min, ty, old, x),
+        AtomicOp::Max => alu::math(crate::front::tast::MathFn::Max, ty, old, x),
+    }
+}

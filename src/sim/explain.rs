@@ -1,0 +1,264 @@
+//! Explanations a student can act on: divergent barriers, deadlocks and livelocks, by line and thread.
+
+use std::collections::BTreeMap;
+
+use super::its::ThreadState;
+use super::lane_mask::{LaneMask, format_ranges};
+use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
+use super::warp::WarpModel;
+use crate::ir::{Instr, Kernel, Pc};
+use crate::launch::Dim3;
+
+/// Hazard text for a pre-Volta `__syncthreads()` reached by only part of a warp.
+pub fn divergent_barrier(
+    kernel: &Kernel,
+    block: Dim3,
+    warp: u32,
+    line: u32,
+    arrived: LaneMask,
+    pending: &[(u32, Pc)],
+) -> String {
+    let tids = |lanes: &mut dyn Iterator<Item = u32>| lanes.map(|l| warp * 32 + l).collect::<Vec<_>>();
+    let mut by_line: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+    for (l, pc) in pending {
+        by_line.entry(kernel.line(*pc)).or_default().push(warp * 32 + l);
+    }
+    let where_: Vec<String> = by_line
+        .iter()
+        .map(|(ln, t)| format!("threads {} wait in the SIMT stack to run line {ln}", format_ranges(t)))
+        .collect();
+    format!(
+        "divergent __syncthreads() on line {line} in block {block}, warp {warp}: threads {} arrived, but {}. \
+         Pre-Volta GPUs count the whole warp as arrived, so the barrier did not wait for them: undefined \
+         behaviour that happened to work (on Volta and later this barrier waits per thread and deadlocks)",
+        format_ranges(&tids(&mut arrived.iter())),
+        if where_.is_empty() { "other threads had not".to_string() } else { where_.join("; ") }
+    )
+}
+
+/// What one thread is waiting for, for grouping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Spot {
+    Barrier(Pc),
+    Convergence(Pc),
+    WarpSync(Pc),
+    Exited,
+    Other(Pc),
+}
+
+fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
+    let block = &m.blocks[slot];
+    let mut out: BTreeMap<Spot, Vec<u32>> = BTreeMap::new();
+    for w in &block.warps {
+        for l in w.exists.iter() {
+            let tid = w.id.0 * 32 + l;
+            let spot = if !w.live.contains(l) {
+                Spot::Exited
+            } else {
+                match &w.model {
+                    WarpModel::PreVolta { at_barrier: Some(pc), .. } => Spot::Barrier(*pc),
+                    WarpModel::PreVolta { stack, .. } => {
+                        Spot::Other(stack.entries.iter().rev().find(|e| e.mask.contains(l)).map_or(Pc(0), |e| e.pc))
+                    }
+                    WarpModel::Its(its) => {
+                        let pc = its.pc[l as usize];
+                        match its.state[l as usize] {
+                            ThreadState::AtBarrier => Spot::Barrier(pc),
+                            ThreadState::Converging => Spot::Convergence(pc),
+                            ThreadState::WarpSync => Spot::WarpSync(pc),
+                            _ => Spot::Other(pc),
+                        }
+                    }
+                }
+            };
+            out.entry(spot).or_default().push(tid);
+        }
+    }
+    out
+}
+
+fn describe(m: &Machine, spot: Spot) -> String {
+    let line = |pc: Pc| m.kernel.line(pc);
+    match spot {
+        Spot::Barrier(pc) => format!("wait at the __syncthreads() on line {}", line(pc)),
+        Spot::Convergence(pc) => format!("wait to reconverge at line {}", line(pc)),
+        Spot::WarpSync(pc) => format!("wait at the warp-synchronous call on line {}", line(pc)),
+        Spot::Exited => "have exited".into(),
+        Spot::Other(pc) => format!("are at line {}", line(pc)),
+    }
+}
+
+/// No warp can issue: explain every place threads wait, block by block.
+pub fn deadlock(m: &Machine) -> Outcome {
+    let mut waits = vec![];
+    let mut text = String::new();
+    let mut barrier_lines_per_warp = false;
+    for (slot, block) in m.blocks.iter().enumerate() {
+        let spots = spots(m, slot);
+        text.push_str(&format!("Deadlock: no thread of block {} can issue.\n", block.idx));
+        for (spot, tids) in &spots {
+            let (kind, pc) = match *spot {
+                Spot::Barrier(pc) => (WaitKind::Barrier, pc),
+                Spot::Convergence(pc) => (WaitKind::Convergence, pc),
+                Spot::WarpSync(pc) => (WaitKind::WarpSync, pc),
+                Spot::Exited | Spot::Other(_) => continue,
+            };
+            let others: Vec<String> = spots
+                .iter()
+                .filter(|(s, _)| *s != spot)
+                .map(|(s, t)| format!("threads {} {}", format_ranges(t), describe(m, *s)))
+                .collect();
+            let what = match kind {
+                WaitKind::Barrier => {
+                    "for every thread of the block that has not exited to reach this same __syncthreads()".to_string()
+                }
+                WaitKind::Convergence => "for the rest of their warp to arrive there".to_string(),
+                _ => "for the other lanes named in its mask".to_string(),
+            };
+            let message = format!(
+                "threads {} {} {what}; {}",
+                format_ranges(tids),
+                describe(m, *spot),
+                if others.is_empty() { "no other thread is left".into() } else { others.join("; ") }
+            );
+            text.push_str(&format!("- {message}\n"));
+            waits.push(Wait { line: m.kernel.line(pc), kind, block: block.idx, tids: tids.clone(), message });
+        }
+        // Two different barriers in one warp, or a barrier and a reconvergence point: divergent barrier code.
+        for w in &block.warps {
+            let mut pcs: Vec<Pc> = w
+                .lane_pcs()
+                .into_iter()
+                .filter(|(l, _)| {
+                    w.at_barrier().contains(*l)
+                        || matches!(&w.model, WarpModel::Its(i) if i.state[*l as usize] == ThreadState::Converging)
+                })
+                .map(|(_, pc)| pc)
+                .collect();
+            pcs.sort();
+            pcs.dedup();
+            if pcs.len() > 1 && !w.at_barrier().is_empty() {
+                barrier_lines_per_warp = true;
+            }
+        }
+    }
+    if barrier_lines_per_warp {
+        text.push_str(
+            "On Volta and later, __syncthreads() is per thread: it completes only when every thread of the block \
+             that has not exited reaches the same barrier, and the threads of one warp are here split between \
+             places that wait for each other.\nFix: move the __syncthreads() out of the divergent code (after the \
+             if/else), so every thread reaches the same one.\n(nvcc predicates a very short if/else into a single \
+             barrier, so the two-line textbook version finishes on real GPUs; code that really branches hangs.)\n",
+        );
+    }
+    Outcome::Deadlock(Box::new(Stuck { explanation: text.trim_end().to_string(), waits }))
+}
+
+/// The machine state repeats with no thread finishing: explain who spins and who waits for them.
+pub fn livelock(m: &Machine) -> Outcome {
+    let mut waits = vec![];
+    let mut text = String::new();
+    let recent: Vec<(usize, u32, Pc, LaneMask)> = m.recent().collect();
+    for (slot, block) in m.blocks.iter().enumerate() {
+        for w in &block.warps {
+            if w.done() {
+                continue;
+            }
+            let spin_lanes: LaneMask = recent
+                .iter()
+                .filter(|(s, wi, _, _)| *s == slot && *wi == w.id.0)
+                .fold(LaneMask::EMPTY, |acc, (_, _, _, mask)| acc.or(*mask));
+            if spin_lanes.is_empty() {
+                continue;
+            }
+            let mut lines: Vec<u32> = recent
+                .iter()
+                .filter(|(s, wi, _, _)| *s == slot && *wi == w.id.0)
+                .map(|(_, _, pc, _)| m.kernel.line(*pc))
+                .collect();
+            lines.sort();
+            lines.dedup();
+            let tids = |mask: LaneMask| mask.iter().map(|l| w.id.0 * 32 + l).collect::<Vec<_>>();
+            let line_text = if lines.len() == 1 {
+                format!("line {}", lines[0])
+            } else {
+                format!("lines {}", format_ranges(&lines))
+            };
+            // The address the spinning lanes' atomics touch, and who last changed it.
+            let holder =
+                recent.iter().filter(|(s, wi, _, _)| *s == slot && *wi == w.id.0).find_map(|(_, _, pc, mask)| match &m
+                    .kernel
+                    .instrs[pc.0 as usize]
+                {
+                    Instr::Atomic { addr: crate::ir::Operand::Reg(r), .. } => {
+                        let l = mask.lowest()?;
+                        let a = block.reg(r.0, w.id.0 * 32 + l);
+                        m.last_atomic.get(&a).map(|aw| (a, *aw))
+                    }
+                    _ => None,
+                });
+            let spin_msg = format!(
+                "threads {} of block {} spin on {line_text} and the state repeats",
+                format_ranges(&tids(spin_lanes)),
+                block.idx
+            );
+            text.push_str(&format!(
+                "Livelock: warp {} of block {} repeats the same state forever and no thread finishes.\n- {spin_msg}\n",
+                w.id.0, block.idx
+            ));
+            waits.push(Wait {
+                line: lines.first().copied().unwrap_or(0),
+                kind: WaitKind::Spin,
+                block: block.idx,
+                tids: tids(spin_lanes),
+                message: spin_msg,
+            });
+            if let WarpModel::PreVolta { stack, .. } = &w.model {
+                for e in stack.entries.iter().rev().skip(1) {
+                    let waiting = e.mask.minus(spin_lanes);
+                    if waiting.is_empty() {
+                        continue;
+                    }
+                    let line = m.kernel.line(e.pc);
+                    let mut msg = format!(
+                        "threads {} left the loop and wait, masked, at line {line}, where the warp reconverges",
+                        format_ranges(&tids(waiting))
+                    );
+                    if let Some((addr, aw)) = holder
+                        && aw.block == block.idx
+                        && waiting.contains(aw.tid % 32)
+                        && aw.tid / 32 == w.id.0
+                    {
+                        let what = m.global.describe(addr).map_or(format!("{addr:#x}"), |(n, i)| format!("{n}[{i}]"));
+                        msg.push_str(&format!(
+                            "; thread {} last changed {what} with the atomic on line {} (step {}): it holds what the \
+                             spinning threads wait for, but it cannot run again until they leave the loop",
+                            aw.tid, aw.line, aw.step
+                        ));
+                    }
+                    text.push_str(&format!("- {msg}\n"));
+                    waits.push(Wait {
+                        line,
+                        kind: WaitKind::Reconvergence,
+                        block: block.idx,
+                        tids: tids(waiting),
+                        message: msg,
+                    });
+                }
+                if stack.depth() > 1 {
+                    text.push_str(
+                        "This is a SIMT-induced deadlock: a pre-Volta warp runs one path at a time (the top of its SIMT \
+                         stack) until the paths reconverge, so threads waiting at the reconvergence point never run.\n\
+                         Fix: do the work that releases the others inside the loop, in the branch that succeeded \
+                         (e.g. `if (atomicCAS(lock, 0, 1) == 0) { critical section; atomicExch(lock, 0); }` in a \
+                         loop), or run on Volta and later (ITS), which guarantees forward progress.\n",
+                    );
+                }
+            }
+        }
+    }
+    if waits.is_empty() {
+        text.push_str("Livelock: the machine state repeats and no thread finishes.\n");
+    }
+    Outcome::Livelock(Box::new(Stuck { explanation: text.trim_end().to_string(), waits }))
+}

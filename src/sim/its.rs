@@ -1,0 +1,268 @@
+//! The ITS model (Volta and later): a PC per thread; threads of a warp at the same PC issue together.
+//!
+//! Convergence is what the compiler arranges with `BSSY`/`BSYNC`: a divergent branch opens a convergence
+//! barrier at its immediate post-dominator for the threads that executed it; a thread reaching that point
+//! waits until every other member has arrived or exited, then the group continues as one. A loop branch that
+//! diverges again reuses the barrier it already has (like the SIMT stack). Loops yield at their back edge:
+//! the warp then switches to its next thread group, so a group waiting on another makes progress.
+//!
+//! Forward progress (the naive spin lock completes on Volta+): when the only runnable threads of a warp keep
+//! repeating the same state while other threads wait at a convergence barrier, the waiters are released to go
+//! on without them (see `Machine`'s spin detection, which calls [`ItsWarp::release_waiters`]).
+
+use super::lane_mask::LaneMask;
+use crate::ir::Pc;
+
+/// What one thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadState {
+    /// The lane exists in the warp but not in the block (partial last warp).
+    Absent,
+    Ready,
+    Exited,
+    /// Waiting at `__syncthreads()`.
+    AtBarrier,
+    /// Waiting at a convergence barrier (BSYNC) at its PC.
+    Converging,
+    /// Waiting at `__syncwarp(mask)` or a `_sync` shuffle/vote for the other lanes of its mask.
+    WarpSync,
+}
+
+/// A convergence barrier opened by a divergent branch.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ConvBarrier {
+    pub id: u32,
+    pub reconv: Pc,
+    /// The branch that opened it.
+    pub branch: Pc,
+    pub members: LaneMask,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct ItsWarp {
+    pub pc: [Pc; 32],
+    pub state: [ThreadState; 32],
+    /// Per lane: the ids of its open convergence barriers, innermost last.
+    pub conv: [Vec<u32>; 32],
+    pub barriers: Vec<ConvBarrier>,
+    /// The PC of the group the scheduler is running; it keeps running until it yields or blocks.
+    pub current: Option<Pc>,
+    /// Per lane: the mask a `WarpSync` thread waits for.
+    pub sync_mask: [LaneMask; 32],
+    next_id: u32,
+}
+
+impl ItsWarp {
+    pub fn new(exists: LaneMask) -> Self {
+        let mut state = [ThreadState::Absent; 32];
+        for l in exists.iter() {
+            state[l as usize] = ThreadState::Ready;
+        }
+        ItsWarp {
+            pc: [Pc(0); 32],
+            state,
+            conv: Default::default(),
+            barriers: vec![],
+            current: Some(Pc(0)),
+            sync_mask: [LaneMask::EMPTY; 32],
+            next_id: 0,
+        }
+    }
+
+    pub fn lanes_in(&self, s: ThreadState) -> LaneMask {
+        let mut m = 0u32;
+        for (l, st) in self.state.iter().enumerate() {
+            if *st == s {
+                m |= 1 << l;
+            }
+        }
+        LaneMask(m)
+    }
+
+    pub fn live(&self) -> LaneMask {
+        let mut m = 0u32;
+        for (l, st) in self.state.iter().enumerate() {
+            if !matches!(st, ThreadState::Absent | ThreadState::Exited) {
+                m |= 1 << l;
+            }
+        }
+        LaneMask(m)
+    }
+
+    fn barrier(&self, id: u32) -> Option<&ConvBarrier> {
+        self.barriers.iter().find(|b| b.id == id)
+    }
+
+    /// Ready threads standing at the reconvergence point of their innermost barrier start waiting there;
+    /// barriers whose members have all arrived (or exited) release. Returns true if something changed.
+    fn settle(&mut self) -> bool {
+        let mut changed = false;
+        for l in 0..32 {
+            if self.state[l] != ThreadState::Ready {
+                continue;
+            }
+            if let Some(&id) = self.conv[l].last()
+                && self.barrier(id).is_some_and(|b| b.reconv == self.pc[l])
+            {
+                self.state[l] = ThreadState::Converging;
+                changed = true;
+            }
+        }
+        let mut i = 0;
+        while i < self.barriers.len() {
+            let b = &self.barriers[i];
+            let all_in = b.members.iter().all(|l| {
+                matches!(self.state[l as usize], ThreadState::Exited)
+                    || (self.state[l as usize] == ThreadState::Converging
+                        && self.conv[l as usize].last() == Some(&b.id))
+            });
+            if all_in {
+                let b = self.barriers.remove(i);
+                for l in b.members.iter() {
+                    let l = l as usize;
+                    if self.state[l] == ThreadState::Converging {
+                        self.state[l] = ThreadState::Ready;
+                        self.conv[l].pop();
+                    }
+                }
+                // The reconverged group runs next, as on hardware after BSYNC.
+                self.current = Some(b.reconv);
+                changed = true;
+                i = 0;
+            } else {
+                i += 1;
+            }
+        }
+        changed
+    }
+
+    /// The group that issues next: (PC, lanes), or None when no thread of this warp can issue.
+    pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
+        while self.settle() {}
+        let ready = self.lanes_in(ThreadState::Ready);
+        if ready.is_empty() {
+            return None;
+        }
+        let pc = match self.current {
+            Some(c) if ready.iter().any(|l| self.pc[l as usize] == c) => c,
+            _ => {
+                // Round-robin by PC: the next group after the current one, wrapping.
+                let from = self.current.unwrap_or(Pc(0));
+                let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).collect();
+                pcs.sort();
+                pcs.dedup();
+                let next = pcs.iter().copied().find(|p| *p > from).unwrap_or(pcs[0]);
+                self.current = Some(next);
+                next
+            }
+        };
+        Some((pc, self.group_at(pc)))
+    }
+
+    pub fn group_at(&self, pc: Pc) -> LaneMask {
+        let mut m = 0u32;
+        for l in 0..32 {
+            if self.state[l] == ThreadState::Ready && self.pc[l] == pc {
+                m |= 1 << l;
+            }
+        }
+        LaneMask(m)
+    }
+
+    pub fn set_pc(&mut self, lanes: LaneMask, pc: Pc) {
+        for l in lanes.iter() {
+            self.pc[l as usize] = pc;
+        }
+    }
+
+    /// The group moves on; a backward jump (a loop's back edge) yields to the next group.
+    pub fn advance(&mut self, lanes: LaneMask, from: Pc, to: Pc) {
+        self.set_pc(lanes, to);
+        if to <= from {
+            self.yield_from(to);
+        } else {
+            self.current = Some(to);
+        }
+    }
+
+    /// Let the next group (in PC order after `pc`) run, if there is another.
+    pub fn yield_from(&mut self, pc: Pc) {
+        let ready = self.lanes_in(ThreadState::Ready);
+        let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).filter(|p| *p != pc).collect();
+        pcs.sort();
+        pcs.dedup();
+        self.current = Some(pcs.iter().copied().find(|p| *p > pc).or(pcs.first().copied()).unwrap_or(pc));
+    }
+
+    /// A divergent branch: opens (or reuses) a convergence barrier at `reconv` for `lanes`.
+    pub fn diverge(&mut self, lanes: LaneMask, branch: Pc, taken: LaneMask, then_pc: Pc, else_pc: Pc, reconv: Pc) {
+        if reconv != Pc::EXIT {
+            let first = lanes.lowest().unwrap_or(0) as usize;
+            let reuse = self.conv[first].last().copied().filter(|id| {
+                self.barrier(*id).is_some_and(|b| b.reconv == reconv)
+                    && lanes.iter().all(|l| self.conv[l as usize].last() == Some(id))
+            });
+            if reuse.is_none() {
+                let id = self.next_id;
+                self.next_id += 1;
+                self.barriers.push(ConvBarrier { id, reconv, branch, members: lanes });
+                for l in lanes.iter() {
+                    self.conv[l as usize].push(id);
+                }
+            }
+        }
+        self.set_pc(taken, then_pc);
+        self.set_pc(lanes.minus(taken), else_pc);
+        // The taken side runs first, as in the pre-Volta model.
+        self.current = Some(then_pc);
+    }
+
+    pub fn exit(&mut self, lanes: LaneMask) {
+        for l in lanes.iter() {
+            self.state[l as usize] = ThreadState::Exited;
+        }
+    }
+
+    /// Threads wait (barrier, warp sync) at their current PC.
+    pub fn block(&mut self, lanes: LaneMask, s: ThreadState) {
+        for l in lanes.iter() {
+            self.state[l as usize] = s;
+        }
+    }
+
+    /// Waiting threads resume at the next instruction.
+    pub fn resume_after(&mut self, lanes: LaneMask) {
+        for l in lanes.iter() {
+            self.state[l as usize] = ThreadState::Ready;
+            self.pc[l as usize] = Pc(self.pc[l as usize].0 + 1);
+        }
+    }
+
+    /// Forward progress: threads waiting at a convergence barrier that `spinners` belong to go on without
+    /// them. Returns the released lanes.
+    pub fn release_waiters(&mut self, spinners: LaneMask) -> LaneMask {
+        let mut released = LaneMask::EMPTY;
+        let waiting = self.lanes_in(ThreadState::Converging);
+        for b in &mut self.barriers {
+            if b.members.and(spinners).is_empty() {
+                continue;
+            }
+            let w = waiting.and(b.members).minus(spinners);
+            let w =
+                LaneMask(w.iter().filter(|&l| self.conv[l as usize].last() == Some(&b.id)).fold(0, |m, l| m | 1 << l));
+            if w.is_empty() {
+                continue;
+            }
+            b.members = b.members.minus(w);
+            for l in w.iter() {
+                self.state[l as usize] = ThreadState::Ready;
+                self.conv[l as usize].pop();
+            }
+            released = released.or(w);
+        }
+        if let Some(l) = released.lowest() {
+            self.current = Some(self.pc[l as usize]);
+        }
+        released
+    }
+}

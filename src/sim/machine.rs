@@ -1,0 +1,806 @@
+//! The simulated SM: resident blocks, a deterministic warp scheduler, barriers, and the one engine API,
+//! [`Machine::step`], that the TUI, the headless commands and replay all drive.
+//!
+//! Scheduling (documented choice): blocks are dispatched in linear order, at most `max_resident` at once (a
+//! new one starts when one finishes, as on an SM); every step issues one instruction for one warp (one thread
+//! group in ITS), round-robin over the resident warps in (block, warp) order, skipping warps that cannot issue.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::exec::{self, Ctx, Effect, ExecError, Note};
+use super::explain;
+use super::fault::{self, Fault, FaultSite};
+use super::its::ThreadState;
+use super::lane_mask::{LaneMask, format_ranges};
+use super::memory::{GlobalMemory, SharedLayout};
+use super::metrics::Metrics;
+use super::warp::{Warp, WarpId, WarpModel};
+use crate::front::Compiled;
+use crate::ir::{Instr, Kernel, Pc};
+use crate::launch::{Dim3, Launch, Mode};
+
+/// Limits of one run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Stop after this many issued instructions; `None` = a default that scales with the launch.
+    pub max_steps: Option<u64>,
+    /// Refuse launches whose arrays need more bytes than this.
+    pub memory_cap: u64,
+    /// Blocks resident at once; `None` = as many as fit in 16,384 threads (at least one).
+    pub max_resident_blocks: Option<usize>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config { max_steps: None, memory_cap: 2 << 30, max_resident_blocks: None }
+    }
+}
+
+/// Why a launch cannot start.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaunchError {
+    MemoryCap { needed: u64, cap: u64 },
+}
+
+impl std::fmt::Display for LaunchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LaunchError::MemoryCap { needed, cap } => write!(
+                f,
+                "the launch needs {needed} bytes of global memory, more than the cap of {cap} bytes; \
+                 pass --memory-cap BYTES to allow it"
+            ),
+        }
+    }
+}
+
+/// How a run (or a call to [`Machine::step`]) ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The budget ran out; the machine can go on.
+    Paused,
+    Completed,
+    Fault(Box<Fault>),
+    Deadlock(Box<Stuck>),
+    Livelock(Box<Stuck>),
+    StepLimit,
+}
+
+impl Outcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Outcome::Paused => "paused",
+            Outcome::Completed => "completed",
+            Outcome::Fault(_) => "fault",
+            Outcome::Deadlock(_) => "deadlock",
+            Outcome::Livelock(_) => "livelock",
+            Outcome::StepLimit => "step_limit",
+        }
+    }
+
+    pub fn is_final(&self) -> bool {
+        !matches!(self, Outcome::Paused)
+    }
+}
+
+/// Where threads wait or spin, for deadlock and livelock explanations.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Wait {
+    pub line: u32,
+    pub kind: WaitKind,
+    pub block: Dim3,
+    /// Thread indices within the block.
+    pub tids: Vec<u32>,
+    pub message: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WaitKind {
+    Barrier,
+    Convergence,
+    WarpSync,
+    Spin,
+    Reconvergence,
+}
+
+impl WaitKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            WaitKind::Barrier => "barrier",
+            WaitKind::Convergence => "convergence",
+            WaitKind::WarpSync => "warp_sync",
+            WaitKind::Spin => "spin",
+            WaitKind::Reconvergence => "reconvergence",
+        }
+    }
+}
+
+impl Wait {
+    pub fn threads(&self) -> String {
+        format_ranges(&self.tids)
+    }
+}
+
+/// A deadlock or livelock: the explanation and every place threads wait.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stuck {
+    pub explanation: String,
+    pub waits: Vec<Wait>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    DivergentBarrier,
+    DivergentSyncwarp,
+    ShuffleInactiveLane,
+    SyncMaskInactive,
+}
+
+impl HazardKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HazardKind::DivergentBarrier => "divergent_barrier",
+            HazardKind::DivergentSyncwarp => "divergent_syncwarp",
+            HazardKind::ShuffleInactiveLane => "shuffle_inactive_lane",
+            HazardKind::SyncMaskInactive => "sync_mask_inactive",
+        }
+    }
+}
+
+/// Undefined behaviour that did not stop the machine; the first occurrence per (kind, line) is kept.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    pub line: u32,
+    pub message: String,
+    pub count: u64,
+}
+
+/// One line of device printf output.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrintfLine {
+    pub step: u64,
+    pub block: Dim3,
+    pub thread: Dim3,
+    pub text: String,
+}
+
+/// One issued instruction (a trace line).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Issue {
+    /// 1-based: the first instruction issued is step 1.
+    pub step: u64,
+    pub block: Dim3,
+    pub warp: WarpId,
+    pub pc: Pc,
+    pub line: u32,
+    pub mask: LaneMask,
+    /// Pre-Volta: SIMT-stack depth when it issued.
+    pub stack_depth: Option<u32>,
+}
+
+/// A resident block.
+#[derive(Clone, Debug)]
+pub struct BlockState {
+    pub idx: Dim3,
+    pub linear: u64,
+    pub threads: u32,
+    /// Threads rounded up to whole warps: the register file's row length.
+    pub stride: usize,
+    pub regs: Vec<u64>,
+    pub shared: Vec<u8>,
+    pub warps: Vec<Warp>,
+    /// Per warp (ITS): hashes of spin states seen at loop back edges while threads wait to reconverge.
+    spin_seen: Vec<Vec<u64>>,
+}
+
+impl BlockState {
+    /// Thread index within the block -> threadIdx.
+    pub fn thread_idx(&self, tid: u32, block_dim: Dim3) -> Dim3 {
+        Dim3::new(tid % block_dim.x, (tid / block_dim.x) % block_dim.y, tid / (block_dim.x * block_dim.y))
+    }
+
+    pub fn reg(&self, r: u32, tid: u32) -> u64 {
+        self.regs[r as usize * self.stride + tid as usize]
+    }
+}
+
+/// The last atomic that changed an address: who holds a lock.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AtomicWrite {
+    pub block: Dim3,
+    pub tid: u32,
+    pub line: u32,
+    pub step: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Recent {
+    slot: usize,
+    warp: u32,
+    pc: Pc,
+    mask: LaneMask,
+}
+
+/// Quiet steps (no thread finished, no barrier released, no memory changed) before state hashing starts.
+const QUIET_BEFORE_HASHING: u64 = 20_000;
+const HASH_EVERY: u64 = 1024;
+
+pub struct Machine {
+    pub kernel: Arc<Kernel>,
+    pub launch: Launch,
+    /// The kernel file's name, for reports.
+    pub file: String,
+    pub global: GlobalMemory,
+    pub layout: SharedLayout,
+    params: Vec<u64>,
+    pub blocks: Vec<BlockState>,
+    next_block: u64,
+    pub total_blocks: u64,
+    max_resident: usize,
+    /// Resident (block slot, warp) in scheduling order.
+    order: Vec<(usize, usize)>,
+    cursor: usize,
+    pub steps: u64,
+    pub max_steps: u64,
+    pub metrics: Metrics,
+    pub hazards: Vec<Hazard>,
+    pub output: Vec<PrintfLine>,
+    outcome: Option<Outcome>,
+    quiet: u64,
+    seen: HashSet<u64>,
+    recent: VecDeque<Recent>,
+    pub last_atomic: HashMap<u64, AtomicWrite>,
+    mem_epoch: u64,
+}
+
+impl Machine {
+    /// Allocates memory and dispatches the first blocks.
+    pub fn new(compiled: &Compiled, config: &Config) -> Result<Machine, LaunchError> {
+        let launch = compiled.launch.clone();
+        let needed = launch.global_bytes();
+        if needed > config.memory_cap {
+            return Err(LaunchError::MemoryCap { needed, cap: config.memory_cap });
+        }
+        let kernel = Arc::new(compiled.kernel.clone());
+        let (global, params) = GlobalMemory::from_launch(&launch);
+        let layout = SharedLayout::new(&kernel);
+        let threads = launch.block.count().max(1);
+        let total_blocks = launch.grid.count();
+        let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
+        let warps = total_blocks * launch.warps_per_block();
+        let max_steps = config.max_steps.unwrap_or_else(|| (warps.saturating_mul(10_000)).max(10_000_000));
+        let mut m = Machine {
+            kernel,
+            file: compiled.source().name.clone(),
+            launch,
+            global,
+            layout,
+            params,
+            blocks: vec![],
+            next_block: 0,
+            total_blocks,
+            max_resident,
+            order: vec![],
+            cursor: 0,
+            steps: 0,
+            max_steps,
+            metrics: Metrics { warps, ..Default::default() },
+            hazards: vec![],
+            output: vec![],
+            outcome: None,
+            quiet: 0,
+            seen: HashSet::new(),
+            recent: VecDeque::with_capacity(512),
+            last_atomic: HashMap::new(),
+            mem_epoch: 0,
+        };
+        m.dispatch();
+        Ok(m)
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.launch.mode
+    }
+
+    /// The final outcome, once there is one.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    fn dispatch(&mut self) {
+        let nregs = self.kernel.regs.len();
+        while self.blocks.len() < self.max_resident && self.next_block < self.total_blocks {
+            let linear = self.next_block;
+            self.next_block += 1;
+            let g = self.launch.grid;
+            let idx = Dim3::new(
+                (linear % g.x as u64) as u32,
+                ((linear / g.x as u64) % g.y as u64) as u32,
+                (linear / (g.x as u64 * g.y as u64)) as u32,
+            );
+            let threads = self.launch.block.count() as u32;
+            let nwarps = threads.div_ceil(32);
+            let stride = nwarps as usize * 32;
+            let mut regs = vec![0u64; nregs * stride];
+            for (p, v) in self.kernel.params.iter().zip(&self.params) {
+                let row = p.reg.0 as usize * stride;
+                regs[row..row + stride].fill(*v);
+            }
+            let warps = (0..nwarps)
+                .map(|w| Warp::new(WarpId(w), LaneMask::first(threads - 32 * w), self.launch.mode))
+                .collect();
+            self.blocks.push(BlockState {
+                idx,
+                linear,
+                threads,
+                stride,
+                regs,
+                shared: vec![0u8; self.layout.bytes as usize],
+                warps,
+                spin_seen: vec![vec![]; nwarps as usize],
+            });
+        }
+        self.order =
+            self.blocks.iter().enumerate().flat_map(|(b, bs)| (0..bs.warps.len()).map(move |w| (b, w))).collect();
+    }
+
+    fn progress(&mut self) {
+        self.quiet = 0;
+        self.seen.clear();
+    }
+
+    /// Runs up to `budget` instructions; the engine API every front end drives.
+    pub fn step(&mut self, budget: u64) -> Outcome {
+        self.step_traced(budget, &mut |_| {})
+    }
+
+    /// Like [`Machine::step`], reporting every issued instruction to `sink`.
+    pub fn step_traced(&mut self, budget: u64, sink: &mut dyn FnMut(&Issue)) -> Outcome {
+        for _ in 0..budget {
+            if let Some(o) = &self.outcome {
+                return o.clone();
+            }
+            if let Some(o) = self.step_once(sink) {
+                self.outcome = Some(o.clone());
+                return o;
+            }
+        }
+        self.outcome.clone().unwrap_or(Outcome::Paused)
+    }
+
+    /// Runs to a final outcome.
+    pub fn run(&mut self) -> Outcome {
+        loop {
+            let o = self.step(1 << 20);
+            if o.is_final() {
+                return o;
+            }
+        }
+    }
+
+    fn find_issue(&mut self) -> Option<(usize, usize, usize, Pc, LaneMask)> {
+        let n = self.order.len();
+        for k in 0..n {
+            let i = (self.cursor + k) % n;
+            let (b, w) = self.order[i];
+            if let Some((pc, mask)) = self.blocks[b].warps[w].candidate() {
+                return Some((i, b, w, pc, mask));
+            }
+        }
+        None
+    }
+
+    fn step_once(&mut self, sink: &mut dyn FnMut(&Issue)) -> Option<Outcome> {
+        if self.order.is_empty() {
+            return Some(Outcome::Completed);
+        }
+        if self.steps >= self.max_steps {
+            return Some(Outcome::StepLimit);
+        }
+        let Some((i, b, w, pc, mask)) = self.find_issue() else {
+            return Some(explain::deadlock(self));
+        };
+        let kernel = self.kernel.clone();
+        let instr = &kernel.instrs[pc.0 as usize];
+        // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.
+        if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, instr) {
+            return None;
+        }
+        let line = kernel.line(pc);
+        let issue = Issue {
+            step: self.steps + 1,
+            block: self.blocks[b].idx,
+            warp: WarpId(w as u32),
+            pc,
+            line,
+            mask,
+            stack_depth: self.blocks[b].warps[w].stack_depth(),
+        };
+        let (result, notes, wrote) = {
+            let block = &mut self.blocks[b];
+            let mut ctx = Ctx {
+                kernel: &kernel,
+                regs: &mut block.regs,
+                stride: block.stride,
+                base: w * 32,
+                shared: &mut block.shared,
+                layout: &self.layout,
+                global: &mut self.global,
+                block_idx: block.idx,
+                block_dim: self.launch.block,
+                grid_dim: self.launch.grid,
+                wrote: false,
+                notes: vec![],
+            };
+            let r = exec::execute(&mut ctx, pc, mask);
+            (r, ctx.notes, ctx.wrote)
+        };
+        self.steps += 1;
+        self.cursor = i + 1;
+        let effect = match result {
+            Ok(e) => e,
+            Err(err) => return Some(Outcome::Fault(Box::new(self.fault(b, w, pc, err)))),
+        };
+        if wrote {
+            self.mem_epoch += 1;
+            self.progress();
+        }
+        self.notes(b, w, pc, line, notes);
+        self.metrics.warp_instructions += 1;
+        self.metrics.thread_instructions += mask.count() as u64;
+        let lm = self.metrics.line(line);
+        lm.warp_instructions += 1;
+        lm.thread_instructions += mask.count() as u64;
+        self.blocks[b].warps[w].instructions += 1;
+        if self.recent.len() == 512 {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
+        sink(&issue);
+
+        self.apply(b, w, pc, mask, effect);
+
+        if self.blocks[b].warps.iter().all(Warp::done) {
+            self.retire(b);
+            self.progress();
+        } else if let Some(o) = self.watch_livelock() {
+            return Some(o);
+        }
+        if self.order.is_empty() && self.next_block >= self.total_blocks {
+            return Some(Outcome::Completed);
+        }
+        None
+    }
+
+    fn retire(&mut self, b: usize) {
+        self.blocks.remove(b);
+        let n_before = self.order.len();
+        self.dispatch();
+        // Keep the round-robin position roughly where it was.
+        if !self.order.is_empty() {
+            self.cursor = self.cursor.min(n_before) % self.order.len();
+        }
+    }
+
+    fn fault(&self, b: usize, w: usize, pc: Pc, err: ExecError) -> Fault {
+        let block = &self.blocks[b];
+        let lane = match &err {
+            ExecError::Memory { lane, .. } | ExecError::DivideByZero { lane } => *lane,
+        };
+        let tid = w as u32 * 32 + lane;
+        let site = FaultSite {
+            kernel: &self.kernel.name,
+            file: &self.file,
+            line: self.kernel.line(pc),
+            pc,
+            block: block.idx,
+            thread: block.thread_idx(tid, self.launch.block),
+        };
+        match err {
+            ExecError::Memory { access, size, addr, err, .. } => fault::memory(&site, access, size, addr, &err),
+            ExecError::DivideByZero { .. } => fault::division_by_zero(&site),
+        }
+    }
+
+    fn hazard(&mut self, kind: HazardKind, line: u32, message: impl FnOnce() -> String) {
+        if let Some(h) = self.hazards.iter_mut().find(|h| h.kind == kind && h.line == line) {
+            h.count += 1;
+            return;
+        }
+        self.hazards.push(Hazard { kind, line, message: message(), count: 1 });
+    }
+
+    fn notes(&mut self, b: usize, w: usize, pc: Pc, line: u32, notes: Vec<Note>) {
+        let (idx, block_dim) = (self.blocks[b].idx, self.launch.block);
+        for n in notes {
+            match n {
+                Note::Printf { lane, text } => {
+                    let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
+                    self.output.push(PrintfLine { step: self.steps, block: idx, thread, text });
+                }
+                Note::AtomicWrite { lane, addr } => {
+                    let tid = w as u32 * 32 + lane;
+                    self.last_atomic.insert(addr, AtomicWrite { block: idx, tid, line, step: self.steps });
+                }
+                Note::ShuffleInactive { lane, src } => self.hazard(HazardKind::ShuffleInactiveLane, line, || {
+                    format!(
+                        "shuffle on line {line}: lane {lane} of warp {w} in block {idx} read lane {src}, which was not \
+                         executing the shuffle; its value is undefined"
+                    )
+                }),
+                Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, || {
+                    format!(
+                        "`_sync` intrinsic on line {line}: its mask {named} names lanes that were not executing it \
+                         (active {active}) in warp {w} of block {idx}: undefined behaviour"
+                    )
+                }),
+            }
+        }
+        let _ = pc;
+    }
+
+    /// ITS: a group at a `_sync` intrinsic whose mask names live lanes not in the group waits for them.
+    /// Returns true when the group waited (nothing issued).
+    fn its_warp_sync_wait(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, instr: &Instr) -> bool {
+        let mask_op = match instr {
+            Instr::SyncWarp { mask } | Instr::Shfl { mask, .. } | Instr::Vote { mask, .. } => *mask,
+            _ => return false,
+        };
+        let block = &mut self.blocks[b];
+        let lane0 = mask.lowest().unwrap_or(0);
+        let named = LaneMask(match mask_op {
+            crate::ir::Operand::Imm(v) => v as u32,
+            crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + lane0) as u32,
+        });
+        let warp = &mut block.warps[w];
+        let need = named.and(warp.live);
+        if need.is_subset_of(mask) {
+            return false;
+        }
+        let WarpModel::Its(its) = &mut warp.model else { return false };
+        its.block(mask, ThreadState::WarpSync);
+        for l in mask.iter() {
+            its.sync_mask[l as usize] = named;
+        }
+        // Everyone named is here (waiting at this PC): they go on together.
+        let waiting = its.lanes_in(ThreadState::WarpSync);
+        let here = LaneMask(waiting.iter().filter(|&l| its.pc[l as usize] == pc).fold(0, |m, l| m | 1 << l));
+        if need.is_subset_of(here) {
+            for l in here.iter() {
+                its.state[l as usize] = ThreadState::Ready;
+            }
+            its.current = Some(pc);
+        }
+        self.progress();
+        true
+    }
+
+    fn apply(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, effect: Effect) {
+        let line = self.kernel.line(pc);
+        if let Effect::Branch { taken, site, .. } = effect
+            && site.counted
+        {
+            self.metrics.branches += 1;
+            self.metrics.line(site.line).branches += 1;
+            if !taken.is_empty() && taken != mask {
+                self.metrics.divergent_branches += 1;
+                self.metrics.line(site.line).divergent_branches += 1;
+                let warp = &mut self.blocks[b].warps[w];
+                warp.divergence.record(site.line, &mut self.metrics);
+            }
+        }
+        let next = Pc(pc.0 + 1);
+        let idx = self.blocks[b].idx;
+        let warp = &mut self.blocks[b].warps[w];
+        // What to do once the warp is no longer borrowed.
+        let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
+        let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads {
+            warp.lane_pcs().into_iter().filter(|(l, _)| !mask.contains(*l)).collect()
+        } else {
+            vec![]
+        };
+        let live = warp.live;
+        match (&mut warp.model, effect) {
+            (WarpModel::PreVolta { stack, .. }, Effect::Next) => stack.advance(next),
+            (WarpModel::PreVolta { stack, .. }, Effect::Jump(t)) => stack.advance(t),
+            (WarpModel::PreVolta { stack, .. }, Effect::Branch { taken, then_pc, else_pc, reconv, .. }) => {
+                if taken == mask {
+                    stack.advance(then_pc);
+                } else if taken.is_empty() {
+                    stack.advance(else_pc);
+                } else {
+                    stack.diverge(taken, then_pc, else_pc, reconv);
+                }
+                self.metrics.max_stack_depth = self.metrics.max_stack_depth.max(stack.depth() as u32);
+            }
+            (WarpModel::PreVolta { stack, .. }, Effect::Exit) => {
+                stack.exit(mask);
+                exited = true;
+            }
+            (WarpModel::PreVolta { stack, at_barrier }, Effect::SyncThreads) => {
+                *at_barrier = Some(pc);
+                stack.advance(next);
+                if mask != live {
+                    let msg = explain::divergent_barrier(&self.kernel, idx, w as u32, line, mask, &pending);
+                    hazard = Some((HazardKind::DivergentBarrier, msg));
+                }
+                barrier = true;
+            }
+            (WarpModel::PreVolta { stack, .. }, Effect::SyncWarp(named)) => {
+                stack.advance(next);
+                if !named.and(live).is_subset_of(mask) {
+                    let msg = format!(
+                        "__syncwarp({named}) on line {line} in warp {w} of block {idx} was executed by lanes {} \
+                         only; on pre-Volta GPUs the named lanes must execute it together",
+                        format_ranges(&mask.iter().collect::<Vec<_>>())
+                    );
+                    hazard = Some((HazardKind::DivergentSyncwarp, msg));
+                }
+            }
+            (WarpModel::Its(its), Effect::Next | Effect::SyncWarp(_)) => its.advance(mask, pc, next),
+            (WarpModel::Its(its), Effect::Jump(t)) => {
+                its.advance(mask, pc, t);
+                spin_at = (t <= pc).then_some(t);
+            }
+            (WarpModel::Its(its), Effect::Branch { taken, then_pc, else_pc, reconv, .. }) => {
+                if taken.is_empty() || taken == mask {
+                    let t = if taken.is_empty() { else_pc } else { then_pc };
+                    its.advance(mask, pc, t);
+                    spin_at = (t <= pc).then_some(t);
+                } else {
+                    its.diverge(mask, pc, taken, then_pc, else_pc, reconv);
+                }
+            }
+            (WarpModel::Its(its), Effect::Exit) => {
+                its.exit(mask);
+                exited = true;
+            }
+            (WarpModel::Its(its), Effect::SyncThreads) => {
+                its.block(mask, ThreadState::AtBarrier);
+                barrier = true;
+            }
+        }
+        if exited {
+            warp.live = warp.live.minus(mask);
+            self.progress();
+            self.its_release_warp_syncs(b, w);
+            barrier = true;
+        }
+        if let Some((kind, msg)) = hazard {
+            self.hazard(kind, line, || msg);
+        }
+        if barrier {
+            self.check_barrier(b);
+        }
+        if let Some(t) = spin_at {
+            self.spin_check(b, w, t, mask);
+        }
+    }
+
+    /// Releases `__syncthreads()` when every live thread of the block waits there. Pre-Volta: per warp (a
+    /// warp that arrived counts whole). ITS: per thread, and each warp's waiting threads must stand at one
+    /// barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
+    fn check_barrier(&mut self, b: usize) {
+        let block = &mut self.blocks[b];
+        let all_in = block.warps.iter().all(|w| {
+            if w.done() {
+                return true;
+            }
+            match &w.model {
+                WarpModel::PreVolta { at_barrier, .. } => at_barrier.is_some(),
+                WarpModel::Its(its) => {
+                    let at = its.lanes_in(ThreadState::AtBarrier);
+                    at == w.live && {
+                        let first = at.lowest().map(|l| its.pc[l as usize]);
+                        at.iter().all(|l| Some(its.pc[l as usize]) == first)
+                    }
+                }
+            }
+        });
+        if !all_in || block.warps.iter().all(Warp::done) {
+            return;
+        }
+        for w in &mut block.warps {
+            match &mut w.model {
+                WarpModel::PreVolta { at_barrier, .. } => *at_barrier = None,
+                WarpModel::Its(its) => {
+                    let at = its.lanes_in(ThreadState::AtBarrier);
+                    its.resume_after(at);
+                    if let Some(l) = at.lowest() {
+                        its.current = Some(its.pc[l as usize]);
+                    }
+                }
+            }
+        }
+        self.progress();
+    }
+
+    /// ITS: lanes waiting at a `_sync` intrinsic for lanes that have now exited go on.
+    fn its_release_warp_syncs(&mut self, b: usize, w: usize) {
+        let warp = &mut self.blocks[b].warps[w];
+        let live = warp.live;
+        let WarpModel::Its(its) = &mut warp.model else { return };
+        let waiting = its.lanes_in(ThreadState::WarpSync);
+        for l in waiting.iter() {
+            let need = its.sync_mask[l as usize].and(live);
+            let pc = its.pc[l as usize];
+            let here = LaneMask(waiting.iter().filter(|&k| its.pc[k as usize] == pc).fold(0, |m, k| m | 1 << k));
+            if need.is_subset_of(here) {
+                for k in here.iter() {
+                    its.state[k as usize] = ThreadState::Ready;
+                }
+            }
+        }
+    }
+
+    /// ITS forward progress: at a loop back edge taken while other threads of the warp wait to reconverge,
+    /// a state this group has been in before (same PC, registers and memory) means it spins waiting for them:
+    /// release the waiters.
+    fn spin_check(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask) {
+        let block = &mut self.blocks[b];
+        let WarpModel::Its(its) = &block.warps[w].model else { return };
+        let converging = its.lanes_in(ThreadState::Converging);
+        if converging.is_empty() {
+            block.spin_seen[w].clear();
+            return;
+        }
+        let mut h = DefaultHasher::new();
+        (pc, mask, converging, self.mem_epoch).hash(&mut h);
+        for r in 0..self.kernel.regs.len() {
+            for l in mask.iter() {
+                block.regs[r * block.stride + w * 32 + l as usize].hash(&mut h);
+            }
+        }
+        let key = h.finish();
+        let seen = &mut block.spin_seen[w];
+        if seen.contains(&key) {
+            seen.clear();
+            if let WarpModel::Its(its) = &mut block.warps[w].model
+                && !its.release_waiters(mask).is_empty()
+            {
+                self.progress();
+            }
+        } else {
+            if seen.len() >= 4096 {
+                seen.clear();
+            }
+            seen.push(key);
+        }
+    }
+
+    /// Whole-machine livelock: after a long quiet stretch, a repeated state means the machine loops forever.
+    fn watch_livelock(&mut self) -> Option<Outcome> {
+        self.quiet += 1;
+        if self.quiet < QUIET_BEFORE_HASHING || self.quiet % HASH_EVERY != 0 {
+            return None;
+        }
+        let mut h = DefaultHasher::new();
+        // Memory did not change during the quiet stretch, so warps, registers and the scheduler position
+        // are the whole state.
+        (self.cursor % self.order.len().max(1)).hash(&mut h);
+        for block in &self.blocks {
+            for w in &block.warps {
+                // Not the statistics: they grow every step.
+                (w.live, &w.model).hash(&mut h);
+            }
+            block.regs.hash(&mut h);
+        }
+        let key = h.finish();
+        if !self.seen.insert(key) {
+            return Some(explain::livelock(self));
+        }
+        if self.seen.len() > 1 << 16 {
+            self.seen.clear();
+        }
+        None
+    }
+
+    /// Issues recorded most recently (for explanations): (block slot, warp, pc, mask).
+    pub(super) fn recent(&self) -> impl Iterator<Item = (usize, u32, Pc, LaneMask)> + '_ {
+        self.recent.iter().map(|r| (r.slot, r.warp, r.pc, r.mask))
+    }
+}

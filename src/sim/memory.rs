@@ -1,0 +1,267 @@
+//! Global memory (the `@arg` arrays) and per-block shared memory, in one 64-bit generic address space.
+//!
+//! Global allocations start at [`GLOBAL_BASE`], 256-byte aligned with a guard gap after each, so that an
+//! off-by-one access lands outside every allocation and is reported, as compute-sanitizer would. Shared
+//! memory appears at [`SHARED_BASE`] + offset, always the executing block's own (like the generic shared
+//! window of real GPUs).
+
+use crate::ir::Ty;
+use crate::launch::{ArgValue, Launch};
+
+pub const GLOBAL_BASE: u64 = 0x7f40_0000_0000;
+pub const SHARED_BASE: u64 = 0x7e00_0000_0000;
+const SHARED_WINDOW: u64 = 1 << 20;
+/// Unused bytes after each allocation.
+const GUARD: u64 = 4096;
+
+/// Which memory an access went to (sanitizer wording: `__global__` / `__shared__`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Space {
+    Global,
+    Shared,
+}
+
+impl Space {
+    pub fn cuda_name(self) -> &'static str {
+        match self {
+            Space::Global => "__global__",
+            Space::Shared => "__shared__",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+    Atomic,
+}
+
+impl AccessKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic",
+        }
+    }
+}
+
+/// Why an access failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemError {
+    /// Outside every allocation; `nearest` describes the closest one.
+    OutOfBounds {
+        space: Space,
+        nearest: Option<Nearest>,
+    },
+    Misaligned {
+        space: Space,
+    },
+    Null,
+}
+
+/// The allocation closest to a bad address, and how far the address is from it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Nearest {
+    pub name: String,
+    pub base: u64,
+    pub size: u64,
+    pub elem_size: u32,
+    /// Bytes after the end (positive) or before the start (negative).
+    pub distance: i64,
+}
+
+/// One `@arg` array.
+#[derive(Clone, Debug)]
+pub struct Allocation {
+    pub name: String,
+    pub base: u64,
+    pub elem: Ty,
+    pub len: u64,
+    pub data: Vec<u8>,
+}
+
+impl Allocation {
+    pub fn bytes(&self) -> u64 {
+        self.data.len() as u64
+    }
+
+    /// Element `i` as raw register bits.
+    pub fn element(&self, i: u64) -> u64 {
+        let size = self.elem.size() as usize;
+        read_le(&self.data[i as usize * size..i as usize * size + size])
+    }
+}
+
+fn read_le(b: &[u8]) -> u64 {
+    let mut v = [0u8; 8];
+    v[..b.len()].copy_from_slice(b);
+    u64::from_le_bytes(v)
+}
+
+fn write_le(b: &mut [u8], bits: u64) {
+    let n = b.len();
+    b.copy_from_slice(&bits.to_le_bytes()[..n]);
+}
+
+/// The launch's global memory.
+#[derive(Clone, Debug, Default)]
+pub struct GlobalMemory {
+    pub allocs: Vec<Allocation>,
+}
+
+impl GlobalMemory {
+    /// Allocates and initialises every array argument; returns the memory and each argument's register
+    /// value (array base address or scalar bits), in parameter order.
+    pub fn from_launch(launch: &Launch) -> (GlobalMemory, Vec<u64>) {
+        let mut mem = GlobalMemory::default();
+        let mut values = vec![];
+        let mut next = GLOBAL_BASE;
+        for (stream, arg) in launch.args.iter().enumerate() {
+            match &arg.value {
+                ArgValue::Scalar { bits, .. } => values.push(*bits),
+                ArgValue::Array { elem, len, init } => {
+                    let ty = Ty::from(*elem);
+                    let size = ty.size() as usize;
+                    let mut data = vec![0u8; *len as usize * size];
+                    if init.is_uniform() {
+                        let bits = init.eval(0, launch.seed, stream as u64).to_bits(*elem);
+                        if bits != 0 {
+                            data.chunks_exact_mut(size).for_each(|c| write_le(c, bits));
+                        }
+                    } else {
+                        for (i, c) in data.chunks_exact_mut(size).enumerate() {
+                            write_le(c, init.eval(i as u64, launch.seed, stream as u64).to_bits(*elem));
+                        }
+                    }
+                    let bytes = data.len() as u64;
+                    mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data });
+                    values.push(next);
+                    next = (next + bytes + GUARD).next_multiple_of(256);
+                }
+            }
+        }
+        (mem, values)
+    }
+
+    pub fn find(&self, name: &str) -> Option<&Allocation> {
+        self.allocs.iter().find(|a| a.name == name)
+    }
+
+    /// Locates `size` bytes at `addr`: (allocation index, byte offset).
+    #[inline]
+    fn locate(&self, addr: u64, size: u32) -> Result<(usize, usize), MemError> {
+        for (i, a) in self.allocs.iter().enumerate() {
+            if addr >= a.base && addr + size as u64 <= a.base + a.bytes() {
+                if addr % size as u64 != 0 {
+                    return Err(MemError::Misaligned { space: Space::Global });
+                }
+                return Ok((i, (addr - a.base) as usize));
+            }
+        }
+        if addr < 4096 {
+            return Err(MemError::Null);
+        }
+        Err(MemError::OutOfBounds { space: Space::Global, nearest: self.nearest(addr) })
+    }
+
+    fn nearest(&self, addr: u64) -> Option<Nearest> {
+        self.allocs
+            .iter()
+            .map(|a| {
+                let end = a.base + a.bytes();
+                let distance = if addr >= end { (addr - end) as i64 } else { addr as i64 - a.base as i64 };
+                (distance.unsigned_abs(), a, distance)
+            })
+            .min_by_key(|(d, _, _)| *d)
+            .map(|(_, a, distance)| Nearest {
+                name: a.name.clone(),
+                base: a.base,
+                size: a.bytes(),
+                elem_size: a.elem.size(),
+                distance,
+            })
+    }
+
+    #[inline]
+    pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+        let (i, off) = self.locate(addr, size)?;
+        Ok(read_le(&self.allocs[i].data[off..off + size as usize]))
+    }
+
+    #[inline]
+    pub fn store(&mut self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
+        let (i, off) = self.locate(addr, size)?;
+        write_le(&mut self.allocs[i].data[off..off + size as usize], bits);
+        Ok(())
+    }
+
+    /// The allocation and element index an address falls in, for explanations.
+    pub fn describe(&self, addr: u64) -> Option<(&str, u64)> {
+        self.allocs
+            .iter()
+            .find(|a| addr >= a.base && addr < a.base + a.bytes())
+            .map(|a| (a.name.as_str(), (addr - a.base) / a.elem.size() as u64))
+    }
+}
+
+/// Layout of a kernel's `__shared__` arrays in a block's shared memory.
+#[derive(Clone, Debug, Default)]
+pub struct SharedLayout {
+    /// (name, offset, bytes, element type) per array.
+    pub arrays: Vec<(String, u32, u32, Ty)>,
+    pub bytes: u32,
+}
+
+impl SharedLayout {
+    pub fn new(kernel: &crate::ir::Kernel) -> Self {
+        let mut arrays = vec![];
+        let mut off = 0u32;
+        for s in &kernel.shared {
+            arrays.push((s.name.clone(), off, s.bytes, s.elem));
+            off = (off + s.bytes).next_multiple_of(16);
+        }
+        SharedLayout { arrays, bytes: off }
+    }
+
+    pub fn address(&self, array: u32) -> u64 {
+        SHARED_BASE + self.arrays[array as usize].1 as u64
+    }
+}
+
+/// Is `addr` in the shared window?
+#[inline]
+pub fn is_shared(addr: u64) -> bool {
+    (SHARED_BASE..SHARED_BASE + SHARED_WINDOW).contains(&addr)
+}
+
+/// Checks a shared access and returns the byte offset.
+#[inline]
+pub fn shared_offset(layout: &SharedLayout, addr: u64, size: u32) -> Result<usize, MemError> {
+    let off = addr - SHARED_BASE;
+    if off + size as u64 > layout.bytes as u64 {
+        let nearest = layout.arrays.last().map(|(name, o, b, ty)| Nearest {
+            name: name.clone(),
+            base: SHARED_BASE + *o as u64,
+            size: *b as u64,
+            elem_size: ty.size(),
+            distance: off as i64 - (*o as i64 + *b as i64),
+        });
+        return Err(MemError::OutOfBounds { space: Space::Shared, nearest });
+    }
+    if off % size as u64 != 0 {
+        return Err(MemError::Misaligned { space: Space::Shared });
+    }
+    Ok(off as usize)
+}
+
+#[inline]
+pub fn shared_load(data: &[u8], off: usize, size: u32) -> u64 {
+    read_le(&data[off..off + size as usize])
+}
+
+#[inline]
+pub fn shared_store(data: &mut [u8], off: usize, size: u32, bits: u64) {
+    write_le(&mut data[off..off + size as usize], bits)
+}

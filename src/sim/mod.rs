@@ -1,0 +1,20 @@
+//! The simulated streaming multiprocessor: machine state kept apart from any view, two interchangeable
+//! execution models (pre-Volta SIMT stack, ITS), memory with sanitizer-style faults, barriers, metrics.
+
+pub mod alu;
+pub mod exec;
+pub mod explain;
+pub mod fault;
+pub mod its;
+pub mod lane_mask;
+pub mod machine;
+pub mod memory;
+pub mod metrics;
+pub mod printf;
+pub mod report;
+pub mod simt_stack;
+pub mod warp;
+
+pub use lane_mask::LaneMask;
+pub use machine::{Config, Issue, LaunchError, Machine, Outcome};
+pub use warp::WarpId;

@@ -1,0 +1,198 @@
+//! Device `printf`: C format strings rendered per thread.
+
+use crate::ir::Ty;
+
+/// Formats `fmt` with arguments given as (raw bits, type), as CUDA's printf would print them.
+pub fn format(fmt: &str, args: &[(u64, Ty)]) -> String {
+    let mut out = String::new();
+    let mut args = args.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::from("%");
+        // flags, width, precision, length
+        while let Some(&n) = chars.peek() {
+            if "-+ #0123456789.hlLzjt".contains(n) {
+                spec.push(n);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        let Some(conv) = chars.next() else {
+            out.push_str(&spec);
+            break;
+        };
+        if conv == '%' {
+            out.push('%');
+            continue;
+        }
+        let Some(&(bits, ty)) = args.next() else {
+            out.push_str(&spec);
+            out.push(conv);
+            continue;
+        };
+        out.push_str(&one(&spec, conv, bits, ty));
+    }
+    out
+}
+
+struct Spec {
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: usize,
+    precision: Option<usize>,
+}
+
+fn parse(spec: &str) -> Spec {
+    let mut s = Spec { left: false, plus: false, space: false, alt: false, zero: false, width: 0, precision: None };
+    let body = &spec[1..];
+    let mut it = body.chars().peekable();
+    while let Some(&c) = it.peek() {
+        match c {
+            '-' => s.left = true,
+            '+' => s.plus = true,
+            ' ' => s.space = true,
+            '#' => s.alt = true,
+            '0' => s.zero = true,
+            _ => break,
+        }
+        it.next();
+    }
+    let rest: String = it.collect();
+    let rest = rest.trim_end_matches(|c: char| "hlLzjt".contains(c));
+    let (w, p) = match rest.split_once('.') {
+        Some((w, p)) => (w, Some(p.parse().unwrap_or(0))),
+        None => (rest, None),
+    };
+    s.width = w.parse().unwrap_or(0);
+    s.precision = p;
+    s
+}
+
+fn as_i64(bits: u64, ty: Ty) -> i64 {
+    match ty {
+        Ty::I32 | Ty::I8 => bits as u32 as i32 as i64,
+        Ty::F64 => f64::from_bits(bits) as i64,
+        Ty::Ptr => bits as i64,
+        _ => bits as u32 as i64,
+    }
+}
+
+fn as_f64(bits: u64, ty: Ty) -> f64 {
+    match ty {
+        Ty::F64 => f64::from_bits(bits),
+        Ty::F32 => f32::from_bits(bits as u32) as f64,
+        _ => as_i64(bits, ty) as f64,
+    }
+}
+
+fn pad(s: &Spec, body: String, numeric: bool) -> String {
+    if body.len() >= s.width {
+        return body;
+    }
+    let fill = s.width - body.len();
+    if s.left {
+        format!("{body}{}", " ".repeat(fill))
+    } else if s.zero && numeric {
+        let (sign, digits) = if body.starts_with(['-', '+', ' ']) { body.split_at(1) } else { ("", body.as_str()) };
+        format!("{sign}{}{digits}", "0".repeat(fill))
+    } else {
+        format!("{}{body}", " ".repeat(fill))
+    }
+}
+
+fn signed(s: &Spec, v: String, negative: bool) -> String {
+    if negative {
+        v
+    } else if s.plus {
+        format!("+{v}")
+    } else if s.space {
+        format!(" {v}")
+    } else {
+        v
+    }
+}
+
+fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
+    let s = parse(spec);
+    match conv {
+        'd' | 'i' => {
+            let v = as_i64(bits, ty);
+            pad(&s, signed(&s, v.to_string(), v < 0), true)
+        }
+        'u' => pad(&s, (as_i64(bits, ty) as u64 & 0xffff_ffff).to_string(), true),
+        'x' | 'X' | 'o' => {
+            let v = if ty == Ty::Ptr { bits } else { bits & 0xffff_ffff };
+            let mut body = match conv {
+                'x' => format!("{v:x}"),
+                'X' => format!("{v:X}"),
+                _ => format!("{v:o}"),
+            };
+            if s.alt && v != 0 {
+                body = match conv {
+                    'x' => format!("0x{body}"),
+                    'X' => format!("0X{body}"),
+                    _ => format!("0{body}"),
+                };
+            }
+            pad(&s, body, true)
+        }
+        'c' => pad(&s, char::from_u32(bits as u32 & 0xff).unwrap_or('?').to_string(), false),
+        'p' => pad(&s, format!("{bits:#x}"), false),
+        'f' | 'F' => {
+            let v = as_f64(bits, ty);
+            let body = format!("{:.*}", s.precision.unwrap_or(6), v);
+            pad(&s, signed(&s, body, v.is_sign_negative()), true)
+        }
+        'e' | 'E' => {
+            let v = as_f64(bits, ty);
+            let body = c_exp(v, s.precision.unwrap_or(6), conv == 'E');
+            pad(&s, signed(&s, body, v.is_sign_negative()), true)
+        }
+        'g' | 'G' => {
+            let v = as_f64(bits, ty);
+            let p = s.precision.unwrap_or(6).max(1);
+            let exp = if v == 0.0 { 0 } else { v.abs().log10().floor() as i32 };
+            let body = if exp < -4 || exp >= p as i32 {
+                c_exp(v, p - 1, conv == 'G')
+            } else {
+                let f = format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, v);
+                if f.contains('.') && !s.alt { f.trim_end_matches('0').trim_end_matches('.').to_string() } else { f }
+            };
+            pad(&s, signed(&s, body, v.is_sign_negative()), true)
+        }
+        's' => pad(&s, "(string)".into(), false),
+        other => format!("%{other}"),
+    }
+}
+
+/// C's `%e`: mantissa, `e`, sign, at least two exponent digits.
+fn c_exp(v: f64, precision: usize, upper: bool) -> String {
+    let r = format!("{v:.precision$e}");
+    let (m, e) = r.split_once('e').unwrap_or((&r, "0"));
+    let exp: i32 = e.parse().unwrap_or(0);
+    let s = format!("{m}e{}{:02}", if exp < 0 { '-' } else { '+' }, exp.abs());
+    if upper { s.to_uppercase() } else { s }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn common_formats() {
+        let i = |v: i32| (v as u32 as u64, Ty::I32);
+        let f = |v: f64| (v.to_bits(), Ty::F64);
+        assert_eq!(format("tid %d of %d\n", &[i(5), i(32)]), "tid 5 of 32\n");
+        assert_eq!(format("%5d|%-4d|%04d", &[i(42), i(-3), i(-7)]), "   42|-3  |-007");
+        assert_eq!(format("%.2f %e %g", &[f(3.14159), f(12345.678), f(0.0001)]), "3.14 1.234568e+04 0.0001");
+        assert_eq!(format("%x %#X %u %%", &[i(255), i(255), i(-1)]), "ff 0XFF 4294967295 %");
+    }
+}

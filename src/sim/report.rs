@@ -1,0 +1,195 @@
+//! The run report: interface.md's `run --json` object, and the readable text version.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use super::machine::{Machine, Outcome};
+use super::memory::Allocation;
+use super::metrics::LineMetrics;
+use crate::ir::Ty;
+
+#[derive(Serialize)]
+pub struct MetricsJson<'a> {
+    pub warps: u64,
+    pub warp_instructions: u64,
+    pub thread_instructions: u64,
+    pub threads_per_instruction: f64,
+    pub branches: u64,
+    pub divergent_branches: u64,
+    pub branch_efficiency: f64,
+    pub divergent_warps: u64,
+    pub max_stack_depth: u32,
+    pub per_line: Vec<&'a LineMetrics>,
+}
+
+/// An allocation's elements as JSON numbers (booleans as true/false).
+pub fn allocation_json(a: &Allocation) -> Value {
+    Value::Array((0..a.len).map(|i| element_json(a.elem, a.element(i))).collect())
+}
+
+fn element_json(ty: Ty, bits: u64) -> Value {
+    match ty {
+        Ty::Bool => Value::Bool(bits & 1 != 0),
+        Ty::I8 => json!(bits as u8 as i8),
+        Ty::U8 => json!(bits as u8),
+        Ty::I32 => json!(bits as u32 as i32),
+        Ty::U32 => json!(bits as u32),
+        Ty::F32 => json!(f32::from_bits(bits as u32)),
+        Ty::F64 => json!(f64::from_bits(bits)),
+        Ty::Ptr => json!(bits),
+    }
+}
+
+fn round(x: f64, digits: i32) -> f64 {
+    let p = 10f64.powi(digits);
+    (x * p).round() / p
+}
+
+/// The `run --json` report.
+pub fn json(m: &Machine, outcome: &Outcome) -> Value {
+    let mut memory = Map::new();
+    for a in &m.global.allocs {
+        memory.insert(a.name.clone(), allocation_json(a));
+    }
+    let mt = &m.metrics;
+    let metrics = MetricsJson {
+        warps: mt.warps,
+        warp_instructions: mt.warp_instructions,
+        thread_instructions: mt.thread_instructions,
+        threads_per_instruction: round(mt.threads_per_instruction(), 4),
+        branches: mt.branches,
+        divergent_branches: mt.divergent_branches,
+        branch_efficiency: round(mt.branch_efficiency(), 4),
+        divergent_warps: mt.divergent_warps,
+        max_stack_depth: mt.max_stack_depth,
+        per_line: mt.per_line.values().filter(|l| l.branches > 0).collect(),
+    };
+    let (explanation, faults, waits) = match outcome {
+        Outcome::Fault(f) => (
+            Some(format!("{}\n{}", f.report.trim_end(), f.sentence)),
+            vec![json!({
+                "kind": f.kind, "line": f.line, "block": f.block.as_array(), "thread": f.thread.as_array(),
+                "address": f.address, "message": format!("{}\n{}", f.report.trim_end(), f.sentence),
+            })],
+            vec![],
+        ),
+        Outcome::Deadlock(s) | Outcome::Livelock(s) => (
+            Some(s.explanation.clone()),
+            vec![],
+            s.waits
+                .iter()
+                .map(|w| {
+                    json!({
+                        "line": w.line, "kind": w.kind.name(), "block": w.block.as_array(), "threads": w.threads(),
+                        "message": w.message,
+                    })
+                })
+                .collect(),
+        ),
+        Outcome::StepLimit => (Some(step_limit_text(m)), vec![], vec![]),
+        _ => (None, vec![], vec![]),
+    };
+    json!({
+        "kernel": m.launch.kernel,
+        "mode": m.launch.mode.name(),
+        "grid": m.launch.grid.as_array(),
+        "block": m.launch.block.as_array(),
+        "outcome": outcome.name(),
+        "explanation": explanation,
+        "steps": m.steps,
+        "memory": memory,
+        "metrics": metrics,
+        "hazards": m.hazards.iter().map(|h| json!({
+            "kind": h.kind.name(), "line": h.line, "message": h.message, "count": h.count,
+        })).collect::<Vec<_>>(),
+        "faults": faults,
+        "waits": waits,
+        "printf": m.output.iter().map(|p| json!({
+            "block": p.block.as_array(), "thread": p.thread.as_array(), "text": p.text,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+pub fn step_limit_text(m: &Machine) -> String {
+    format!(
+        "Stopped after {} steps (the step limit) without finishing: a loop that never ends, or a launch larger \
+         than the limit allows. Pass --max-steps N to allow more.",
+        m.steps
+    )
+}
+
+/// The readable report of `warpdbg run`.
+pub fn text(m: &Machine, outcome: &Outcome) -> String {
+    let mut s = String::new();
+    let l = &m.launch;
+    let _ = writeln!(s, "kernel {} ({}), mode {}, grid {} x block {}", l.kernel, m.file, l.mode, l.grid, l.block);
+    let _ = writeln!(s, "outcome: {} after {} steps", outcome.name(), m.steps);
+    match outcome {
+        Outcome::Fault(f) => {
+            let _ = writeln!(s, "\n{}\n{}", f.report.trim_end(), f.sentence);
+        }
+        Outcome::Deadlock(st) | Outcome::Livelock(st) => {
+            let _ = writeln!(s, "\n{}", st.explanation);
+        }
+        Outcome::StepLimit => {
+            let _ = writeln!(s, "\n{}", step_limit_text(m));
+        }
+        _ => {}
+    }
+    for h in &m.hazards {
+        let times = if h.count > 1 { format!(" ({} times)", h.count) } else { String::new() };
+        let _ = writeln!(s, "\nhazard{times}: {}", h.message);
+    }
+    let mt = &m.metrics;
+    let _ = writeln!(
+        s,
+        "\nmetrics: {} warps, {} warp-instructions, {:.2} threads per instruction, {} branches, {} divergent \
+         (branch efficiency {:.2}%), {} divergent warps{}",
+        mt.warps,
+        mt.warp_instructions,
+        mt.threads_per_instruction(),
+        mt.branches,
+        mt.divergent_branches,
+        mt.branch_efficiency(),
+        mt.divergent_warps,
+        if m.mode() == crate::launch::Mode::PreVolta {
+            format!(", max SIMT-stack depth {}", mt.max_stack_depth)
+        } else {
+            String::new()
+        }
+    );
+    let lines: Vec<_> = mt.per_line.values().filter(|l| l.branches > 0).collect();
+    if !lines.is_empty() {
+        let _ = writeln!(s, "  line  branches  divergent  divergent warps  per warp");
+        for lm in lines {
+            let _ = writeln!(
+                s,
+                "  {:>4}  {:>8}  {:>9}  {:>15}  {:>8.4}",
+                lm.line,
+                lm.branches,
+                lm.divergent_branches,
+                lm.divergent_warps,
+                lm.divergent_branches as f64 / mt.warps.max(1) as f64
+            );
+        }
+    }
+    if !m.output.is_empty() {
+        let _ = writeln!(s, "\nprintf output:");
+        for p in &m.output {
+            let _ = write!(s, "{}", p.text);
+            if !p.text.ends_with('\n') {
+                let _ = writeln!(s);
+            }
+        }
+    }
+    let _ = writeln!(s, "\nmemory:");
+    for a in &m.global.allocs {
+        let n = a.len.min(16);
+        let vals: Vec<String> = (0..n).map(|i| crate::sim::alu::display(a.elem, a.element(i))).collect();
+        let more = if a.len > n { format!(", ... ({} elements)", a.len) } else { String::new() };
+        let _ = writeln!(s, "  {} = [{}{more}]", a.name, vals.join(", "));
+    }
+    s
+}

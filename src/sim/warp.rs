@@ -1,0 +1,96 @@
+//! A warp: which lanes exist, its execution model's state, and its own statistics.
+
+use super::its::{ItsWarp, ThreadState};
+use super::lane_mask::LaneMask;
+use super::metrics::WarpDivergence;
+use super::simt_stack::SimtStack;
+use crate::ir::Pc;
+use crate::launch::Mode;
+
+/// Index of a warp within its block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct WarpId(pub u32);
+
+/// The scheduling state of one warp, by execution model.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum WarpModel {
+    /// One PC and a reconvergence stack; `at_barrier` holds the barrier's PC while the warp waits there.
+    PreVolta {
+        stack: SimtStack,
+        at_barrier: Option<Pc>,
+    },
+    Its(ItsWarp),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Warp {
+    pub id: WarpId,
+    /// Lanes that are threads of the block (the last warp of an odd-sized block has fewer).
+    pub exists: LaneMask,
+    /// Lanes that have not exited.
+    pub live: LaneMask,
+    pub model: WarpModel,
+    pub divergence: WarpDivergence,
+    pub instructions: u64,
+}
+
+impl Warp {
+    pub fn new(id: WarpId, exists: LaneMask, mode: Mode) -> Self {
+        let model = match mode {
+            Mode::PreVolta => WarpModel::PreVolta { stack: SimtStack::new(exists), at_barrier: None },
+            Mode::Its => WarpModel::Its(ItsWarp::new(exists)),
+        };
+        Warp { id, exists, live: exists, model, divergence: WarpDivergence::default(), instructions: 0 }
+    }
+
+    pub fn done(&self) -> bool {
+        self.live.is_empty()
+    }
+
+    /// What this warp would issue now: (PC, lanes). None if it is finished or waiting.
+    pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
+        match &mut self.model {
+            WarpModel::PreVolta { stack, at_barrier } => {
+                if at_barrier.is_some() {
+                    return None;
+                }
+                stack.top().map(|e| (e.pc, e.mask))
+            }
+            WarpModel::Its(w) => w.candidate(),
+        }
+    }
+
+    /// Lanes waiting at `__syncthreads()`.
+    pub fn at_barrier(&self) -> LaneMask {
+        match &self.model {
+            WarpModel::PreVolta { at_barrier: Some(_), .. } => self.live,
+            WarpModel::PreVolta { .. } => LaneMask::EMPTY,
+            WarpModel::Its(w) => w.lanes_in(ThreadState::AtBarrier),
+        }
+    }
+
+    /// SIMT-stack depth (pre-Volta), for traces.
+    pub fn stack_depth(&self) -> Option<u32> {
+        match &self.model {
+            WarpModel::PreVolta { stack, .. } => Some(stack.depth() as u32),
+            WarpModel::Its(_) => None,
+        }
+    }
+
+    /// The PC each live lane will run next (for explanations and views).
+    pub fn lane_pcs(&self) -> Vec<(u32, Pc)> {
+        match &self.model {
+            WarpModel::PreVolta { stack, .. } => {
+                let mut out = vec![];
+                for l in self.live.iter() {
+                    // A lane waits in the topmost entry that holds it.
+                    if let Some(e) = stack.entries.iter().rev().find(|e| e.mask.contains(l)) {
+                        out.push((l, e.pc));
+                    }
+                }
+                out
+            }
+            WarpModel::Its(w) => self.live.iter().map(|l| (l, w.pc[l as usize])).collect(),
+        }
+    }
+}
