@@ -4,6 +4,7 @@
 use super::alu;
 use super::lane_mask::LaneMask;
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
+use super::race::{Access, Race, RaceShadow};
 use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
 use crate::ir::{BranchSite, Instr, Kernel, Operand, Pc, Reg, Ty};
 use crate::launch::Dim3;
@@ -55,6 +56,7 @@ pub enum Note {
         lane: u32,
         addr: u64,
     },
+    SharedRace(Race),
 }
 
 /// Everything the data path touches.
@@ -74,6 +76,18 @@ pub struct Ctx<'a> {
     /// Set when a store or atomic changed a value (progress, for livelock detection).
     pub wrote: bool,
     pub notes: Vec<Note>,
+    /// Shared-memory race detection: the block's shadow, its epochs, and whether warps run in lockstep.
+    pub race: Option<RaceCtx<'a>>,
+    /// The instruction executing (set by [`execute`]).
+    pub pc: Pc,
+}
+
+/// What race detection needs from the machine.
+pub struct RaceCtx<'a> {
+    pub shadow: &'a mut RaceShadow,
+    pub block_epoch: u32,
+    pub warp_epoch: u32,
+    pub lockstep_warps: bool,
 }
 
 impl Ctx<'_> {
@@ -104,11 +118,25 @@ impl Ctx<'_> {
         v as u64
     }
 
+    fn check_race(&mut self, off: usize, size: u32, lane: u32, write: bool) {
+        let pc = self.pc;
+        let tid = (self.base + lane as usize) as u32;
+        if let Some(rc) = &mut self.race {
+            let a = Access { tid, pc, write, block_epoch: rc.block_epoch, warp_epoch: rc.warp_epoch };
+            if let Some(r) = rc.shadow.access(off as u32, size, a, rc.lockstep_warps) {
+                self.notes.push(Note::SharedRace(r));
+            }
+        }
+    }
+
     fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {
         let size = ty.size();
         let fail = |err| ExecError::Memory { lane, access, size, addr, err };
         if memory::is_shared(addr) {
             let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            if access == AccessKind::Read {
+                self.check_race(off, size, lane, false);
+            }
             Ok(memory::shared_load(self.shared, off, size))
         } else {
             self.global.load(addr, size).map_err(fail)
@@ -121,6 +149,10 @@ impl Ctx<'_> {
         let bits = if size < 8 { bits & ((1u64 << (size * 8)) - 1) } else { bits };
         if memory::is_shared(addr) {
             let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            // Atomics are ordered among themselves: only plain writes race.
+            if access == AccessKind::Write {
+                self.check_race(off, size, lane, true);
+            }
             if memory::shared_load(self.shared, off, size) != bits {
                 self.wrote = true;
                 memory::shared_store(self.shared, off, size, bits);
@@ -141,6 +173,7 @@ impl Ctx<'_> {
 /// atomics and printf).
 pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
     let kernel = ctx.kernel;
+    ctx.pc = pc;
     let instr = &kernel.instrs[pc.0 as usize];
     match instr {
         Instr::Mov { dst, src } => {

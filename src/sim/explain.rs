@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::its::ThreadState;
-use super::lane_mask::{LaneMask, format_ranges};
+use super::lane_mask::{LaneMask, format_ranges, threads_phrase};
 use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
 use super::warp::WarpModel;
 use crate::ir::{Instr, Kernel, Pc};
@@ -25,13 +25,13 @@ pub fn divergent_barrier(
     }
     let where_: Vec<String> = by_line
         .iter()
-        .map(|(ln, t)| format!("threads {} wait in the SIMT stack to run line {ln}", format_ranges(t)))
+        .map(|(ln, t)| format!("{} {} waiting in the SIMT stack to run line {ln}", threads_phrase(t), is_are(t)))
         .collect();
     format!(
-        "divergent __syncthreads() on line {line} in block {block}, warp {warp}: threads {} arrived, but {}. \
+        "divergent __syncthreads() on line {line} in block {block}, warp {warp}: {} arrived, but {}. \
          Pre-Volta GPUs count the whole warp as arrived, so the barrier did not wait for them: undefined \
          behaviour that happened to work (on Volta and later this barrier waits per thread and deadlocks)",
-        format_ranges(&tids(&mut arrived.iter())),
+        threads_phrase(&tids(&mut arrived.iter())),
         if where_.is_empty() { "other threads had not".to_string() } else { where_.join("; ") }
     )
 }
@@ -77,14 +77,22 @@ fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
     out
 }
 
-fn describe(m: &Machine, spot: Spot) -> String {
+/// "is" or "are", to agree with [`threads_phrase`].
+fn is_are(ids: &[u32]) -> &'static str {
+    if ids.len() == 1 { "is" } else { "are" }
+}
+
+/// "thread 3 is waiting at ...", "threads 1,3,...,63 have exited".
+fn describe(m: &Machine, spot: Spot, tids: &[u32]) -> String {
     let line = |pc: Pc| m.kernel.line(pc);
+    let who = threads_phrase(tids);
+    let be = is_are(tids);
     match spot {
-        Spot::Barrier(pc) => format!("wait at the __syncthreads() on line {}", line(pc)),
-        Spot::Convergence(pc) => format!("wait to reconverge at line {}", line(pc)),
-        Spot::WarpSync(pc) => format!("wait at the warp-synchronous call on line {}", line(pc)),
-        Spot::Exited => "have exited".into(),
-        Spot::Other(pc) => format!("are at line {}", line(pc)),
+        Spot::Barrier(pc) => format!("{who} {be} waiting at the __syncthreads() on line {}", line(pc)),
+        Spot::Convergence(pc) => format!("{who} {be} waiting to reconverge at line {}", line(pc)),
+        Spot::WarpSync(pc) => format!("{who} {be} waiting at the warp-synchronous call on line {}", line(pc)),
+        Spot::Exited => format!("{who} {} exited", if tids.len() == 1 { "has" } else { "have" }),
+        Spot::Other(pc) => format!("{who} {be} at line {}", line(pc)),
     }
 }
 
@@ -103,11 +111,8 @@ pub fn deadlock(m: &Machine) -> Outcome {
                 Spot::WarpSync(pc) => (WaitKind::WarpSync, pc),
                 Spot::Exited | Spot::Other(_) => continue,
             };
-            let others: Vec<String> = spots
-                .iter()
-                .filter(|(s, _)| *s != spot)
-                .map(|(s, t)| format!("threads {} {}", format_ranges(t), describe(m, *s)))
-                .collect();
+            let others: Vec<String> =
+                spots.iter().filter(|(s, _)| *s != spot).map(|(s, t)| describe(m, *s, t)).collect();
             let what = match kind {
                 WaitKind::Barrier => {
                     "for every thread of the block that has not exited to reach this same __syncthreads()".to_string()
@@ -116,9 +121,8 @@ pub fn deadlock(m: &Machine) -> Outcome {
                 _ => "for the other lanes named in its mask".to_string(),
             };
             let message = format!(
-                "threads {} {} {what}; {}",
-                format_ranges(tids),
-                describe(m, *spot),
+                "{} {what}; {}",
+                describe(m, *spot, tids),
                 if others.is_empty() { "no other thread is left".into() } else { others.join("; ") }
             );
             text.push_str(&format!("- {message}\n"));
@@ -198,9 +202,10 @@ pub fn livelock(m: &Machine) -> Outcome {
                     _ => None,
                 });
             let spin_msg = format!(
-                "threads {} of block {} spin on {line_text} and the state repeats",
-                format_ranges(&tids(spin_lanes)),
-                block.idx
+                "{} of block {} {} spinning on {line_text} and the state repeats",
+                threads_phrase(&tids(spin_lanes)),
+                block.idx,
+                is_are(&tids(spin_lanes))
             );
             text.push_str(&format!(
                 "Livelock: warp {} of block {} repeats the same state forever and no thread finishes.\n- {spin_msg}\n",
@@ -221,8 +226,9 @@ pub fn livelock(m: &Machine) -> Outcome {
                     }
                     let line = m.kernel.line(e.pc);
                     let mut msg = format!(
-                        "threads {} left the loop and wait, masked, at line {line}, where the warp reconverges",
-                        format_ranges(&tids(waiting))
+                        "{} left the loop and {} waiting, masked, at line {line}, where the warp reconverges",
+                        threads_phrase(&tids(waiting)),
+                        is_are(&tids(waiting))
                     );
                     if let Some((addr, aw)) = holder
                         && aw.block == block.idx
@@ -261,4 +267,38 @@ pub fn livelock(m: &Machine) -> Outcome {
         text.push_str("Livelock: the machine state repeats and no thread finishes.\n");
     }
     Outcome::Livelock(Box::new(Stuck { explanation: text.trim_end().to_string(), waits }))
+}
+
+/// Hazard text for a shared-memory race, with compute-sanitizer racecheck's first line.
+pub fn shared_race(m: &Machine, r: &crate::sim::race::Race) -> String {
+    let kind = |w: bool| if w { "Write" } else { "Read" };
+    let verb = |w: bool| if w { "wrote" } else { "read" };
+    let (l1, l2) = (m.kernel.line(r.first.pc), m.kernel.line(r.second.pc));
+    let what = m
+        .layout
+        .arrays
+        .iter()
+        .find(|(_, off, bytes, _)| r.offset >= *off && r.offset < off + bytes)
+        .map_or(format!("offset {}", r.offset), |(name, off, _, ty)| {
+            format!("{name}[{}]", (r.offset - off) / ty.size())
+        });
+    let same_warp = r.first.tid / 32 == r.second.tid / 32;
+    let why = if same_warp {
+        "threads of one warp are not in lockstep on Volta and later (ITS), so warp-synchronous code needs \
+         __syncwarp() between a write and another lane's read"
+    } else {
+        "they are in different warps, which only __syncthreads() orders"
+    };
+    format!(
+        "Race reported between {} access at {}:{l1} and {} access at {}:{l2}: thread {} {} __shared__ {what} and \
+         thread {} {} it with no __syncwarp() or __syncthreads() between; {why}",
+        kind(r.first.write),
+        m.file,
+        kind(r.second.write),
+        m.file,
+        r.first.tid,
+        verb(r.first.write),
+        r.second.tid,
+        verb(r.second.write),
+    )
 }

@@ -107,6 +107,11 @@ pub fn format_ranges(ids: &[u32]) -> String {
     parts.join(",")
 }
 
+/// "thread 5" or "threads 0,2,4,...,62": the noun agrees with the count.
+pub fn threads_phrase(ids: &[u32]) -> String {
+    if ids.len() == 1 { format!("thread {}", ids[0]) } else { format!("threads {}", format_ranges(ids)) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

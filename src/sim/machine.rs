@@ -17,6 +17,7 @@ use super::its::ThreadState;
 use super::lane_mask::{LaneMask, format_ranges};
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
+use super::race::RaceShadow;
 use super::warp::{Warp, WarpId, WarpModel};
 use crate::front::Compiled;
 use crate::ir::{Instr, Kernel, Pc};
@@ -137,6 +138,7 @@ pub enum HazardKind {
     DivergentSyncwarp,
     ShuffleInactiveLane,
     SyncMaskInactive,
+    SharedRace,
 }
 
 impl HazardKind {
@@ -146,6 +148,7 @@ impl HazardKind {
             HazardKind::DivergentSyncwarp => "divergent_syncwarp",
             HazardKind::ShuffleInactiveLane => "shuffle_inactive_lane",
             HazardKind::SyncMaskInactive => "sync_mask_inactive",
+            HazardKind::SharedRace => "shared_race",
         }
     }
 }
@@ -195,6 +198,10 @@ pub struct BlockState {
     pub warps: Vec<Warp>,
     /// Per warp (ITS): hashes of spin states seen at loop back edges while threads wait to reconverge.
     spin_seen: Vec<Vec<u64>>,
+    /// Shared-memory race detection: shadow words, `__syncthreads()` count, `__syncwarp()` count per warp.
+    race: RaceShadow,
+    barrier_epoch: u32,
+    warp_epochs: Vec<u32>,
 }
 
 impl BlockState {
@@ -342,6 +349,9 @@ impl Machine {
                 shared: vec![0u8; self.layout.bytes as usize],
                 warps,
                 spin_seen: vec![vec![]; nwarps as usize],
+                race: RaceShadow::new(self.layout.bytes),
+                barrier_epoch: 0,
+                warp_epochs: vec![0; nwarps as usize],
             });
         }
         self.order =
@@ -435,6 +445,13 @@ impl Machine {
                 grid_dim: self.launch.grid,
                 wrote: false,
                 notes: vec![],
+                race: Some(exec::RaceCtx {
+                    shadow: &mut block.race,
+                    block_epoch: block.barrier_epoch,
+                    warp_epoch: block.warp_epochs[w],
+                    lockstep_warps: self.launch.mode == Mode::PreVolta,
+                }),
+                pc,
             };
             let r = exec::execute(&mut ctx, pc, mask);
             (r, ctx.notes, ctx.wrote)
@@ -532,6 +549,10 @@ impl Machine {
                          executing the shuffle; its value is undefined"
                     )
                 }),
+                Note::SharedRace(r) => {
+                    let msg = explain::shared_race(self, &r);
+                    self.hazard(HazardKind::SharedRace, line, || msg);
+                }
                 Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, || {
                     format!(
                         "`_sync` intrinsic on line {line}: its mask {named} names lanes that were not executing it \
@@ -664,6 +685,10 @@ impl Machine {
                 barrier = true;
             }
         }
+        if matches!(effect, Effect::SyncWarp(_)) {
+            self.blocks[b].warp_epochs[w] += 1;
+        }
+        let warp = &mut self.blocks[b].warps[w];
         if exited {
             warp.live = warp.live.minus(mask);
             self.progress();
@@ -704,6 +729,7 @@ impl Machine {
         if !all_in || block.warps.iter().all(Warp::done) {
             return;
         }
+        block.barrier_epoch += 1;
         for w in &mut block.warps {
             match &mut w.model {
                 WarpModel::PreVolta { at_barrier, .. } => *at_barrier = None,
@@ -775,7 +801,7 @@ impl Machine {
     /// Whole-machine livelock: after a long quiet stretch, a repeated state means the machine loops forever.
     fn watch_livelock(&mut self) -> Option<Outcome> {
         self.quiet += 1;
-        if self.quiet < QUIET_BEFORE_HASHING || self.quiet % HASH_EVERY != 0 {
+        if self.quiet < QUIET_BEFORE_HASHING || !self.quiet.is_multiple_of(HASH_EVERY) {
             return None;
         }
         let mut h = DefaultHasher::new();

@@ -154,7 +154,7 @@ impl GlobalMemory {
     fn locate(&self, addr: u64, size: u32) -> Result<(usize, usize), MemError> {
         for (i, a) in self.allocs.iter().enumerate() {
             if addr >= a.base && addr + size as u64 <= a.base + a.bytes() {
-                if addr % size as u64 != 0 {
+                if !addr.is_multiple_of(size as u64) {
                     return Err(MemError::Misaligned { space: Space::Global });
                 }
                 return Ok((i, (addr - a.base) as usize));
@@ -250,7 +250,7 @@ pub fn shared_offset(layout: &SharedLayout, addr: u64, size: u32) -> Result<usiz
         });
         return Err(MemError::OutOfBounds { space: Space::Shared, nearest });
     }
-    if off % size as u64 != 0 {
+    if !off.is_multiple_of(size as u64) {
         return Err(MemError::Misaligned { space: Space::Shared });
     }
     Ok(off as usize)

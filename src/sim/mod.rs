@@ -11,6 +11,7 @@ pub mod machine;
 pub mod memory;
 pub mod metrics;
 pub mod printf;
+pub mod race;
 pub mod report;
 pub mod simt_stack;
 pub mod warp;

@@ -192,7 +192,7 @@ mod tests {
         let f = |v: f64| (v.to_bits(), Ty::F64);
         assert_eq!(format("tid %d of %d\n", &[i(5), i(32)]), "tid 5 of 32\n");
         assert_eq!(format("%5d|%-4d|%04d", &[i(42), i(-3), i(-7)]), "   42|-3  |-007");
-        assert_eq!(format("%.2f %e %g", &[f(3.14159), f(12345.678), f(0.0001)]), "3.14 1.234568e+04 0.0001");
+        assert_eq!(format("%.2f %e %g", &[f(1.23456), f(12345.678), f(0.0001)]), "1.23 1.234568e+04 0.0001");
         assert_eq!(format("%x %#X %u %%", &[i(255), i(255), i(-1)]), "ff 0XFF 4294967295 %");
     }
 }

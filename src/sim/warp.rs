@@ -19,7 +19,7 @@ pub enum WarpModel {
         stack: SimtStack,
         at_barrier: Option<Pc>,
     },
-    Its(ItsWarp),
+    Its(Box<ItsWarp>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -38,7 +38,7 @@ impl Warp {
     pub fn new(id: WarpId, exists: LaneMask, mode: Mode) -> Self {
         let model = match mode {
             Mode::PreVolta => WarpModel::PreVolta { stack: SimtStack::new(exists), at_barrier: None },
-            Mode::Its => WarpModel::Its(ItsWarp::new(exists)),
+            Mode::Its => WarpModel::Its(Box::new(ItsWarp::new(exists))),
         };
         Warp { id, exists, live: exists, model, divergence: WarpDivergence::default(), instructions: 0 }
     }
