@@ -8,7 +8,11 @@ use clap::{Args, Parser, Subcommand};
 use crate::front::{self, Compiled};
 use crate::ir::print::print_kernel;
 use crate::launch::{Mode, Overrides};
+use crate::session::Session;
 use crate::sim::{Config, Machine, Outcome, report};
+use crate::tui::app::App;
+use crate::tui::keymap::Keymap;
+use crate::tui::theme::Theme;
 
 /// Process exit statuses fixed by interface.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +45,19 @@ pub struct Cli {
     pub file: Option<PathBuf>,
     #[command(flatten)]
     pub launch: LaunchArgs,
+    #[command(flatten)]
+    pub ui: UiArgs,
+}
+
+/// How the debugger looks and reacts.
+#[derive(Debug, Args, Clone, Default)]
+pub struct UiArgs {
+    /// Colour theme: dark, light, high-contrast, colorblind, or a path to a RON theme file.
+    #[arg(long, value_name = "NAME|PATH")]
+    pub theme: Option<String>,
+    /// Key bindings file (RON) that adds to or replaces the defaults.
+    #[arg(long, value_name = "PATH")]
+    pub keys: Option<PathBuf>,
 }
 
 /// Flags that override a kernel file's directives.
@@ -121,15 +138,19 @@ pub enum Command {
         #[arg(long)]
         ir: bool,
     },
-    /// Print the debugger screen as text after N steps.
+    /// Print the debugger screen as text after N steps, exactly as the TUI draws it.
     View {
         file: PathBuf,
         #[command(flatten)]
         launch: LaunchArgs,
-        #[arg(long, value_name = "N")]
-        steps: Option<u64>,
-        #[arg(long, value_name = "COLSxROWS")]
-        size: Option<String>,
+        #[command(flatten)]
+        ui: UiArgs,
+        /// Instructions to issue before drawing.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        steps: u64,
+        /// Screen size (default 120x40).
+        #[arg(long, value_name = "COLSxROWS", default_value = "120x40")]
+        size: String,
     },
     /// Replay a recorded session in the debugger.
     Replay { session: PathBuf },
@@ -153,14 +174,11 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Trace { file, launch, jsonl, max_steps }) => {
             trace_command(&file, &launch, jsonl, Config { max_steps, ..Config::default() })
         }
-        Some(Command::View { .. }) => not_yet("view"),
+        Some(Command::View { file, launch, ui, steps, size }) => view_command(&file, &launch, &ui, steps, &size),
         Some(Command::Replay { .. }) => not_yet("replay"),
         Some(Command::Export { .. }) => not_yet("export"),
         None => match cli.file {
-            Some(file) => match load(&file, &cli.launch) {
-                Ok(_) => not_yet("the interactive debugger"),
-                Err(code) => code,
-            },
+            Some(file) => tui_command(&file, &cli.launch, &cli.ui),
             None => {
                 eprintln!("usage: warpdbg FILE   (open a kernel in the debugger; `warpdbg --help` lists the commands)");
                 Exit::Usage
@@ -295,4 +313,76 @@ fn trace_command(path: &Path, launch: &LaunchArgs, jsonl: bool, config: Config) 
         eprintln!("outcome: {} after {} steps", outcome.name(), m.steps);
     }
     exit_for(&outcome)
+}
+
+/// Builds the TUI's state for a kernel file: session, keymap, theme (honouring NO_COLOR).
+pub fn make_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Result<App, Exit> {
+    let compiled = load(path, launch)?;
+    let session = Session::new(compiled, Config::default()).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Usage
+    })?;
+    let keymap = match &ui.keys {
+        Some(p) => std::fs::read_to_string(p).map_err(|e| e.to_string()).and_then(|t| Keymap::with_overrides(&t)),
+        None => Ok(Keymap::default_map()),
+    }
+    .map_err(|e| {
+        eprintln!("error: key bindings: {e}");
+        Exit::Usage
+    })?;
+    let mut theme = Theme::load(ui.theme.as_deref().unwrap_or("dark")).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Usage
+    })?;
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        theme = theme.monochrome();
+    }
+    Ok(App::new(session, keymap, theme))
+}
+
+fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Exit {
+    let app = match make_app(path, launch, ui) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        eprintln!("error: the debugger needs a terminal; use `warpdbg view`, `run` or `trace` for text output");
+        return Exit::Usage;
+    }
+    match crate::tui::run(app) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            eprintln!("error: terminal: {e}");
+            Exit::Usage
+        }
+    }
+}
+
+fn parse_size(s: &str) -> Option<(u16, u16)> {
+    let (c, r) = s.to_ascii_lowercase().split_once('x').map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))?;
+    let (c, r) = (c.parse::<u16>().ok()?, r.parse::<u16>().ok()?);
+    (c >= 1 && r >= 1 && c <= 1000 && r <= 1000).then_some((c, r))
+}
+
+fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size: &str) -> Exit {
+    let Some((cols, rows)) = parse_size(size) else {
+        eprintln!("error: --size must be COLSxROWS, e.g. 120x40 (1 to 1000 each), not `{size}`");
+        return Exit::Usage;
+    };
+    let mut app = match make_app(path, launch, ui) {
+        Ok(a) => a,
+        Err(code) => return code,
+    };
+    app.size = (cols, rows);
+    if let Some(o) = app.session.run_to(steps) {
+        app.stopped(&crate::session::Stop::Finished(o));
+    } else if steps > 0 {
+        app.stopped(&crate::session::Stop::Stepped);
+    }
+    app.fix_selection();
+    app.follow_selected();
+    crate::tui::update::keep_cursor_visible(&mut app);
+    print!("{}", crate::tui::view::render_text(&app, cols, rows));
+    Exit::Ok
 }

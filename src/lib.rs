@@ -9,4 +9,6 @@ pub mod cli;
 pub mod front;
 pub mod ir;
 pub mod launch;
+pub mod session;
 pub mod sim;
+pub mod tui;

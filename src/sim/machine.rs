@@ -392,6 +392,14 @@ impl Machine {
         }
     }
 
+    /// What the next step will issue, without issuing it: (block slot, warp, PC, lanes).
+    pub fn peek(&mut self) -> Option<(usize, usize, Pc, LaneMask)> {
+        if self.outcome.is_some() {
+            return None;
+        }
+        self.find_issue().map(|(_, b, w, pc, mask)| (b, w, pc, mask))
+    }
+
     fn find_issue(&mut self) -> Option<(usize, usize, usize, Pc, LaneMask)> {
         let n = self.order.len();
         for k in 0..n {

@@ -5,6 +5,7 @@ pub mod alu;
 pub mod exec;
 pub mod explain;
 pub mod fault;
+pub mod inspect;
 pub mod its;
 pub mod lane_mask;
 pub mod machine;

@@ -1,0 +1,165 @@
+//! A debugging session: the compiled kernel, its machine, breakpoints and the stepping commands the TUI,
+//! `warpdbg view` and replay share. UI-free; every command goes through [`Machine::step`].
+
+use std::collections::{BTreeSet, HashMap};
+
+use crate::front::Compiled;
+use crate::launch::Mode;
+use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
+
+/// Why a command stopped.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stop {
+    /// One instruction issued (or a source line finished).
+    Stepped,
+    /// A warp was about to run a line with a breakpoint.
+    Breakpoint { line: u32 },
+    /// A branch diverged (with break-on-divergence on).
+    Divergence { line: u32 },
+    /// The machine reached a final outcome.
+    Finished(Outcome),
+}
+
+/// Steps one "continue" may take before the caller gets control back (to draw and read keys).
+pub const CONTINUE_CHUNK: u64 = 20_000;
+
+pub struct Session {
+    pub compiled: Compiled,
+    pub config: Config,
+    pub machine: Machine,
+    pub breakpoints: BTreeSet<u32>,
+    pub break_on_divergence: bool,
+    /// The line each warp (block linear index, warp) last issued, so a breakpoint stops a warp arriving.
+    last_line: HashMap<(u64, u32), u32>,
+    pub last_issue: Option<Issue>,
+}
+
+impl Session {
+    pub fn new(compiled: Compiled, config: Config) -> Result<Session, LaunchError> {
+        let machine = Machine::new(&compiled, &config)?;
+        Ok(Session {
+            compiled,
+            config,
+            machine,
+            breakpoints: BTreeSet::new(),
+            break_on_divergence: false,
+            last_line: HashMap::new(),
+            last_issue: None,
+        })
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.machine.mode()
+    }
+
+    /// Back to step 0 with the same kernel, inputs, mode and breakpoints.
+    pub fn restart(&mut self) -> Result<(), LaunchError> {
+        self.machine = Machine::new(&self.compiled, &self.config)?;
+        self.last_line.clear();
+        self.last_issue = None;
+        Ok(())
+    }
+
+    /// Switches the execution model, keeping kernel, inputs and breakpoints, and re-runs to the same step
+    /// (or to where the other model stops first).
+    pub fn set_mode(&mut self, mode: Mode) -> Result<(), LaunchError> {
+        let step = self.machine.steps;
+        self.compiled.launch.mode = mode;
+        self.restart()?;
+        self.run_to(step);
+        Ok(())
+    }
+
+    /// Runs (no breakpoints) until `step` instructions have issued or the machine stops.
+    pub fn run_to(&mut self, step: u64) -> Option<Outcome> {
+        while self.machine.steps < step {
+            if let Stop::Finished(o) = self.step_one() {
+                return Some(o);
+            }
+        }
+        None
+    }
+
+    fn step_one(&mut self) -> Stop {
+        let mut issued = None;
+        let o = self.machine.step_traced(1, &mut |i| issued = Some(*i));
+        if let Some(i) = issued {
+            let linear = self.machine_block_linear(i.block);
+            self.last_line.insert((linear, i.warp.0), i.line);
+            self.last_issue = Some(i);
+        }
+        if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
+    }
+
+    fn machine_block_linear(&self, b: crate::launch::Dim3) -> u64 {
+        let g = self.machine.launch.grid;
+        b.x as u64 + g.x as u64 * (b.y as u64 + g.y as u64 * b.z as u64)
+    }
+
+    /// One instruction.
+    pub fn step_instruction(&mut self) -> Stop {
+        if let Some(o) = self.machine.outcome() {
+            return Stop::Finished(o.clone());
+        }
+        self.step_one()
+    }
+
+    /// Runs until warp `warp` of block `block` (linear index) is about to run another source line, has
+    /// finished, or the machine stops; at most `budget` instructions.
+    pub fn step_line(&mut self, block: u64, warp: u32, budget: u64) -> Stop {
+        let start = self.warp_next_line(block, warp);
+        let mut moved = false;
+        for _ in 0..budget {
+            if let Stop::Finished(o) = self.step_instruction() {
+                return Stop::Finished(o);
+            }
+            if self.last_issue.is_some_and(|i| self.machine_block_linear(i.block) == block && i.warp.0 == warp) {
+                moved = true;
+            }
+            let now = self.warp_next_line(block, warp);
+            if moved && (now != start || now.is_none()) {
+                break;
+            }
+        }
+        Stop::Stepped
+    }
+
+    /// The line warp (block, warp) will run next, if it is resident and can issue.
+    pub fn warp_next_line(&mut self, block: u64, warp: u32) -> Option<u32> {
+        let kernel = self.machine.kernel.clone();
+        let b = self.machine.blocks.iter_mut().find(|b| b.linear == block)?;
+        let w = b.warps.get_mut(warp as usize)?;
+        w.candidate().map(|(pc, _)| kernel.line(pc))
+    }
+
+    /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
+    /// `budget` instructions ran without stopping (call again to go on).
+    pub fn cont(&mut self, budget: u64, first: bool) -> Option<Stop> {
+        for k in 0..budget {
+            if let Some(o) = self.machine.outcome() {
+                return Some(Stop::Finished(o.clone()));
+            }
+            // A breakpoint stops a warp arriving at the line, before it runs it (not the warp already there).
+            let arriving = !(first && k == 0);
+            if arriving
+                && !self.breakpoints.is_empty()
+                && let Some((slot, w, pc, _)) = self.machine.peek()
+            {
+                let line = self.machine.kernel.line(pc);
+                let linear = self.machine.blocks[slot].linear;
+                if self.breakpoints.contains(&line) && self.last_line.get(&(linear, w as u32)) != Some(&line) {
+                    return Some(Stop::Breakpoint { line });
+                }
+            }
+            let before = self.machine.metrics.divergent_branches;
+            if let Stop::Finished(o) = self.step_one() {
+                return Some(Stop::Finished(o));
+            }
+            if self.break_on_divergence && self.machine.metrics.divergent_branches > before {
+                let line = self.last_issue.map_or(0, |i| i.line);
+                return Some(Stop::Divergence { line });
+            }
+        }
+        None
+    }
+}

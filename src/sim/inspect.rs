@@ -1,0 +1,160 @@
+//! Read-only summaries of machine state for views (the TUI and headless printing): each warp's state, the
+//! lanes it would issue, where its threads are, and where it will reconverge.
+
+use std::collections::BTreeMap;
+
+use super::its::ThreadState;
+use super::lane_mask::LaneMask;
+use super::machine::{BlockState, Machine, Outcome};
+use super::warp::{Warp, WarpModel};
+use crate::ir::{Kernel, Pc};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WarpState {
+    /// Can issue; all live threads together.
+    Ready,
+    /// Can issue, but its threads are split over several paths.
+    Diverged,
+    /// Waiting at `__syncthreads()`.
+    Barrier,
+    /// Waiting (ITS convergence or warp sync) and nothing of it can issue.
+    Waiting,
+    Exited,
+    /// Part of a deadlock or livelock.
+    Stuck,
+}
+
+impl WarpState {
+    pub fn name(self) -> &'static str {
+        match self {
+            WarpState::Ready => "ready",
+            WarpState::Diverged => "diverged",
+            WarpState::Barrier => "barrier",
+            WarpState::Waiting => "waiting",
+            WarpState::Exited => "exited",
+            WarpState::Stuck => "stuck",
+        }
+    }
+}
+
+/// One warp at a glance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WarpSummary {
+    pub state: WarpState,
+    /// The PC it issues next (or waits at).
+    pub pc: Option<Pc>,
+    /// Lanes that would issue next (pre-Volta: the top entry; ITS: the next group).
+    pub active: LaneMask,
+    pub live: LaneMask,
+    pub exists: LaneMask,
+    pub depth: Option<u32>,
+}
+
+/// A warp's summary (needs `&mut` only because ITS settles arrivals lazily; no state visible to the user
+/// changes).
+pub fn summarize(m: &Machine, block: &BlockState, w: &Warp) -> WarpSummary {
+    let mut probe = w.clone();
+    let cand = probe.candidate();
+    let stuck = matches!(m.outcome(), Some(Outcome::Deadlock(_) | Outcome::Livelock(_)));
+    let _ = block;
+    let groups = thread_groups(w);
+    let state = if w.done() {
+        WarpState::Exited
+    } else if stuck {
+        WarpState::Stuck
+    } else if !w.at_barrier().is_empty() && cand.is_none() {
+        WarpState::Barrier
+    } else if cand.is_none() {
+        WarpState::Waiting
+    } else if groups.len() > 1 {
+        WarpState::Diverged
+    } else {
+        WarpState::Ready
+    };
+    let pc = cand.map(|(pc, _)| pc).or_else(|| groups.first().map(|g| g.0));
+    WarpSummary {
+        state,
+        pc,
+        active: cand.map_or(LaneMask::EMPTY, |(_, m)| m),
+        live: w.live,
+        exists: w.exists,
+        depth: w.stack_depth(),
+    }
+}
+
+/// Live threads grouped by the PC they run next, with what they are doing.
+pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
+    let mut by_pc: BTreeMap<(Pc, &'static str), u32> = BTreeMap::new();
+    match &w.model {
+        WarpModel::PreVolta { stack, at_barrier } => {
+            for (i, e) in stack.entries.iter().enumerate().rev() {
+                let top = i + 1 == stack.entries.len();
+                let what = if top && at_barrier.is_some() {
+                    "at barrier"
+                } else if top {
+                    "running"
+                } else {
+                    "waiting in stack"
+                };
+                let pc = if top { at_barrier.unwrap_or(e.pc) } else { e.pc };
+                *by_pc.entry((pc, what)).or_default() |= e.mask.0;
+            }
+        }
+        WarpModel::Its(its) => {
+            for l in w.live.iter() {
+                let what = match its.state[l as usize] {
+                    ThreadState::Ready => "ready",
+                    ThreadState::AtBarrier => "at barrier",
+                    ThreadState::Converging => "waiting to reconverge",
+                    ThreadState::WarpSync => "at warp sync",
+                    ThreadState::Exited | ThreadState::Absent => continue,
+                };
+                *by_pc.entry((its.pc[l as usize], what)).or_default() |= 1 << l;
+            }
+        }
+    }
+    by_pc.into_iter().map(|((pc, what), m)| (pc, LaneMask(m), what)).collect()
+}
+
+/// Where the selected warp's innermost divergent region reconverges (pre-Volta: the top entry's RPC; ITS:
+/// the innermost convergence barrier of the next group).
+pub fn reconvergence(w: &Warp) -> Option<Pc> {
+    match &w.model {
+        WarpModel::PreVolta { stack, .. } => stack.top().map(|e| e.rpc).filter(|p| *p != Pc::EXIT),
+        WarpModel::Its(its) => {
+            let mut probe = its.clone();
+            let (_, mask) = probe.candidate()?;
+            let lane = mask.lowest()? as usize;
+            let id = *its.conv[lane].last()?;
+            its.barriers.iter().find(|b| b.id == id).map(|b| b.reconv)
+        }
+    }
+}
+
+/// Source line -> number of warps with threads about to run it.
+pub fn warps_per_line(m: &Machine) -> BTreeMap<u32, u32> {
+    let mut out = BTreeMap::new();
+    for b in &m.blocks {
+        for w in &b.warps {
+            let mut lines: Vec<u32> = thread_groups(w).iter().map(|(pc, _, _)| m.kernel.line(*pc)).collect();
+            lines.dedup();
+            for l in lines {
+                *out.entry(l).or_default() += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Named variables of one thread, as `name=value`.
+pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32) -> Vec<(String, String)> {
+    let names = crate::ir::print::reg_names(kernel);
+    let mut out = vec![];
+    for (i, r) in kernel.regs.iter().enumerate() {
+        if r.name.is_some() {
+            let v = block.reg(i as u32, tid);
+            out.push((names[i].clone(), super::alu::display(r.ty, v)));
+        }
+    }
+    out
+}

@@ -1,0 +1,69 @@
+//! Everything the user can ask for. Keys and mouse events map to these; only `update` changes state.
+
+use serde::Deserialize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+pub enum Action {
+    /// Issue one instruction.
+    Step,
+    /// Run until the selected warp reaches another source line.
+    StepLine,
+    /// Run to a breakpoint, a divergence (if enabled), a fault, a deadlock or the end.
+    Continue,
+    ToggleBreakpoint,
+    ToggleBreakOnDivergence,
+    NextWarp,
+    PrevWarp,
+    NextBlock,
+    PrevBlock,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    FocusNext,
+    FocusPrev,
+    /// Pre-Volta <-> ITS, keeping kernel, breakpoints and step.
+    SwitchMode,
+    Restart,
+    NextTheme,
+    Help,
+    /// Close an overlay (Esc).
+    Close,
+    /// Context action: in the source pane, toggle a breakpoint; in the warps pane, go to the warp's line.
+    Activate,
+    Quit,
+}
+
+impl Action {
+    /// What the help overlay says about it.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::Step => "step one instruction",
+            Action::StepLine => "step a source line (selected warp)",
+            Action::Continue => "continue to breakpoint, divergence, fault, deadlock or end",
+            Action::ToggleBreakpoint => "toggle breakpoint at the cursor line",
+            Action::ToggleBreakOnDivergence => "toggle break on divergence",
+            Action::NextWarp => "select next warp",
+            Action::PrevWarp => "select previous warp",
+            Action::NextBlock => "select next block",
+            Action::PrevBlock => "select previous block",
+            Action::Up => "cursor / scroll up",
+            Action::Down => "cursor / scroll down",
+            Action::PageUp => "page up",
+            Action::PageDown => "page down",
+            Action::Top => "go to top",
+            Action::Bottom => "go to bottom",
+            Action::FocusNext => "focus next pane",
+            Action::FocusPrev => "focus previous pane",
+            Action::SwitchMode => "switch pre-Volta / ITS (same step)",
+            Action::Restart => "restart from step 0",
+            Action::NextTheme => "next colour theme",
+            Action::Help => "show this help",
+            Action::Close => "close overlay",
+            Action::Activate => "breakpoint (source) / go to warp's line (warps)",
+            Action::Quit => "quit",
+        }
+    }
+}

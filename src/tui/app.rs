@@ -1,0 +1,167 @@
+//! The TUI's state: the session plus what the user is looking at. Drawing reads it; only `update` writes it.
+
+use std::collections::HashMap;
+
+use super::keymap::Keymap;
+use super::theme::{BannerKind, Theme};
+use crate::session::{Session, Stop};
+use crate::sim::Outcome;
+
+/// The panes, in focus order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pane {
+    Source,
+    Warps,
+    Detail,
+    Memory,
+    Metrics,
+}
+
+impl Pane {
+    pub const ORDER: [Pane; 5] = [Pane::Source, Pane::Warps, Pane::Detail, Pane::Memory, Pane::Metrics];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Source => "Source",
+            Pane::Warps => "Warps",
+            Pane::Detail => "Warp detail",
+            Pane::Memory => "Memory",
+            Pane::Metrics => "Metrics",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    Help,
+}
+
+/// Identity of a warp across steps: block linear index and warp index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct WarpRef {
+    pub block: u64,
+    pub warp: u32,
+}
+
+pub struct App {
+    pub session: Session,
+    pub keymap: Keymap,
+    pub theme: Theme,
+    pub focus: Pane,
+    pub overlay: Option<Overlay>,
+    /// Source cursor (1-based line).
+    pub cursor: u32,
+    /// First source line shown.
+    pub source_top: u32,
+    pub selected: Option<WarpRef>,
+    /// Scroll offsets of the list panes.
+    pub scroll: HashMap<&'static str, usize>,
+    /// A `continue` in progress (the event loop runs it in chunks).
+    pub running: bool,
+    pub first_chunk: bool,
+    /// Why the last command stopped, for the status line.
+    pub message: Option<(BannerKind, String)>,
+    /// Global memory before the last command, to highlight what changed (first cells of each array).
+    pub before: Vec<Vec<u64>>,
+    pub size: (u16, u16),
+    pub quit: bool,
+}
+
+/// Cells of each array remembered for change highlighting.
+pub const REMEMBERED_CELLS: u64 = 4096;
+
+impl App {
+    pub fn new(session: Session, keymap: Keymap, theme: Theme) -> App {
+        let mut app = App {
+            session,
+            keymap,
+            theme,
+            focus: Pane::Source,
+            overlay: None,
+            cursor: 1,
+            source_top: 1,
+            selected: None,
+            scroll: HashMap::new(),
+            running: false,
+            first_chunk: false,
+            message: None,
+            before: vec![],
+            size: (80, 24),
+            quit: false,
+        };
+        app.remember_memory();
+        app.fix_selection();
+        app.follow_selected();
+        app
+    }
+
+    pub fn source_lines(&self) -> Vec<&str> {
+        self.session.compiled.source().text.lines().collect()
+    }
+
+    /// Resident warps in display order.
+    pub fn warp_list(&self) -> Vec<WarpRef> {
+        self.session
+            .machine
+            .blocks
+            .iter()
+            .flat_map(|b| (0..b.warps.len() as u32).map(move |w| WarpRef { block: b.linear, warp: w }))
+            .collect()
+    }
+
+    /// Keeps the selection on a resident warp (blocks retire).
+    pub fn fix_selection(&mut self) {
+        let list = self.warp_list();
+        if self.selected.is_none_or(|s| !list.contains(&s)) {
+            self.selected = list.first().copied();
+        }
+    }
+
+    pub fn remember_memory(&mut self) {
+        self.before = self
+            .session
+            .machine
+            .global
+            .allocs
+            .iter()
+            .map(|a| (0..a.len.min(REMEMBERED_CELLS)).map(|i| a.element(i)).collect())
+            .collect();
+    }
+
+    /// The line the selected warp runs next (or waits at).
+    pub fn selected_line(&mut self) -> Option<u32> {
+        let s = self.selected?;
+        let m = &self.session.machine;
+        let b = m.blocks.iter().find(|b| b.linear == s.block)?;
+        let w = b.warps.get(s.warp as usize)?;
+        crate::sim::inspect::summarize(m, b, w).pc.map(|pc| m.kernel.line(pc))
+    }
+
+    /// Moves the source cursor to the selected warp's line (after a step).
+    pub fn follow_selected(&mut self) {
+        if let Some(l) = self.selected_line() {
+            self.cursor = l;
+        }
+    }
+
+    pub fn scroll_of(&self, pane: &'static str) -> usize {
+        self.scroll.get(pane).copied().unwrap_or(0)
+    }
+
+    /// Sets the status message for a stop.
+    pub fn stopped(&mut self, stop: &Stop) {
+        self.message = Some(match stop {
+            Stop::Stepped => (BannerKind::Ok, format!("step {}", self.session.machine.steps)),
+            Stop::Breakpoint { line } => (BannerKind::Warn, format!("breakpoint at line {line}")),
+            Stop::Divergence { line } => (BannerKind::Warn, format!("a warp diverged at line {line}")),
+            Stop::Finished(o) => match o {
+                Outcome::Completed => (BannerKind::Ok, "kernel completed".to_string()),
+                Outcome::Fault(f) => (BannerKind::Error, format!("FAULT: {}", f.sentence)),
+                Outcome::Deadlock(_) => (BannerKind::Error, "DEADLOCK: no thread can issue".to_string()),
+                Outcome::Livelock(_) => (BannerKind::Error, "LIVELOCK: the state repeats forever".to_string()),
+                Outcome::StepLimit => (BannerKind::Error, "step limit reached".to_string()),
+                Outcome::Paused => (BannerKind::Ok, "paused".to_string()),
+            },
+        });
+    }
+}

@@ -1,0 +1,296 @@
+//! `update`: the only place the TUI's state changes, one action at a time.
+
+use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+use ratatui::layout::{Position, Rect};
+
+use super::action::Action;
+use super::app::{App, Overlay, Pane, WarpRef};
+use super::theme::{BannerKind, Theme};
+use super::view::layout::{Areas, layout};
+use crate::launch::Mode;
+use crate::session::{CONTINUE_CHUNK, Stop};
+
+/// Steps a single "step line" may take before giving control back.
+const STEP_LINE_BUDGET: u64 = 1_000_000;
+
+pub fn update(app: &mut App, action: Action) {
+    // While a continue runs, any key but quit interrupts it.
+    if app.running && action != Action::Quit {
+        app.running = false;
+        app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
+        return;
+    }
+    if app.overlay.is_some() && !matches!(action, Action::Quit | Action::Help) {
+        app.overlay = None;
+        return;
+    }
+    match action {
+        Action::Quit => app.quit = true,
+        Action::Help => app.overlay = if app.overlay.is_some() { None } else { Some(Overlay::Help) },
+        Action::Close => app.overlay = None,
+        Action::Step => {
+            app.remember_memory();
+            let stop = app.session.step_instruction();
+            after_run(app, &stop);
+        }
+        Action::StepLine => {
+            app.remember_memory();
+            app.fix_selection();
+            let stop = match app.selected {
+                Some(s) => app.session.step_line(s.block, s.warp, STEP_LINE_BUDGET),
+                None => app.session.step_instruction(),
+            };
+            after_run(app, &stop);
+        }
+        Action::Continue => {
+            app.remember_memory();
+            app.running = true;
+            app.first_chunk = true;
+            app.message = Some((BannerKind::Warn, "running... (any key interrupts)".into()));
+        }
+        Action::ToggleBreakpoint => toggle_breakpoint(app, app.cursor),
+        Action::ToggleBreakOnDivergence => {
+            app.session.break_on_divergence = !app.session.break_on_divergence;
+            let on = if app.session.break_on_divergence { "on" } else { "off" };
+            app.message = Some((BannerKind::Ok, format!("break on divergence {on}")));
+        }
+        Action::NextWarp => select_warp(app, 1),
+        Action::PrevWarp => select_warp(app, -1),
+        Action::NextBlock => select_block(app, 1),
+        Action::PrevBlock => select_block(app, -1),
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+            move_in_focus(app, action)
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            let i = Pane::ORDER.iter().position(|p| *p == app.focus).unwrap_or(0);
+            let n = Pane::ORDER.len();
+            app.focus = Pane::ORDER[if action == Action::FocusNext { (i + 1) % n } else { (i + n - 1) % n }];
+        }
+        Action::SwitchMode => {
+            let to = if app.session.mode() == Mode::Its { Mode::PreVolta } else { Mode::Its };
+            app.remember_memory();
+            match app.session.set_mode(to) {
+                Ok(()) => {
+                    app.fix_selection();
+                    app.follow_selected();
+                    let note = match app.session.machine.outcome() {
+                        Some(o) => format!(", where it stops: {}", o.name()),
+                        None => String::new(),
+                    };
+                    app.message = Some((
+                        BannerKind::Ok,
+                        format!("mode {} at step {}{note}", to.name(), app.session.machine.steps),
+                    ));
+                }
+                Err(e) => app.message = Some((BannerKind::Error, e.to_string())),
+            }
+        }
+        Action::Restart => {
+            match app.session.restart() {
+                Ok(()) => app.message = Some((BannerKind::Ok, "restarted at step 0".into())),
+                Err(e) => app.message = Some((BannerKind::Error, e.to_string())),
+            }
+            app.remember_memory();
+            app.fix_selection();
+            app.follow_selected();
+        }
+        Action::NextTheme => {
+            let names: Vec<&str> = super::theme::BUILTIN.iter().map(|(n, _)| *n).collect();
+            let i = names.iter().position(|n| *n == app.theme.name).map_or(0, |i| (i + 1) % names.len());
+            if let Ok(t) = Theme::load(names[i]) {
+                let mono = app.theme.monochrome;
+                app.theme = if mono { t.monochrome() } else { t };
+                app.message = Some((BannerKind::Ok, format!("theme {}", names[i])));
+            }
+        }
+        Action::Activate => match app.focus {
+            Pane::Warps => app.follow_selected(),
+            _ => toggle_breakpoint(app, app.cursor),
+        },
+    }
+}
+
+/// One chunk of a running `continue`; the event loop calls it between frames.
+pub fn tick(app: &mut App) {
+    if !app.running {
+        return;
+    }
+    let first = app.first_chunk;
+    app.first_chunk = false;
+    if let Some(stop) = app.session.cont(CONTINUE_CHUNK, first) {
+        app.running = false;
+        after_run(app, &stop);
+    } else {
+        app.message =
+            Some((BannerKind::Warn, format!("running... step {} (any key interrupts)", app.session.machine.steps)));
+    }
+}
+
+/// Runs a `continue` to its end (for `warpdbg view` and tests).
+pub fn finish_running(app: &mut App) {
+    while app.running {
+        tick(app);
+    }
+}
+
+fn after_run(app: &mut App, stop: &Stop) {
+    match stop {
+        // Select the warp that stopped: the one arriving at the breakpoint, or the one that diverged.
+        Stop::Breakpoint { line } => {
+            if let Some((slot, w, _, _)) = app.session.machine.peek() {
+                let block = app.session.machine.blocks[slot].linear;
+                app.selected = Some(WarpRef { block, warp: w as u32 });
+            }
+            app.cursor = *line;
+        }
+        Stop::Divergence { line } => {
+            if let Some(i) = app.session.last_issue {
+                let g = app.session.machine.launch.grid;
+                let block = i.block.x as u64 + g.x as u64 * (i.block.y as u64 + g.y as u64 * i.block.z as u64);
+                app.selected = Some(WarpRef { block, warp: i.warp.0 });
+            }
+            app.cursor = *line;
+        }
+        _ => {}
+    }
+    app.fix_selection();
+    if !matches!(stop, Stop::Breakpoint { .. } | Stop::Divergence { .. }) {
+        app.follow_selected();
+    }
+    app.stopped(stop);
+}
+
+/// Scrolls the source so the cursor stays visible.
+pub fn keep_cursor_visible(app: &mut App) {
+    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app));
+    let rows = areas.source.height.saturating_sub(2).max(1) as u32;
+    if app.cursor < app.source_top {
+        app.source_top = app.cursor;
+    } else if app.cursor >= app.source_top + rows {
+        app.source_top = app.cursor + 1 - rows;
+    }
+    app.source_top = app.source_top.max(1);
+}
+
+fn toggle_breakpoint(app: &mut App, line: u32) {
+    let bps = &mut app.session.breakpoints;
+    let on = if bps.remove(&line) {
+        false
+    } else {
+        bps.insert(line);
+        true
+    };
+    app.message =
+        Some((BannerKind::Ok, format!("breakpoint {} line {line}", if on { "set at" } else { "removed from" })));
+}
+
+fn select_warp(app: &mut App, delta: isize) {
+    let list = app.warp_list();
+    if list.is_empty() {
+        return;
+    }
+    let i = app.selected.and_then(|s| list.iter().position(|w| *w == s)).unwrap_or(0) as isize;
+    let j = (i + delta).rem_euclid(list.len() as isize) as usize;
+    app.selected = Some(list[j]);
+    app.follow_selected();
+}
+
+fn select_block(app: &mut App, delta: isize) {
+    let blocks: Vec<u64> = app.session.machine.blocks.iter().map(|b| b.linear).collect();
+    if blocks.is_empty() {
+        return;
+    }
+    let cur = app.selected.map_or(blocks[0], |s| s.block);
+    let i = blocks.iter().position(|b| *b == cur).unwrap_or(0) as isize;
+    let j = (i + delta).rem_euclid(blocks.len() as isize) as usize;
+    app.selected = Some(WarpRef { block: blocks[j], warp: 0 });
+    app.follow_selected();
+}
+
+fn move_in_focus(app: &mut App, action: Action) {
+    let (_, rows) = app.size;
+    let page = (rows as i64 / 2).max(1);
+    let delta: i64 = match action {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -page,
+        Action::PageDown => page,
+        Action::Top => i64::MIN / 2,
+        _ => i64::MAX / 2,
+    };
+    match app.focus {
+        Pane::Source => {
+            let n = app.source_lines().len().max(1) as i64;
+            app.cursor = (app.cursor as i64 + delta).clamp(1, n) as u32;
+        }
+        Pane::Warps => {
+            let list = app.warp_list();
+            if list.is_empty() {
+                return;
+            }
+            let i = app.selected.and_then(|s| list.iter().position(|w| *w == s)).unwrap_or(0) as i64;
+            let j = (i + delta).clamp(0, list.len() as i64 - 1) as usize;
+            app.selected = Some(list[j]);
+            app.follow_selected();
+        }
+        pane => {
+            let key = pane.title();
+            let cur = app.scroll_of(key) as i64;
+            app.scroll.insert(key, (cur + delta).clamp(0, 1 << 30) as usize);
+        }
+    }
+}
+
+/// Mouse: click a source line for a breakpoint, click a warp to select it, wheel scrolls the pane under it.
+pub fn mouse(app: &mut App, ev: MouseEvent) {
+    if app.overlay.is_some() {
+        if let MouseEventKind::Down(_) = ev.kind {
+            app.overlay = None;
+        }
+        return;
+    }
+    let areas: Areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app));
+    let at = Position::new(ev.column, ev.row);
+    let pane = areas.pane_at(at);
+    match (ev.kind, pane) {
+        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Source, r))) => {
+            app.focus = Pane::Source;
+            let row = ev.row.saturating_sub(r.y + 1) as u32;
+            let line = app.source_top + row;
+            if ev.row > r.y && line as usize <= app.source_lines().len() {
+                app.cursor = line;
+                toggle_breakpoint(app, line);
+            }
+        }
+        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Warps, r))) => {
+            app.focus = Pane::Warps;
+            // Row 0 is the border, row 1 the header.
+            let row = ev.row.saturating_sub(r.y + 2) as usize + app.scroll_of(Pane::Warps.title());
+            if ev.row > r.y + 1
+                && let Some(w) = app.warp_list().get(row).copied()
+            {
+                app.selected = Some(w);
+                app.follow_selected();
+            }
+        }
+        (MouseEventKind::Down(_), Some((p, _))) => app.focus = p,
+        (MouseEventKind::ScrollDown | MouseEventKind::ScrollUp, Some((p, _))) => {
+            let saved = app.focus;
+            app.focus = p;
+            let act = if ev.kind == MouseEventKind::ScrollDown { Action::Down } else { Action::Up };
+            if p == Pane::Source {
+                let n = app.source_lines().len() as i64;
+                let d = if act == Action::Down { 3 } else { -3 };
+                app.source_top = (app.source_top as i64 + d).clamp(1, n.max(1)) as u32;
+            } else if p != Pane::Warps {
+                move_in_focus(app, act);
+            } else {
+                let cur = app.scroll_of(p.title()) as i64;
+                let d = if act == Action::Down { 3 } else { -3 };
+                app.scroll.insert(p.title(), (cur + d).max(0) as usize);
+            }
+            app.focus = saved;
+        }
+        _ => {}
+    }
+}

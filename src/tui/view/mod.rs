@@ -1,0 +1,106 @@
+//! Drawing: reads the [`App`] and never changes it. `render_text` draws into an off-screen buffer, which is
+//! what `warpdbg view` prints, so the headless output is exactly the TUI's screen.
+
+pub mod chrome;
+pub mod detail;
+pub mod layout;
+pub mod memory;
+pub mod metrics;
+pub mod source;
+pub mod warps;
+
+use ratatui::Frame;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use super::app::{App, Pane};
+use crate::sim::Outcome;
+
+/// Rows the outcome banner takes (0 when there is nothing to announce).
+pub fn banner_height(app: &App) -> u16 {
+    let lines = chrome::banner_lines(app);
+    if lines.is_empty() { 0 } else { (lines.len() as u16 + 2).min(12) }
+}
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    frame.buffer_mut().set_style(area, app.theme.base());
+    let areas = layout::layout(area, banner_height(app));
+    chrome::title(frame, areas.title, app);
+    source::draw(frame, areas.source, app);
+    warps::draw(frame, areas.warps, app);
+    detail::draw(frame, areas.detail, app);
+    memory::draw(frame, areas.memory, app);
+    metrics::draw(frame, areas.metrics, app);
+    chrome::banner(frame, areas.banner, app);
+    chrome::footer(frame, areas.footer, app);
+    if app.overlay.is_some() {
+        chrome::help(frame, area, app);
+    }
+}
+
+/// A pane's frame: rounded border, highlighted when focused.
+pub fn pane_block<'a>(app: &App, pane: Pane, extra: String) -> Block<'a> {
+    let focused = app.focus == pane;
+    let title = if extra.is_empty() { format!(" {} ", pane.title()) } else { format!(" {} · {extra} ", pane.title()) };
+    Block::default()
+        .borders(Borders::ALL)
+        .border_type(ratatui::widgets::BorderType::Rounded)
+        .border_style(app.theme.border(focused))
+        .title(Line::styled(title, app.theme.fg(app.theme.title)))
+}
+
+/// Lines in a bordered pane, clipped.
+pub fn paragraph<'a>(lines: Vec<Line<'a>>, block: Block<'a>, style: Style) -> Paragraph<'a> {
+    Paragraph::new(lines).block(block).style(style)
+}
+
+/// The screen as text, `cols` x `rows`, exactly as the TUI draws it (no colours).
+pub fn render_text(app: &App, cols: u16, rows: u16) -> String {
+    let buffer = render_buffer(app, cols, rows);
+    buffer_text(&buffer)
+}
+
+pub fn render_buffer(app: &App, cols: u16, rows: u16) -> Buffer {
+    let backend = TestBackend::new(cols, rows);
+    let mut terminal = Terminal::new(backend).expect("an in-memory terminal cannot fail");
+    terminal.draw(|f| draw(f, app)).expect("drawing into memory cannot fail");
+    terminal.backend().buffer().clone()
+}
+
+pub fn buffer_text(buffer: &Buffer) -> String {
+    let area: Rect = buffer.area;
+    let mut out = String::new();
+    for y in 0..area.height {
+        let mut line = String::new();
+        let mut skip = 0;
+        for x in 0..area.width {
+            if skip > 0 {
+                skip -= 1;
+                continue;
+            }
+            let cell = &buffer[(x, y)];
+            let sym = cell.symbol();
+            line.push_str(sym);
+            skip = unicode_width(sym).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn unicode_width(s: &str) -> usize {
+    // Every symbol warpdbg draws is one column wide; wide characters could only come from kernel source.
+    s.chars().count().clamp(1, 2)
+}
+
+/// The outcome if the run has ended.
+pub fn final_outcome(app: &App) -> Option<&Outcome> {
+    app.session.machine.outcome()
+}
