@@ -125,7 +125,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
                 describe(m, *spot, tids),
                 if others.is_empty() { "no other thread is left".into() } else { others.join("; ") }
             );
-            text.push_str(&format!("- {message}\n"));
+            text.push_str(&format!("- {}.\n", describe(m, *spot, tids)));
             waits.push(Wait { line: m.kernel.line(pc), kind, block: block.idx, tids: tids.clone(), message });
         }
         // Two different barriers in one warp, or a barrier and a reconvergence point: divergent barrier code.
@@ -148,11 +148,11 @@ pub fn deadlock(m: &Machine) -> Outcome {
     }
     if barrier_lines_per_warp {
         text.push_str(
-            "On Volta and later, __syncthreads() is per thread: it completes only when every thread of the block \
-             that has not exited reaches the same barrier, and the threads of one warp are here split between \
-             places that wait for each other.\nFix: move the __syncthreads() out of the divergent code (after the \
-             if/else), so every thread reaches the same one.\n(nvcc predicates a very short if/else into a single \
-             barrier, so the two-line textbook version finishes on real GPUs; code that really branches hangs.)\n",
+            "Fix: move __syncthreads() out of the divergent code (after the if/else), so every thread reaches the \
+             same one.\nWhy: on Volta and later __syncthreads() is per thread: it completes only when every thread \
+             of the block that has not exited reaches the same barrier, and here the threads of a warp wait at \
+             different places. (nvcc predicates a very short if/else into one barrier, so the two-line textbook \
+             version finishes on real GPUs; code that really branches hangs.)\n",
         );
     }
     Outcome::Deadlock(Box::new(Stuck { explanation: text.trim_end().to_string(), waits }))

@@ -72,14 +72,9 @@ pub fn summarize(m: &Machine, block: &BlockState, w: &Warp) -> WarpSummary {
         WarpState::Ready
     };
     let pc = cand.map(|(pc, _)| pc).or_else(|| groups.first().map(|g| g.0));
-    WarpSummary {
-        state,
-        pc,
-        active: cand.map_or(LaneMask::EMPTY, |(_, m)| m),
-        live: w.live,
-        exists: w.exists,
-        depth: w.stack_depth(),
-    }
+    // A waiting warp shows the lanes waiting at its first stop.
+    let active = cand.map(|(_, m)| m).or_else(|| groups.first().map(|g| g.1)).unwrap_or(LaneMask::EMPTY);
+    WarpSummary { state, pc, active, live: w.live, exists: w.exists, depth: w.stack_depth() }
 }
 
 /// Live threads grouped by the PC they run next, with what they are doing.
