@@ -116,6 +116,9 @@ pub enum Command {
         /// Refuse launches whose arrays need more bytes than this.
         #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
         memory_cap: u64,
+        /// Print performance figures (wall time, instructions per second, peak memory) instead of the report.
+        #[arg(long, conflicts_with = "json")]
+        bench: bool,
     },
     /// Print one line per issued instruction.
     Trace {
@@ -168,8 +171,9 @@ pub enum Command {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, max_steps, memory_cap }) => {
-            run_command(&file, &launch, json, Config { max_steps, memory_cap, ..Config::default() })
+        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench }) => {
+            let config = Config { max_steps, memory_cap, ..Config::default() };
+            if bench { bench_command(&file, &launch, config) } else { run_command(&file, &launch, json, config) }
         }
         Some(Command::Trace { file, launch, jsonl, max_steps }) => {
             trace_command(&file, &launch, jsonl, Config { max_steps, ..Config::default() })
@@ -385,4 +389,38 @@ fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size:
     crate::tui::update::keep_cursor_visible(&mut app);
     print!("{}", crate::tui::view::render_text(&app, cols, rows));
     Exit::Ok
+}
+
+/// Peak resident memory of this process in bytes (Linux), for `run --bench`.
+fn peak_rss() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+fn bench_command(path: &Path, launch: &LaunchArgs, config: Config) -> Exit {
+    let t0 = std::time::Instant::now();
+    let mut m = match start(path, launch, &config) {
+        Ok(m) => m,
+        Err(code) => return code,
+    };
+    let setup = t0.elapsed();
+    let t1 = std::time::Instant::now();
+    let outcome = m.run();
+    let run = t1.elapsed().as_secs_f64();
+    let mt = &m.metrics;
+    let l = &m.launch;
+    println!("kernel            {} ({}), mode {}", l.kernel, m.file, l.mode);
+    println!("launch            grid {} x block {}: {} warps", l.grid, l.block, mt.warps);
+    println!("outcome           {} after {} steps", outcome.name(), m.steps);
+    println!("setup             {:.3} s (compile, allocate, initialise)", setup.as_secs_f64());
+    println!("simulation        {run:.3} s");
+    println!("warp-instr/s      {:.2} M", mt.warp_instructions as f64 / run / 1e6);
+    println!("thread-instr/s    {:.2} M", mt.thread_instructions as f64 / run / 1e6);
+    match peak_rss() {
+        Some(b) => println!("peak memory       {:.1} MiB", b as f64 / (1 << 20) as f64),
+        None => println!("peak memory       unknown (no /proc/self/status)"),
+    }
+    exit_for(&outcome)
 }
