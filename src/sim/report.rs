@@ -91,8 +91,25 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
         Outcome::StepLimit => (Some(step_limit_text(m)), vec![], vec![]),
         _ => (None, vec![], vec![]),
     };
+    // Extension: the launch's arguments, so tools (the conformance recorder) can rebuild the launch.
+    let args: Vec<Value> = m
+        .launch
+        .args
+        .iter()
+        .map(|a| match &a.value {
+            crate::launch::ArgValue::Scalar { ty, bits } => json!({
+                "name": a.name, "kind": "scalar", "type": ty.name(),
+                "value": element_json(Ty::from(*ty), *bits),
+            }),
+            crate::launch::ArgValue::Array { elem, len, .. } => json!({
+                "name": a.name, "kind": "array", "type": elem.name(), "len": len,
+            }),
+        })
+        .collect();
     json!({
         "kernel": m.launch.kernel,
+        "args": args,
+        "seed": m.launch.seed,
         "mode": m.launch.mode.name(),
         "grid": m.launch.grid.as_array(),
         "block": m.launch.block.as_array(),
