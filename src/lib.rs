@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod front;
+pub mod history;
 pub mod ir;
 pub mod launch;
 pub mod session;

@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::front::Compiled;
+use crate::history::History;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 
@@ -32,11 +33,22 @@ pub struct Session {
     /// The line each warp (block linear index, warp) last issued, so a breakpoint stops a warp arriving.
     last_line: HashMap<(u64, u32), u32>,
     pub last_issue: Option<Issue>,
+    /// Snapshots for stepping back.
+    pub history: History<Snapshot>,
+}
+
+/// What time travel restores: the machine and the session's per-warp bookkeeping.
+#[derive(Clone)]
+pub struct Snapshot {
+    machine: Machine,
+    last_line: HashMap<(u64, u32), u32>,
+    last_issue: Option<Issue>,
 }
 
 impl Session {
     pub fn new(compiled: Compiled, config: Config) -> Result<Session, LaunchError> {
         let machine = Machine::new(&compiled, &config)?;
+        let history = Session::fresh_history(&machine);
         Ok(Session {
             compiled,
             config,
@@ -45,7 +57,35 @@ impl Session {
             break_on_divergence: false,
             last_line: HashMap::new(),
             last_issue: None,
+            history,
         })
+    }
+
+    fn fresh_history(machine: &Machine) -> History<Snapshot> {
+        let snap = Snapshot { machine: machine.clone(), last_line: HashMap::new(), last_issue: None };
+        History::new(snap, machine.approx_bytes(), crate::history::DEFAULT_BUDGET)
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot { machine: self.machine.clone(), last_line: self.last_line.clone(), last_issue: self.last_issue }
+    }
+
+    /// Goes to `step` (forwards by running, backwards from the nearest snapshot), or to where the machine
+    /// stops first. Breakpoints are not checked.
+    pub fn goto(&mut self, step: u64) -> Option<Outcome> {
+        if step < self.machine.steps {
+            let (_, snap) = self.history.before(step);
+            self.machine = snap.machine;
+            self.last_line = snap.last_line;
+            self.last_issue = snap.last_issue;
+        }
+        self.run_to(step)
+    }
+
+    /// Steps back `n` instructions.
+    pub fn step_back(&mut self, n: u64) {
+        let target = self.machine.steps.saturating_sub(n);
+        self.goto(target);
     }
 
     pub fn mode(&self) -> Mode {
@@ -54,9 +94,7 @@ impl Session {
 
     /// Back to step 0 with the same kernel, inputs, mode and breakpoints.
     pub fn restart(&mut self) -> Result<(), LaunchError> {
-        self.machine = Machine::new(&self.compiled, &self.config)?;
-        self.last_line.clear();
-        self.last_issue = None;
+        self.goto(0);
         Ok(())
     }
 
@@ -65,7 +103,10 @@ impl Session {
     pub fn set_mode(&mut self, mode: Mode) -> Result<(), LaunchError> {
         let step = self.machine.steps;
         self.compiled.launch.mode = mode;
-        self.restart()?;
+        self.machine = Machine::new(&self.compiled, &self.config)?;
+        self.history = Session::fresh_history(&self.machine);
+        self.last_line.clear();
+        self.last_issue = None;
         self.run_to(step);
         Ok(())
     }
@@ -87,6 +128,10 @@ impl Session {
             let linear = self.machine_block_linear(i.block);
             self.last_line.insert((linear, i.warp.0), i.line);
             self.last_issue = Some(i);
+        }
+        if self.history.wants(self.machine.steps) {
+            let snap = self.snapshot();
+            self.history.observe(self.machine.steps, &snap);
         }
         if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
     }

@@ -236,6 +236,8 @@ struct Recent {
 const QUIET_BEFORE_HASHING: u64 = 20_000;
 const HASH_EVERY: u64 = 1024;
 
+/// The whole simulated launch. Cloning it is a snapshot (time travel re-executes from snapshots).
+#[derive(Clone)]
 pub struct Machine {
     pub kernel: Arc<Kernel>,
     pub launch: Launch,
@@ -390,6 +392,13 @@ impl Machine {
                 return o;
             }
         }
+    }
+
+    /// Bytes a snapshot (clone) of this machine holds, roughly: memory, registers, shared memory.
+    pub fn approx_bytes(&self) -> u64 {
+        let global: u64 = self.global.allocs.iter().map(|a| a.bytes()).sum();
+        let blocks: u64 = self.blocks.iter().map(|b| b.regs.len() as u64 * 8 + b.shared.len() as u64 * 2).sum();
+        global + blocks + 4096
     }
 
     /// What the next step will issue, without issuing it: (block slot, warp, PC, lanes).
