@@ -47,6 +47,9 @@ pub struct Cli {
     pub launch: LaunchArgs,
     #[command(flatten)]
     pub ui: UiArgs,
+    /// Record the session (every action, with notes) to this file (.wdbg) for `warpdbg replay` and `export`.
+    #[arg(long, value_name = "SESSION")]
+    pub record: Option<PathBuf>,
 }
 
 /// How the debugger looks and reacts.
@@ -156,14 +159,28 @@ pub enum Command {
         size: String,
     },
     /// Replay a recorded session in the debugger.
-    Replay { session: PathBuf },
-    /// Export a recorded session as a web page or an asciicast.
+    Replay {
+        session: PathBuf,
+        /// Playback speed: 2 is twice as fast as recorded.
+        #[arg(long, default_value_t = 1.0)]
+        speed: f64,
+        #[command(flatten)]
+        ui: UiArgs,
+    },
+    /// Export a recorded session as a web page, an asciicast, or text frames.
     Export {
         session: PathBuf,
+        /// One self-contained HTML page with every frame.
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
+        /// asciicast v2 (asciinema).
         #[arg(long, value_name = "OUT")]
         cast: Option<PathBuf>,
+        /// Every frame as plain text, separated by form feeds.
+        #[arg(long, value_name = "OUT")]
+        text: Option<PathBuf>,
+        #[command(flatten)]
+        ui: UiArgs,
     },
 }
 
@@ -179,21 +196,18 @@ pub fn run(cli: Cli) -> Exit {
             trace_command(&file, &launch, jsonl, Config { max_steps, ..Config::default() })
         }
         Some(Command::View { file, launch, ui, steps, size }) => view_command(&file, &launch, &ui, steps, &size),
-        Some(Command::Replay { .. }) => not_yet("replay"),
-        Some(Command::Export { .. }) => not_yet("export"),
+        Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
+        Some(Command::Export { session, html, cast, text, ui }) => {
+            export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
+        }
         None => match cli.file {
-            Some(file) => tui_command(&file, &cli.launch, &cli.ui),
+            Some(file) => tui_command(&file, &cli.launch, &cli.ui, cli.record.as_deref()),
             None => {
                 eprintln!("usage: warpdbg FILE   (open a kernel in the debugger; `warpdbg --help` lists the commands)");
                 Exit::Usage
             }
         },
     }
-}
-
-fn not_yet(what: &str) -> Exit {
-    eprintln!("warpdbg: {what}: not implemented yet");
-    Exit::Usage
 }
 
 /// Reads and compiles a kernel file, printing diagnostics on failure.
@@ -344,17 +358,53 @@ pub fn make_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Result<App, Ex
     Ok(App::new(session, keymap, theme))
 }
 
-fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Exit {
+fn needs_terminal() -> Result<(), Exit> {
+    use std::io::IsTerminal;
+    if std::io::stdout().is_terminal() {
+        Ok(())
+    } else {
+        eprintln!("error: the debugger needs a terminal; use `warpdbg view`, `run`, `trace` or `export` for text");
+        Err(Exit::Usage)
+    }
+}
+
+fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Path>) -> Exit {
     let app = match make_app(path, launch, ui) {
         Ok(a) => a,
         Err(code) => return code,
     };
-    use std::io::IsTerminal;
-    if !std::io::stdout().is_terminal() {
-        eprintln!("error: the debugger needs a terminal; use `warpdbg view`, `run` or `trace` for text output");
-        return Exit::Usage;
+    if let Err(code) = needs_terminal() {
+        return code;
     }
-    match crate::tui::run(app) {
+    let recorder = match record {
+        None => None,
+        Some(p) => {
+            let header = crate::recording::Header {
+                format: crate::recording::FORMAT.into(),
+                version: crate::recording::VERSION,
+                warpdbg: env!("CARGO_PKG_VERSION").into(),
+                file: path.display().to_string(),
+                source: app.session.compiled.source().text.clone(),
+                kernel: launch.kernel.clone(),
+                grid: launch.grid.clone(),
+                block: launch.block.clone(),
+                args: launch.args.clone(),
+                seed: launch.seed.clone(),
+                mode: app.session.mode(),
+                theme: app.theme.name.clone(),
+                breakpoints: app.session.breakpoints.iter().copied().collect(),
+                size: app.size,
+            };
+            match crate::recording::Recorder::create(p, &header) {
+                Ok(r) => Some(r),
+                Err(e) => {
+                    eprintln!("error: cannot record to {}: {e}", p.display());
+                    return Exit::Usage;
+                }
+            }
+        }
+    };
+    match crate::tui::run(app, recorder) {
         Ok(()) => Exit::Ok,
         Err(e) => {
             eprintln!("error: terminal: {e}");
@@ -423,4 +473,115 @@ fn bench_command(path: &Path, launch: &LaunchArgs, config: Config) -> Exit {
         None => println!("peak memory       unknown (no /proc/self/status)"),
     }
     exit_for(&outcome)
+}
+
+fn load_recording(path: &Path) -> Result<crate::recording::Recording, Exit> {
+    let rec = crate::recording::Recording::load(path).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Usage
+    })?;
+    if rec.truncated {
+        eprintln!(
+            "warning: {}: the last line was cut off (the recorder stopped while writing it); ignored",
+            path.display()
+        );
+    }
+    if rec.end().is_none() {
+        eprintln!("warning: {}: the recording has no end (warpdbg stopped while recording)", path.display());
+    }
+    Ok(rec)
+}
+
+fn ui_theme(ui: &UiArgs) -> Result<Option<Theme>, Exit> {
+    let Some(name) = &ui.theme else { return Ok(None) };
+    let mut t = Theme::load(name).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Usage
+    })?;
+    if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        t = t.monochrome();
+    }
+    Ok(Some(t))
+}
+
+fn replay_command(path: &Path, speed: f64, ui: &UiArgs) -> Exit {
+    let rec = match load_recording(path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let theme = match ui_theme(ui) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    // Check that it starts before taking over the terminal.
+    if let Err(e) = crate::tui::replay::start_app(&rec, Keymap::default_map(), theme.clone()) {
+        eprintln!("error: {}: {e}", path.display());
+        return Exit::Usage;
+    }
+    if let Err(code) = needs_terminal() {
+        return code;
+    }
+    let make = || crate::tui::replay::start_app(&rec, Keymap::default_map(), theme.clone());
+    match crate::tui::replay(rec.clone(), make, speed) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Usage
+        }
+    }
+}
+
+fn export_command(path: &Path, html: Option<&Path>, cast: Option<&Path>, text: Option<&Path>, ui: &UiArgs) -> Exit {
+    if html.is_none() && cast.is_none() && text.is_none() {
+        eprintln!("error: say what to export: --html OUT.html, --cast OUT.cast and/or --text OUT.txt");
+        return Exit::Usage;
+    }
+    let rec = match load_recording(path) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let theme = match ui_theme(ui) {
+        Ok(t) => t,
+        Err(code) => return code,
+    };
+    let frames = match crate::tui::replay::frames(&rec, theme.clone()) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return Exit::Usage;
+        }
+    };
+    let t = theme.unwrap_or_else(|| Theme::load(&rec.header.theme).unwrap_or_else(|_| Theme::default_dark()));
+    let css = |c: ratatui::style::Color| match c {
+        ratatui::style::Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        _ => "#000000".into(),
+    };
+    let write = |p: &Path, content: String| -> Result<(), Exit> {
+        // Written beside the target and renamed, so a failed export never leaves half a file.
+        let tmp = p.with_extension("tmp-export");
+        std::fs::write(&tmp, content).and_then(|_| std::fs::rename(&tmp, p)).map_err(|e| {
+            eprintln!("error: cannot write {}: {e}", p.display());
+            Exit::Usage
+        })
+    };
+    use crate::tui::export;
+    if let Some(p) = html {
+        let page = export::html(&rec, &frames, &css(t.background.0), &css(t.foreground.0));
+        if let Err(code) = write(p, page) {
+            return code;
+        }
+    }
+    if let Some(p) = cast
+        && let Err(code) = write(p, export::asciicast(&rec, &frames))
+    {
+        return code;
+    }
+    if let Some(p) = text {
+        let all: Vec<String> = frames.iter().map(|(_, _, b)| export::frame_text(b)).collect();
+        if let Err(code) = write(p, all.join("\u{c}\n")) {
+            return code;
+        }
+    }
+    eprintln!("exported {} frames", frames.len());
+    Exit::Ok
 }

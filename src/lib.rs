@@ -10,6 +10,7 @@ pub mod front;
 pub mod history;
 pub mod ir;
 pub mod launch;
+pub mod recording;
 pub mod session;
 pub mod sim;
 pub mod tui;

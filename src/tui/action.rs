@@ -6,6 +6,12 @@ use serde::Deserialize;
 pub enum Action {
     /// Issue one instruction.
     Step,
+    /// Go back one instruction (time travel).
+    StepBack,
+    /// Ask for a step number and go there.
+    Goto,
+    /// Ask for an instructor's note at this step (recorded with the session).
+    Note,
     /// Run until the selected warp reaches another source line.
     StepLine,
     /// Run to a breakpoint, a divergence (if enabled), a fault, a deadlock or the end.
@@ -41,6 +47,9 @@ impl Action {
     pub fn describe(self) -> &'static str {
         match self {
             Action::Step => "step one instruction",
+            Action::StepBack => "step back one instruction",
+            Action::Goto => "go to step N (back or forward)",
+            Action::Note => "add a note at this step (shown on replay)",
             Action::StepLine => "step a source line (selected warp)",
             Action::Continue => "continue to breakpoint, divergence, fault, deadlock or end",
             Action::ToggleBreakpoint => "toggle breakpoint at the cursor line",

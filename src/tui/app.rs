@@ -31,9 +31,29 @@ impl Pane {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Overlay {
     Help,
+    /// A one-line text prompt (`:` go to step, `a` note).
+    Prompt {
+        kind: PromptKind,
+        text: String,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Goto,
+    Note,
+}
+
+impl PromptKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            PromptKind::Goto => "go to step: ",
+            PromptKind::Note => "note: ",
+        }
+    }
 }
 
 /// Identity of a warp across steps: block linear index and warp index.
@@ -65,6 +85,14 @@ pub struct App {
     pub before: Vec<Vec<u64>>,
     pub size: (u16, u16),
     pub quit: bool,
+    /// The latest instructor's note and the step it belongs to.
+    pub note: Option<(u64, String)>,
+    /// Events for the session recording, drained by the event loop (update itself does no I/O).
+    pub outbox: Vec<crate::recording::EventKind>,
+    /// Replay: a warning when the recording no longer matches the simulation.
+    pub replay_warning: Option<String>,
+    /// Replay: the player's status line (shown instead of the key hints).
+    pub replay_status: Option<String>,
 }
 
 /// Cells of each array remembered for change highlighting.
@@ -88,6 +116,10 @@ impl App {
             before: vec![],
             size: (80, 24),
             quit: false,
+            note: None,
+            outbox: vec![],
+            replay_warning: None,
+            replay_status: None,
         };
         app.remember_memory();
         app.fix_selection();
@@ -146,6 +178,16 @@ impl App {
 
     pub fn scroll_of(&self, pane: &'static str) -> usize {
         self.scroll.get(pane).copied().unwrap_or(0)
+    }
+
+    /// Queues a recorded action (name, and the step count and checksum after it).
+    pub fn record_action(&mut self, name: &str) {
+        let m = &self.session.machine;
+        self.outbox.push(crate::recording::EventKind::Action {
+            name: name.to_string(),
+            steps: m.steps,
+            check: crate::recording::state_check(m),
+        });
     }
 
     /// Sets the status message for a stop.

@@ -188,8 +188,10 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 24] = [
+const ACTION_ORDER: [Action; 27] = [
     Action::Step,
+    Action::StepBack,
+    Action::Goto,
     Action::StepLine,
     Action::Continue,
     Action::ToggleBreakpoint,
@@ -210,6 +212,7 @@ const ACTION_ORDER: [Action; 24] = [
     Action::SwitchMode,
     Action::Restart,
     Action::NextTheme,
+    Action::Note,
     Action::Help,
     Action::Close,
     Action::Quit,

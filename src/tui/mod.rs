@@ -3,7 +3,9 @@
 
 pub mod action;
 pub mod app;
+pub mod export;
 pub mod keymap;
+pub mod replay;
 pub mod theme;
 pub mod update;
 pub mod view;
@@ -32,8 +34,8 @@ fn restore_terminal() {
     ratatui::restore();
 }
 
-/// Runs the interactive debugger until the user quits (or SIGTERM/SIGHUP arrives).
-pub fn run(mut app: App) -> io::Result<()> {
+/// Sets up the terminal (raw mode, alternate screen, mouse, restore on every exit path) and runs `body`.
+fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -> io::Result<()>) -> io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register(sig, stop.clone())?;
@@ -47,8 +49,26 @@ pub fn run(mut app: App) -> io::Result<()> {
     }));
     let _guard = TerminalGuard;
     execute!(io::stdout(), EnableMouseCapture)?;
+    body(&mut terminal, &stop)
+}
+
+/// Runs the interactive debugger until the user quits (or SIGTERM/SIGHUP arrives), recording if asked.
+pub fn run(app: App, recorder: Option<crate::recording::Recorder>) -> io::Result<()> {
+    with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
+}
+
+fn event_loop(
+    terminal: &mut ratatui::DefaultTerminal,
+    stop: &AtomicBool,
+    mut app: App,
+    mut recorder: Option<crate::recording::Recorder>,
+) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
+    app.outbox.clear();
+    if let Some(r) = recorder.as_mut() {
+        r.write(crate::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
+    }
     update::keep_cursor_visible(&mut app);
     loop {
         terminal.draw(|f| view::draw(f, &app))?;
@@ -59,17 +79,129 @@ pub fn run(mut app: App) -> io::Result<()> {
         if event::poll(wait)? {
             match event::read()? {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    if let Some(a) = app.keymap.action(&k) {
+                    if matches!(app.overlay, Some(app::Overlay::Prompt { .. })) {
+                        update::prompt_key(&mut app, k);
+                    } else if let Some(a) = app.keymap.action(&k) {
                         update::update(&mut app, a);
                     }
                 }
                 Event::Mouse(m) => update::mouse(&mut app, m),
-                Event::Resize(w, h) => app.size = (w, h),
+                Event::Resize(w, h) => {
+                    app.size = (w, h);
+                    app.outbox.push(crate::recording::EventKind::Resize { cols: w, rows: h });
+                }
                 _ => {}
             }
         }
         update::tick(&mut app);
         update::keep_cursor_visible(&mut app);
+        for e in app.outbox.drain(..) {
+            if let Some(r) = recorder.as_mut() {
+                r.write(e)?;
+            }
+        }
+    }
+    if let Some(r) = recorder.as_mut() {
+        let m = &app.session.machine;
+        r.write(crate::recording::EventKind::End {
+            steps: m.steps,
+            check: crate::recording::state_check(m),
+            memory: crate::recording::memory_check(m),
+        })?;
     }
     Ok(())
+}
+
+/// Plays a recording: Space pauses, Left/Right step through events, +/- change the speed, `e` lets the viewer
+/// take over (any debugger key) and `R` returns to the recording where it was.
+pub fn replay(rec: crate::recording::Recording, make: impl Fn() -> Result<App, String>, speed: f64) -> io::Result<()> {
+    let build = |upto: usize| -> Result<App, String> {
+        let mut app = make()?;
+        for (i, e) in rec.events.iter().enumerate().take(upto) {
+            replay::apply_event(&mut app, e, i);
+        }
+        app.quit = false;
+        Ok(app)
+    };
+    let mut app = build(0).map_err(io::Error::other)?;
+    with_terminal(|terminal, stop| {
+        let (mut pos, mut playing, mut exploring, mut speed) = (0usize, true, false, speed.max(0.01));
+        let mut last = std::time::Instant::now();
+        let n = rec.events.len();
+        loop {
+            app.replay_status = Some(if exploring {
+                format!("EXPLORING from event {pos}/{n}: debugger keys work; R returns to the recording")
+            } else {
+                format!(
+                    "REPLAY event {pos}/{n} x{speed} {}: Space pause, Left/Right step, +/- speed, e explore, q quit",
+                    if playing && pos < n { "playing" } else { "paused" }
+                )
+            });
+            let size = terminal.size()?;
+            app.size = (size.width, size.height);
+            update::keep_cursor_visible(&mut app);
+            terminal.draw(|f| view::draw(f, &app))?;
+            if app.quit || stop.load(Ordering::Relaxed) {
+                return Ok(());
+            }
+            if event::poll(Duration::from_millis(50))? {
+                if let Event::Key(k) = event::read()? {
+                    if k.kind == KeyEventKind::Release {
+                        continue;
+                    }
+                    use crossterm::event::KeyCode;
+                    let ctrl_c =
+                        k.code == KeyCode::Char('c') && k.modifiers.contains(crossterm::event::KeyModifiers::CONTROL);
+                    if exploring {
+                        if k.code == KeyCode::Char('R') {
+                            app = build(pos).map_err(io::Error::other)?;
+                            exploring = false;
+                        } else if matches!(app.overlay, Some(app::Overlay::Prompt { .. })) {
+                            update::prompt_key(&mut app, k);
+                        } else if let Some(a) = app.keymap.action(&k) {
+                            update::update(&mut app, a);
+                        }
+                    } else {
+                        match k.code {
+                            KeyCode::Char('q') | KeyCode::Esc => return Ok(()),
+                            _ if ctrl_c => return Ok(()),
+                            KeyCode::Char(' ') => playing = !playing,
+                            KeyCode::Right | KeyCode::Char('l') if pos < n => {
+                                replay::apply_event(&mut app, &rec.events[pos], pos);
+                                app.quit = false;
+                                pos += 1;
+                                playing = false;
+                            }
+                            KeyCode::Left | KeyCode::Char('h') if pos > 0 => {
+                                pos -= 1;
+                                app = build(pos).map_err(io::Error::other)?;
+                                playing = false;
+                            }
+                            KeyCode::Char('+') => speed = (speed * 2.0).min(64.0),
+                            KeyCode::Char('-') => speed = (speed / 2.0).max(1.0 / 64.0),
+                            KeyCode::Char('e') | KeyCode::Enter => {
+                                exploring = true;
+                                playing = false;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                last = std::time::Instant::now();
+            }
+            if exploring {
+                update::tick(&mut app);
+                app.outbox.clear();
+            } else if playing && pos < n {
+                let prev_t = if pos == 0 { 0 } else { rec.events[pos - 1].t };
+                let due = Duration::from_millis(((rec.events[pos].t.saturating_sub(prev_t)) as f64 / speed) as u64);
+                if last.elapsed() >= due.min(Duration::from_secs(5)) {
+                    replay::apply_event(&mut app, &rec.events[pos], pos);
+                    app.quit = false;
+                    pos += 1;
+                    last = std::time::Instant::now();
+                }
+            }
+        }
+    })
 }

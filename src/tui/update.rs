@@ -4,7 +4,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::action::Action;
-use super::app::{App, Overlay, Pane, WarpRef};
+use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use super::theme::{BannerKind, Theme};
 use super::view::layout::{Areas, layout};
 use crate::launch::Mode;
@@ -18,12 +18,22 @@ pub fn update(app: &mut App, action: Action) {
     if app.running && action != Action::Quit {
         app.running = false;
         app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
+        app.record_action("Continue");
         return;
     }
     if app.overlay.is_some() && !matches!(action, Action::Quit | Action::Help) {
         app.overlay = None;
+        app.record_action("Close");
         return;
     }
+    apply(app, action);
+    // A continue is recorded when it stops (with where it stopped); prompts when they are answered.
+    if !matches!(action, Action::Continue | Action::Goto | Action::Note) {
+        app.record_action(&format!("{action:?}"));
+    }
+}
+
+fn apply(app: &mut App, action: Action) {
     match action {
         Action::Quit => app.quit = true,
         Action::Help => app.overlay = if app.overlay.is_some() { None } else { Some(Overlay::Help) },
@@ -33,6 +43,15 @@ pub fn update(app: &mut App, action: Action) {
             let stop = app.session.step_instruction();
             after_run(app, &stop);
         }
+        Action::StepBack => {
+            app.remember_memory();
+            app.session.step_back(1);
+            app.fix_selection();
+            app.follow_selected();
+            app.message = Some((BannerKind::Ok, format!("back to step {}", app.session.machine.steps)));
+        }
+        Action::Goto => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Goto, text: String::new() }),
+        Action::Note => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Note, text: String::new() }),
         Action::StepLine => {
             app.remember_memory();
             app.fix_selection();
@@ -120,9 +139,24 @@ pub fn tick(app: &mut App) {
     if let Some(stop) = app.session.cont(CONTINUE_CHUNK, first) {
         app.running = false;
         after_run(app, &stop);
+        app.record_action("Continue");
     } else {
         app.message =
             Some((BannerKind::Warn, format!("running... step {} (any key interrupts)", app.session.machine.steps)));
+    }
+}
+
+/// Like [`tick`], but issues at most `max` instructions (replay stops where the recording stopped).
+pub fn tick_bounded(app: &mut App, max: u64) {
+    if !app.running {
+        return;
+    }
+    let first = app.first_chunk;
+    app.first_chunk = false;
+    if let Some(stop) = app.session.cont(CONTINUE_CHUNK.min(max), first) {
+        app.running = false;
+        after_run(app, &stop);
+        app.record_action("Continue");
     }
 }
 
@@ -243,6 +277,14 @@ fn move_in_focus(app: &mut App, action: Action) {
 
 /// Mouse: click a source line for a breakpoint, click a warp to select it, wheel scrolls the pane under it.
 pub fn mouse(app: &mut App, ev: MouseEvent) {
+    let button = match ev.kind {
+        MouseEventKind::Down(MouseButton::Left) => "left",
+        MouseEventKind::Down(_) => "other",
+        MouseEventKind::ScrollDown => "scroll_down",
+        MouseEventKind::ScrollUp => "scroll_up",
+        _ => return,
+    };
+    app.outbox.push(crate::recording::EventKind::Mouse { button: button.into(), col: ev.column, row: ev.row });
     if app.overlay.is_some() {
         if let MouseEventKind::Down(_) = ev.kind {
             app.overlay = None;
@@ -290,6 +332,59 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
                 app.scroll.insert(p.title(), (cur + d).max(0) as usize);
             }
             app.focus = saved;
+        }
+        _ => {}
+    }
+}
+
+/// Goes to a step (time travel backwards, or runs forwards), as the `:` prompt and replay do.
+pub fn goto_step(app: &mut App, step: u64) {
+    app.remember_memory();
+    let outcome = app.session.goto(step);
+    app.fix_selection();
+    app.follow_selected();
+    match outcome {
+        Some(o) => app.stopped(&Stop::Finished(o)),
+        None => app.message = Some((BannerKind::Ok, format!("at step {}", app.session.machine.steps))),
+    }
+}
+
+/// A note at the current step: shown now and on replay.
+pub fn add_note(app: &mut App, text: &str) {
+    app.note = Some((app.session.machine.steps, text.to_string()));
+    app.outbox.push(crate::recording::EventKind::Note { text: text.to_string() });
+}
+
+/// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.
+pub fn prompt_key(app: &mut App, key: crossterm::event::KeyEvent) {
+    use crossterm::event::KeyCode;
+    let Some(Overlay::Prompt { kind, text }) = &mut app.overlay else { return };
+    match key.code {
+        KeyCode::Char(c) => {
+            if !(c == 'c' && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)) {
+                text.push(c);
+                return;
+            }
+            app.overlay = None;
+        }
+        KeyCode::Backspace => {
+            text.pop();
+        }
+        KeyCode::Esc => app.overlay = None,
+        KeyCode::Enter => {
+            let (kind, text) = (*kind, text.trim().to_string());
+            app.overlay = None;
+            match kind {
+                PromptKind::Goto => match text.parse::<u64>() {
+                    Ok(n) => {
+                        goto_step(app, n);
+                        app.record_action("Goto");
+                    }
+                    Err(_) => app.message = Some((BannerKind::Error, format!("not a step number: `{text}`"))),
+                },
+                PromptKind::Note if !text.is_empty() => add_note(app, &text),
+                PromptKind::Note => {}
+            }
         }
         _ => {}
     }

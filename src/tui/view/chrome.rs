@@ -59,6 +59,12 @@ fn show_dim(d: crate::launch::Dim3) -> String {
 pub fn banner_lines(app: &App) -> Vec<(BannerKind, String)> {
     let m = &app.session.machine;
     let mut out = vec![];
+    if let Some(w) = &app.replay_warning {
+        out.push((BannerKind::Warn, w.clone()));
+    }
+    if let Some((step, text)) = &app.note {
+        out.push((BannerKind::Warn, format!("note (step {step}): {text}")));
+    }
     match m.outcome() {
         Some(Outcome::Deadlock(s)) | Some(Outcome::Livelock(s)) => {
             out.extend(s.explanation.lines().map(|l| (BannerKind::Error, l.to_string())));
@@ -90,6 +96,7 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
         Some(Outcome::Livelock(_)) => " LIVELOCK ",
         Some(Outcome::Fault(_)) => " FAULT ",
         Some(Outcome::StepLimit) => " STEP LIMIT ",
+        _ if app.note.is_some() || app.replay_warning.is_some() => " NOTE ",
         _ => " HAZARD ",
     };
     let block = Block::default()
@@ -106,6 +113,11 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     if let Some((kind, msg)) = &app.message {
         spans.push(Span::styled(format!(" {msg} "), t.banner(*kind)));
         spans.push(Span::raw("  "));
+    }
+    if let Some(status) = &app.replay_status {
+        spans.push(Span::styled(format!(" {status} "), t.banner(BannerKind::Warn)));
+        frame.render_widget(Paragraph::new(Line::from(spans)), area);
+        return;
     }
     let hints = [
         (crate::tui::action::Action::Step, "step"),
@@ -150,4 +162,16 @@ pub fn help(frame: &mut Frame, area: Rect, app: &App) {
         .title_alignment(Alignment::Center);
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block).style(t.base()), r);
+}
+
+/// The one-line prompt (go to step, note) over the footer.
+pub fn prompt(frame: &mut Frame, area: Rect, app: &App, label: &str, text: &str) {
+    let t = &app.theme;
+    let line = Line::from(vec![
+        Span::styled(format!(" {label}"), t.banner(BannerKind::Warn)),
+        Span::styled(format!(" {text}█"), t.fg(t.foreground)),
+        Span::styled("   Enter: ok  Esc: cancel", t.dim()),
+    ]);
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(line).style(t.base()), area);
 }

@@ -39,8 +39,12 @@ pub fn draw(frame: &mut Frame, app: &App) {
     metrics::draw(frame, areas.metrics, app);
     chrome::banner(frame, areas.banner, app);
     chrome::footer(frame, areas.footer, app);
-    if app.overlay.is_some() {
-        chrome::help(frame, area, app);
+    match &app.overlay {
+        Some(super::app::Overlay::Help) => chrome::help(frame, area, app),
+        Some(super::app::Overlay::Prompt { kind, text }) => {
+            chrome::prompt(frame, areas.footer, app, kind.label(), text)
+        }
+        None => {}
     }
 }
 

@@ -1,0 +1,236 @@
+//! Recorded sessions (`.wdbg`): one JSON object per line, so a crash loses at most the line being written.
+//!
+//! Line 1 is the header (format version, warpdbg version, the kernel's source text, launch overrides, mode,
+//! theme, breakpoints, screen size); every later line is an event with its time offset in milliseconds: an
+//! action (by name, with the step count and a checksum of the state after it), an instructor's note, a resize,
+//! or the end (with the final step count and a checksum of the final memory).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::launch::{Mode, Overrides};
+use crate::sim::Machine;
+
+pub const FORMAT: &str = "warpdbg-session";
+pub const VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub format: String,
+    pub version: u32,
+    pub warpdbg: String,
+    /// The kernel file's name when recorded.
+    pub file: String,
+    /// Its whole text: a recording is self-contained.
+    pub source: String,
+    pub kernel: Option<String>,
+    pub grid: Option<String>,
+    pub block: Option<String>,
+    pub args: Vec<String>,
+    pub seed: Option<String>,
+    pub mode: Mode,
+    pub theme: String,
+    pub breakpoints: Vec<u32>,
+    pub size: (u16, u16),
+}
+
+impl Header {
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            kernel: self.kernel.clone(),
+            grid: self.grid.clone(),
+            block: self.block.clone(),
+            args: self.args.clone(),
+            seed: self.seed.clone(),
+            mode: Some(self.mode),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A user action by name (the TUI's `Action`), with the machine's step count and state checksum after it.
+    Action {
+        name: String,
+        steps: u64,
+        check: String,
+    },
+    Note {
+        text: String,
+    },
+    Resize {
+        cols: u16,
+        rows: u16,
+    },
+    /// A mouse event: `left` (click), `scroll_up`, `scroll_down`, at a screen cell.
+    Mouse {
+        button: String,
+        col: u16,
+        row: u16,
+    },
+    End {
+        steps: u64,
+        check: String,
+        memory: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Milliseconds since the recording started.
+    pub t: u64,
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// Why a recording cannot be read.
+#[derive(Debug)]
+pub enum RecordingError {
+    Io(PathBuf, std::io::Error),
+    /// Line (1-based) and what is wrong there.
+    Bad {
+        path: PathBuf,
+        line: usize,
+        what: String,
+    },
+}
+
+impl std::fmt::Display for RecordingError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RecordingError::Io(p, e) => write!(f, "{}: {e}", p.display()),
+            RecordingError::Bad { path, line, what } => write!(f, "{}:{line}: {what}", path.display()),
+        }
+    }
+}
+
+impl std::error::Error for RecordingError {}
+
+/// A recording read back.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recording {
+    pub header: Header,
+    pub events: Vec<Event>,
+    /// The last line was cut off (the recorder was killed while writing it); it was ignored.
+    pub truncated: bool,
+}
+
+impl Recording {
+    /// Reads a recording; never modifies the file.
+    pub fn load(path: &Path) -> Result<Recording, RecordingError> {
+        let file = File::open(path).map_err(|e| RecordingError::Io(path.to_path_buf(), e))?;
+        let bad = |line: usize, what: String| RecordingError::Bad { path: path.to_path_buf(), line, what };
+        let mut lines = vec![];
+        for (i, l) in BufReader::new(file).split(b'\n').enumerate() {
+            let bytes = l.map_err(|e| RecordingError::Io(path.to_path_buf(), e))?;
+            let text = String::from_utf8(bytes).map_err(|e| bad(i + 1, format!("not UTF-8 text ({e})")))?;
+            lines.push(text);
+        }
+        let Some(first) = lines.first() else { return Err(bad(1, "empty file: not a warpdbg session".into())) };
+        let header: Header = serde_json::from_str(first)
+            .map_err(|e| bad(1, format!("not a warpdbg session header: {e} (column {})", e.column())))?;
+        if header.format != FORMAT {
+            return Err(bad(1, format!("format is `{}`, expected `{FORMAT}`", header.format)));
+        }
+        if header.version != VERSION {
+            return Err(bad(
+                1,
+                format!(
+                    "session format version {} is not supported (this warpdbg reads version {VERSION})",
+                    header.version
+                ),
+            ));
+        }
+        let mut events = vec![];
+        let mut truncated = false;
+        let n = lines.len();
+        for (i, l) in lines.iter().enumerate().skip(1) {
+            if l.trim().is_empty() {
+                continue;
+            }
+            match serde_json::from_str::<Event>(l) {
+                Ok(e) => {
+                    if events.last().is_some_and(|p: &Event| p.t > e.t) {
+                        return Err(bad(i + 1, "time goes backwards: was the file edited by hand?".into()));
+                    }
+                    events.push(e)
+                }
+                // A torn last line is what a crash leaves; anything else is corruption.
+                Err(_) if i + 1 == n && !l.ends_with('}') => truncated = true,
+                Err(e) => return Err(bad(i + 1, format!("bad event: {e} (column {})", e.column()))),
+            }
+        }
+        Ok(Recording { header, events, truncated })
+    }
+
+    pub fn end(&self) -> Option<&Event> {
+        self.events.iter().rev().find(|e| matches!(e.kind, EventKind::End { .. }))
+    }
+}
+
+/// Writes a recording as the session goes: the header is written to a temporary file and renamed into place
+/// (so the file never exists half-made), then each event is appended and flushed.
+pub struct Recorder {
+    file: File,
+    start: std::time::Instant,
+    pub path: PathBuf,
+}
+
+impl Recorder {
+    pub fn create(path: &Path, header: &Header) -> std::io::Result<Recorder> {
+        let tmp = path.with_extension("wdbg.tmp");
+        {
+            let mut f = File::create(&tmp)?;
+            writeln!(f, "{}", serde_json::to_string(header).map_err(std::io::Error::other)?)?;
+            f.sync_all()?;
+        }
+        std::fs::rename(&tmp, path)?;
+        let file = OpenOptions::new().append(true).open(path)?;
+        Ok(Recorder { file, start: std::time::Instant::now(), path: path.to_path_buf() })
+    }
+
+    pub fn elapsed_ms(&self) -> u64 {
+        self.start.elapsed().as_millis() as u64
+    }
+
+    pub fn write(&mut self, kind: EventKind) -> std::io::Result<()> {
+        let e = Event { t: self.elapsed_ms(), kind };
+        let line = serde_json::to_string(&e).map_err(std::io::Error::other)?;
+        // One write per line keeps a crash from interleaving half lines; flush so a kill loses at most this one.
+        self.file.write_all(format!("{line}\n").as_bytes())?;
+        self.file.flush()
+    }
+}
+
+/// FNV-1a, fixed here so checksums mean the same in every warpdbg build.
+pub fn fnv1a(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
+    for b in bytes {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// A cheap checksum of where the simulation is (step count, outcome, counters).
+pub fn state_check(m: &Machine) -> String {
+    let mt = &m.metrics;
+    let outcome = m.outcome().map_or("running", |o| o.name());
+    let nums = [m.steps, mt.warp_instructions, mt.thread_instructions, mt.branches, mt.divergent_branches];
+    let h = fnv1a(nums.iter().flat_map(|n| n.to_le_bytes()).chain(outcome.bytes()), FNV_OFFSET);
+    format!("{h:016x}")
+}
+
+/// A checksum of all global memory.
+pub fn memory_check(m: &Machine) -> String {
+    let mut h = FNV_OFFSET;
+    for a in &m.global.allocs {
+        h = fnv1a(a.name.bytes().chain(a.data.iter().copied()), h);
+    }
+    format!("{h:016x}")
+}
