@@ -226,10 +226,13 @@ pub fn livelock(m: &Machine) -> Outcome {
                     }
                     let line = m.kernel.line(e.pc);
                     let mut msg = format!(
-                        "{} left the loop and {} waiting, masked, at line {line}, where the warp reconverges",
+                        "{} {} waiting, masked, at line {line}, where the warp reconverges",
                         threads_phrase(&tids(waiting)),
                         is_are(&tids(waiting))
                     );
+                    if holder.is_none() {
+                        msg.push_str("; they run again only when the spinning threads get there");
+                    }
                     if let Some((addr, aw)) = holder
                         && aw.block == block.idx
                         && waiting.contains(aw.tid % 32)
@@ -254,13 +257,43 @@ pub fn livelock(m: &Machine) -> Outcome {
                 if stack.depth() > 1 {
                     text.push_str(
                         "This is a SIMT-induced deadlock: a pre-Volta warp runs one path at a time (the top of its SIMT \
-                         stack) until the paths reconverge, so threads waiting at the reconvergence point never run.\n\
-                         Fix: do the work that releases the others inside the loop, in the branch that succeeded \
-                         (e.g. `if (atomicCAS(lock, 0, 1) == 0) { critical section; atomicExch(lock, 0); }` in a \
-                         loop), or run on Volta and later (ITS), which guarantees forward progress.\n",
+                         stack) until the paths reconverge, so threads waiting at the reconvergence point never run.\n",
                     );
+                    text.push_str(if holder.is_some() {
+                        "Fix: do the work that releases the others inside the loop, in the branch that succeeded \
+                         (e.g. `if (atomicCAS(lock, 0, 1) == 0) { critical section; atomicExch(lock, 0); }` in a \
+                         loop), or run on Volta and later (ITS), which guarantees forward progress.\n"
+                    } else {
+                        "Fix: do not make threads of one warp wait for each other inside divergent code; let the \
+                         thread that others wait for do its part before the warp splits, or run on Volta and later \
+                         (ITS).\n"
+                    });
                 }
             }
+        }
+        // Threads that wait (ITS barriers, reconvergence, warp syncs) for the spinning ones.
+        let spinning: Vec<u32> = waits.iter().filter(|w| w.block == block.idx && w.kind == WaitKind::Spin).flat_map(|w| w.tids.clone()).collect();
+        for (spot, tids) in spots(m, slot) {
+            let (kind, pc) = match spot {
+                Spot::Barrier(pc) => (WaitKind::Barrier, pc),
+                Spot::Convergence(pc) => (WaitKind::Convergence, pc),
+                Spot::WarpSync(pc) => (WaitKind::WarpSync, pc),
+                Spot::Exited | Spot::Other(_) => continue,
+            };
+            let tids: Vec<u32> = tids.into_iter().filter(|t| !spinning.contains(t)).collect();
+            if tids.is_empty() {
+                continue;
+            }
+            let message = format!(
+                "{} for {} of block {}, which never {} there because {} spinning",
+                describe(m, spot, &tids),
+                threads_phrase(&spinning),
+                block.idx,
+                if spinning.len() == 1 { "gets" } else { "get" },
+                if spinning.len() == 1 { "it is" } else { "they are" }
+            );
+            text.push_str(&format!("- {message}\n"));
+            waits.push(Wait { line: m.kernel.line(pc), kind, block: block.idx, tids, message });
         }
     }
     if waits.is_empty() {
