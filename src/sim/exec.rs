@@ -176,50 +176,86 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
     ctx.pc = pc;
     let instr = &kernel.instrs[pc.0 as usize];
     match instr {
-        Instr::Mov { dst, src } => {
-            for l in mask.iter() {
-                let v = ctx.get(*src, l);
-                ctx.set(*dst, l, v);
-            }
-        }
+        Instr::Mov { dst, src } => map1(ctx, mask, *dst, *src, |x| x),
         Instr::Unary { op, ty, dst, src } => {
-            for l in mask.iter() {
-                let v = alu::unary(*op, *ty, ctx.get(*src, l));
-                ctx.set(*dst, l, v);
-            }
+            let (op, ty) = (*op, *ty);
+            map1(ctx, mask, *dst, *src, |x| alu::unary(op, ty, x))
         }
         Instr::Binary { op, ty, dst, a, b } => {
-            for l in mask.iter() {
-                let v = alu::binary(*op, *ty, ctx.get(*a, l), ctx.get(*b, l))
-                    .map_err(|_| ExecError::DivideByZero { lane: l })?;
-                ctx.set(*dst, l, v);
+            use crate::ir::ArithOp as O;
+            let (d, a, b) = (*dst, *a, *b);
+            // The common integer and float operations get their own loops; the rest (and everything that can
+            // divide by zero) goes through the general ALU.
+            match (op, ty) {
+                (O::Add, Ty::I32 | Ty::U32) => {
+                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
+                }
+                (O::Sub, Ty::I32 | Ty::U32) => {
+                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
+                }
+                (O::Mul, Ty::I32 | Ty::U32) => {
+                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
+                }
+                (O::And, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 & y as u32) as u64),
+                (O::Or, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 | y as u32) as u64),
+                (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
+                (O::Shl, Ty::I32 | Ty::U32) => {
+                    map2(ctx, mask, d, a, b, |x, y| (x as u32).checked_shl(y as u32).unwrap_or(0) as u64)
+                }
+                (O::Shr, Ty::U32) => {
+                    map2(ctx, mask, d, a, b, |x, y| (x as u32).checked_shr(y as u32).unwrap_or(0) as u64)
+                }
+                (O::Shr, Ty::I32) => {
+                    map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
+                }
+                (O::Add, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
+                (O::Sub, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
+                (O::Mul, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
+                (O::Div, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p / q)),
+                _ => {
+                    for l in mask.iter() {
+                        let v = alu::binary(*op, *ty, ctx.get(a, l), ctx.get(b, l))
+                            .map_err(|_| ExecError::DivideByZero { lane: l })?;
+                        ctx.set(d, l, v);
+                    }
+                }
             }
         }
         Instr::Cmp { op, ty, dst, a, b } => {
-            for l in mask.iter() {
-                let v = alu::compare(*op, *ty, ctx.get(*a, l), ctx.get(*b, l)) as u64;
-                ctx.set(*dst, l, v);
+            use crate::ir::CmpOp as C;
+            let (d, a, b) = (*dst, *a, *b);
+            match (op, ty) {
+                (C::Lt, Ty::I32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) < (y as u32 as i32)) as u64),
+                (C::Lt, Ty::U32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32) < (y as u32)) as u64),
+                (C::Ge, Ty::I32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >= (y as u32 as i32)) as u64),
+                (C::Ge, Ty::U32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32) >= (y as u32)) as u64),
+                (C::Eq, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 == y as u32) as u64),
+                (C::Ne, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 != y as u32) as u64),
+                _ => {
+                    let (op, ty) = (*op, *ty);
+                    map2(ctx, mask, d, a, b, |x, y| alu::compare(op, ty, x, y) as u64)
+                }
             }
         }
         Instr::Convert { from, to, dst, src } => {
-            for l in mask.iter() {
-                let v = alu::convert(*from, *to, ctx.get(*src, l));
-                ctx.set(*dst, l, v);
-            }
+            let (from, to) = (*from, *to);
+            map1(ctx, mask, *dst, *src, |x| alu::convert(from, to, x))
         }
         Instr::PtrAdd { dst, base, index, index_signed, scale } => {
-            for l in mask.iter() {
-                let i = ctx.get(*index, l);
-                let i = if *index_signed { i as u32 as i32 as i64 } else { i as u32 as i64 };
-                let v = ctx.get(*base, l).wrapping_add(i.wrapping_mul(*scale) as u64);
-                ctx.set(*dst, l, v);
+            let scale = *scale;
+            if *index_signed {
+                map2(ctx, mask, *dst, *base, *index, |p, i| {
+                    p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
+                })
+            } else {
+                map2(ctx, mask, *dst, *base, *index, |p, i| {
+                    p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
+                })
             }
         }
         Instr::PtrDiff { dst, a, b, elem_size } => {
-            for l in mask.iter() {
-                let d = ctx.get(*a, l).wrapping_sub(ctx.get(*b, l)) as i64 / *elem_size as i64;
-                ctx.set(*dst, l, d as i32 as u32 as u64);
-            }
+            let es = *elem_size as i64;
+            map2(ctx, mask, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
         }
         Instr::Special { dst, which } => {
             for l in mask.iter() {
@@ -385,5 +421,71 @@ fn atomic(op: AtomicOp, ty: Ty, old: u64, x: u64, y: u64) -> u64 {
         }
         AtomicOp::Min => alu::math(crate::front::tast::MathFn::Min, ty, old, x),
         AtomicOp::Max => alu::math(crate::front::tast::MathFn::Max, ty, old, x),
+    }
+}
+
+#[inline(always)]
+fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
+    f(f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits() as u64
+}
+
+/// Where an operand's value comes from, resolved once per instruction.
+#[derive(Clone, Copy)]
+enum Src {
+    Row(usize),
+    Imm(u64),
+}
+
+impl Src {
+    #[inline(always)]
+    fn of(o: Operand, stride: usize, base: usize) -> Src {
+        match o {
+            Operand::Reg(r) => Src::Row(r.0 as usize * stride + base),
+            Operand::Imm(v) => Src::Imm(v),
+        }
+    }
+
+    #[inline(always)]
+    fn at(self, regs: &[u64], l: usize) -> u64 {
+        match self {
+            Src::Row(o) => regs[o + l],
+            Src::Imm(v) => v,
+        }
+    }
+}
+
+/// `dst = f(a)` for the lanes in `mask`: operands resolved once, a plain loop when all lanes run.
+#[inline(always)]
+fn map1(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, f: impl Fn(u64) -> u64) {
+    let sa = Src::of(a, ctx.stride, ctx.base);
+    let d = dst.0 as usize * ctx.stride + ctx.base;
+    let regs = &mut *ctx.regs;
+    if mask == LaneMask::FULL {
+        for l in 0..32 {
+            regs[d + l] = f(sa.at(regs, l));
+        }
+    } else {
+        for l in mask.iter() {
+            let l = l as usize;
+            regs[d + l] = f(sa.at(regs, l));
+        }
+    }
+}
+
+/// `dst = f(a, b)` for the lanes in `mask`.
+#[inline(always)]
+fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
+    let (sa, sb) = (Src::of(a, ctx.stride, ctx.base), Src::of(b, ctx.stride, ctx.base));
+    let d = dst.0 as usize * ctx.stride + ctx.base;
+    let regs = &mut *ctx.regs;
+    if mask == LaneMask::FULL {
+        for l in 0..32 {
+            regs[d + l] = f(sa.at(regs, l), sb.at(regs, l));
+        }
+    } else {
+        for l in mask.iter() {
+            let l = l as usize;
+            regs[d + l] = f(sa.at(regs, l), sb.at(regs, l));
+        }
     }
 }

@@ -272,7 +272,11 @@ pub fn livelock(m: &Machine) -> Outcome {
             }
         }
         // Threads that wait (ITS barriers, reconvergence, warp syncs) for the spinning ones.
-        let spinning: Vec<u32> = waits.iter().filter(|w| w.block == block.idx && w.kind == WaitKind::Spin).flat_map(|w| w.tids.clone()).collect();
+        let spinning: Vec<u32> = waits
+            .iter()
+            .filter(|w| w.block == block.idx && w.kind == WaitKind::Spin)
+            .flat_map(|w| w.tids.clone())
+            .collect();
         for (spot, tids) in spots(m, slot) {
             let (kind, pc) = match spot {
                 Spot::Barrier(pc) => (WaitKind::Barrier, pc),

@@ -50,6 +50,8 @@ pub struct ItsWarp {
     /// Per lane: the mask a `WarpSync` thread waits for.
     pub sync_mask: [LaneMask; 32],
     next_id: u32,
+    /// Fast path: all live threads are ready at one PC with no open convergence barrier; the lanes.
+    converged: Option<LaneMask>,
 }
 
 impl ItsWarp {
@@ -66,6 +68,7 @@ impl ItsWarp {
             current: Some(Pc(0)),
             sync_mask: [LaneMask::EMPTY; 32],
             next_id: 0,
+            converged: Some(exists),
         }
     }
 
@@ -138,10 +141,24 @@ impl ItsWarp {
 
     /// The group that issues next: (PC, lanes), or None when no thread of this warp can issue.
     pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
+        if let Some(lanes) = self.converged
+            && let Some(l) = lanes.lowest()
+        {
+            return Some((self.pc[l as usize], lanes));
+        }
         while self.settle() {}
         let ready = self.lanes_in(ThreadState::Ready);
         if ready.is_empty() {
             return None;
+        }
+        // One group, everyone live in it, nothing to reconverge: the fast path until something splits it.
+        if self.barriers.is_empty() && ready == self.live() {
+            let pc0 = self.pc[ready.lowest().unwrap_or(0) as usize];
+            if ready.iter().all(|l| self.pc[l as usize] == pc0) {
+                self.converged = Some(ready);
+                self.current = Some(pc0);
+                return Some((pc0, ready));
+            }
         }
         let pc = match self.current {
             Some(c) if ready.iter().any(|l| self.pc[l as usize] == c) => c,
@@ -178,6 +195,11 @@ impl ItsWarp {
     /// The group moves on; a backward jump (a loop's back edge) yields to the next group.
     pub fn advance(&mut self, lanes: LaneMask, from: Pc, to: Pc) {
         self.set_pc(lanes, to);
+        if self.converged.is_some() {
+            // The only group moved: still one group, and it keeps running.
+            self.current = Some(to);
+            return;
+        }
         if to <= from {
             self.yield_from(to);
         } else {
@@ -196,6 +218,7 @@ impl ItsWarp {
 
     /// A divergent branch: opens (or reuses) a convergence barrier at `reconv` for `lanes`.
     pub fn diverge(&mut self, lanes: LaneMask, branch: Pc, taken: LaneMask, then_pc: Pc, else_pc: Pc, reconv: Pc) {
+        self.converged = None;
         if reconv != Pc::EXIT {
             let first = lanes.lowest().unwrap_or(0) as usize;
             let reuse = self.conv[first].last().copied().filter(|id| {
@@ -218,6 +241,7 @@ impl ItsWarp {
     }
 
     pub fn exit(&mut self, lanes: LaneMask) {
+        self.converged = None;
         for l in lanes.iter() {
             self.state[l as usize] = ThreadState::Exited;
         }
@@ -225,6 +249,7 @@ impl ItsWarp {
 
     /// Threads wait (barrier, warp sync) at their current PC.
     pub fn block(&mut self, lanes: LaneMask, s: ThreadState) {
+        self.converged = None;
         for l in lanes.iter() {
             self.state[l as usize] = s;
         }
@@ -232,6 +257,7 @@ impl ItsWarp {
 
     /// Waiting threads resume at the next instruction.
     pub fn resume_after(&mut self, lanes: LaneMask) {
+        self.converged = None;
         for l in lanes.iter() {
             self.state[l as usize] = ThreadState::Ready;
             self.pc[l as usize] = Pc(self.pc[l as usize].0 + 1);
@@ -241,6 +267,7 @@ impl ItsWarp {
     /// Forward progress: threads waiting at a convergence barrier that `spinners` belong to go on without
     /// them. Returns the released lanes.
     pub fn release_waiters(&mut self, spinners: LaneMask) -> LaneMask {
+        self.converged = None;
         let mut released = LaneMask::EMPTY;
         let waiting = self.lanes_in(ThreadState::Converging);
         for b in &mut self.barriers {

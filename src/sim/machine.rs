@@ -362,7 +362,12 @@ impl Machine {
 
     fn progress(&mut self) {
         self.quiet = 0;
-        self.seen.clear();
+        if !self.seen.is_empty() {
+            self.seen.clear();
+        }
+        if !self.recent.is_empty() {
+            self.recent.clear();
+        }
     }
 
     /// Runs up to `budget` instructions; the engine API every front end drives.
@@ -484,21 +489,21 @@ impl Machine {
             self.progress();
         }
         self.notes(b, w, pc, line, notes);
-        self.metrics.warp_instructions += 1;
-        self.metrics.thread_instructions += mask.count() as u64;
-        let lm = self.metrics.line(line);
-        lm.warp_instructions += 1;
-        lm.thread_instructions += mask.count() as u64;
+        self.metrics.count_instruction(line, mask.count());
         self.blocks[b].warps[w].instructions += 1;
-        if self.recent.len() == 512 {
-            self.recent.pop_front();
+        // Recent issues explain a livelock; they only matter once the machine has been quiet for a while.
+        if self.quiet >= QUIET_BEFORE_HASHING / 2 {
+            if self.recent.len() == 512 {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
         }
-        self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
         sink(&issue);
 
+        let exits = effect == Effect::Exit;
         self.apply(b, w, pc, mask, effect);
 
-        if self.blocks[b].warps.iter().all(Warp::done) {
+        if exits && self.blocks[b].warps.iter().all(Warp::done) {
             self.retire(b);
             self.progress();
         } else if let Some(o) = self.watch_livelock() {

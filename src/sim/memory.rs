@@ -109,6 +109,8 @@ fn write_le(b: &mut [u8], bits: u64) {
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
     pub allocs: Vec<Allocation>,
+    /// The allocation the last access hit: warps walk arrays, so it is usually the next one too.
+    last: std::cell::Cell<usize>,
 }
 
 impl GlobalMemory {
@@ -152,11 +154,19 @@ impl GlobalMemory {
     /// Locates `size` bytes at `addr`: (allocation index, byte offset).
     #[inline]
     fn locate(&self, addr: u64, size: u32) -> Result<(usize, usize), MemError> {
+        if let Some(a) = self.allocs.get(self.last.get())
+            && addr >= a.base
+            && addr + size as u64 <= a.base + a.bytes()
+            && addr.is_multiple_of(size as u64)
+        {
+            return Ok((self.last.get(), (addr - a.base) as usize));
+        }
         for (i, a) in self.allocs.iter().enumerate() {
             if addr >= a.base && addr + size as u64 <= a.base + a.bytes() {
                 if !addr.is_multiple_of(size as u64) {
                     return Err(MemError::Misaligned { space: Space::Global });
                 }
+                self.last.set(i);
                 return Ok((i, (addr - a.base) as usize));
             }
         }

@@ -27,12 +27,42 @@ pub struct Metrics {
     pub divergent_branches: u64,
     pub divergent_warps: u64,
     pub max_stack_depth: u32,
+    /// Branch counts per line (lines with branches only).
     pub per_line: BTreeMap<u32, LineMetrics>,
+    /// Warp- and thread-instructions per line, indexed by line (dense: counted every step).
+    pub line_instructions: Vec<[u64; 2]>,
 }
 
 impl Metrics {
     pub fn line(&mut self, line: u32) -> &mut LineMetrics {
         self.per_line.entry(line).or_insert_with(|| LineMetrics { line, ..Default::default() })
+    }
+
+    /// Counts one issued instruction of `threads` active threads on `line`.
+    #[inline]
+    pub fn count_instruction(&mut self, line: u32, threads: u32) {
+        self.warp_instructions += 1;
+        self.thread_instructions += threads as u64;
+        let i = line as usize;
+        if i >= self.line_instructions.len() {
+            self.line_instructions.resize(i + 1, [0, 0]);
+        }
+        let c = &mut self.line_instructions[i];
+        c[0] += 1;
+        c[1] += threads as u64;
+    }
+
+    /// Every line that issued instructions or has branches, with all its counts.
+    pub fn lines(&self) -> Vec<LineMetrics> {
+        let mut out: BTreeMap<u32, LineMetrics> = self.per_line.clone();
+        for (i, c) in self.line_instructions.iter().enumerate() {
+            if c[0] > 0 {
+                let l = out.entry(i as u32).or_insert_with(|| LineMetrics { line: i as u32, ..Default::default() });
+                l.warp_instructions = c[0];
+                l.thread_instructions = c[1];
+            }
+        }
+        out.into_values().collect()
     }
 
     pub fn threads_per_instruction(&self) -> f64 {

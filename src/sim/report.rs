@@ -11,7 +11,7 @@ use super::metrics::LineMetrics;
 use crate::ir::Ty;
 
 #[derive(Serialize)]
-pub struct MetricsJson<'a> {
+pub struct MetricsJson {
     pub warps: u64,
     pub warp_instructions: u64,
     pub thread_instructions: u64,
@@ -21,7 +21,7 @@ pub struct MetricsJson<'a> {
     pub branch_efficiency: f64,
     pub divergent_warps: u64,
     pub max_stack_depth: u32,
-    pub per_line: Vec<&'a LineMetrics>,
+    pub per_line: Vec<LineMetrics>,
 }
 
 /// An allocation's elements as JSON numbers (booleans as true/false).
@@ -64,7 +64,7 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
         branch_efficiency: round(mt.branch_efficiency(), 4),
         divergent_warps: mt.divergent_warps,
         max_stack_depth: mt.max_stack_depth,
-        per_line: mt.per_line.values().filter(|l| l.branches > 0).collect(),
+        per_line: mt.lines().into_iter().filter(|l| l.branches > 0).collect(),
     };
     let (explanation, faults, waits) = match outcome {
         Outcome::Fault(f) => (
