@@ -84,6 +84,9 @@ pub struct LaunchArgs {
     /// Execution model (overrides `// @mode`; default its).
     #[arg(long, value_parser = parse_mode, value_name = "its|pre-volta")]
     pub mode: Option<Mode>,
+    /// Schedule warps (and, in ITS, thread groups) from this seed instead of round-robin; reproducible.
+    #[arg(long, value_name = "N")]
+    pub schedule_seed: Option<u64>,
 }
 
 fn parse_mode(s: &str) -> Result<Mode, String> {
@@ -122,6 +125,9 @@ pub enum Command {
         /// Print performance figures (wall time, instructions per second, peak memory) instead of the report.
         #[arg(long, conflicts_with = "json")]
         bench: bool,
+        /// Run N seeded schedules and report the results that differ (races, schedule-dependent hangs).
+        #[arg(long, value_name = "N", conflicts_with = "bench")]
+        explore: Option<u64>,
     },
     /// Print one line per issued instruction.
     Trace {
@@ -188,12 +194,17 @@ pub enum Command {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench }) => {
-            let config = Config { max_steps, memory_cap, ..Config::default() };
-            if bench { bench_command(&file, &launch, config) } else { run_command(&file, &launch, json, config) }
+        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench, explore }) => {
+            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
+            match explore {
+                Some(n) => explore_command(&file, &launch, json, config, n),
+                None if bench => bench_command(&file, &launch, config),
+                None => run_command(&file, &launch, json, config),
+            }
         }
         Some(Command::Trace { file, launch, jsonl, max_steps }) => {
-            trace_command(&file, &launch, jsonl, Config { max_steps, ..Config::default() })
+            let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..Config::default() };
+            trace_command(&file, &launch, jsonl, config)
         }
         Some(Command::View { file, launch, ui, steps, size }) => view_command(&file, &launch, &ui, steps, &size),
         Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
@@ -336,7 +347,8 @@ fn trace_command(path: &Path, launch: &LaunchArgs, jsonl: bool, config: Config) 
 /// Builds the TUI's state for a kernel file: session, keymap, theme (honouring NO_COLOR).
 pub fn make_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Result<App, Exit> {
     let compiled = load(path, launch)?;
-    let session = Session::new(compiled, Config::default()).map_err(|e| {
+    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let session = Session::new(compiled, config).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
     })?;
@@ -394,6 +406,7 @@ fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Pa
                 theme: app.theme.name.clone(),
                 breakpoints: app.session.breakpoints.iter().copied().collect(),
                 size: app.size,
+                schedule_seed: launch.schedule_seed,
             };
             match crate::recording::Recorder::create(p, &header) {
                 Ok(r) => Some(r),
@@ -583,5 +596,96 @@ fn export_command(path: &Path, html: Option<&Path>, cast: Option<&Path>, text: O
         }
     }
     eprintln!("exported {} frames", frames.len());
+    Exit::Ok
+}
+
+/// Runs `n` seeded schedules (seeds 1..=n) next to the default one and groups the results.
+fn explore_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config, n: u64) -> Exit {
+    let compiled = match load(path, launch) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    struct Result {
+        seeds: Vec<Option<u64>>,
+        outcome: String,
+        memory: String,
+        values: serde_json::Value,
+    }
+    let mut results: Vec<Result> = vec![];
+    for seed in std::iter::once(None).chain((1..=n).map(Some)) {
+        let mut m = match Machine::new(&compiled, &Config { schedule_seed: seed, ..config.clone() }) {
+            Ok(m) => m,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Exit::Usage;
+            }
+        };
+        let outcome = m.run();
+        let memory = crate::recording::memory_check(&m);
+        let key = (outcome.name().to_string(), memory.clone());
+        match results.iter_mut().find(|r| (r.outcome.clone(), r.memory.clone()) == key) {
+            Some(r) => r.seeds.push(seed),
+            None => {
+                let values = report::json(&m, &outcome)["memory"].clone();
+                results.push(Result { seeds: vec![seed], outcome: key.0, memory, values })
+            }
+        }
+    }
+    let seed_text = |s: &Option<u64>| s.map_or("default".to_string(), |v| v.to_string());
+    if json {
+        let v: Vec<serde_json::Value> = results
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "seeds": r.seeds.iter().map(|s| s.map_or(serde_json::Value::Null, |v| v.into())).collect::<Vec<_>>(),
+                    "outcome": r.outcome, "memory_checksum": r.memory, "memory": r.values,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "schedules": n + 1, "results": v })).unwrap_or_default()
+        );
+    } else {
+        println!(
+            "{} schedules (the default and seeds 1..={n}): {} distinct result{}",
+            n + 1,
+            results.len(),
+            if results.len() == 1 { "" } else { "s" }
+        );
+        let base = &results[0].values;
+        for (i, r) in results.iter().enumerate() {
+            let seeds: Vec<String> = r.seeds.iter().take(12).map(seed_text).collect();
+            let more = if r.seeds.len() > 12 { format!(" and {} more", r.seeds.len() - 12) } else { String::new() };
+            println!("\nresult {}: {} (memory {}) with seeds {}{more}", i + 1, r.outcome, r.memory, seeds.join(", "));
+            if i > 0 {
+                // Where this result's memory differs from the default schedule's.
+                if let (Some(a), Some(b)) = (base.as_object(), r.values.as_object()) {
+                    for (name, va) in a {
+                        let (Some(xa), Some(xb)) = (va.as_array(), b.get(name).and_then(|v| v.as_array())) else {
+                            continue;
+                        };
+                        let diffs: Vec<String> = xa
+                            .iter()
+                            .zip(xb)
+                            .enumerate()
+                            .filter(|(_, (p, q))| p != q)
+                            .take(8)
+                            .map(|(k, (p, q))| format!("{name}[{k}] = {q} (default: {p})"))
+                            .collect();
+                        if !diffs.is_empty() {
+                            println!("  {}", diffs.join(", "));
+                        }
+                    }
+                }
+                if let Some(Some(s)) = r.seeds.first() {
+                    println!("  reproduce: warpdbg run {} --schedule-seed {s}", path.display());
+                }
+            }
+        }
+        if results.len() > 1 {
+            println!("\nThe result depends on the schedule: a race, or a hang that only some interleavings reach.");
+        }
+    }
     Exit::Ok
 }

@@ -35,6 +35,9 @@ pub struct Header {
     pub theme: String,
     pub breakpoints: Vec<u32>,
     pub size: (u16, u16),
+    /// The `--schedule-seed` the session ran with, if any.
+    #[serde(default)]
+    pub schedule_seed: Option<u64>,
 }
 
 impl Header {

@@ -52,6 +52,9 @@ pub struct ItsWarp {
     next_id: u32,
     /// Fast path: all live threads are ready at one PC with no open convergence barrier; the lanes.
     converged: Option<LaneMask>,
+    /// A seeded schedule (`--schedule-seed`): a random number for this step's choices (which side of a
+    /// divergent branch runs first, which group runs after a yield). `None`: the documented default.
+    pub noise: Option<u64>,
 }
 
 impl ItsWarp {
@@ -69,6 +72,7 @@ impl ItsWarp {
             sync_mask: [LaneMask::EMPTY; 32],
             next_id: 0,
             converged: Some(exists),
+            noise: None,
         }
     }
 
@@ -213,6 +217,11 @@ impl ItsWarp {
         let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).filter(|p| *p != pc).collect();
         pcs.sort();
         pcs.dedup();
+        if let Some(r) = self.noise {
+            pcs.push(pc);
+            self.current = Some(pcs[(r % pcs.len() as u64) as usize]);
+            return;
+        }
         self.current = Some(pcs.iter().copied().find(|p| *p > pc).or(pcs.first().copied()).unwrap_or(pc));
     }
 
@@ -236,8 +245,11 @@ impl ItsWarp {
         }
         self.set_pc(taken, then_pc);
         self.set_pc(lanes.minus(taken), else_pc);
-        // The taken side runs first, as in the pre-Volta model.
-        self.current = Some(then_pc);
+        // The taken side runs first, as in the pre-Volta model (a seeded schedule may pick either).
+        self.current = Some(match self.noise {
+            Some(r) if r & 1 == 1 => else_pc,
+            _ => then_pc,
+        });
     }
 
     pub fn exit(&mut self, lanes: LaneMask) {

@@ -32,11 +32,14 @@ pub struct Config {
     pub memory_cap: u64,
     /// Blocks resident at once; `None` = as many as fit in 16,384 threads (at least one).
     pub max_resident_blocks: Option<usize>,
+    /// A seeded schedule instead of round-robin: which warp issues, and in ITS which thread group, are
+    /// drawn from this seed. Reproducible: the same seed gives the same run.
+    pub schedule_seed: Option<u64>,
 }
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_steps: None, memory_cap: 2 << 30, max_resident_blocks: None }
+        Config { max_steps: None, memory_cap: 2 << 30, max_resident_blocks: None, schedule_seed: None }
     }
 }
 
@@ -264,6 +267,7 @@ pub struct Machine {
     recent: VecDeque<Recent>,
     pub last_atomic: HashMap<u64, AtomicWrite>,
     mem_epoch: u64,
+    schedule_seed: Option<u64>,
 }
 
 impl Machine {
@@ -306,6 +310,7 @@ impl Machine {
             recent: VecDeque::with_capacity(512),
             last_atomic: HashMap::new(),
             mem_epoch: 0,
+            schedule_seed: config.schedule_seed,
         };
         m.dispatch();
         Ok(m)
@@ -416,8 +421,13 @@ impl Machine {
 
     fn find_issue(&mut self) -> Option<(usize, usize, usize, Pc, LaneMask)> {
         let n = self.order.len();
+        // A seeded schedule starts the search at a random warp; a function of the step, so `peek` agrees.
+        let start = match self.schedule_seed {
+            Some(seed) => (crate::launch::random_u64(seed, 1, self.steps) % n.max(1) as u64) as usize,
+            None => self.cursor,
+        };
         for k in 0..n {
-            let i = (self.cursor + k) % n;
+            let i = (start + k) % n;
             let (b, w) = self.order[i];
             if let Some((pc, mask)) = self.blocks[b].warps[w].candidate() {
                 return Some((i, b, w, pc, mask));
@@ -501,6 +511,11 @@ impl Machine {
         sink(&issue);
 
         let exits = effect == Effect::Exit;
+        if let Some(seed) = self.schedule_seed
+            && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
+        {
+            its.noise = Some(crate::launch::random_u64(seed, 2, self.steps));
+        }
         self.apply(b, w, pc, mask, effect);
 
         if exits && self.blocks[b].warps.iter().all(Warp::done) {

@@ -17,7 +17,8 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
     let h = &rec.header;
     let compiled = crate::front::compile(&h.file, h.source.as_bytes(), &h.overrides())
         .map_err(|e| format!("the recorded kernel no longer compiles:\n{}", e.render()))?;
-    let session = Session::new(compiled, Config::default()).map_err(|e| e.to_string())?;
+    let config = Config { schedule_seed: h.schedule_seed, ..Config::default() };
+    let session = Session::new(compiled, config).map_err(|e| e.to_string())?;
     let theme = match theme {
         Some(t) => t,
         None => Theme::load(&h.theme).unwrap_or_else(|_| Theme::default_dark()),
