@@ -80,6 +80,8 @@ pub struct Ctx<'a> {
     pub race: Option<RaceCtx<'a>>,
     /// The instruction executing (set by [`execute`]).
     pub pc: Pc,
+    /// Shared-memory accesses of this instruction: (lane, byte offset), for bank-conflict counting.
+    pub shared_accesses: Vec<(u32, u32)>,
 }
 
 /// What race detection needs from the machine.
@@ -137,6 +139,7 @@ impl Ctx<'_> {
             if access == AccessKind::Read {
                 self.check_race(off, size, lane, false);
             }
+            self.shared_accesses.push((lane, off as u32));
             Ok(memory::shared_load(self.shared, off, size))
         } else {
             self.global.load(addr, size).map_err(fail)
@@ -152,6 +155,7 @@ impl Ctx<'_> {
             // Atomics are ordered among themselves: only plain writes race.
             if access == AccessKind::Write {
                 self.check_race(off, size, lane, true);
+                self.shared_accesses.push((lane, off as u32));
             }
             if memory::shared_load(self.shared, off, size) != bits {
                 self.wrote = true;

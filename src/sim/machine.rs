@@ -268,6 +268,8 @@ pub struct Machine {
     pub last_atomic: HashMap<u64, AtomicWrite>,
     mem_epoch: u64,
     schedule_seed: Option<u64>,
+    /// Reused buffer for one instruction's shared-memory accesses (no allocation per step).
+    shared_scratch: Vec<(u32, u32)>,
 }
 
 impl Machine {
@@ -311,6 +313,7 @@ impl Machine {
             last_atomic: HashMap::new(),
             mem_epoch: 0,
             schedule_seed: config.schedule_seed,
+            shared_scratch: Vec::with_capacity(32),
         };
         m.dispatch();
         Ok(m)
@@ -484,8 +487,14 @@ impl Machine {
                     lockstep_warps: self.launch.mode == Mode::PreVolta,
                 }),
                 pc,
+                shared_accesses: std::mem::take(&mut self.shared_scratch),
             };
             let r = exec::execute(&mut ctx, pc, mask);
+            if !ctx.shared_accesses.is_empty() {
+                self.metrics.banks.record(line, &ctx.shared_accesses);
+                ctx.shared_accesses.clear();
+            }
+            self.shared_scratch = ctx.shared_accesses;
             (r, ctx.notes, ctx.wrote)
         };
         self.steps += 1;

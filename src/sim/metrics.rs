@@ -31,6 +31,8 @@ pub struct Metrics {
     pub per_line: BTreeMap<u32, LineMetrics>,
     /// Warp- and thread-instructions per line, indexed by line (dense: counted every step).
     pub line_instructions: Vec<[u64; 2]>,
+    /// Shared-memory bank conflicts per line.
+    pub banks: super::banks::BankStats,
 }
 
 impl Metrics {

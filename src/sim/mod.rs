@@ -2,6 +2,7 @@
 //! execution models (pre-Volta SIMT stack, ITS), memory with sanitizer-style faults, barriers, metrics.
 
 pub mod alu;
+pub mod banks;
 pub mod exec;
 pub mod explain;
 pub mod fault;

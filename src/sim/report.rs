@@ -122,6 +122,13 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
             "kind": h.kind.name(), "line": h.line, "message": h.message, "count": h.count,
         })).collect::<Vec<_>>(),
         "faults": faults,
+        "shared_bank_conflicts": {
+            "total": m.metrics.banks.total_conflicts(),
+            "per_line": m.metrics.banks.per_line.values().map(|b| json!({
+                "line": b.line, "accesses": b.accesses, "wavefronts": b.wavefronts, "conflicts": b.conflicts,
+                "max_ways": b.max_ways,
+            })).collect::<Vec<_>>(),
+        },
         "waits": waits,
         "printf": m.output.iter().map(|p| json!({
             "block": p.block.as_array(), "thread": p.thread.as_array(), "text": p.text,
@@ -189,6 +196,16 @@ pub fn text(m: &Machine, outcome: &Outcome) -> String {
                 lm.divergent_branches,
                 lm.divergent_warps,
                 lm.divergent_branches as f64 / mt.warps.max(1) as f64
+            );
+        }
+    }
+    if !m.metrics.banks.per_line.is_empty() {
+        let _ = writeln!(s, "\nshared memory banks:\n  line  accesses  wavefronts  conflicts  worst");
+        for b in m.metrics.banks.per_line.values() {
+            let _ = writeln!(
+                s,
+                "  {:>4}  {:>8}  {:>10}  {:>9}  {:>4}-way",
+                b.line, b.accesses, b.wavefronts, b.conflicts, b.max_ways
             );
         }
     }

@@ -1,0 +1,82 @@
+//! Shared-memory bank conflicts: 32 banks of 4-byte words. A warp's access takes as many wavefronts as the
+//! most distinct words any one bank must serve (lanes reading the same word share it: a broadcast). Nsight
+//! Compute reports the extra wavefronts (`l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum` and
+//! `..._op_st.sum`); warpdbg counts the same per source line.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// Per source line.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BankLine {
+    pub line: u32,
+    /// Warp-level shared loads and stores on this line.
+    pub accesses: u64,
+    pub wavefronts: u64,
+    /// Extra wavefronts: `wavefronts - accesses` (Nsight's bank conflicts).
+    pub conflicts: u64,
+    /// The worst N-way conflict seen.
+    pub max_ways: u32,
+    /// The first access on the line: (lane, bank, word offset in shared memory).
+    pub sample: Vec<(u32, u32, u32)>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BankStats {
+    pub per_line: BTreeMap<u32, BankLine>,
+}
+
+/// The number of wavefronts for one warp access: (lane, byte offset) pairs.
+pub fn ways(accesses: &[(u32, u32)]) -> u32 {
+    let mut words_per_bank: [[u32; 32]; 32] = [[u32::MAX; 32]; 32];
+    let mut counts = [0u32; 32];
+    for &(_, off) in accesses {
+        let word = off / 4;
+        let bank = (word % 32) as usize;
+        let n = counts[bank] as usize;
+        if !words_per_bank[bank][..n].contains(&word) {
+            words_per_bank[bank][n] = word;
+            counts[bank] += 1;
+        }
+    }
+    counts.iter().copied().max().unwrap_or(0).max(1)
+}
+
+impl BankStats {
+    pub fn record(&mut self, line: u32, accesses: &[(u32, u32)]) {
+        if accesses.is_empty() {
+            return;
+        }
+        let w = ways(accesses);
+        let e = self.per_line.entry(line).or_insert_with(|| BankLine { line, ..Default::default() });
+        if e.accesses == 0 {
+            e.sample = accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect();
+        }
+        e.accesses += 1;
+        e.wavefronts += w as u64;
+        e.conflicts += w as u64 - 1;
+        e.max_ways = e.max_ways.max(w);
+    }
+
+    pub fn total_conflicts(&self) -> u64 {
+        self.per_line.values().map(|l| l.conflicts).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stride_two_is_two_way_and_padding_removes_it() {
+        let stride2: Vec<(u32, u32)> = (0..32).map(|l| (l, 4 * 2 * l)).collect();
+        assert_eq!(ways(&stride2), 2);
+        let row33: Vec<(u32, u32)> = (0..32).map(|l| (l, 4 * 33 * l)).collect();
+        assert_eq!(ways(&row33), 1);
+        let row32: Vec<(u32, u32)> = (0..32).map(|l| (l, 4 * 32 * l)).collect();
+        assert_eq!(ways(&row32), 32);
+        let broadcast: Vec<(u32, u32)> = (0..32).map(|l| (l, 0)).collect();
+        assert_eq!(ways(&broadcast), 1);
+    }
+}
