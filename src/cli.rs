@@ -164,6 +164,23 @@ pub enum Command {
         #[arg(long, value_name = "COLSxROWS", default_value = "120x40")]
         size: String,
     },
+    /// Why is a lane inactive? Runs N steps, then names the branch that masked the lane and where it rejoins.
+    Why {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+        /// Instructions to issue first.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        steps: u64,
+        /// The block, as its linear index (x + y*gridDim.x + ...).
+        #[arg(long = "in-block", value_name = "N", default_value_t = 0)]
+        in_block: u64,
+        /// The warp within the block.
+        #[arg(long, default_value_t = 0)]
+        warp: u32,
+        #[arg(long)]
+        lane: u32,
+    },
     /// Replay a recorded session in the debugger.
     Replay {
         session: PathBuf,
@@ -207,6 +224,9 @@ pub fn run(cli: Cli) -> Exit {
             trace_command(&file, &launch, jsonl, config)
         }
         Some(Command::View { file, launch, ui, steps, size }) => view_command(&file, &launch, &ui, steps, &size),
+        Some(Command::Why { file, launch, steps, in_block, warp, lane }) => {
+            why_command(&file, &launch, steps, in_block, warp, lane)
+        }
         Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
         Some(Command::Export { session, html, cast, text, ui }) => {
             export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
@@ -688,4 +708,43 @@ fn explore_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config,
         }
     }
     Exit::Ok
+}
+
+fn why_command(path: &Path, launch: &LaunchArgs, steps: u64, block: u64, warp: u32, lane: u32) -> Exit {
+    let compiled = match load(path, launch) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let mut session = match Session::new(compiled, config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    session.run_to(steps);
+    match session.why_inactive(block, warp, lane) {
+        Ok(w) => {
+            println!("at step {}: {}", session.machine.steps, w.text);
+            if let Some((_, step)) = w.branch {
+                println!("to see the branch about to run: warpdbg view {} --steps {}", path.display(), step - 1);
+            }
+            Exit::Ok
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Usage
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        super::Cli::command().debug_assert();
+    }
 }

@@ -208,3 +208,121 @@ impl Session {
         None
     }
 }
+
+/// The answer to "why is this lane inactive?".
+#[derive(Clone, Debug, PartialEq)]
+pub struct WhyInactive {
+    /// Thread index in the block.
+    pub tid: u32,
+    /// One paragraph for the student.
+    pub text: String,
+    /// The divergent branch that masked the lane: its line and the step it issued at (go to `step - 1` to
+    /// see it about to run).
+    pub branch: Option<(u32, u64)>,
+    /// Where the lane's side reconverges with the rest of the warp (None: at the end of the kernel).
+    pub reconverge_line: Option<u32>,
+}
+
+impl Session {
+    /// Explains why `lane` of warp `warp` in block `block` (linear index) does not run with its warp now.
+    pub fn why_inactive(&mut self, block: u64, warp: u32, lane: u32) -> Result<WhyInactive, String> {
+        use crate::sim::inspect;
+        let kernel = self.machine.kernel.clone();
+        let src = self.compiled.sources.get(self.compiled.file).clone();
+        let b = self
+            .machine
+            .blocks
+            .iter()
+            .find(|b| b.linear == block)
+            .ok_or_else(|| format!("block {block} is not resident now (it has finished or not started)"))?;
+        let w = b.warps.get(warp as usize).ok_or_else(|| format!("block {block} has no warp {warp}"))?;
+        let tid = warp * 32 + lane;
+        let line_text = |l: u32| src.line_text(l).trim().to_string();
+        if lane >= 32 || !w.exists.contains(lane) {
+            return Err(format!("lane {lane} of warp {warp} is not a thread: the block has {} threads", b.threads));
+        }
+        let base = WhyInactive { tid, text: String::new(), branch: None, reconverge_line: None };
+        if !w.live.contains(lane) {
+            let at = w.exited_at[lane as usize].map(|pc| kernel.line(pc)).unwrap_or(0);
+            return Ok(WhyInactive {
+                text: format!("thread {tid} has exited: it finished at line {at} (`{}`).", line_text(at)),
+                ..base
+            });
+        }
+        let summary = inspect::summarize(&self.machine, b, w);
+        let now_line = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| kernel.line(pc));
+        if summary.active.contains(lane) && summary.state != inspect::WarpState::Barrier {
+            return Ok(WhyInactive {
+                text: format!(
+                    "thread {tid} is active: it runs line {} with its warp's next instruction.",
+                    now_line.unwrap_or(0)
+                ),
+                ..base
+            });
+        }
+        let Some((branch_pc, step)) = w.masked_by[lane as usize] else {
+            return Ok(WhyInactive {
+                text: format!(
+                    "thread {tid} is waiting at line {} (no divergent branch masked it: the warp waits there as a \
+                     whole, e.g. at a barrier).",
+                    now_line.unwrap_or(0)
+                ),
+                ..base
+            });
+        };
+        let crate::ir::Instr::Branch { cond, reconv, site, .. } = &kernel.instrs[branch_pc.0 as usize] else {
+            return Err("internal: the recorded branch is not a branch".into());
+        };
+        let span = kernel.spans[branch_pc.0 as usize];
+        let cond_text = src.slice(span).to_string();
+        // Values at the moment the branch ran: go back to just before it, read, come back.
+        let here = self.machine.steps;
+        let saved = (self.machine.clone(), self.last_line.clone(), self.last_issue);
+        self.goto(step.saturating_sub(1));
+        let names = crate::ir::print::reg_names(&kernel);
+        let mut values = vec![];
+        let mut taken = None;
+        if let Some(bs) = self.machine.blocks.iter().find(|b| b.linear == block) {
+            // The variables the condition mentions.
+            let idents: Vec<&str> =
+                cond_text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|s| !s.is_empty()).collect();
+            for (i, r) in kernel.regs.iter().enumerate() {
+                if let Some(n) = &r.name
+                    && idents.contains(&n.as_str())
+                {
+                    values.push(format!("{}={}", names[i], crate::sim::alu::display(r.ty, bs.reg(i as u32, tid))));
+                }
+            }
+            if let crate::ir::Operand::Reg(c) = cond {
+                taken = Some(bs.reg(c.0, tid) != 0);
+            }
+        }
+        (self.machine, self.last_line, self.last_issue) = saved;
+        debug_assert_eq!(self.machine.steps, here);
+        let kind = match site.kind {
+            crate::ir::BranchKind::Loop => "loop condition",
+            crate::ir::BranchKind::Ternary => "`?:`",
+            crate::ir::BranchKind::ShortCircuit => "`&&`/`||` operand",
+            crate::ir::BranchKind::If => "`if`",
+        };
+        let reconverge_line = (*reconv != crate::ir::Pc::EXIT).then(|| kernel.line(*reconv));
+        let went = match taken {
+            Some(true) => "true",
+            Some(false) => "false",
+            None => "?",
+        };
+        let text = format!(
+            "thread {tid} is masked by the {kind} on line {} (`{cond_text}`), which diverged at step {step}: for \
+             this thread the condition was {went}{}, so it took the other side than the threads running now. It \
+             waits at line {} and rejoins them {}.",
+            kernel.line(branch_pc),
+            if values.is_empty() { String::new() } else { format!(" ({})", values.join(", ")) },
+            now_line.unwrap_or(0),
+            match reconverge_line {
+                Some(l) => format!("at line {l} (`{}`), the branch's reconvergence point", line_text(l)),
+                None => "only at the end of the kernel (the paths never reconverge)".to_string(),
+            }
+        );
+        Ok(WhyInactive { tid, text, branch: Some((kernel.line(branch_pc), step)), reconverge_line })
+    }
+}

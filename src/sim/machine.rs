@@ -663,6 +663,20 @@ impl Machine {
         let next = Pc(pc.0 + 1);
         let idx = self.blocks[b].idx;
         let warp = &mut self.blocks[b].warps[w];
+        match effect {
+            // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.
+            Effect::Branch { taken, .. } if !taken.is_empty() && taken != mask => {
+                for l in mask.iter() {
+                    warp.masked_by[l as usize] = Some((pc, self.steps));
+                }
+            }
+            Effect::Exit => {
+                for l in mask.iter() {
+                    warp.exited_at[l as usize] = Some(pc);
+                }
+            }
+            _ => {}
+        }
         // What to do once the warp is no longer borrowed.
         let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
         let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads {

@@ -32,6 +32,10 @@ pub struct Warp {
     pub model: WarpModel,
     pub divergence: WarpDivergence,
     pub instructions: u64,
+    /// Per lane: the divergent branch that last left it waiting (branch PC, the step it issued at), and the
+    /// line where the lane exited; for "why is this lane inactive?".
+    pub masked_by: [Option<(crate::ir::Pc, u64)>; 32],
+    pub exited_at: [Option<crate::ir::Pc>; 32],
 }
 
 impl Warp {
@@ -40,7 +44,16 @@ impl Warp {
             Mode::PreVolta => WarpModel::PreVolta { stack: SimtStack::new(exists), at_barrier: None },
             Mode::Its => WarpModel::Its(Box::new(ItsWarp::new(exists))),
         };
-        Warp { id, exists, live: exists, model, divergence: WarpDivergence::default(), instructions: 0 }
+        Warp {
+            id,
+            exists,
+            live: exists,
+            model,
+            divergence: WarpDivergence::default(),
+            instructions: 0,
+            masked_by: [None; 32],
+            exited_at: [None; 32],
+        }
     }
 
     pub fn done(&self) -> bool {
