@@ -153,8 +153,9 @@ impl InitExpr {
                 let r = random_u64(seed, stream, i);
                 match (lo.eval(i, seed, stream), hi.eval(i, seed, stream)) {
                     (Value::Int(lo), Value::Int(hi)) if hi >= lo => {
-                        let span = (hi - lo) as u64 + 1;
-                        Value::Int(lo + (r % span) as i64)
+                        // In 128 bits: the full i64 range has 2^64 values, one more than u64 can count.
+                        let span = (hi as i128 - lo as i128 + 1) as u128;
+                        Value::Int((lo as i128 + (r as u128 % span) as i128) as i64)
                     }
                     (Value::Int(lo), Value::Int(_)) => Value::Int(lo),
                     (lo, hi) => {
@@ -274,4 +275,22 @@ pub struct Overrides {
     pub args: Vec<String>,
     pub seed: Option<String>,
     pub mode: Option<Mode>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rand_over_the_full_i64_range_does_not_overflow() {
+        let e = InitExpr::Rand(
+            Box::new(InitExpr::Const(Value::Int(i64::MIN))),
+            Box::new(InitExpr::Const(Value::Int(i64::MAX))),
+        );
+        for i in 0..100 {
+            assert!(matches!(e.eval(i, 7, 0), Value::Int(_)));
+        }
+        let small = InitExpr::Rand(Box::new(InitExpr::Const(Value::Int(0))), Box::new(InitExpr::Const(Value::Int(255))));
+        assert!((0..1000).all(|i| matches!(small.eval(i, 1, 2), Value::Int(v) if (0..=255).contains(&v))));
+    }
 }

@@ -238,13 +238,15 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     Some(DirectiveKind::Arg { name, spec: ArgSpec::Array { elem, elem_span, len, init } })
 }
 
-/// Directives of a file plus the command-line overrides, resolved for one kernel.
+/// Directives of a file plus the command-line overrides, resolved for one kernel. `partial` says the parser
+/// skipped code after syntax errors: then a kernel that cannot be found is not reported, as it may be in there.
 pub fn resolve(
     program: &Program,
     directives: &[Directive],
     overrides: &Overrides,
     sources: &mut SourceMap,
     file_span: Span,
+    partial: bool,
 ) -> Result<Launch, Vec<Diagnostic>> {
     let mut diags = vec![];
     // Overrides are parsed from their own texts and replace the file's directives of the same kind.
@@ -314,17 +316,21 @@ pub fn resolve(
                 if !names.is_empty() {
                     d = d.hint(format!("this file's kernels: {}", names.join(", ")));
                 }
-                diags.push(d);
+                if !partial {
+                    diags.push(d);
+                }
                 None
             }
         },
         None if kernels.len() == 1 => Some(kernels[0].0),
         None if kernels.is_empty() => {
-            diags.push(
-                Diagnostic::new(ErrorCode::Directive, file_span, "this file has no __global__ kernel")
-                    .label("nothing to launch")
-                    .hint("a kernel file needs at least one `__global__ void name(...) { ... }`"),
-            );
+            if !partial {
+                diags.push(
+                    Diagnostic::new(ErrorCode::Directive, file_span, "this file has no __global__ kernel")
+                        .label("nothing to launch")
+                        .hint("a kernel file needs at least one `__global__ void name(...) { ... }`"),
+                );
+            }
             None
         }
         None => {
@@ -376,10 +382,14 @@ pub fn resolve(
             );
         }
     }
-    // Scalars first: lengths and sizes may name them.
-    let mut env: HashMap<String, Value> = HashMap::new();
+    // Scalars first: lengths and sizes may name them. A scalar parameter whose value is missing or wrong (and
+    // so already reported) is known by name but has no value: sizes that use it are not reported again.
+    let mut env: HashMap<String, Option<Value>> = HashMap::new();
     let mut args: Vec<Option<LaunchArg>> = vec![None; params.len()];
     for (pi, p) in params.iter().enumerate() {
+        if !p.ty.is_ptr() {
+            env.insert(p.name.clone(), None);
+        }
         let Some(d) = by_name.get(p.name.as_str()) else {
             let example = if p.ty.is_ptr() {
                 format!("// @arg {} {}[1024] = 0", p.name, p.ty.pointee().map_or("int".to_string(), |t| t.to_string()))
@@ -422,7 +432,7 @@ pub fn resolve(
             ));
             continue;
         }
-        env.insert(p.name.clone(), v);
+        env.insert(p.name.clone(), Some(v));
         args[pi] = Some(LaunchArg { name: p.name.clone(), value: ArgValue::Scalar { ty: s, bits: v.to_bits(s) } });
     }
     for (pi, p) in params.iter().enumerate() {
@@ -560,7 +570,7 @@ fn show(v: Value) -> String {
 }
 
 /// Evaluates a size or scalar expression; names refer to scalar arguments in `env`.
-fn const_eval(e: &ast::Expr, env: &HashMap<String, Value>, diags: &mut Vec<Diagnostic>) -> Option<Value> {
+fn const_eval(e: &ast::Expr, env: &HashMap<String, Option<Value>>, diags: &mut Vec<Diagnostic>) -> Option<Value> {
     let ie = lower_init(e, Some(env), diags)?;
     if let Some(d) = find_div_zero(&ie, e.span) {
         diags.push(d);
@@ -597,7 +607,11 @@ fn init_expr(e: &ast::Expr, diags: &mut Vec<Diagnostic>) -> Option<InitExpr> {
 }
 
 /// Directive expressions: with `env` (sizes), names are scalar args; without (initialisers), `i` and `rand`.
-fn lower_init(e: &ast::Expr, env: Option<&HashMap<String, Value>>, diags: &mut Vec<Diagnostic>) -> Option<InitExpr> {
+fn lower_init(
+    e: &ast::Expr,
+    env: Option<&HashMap<String, Option<Value>>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<InitExpr> {
     let span = e.span;
     let bad = |diags: &mut Vec<Diagnostic>, what: &str| {
         diags.push(
@@ -621,7 +635,8 @@ fn lower_init(e: &ast::Expr, env: Option<&HashMap<String, Value>>, diags: &mut V
                 return None;
             }
             Some(env) => match env.get(n) {
-                Some(v) => InitExpr::Const(*v),
+                Some(Some(v)) => InitExpr::Const(*v),
+                Some(None) => return None,
                 None => {
                     diags.push(
                         Diagnostic::new(ErrorCode::Directive, span, format!("unknown name `{n}` in a size"))

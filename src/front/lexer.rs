@@ -25,8 +25,16 @@ pub struct Lexed {
 
 /// Lexes `text`, whose byte offsets are relative to `base` in `file`.
 pub fn lex(file: FileId, text: &str, base: usize) -> Lexed {
-    let mut lx =
-        Lexer { file, src: text.as_bytes(), text, base, pos: 0, out: Lexed::default(), macros: HashMap::new() };
+    let mut lx = Lexer {
+        file,
+        src: text.as_bytes(),
+        text,
+        base,
+        pos: 0,
+        out: Lexed::default(),
+        macros: HashMap::new(),
+        expanded: 0,
+    };
     lx.run();
     let end = lx.span(text.len(), text.len());
     lx.out.tokens.push(Token { kind: TokKind::Eof, span: end });
@@ -41,10 +49,16 @@ struct Lexer<'a> {
     pos: usize,
     out: Lexed,
     macros: HashMap<String, Vec<Token>>,
+    /// Tokens produced by macro expansion so far.
+    expanded: usize,
 }
 
 /// Bound on errors from one text: past this, more lexical noise helps no one.
 const MAX_LEX_ERRORS: usize = 20;
+
+/// Bound on the tokens macro expansion may produce in a file (in `#define` bodies and at uses together), so
+/// that `#define`s that double at every level cannot exhaust memory or time.
+const MAX_EXPANSION: usize = 1 << 18;
 
 impl<'a> Lexer<'a> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -109,6 +123,12 @@ impl<'a> Lexer<'a> {
     fn word(&mut self, word: &str, start: usize) {
         let span = self.span(start, self.pos);
         if let Some(body) = self.macros.get(word) {
+            let n = body.len();
+            if self.expanded.saturating_add(n) > MAX_EXPANSION {
+                self.too_much_expansion(span);
+                return;
+            }
+            self.expanded += n;
             // Expanded tokens keep the spans of the #define, so errors point at the macro's text.
             let body = body.clone();
             self.out.tokens.extend(body);
@@ -216,11 +236,29 @@ impl<'a> Lexer<'a> {
         let mut expanded = Vec::with_capacity(toks.len());
         for t in toks {
             match &t.kind {
-                TokKind::Ident(n) if self.macros.contains_key(n) => expanded.extend(self.macros[n].clone()),
+                TokKind::Ident(n) if self.macros.contains_key(n) => {
+                    let len = self.macros[n].len();
+                    if self.expanded.saturating_add(len) > MAX_EXPANSION {
+                        self.too_much_expansion(name_tok.span);
+                        return;
+                    }
+                    self.expanded += len;
+                    expanded.extend(self.macros[n].clone())
+                }
                 _ => expanded.push(t),
             }
         }
         self.macros.insert(name, expanded);
+    }
+
+    fn too_much_expansion(&mut self, span: Span) {
+        // One diagnostic is enough: every later use would repeat it.
+        if !self.out.diags.iter().any(|d| d.message.contains("macros that expand to more than")) {
+            self.error(Diagnostic::unsupported(
+                span,
+                format!("macros that expand to more than {MAX_EXPANSION} tokens"),
+            ));
+        }
     }
 
     fn number(&mut self) {

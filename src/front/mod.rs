@@ -38,15 +38,18 @@ impl Compiled {
 
     /// IR of every kernel in the file (for `check --ir`), launched one first.
     pub fn all_kernels(&self) -> Vec<Kernel> {
-        let mut out = vec![self.kernel.clone()];
-        for (id, f) in self.program.kernels() {
-            if f.name != self.kernel.name
-                && let Ok(k) = ir::lower::lower_kernel(&self.program, id, &self.sources)
-            {
-                out.push(k);
+        // Lowering recurses like the other phases: it gets the same stack.
+        with_stack(|| {
+            let mut out = vec![self.kernel.clone()];
+            for (id, f) in self.program.kernels() {
+                if f.name != self.kernel.name
+                    && let Ok(k) = ir::lower::lower_kernel(&self.program, id, &self.sources)
+                {
+                    out.push(k);
+                }
             }
-        }
-        out
+            out
+        })
     }
 }
 
@@ -77,8 +80,34 @@ impl fmt::Display for CompileError {
 
 impl std::error::Error for CompileError {}
 
+/// Stack for the phases, which recurse over the parse tree: the parser bounds its depth, and this is enough for
+/// that bound in any build (unoptimised frames are large), whatever stack the caller runs on (test threads get
+/// 2 MiB). Only touched pages are ever committed.
+const STACK_BYTES: usize = 32 << 20;
+
+/// Runs `f` on a thread with [`STACK_BYTES`] of stack (or here, should no thread be available), passing on
+/// its panics. A thread per call costs about 15 us, and a fresh allocator arena (benches/README.md).
+fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    let cell = std::sync::Mutex::new(Some(f));
+    let run = || {
+        let f = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
+        f.map(|f| f())
+    };
+    std::thread::scope(|s| {
+        match std::thread::Builder::new().name("front end".into()).stack_size(STACK_BYTES).spawn_scoped(s, run) {
+            Ok(h) => h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)),
+            Err(_) => run(),
+        }
+    })
+    .expect("the closure runs exactly once")
+}
+
 /// Compiles kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`.
 pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
+    with_stack(|| compile_here(name, bytes, overrides))
+}
+
+fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
     let mut sources = SourceMap::default();
     let (text, bad_utf8) = match std::str::from_utf8(bytes) {
         Ok(t) => (t.to_string(), None),
@@ -101,6 +130,8 @@ pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compil
     let mut parser = parser::Parser::new(&lexed.tokens, &text, 0);
     let tu = parser.translation_unit();
     diags.extend(parser.diags);
+    // The parser skips what follows an error: functions may be missing from the program.
+    let partial = !diags.is_empty();
     let mut directives = vec![];
     for line in &lexed.directives {
         if let Some(d) = directives::parse_line(line, &mut diags) {
@@ -110,7 +141,7 @@ pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compil
     let (program, type_diags) = typeck::check(&tu);
     diags.extend(type_diags);
     // Directive resolution needs a sound program, but its errors are independent: report both.
-    let launch = match directives::resolve(&program, &directives, overrides, &mut sources, whole) {
+    let launch = match directives::resolve(&program, &directives, overrides, &mut sources, whole, partial) {
         Ok(l) => Some(l),
         Err(d) => {
             diags.extend(d);

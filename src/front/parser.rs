@@ -130,6 +130,25 @@ impl<'t> Parser<'t> {
         if self.is(p) { Ok(self.bump().span) } else { Err(self.expected(&format!("`{}`", p.as_str()))) }
     }
 
+    /// The `;` that ends a statement or declaration. Missing at the end of a line, the next line most likely
+    /// starts the next statement: report it and go on as if it were there, rather than skip that statement too
+    /// (and report its names as undeclared).
+    fn expect_semi(&mut self) -> PResult<()> {
+        if self.eat(Punct::Semi) {
+            return Ok(());
+        }
+        let bail = self.expected("`;`");
+        let (prev, cur) = (self.prev_span(), self.span());
+        let between = self
+            .text
+            .get((prev.end as usize).saturating_sub(self.base)..(cur.start as usize).saturating_sub(self.base));
+        if self.pos > 0 && cur.start >= prev.end && between.is_some_and(|t| t.contains('\n')) {
+            Ok(())
+        } else {
+            Err(bail)
+        }
+    }
+
     fn ident(&mut self, what: &str) -> PResult<Ident> {
         match self.kind().clone() {
             TokKind::Ident(name) => {
@@ -140,13 +159,15 @@ impl<'t> Parser<'t> {
         }
     }
 
+    /// Goes one level deeper; every successful `enter` is matched by `self.depth -= 1` (or a saved depth
+    /// restored), and a failed one leaves the depth as it was.
     fn enter(&mut self) -> PResult<()> {
-        self.depth += 1;
-        if self.depth > MAX_DEPTH {
+        if self.depth >= MAX_DEPTH {
             let d = Diagnostic::new(ErrorCode::Syntax, self.span(), "nesting too deep")
                 .label(format!("more than {MAX_DEPTH} levels of nested expressions or statements"));
             return Err(self.error(d));
         }
+        self.depth += 1;
         Ok(())
     }
 
@@ -182,6 +203,10 @@ impl<'t> Parser<'t> {
     pub fn translation_unit(&mut self) -> TranslationUnit {
         let mut tu = TranslationUnit::default();
         while !self.at_eof() && self.diags.len() < MAX_ERRORS {
+            // An empty declaration (`};` after a function, or after a construct skipped on an error).
+            if self.eat(Punct::Semi) {
+                continue;
+            }
             let start = self.pos;
             match self.top_item() {
                 Ok(Some(f)) => tu.functions.push(f),
@@ -462,24 +487,24 @@ impl<'t> Parser<'t> {
                     return Err(self.expected("`while`"));
                 }
                 let cond = self.paren_cond()?;
-                self.expect(Punct::Semi)?;
+                self.expect_semi()?;
                 StmtKind::DoWhile { body, cond }
             }
             TokKind::Kw(Kw::For) => self.for_stmt()?,
             TokKind::Kw(Kw::Break) => {
                 self.bump();
-                self.expect(Punct::Semi)?;
+                self.expect_semi()?;
                 StmtKind::Break
             }
             TokKind::Kw(Kw::Continue) => {
                 self.bump();
-                self.expect(Punct::Semi)?;
+                self.expect_semi()?;
                 StmtKind::Continue
             }
             TokKind::Kw(Kw::Return) => {
                 self.bump();
                 let value = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
-                self.expect(Punct::Semi)?;
+                self.expect_semi()?;
                 StmtKind::Return(value)
             }
             TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
@@ -511,7 +536,7 @@ impl<'t> Parser<'t> {
             _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
             _ => {
                 let e = self.expr()?;
-                self.expect(Punct::Semi)?;
+                self.expect_semi()?;
                 StmtKind::Expr(e)
             }
         };
@@ -610,7 +635,7 @@ impl<'t> Parser<'t> {
                 break;
             }
         }
-        self.expect(Punct::Semi)?;
+        self.expect_semi()?;
         Ok(Decl { shared, ty, declarators, span: start.to(self.prev_span()) })
     }
 
@@ -728,16 +753,23 @@ impl<'t> Parser<'t> {
 
     /// Precedence climbing over the left-associative binary operators.
     fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let outer = self.depth;
+        let r = self.binary_chain(min_prec);
+        self.depth = outer;
+        r
+    }
+
+    fn binary_chain(&mut self, min_prec: u8) -> PResult<Expr> {
         let mut lhs = self.unary()?;
         while let Some((op, prec)) = self.binop_here() {
             if prec <= min_prec {
                 break;
             }
             self.bump();
+            // `a + b + c` is `(a + b) + c`: each operator of a chain nests the tree one level deeper, and the
+            // later phases recurse over it, so a long chain counts against the bound like parentheses do.
             self.enter()?;
-            let rhs = self.binary(prec);
-            self.depth -= 1;
-            let rhs = rhs?;
+            let rhs = self.binary(prec)?;
             let span = lhs.span.to(rhs.span);
             lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
         }
@@ -795,8 +827,22 @@ impl<'t> Parser<'t> {
     }
 
     fn postfix(&mut self) -> PResult<Expr> {
+        let outer = self.depth;
+        let r = self.postfix_chain();
+        self.depth = outer;
+        r
+    }
+
+    fn postfix_chain(&mut self) -> PResult<Expr> {
         let mut e = self.primary()?;
         loop {
+            // `a[i][j]`, `x++`: like a binary chain, each postfix operator nests the tree one level deeper.
+            if matches!(
+                self.kind(),
+                TokKind::Punct(Punct::LBracket | Punct::LParen | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus)
+            ) {
+                self.enter()?;
+            }
             if self.eat(Punct::LBracket) {
                 let idx = self.expr()?;
                 self.expect(Punct::RBracket)?;

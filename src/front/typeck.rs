@@ -103,7 +103,7 @@ impl Checker {
             BaseType::Float => Type::FLOAT,
             BaseType::Double => Type::Scalar(Scalar::F64),
         };
-        let levels = spec.pointers + extra_pointers;
+        let levels = spec.pointers.saturating_add(extra_pointers);
         if levels == 0 {
             return base;
         }
@@ -301,12 +301,17 @@ impl Checker {
         let mut out = vec![];
         for dc in &d.declarators {
             let ty = self.resolve_type(&d.ty, dc.pointers);
+            // A declaration that is rejected still declares its name (with the error type), so that its uses
+            // are not reported as undeclared on top.
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, dc.name.span, "a variable cannot have type void"));
+                self.declare_local(&dc.name, Type::Error, false, None);
                 continue;
             }
             if d.shared {
-                self.shared_decl(d, dc, ty);
+                if !self.shared_decl(d, dc, ty) {
+                    self.declare_local(&dc.name, Type::Error, false, None);
+                }
                 continue;
             }
             if !dc.dims.is_empty() {
@@ -314,6 +319,7 @@ impl Checker {
                     Diagnostic::unsupported(dc.name.span, "per-thread local arrays")
                         .label("declare it `__shared__` or use separate variables"),
                 );
+                self.declare_local(&dc.name, Type::Error, false, None);
                 continue;
             }
             let init = dc.init.as_ref().map(|e| {
@@ -335,7 +341,8 @@ impl Checker {
         out
     }
 
-    fn shared_decl(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) {
+    /// Declares a `__shared__` variable; false (with a diagnostic) when it cannot be.
+    fn shared_decl(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> bool {
         if let Some(init) = &dc.init {
             self.err(
                 Diagnostic::new(ErrorCode::Type, init.span, "a __shared__ variable cannot have an initialiser")
@@ -344,7 +351,7 @@ impl Checker {
         }
         let Some(elem) = ty.scalar() else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
-            return;
+            return false;
         };
         let mut full = ty.clone();
         for dim in dc.dims.iter().rev() {
@@ -357,7 +364,7 @@ impl Checker {
                         dim.span,
                         "a __shared__ array needs a size between 1 and 49152",
                     ));
-                    return;
+                    return false;
                 }
                 None if !e.ty.is_error() => {
                     self.err(
@@ -365,9 +372,9 @@ impl Checker {
                             .label("not known before the launch")
                             .hint("write a number or a `const int` initialised with one"),
                     );
-                    return;
+                    return false;
                 }
-                None => return,
+                None => return false,
             }
         }
         if full.size() > 48 * 1024 {
@@ -376,13 +383,14 @@ impl Checker {
                 dc.name.span,
                 format!("__shared__ array of {} bytes exceeds the 48 KiB static limit", full.size()),
             ));
-            return;
+            return false;
         }
         self.check_redeclared(&dc.name);
         let id = SharedId(self.shared.len() as u32);
         let binding = if dc.dims.is_empty() { Binding::SharedScalar(id) } else { Binding::SharedArray(id) };
         self.shared.push(SharedArray { name: dc.name.name.clone(), ty: full, elem, span: dc.name.span });
         self.bind(&dc.name, binding);
+        true
     }
 
     // ---- constants ----
@@ -1336,22 +1344,36 @@ fn unsupported_function(name: &str) -> Option<&'static str> {
 
 /// The visible name closest to a misspelt one (edit distance at most 2).
 fn closest(name: &str, candidates: &[String]) -> Option<String> {
+    /// Edits from `a` to `b`, an adjacent transposition (`tdi` for `tid`) counting as one, like the typo it is
+    /// (optimal string alignment distance).
     fn dist(a: &str, b: &str) -> usize {
-        let b: Vec<char> = b.chars().collect();
-        let mut prev: Vec<usize> = (0..=b.len()).collect();
-        for (i, ca) in a.chars().enumerate() {
-            let mut cur = vec![i + 1];
-            for (j, cb) in b.iter().enumerate() {
-                cur.push((prev[j] + (ca != *cb) as usize).min(prev[j + 1] + 1).min(cur[j] + 1));
-            }
-            prev = cur;
+        let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+        let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+        for (i, row) in d.iter_mut().enumerate() {
+            row[0] = i;
         }
-        prev[b.len()]
+        for (j, x) in d[0].iter_mut().enumerate() {
+            *x = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let subst = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]) as usize;
+                d[i][j] = subst.min(d[i - 1][j] + 1).min(d[i][j - 1] + 1);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+                }
+            }
+        }
+        d[a.len()][b.len()]
+    }
+    // The distance takes time (and memory) in the product of the lengths: past typo-sized names, no hint.
+    if name.len() > 64 {
+        return None;
     }
     let limit = if name.len() <= 3 { 1 } else { 2 };
     candidates
         .iter()
-        .filter(|c| c.as_str() != name)
+        .filter(|c| c.as_str() != name && c.len().abs_diff(name.len()) <= limit)
         .map(|c| (dist(name, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, c)| (*d, (*c).clone()))
