@@ -290,7 +290,8 @@ mod tests {
         for i in 0..100 {
             assert!(matches!(e.eval(i, 7, 0), Value::Int(_)));
         }
-        let small = InitExpr::Rand(Box::new(InitExpr::Const(Value::Int(0))), Box::new(InitExpr::Const(Value::Int(255))));
+        let small =
+            InitExpr::Rand(Box::new(InitExpr::Const(Value::Int(0))), Box::new(InitExpr::Const(Value::Int(255))));
         assert!((0..1000).all(|i| matches!(small.eval(i, 1, 2), Value::Int(v) if (0..=255).contains(&v))));
     }
 }
