@@ -1,0 +1,165 @@
+//! Shared helpers for the simulator tests: compile a kernel file, run it to the end, read the report.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+use warpdbg::front::{self, Compiled};
+use warpdbg::ir::Ty;
+use warpdbg::launch::{Mode, Overrides};
+use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
+use warpdbg::sim::memory::GlobalMemory;
+use warpdbg::sim::report;
+
+/// A path relative to the repository root.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Compiles a kernel file with `--arg`-style overrides (`"n=100"`) in `mode`.
+pub fn compile(path: &str, mode: Mode, args: &[&str]) -> Compiled {
+    let bytes = std::fs::read(repo(path)).expect("kernel file exists");
+    let overrides =
+        Overrides { args: args.iter().map(|s| s.to_string()).collect(), mode: Some(mode), ..Default::default() };
+    front::compile(path, &bytes, &overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"))
+}
+
+/// A finished run: the machine, how it ended and its `run --json` report.
+pub struct Run {
+    pub machine: Machine,
+    pub outcome: Outcome,
+    pub json: Value,
+}
+
+impl Run {
+    /// Final contents of an array argument as integers.
+    pub fn ints(&self, name: &str) -> Vec<i64> {
+        self.json["memory"][name]
+            .as_array()
+            .unwrap_or_else(|| panic!("no array {name}"))
+            .iter()
+            .map(|v| v.as_i64().expect("integer element"))
+            .collect()
+    }
+
+    /// Final contents of an array argument as floats.
+    pub fn floats(&self, name: &str) -> Vec<f64> {
+        self.json["memory"][name]
+            .as_array()
+            .unwrap_or_else(|| panic!("no array {name}"))
+            .iter()
+            .map(|v| v.as_f64().expect("number element"))
+            .collect()
+    }
+
+    pub fn metric(&self, name: &str) -> f64 {
+        self.json["metrics"][name].as_f64().unwrap_or_else(|| panic!("no metric {name}"))
+    }
+
+    /// The per-line metrics row of source line `line`.
+    pub fn line(&self, line: u64) -> &Value {
+        self.json["metrics"]["per_line"]
+            .as_array()
+            .expect("per_line")
+            .iter()
+            .find(|r| r["line"] == line)
+            .unwrap_or_else(|| panic!("no per-line row for line {line}"))
+    }
+
+    pub fn outcome(&self) -> &str {
+        self.json["outcome"].as_str().expect("outcome")
+    }
+
+    pub fn explanation(&self) -> &str {
+        self.json["explanation"].as_str().unwrap_or("")
+    }
+
+    /// (kind, line) of every hazard.
+    pub fn hazards(&self) -> Vec<(String, u64)> {
+        self.json["hazards"]
+            .as_array()
+            .expect("hazards")
+            .iter()
+            .map(|h| (h["kind"].as_str().expect("kind").to_string(), h["line"].as_u64().expect("line")))
+            .collect()
+    }
+
+    /// (line, kind, threads) of every wait.
+    pub fn waits(&self) -> Vec<(u64, String, String)> {
+        self.json["waits"]
+            .as_array()
+            .expect("waits")
+            .iter()
+            .map(|w| {
+                (
+                    w["line"].as_u64().expect("line"),
+                    w["kind"].as_str().expect("kind").to_string(),
+                    w["threads"].as_str().expect("threads").to_string(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// Runs a kernel file to its final outcome.
+pub fn run(path: &str, mode: Mode, args: &[&str]) -> Run {
+    run_with(path, mode, args, Config::default())
+}
+
+pub fn run_with(path: &str, mode: Mode, args: &[&str], config: Config) -> Run {
+    let compiled = compile(path, mode, args);
+    let mut machine = Machine::new(&compiled, &config).expect("launch fits in memory");
+    let outcome = machine.run();
+    let json = report::json(&machine, &outcome);
+    Run { machine, outcome, json }
+}
+
+/// Every instruction a run issues, in order.
+pub fn trace(path: &str, mode: Mode, args: &[&str]) -> Vec<Issue> {
+    let compiled = compile(path, mode, args);
+    let mut machine = Machine::new(&compiled, &Config::default()).expect("launch fits in memory");
+    let mut out = vec![];
+    loop {
+        if machine.step_traced(1 << 16, &mut |i| out.push(*i)).is_final() {
+            return out;
+        }
+    }
+}
+
+/// An array argument's contents before the launch, as integers (the inputs the kernel reads).
+pub fn initial_ints(compiled: &Compiled, name: &str) -> Vec<i64> {
+    let (mem, _) = GlobalMemory::from_launch(&compiled.launch);
+    let a = mem.find(name).unwrap_or_else(|| panic!("no array {name}"));
+    (0..a.len)
+        .map(|i| {
+            let bits = a.element(i);
+            match a.elem {
+                Ty::I8 => bits as u8 as i8 as i64,
+                Ty::I32 => bits as u32 as i32 as i64,
+                Ty::U8 | Ty::U32 | Ty::Bool => bits as i64,
+                other => panic!("{name} holds {other:?}, not integers"),
+            }
+        })
+        .collect()
+}
+
+/// The source line (1-based) of the first code line (not a comment) of `path` that contains `text`.
+pub fn line_of(path: &str, text: &str) -> u64 {
+    let src = std::fs::read_to_string(repo(path)).expect("kernel file exists");
+    src.lines()
+        .position(|l| l.contains(text) && !l.trim_start().starts_with("//"))
+        .unwrap_or_else(|| panic!("{text:?} not in {path}")) as u64
+        + 1
+}
+
+/// Runs the real binary.
+pub fn warpdbg(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+pub const MODES: [Mode; 2] = [Mode::Its, Mode::PreVolta];
