@@ -55,7 +55,8 @@ fn loop_divergence_runs_each_threads_own_trip_count() {
 
 #[test]
 fn math_kernels_and_warp_indexing_pick_the_right_side() {
-    let cases: [(&str, fn(i64) -> f64); 4] = [
+    type Expected = fn(i64) -> f64;
+    let cases: [(&str, Expected); 4] = [
         ("mathKernel1", |t| if t % 2 == 0 { 100.0 } else { 200.0 }),
         ("mathKernel2", |t| if (t / 32) % 2 == 0 { 100.0 } else { 200.0 }),
         ("mathKernel3", |t| if t % 2 == 0 { 100.0 } else { 200.0 }),
