@@ -65,14 +65,11 @@ fn math_kernels_and_warp_indexing_pick_the_right_side() {
     ];
     for mode in MODES {
         for (kernel, f) in cases {
-            let bytes = std::fs::read(common::repo("kernels/math_kernels.cu")).expect("kernel file");
-            let ov = warpdbg::launch::Overrides { kernel: Some(kernel.into()), mode: Some(mode), ..Default::default() };
-            let c = warpdbg::front::compile("math_kernels.cu", &bytes, &ov).expect("compiles");
-            let mut m = Machine::new(&c, &Config::default()).expect("launch");
-            assert_eq!(m.run(), Outcome::Completed);
-            let got: Vec<f64> =
-                (0..64).map(|i| f32::from_bits(m.global.find("c").expect("c").element(i) as u32) as f64).collect();
-            assert_eq!(got, (0..64).map(f).collect::<Vec<_>>(), "{kernel} {mode:?}");
+            let mut ov = common::overrides(mode, &[]);
+            ov.kernel = Some(kernel.into());
+            let r = common::run_compiled(&common::compile_with("kernels/math_kernels.cu", &ov), Config::default());
+            assert_eq!(r.outcome, Outcome::Completed);
+            assert_eq!(r.floats("c"), (0..64).map(f).collect::<Vec<_>>(), "{kernel} {mode:?}");
         }
         let r = run("kernels/warp_indexing.cu", mode, &[]);
         let want: Vec<f64> = (0..128)
@@ -478,16 +475,9 @@ fn oversized_launch_is_refused_before_allocating() {
 #[test]
 fn a_block_with_a_partial_warp_never_runs_the_missing_lanes() {
     // 40 threads: warp 1 has lanes 0-7 only (threads 32-39).
-    let c = {
-        let bytes = std::fs::read(common::repo("tests/kernels/early_return.cu")).expect("file");
-        let ov = warpdbg::launch::Overrides {
-            block: Some("40".into()),
-            args: vec!["out=int[40]=0".into()],
-            mode: Some(Mode::PreVolta),
-            ..Default::default()
-        };
-        warpdbg::front::compile("early_return.cu", &bytes, &ov).expect("compiles")
-    };
+    let mut ov = common::overrides(Mode::PreVolta, &["out=int[40]=0"]);
+    ov.block = Some("40".into());
+    let c = common::compile_with("tests/kernels/early_return.cu", &ov);
     let mut m = Machine::new(&c, &Config::default()).expect("launch");
     assert_eq!(m.blocks[0].warps[1].exists, LaneMask(0xff));
     let mut lanes_of_warp_1 = LaneMask::EMPTY;

@@ -327,14 +327,15 @@ pub fn shared_race(m: &Machine, r: &crate::sim::race::Race) -> String {
         "they are in different warps, which only __syncthreads() orders"
     };
     format!(
-        "Race reported between {} access at {}:{l1} and {} access at {}:{l2}: thread {} {} __shared__ {what} and \
-         thread {} {} it with no __syncwarp() or __syncthreads() between; {why}",
+        "Race reported between {} access at {}:{l1} and {} access at {}:{l2}: thread {} {} __shared__ {what} \
+         (address {:#x}) and thread {} {} it with no __syncwarp() or __syncthreads() between; {why}",
         kind(r.first.write),
         m.file,
         kind(r.second.write),
         m.file,
         r.first.tid,
         verb(r.first.write),
+        crate::sim::memory::SHARED_BASE + u64::from(r.offset),
         r.second.tid,
         verb(r.second.write),
     )

@@ -49,6 +49,10 @@ pub struct ItsWarp {
     pub current: Option<Pc>,
     /// Per lane: the mask a `WarpSync` thread waits for.
     pub sync_mask: [LaneMask; 32],
+    /// Lanes whose `_sync` intrinsic has completed (every named lane arrived) but that have not issued it
+    /// yet: they issue it without waiting again. With `__syncwarp` they may stand at different call sites
+    /// (sm_70+ lets the lanes of one mask meet at different `__syncwarp`s).
+    pub sync_passed: LaneMask,
     next_id: u32,
     /// Fast path: all live threads are ready at one PC with no open convergence barrier; the lanes.
     converged: Option<LaneMask>,
@@ -70,6 +74,7 @@ impl ItsWarp {
             barriers: vec![],
             current: Some(Pc(0)),
             sync_mask: [LaneMask::EMPTY; 32],
+            sync_passed: LaneMask::EMPTY,
             next_id: 0,
             converged: Some(exists),
             noise: None,

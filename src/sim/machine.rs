@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::exec::{self, Ctx, Effect, ExecError, Note};
 use super::explain;
 use super::fault::{self, Fault, FaultSite};
-use super::its::ThreadState;
+use super::its::{ItsWarp, ThreadState};
 use super::lane_mask::{LaneMask, format_ranges};
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
@@ -625,22 +625,23 @@ impl Machine {
         });
         let warp = &mut block.warps[w];
         let need = named.and(warp.live);
+        let WarpModel::Its(its) = &mut warp.model else { return false };
+        if mask.is_subset_of(its.sync_passed) {
+            its.sync_passed = its.sync_passed.minus(mask);
+            return false;
+        }
         if need.is_subset_of(mask) {
             return false;
         }
-        let WarpModel::Its(its) = &mut warp.model else { return false };
         its.block(mask, ThreadState::WarpSync);
         for l in mask.iter() {
             its.sync_mask[l as usize] = named;
         }
-        // Everyone named is here (waiting at this PC): they go on together.
-        let waiting = its.lanes_in(ThreadState::WarpSync);
-        let here = LaneMask(waiting.iter().filter(|&l| its.pc[l as usize] == pc).fold(0, |m, l| m | 1 << l));
+        // Everyone named is here (waiting at this PC, or for `__syncwarp` at any `__syncwarp` with the same
+        // mask): they go on together.
+        let here = sync_partners(&self.kernel, its, pc);
         if need.is_subset_of(here) {
-            for l in here.iter() {
-                its.state[l as usize] = ThreadState::Ready;
-            }
-            its.current = Some(pc);
+            release_sync(its, here, pc);
         }
         self.progress();
         true
@@ -810,15 +811,15 @@ impl Machine {
         let warp = &mut self.blocks[b].warps[w];
         let live = warp.live;
         let WarpModel::Its(its) = &mut warp.model else { return };
-        let waiting = its.lanes_in(ThreadState::WarpSync);
-        for l in waiting.iter() {
+        for l in its.lanes_in(ThreadState::WarpSync).iter() {
+            if its.state[l as usize] != ThreadState::WarpSync {
+                continue; // released with an earlier lane's group
+            }
             let need = its.sync_mask[l as usize].and(live);
             let pc = its.pc[l as usize];
-            let here = LaneMask(waiting.iter().filter(|&k| its.pc[k as usize] == pc).fold(0, |m, k| m | 1 << k));
+            let here = sync_partners(&self.kernel, its, pc);
             if need.is_subset_of(here) {
-                for k in here.iter() {
-                    its.state[k as usize] = ThreadState::Ready;
-                }
+                release_sync(its, here, pc);
             }
         }
     }
@@ -889,4 +890,35 @@ impl Machine {
     pub(super) fn recent(&self) -> impl Iterator<Item = (usize, u32, Pc, LaneMask)> + '_ {
         self.recent.iter().map(|r| (r.slot, r.warp, r.pc, r.mask))
     }
+}
+
+/// ITS: the lanes waiting at the `_sync` intrinsic at `pc` that complete it together: the lanes at the same
+/// PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same instruction),
+/// lanes waiting at any `__syncwarp` with the same mask.
+fn sync_partners(kernel: &Kernel, its: &ItsWarp, pc: Pc) -> LaneMask {
+    let waiting = its.lanes_in(ThreadState::WarpSync);
+    let any_site = matches!(kernel.instrs[pc.0 as usize], Instr::SyncWarp { .. });
+    let named = waiting.iter().find(|&l| its.pc[l as usize] == pc).map(|l| its.sync_mask[l as usize]);
+    let mut here = LaneMask::EMPTY;
+    for l in waiting.iter() {
+        let at = its.pc[l as usize];
+        let partner = at == pc
+            || (any_site
+                && matches!(kernel.instrs[at.0 as usize], Instr::SyncWarp { .. })
+                && Some(its.sync_mask[l as usize]) == named);
+        if partner {
+            here = here.or(LaneMask::lane(l));
+        }
+    }
+    here
+}
+
+/// ITS: `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other
+/// `__syncwarp` sites) when the scheduler reaches them, each without waiting again.
+fn release_sync(its: &mut ItsWarp, lanes: LaneMask, pc: Pc) {
+    for l in lanes.iter() {
+        its.state[l as usize] = ThreadState::Ready;
+    }
+    its.sync_passed = its.sync_passed.or(lanes);
+    its.current = Some(pc);
 }

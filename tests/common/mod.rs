@@ -19,10 +19,18 @@ pub fn repo(path: &str) -> PathBuf {
 
 /// Compiles a kernel file with `--arg`-style overrides (`"n=100"`) in `mode`.
 pub fn compile(path: &str, mode: Mode, args: &[&str]) -> Compiled {
+    compile_with(path, &overrides(mode, args))
+}
+
+/// Overrides for `mode` and `--arg`-style arguments; set `kernel`, `grid` or `block` on the result.
+pub fn overrides(mode: Mode, args: &[&str]) -> Overrides {
+    Overrides { args: args.iter().map(|s| s.to_string()).collect(), mode: Some(mode), ..Default::default() }
+}
+
+/// Compiles a kernel file with any command-line overrides.
+pub fn compile_with(path: &str, overrides: &Overrides) -> Compiled {
     let bytes = std::fs::read(repo(path)).expect("kernel file exists");
-    let overrides =
-        Overrides { args: args.iter().map(|s| s.to_string()).collect(), mode: Some(mode), ..Default::default() };
-    front::compile(path, &bytes, &overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"))
+    front::compile(path, &bytes, overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"))
 }
 
 /// A finished run: the machine, how it ended and its `run --json` report.
@@ -108,8 +116,12 @@ pub fn run(path: &str, mode: Mode, args: &[&str]) -> Run {
 }
 
 pub fn run_with(path: &str, mode: Mode, args: &[&str], config: Config) -> Run {
-    let compiled = compile(path, mode, args);
-    let mut machine = Machine::new(&compiled, &config).expect("launch fits in memory");
+    run_compiled(&compile(path, mode, args), config)
+}
+
+/// Runs a compiled kernel to its final outcome.
+pub fn run_compiled(compiled: &Compiled, config: Config) -> Run {
+    let mut machine = Machine::new(compiled, &config).expect("launch fits in memory");
     let outcome = machine.run();
     let json = report::json(&machine, &outcome);
     Run { machine, outcome, json }
