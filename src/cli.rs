@@ -181,6 +181,13 @@ pub enum Command {
         #[arg(long)]
         lane: u32,
     },
+    /// Print a CUDA host program that runs the file's launch on a real GPU with exactly warpdbg's inputs and
+    /// writes the final memory as JSON (for conformance checks on hardware).
+    Host {
+        file: PathBuf,
+        #[command(flatten)]
+        launch: LaunchArgs,
+    },
     /// Replay a recorded session in the debugger.
     Replay {
         session: PathBuf,
@@ -227,6 +234,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Why { file, launch, steps, in_block, warp, lane }) => {
             why_command(&file, &launch, steps, in_block, warp, lane)
         }
+        Some(Command::Host { file, launch }) => host_command(&file, &launch),
         Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
         Some(Command::Export { session, html, cast, text, ui }) => {
             export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
@@ -256,6 +264,23 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
         eprintln!("error: could not compile {}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
         Exit::Usage
     })
+}
+
+fn host_command(path: &Path, launch: &LaunchArgs) -> Exit {
+    let compiled = match load(path, launch) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    match crate::host_program::generate(&compiled) {
+        Ok(text) => {
+            print!("{text}");
+            Exit::Ok
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            Exit::Usage
+        }
+    }
 }
 
 fn check(path: &Path, launch: &LaunchArgs, ir: bool) -> Exit {
@@ -401,7 +426,7 @@ fn needs_terminal() -> Result<(), Exit> {
 }
 
 fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Path>) -> Exit {
-    let app = match make_app(path, launch, ui) {
+    let mut app = match make_app(path, launch, ui) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -411,6 +436,14 @@ fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Pa
     let recorder = match record {
         None => None,
         Some(p) => {
+            // The screen the recording starts on is the terminal's, not the default 80x24 (replay and export
+            // draw the first frame at the header's size).
+            if let Ok((c, r)) = crossterm::terminal::size()
+                && c > 0
+                && r > 0
+            {
+                app.size = (c, r);
+            }
             let header = crate::recording::Header {
                 format: crate::recording::FORMAT.into(),
                 version: crate::recording::VERSION,
@@ -470,6 +503,7 @@ fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size:
     app.fix_selection();
     app.follow_selected();
     crate::tui::update::keep_cursor_visible(&mut app);
+    crate::tui::update::reveal_stuck_lines(&mut app);
     print!("{}", crate::tui::view::render_text(&app, cols, rows));
     Exit::Ok
 }
@@ -548,7 +582,8 @@ fn replay_command(path: &Path, speed: f64, ui: &UiArgs) -> Exit {
     };
     // Check that it starts before taking over the terminal.
     if let Err(e) = crate::tui::replay::start_app(&rec, Keymap::default_map(), theme.clone()) {
-        eprintln!("error: {}: {e}", path.display());
+        // What start_app checks (the kernel source, the launch) is all in the header, line 1.
+        eprintln!("error: {}:1: {e}", path.display());
         return Exit::Usage;
     }
     if let Err(code) = needs_terminal() {
@@ -580,7 +615,7 @@ fn export_command(path: &Path, html: Option<&Path>, cast: Option<&Path>, text: O
     let frames = match crate::tui::replay::frames(&rec, theme.clone()) {
         Ok(f) => f,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            eprintln!("error: {}:1: {e}", path.display());
             return Exit::Usage;
         }
     };

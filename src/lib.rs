@@ -8,6 +8,7 @@
 pub mod cli;
 pub mod front;
 pub mod history;
+pub mod host_program;
 pub mod ir;
 pub mod launch;
 pub mod recording;

@@ -82,6 +82,39 @@ pub enum EventKind {
     },
 }
 
+/// The largest screen (columns or rows) replay draws: a larger size in a recording is clamped to it, so a
+/// hand-edited size cannot make export allocate gigabytes.
+pub const MAX_SIZE: u16 = 1000;
+
+/// A recorded screen size as replay uses it.
+pub fn clamp_size((cols, rows): (u16, u16)) -> (u16, u16) {
+    (cols.clamp(1, MAX_SIZE), rows.clamp(1, MAX_SIZE))
+}
+
+/// The mouse buttons a recording names.
+pub const MOUSE_BUTTONS: [&str; 4] = ["left", "other", "scroll_up", "scroll_down"];
+
+impl EventKind {
+    /// What is wrong with an event that parses but that warpdbg never writes (an action it does not have, a
+    /// mouse button it does not know), or None.
+    pub fn invalid(&self) -> Option<String> {
+        match self {
+            EventKind::Action { name, .. } => {
+                let known =
+                    serde_json::from_value::<crate::tui::action::Action>(serde_json::Value::String(name.clone()));
+                known.is_err().then(|| format!("unknown action `{name}`"))
+            }
+            EventKind::Mouse { button, .. } => {
+                (!MOUSE_BUTTONS.contains(&button.as_str())).then(|| format!("unknown mouse button `{button}`"))
+            }
+            EventKind::Resize { cols, rows } => {
+                (*cols == 0 || *rows == 0).then(|| format!("bad screen size {cols}x{rows}"))
+            }
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// Milliseconds since the recording started.
@@ -148,6 +181,10 @@ impl Recording {
                 ),
             ));
         }
+        let (cols, rows) = header.size;
+        if cols == 0 || rows == 0 {
+            return Err(bad(1, format!("bad screen size {cols}x{rows}: was the file edited by hand?")));
+        }
         let mut events = vec![];
         let mut truncated = false;
         let n = lines.len();
@@ -159,6 +196,9 @@ impl Recording {
                 Ok(e) => {
                     if events.last().is_some_and(|p: &Event| p.t > e.t) {
                         return Err(bad(i + 1, "time goes backwards: was the file edited by hand?".into()));
+                    }
+                    if let Some(what) = e.kind.invalid() {
+                        return Err(bad(i + 1, format!("{what}: was the file edited by hand?")));
                     }
                     events.push(e)
                 }

@@ -118,7 +118,21 @@ impl Session {
                 return Some(o);
             }
         }
-        None
+        self.settle()
+    }
+
+    /// Gives the machine its final outcome when nothing can issue from here (a deadlock, the end, the step
+    /// limit), which the machine itself only finds on the next step. Without this a step had two states: the
+    /// deadlock found when running past it, none when arriving by stepping or by going back and forward.
+    fn settle(&mut self) -> Option<Outcome> {
+        if self.machine.outcome().is_none()
+            && (self.machine.steps >= self.machine.max_steps || self.machine.peek().is_none())
+        {
+            let steps = self.machine.steps;
+            self.machine.step(1);
+            debug_assert_eq!(self.machine.steps, steps, "settling issues nothing");
+        }
+        self.machine.outcome().cloned()
     }
 
     fn step_one(&mut self) -> Stop {
@@ -146,7 +160,10 @@ impl Session {
         if let Some(o) = self.machine.outcome() {
             return Stop::Finished(o.clone());
         }
-        self.step_one()
+        match self.step_one() {
+            Stop::Stepped => self.settle().map_or(Stop::Stepped, Stop::Finished),
+            stop => stop,
+        }
     }
 
     /// Runs until warp `warp` of block `block` (linear index) is about to run another source line, has
@@ -155,7 +172,10 @@ impl Session {
         let start = self.warp_next_line(block, warp);
         let mut moved = false;
         for _ in 0..budget {
-            if let Stop::Finished(o) = self.step_instruction() {
+            if let Some(o) = self.machine.outcome() {
+                return Stop::Finished(o.clone());
+            }
+            if let Stop::Finished(o) = self.step_one() {
                 return Stop::Finished(o);
             }
             if self.last_issue.is_some_and(|i| self.machine_block_linear(i.block) == block && i.warp.0 == warp) {
@@ -166,7 +186,7 @@ impl Session {
                 break;
             }
         }
-        Stop::Stepped
+        self.settle().map_or(Stop::Stepped, Stop::Finished)
     }
 
     /// The line warp (block, warp) will run next, if it is resident and can issue.
@@ -175,6 +195,18 @@ impl Session {
         let b = self.machine.blocks.iter_mut().find(|b| b.linear == block)?;
         let w = b.warps.get_mut(warp as usize)?;
         w.candidate().map(|(pc, _)| kernel.line(pc))
+    }
+
+    /// The breakpoint line the next instruction's warp is arriving at, if any: where a continue stops before
+    /// issuing (replay asks this to stop where the recording stopped).
+    pub fn breakpoint_ahead(&mut self) -> Option<u32> {
+        if self.breakpoints.is_empty() {
+            return None;
+        }
+        let (slot, w, pc, _) = self.machine.peek()?;
+        let line = self.machine.kernel.line(pc);
+        let linear = self.machine.blocks[slot].linear;
+        (self.breakpoints.contains(&line) && self.last_line.get(&(linear, w as u32)) != Some(&line)).then_some(line)
     }
 
     /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
@@ -186,15 +218,8 @@ impl Session {
             }
             // A breakpoint stops a warp arriving at the line, before it runs it (not the warp already there).
             let arriving = !(first && k == 0);
-            if arriving
-                && !self.breakpoints.is_empty()
-                && let Some((slot, w, pc, _)) = self.machine.peek()
-            {
-                let line = self.machine.kernel.line(pc);
-                let linear = self.machine.blocks[slot].linear;
-                if self.breakpoints.contains(&line) && self.last_line.get(&(linear, w as u32)) != Some(&line) {
-                    return Some(Stop::Breakpoint { line });
-                }
+            if arriving && let Some(line) = self.breakpoint_ahead() {
+                return Some(Stop::Breakpoint { line });
             }
             let before = self.machine.metrics.divergent_branches;
             if let Stop::Finished(o) = self.step_one() {

@@ -18,11 +18,11 @@ fn exit_codes_follow_the_outcome_for_run_and_trace() {
     for (file, extra, outcome, code) in [
         ("kernels/vec_add.cu", &[][..], "completed", 0),
         ("kernels/deadlock.cu", &["--mode", "pre-volta"][..], "completed", 0),
-        ("tests/kernels/off_by_one.cu", &[][..], "fault", 1),
-        ("tests/kernels/div_zero.cu", &[][..], "fault", 1),
+        ("tests/conformance/off_by_one.cu", &[][..], "fault", 1),
+        ("tests/conformance/div_zero.cu", &[][..], "fault", 1),
         ("kernels/deadlock.cu", &[][..], "deadlock", 3),
         ("kernels/spin_lock.cu", &["--mode", "pre-volta"][..], "livelock", 3),
-        ("tests/kernels/runaway.cu", &["--max-steps", "2000"][..], "step_limit", 4),
+        ("tests/conformance/runaway.cu", &["--max-steps", "2000"][..], "step_limit", 4),
     ] {
         let mut args = vec!["run", file, "--json"];
         args.extend_from_slice(extra);
@@ -87,7 +87,7 @@ fn run_json_has_every_field_of_the_interface() {
     for key in ["line", "branches", "divergent_branches", "divergent_warps"] {
         assert!(row.get(key).is_some(), "missing per_line.{key}");
     }
-    let (f, _) = json(&["run", "tests/kernels/off_by_one.cu", "--json"]);
+    let (f, _) = json(&["run", "tests/conformance/off_by_one.cu", "--json"]);
     for key in ["kind", "line", "block", "thread", "address", "message"] {
         assert!(f["faults"][0].get(key).is_some(), "missing faults.{key}");
     }
@@ -107,8 +107,8 @@ fn trace_lines(args: &[&str]) -> Vec<Value> {
 
 #[test]
 fn trace_jsonl_lines_have_the_interface_fields() {
-    let its = trace_lines(&["trace", "tests/kernels/fig49.cu", "--jsonl"]);
-    let pv = trace_lines(&["trace", "tests/kernels/fig49.cu", "--jsonl", "--mode", "pre-volta"]);
+    let its = trace_lines(&["trace", "tests/conformance/fig49.cu", "--jsonl"]);
+    let pv = trace_lines(&["trace", "tests/conformance/fig49.cu", "--jsonl", "--mode", "pre-volta"]);
     assert_eq!(
         its[4],
         serde_json::json!({"step": 5, "block": [0,0,0], "warp": 0, "line": 8, "pc": 4, "mask": "0x00ffffff"})
@@ -119,7 +119,7 @@ fn trace_jsonl_lines_have_the_interface_fields() {
     );
     let steps: Vec<u64> = its.iter().map(|l| l["step"].as_u64().expect("step")).collect();
     assert_eq!(steps, (1..=its.len() as u64).collect::<Vec<_>>(), "steps count from 1 in issue order");
-    let (r, _) = json(&["run", "tests/kernels/fig49.cu", "--json"]);
+    let (r, _) = json(&["run", "tests/conformance/fig49.cu", "--json"]);
     assert_eq!(r["steps"].as_u64(), Some(its.len() as u64));
 }
 

@@ -51,7 +51,7 @@ fn deadlock_kernel_completes_in_pre_volta_with_divergent_barrier_hazards() {
 
 #[test]
 fn even_odd_looping_barriers_deadlock_with_blocks_of_32_and_64() {
-    let path = "tests/kernels/looping_barriers.cu";
+    let path = "tests/conformance/looping_barriers.cu";
     for (block, even, odd) in [(32, "0,2,4,...,30", "1,3,5,...,31"), (64, "0,2,4,...,62", "1,3,5,...,63")] {
         let mut ov = common::overrides(ITS, &[&format!("out=int[{block}]=0")]);
         ov.block = Some(block.to_string());
@@ -69,7 +69,7 @@ fn even_odd_looping_barriers_deadlock_with_blocks_of_32_and_64() {
 
 #[test]
 fn barrier_reached_by_some_threads_while_the_rest_exit_completes() {
-    let r = run("tests/kernels/half_barrier.cu", ITS, &[]);
+    let r = run("tests/conformance/half_barrier.cu", ITS, &[]);
     assert_eq!(r.outcome(), "completed");
     assert_eq!(r.ints("out"), (0..32).map(|t| if t < 16 { t * (t + 1) / 2 } else { 0 }).collect::<Vec<_>>());
     assert!(r.hazards().is_empty(), "{:?}", r.hazards());
@@ -77,14 +77,14 @@ fn barrier_reached_by_some_threads_while_the_rest_exit_completes() {
 
 #[test]
 fn a_whole_warp_returning_before_the_barrier_counts_as_arrived() {
-    let r = run("tests/kernels/warp_returns.cu", ITS, &[]);
+    let r = run("tests/conformance/warp_returns.cu", ITS, &[]);
     assert_eq!(r.outcome(), "completed");
     assert_eq!(r.ints("out"), (0..64).map(|t| if t < 32 { t + 1 } else { 0 }).collect::<Vec<_>>());
 }
 
 #[test]
 fn looping_if_else_sides_keep_their_order_and_reconverge_before_the_next_statement() {
-    let path = "tests/kernels/atomic_log.cu";
+    let path = "tests/conformance/atomic_log.cu";
     let r = run(path, ITS, &[]);
     assert_eq!(r.outcome(), "completed");
     let log = r.ints("log");
@@ -106,7 +106,7 @@ fn looping_if_else_sides_keep_their_order_and_reconverge_before_the_next_stateme
 fn scheduler_trace_prefix_is_pinned() {
     // Documented order: the taken side first; a group runs until it yields at a loop back edge or waits, then
     // the warp's next group runs. `if (tid == 0)` inside the loop splits lane 0 off until the group rejoins.
-    let got: Vec<String> = trace("tests/kernels/atomic_log.cu", ITS, &[])
+    let got: Vec<String> = trace("tests/conformance/atomic_log.cu", ITS, &[])
         .iter()
         .take(32)
         .map(|i| format!("{}:{}:{:x}", i.line, i.pc.0, i.mask.0))
@@ -119,12 +119,13 @@ fn scheduler_trace_prefix_is_pinned() {
                 8:6:55555555 8:7:55555555";
     assert_eq!(got.join(" "), want);
     // Deterministic: the same run gives the same trace.
-    assert_eq!(trace("tests/kernels/atomic_log.cu", ITS, &[]), trace("tests/kernels/atomic_log.cu", ITS, &[]));
+    assert_eq!(trace("tests/conformance/atomic_log.cu", ITS, &[]), trace("tests/conformance/atomic_log.cu", ITS, &[]));
 }
 
 #[test]
 fn figure_4_9_in_its_runs_each_side_then_all_together() {
-    let rows: Vec<(u32, u32)> = trace("tests/kernels/fig49.cu", ITS, &[]).iter().map(|i| (i.line, i.mask.0)).collect();
+    let rows: Vec<(u32, u32)> =
+        trace("tests/conformance/fig49.cu", ITS, &[]).iter().map(|i| (i.line, i.mask.0)).collect();
     assert_eq!(
         rows,
         vec![
@@ -141,12 +142,12 @@ fn figure_4_9_in_its_runs_each_side_then_all_together() {
             (13, 0xffff_ffff),
         ]
     );
-    assert!(trace("tests/kernels/fig49.cu", ITS, &[]).iter().all(|i| i.stack_depth.is_none()));
+    assert!(trace("tests/conformance/fig49.cu", ITS, &[]).iter().all(|i| i.stack_depth.is_none()));
 }
 
 #[test]
 fn syncwarp_rejoins_the_named_lanes() {
-    let path = "tests/kernels/syncwarp.cu";
+    let path = "tests/conformance/syncwarp.cu";
     let r = run(path, ITS, &[]);
     assert_eq!(r.ints("out"), (0..32).map(|t| if t < 10 { 3 } else { 0 }).collect::<Vec<_>>());
     let sync = line_of(path, "__syncwarp();") as u32;
@@ -159,7 +160,7 @@ fn syncwarp_rejoins_the_named_lanes() {
 #[test]
 fn syncwarp_at_different_call_sites_meets_on_volta_and_later() {
     // bar.warp.sync on sm_70+ waits for the lanes of the same mask at any __syncwarp.
-    let path = "tests/kernels/syncwarp_sides.cu";
+    let path = "tests/conformance/syncwarp_sides.cu";
     let r = run(path, ITS, &[]);
     assert_eq!(r.outcome(), "completed");
     let want: Vec<i64> = (0..32)
@@ -174,7 +175,7 @@ fn syncwarp_at_different_call_sites_meets_on_volta_and_later() {
 
 #[test]
 fn warp_synchronous_reduction_runs_and_the_its_race_is_reported() {
-    let path = "tests/kernels/warp_reduce.cu";
+    let path = "tests/conformance/warp_reduce.cu";
     let r = run(path, ITS, &[]);
     assert_eq!(r.outcome(), "completed");
     assert_eq!(r.ints("g_odata"), vec![(0..64).sum::<i64>()]);

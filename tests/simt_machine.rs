@@ -34,13 +34,27 @@ fn grayscale_converts_every_pixel_with_c_float_rules() {
         let pin = initial_ints(&c, "Pin");
         let r = run(path, mode, &[]);
         assert_eq!(r.outcome(), "completed");
-        // Each product is a float, summed left to right, truncated to unsigned char on the store.
+        // nvcc contracts `0.21f * r + 0.71f * g + 0.07f * b` into two FMAs (fused left to right, the left
+        // product first): one rounding each; the store truncates to unsigned char. An H100 agrees on every
+        // pixel (tests/conformance/expected/grayscale.json).
         let want: Vec<i64> = pin
             .chunks(3)
-            .map(|p| (0.21f32 * p[0] as f32 + 0.71f32 * p[1] as f32 + 0.07f32 * p[2] as f32) as u8 as i64)
+            .map(|p| {
+                let (r, g, b) = (p[0] as f32, p[1] as f32, p[2] as f32);
+                0.07f32.mul_add(b, 0.21f32.mul_add(r, 0.71f32 * g)) as u8 as i64
+            })
             .collect();
         assert_eq!(want.len(), 76 * 62);
-        assert_eq!(r.ints("Pout"), want, "{mode:?}");
+        let got = r.ints("Pout");
+        let wrong: Vec<(usize, i64, i64)> = got
+            .iter()
+            .zip(&want)
+            .enumerate()
+            .filter(|(_, (g, w))| g != w)
+            .map(|(i, (g, w))| (i, *g, *w))
+            .take(5)
+            .collect();
+        assert!(wrong.is_empty(), "{mode:?}: (pixel, got, want) {wrong:?}");
     }
 }
 
@@ -146,7 +160,7 @@ fn spin_lock_completes_in_its_and_safe_spin_lock_everywhere() {
     let r = run("kernels/spin_lock.cu", Mode::Its, &[]);
     assert_eq!((r.outcome(), r.ints("counter"), r.ints("lock")), ("completed", vec![32], vec![0]));
     for mode in MODES {
-        let r = run("tests/kernels/safe_spin_lock.cu", mode, &[]);
+        let r = run("tests/conformance/safe_spin_lock.cu", mode, &[]);
         assert_eq!((r.outcome(), r.ints("counter"), r.ints("lock")), ("completed", vec![32], vec![0]), "{mode:?}");
     }
 }
@@ -248,10 +262,10 @@ fn phases(path: &str) -> Vec<(u32, u32)> {
 #[test]
 fn figure_4_9_runs_a_then_b_then_c() {
     assert_eq!(
-        phases("tests/kernels/fig49.cu"),
+        phases("tests/conformance/fig49.cu"),
         vec![(0xffff_ffff, 1), (0x00ff_ffff, 3), (0xff00_0000, 2), (0xffff_ffff, 1)]
     );
-    let r = run("tests/kernels/fig49.cu", Mode::PreVolta, &[]);
+    let r = run("tests/conformance/fig49.cu", Mode::PreVolta, &[]);
     assert_eq!(r.ints("out"), (0..32).map(|t| if t < 24 { 2 * t } else { 3 * t }).collect::<Vec<_>>());
     assert_eq!(r.metric("max_stack_depth"), 3.0);
 }
@@ -261,7 +275,7 @@ fn nested_if_else_pushes_and_pops_in_order() {
     // Outer then (0-15) with the outer reconvergence entry and the else entry below it; inside, inner then
     // (0-7), inner else (8-15), the inner join (0-15), then the outer else (16-31), then everyone.
     assert_eq!(
-        phases("tests/kernels/nested.cu"),
+        phases("tests/conformance/nested.cu"),
         vec![
             (0xffff_ffff, 1),
             (0x0000_ffff, 3),
@@ -272,7 +286,7 @@ fn nested_if_else_pushes_and_pops_in_order() {
             (0xffff_ffff, 1)
         ]
     );
-    let r = run("tests/kernels/nested.cu", Mode::PreVolta, &[]);
+    let r = run("tests/conformance/nested.cu", Mode::PreVolta, &[]);
     assert_eq!(
         r.ints("out"),
         (0..32)
@@ -290,12 +304,12 @@ fn nested_if_else_pushes_and_pops_in_order() {
 
 #[test]
 fn nested_stack_entries_hold_pc_rpc_and_mask() {
-    let c = compile("tests/kernels/nested.cu", Mode::PreVolta, &[]);
+    let c = compile("tests/conformance/nested.cu", Mode::PreVolta, &[]);
     let mut m = Machine::new(&c, &Config::default()).expect("launch");
-    let inner_then = line_of("tests/kernels/nested.cu", "v = 1;") as u32;
-    let join = line_of("tests/kernels/nested.cu", "v = v + 10;") as u32;
-    let outer_else = line_of("tests/kernels/nested.cu", "v = 3;") as u32;
-    let store = line_of("tests/kernels/nested.cu", "out[tid] = v;") as u32;
+    let inner_then = line_of("tests/conformance/nested.cu", "v = 1;") as u32;
+    let join = line_of("tests/conformance/nested.cu", "v = v + 10;") as u32;
+    let outer_else = line_of("tests/conformance/nested.cu", "v = 3;") as u32;
+    let store = line_of("tests/conformance/nested.cu", "out[tid] = v;") as u32;
     // Step until the inner then-path is about to run.
     let stack = loop {
         m.step(1);
@@ -311,7 +325,7 @@ fn nested_stack_entries_hold_pc_rpc_and_mask() {
         .map(|e: &StackEntry| (m.kernel.line(e.pc), (e.rpc != Pc::EXIT).then(|| m.kernel.line(e.rpc)), e.mask.0))
         .collect();
     // The inner else entry waits at its first instruction (`v = 2`, line after `} else {`).
-    let inner_else = line_of("tests/kernels/nested.cu", "v = 2;") as u32;
+    let inner_else = line_of("tests/conformance/nested.cu", "v = 2;") as u32;
     assert_eq!(
         lines,
         vec![
@@ -352,14 +366,14 @@ fn divergent_loop_keeps_one_entry_for_the_staying_threads() {
 
 #[test]
 fn early_return_removes_threads_from_every_entry() {
-    let rows = issued("tests/kernels/early_return.cu", Mode::PreVolta);
-    let ret = line_of("tests/kernels/early_return.cu", "return;") as u32;
-    let store = line_of("tests/kernels/early_return.cu", "out[tid] = tid;") as u32;
+    let rows = issued("tests/conformance/early_return.cu", Mode::PreVolta);
+    let ret = line_of("tests/conformance/early_return.cu", "return;") as u32;
+    let store = line_of("tests/conformance/early_return.cu", "out[tid] = tid;") as u32;
     assert!(rows.contains(&(ret, 0x0000_00ff, Some(2))), "threads 0-7 return on their own entry: {rows:?}");
     // After the return the remaining threads run alone, on a stack of one entry: nobody waits for 0-7.
     let after: Vec<_> = rows.iter().filter(|r| r.0 == store).collect();
     assert!(!after.is_empty() && after.iter().all(|r| r.1 == 0xffff_ff00 && r.2 == Some(1)), "{after:?}");
-    let r = run("tests/kernels/early_return.cu", Mode::PreVolta, &[]);
+    let r = run("tests/conformance/early_return.cu", Mode::PreVolta, &[]);
     assert_eq!(r.ints("out"), (0..32).map(|t| if t < 8 { 0 } else { t }).collect::<Vec<_>>());
 }
 
@@ -394,7 +408,7 @@ fn fault(r: &common::Run) -> &serde_json::Value {
 
 #[test]
 fn off_by_one_read_is_reported_like_compute_sanitizer() {
-    let path = "tests/kernels/off_by_one.cu";
+    let path = "tests/conformance/off_by_one.cu";
     for mode in MODES {
         let r = run(path, mode, &[]);
         let f = fault(&r);
@@ -411,9 +425,9 @@ fn off_by_one_read_is_reported_like_compute_sanitizer() {
             "========= Invalid __global__ read of size 4 bytes".to_string(),
             format!("in {path}:10"),
             "by thread (488,0,0) in block (1,0,0)".to_string(),
-            format!("Address {:#x} is out of bounds", base + 4000),
-            "is 0 bytes after the nearest allocation g_idata".to_string(),
-            "of size 4000 bytes".to_string(),
+            format!("Access to {:#x} is out of bounds", base + 4000),
+            "is 1 bytes after the nearest allocation g_idata".to_string(),
+            "of size 4,000 bytes".to_string(),
             "read g_idata[1000], one element past the end".to_string(),
         ] {
             assert!(msg.contains(&want), "{want:?} missing from\n{msg}");
@@ -423,13 +437,13 @@ fn off_by_one_read_is_reported_like_compute_sanitizer() {
 
 #[test]
 fn shared_out_of_bounds_write_names_the_array() {
-    let r = run("tests/kernels/shared_oob.cu", Mode::Its, &[]);
+    let r = run("tests/conformance/shared_oob.cu", Mode::Its, &[]);
     let f = fault(&r);
     assert_eq!((f["kind"].as_str(), f["line"].as_u64()), (Some("out_of_bounds"), Some(7)));
     assert_eq!(f["thread"], serde_json::json!([32, 0, 0]));
     let msg = f["message"].as_str().expect("message");
     assert!(msg.contains("Invalid __shared__ write of size 4 bytes"), "{msg}");
-    assert!(msg.contains("0 bytes after the nearest allocation s at"), "{msg}");
+    assert!(msg.contains("1 bytes after the nearest allocation s at"), "{msg}");
     assert!(msg.contains("of size 128 bytes"), "{msg}");
     // The faulting warp's store did not happen; warp 0's did.
     assert_eq!(r.ints("out"), vec![0; 64]);
@@ -438,7 +452,7 @@ fn shared_out_of_bounds_write_names_the_array() {
 #[test]
 fn division_by_zero_names_the_thread() {
     for mode in MODES {
-        let r = run("tests/kernels/div_zero.cu", mode, &[]);
+        let r = run("tests/conformance/div_zero.cu", mode, &[]);
         let f = fault(&r);
         assert_eq!((f["kind"].as_str(), f["line"].as_u64()), (Some("division_by_zero"), Some(7)));
         assert_eq!(f["thread"], serde_json::json!([5, 0, 0]));
@@ -450,7 +464,7 @@ fn division_by_zero_names_the_thread() {
 fn runaway_loop_stops_at_the_step_limit() {
     for mode in MODES {
         let config = Config { max_steps: Some(5_000), ..Default::default() };
-        let r = run_with("tests/kernels/runaway.cu", mode, &[], config);
+        let r = run_with("tests/conformance/runaway.cu", mode, &[], config);
         assert_eq!(r.outcome, Outcome::StepLimit);
         assert_eq!(r.json["steps"], 5_000);
         assert!(r.explanation().contains("step limit"), "{}", r.explanation());
@@ -477,7 +491,7 @@ fn a_block_with_a_partial_warp_never_runs_the_missing_lanes() {
     // 40 threads: warp 1 has lanes 0-7 only (threads 32-39).
     let mut ov = common::overrides(Mode::PreVolta, &["out=int[40]=0"]);
     ov.block = Some("40".into());
-    let c = common::compile_with("tests/kernels/early_return.cu", &ov);
+    let c = common::compile_with("tests/conformance/early_return.cu", &ov);
     let mut m = Machine::new(&c, &Config::default()).expect("launch");
     assert_eq!(m.blocks[0].warps[1].exists, LaneMask(0xff));
     let mut lanes_of_warp_1 = LaneMask::EMPTY;

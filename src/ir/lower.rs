@@ -347,6 +347,11 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Unary { op: *op, ty: Ty::of(&a.ty), dst, src }, span);
                 Operand::Reg(dst)
             }
+            E::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b)
+                if matches!(ty, Ty::F32 | Ty::F64) && (is_mul(a, ty) || is_mul(b, ty)) =>
+            {
+                self.contract(*op, a, b, ty, span)
+            }
             E::Arith(op, a, b) => {
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(ty);
@@ -616,6 +621,35 @@ impl<'p> Lowerer<'p> {
     // ---- layout ----
 
     /// Drops unreachable and empty forwarding blocks, computes post-dominators, lays blocks out in order.
+    /// A float `x * y + z`, `z + x * y`, `x * y - z` or `z - x * y` as one FMA, the way nvcc compiles it
+    /// (`--fmad=true` by default; LLVM's DAG combine): when both operands are products, the left one is
+    /// fused. Operands are evaluated in source order. One rounding instead of two changes results in the
+    /// last bit (grayscale.cu's conversion matches an H100 only so).
+    fn contract(&mut self, op: ArithOp, a: &t::Expr, b: &t::Expr, ty: Ty, span: Span) -> Operand {
+        let negate = |lw: &mut Self, v: Operand| {
+            let dst = lw.temp(ty);
+            lw.emit(Instr::Unary { op: UnOp::Neg, ty, dst, src: v }, span);
+            Operand::Reg(dst)
+        };
+        let (x, y, z) = if let E::Arith(ArithOp::Mul, x, y) = &a.kind
+            && Ty::of(&a.ty) == ty
+        {
+            let (x, y, z) = (self.expr(x), self.expr(y), self.expr(b));
+            // x*y - z = fma(x, y, -z)
+            let z = if op == ArithOp::Sub { negate(self, z) } else { z };
+            (x, y, z)
+        } else {
+            let E::Arith(ArithOp::Mul, x, y) = &b.kind else { unreachable!("is_mul checked one side") };
+            let (z, x, y) = (self.expr(a), self.expr(x), self.expr(y));
+            // z - x*y = fma(-x, y, z)
+            let x = if op == ArithOp::Sub { negate(self, x) } else { x };
+            (x, y, z)
+        };
+        let dst = self.temp(ty);
+        self.emit(Instr::Fma { ty, dst, a: x, b: y, c: z }, span);
+        Operand::Reg(dst)
+    }
+
     fn finish(mut self, name: String, params: Vec<Param>, sources: &SourceMap) -> Kernel {
         let n = self.blocks.len();
         // Every block has a terminator (a missing one falls through to the virtual exit, which cannot happen
@@ -743,4 +777,9 @@ fn const_bool(e: &t::Expr) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+/// Is `e` a float product of type `ty` (a candidate for FMA contraction)?
+fn is_mul(e: &t::Expr, ty: Ty) -> bool {
+    matches!(e.kind, E::Arith(ArithOp::Mul, ..)) && Ty::of(&e.ty) == ty
 }

@@ -218,6 +218,15 @@ pub enum Instr {
         a: Operand,
         b: Operand,
     },
+    /// `dst = a * b + c` rounded once: nvcc contracts a float multiply feeding an add into one FMA
+    /// (`--fmad=true`, its default), and so does the lowering (see `lower.rs`, `contract`).
+    Fma {
+        ty: Ty,
+        dst: Reg,
+        a: Operand,
+        b: Operand,
+        c: Operand,
+    },
     /// `fmt` indexes [`Kernel::strings`].
     Printf {
         fmt: u32,
@@ -259,7 +268,8 @@ impl Instr {
             | Instr::Shfl { dst, .. }
             | Instr::Vote { dst, .. }
             | Instr::ActiveMask { dst }
-            | Instr::Math { dst, .. } => Some(*dst),
+            | Instr::Math { dst, .. }
+            | Instr::Fma { dst, .. } => Some(*dst),
             _ => None,
         }
     }
@@ -280,7 +290,8 @@ impl Instr {
             | Instr::Shfl { dst, .. }
             | Instr::Vote { dst, .. }
             | Instr::ActiveMask { dst }
-            | Instr::Math { dst, .. } => Some(dst),
+            | Instr::Math { dst, .. }
+            | Instr::Fma { dst, .. } => Some(dst),
             _ => None,
         }
     }

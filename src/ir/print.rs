@@ -117,6 +117,9 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
         Instr::Binary { op, ty, dst, a, b } => {
             format!("{} = {}.{} {}, {}", r(dst), format!("{op:?}").to_lowercase(), ty.name(), o(a, *ty), o(b, *ty))
         }
+        Instr::Fma { ty, dst, a, b, c } => {
+            format!("{} = fma.{} {}, {}, {}", r(dst), ty.name(), o(a, *ty), o(b, *ty), o(c, *ty))
+        }
         Instr::Cmp { op, ty, dst, a, b } => {
             format!("{} = {}.{} {}, {}", r(dst), format!("{op:?}").to_lowercase(), ty.name(), o(a, *ty), o(b, *ty))
         }

@@ -138,6 +138,17 @@ pub fn convert(from: Ty, to: Ty, a: u64) -> u64 {
     }
 }
 
+/// `a * b + c` with one rounding (the GPU's FFMA / DFMA).
+pub fn fma(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
+    match ty {
+        Ty::F64 => f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c)).to_bits(),
+        _ => {
+            let (x, y, z) = (f32::from_bits(a as u32), f32::from_bits(b as u32), f32::from_bits(c as u32));
+            x.mul_add(y, z).to_bits() as u64
+        }
+    }
+}
+
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
     match ty {
         Ty::F32 => {

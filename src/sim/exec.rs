@@ -369,6 +369,12 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
                 ctx.set(*dst, l, v);
             }
         }
+        Instr::Fma { ty, dst, a, b, c } => {
+            for l in mask.iter() {
+                let v = alu::fma(*ty, ctx.get(*a, l), ctx.get(*b, l), ctx.get(*c, l));
+                ctx.set(*dst, l, v);
+            }
+        }
         Instr::Printf { fmt, args } => {
             let fmt = &kernel.strings[*fmt as usize];
             for l in mask.iter() {

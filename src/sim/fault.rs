@@ -67,6 +67,19 @@ fn element_phrase(n: &Nearest, addr: u64) -> String {
     }
 }
 
+/// `4000` as `4,000`, as compute-sanitizer prints sizes.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A memory fault by one thread.
 pub fn memory(site: &FaultSite, access: AccessKind, size: u32, addr: u64, err: &MemError) -> Fault {
     let who = format!("Thread {} of block {}", site.thread, site.block);
@@ -79,7 +92,9 @@ pub fn memory(site: &FaultSite, access: AccessKind, size: u32, addr: u64, err: &
         MemError::Null => (
             FaultKind::NullPointer,
             Space::Global,
-            format!("=========     Address {addr:#x} is out of bounds\n=========     (a null or near-null pointer)\n"),
+            format!(
+                "=========     Access to {addr:#x} is out of bounds\n=========     (a null or near-null pointer)\n"
+            ),
             format!("{who} {verb} through a null pointer at line {}.", site.line),
         ),
         MemError::Misaligned { space } => (
@@ -92,17 +107,21 @@ pub fn memory(site: &FaultSite, access: AccessKind, size: u32, addr: u64, err: &
             ),
         ),
         MemError::OutOfBounds { space, nearest } => {
-            let mut d = format!("=========     Address {addr:#x} is out of bounds\n");
+            let mut d = format!("=========     Access to {addr:#x} is out of bounds\n");
             let sentence = match nearest {
                 Some(n) => {
+                    // compute-sanitizer counts from the allocation's last byte: the first byte past the end
+                    // is "1 bytes after" (measured with CUDA 13.0 on an H100).
                     let rel = if n.distance >= 0 {
-                        format!("{} bytes after", n.distance)
+                        format!("{} bytes after", n.distance + 1)
                     } else {
                         format!("{} bytes before", -n.distance)
                     };
                     d.push_str(&format!(
                         "=========     and is {rel} the nearest allocation {} at {:#x} of size {} bytes\n",
-                        n.name, n.base, n.size
+                        n.name,
+                        n.base,
+                        thousands(n.size)
                     ));
                     format!("{who} {verb} {} at line {}.", element_phrase(n, addr), site.line)
                 }

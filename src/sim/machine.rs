@@ -407,11 +407,55 @@ impl Machine {
         }
     }
 
-    /// Bytes a snapshot (clone) of this machine holds, roughly: memory, registers, shared memory.
+    /// Bytes a snapshot (clone) of this machine holds: memory, registers, shared memory and its race shadow,
+    /// warps, counters, hazards, printf output and the livelock detector's history. Time travel budgets
+    /// snapshots with it, so it must not leave out anything that grows with the launch or the run.
     pub fn approx_bytes(&self) -> u64 {
-        let global: u64 = self.global.allocs.iter().map(|a| a.bytes()).sum();
-        let blocks: u64 = self.blocks.iter().map(|b| b.regs.len() as u64 * 8 + b.shared.len() as u64 * 2).sum();
-        global + blocks + 4096
+        use std::mem::size_of;
+        let global: u64 = self.global.allocs.iter().map(|a| a.bytes() + a.name.len() as u64 + 64).sum();
+        let blocks: u64 = self
+            .blocks
+            .iter()
+            .map(|b| {
+                let warps: u64 = b
+                    .warps
+                    .iter()
+                    .map(|w| {
+                        let model = match &w.model {
+                            WarpModel::PreVolta { stack, .. } => {
+                                stack.entries.capacity() * size_of::<super::simt_stack::StackEntry>()
+                            }
+                            WarpModel::Its(its) => {
+                                size_of::<ItsWarp>()
+                                    + its.conv.iter().map(|c| c.capacity() * 4).sum::<usize>()
+                                    + its.barriers.capacity() * size_of::<super::its::ConvBarrier>()
+                            }
+                        };
+                        (size_of::<Warp>() + model) as u64
+                    })
+                    .sum();
+                let spins: usize = b.spin_seen.iter().map(|v| v.capacity() * 8 + 24).sum();
+                (size_of::<BlockState>() + b.regs.capacity() * 8 + b.shared.capacity() + spins) as u64
+                    + b.race.bytes()
+                    + b.warp_epochs.capacity() as u64 * 4
+                    + warps
+            })
+            .sum();
+        let metrics = self.metrics.line_instructions.capacity() * 16
+            + self.metrics.per_line.len() * (size_of::<super::metrics::LineMetrics>() + 32)
+            + self.metrics.banks.per_line.len() * 128;
+        let hazards: usize = self.hazards.iter().map(|h| size_of::<Hazard>() + h.message.capacity()).sum();
+        let output: usize = self.output.iter().map(|o| size_of::<PrintfLine>() + o.text.capacity()).sum();
+        // Hash sets and maps hold about one word of control bytes per bucket beyond their entries.
+        let detector = self.seen.capacity() * 9
+            + self.recent.capacity() * size_of::<Recent>()
+            + self.last_atomic.capacity() * (size_of::<(u64, AtomicWrite)>() + 1);
+        let rest = size_of::<Machine>()
+            + self.blocks.capacity() * size_of::<BlockState>()
+            + self.order.capacity() * 16
+            + self.params.capacity() * 8
+            + self.shared_scratch.capacity() * 8;
+        global + blocks + (metrics + hazards + output + detector + rest) as u64
     }
 
     /// What the next step will issue, without issuing it: (block slot, warp, PC, lanes).

@@ -55,6 +55,11 @@ impl RaceShadow {
         RaceShadow { words: vec![Word::default(); bytes.div_ceil(4) as usize] }
     }
 
+    /// Heap bytes this shadow holds.
+    pub fn bytes(&self) -> u64 {
+        (self.words.capacity() * std::mem::size_of::<Word>()) as u64
+    }
+
     /// Records an access to `offset..offset+size`; returns a race if it has one with an earlier access.
     pub fn access(&mut self, offset: u32, size: u32, a: Access, lockstep_warps: bool) -> Option<Race> {
         let mut found = None;

@@ -74,6 +74,8 @@ pub struct App {
     /// First source line shown.
     pub source_top: u32,
     pub selected: Option<WarpRef>,
+    /// The selection the warps pane last scrolled to (it follows a new selection, not every frame).
+    pub warps_followed: Option<WarpRef>,
     /// Scroll offsets of the list panes.
     pub scroll: HashMap<&'static str, usize>,
     /// A `continue` in progress (the event loop runs it in chunks).
@@ -109,6 +111,7 @@ impl App {
             cursor: 1,
             source_top: 1,
             selected: None,
+            warps_followed: None,
             scroll: HashMap::new(),
             running: false,
             first_chunk: false,

@@ -279,7 +279,9 @@ pub fn frame_ansi(b: &Buffer) -> String {
 
 /// asciicast v2: a header line, then one `[seconds, "o", text]` line per frame.
 pub fn asciicast(rec: &Recording, frames: &[Frame]) -> String {
-    let (w, h) = frames.first().map_or((80, 24), |(_, _, b)| (b.area.width, b.area.height));
+    // The largest frame: a recording resizes (the first frame has the header's size, then the terminal's).
+    let w = frames.iter().map(|(_, _, b)| b.area.width).max().unwrap_or(80);
+    let h = frames.iter().map(|(_, _, b)| b.area.height).max().unwrap_or(24);
     let mut out = serde_json::json!({
         "version": 2, "width": w, "height": h,
         "title": format!("warpdbg {}", rec.header.file),
@@ -289,8 +291,12 @@ pub fn asciicast(rec: &Recording, frames: &[Frame]) -> String {
     out.push('\n');
     out.push_str(&serde_json::json!([0.0, "o", "\x1b[2J"]).to_string());
     out.push('\n');
+    let mut prev = None;
     for (t, _, b) in frames {
-        out.push_str(&serde_json::json!([*t as f64 / 1000.0, "o", frame_ansi(b)]).to_string());
+        // A frame of another size than the last leaves none of it behind.
+        let clear = if prev.is_some_and(|a| a != b.area) { "\x1b[2J" } else { "" };
+        prev = Some(b.area);
+        out.push_str(&serde_json::json!([*t as f64 / 1000.0, "o", format!("{clear}{}", frame_ansi(b))]).to_string());
         out.push('\n');
     }
     out

@@ -24,7 +24,7 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
         None => Theme::load(&h.theme).unwrap_or_else(|_| Theme::default_dark()),
     };
     let mut app = App::new(session, keymap, theme);
-    app.size = h.size;
+    app.size = crate::recording::clamp_size(h.size);
     app.session.breakpoints.extend(h.breakpoints.iter().copied());
     update::keep_cursor_visible(&mut app);
     Ok(app)
@@ -53,7 +53,13 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
                         let left = steps.saturating_sub(app.session.machine.steps);
                         // At the recorded step: a machine that cannot issue has stopped there (deadlock, end);
                         // one that could go on was interrupted by the user.
-                        if left == 0 && app.session.machine.peek().is_none() {
+                        // One that arrives at a breakpoint stopped there (a continue checks breakpoints before
+                        // issuing, so the bounded run above ends just short of finding it): one more bounded tick
+                        // finds it without issuing.
+                        if left == 0
+                            && (app.session.machine.peek().is_none()
+                                || (!app.first_chunk && app.session.breakpoint_ahead().is_some()))
+                        {
                             update::tick_bounded(app, 1);
                             continue;
                         }
@@ -79,7 +85,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             None
         }
         EventKind::Resize { cols, rows } => {
-            app.size = (*cols, *rows);
+            app.size = crate::recording::clamp_size((*cols, *rows));
             None
         }
         EventKind::Mouse { button, col, row } => {

@@ -6,6 +6,7 @@ use ratatui::layout::{Position, Rect};
 use super::action::Action;
 use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use super::theme::{BannerKind, Theme};
+use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::{Areas, layout};
 use crate::launch::Mode;
 use crate::session::{CONTINUE_CHUNK, Stop};
@@ -19,6 +20,17 @@ pub fn update(app: &mut App, action: Action) {
         app.running = false;
         app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
         app.record_action("Continue");
+        return;
+    }
+    if app.overlay == Some(Overlay::Help)
+        && matches!(
+            action,
+            Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom
+        )
+    {
+        // The help may not fit the screen: the movement keys scroll it.
+        scroll_help(app, action);
+        app.record_action(&format!("{action:?}"));
         return;
     }
     if app.overlay.is_some() && !matches!(action, Action::Quit | Action::Help) {
@@ -36,7 +48,10 @@ pub fn update(app: &mut App, action: Action) {
 fn apply(app: &mut App, action: Action) {
     match action {
         Action::Quit => app.quit = true,
-        Action::Help => app.overlay = if app.overlay.is_some() { None } else { Some(Overlay::Help) },
+        Action::Help => {
+            app.overlay = if app.overlay.is_some() { None } else { Some(Overlay::Help) };
+            app.scroll.insert(HELP_SCROLL, 0);
+        }
         Action::Close => app.overlay = None,
         Action::Step => {
             app.remember_memory();
@@ -100,6 +115,7 @@ fn apply(app: &mut App, action: Action) {
                         BannerKind::Ok,
                         format!("mode {} at step {}{note}", to.name(), app.session.machine.steps),
                     ));
+                    reveal_stuck_lines(app);
                 }
                 Err(e) => app.message = Some((BannerKind::Error, e.to_string())),
             }
@@ -192,18 +208,84 @@ fn after_run(app: &mut App, stop: &Stop) {
         app.follow_selected();
     }
     app.stopped(stop);
+    reveal_stuck_lines(app);
 }
 
-/// Scrolls the source so the cursor stays visible.
+/// When the kernel is stuck (deadlock, livelock) or faulted, scrolls the source so the lines threads wait on
+/// (or the faulting line) are on screen together with the cursor, where they fit: the highlight is useless
+/// on a line scrolled out of view.
+pub fn reveal_stuck_lines(app: &mut App) {
+    use crate::sim::Outcome;
+    let lines: Vec<u32> = match app.session.machine.outcome() {
+        Some(Outcome::Deadlock(s)) | Some(Outcome::Livelock(s)) => s.waits.iter().map(|w| w.line).collect(),
+        Some(Outcome::Fault(f)) => vec![f.line],
+        _ => return,
+    };
+    let (Some(lo), Some(hi)) = (lines.iter().chain([&app.cursor]).min(), lines.iter().chain([&app.cursor]).max())
+    else {
+        return;
+    };
+    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
+    let rows = areas.source.height.saturating_sub(2).max(1) as u32;
+    if hi - lo < rows {
+        if *lo < app.source_top {
+            app.source_top = *lo;
+        } else if *hi >= app.source_top + rows {
+            app.source_top = hi + 1 - rows;
+        }
+    }
+    keep_cursor_visible(app);
+}
+
+/// Scrolls the source so the cursor stays visible (and the pane full: no blank rows after the last line while
+/// earlier lines are hidden), and the warps list to a newly selected warp. The event loop calls it after every
+/// event, so a resize or a selection made by any command is followed.
 pub fn keep_cursor_visible(app: &mut App) {
-    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app));
+    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
     let rows = areas.source.height.saturating_sub(2).max(1) as u32;
     if app.cursor < app.source_top {
         app.source_top = app.cursor;
     } else if app.cursor >= app.source_top + rows {
         app.source_top = app.cursor + 1 - rows;
     }
-    app.source_top = app.source_top.max(1);
+    let n = app.source_lines().len() as u32;
+    app.source_top = app.source_top.min((n + 1).saturating_sub(rows)).max(1);
+    // The warps pane follows the selection when it changes; the wheel may scroll it away afterwards.
+    if app.selected != app.warps_followed {
+        app.warps_followed = app.selected;
+        let list = app.warp_list();
+        let rows = super::view::warps::list_rows(areas.warps);
+        if let Some(i) = app.selected.and_then(|s| list.iter().position(|w| *w == s)) {
+            let first = app.scroll_of(Pane::Warps.title());
+            if i < first {
+                app.scroll.insert(Pane::Warps.title(), i);
+            } else if rows > 0 && i >= first + rows {
+                app.scroll.insert(Pane::Warps.title(), i + 1 - rows);
+            }
+        }
+    }
+    let first = super::view::warps::first_row(app, areas.warps);
+    app.scroll.insert(Pane::Warps.title(), first);
+    let help = help_max_scroll(app, Rect::new(0, 0, app.size.0, app.size.1));
+    if app.scroll_of(HELP_SCROLL) > help {
+        app.scroll.insert(HELP_SCROLL, help);
+    }
+}
+
+/// Up/Down/PgUp/PgDn/Home/End while the help is open.
+fn scroll_help(app: &mut App, action: Action) {
+    let max = help_max_scroll(app, Rect::new(0, 0, app.size.0, app.size.1)) as i64;
+    let page = (app.size.1 as i64 / 2).max(1);
+    let delta = match action {
+        Action::Up => -1,
+        Action::Down => 1,
+        Action::PageUp => -page,
+        Action::PageDown => page,
+        Action::Top => -max,
+        _ => max,
+    };
+    let cur = app.scroll_of(HELP_SCROLL) as i64;
+    app.scroll.insert(HELP_SCROLL, (cur + delta).clamp(0, max) as usize);
 }
 
 fn toggle_breakpoint(app: &mut App, line: u32) {
@@ -291,7 +373,7 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
         }
         return;
     }
-    let areas: Areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app));
+    let areas: Areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
     let at = Position::new(ev.column, ev.row);
     let pane = areas.pane_at(at);
     match (ev.kind, pane) {
@@ -306,8 +388,8 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
         }
         (MouseEventKind::Down(MouseButton::Left), Some((Pane::Warps, r))) => {
             app.focus = Pane::Warps;
-            // Row 0 is the border, row 1 the header.
-            let row = ev.row.saturating_sub(r.y + 2) as usize + app.scroll_of(Pane::Warps.title());
+            // Row 0 is the border, row 1 the header; the list starts where the pane draws it from.
+            let row = ev.row.saturating_sub(r.y + 2) as usize + super::view::warps::first_row(app, r);
             if ev.row > r.y + 1
                 && let Some(w) = app.warp_list().get(row).copied()
             {
@@ -327,9 +409,11 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
             } else if p != Pane::Warps {
                 move_in_focus(app, act);
             } else {
-                let cur = app.scroll_of(p.title()) as i64;
+                let cur = super::view::warps::first_row(app, areas.warps) as i64;
                 let d = if act == Action::Down { 3 } else { -3 };
                 app.scroll.insert(p.title(), (cur + d).max(0) as usize);
+                let first = super::view::warps::first_row(app, areas.warps);
+                app.scroll.insert(p.title(), first);
             }
             app.focus = saved;
         }
@@ -344,7 +428,10 @@ pub fn goto_step(app: &mut App, step: u64) {
     app.fix_selection();
     app.follow_selected();
     match outcome {
-        Some(o) => app.stopped(&Stop::Finished(o)),
+        Some(o) => {
+            app.stopped(&Stop::Finished(o));
+            reveal_stuck_lines(app);
+        }
         None => app.message = Some((BannerKind::Ok, format!("at step {}", app.session.machine.steps))),
     }
 }

@@ -4,7 +4,7 @@ use ratatui::Frame;
 use ratatui::layout::{Alignment, Rect};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Wrap};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
 use crate::sim::Outcome;
 use crate::tui::app::App;
@@ -15,9 +15,9 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
     let m = &app.session.machine;
     let l = &m.launch;
     let file = std::path::Path::new(&m.file).file_name().map_or(m.file.clone(), |f| f.to_string_lossy().into_owned());
-    let mode = match l.mode {
-        crate::launch::Mode::Its => "ITS (Volta+)",
-        crate::launch::Mode::PreVolta => "pre-Volta (SIMT stack)",
+    let (mode, short_mode) = match l.mode {
+        crate::launch::Mode::Its => ("ITS (Volta+)", "ITS"),
+        crate::launch::Mode::PreVolta => ("pre-Volta (SIMT stack)", "pre-Volta"),
     };
     let (state, kind) = match m.outcome() {
         None if app.running => ("running".to_string(), BannerKind::Warn),
@@ -25,19 +25,33 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
         Some(Outcome::Completed) => ("completed".to_string(), BannerKind::Ok),
         Some(o) => (o.name().to_uppercase(), BannerKind::Error),
     };
-    let mut spans = vec![
-        Span::styled(" warpdbg ", t.banner(BannerKind::Ok)),
-        Span::raw(" "),
-        Span::styled(file, t.fg(t.title).add_modifier(Modifier::BOLD)),
-        Span::raw("  "),
-        Span::styled(format!("{}<<<{}, {}>>>", l.kernel, show_dim(l.grid), show_dim(l.block)), t.fg(t.foreground)),
-        Span::raw("  "),
-        Span::styled(format!("mode {mode}"), t.fg(t.builtin)),
-        Span::raw("  "),
-        Span::styled(format!("step {}", m.steps), t.fg(t.foreground)),
-        Span::raw("  "),
-        Span::styled(format!(" {state} "), t.banner(kind)),
-    ];
+    let launch = format!("{}<<<{}, {}>>>", l.kernel, show_dim(l.grid), show_dim(l.block));
+    // On a narrow screen the state (DEADLOCK, FAULT, ...) matters more than the long names: shorten the mode,
+    // then drop the launch, then the file name, before the state is cut off.
+    let spans_for = |level: u8| {
+        let mut spans = vec![Span::styled(" warpdbg ", t.banner(BannerKind::Ok)), Span::raw(" ")];
+        if level < 3 {
+            spans.push(Span::styled(file.clone(), t.fg(t.title).add_modifier(Modifier::BOLD)));
+            spans.push(Span::raw("  "));
+        }
+        if level < 2 {
+            spans.push(Span::styled(launch.clone(), t.fg(t.foreground)));
+            spans.push(Span::raw("  "));
+        }
+        let mode = if level == 0 { format!("mode {mode}") } else { short_mode.to_string() };
+        spans.push(Span::styled(mode, t.fg(t.builtin)));
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(format!("step {}", m.steps), t.fg(t.foreground)));
+        spans.push(Span::raw("  "));
+        spans.push(Span::styled(format!(" {state} "), t.banner(kind)));
+        spans
+    };
+    let mut level = 0;
+    let mut spans = spans_for(level);
+    while level < 3 && Line::from(spans.clone()).width() > area.width as usize {
+        level += 1;
+        spans = spans_for(level);
+    }
     if !app.session.breakpoints.is_empty() {
         spans.push(Span::styled(format!("  ● {}", app.session.breakpoints.len()), t.fg(t.breakpoint)));
     }
@@ -83,6 +97,33 @@ pub fn banner_lines(app: &App) -> Vec<(BannerKind, String)> {
     out
 }
 
+/// The banner's lines word-wrapped to `width` columns (words longer than a row are split), so its height is
+/// known before drawing and nothing of the explanation is lost to an unseen wrap.
+pub fn wrap_banner(lines: &[(BannerKind, String)], width: u16) -> Vec<String> {
+    let width = width.max(1) as usize;
+    let mut out = vec![];
+    for (_, text) in lines {
+        let mut row: Vec<char> = vec![];
+        for word in text.split(' ') {
+            let mut word: Vec<char> = word.chars().collect();
+            if !row.is_empty() && row.len() + 1 + word.len() <= width {
+                row.push(' ');
+                row.append(&mut word);
+                continue;
+            }
+            if !row.is_empty() {
+                out.push(row.drain(..).collect());
+            }
+            while word.len() > width {
+                out.push(word.drain(..width).collect());
+            }
+            row = word;
+        }
+        out.push(row.into_iter().collect());
+    }
+    out
+}
+
 pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
     if area.height == 0 {
         return;
@@ -90,7 +131,15 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
     let lines = banner_lines(app);
     let kind = if lines.iter().any(|(k, _)| *k == BannerKind::Error) { BannerKind::Error } else { BannerKind::Warn };
     let t = &app.theme;
-    let text: Vec<Line> = lines.into_iter().map(|(_, l)| Line::raw(l)).collect();
+    let mut rows = wrap_banner(&lines, area.width.saturating_sub(2));
+    let fits = area.height.saturating_sub(2) as usize;
+    if rows.len() > fits && fits >= 3 {
+        // Say that there is more rather than cutting the explanation off silently.
+        let more = rows.len() - fits + 1;
+        rows.truncate(fits - 1);
+        rows.push(format!("… {more} more line{} (a taller window shows them all)", if more == 1 { "" } else { "s" }));
+    }
+    let text: Vec<Line> = rows.into_iter().map(Line::raw).collect();
     let title = match app.session.machine.outcome() {
         Some(Outcome::Deadlock(_)) => " DEADLOCK ",
         Some(Outcome::Livelock(_)) => " LIVELOCK ",
@@ -104,7 +153,7 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
         .border_type(BorderType::Thick)
         .border_style(t.banner(kind))
         .title(Span::styled(title, t.banner(kind)));
-    frame.render_widget(Paragraph::new(text).block(block).wrap(Wrap { trim: false }).style(t.base()), area);
+    frame.render_widget(Paragraph::new(text).block(block).style(t.base()), area);
 }
 
 pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
@@ -138,31 +187,72 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-pub fn help(frame: &mut Frame, area: Rect, app: &App) {
+/// The help overlay's text: two header lines, a blank line, then one row per action (keys, description).
+pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme;
     let rows = app.keymap.by_action();
-    let w = 72.min(area.width.saturating_sub(2));
-    let h = (rows.len() as u16 + 6).min(area.height.saturating_sub(1));
-    let r = Rect::new(area.x + (area.width.saturating_sub(w)) / 2, area.y + (area.height.saturating_sub(h)) / 2, w, h);
+    let keys_w = rows.iter().map(|(_, k)| k.join(" ").chars().count()).max().unwrap_or(0);
     let mut lines = vec![
-        Line::styled("Keys (Esc or ? closes; mouse: click a line = breakpoint, click a warp = select)", t.dim()),
+        Line::styled("Keys. Esc or ? closes; j/k, PgUp/PgDn scroll this list.", t.dim()),
+        Line::styled("Mouse: click a line = breakpoint, click a warp = select, wheel scrolls.", t.dim()),
         Line::raw(""),
     ];
     for (a, keys) in rows {
         lines.push(Line::from(vec![
-            Span::styled(format!("{:>22}  ", keys.join(" ")), t.fg(t.title).add_modifier(Modifier::BOLD)),
+            Span::styled(format!("{:>keys_w$}  ", keys.join(" ")), t.fg(t.title).add_modifier(Modifier::BOLD)),
             Span::styled(a.describe(), t.fg(t.foreground)),
         ]));
     }
-    let block = Block::default()
+    lines
+}
+
+/// Where the help overlay goes on a screen `area`: as wide as its longest line, as tall as its text, both
+/// within the screen.
+pub fn help_area(area: Rect, lines: &[Line]) -> Rect {
+    let content_w = lines.iter().map(Line::width).max().unwrap_or(0) as u16;
+    let w = content_w.saturating_add(2).min(area.width);
+    let h = (lines.len() as u16).saturating_add(2).min(area.height);
+    Rect::new(area.x + (area.width - w) / 2, area.y + (area.height - h) / 2, w, h)
+}
+
+/// The help overlay's largest scroll offset on a screen `area` (0 when every line fits).
+pub fn help_max_scroll(app: &App, area: Rect) -> usize {
+    let lines = help_lines(app);
+    let r = help_area(area, &lines);
+    lines.len().saturating_sub(r.height.saturating_sub(2) as usize)
+}
+
+pub fn help(frame: &mut Frame, area: Rect, app: &App) {
+    let t = &app.theme;
+    let lines = help_lines(app);
+    let r = help_area(area, &lines);
+    let max = help_max_scroll(app, area);
+    let skip = app.scroll_of(HELP_SCROLL).min(max);
+    let mut block = Block::default()
         .borders(Borders::ALL)
         .border_type(BorderType::Double)
         .border_style(t.border(true))
         .title(Span::styled(" Help ", t.fg(t.title)))
         .title_alignment(Alignment::Center);
+    if max > 0 {
+        // The list does not fit: say where we are and that it scrolls.
+        let shown = r.height.saturating_sub(2) as usize;
+        let more = format!(
+            " {}-{} of {}{} ",
+            skip + 1,
+            (skip + shown).min(lines.len()),
+            lines.len(),
+            if skip < max { ", j/↓ for more" } else { "" }
+        );
+        block = block.title_bottom(Line::styled(more, t.fg(t.title)).right_aligned());
+    }
+    let lines: Vec<Line> = lines.into_iter().skip(skip).collect();
     frame.render_widget(Clear, r);
     frame.render_widget(Paragraph::new(lines).block(block).style(t.base()), r);
 }
+
+/// The scroll-offset key of the help overlay in [`App::scroll`].
+pub const HELP_SCROLL: &str = "Help";
 
 /// The one-line prompt (go to step, note) over the footer.
 pub fn prompt(frame: &mut Frame, area: Rect, app: &App, label: &str, text: &str) {

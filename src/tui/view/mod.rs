@@ -21,16 +21,21 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use super::app::{App, Pane};
 use crate::sim::Outcome;
 
-/// Rows the outcome banner takes (0 when there is nothing to announce).
-pub fn banner_height(app: &App) -> u16 {
+/// Rows the outcome banner wants on a screen `width` columns wide (0 when there is nothing to announce): its
+/// text wrapped to the width, plus the border, at most 12 (the layout may give it less).
+pub fn banner_height(app: &App, width: u16) -> u16 {
     let lines = chrome::banner_lines(app);
-    if lines.is_empty() { 0 } else { (lines.len() as u16 + 2).min(12) }
+    if lines.is_empty() {
+        return 0;
+    }
+    let rows = chrome::wrap_banner(&lines, width.saturating_sub(2)).len();
+    (rows.min(10) as u16) + 2
 }
 
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     frame.buffer_mut().set_style(area, app.theme.base());
-    let areas = layout::layout(area, banner_height(app));
+    let areas = layout::layout(area, banner_height(app, area.width));
     chrome::title(frame, areas.title, app);
     source::draw(frame, areas.source, app);
     warps::draw(frame, areas.warps, app);

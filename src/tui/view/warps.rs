@@ -11,20 +11,36 @@ use crate::sim::{LaneMask, Outcome};
 use crate::tui::app::{App, Pane, WarpRef};
 use crate::tui::theme::{LaneLook, Theme};
 
-/// The 32 lanes as cells: active, inactive (live but not issuing) or gone (exited / not in the block).
+/// The 32 lanes as cells: active, inactive (live but not issuing) or gone (exited / not in the block). When
+/// narrower than 32, a cell holds two lanes, and a pair with only one active lane is drawn half full (`▌` the
+/// lower lane, `▐` the upper), so a diverged warp never looks fully active.
 pub fn lane_bar<'a>(t: &Theme, active: LaneMask, live: LaneMask, width: usize) -> Vec<Span<'a>> {
-    let per = if width >= 32 { 1 } else { 2 };
-    let mut spans = vec![];
-    for cell in 0..(32 / per) {
-        let lanes: Vec<u32> = (0..per as u32).map(|k| cell as u32 * per as u32 + k).collect();
-        let look = if lanes.iter().any(|l| active.contains(*l)) {
+    let look = |l: u32| {
+        if active.contains(l) {
             LaneLook::Active
-        } else if lanes.iter().any(|l| live.contains(*l)) {
+        } else if live.contains(l) {
             LaneLook::Inactive
         } else {
             LaneLook::Gone
+        }
+    };
+    let mut spans = vec![];
+    if width >= 32 {
+        for l in 0..32 {
+            let (ch, style) = t.lane(look(l));
+            spans.push(Span::styled(ch.to_string(), style));
+        }
+        return spans;
+    }
+    for cell in 0..16 {
+        let (lo, hi) = (look(2 * cell), look(2 * cell + 1));
+        let (ch, style) = match (lo, hi) {
+            (LaneLook::Active, LaneLook::Active) => t.lane(LaneLook::Active),
+            (LaneLook::Active, _) => ('▌', t.lane(LaneLook::Active).1),
+            (_, LaneLook::Active) => ('▐', t.lane(LaneLook::Active).1),
+            (LaneLook::Inactive, _) | (_, LaneLook::Inactive) => t.lane(LaneLook::Inactive),
+            _ => t.lane(LaneLook::Gone),
         };
-        let (ch, style) = t.lane(look);
         spans.push(Span::styled(ch.to_string(), style));
     }
     spans
@@ -38,6 +54,18 @@ fn state_style(t: &Theme, s: WarpState) -> Style {
         WarpState::Exited => t.dim(),
         WarpState::Stuck => t.fg(t.breakpoint).add_modifier(Modifier::BOLD),
     }
+}
+
+/// Rows of warps the pane shows in `area` (inside the border, under the header).
+pub fn list_rows(area: Rect) -> usize {
+    area.height.saturating_sub(3) as usize
+}
+
+/// The first warp the pane shows in `area`: the scroll offset, clamped so the list fills the pane. Mouse
+/// hit-testing uses the same number, so a click selects the warp drawn under it.
+pub fn first_row(app: &App, area: Rect) -> usize {
+    let n = app.warp_list().len();
+    app.scroll_of(Pane::Warps.title()).min(n.saturating_sub(list_rows(area).max(1)))
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -64,15 +92,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ),
         t.dim().add_modifier(Modifier::UNDERLINED),
     )];
-    let sel_idx = app.selected.and_then(|s| list.iter().position(|w| *w == s)).unwrap_or(0);
-    let rows = area.height.saturating_sub(3) as usize;
-    // Keep the selection in view: the scroll offset follows it.
-    let mut first = app.scroll_of(Pane::Warps.title()).min(list.len().saturating_sub(1));
-    if sel_idx < first {
-        first = sel_idx;
-    } else if rows > 0 && sel_idx >= first + rows {
-        first = sel_idx + 1 - rows;
-    }
+    let rows = list_rows(area);
+    // `update` scrolls the list to a new selection (and the wheel scrolls it); drawing only clamps.
+    let first = first_row(app, area);
     for wr in list.iter().skip(first).take(rows) {
         let Some(b) = m.blocks.iter().find(|b| b.linear == wr.block) else { continue };
         let w = &b.warps[wr.warp as usize];
@@ -97,7 +119,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let done = m.total_blocks - m.blocks.len() as u64;
     let mut extra = format!("{} resident", list.len());
     if done > 0 {
-        extra.push_str(&format!(", {done} blocks finished or queued"));
+        extra.push_str(&format!(", {done} block{} finished or queued", if done == 1 { "" } else { "s" }));
     }
     if let Some(Outcome::Deadlock(_)) = m.outcome() {
         extra.push_str(" · deadlocked");

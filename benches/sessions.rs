@@ -1,0 +1,188 @@
+//! Time travel and recording figures (issue 7): `cargo bench --bench sessions`. Results in `sessions.md`.
+//!
+//! - stepping back at step 1,000,000 of a long kernel (target: under 50 ms), and the worst case there (the
+//!   step just before a snapshot, so a whole interval is re-executed);
+//! - the cost of recording one action (target: under 1 ms): a step with and without the recorder;
+//! - snapshot memory for a 10,000,000-step run (printed before the timings; checked against the budget).
+
+use std::cell::RefCell;
+
+use warpdbg::history::DEFAULT_BUDGET;
+use warpdbg::launch::Overrides;
+use warpdbg::recording::{EventKind, FORMAT, Header, Recorder, VERSION};
+use warpdbg::session::Session;
+use warpdbg::sim::Config;
+use warpdbg::tui::action::Action;
+use warpdbg::tui::app::App;
+use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::theme::Theme;
+use warpdbg::tui::update;
+
+/// 16 warps in a loop: about 80 warp instructions per iteration of all warps, so `n` sets the length.
+const LONG: &str = r#"// @grid 4
+// @block 128
+// @arg out int[512] = 0
+// @arg n = 200000
+__global__ void spin(int *out, int n)
+{
+    int acc = 0;
+    for (int i = 0; i < n; i++) {
+        acc += i ^ threadIdx.x;
+    }
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+}
+"#;
+
+const AT: u64 = 1_000_000;
+
+fn long_session() -> Session {
+    let compiled = warpdbg::front::compile("long.cu", LONG.as_bytes(), &Overrides::default()).expect("compiles");
+    Session::new(compiled, Config { max_steps: Some(100_000_000), ..Config::default() }).expect("launch")
+}
+
+thread_local! {
+    static AT_1M: RefCell<Option<Session>> = const { RefCell::new(None) };
+}
+
+/// The shared session, put back at step 1,000,000 (not timed).
+fn at_1m() {
+    AT_1M.with(|s| {
+        let mut s = s.borrow_mut();
+        let s = s.get_or_insert_with(long_session);
+        s.goto(AT);
+        assert_eq!(s.machine.steps, AT);
+    })
+}
+
+fn main() {
+    snapshot_memory_10m();
+    divan::main();
+}
+
+/// Step back one instruction from step 1,000,000.
+#[divan::bench(sample_size = 1, sample_count = 100)]
+fn step_back_one_at_1m(b: divan::Bencher) {
+    b.with_inputs(at_1m).bench_local_values(|()| {
+        AT_1M.with(|s| s.borrow_mut().as_mut().unwrap().step_back(1));
+    });
+}
+
+/// The worst case near step 1,000,000: going to the step just before a snapshot re-executes a whole interval.
+#[divan::bench(sample_size = 1, sample_count = 100)]
+fn goto_worst_case_near_1m(b: divan::Bencher) {
+    b.with_inputs(at_1m).bench_local_values(|()| {
+        AT_1M.with(|s| {
+            let mut s = s.borrow_mut();
+            let s = s.as_mut().unwrap();
+            let iv = s.history.interval;
+            let target = (AT / iv) * iv - 1;
+            s.goto(target);
+        });
+    });
+}
+
+fn app() -> App {
+    App::new(long_session(), Keymap::default_map(), Theme::default_dark())
+}
+
+fn header(app: &App) -> Header {
+    Header {
+        format: FORMAT.into(),
+        version: VERSION,
+        warpdbg: env!("CARGO_PKG_VERSION").into(),
+        file: "long.cu".into(),
+        source: LONG.into(),
+        kernel: None,
+        grid: None,
+        block: None,
+        args: vec![],
+        seed: None,
+        mode: app.session.mode(),
+        theme: app.theme.name.clone(),
+        breakpoints: vec![],
+        size: (120, 40),
+        schedule_seed: None,
+    }
+}
+
+/// One step as the TUI does it, recorded: the action, its checksum, one JSON line appended and flushed.
+#[divan::bench]
+fn action_step_recorded(b: divan::Bencher) {
+    let dir = std::env::temp_dir().join(format!("warpdbg-bench-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut app = app();
+    let mut rec = Recorder::create(&dir.join("bench.wdbg"), &header(&app)).unwrap();
+    b.bench_local(|| {
+        update::update(&mut app, Action::Step);
+        for e in app.outbox.drain(..) {
+            rec.write(e).unwrap();
+        }
+    });
+    drop(rec);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The same step without a recorder: the difference is the recording overhead per action.
+#[divan::bench]
+fn action_step_unrecorded(b: divan::Bencher) {
+    let mut app = app();
+    b.bench_local(|| {
+        update::update(&mut app, Action::Step);
+        app.outbox.clear();
+    });
+}
+
+/// Only the recorder's part: writing (and flushing) one action event.
+#[divan::bench]
+fn recorder_write_one_event(b: divan::Bencher) {
+    let dir = std::env::temp_dir().join(format!("warpdbg-bench-w-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let app = app();
+    let mut rec = Recorder::create(&dir.join("bench.wdbg"), &header(&app)).unwrap();
+    let check = warpdbg::recording::state_check(&app.session.machine);
+    b.bench_local(|| {
+        rec.write(EventKind::Action { name: "Step".into(), steps: 12345, check: check.clone() }).unwrap();
+    });
+    drop(rec);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn rss() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmRSS:"))
+        .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// Runs the long kernel 10,000,000 steps with time travel on and reports what its snapshots hold.
+fn snapshot_memory_10m() {
+    const STEPS: u64 = 10_000_000;
+    let mib = |b: u64| b as f64 / (1 << 20) as f64;
+    let before = rss();
+    let t = std::time::Instant::now();
+    let mut s = long_session();
+    let each = s.machine.approx_bytes();
+    s.run_to(STEPS);
+    let run = t.elapsed();
+    assert_eq!(s.machine.steps, STEPS, "the long kernel runs 10M steps");
+    let h = &s.history;
+    let after = rss();
+    println!("snapshot memory after {STEPS} steps ({:.1} s to run with snapshots):", run.as_secs_f64());
+    println!("  one snapshot (approx_bytes)  {each} bytes");
+    println!(
+        "  snapshots kept               {} (interval {} steps, at most {})",
+        h.len(),
+        h.interval,
+        h.max_snapshots()
+    );
+    println!("  counted by the history       {:.1} MiB (budget {:.0} MiB)", mib(h.bytes()), mib(DEFAULT_BUDGET));
+    println!("  process RSS growth           {:.1} MiB", mib(after.saturating_sub(before)));
+    assert!(h.bytes() <= DEFAULT_BUDGET, "snapshots exceed the budget");
+    // Going back anywhere re-executes at most one interval.
+    let t = std::time::Instant::now();
+    let iv = h.interval;
+    s.goto(STEPS - iv / 2);
+    println!("  goto {} (back {}) took     {:.2} ms", STEPS - iv / 2, iv / 2, t.elapsed().as_secs_f64() * 1e3);
+}

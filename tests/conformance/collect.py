@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Turns record.sh's raw results (one folder per kernel) into tests/conformance/expected/NAME.json.
+
+Hand-written fields of an existing expected file ("notes", "ignore_memory", "expect_outcome",
+"divergence_note") are kept, so re-recording never
+loses an explanation."""
+import csv
+import json
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+EXPECTED = os.path.join(HERE, "expected")
+METRICS = {
+    "smsp__sass_branch_targets.sum": "branch_targets",
+    "smsp__sass_branch_targets_threads_divergent.sum": "branch_targets_divergent",
+    "smsp__thread_inst_executed_per_inst_executed.ratio": "threads_per_instruction",
+    "smsp__inst_executed.sum": "warp_instructions",
+}
+
+
+def read(path, default=None):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def sanitizer(text):
+    if text is None:
+        return None
+    m = re.search(r"ERROR SUMMARY: (\d+) error", text)
+    errors = int(m.group(1)) if m else None
+    if errors is None and "RACECHECK SUMMARY" in text:
+        m = re.search(r"RACECHECK SUMMARY: (\d+) hazard", text)
+        errors = int(m.group(1)) if m else None
+    first = [
+        l.rstrip()
+        for l in text.splitlines()
+        if l.startswith("=========") and "SUMMARY" not in l and "COMPUTE-SANITIZER" not in l and l.strip("= ")
+    ]
+    return {"errors": errors, "first": first[:8]}
+
+
+def ncu(text):
+    if not text:
+        return None
+    out = {}
+    for row in csv.DictReader(line for line in text.splitlines() if line.startswith('"')):
+        name = METRICS.get(row.get("Metric Name", ""))
+        if name:
+            value = row.get("Metric Value", "").replace(",", "")
+            try:
+                out[name] = float(value)
+            except ValueError:
+                pass
+    return out or None
+
+
+def main(raw):
+    env = dict(l.split(": ", 1) for l in read(os.path.join(raw, "env.txt"), "").splitlines() if ": " in l)
+    os.makedirs(EXPECTED, exist_ok=True)
+    for name in sorted(os.listdir(raw)):
+        d = os.path.join(raw, name)
+        if not os.path.isdir(d) or not os.path.exists(os.path.join(d, "source")):
+            continue
+        source = read(os.path.join(d, "source")).strip()
+        out_path = os.path.join(EXPECTED, name + ".json")
+        old = json.loads(read(out_path, "{}"))
+        rec = {
+            "file": source,
+            "recorded": {"gpu": env.get("gpu"), "cuda": env.get("cuda"), "date": env.get("date"),
+                         "nvcc": "-O2 -arch=sm_90"},
+        }
+        rc = (read(os.path.join(d, "run.rc")) or "").strip()
+        result = read(os.path.join(d, "result.json"))
+        if (read(os.path.join(d, "nvcc.rc")) or "1").strip() != "0":
+            rec["outcome"] = "build_failed"
+            rec["nvcc_log"] = (read(os.path.join(d, "nvcc.log")) or "")[-2000:]
+        elif rc == "124":
+            rec["outcome"] = "hang"
+        elif result:
+            r = json.loads(result)
+            rec["outcome"] = r["outcome"]
+            rec["error"] = r.get("error")
+            rec["memory"] = r["memory"] if r["outcome"] == "completed" else None
+        else:
+            rec["outcome"] = "crashed"
+        rec["stdout"] = (read(os.path.join(d, "stdout.txt")) or "")[-4000:]
+        rec["sanitizer"] = {t: sanitizer(read(os.path.join(d, t + ".txt"))) for t in ("memcheck", "racecheck", "synccheck")}
+        rec["ncu"] = ncu(read(os.path.join(d, "ncu.csv")))
+        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note"):
+            if keep in old:
+                rec[keep] = old[keep]
+        with open(out_path, "w", encoding="utf-8") as f:
+            json.dump(rec, f, indent=1, sort_keys=True)
+            f.write("\n")
+        print(f"{name}: {rec['outcome']}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

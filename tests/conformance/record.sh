@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Records what a real NVIDIA GPU does with every kernel of kernels/ and tests/conformance/ (or the files
+# given), as the expectations tests/conformance.rs compares warpdbg against. One command on a GPU machine:
+#
+#     bash tests/conformance/record.sh [FILE.cu ...]
+#
+# For each file: `warpdbg host` writes a CUDA program that runs the file's launch with exactly warpdbg's
+# inputs; nvcc -O2 -arch=sm_90 builds it; it runs under a timeout (a hang is recorded as such); Nsight
+# Compute reads the branch metrics and compute-sanitizer runs memcheck, racecheck and synccheck. The raw
+# results go to $RAW (default: a temporary folder) and collect.py turns them into expected/NAME.json.
+#
+# Without cargo on the GPU machine, generate the programs elsewhere (`HOSTS_ONLY=1 bash record.sh` writes
+# them to $RAW/NAME/host.cu) and run this with RAW pointing at that folder and NO_GEN=1.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+RAW=${RAW:-$(mktemp -d)}
+TIMEOUT=${TIMEOUT:-10}
+ARCH=${ARCH:-sm_90}
+files=("$@")
+[ ${#files[@]} -eq 0 ] && files=(kernels/*.cu tests/conformance/*.cu)
+
+if [ -z "${NO_GEN:-}" ]; then
+    if [ -z "${WARPDBG:-}" ]; then
+        cargo build --release --quiet && WARPDBG=target/release/warpdbg || exit 2
+    fi
+    for f in "${files[@]}"; do
+        n=$(basename "$f" .cu)
+        mkdir -p "$RAW/$n"
+        echo "$f" > "$RAW/$n/source"
+        "$WARPDBG" host "$f" > "$RAW/$n/host.cu" || echo "warpdbg host failed for $f" >&2
+    done
+    [ -n "${HOSTS_ONLY:-}" ] && { echo "host programs in $RAW"; exit 0; }
+fi
+
+{
+    echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
+    echo "cuda: $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
+    echo "date: $(date -u +%Y-%m-%d)"
+} > "$RAW/env.txt"
+cat "$RAW/env.txt"
+
+# Build in parallel.
+ls -d "$RAW"/*/ | xargs -P "$(nproc)" -I{} sh -c \
+    "nvcc -O2 -arch=$ARCH -lineinfo -o {}prog {}host.cu > {}nvcc.log 2>&1; echo \$? > {}nvcc.rc"
+
+run_one() {
+    d=$1
+    [ -x "$d/prog" ] || return 0
+    (cd "$d" && timeout "$TIMEOUT" ./prog result.json > stdout.txt 2>&1; echo $? > run.rc)
+    rc=$(cat "$d/run.rc")
+    [ "$rc" = 124 ] && return 0    # a hang: nothing more to learn from the tools
+    for tool in memcheck racecheck synccheck; do
+        (cd "$d" && timeout 120 compute-sanitizer --tool "$tool" --print-limit 20 ./prog san.json \
+            > "$tool.txt" 2>&1)
+    done
+}
+export -f run_one
+export TIMEOUT
+ls -d "$RAW"/*/ | xargs -P 4 -I{} bash -c 'run_one {}'
+
+# Nsight Compute serialises kernels anyway: one at a time.
+for d in "$RAW"/*/; do
+    [ "$(cat "$d/run.rc" 2>/dev/null)" = 0 ] || continue
+    (cd "$d" && timeout 60 ncu --csv --metrics \
+        smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum \
+        ./prog ncu.json > ncu.csv 2> ncu.err)
+done
+
+if command -v python3 >/dev/null; then
+    python3 tests/conformance/collect.py "$RAW"
+else
+    echo "raw results in $RAW: run python3 tests/conformance/collect.py $RAW where python3 exists"
+fi

@@ -1,0 +1,188 @@
+//! End to end: the real `warpdbg` binary in a real terminal (tmux), driven with send-keys and read back with
+//! capture-pane, from a shell prompt to the debugger and back to a working shell.
+
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const PROMPT: &str = "E2E-PROMPT$";
+
+/// A tmux server of our own (unique socket), killed when dropped.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn cmd(&self, args: &[&str]) -> Output {
+        Command::new("tmux").args(["-L", &self.socket, "-f", "/dev/null"]).args(args).output().expect("tmux runs")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.cmd(args);
+        assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.ok(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    fn var(&self, name: &str) -> String {
+        self.ok(&["display-message", "-p", "-t", "e2e", &format!("#{{{name}}}")]).trim().to_string()
+    }
+
+    /// Keys as tmux names them (`s`, `Escape`, `Enter`, `?`).
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        self.ok(&args);
+    }
+
+    /// Text typed literally.
+    fn type_text(&self, text: &str) {
+        self.ok(&["send-keys", "-t", "e2e", "-l", text]);
+    }
+
+    /// Polls the screen until `pred` holds and the screen is settled (the same on the next poll, so a frame
+    /// is not read half drawn); 10 s at most. Returns it.
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        let mut last = String::new();
+        loop {
+            let s = self.screen();
+            if pred(&s) && s == last {
+                return s;
+            }
+            last = s;
+            if start.elapsed() > Duration::from_secs(10) {
+                panic!("timed out waiting for {what}; the screen:\n{last}");
+            }
+            std::thread::sleep(Duration::from_millis(25));
+        }
+    }
+
+    fn wait_for(&self, needle: &str) -> String {
+        self.wait(&format!("`{needle}`"), |s| s.contains(needle))
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd(&["kill-server"]);
+    }
+}
+
+fn tmux_available() -> bool {
+    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
+}
+
+/// The step counter in the title line.
+fn step_of(screen: &str) -> u64 {
+    let title = screen.lines().find(|l| l.contains(" warpdbg ")).unwrap_or_else(|| panic!("no title:\n{screen}"));
+    let after = title.split("step ").nth(1).unwrap_or_else(|| panic!("no step in `{title}`"));
+    after.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("step in `{title}`"))
+}
+
+#[test]
+fn the_binary_in_tmux_from_open_to_quit() {
+    if !tmux_available() {
+        if std::env::var_os("CI").is_some() {
+            panic!("tmux is not installed: the end-to-end TUI test needs it (`.ci/test` installs it)");
+        }
+        eprintln!("note: tmux is not installed; skipping the end-to-end TUI test (it fails when CI is set)");
+        return;
+    }
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
+    let t = Tmux { socket: format!("warpdbg-e2e-{}-{nanos}", std::process::id()) };
+    let repo = env!("CARGO_MANIFEST_DIR");
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    assert!(Path::new(bin).exists());
+    // A plain shell with a known prompt, in a 120x40 terminal.
+    t.ok(&[
+        "new-session",
+        "-d",
+        "-s",
+        "e2e",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        "-c",
+        repo,
+        &format!("env -u NO_COLOR PS1='{PROMPT} ' TERM=xterm-256color bash --norc --noprofile"),
+    ]);
+    t.wait_for(PROMPT);
+    assert_eq!(t.var("alternate_on"), "0");
+
+    // Open the debugger.
+    t.type_text(&format!("{bin} kernels/deadlock.cu"));
+    t.keys(&["Enter"]);
+    let s = t.wait_for("step 0   paused");
+    assert!(s.contains("deadlock.cu") && s.contains("mode ITS (Volta+)"), "{s}");
+    assert!(s.contains("19 ▶  2w"), "the cursor on the first line to run:\n{s}");
+    assert_eq!(t.var("alternate_on"), "1", "the TUI runs on the alternate screen");
+    assert_eq!(t.var("mouse_any_flag"), "1", "the TUI captures the mouse");
+
+    // Step one instruction.
+    t.keys(&["s"]);
+    t.wait_for("step 1 ");
+
+    // Cursor to line 23 (`int sum = 0;`): to the top, then 22 lines down; a breakpoint there.
+    t.keys(&["g"]);
+    t.keys(&["j"; 22]);
+    t.keys(&["b"]);
+    let s = t.wait_for("breakpoint set at line 23");
+    assert!(s.contains("│●23 "), "{s}");
+
+    // Continue to it.
+    t.keys(&["c"]);
+    let s = t.wait_for("breakpoint at line 23");
+    let at_bp = step_of(&s);
+    assert!(at_bp > 1, "{s}");
+
+    // Switch mode: pre-Volta at the same step, breakpoints kept; and back to ITS.
+    t.keys(&["m"]);
+    let s = t.wait_for("mode pre-Volta (SIMT stack)");
+    assert_eq!(step_of(&s), at_bp, "{s}");
+    assert!(s.contains("SIMT stack (top first)") && s.contains("●23 "), "{s}");
+    t.keys(&["m"]);
+    let s = t.wait_for("mode ITS (Volta+)");
+    assert_eq!(step_of(&s), at_bp, "{s}");
+
+    // Continue (past the breakpoint, which the other warp reaches too) to the deadlock.
+    let mut s = s;
+    for _ in 0..4 {
+        if s.contains("DEADLOCK") {
+            break;
+        }
+        let before = step_of(&s);
+        t.keys(&["c"]);
+        s = t.wait("the continue to stop", |x| step_of(x) != before && !x.contains("running..."));
+    }
+    assert!(s.contains("DEADLOCK: no thread can issue"), "{s}");
+    assert!(s.contains("waiting at the __syncthreads() on line 28"), "{s}");
+    assert!(s.contains("waiting at the __syncthreads() on line 37"), "{s}");
+    assert_eq!(step_of(&s), 380, "{s}");
+
+    // Help, then Esc closes it.
+    t.keys(&["?"]);
+    let s = t.wait_for("═ Help ═");
+    assert!(s.contains("toggle breakpoint at the cursor line"), "{s}");
+    t.keys(&["Escape"]);
+    let s = t.wait("the help to close", |x| !x.contains("═ Help ═"));
+    assert!(s.contains("DEADLOCK: no thread can issue"), "{s}");
+
+    // Quit: the shell is back, on the main screen, with mouse reporting off and the tty in cooked mode.
+    t.keys(&["q"]);
+    let s = t.wait("the shell prompt after quitting", |x| x.contains(PROMPT) && !x.contains(" warpdbg "));
+    assert!(!s.contains("DEADLOCK"), "the TUI's screen is gone:\n{s}");
+    assert_eq!(t.var("alternate_on"), "0", "left the alternate screen");
+    assert_eq!(t.var("mouse_any_flag"), "0", "mouse capture is off");
+    assert_eq!(t.var("cursor_flag"), "1", "the cursor is visible");
+    t.type_text("echo \"exit=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo '<<''DONE>>'");
+    t.keys(&["Enter"]);
+    // The sentinel is split in the typed command, so only the output matches.
+    let s = t.wait_for("<<DONE>>");
+    assert!(s.contains("exit=0"), "warpdbg exited with status 0:\n{s}");
+    assert!(s.contains("icanon echo <<DONE>>"), "the terminal is back in cooked mode with echo:\n{s}");
+}

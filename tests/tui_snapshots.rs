@@ -1,0 +1,717 @@
+//! The TUI as a user meets it: an [`App`] driven the way the event loop drives it (key -> keymap -> action ->
+//! update, then the continue ticks, then `keep_cursor_visible`), drawn by the real drawing code into a ratatui
+//! `TestBackend`, and compared with snapshots under `tests/snapshots/` that were read and checked by hand.
+
+use std::collections::HashMap;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::{Buffer, Cell};
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use ratatui::{TerminalOptions, Viewport};
+use warpdbg::cli::LaunchArgs;
+use warpdbg::launch::Mode;
+use warpdbg::session::Session;
+use warpdbg::sim::inspect::{self, WarpState};
+use warpdbg::sim::{Config, Outcome};
+use warpdbg::tui::action::Action;
+use warpdbg::tui::app::{App, Overlay, Pane, PromptKind, WarpRef};
+use warpdbg::tui::keymap::{Key, KeyCodeRepr, Keymap};
+use warpdbg::tui::theme::Theme;
+use warpdbg::tui::view::layout::layout;
+use warpdbg::tui::{update, view};
+
+const DEADLOCK: &str = "kernels/deadlock.cu";
+
+/// The app `warpdbg FILE --arg ...` builds, in a given theme (built here rather than through `make_app`, so a
+/// `NO_COLOR` in the test environment cannot change the colour assertions).
+fn new_app(file: &str, args: &[&str], theme: &str) -> App {
+    let launch = LaunchArgs { args: args.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let compiled = warpdbg::cli::load(&path, &launch).unwrap_or_else(|_| panic!("{file} compiles"));
+    let session = Session::new(compiled, Config::default()).expect("launch fits");
+    App::new(session, Keymap::default_map(), Theme::load(theme).expect("built-in theme"))
+}
+
+/// An app on a terminal of a fixed size, driven like `tui::event_loop`.
+struct Tui {
+    app: App,
+    terminal: Terminal<TestBackend>,
+}
+
+impl Tui {
+    fn open(file: &str, args: &[&str], cols: u16, rows: u16) -> Tui {
+        Tui::open_themed(file, args, "dark", cols, rows)
+    }
+
+    fn open_themed(file: &str, args: &[&str], theme: &str, cols: u16, rows: u16) -> Tui {
+        let mut app = new_app(file, args, theme);
+        let terminal = Terminal::new(TestBackend::new(cols, rows)).expect("test terminal");
+        // The event loop's start: the terminal's size, then the cursor kept in view, then the first frame.
+        app.size = (cols, rows);
+        update::keep_cursor_visible(&mut app);
+        let mut t = Tui { app, terminal };
+        t.draw();
+        t
+    }
+
+    fn draw(&mut self) {
+        let app = &self.app;
+        self.terminal.draw(|f| view::draw(f, app)).expect("draw");
+    }
+
+    /// One key press, as the event loop handles it, then the continue (if one started) run to its stop, as
+    /// the loop's ticks would with no further key, and a frame drawn.
+    fn press(&mut self, key: &str) {
+        let k = key_event(key);
+        if matches!(self.app.overlay, Some(Overlay::Prompt { .. })) {
+            update::prompt_key(&mut self.app, k);
+        } else if let Some(a) = self.app.keymap.action(&k) {
+            update::update(&mut self.app, a);
+        }
+        update::tick(&mut self.app);
+        update::keep_cursor_visible(&mut self.app);
+        self.draw();
+        while self.app.running {
+            update::tick(&mut self.app);
+            update::keep_cursor_visible(&mut self.app);
+            self.draw();
+        }
+    }
+
+    fn press_all(&mut self, keys: &[&str]) {
+        for k in keys {
+            self.press(k);
+        }
+    }
+
+    fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.press(&c.to_string());
+        }
+    }
+
+    fn click(&mut self, col: u16, row: u16) {
+        let ev = MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: col,
+            row,
+            modifiers: KeyModifiers::NONE,
+        };
+        update::mouse(&mut self.app, ev);
+        update::keep_cursor_visible(&mut self.app);
+        self.draw();
+    }
+
+    fn buffer(&self) -> &Buffer {
+        self.terminal.backend().buffer()
+    }
+
+    fn text(&self) -> String {
+        view::buffer_text(self.buffer())
+    }
+
+    fn steps(&self) -> u64 {
+        self.app.session.machine.steps
+    }
+
+    fn selected_state(&self) -> WarpState {
+        let s = self.app.selected.expect("a warp is selected");
+        let m = &self.app.session.machine;
+        let b = m.blocks.iter().find(|b| b.linear == s.block).expect("resident block");
+        inspect::summarize(m, b, &b.warps[s.warp as usize]).state
+    }
+
+    /// The first row whose text contains `needle` and the column (in cells) where it starts.
+    fn find(&self, needle: &str) -> Option<(u16, u16)> {
+        let b = self.buffer();
+        for y in 0..b.area.height {
+            let row: Vec<&str> = (0..b.area.width).map(|x| b[(x, y)].symbol()).collect();
+            let joined = row.concat();
+            if let Some(byte) = joined.find(needle) {
+                // Every symbol warpdbg draws is one cell wide.
+                let col = joined[..byte].chars().count() as u16;
+                return Some((y, col));
+            }
+        }
+        None
+    }
+}
+
+/// A key written as in keymap files (`s`, `?`, `esc`, `shift-tab`, `ctrl-c`, `f5`) as crossterm reports it.
+fn key_event(key: &str) -> KeyEvent {
+    let k = Key::parse(key).unwrap_or_else(|| panic!("key `{key}`"));
+    let code = match k.code {
+        KeyCodeRepr::Char(c) => KeyCode::Char(c),
+        KeyCodeRepr::F(n) => KeyCode::F(n),
+        KeyCodeRepr::Enter => KeyCode::Enter,
+        KeyCodeRepr::Esc => KeyCode::Esc,
+        KeyCodeRepr::Tab => KeyCode::Tab,
+        KeyCodeRepr::BackTab => KeyCode::BackTab,
+        KeyCodeRepr::Up => KeyCode::Up,
+        KeyCodeRepr::Down => KeyCode::Down,
+        KeyCodeRepr::Left => KeyCode::Left,
+        KeyCodeRepr::Right => KeyCode::Right,
+        KeyCodeRepr::PageUp => KeyCode::PageUp,
+        KeyCodeRepr::PageDown => KeyCode::PageDown,
+        KeyCodeRepr::Home => KeyCode::Home,
+        KeyCodeRepr::End => KeyCode::End,
+        KeyCodeRepr::Backspace => KeyCode::Backspace,
+    };
+    let mut mods = KeyModifiers::NONE;
+    if k.ctrl {
+        mods |= KeyModifiers::CONTROL;
+    }
+    if k.alt {
+        mods |= KeyModifiers::ALT;
+    }
+    // Terminals report upper-case letters and BackTab with SHIFT; the keymap must ignore it.
+    if matches!(code, KeyCode::Char(c) if c.is_ascii_uppercase()) || code == KeyCode::BackTab {
+        mods |= KeyModifiers::SHIFT;
+    }
+    KeyEvent::new(code, mods)
+}
+
+/// Steps until warp 0 of block 0 has diverged (at most 100 instructions).
+fn step_until_warp0_diverged(t: &mut Tui) {
+    for _ in 0..100 {
+        if t.selected_state() == WarpState::Diverged {
+            return;
+        }
+        t.press("s");
+    }
+    panic!("warp 0 did not diverge within 100 steps");
+}
+
+/// The banner's rows (between its thick borders), joined by spaces.
+fn banner_text(screen: &str) -> String {
+    let rows: Vec<&str> = screen
+        .lines()
+        .filter(|l| l.starts_with('┃'))
+        .map(|l| l.trim_start_matches('┃').trim_end_matches('┃').trim())
+        .collect();
+    rows.join(" ")
+}
+
+fn words(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn deadlock_at_open() {
+    let t = Tui::open(DEADLOCK, &[], 120, 40);
+    let screen = t.text();
+    assert!(screen.contains("step 0") && screen.contains("paused"), "{screen}");
+    assert!(screen.contains("mode ITS (Volta+)"), "{screen}");
+    // Both warps ready on line 19 with all 32 lanes active; the cursor marker on line 19.
+    assert_eq!(screen.matches(&format!("ready      19 {}", "█".repeat(32))).count(), 2, "{screen}");
+    assert!(screen.contains("19 ▶  2w │     unsigned int tid = threadIdx.x;"), "{screen}");
+    insta::assert_snapshot!("deadlock_open_120x40", t.terminal.backend());
+}
+
+#[test]
+fn deadlock_mid_divergence() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    step_until_warp0_diverged(&mut t);
+    let steps = t.steps();
+    assert!(steps > 0 && steps < 100);
+    let screen = t.text();
+    // Even lanes active, odd lanes masked, and the reconvergence point (line 40) announced.
+    assert!(screen.contains(&format!("0    0 diverged   23 {}", "█░".repeat(16))), "{screen}");
+    assert!(screen.contains("⤓ reconverges at 40"), "{screen}");
+    assert!(screen.contains("convergence barrier: lanes 0-31 reconverge at L40"), "{screen}");
+    assert!(screen.contains("branches          1 (1 divergent)"), "{screen}");
+    insta::assert_snapshot!("deadlock_mid_divergence_120x40", t.terminal.backend());
+}
+
+#[test]
+fn deadlock_in_its_shows_the_whole_explanation() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("c");
+    let Some(Outcome::Deadlock(stuck)) = t.app.session.machine.outcome().cloned() else { panic!("ITS deadlocks") };
+    let screen = t.text();
+    assert!(screen.contains("step 380") && screen.contains(" DEADLOCK "), "{screen}");
+    assert!(screen.contains(" DEADLOCK: no thread can issue "), "{screen}");
+    // Every word of the explanation is in the banner, none cut off by wrapping.
+    assert_eq!(words(&banner_text(&screen)), words(&stuck.explanation), "{screen}");
+    // Both warps are stuck and the other waiting line (37) is marked too.
+    assert_eq!(screen.matches("stuck      28").count(), 2, "{screen}");
+    insta::assert_snapshot!("deadlock_its_120x40", t.terminal.backend());
+}
+
+#[test]
+fn waiting_lines_are_highlighted_at_the_deadlock() {
+    let mut t = Tui::open(DEADLOCK, &[], 200, 60);
+    t.press("c");
+    let wait_bg = t.app.theme.wait_line.0;
+    for line in ["28 ▶  2w", "37    2w"] {
+        let (y, x) = t.find(line).unwrap_or_else(|| panic!("line {line} shown:\n{}", t.text()));
+        assert_eq!(t.buffer()[(x + 12, y)].bg, wait_bg, "line `{line}` has the wait highlight");
+    }
+    let (y, x) = t.find(" 29       │").expect("line 29 shown");
+    assert_ne!(t.buffer()[(x + 12, y)].bg, wait_bg, "line 29 is not a waiting line");
+}
+
+#[test]
+fn pre_volta_divergent_barrier_hazard() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("c");
+    assert_eq!(t.steps(), 380);
+    // Same kernel, same step, other model: pre-Volta counts whole warps, so it runs on and completes.
+    t.press("m");
+    assert_eq!(t.app.session.mode(), Mode::PreVolta);
+    assert_eq!(t.steps(), 380, "switching mode keeps the step");
+    t.press("c");
+    assert_eq!(t.app.session.machine.outcome(), Some(&Outcome::Completed));
+    let screen = t.text();
+    assert!(screen.contains("mode pre-Volta (SIMT stack)") && screen.contains(" completed "), "{screen}");
+    assert!(screen.contains(" HAZARD "), "{screen}");
+    let hazards = &t.app.session.machine.hazards;
+    assert_eq!(hazards.len(), 2, "one hazard per barrier");
+    let expect: Vec<String> = hazards.iter().map(|h| format!("hazard ({} times): {}", h.count, h.message)).collect();
+    assert_eq!(words(&banner_text(&screen)), words(&expect.join(" ")), "{screen}");
+    insta::assert_snapshot!("deadlock_pre_volta_hazard_120x40", t.terminal.backend());
+}
+
+#[test]
+fn pre_volta_simt_stack_in_the_detail_pane() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("m");
+    assert_eq!(t.app.session.mode(), Mode::PreVolta);
+    step_until_warp0_diverged(&mut t);
+    let screen = t.text();
+    assert!(screen.contains("SIMT stack (top first): pc, reconvergence pc, mask"), "{screen}");
+    assert!(screen.contains(" stk"), "the warps pane shows stack depth in pre-Volta:\n{screen}");
+    insta::assert_snapshot!("deadlock_pre_volta_diverged_120x40", t.terminal.backend());
+}
+
+#[test]
+fn help_overlay() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("?");
+    assert_eq!(t.app.overlay, Some(Overlay::Help));
+    let screen = t.text();
+    // Every bound action is listed with its description, none cut off.
+    for (a, keys) in t.app.keymap.by_action() {
+        let row = format!("{}  {}", keys.join(" "), a.describe());
+        assert!(screen.contains(&row), "help lists `{row}`:\n{screen}");
+    }
+    insta::assert_snapshot!("help_120x40", t.terminal.backend());
+    t.press("esc");
+    assert_eq!(t.app.overlay, None);
+    assert!(!t.text().contains("Help"), "Esc closes the help");
+}
+
+#[test]
+fn help_overlay_scrolls_on_a_small_screen() {
+    let mut t = Tui::open(DEADLOCK, &[], 80, 24);
+    t.press("?");
+    let first = t.text();
+    assert!(first.contains("1-22 of 30, j/↓ for more"), "{first}");
+    insta::assert_snapshot!("help_80x24", t.terminal.backend());
+    // End scrolls to the last keys; the list stays open until Esc.
+    t.press("end");
+    assert_eq!(t.app.overlay, Some(Overlay::Help));
+    let last = t.text();
+    assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
+    assert!(last.contains("9-30 of 30"), "{last}");
+    t.press("k");
+    assert!(t.text().contains("8-29 of 30"));
+    t.press("esc");
+    assert_eq!(t.app.overlay, None);
+}
+
+#[test]
+fn layout_80x24() {
+    let mut t = Tui::open(DEADLOCK, &[], 80, 24);
+    t.press_all(&["s"; 20]);
+    let screen = t.text();
+    // The narrow warps pane packs two lanes per cell: a diverged warp (even lanes active) is half full.
+    assert!(screen.contains("lanes (2/cell)"), "{screen}");
+    assert_eq!(t.selected_state(), WarpState::Diverged);
+    assert!(screen.contains(&format!("diverged   25 {} ", "▌".repeat(16))), "{screen}");
+    assert!(screen.contains("step 20"), "{screen}");
+    insta::assert_snapshot!("layout_80x24_step20", t.terminal.backend());
+    t.press("c");
+    let screen = t.text();
+    // The state survives on a narrow title: the long names give way first.
+    assert!(screen.lines().next().is_some_and(|l| l.ends_with("step 380   DEADLOCK")), "{screen}");
+    assert!(screen.contains("more lines (a taller window shows them all)"), "{screen}");
+    insta::assert_snapshot!("layout_80x24_deadlock", t.terminal.backend());
+}
+
+#[test]
+fn layout_200x60() {
+    let mut t = Tui::open(DEADLOCK, &[], 200, 60);
+    t.press("c");
+    let screen = t.text();
+    // Both waiting lines are on screen with the cursor.
+    assert!(screen.contains("│ 28 ▶  2w │") && screen.contains("│ 37    2w │"), "{screen}");
+
+    insta::assert_snapshot!("layout_200x60_deadlock", t.terminal.backend());
+}
+
+#[test]
+fn growing_the_window_fills_the_source_pane() {
+    let mut t = Tui::open(DEADLOCK, &[], 40, 12);
+    t.press("G");
+    assert_eq!(t.app.cursor, 40);
+    // The event loop's resize: the new size, then keep_cursor_visible, then a frame.
+    t.terminal.backend_mut().resize(120, 40);
+    t.app.size = (120, 40);
+    update::keep_cursor_visible(&mut t.app);
+    t.draw();
+    let screen = t.text();
+    let rows: Vec<&str> = screen.lines().collect();
+    let last = rows.iter().position(|l| l.starts_with("│ 40       │ }")).expect("line 40 shown");
+    assert!(rows[last + 1].starts_with('╰'), "line 40 is the source pane's last row, no blank rows:\n{screen}");
+    assert!(rows[2].starts_with("│ 16 "), "24 rows of source, 16 to 40:\n{screen}");
+}
+
+/// Colours of `themes/<name>.ron` read straight from the file (`key: "#rrggbb"`).
+fn theme_file_colours(name: &str) -> HashMap<String, Color> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("themes/{name}.ron"));
+    let text = std::fs::read_to_string(path).expect("theme file");
+    let mut out = HashMap::new();
+    for line in text.lines() {
+        let Some((k, v)) = line.trim().split_once(':') else { continue };
+        let v = v.trim().trim_end_matches(',').trim_matches('"');
+        if let Some(hex) = v.strip_prefix('#') {
+            let n = u32::from_str_radix(hex, 16).expect("hex colour");
+            out.insert(k.trim().to_string(), Color::Rgb((n >> 16) as u8, (n >> 8) as u8, n as u8));
+        }
+    }
+    out
+}
+
+#[test]
+fn light_theme_colours() {
+    let c = theme_file_colours("light");
+    let mut t = Tui::open_themed(DEADLOCK, &[], "light", 120, 40);
+    t.press_all(&["k", "b"]); // a breakpoint on line 18, the cursor line
+    step_until_warp0_diverged(&mut t);
+    let b = t.buffer().clone();
+    let at = |needle: &str| t.find(needle).unwrap_or_else(|| panic!("`{needle}` on screen"));
+    // The title's " warpdbg " badge, and the page's white background and dark text.
+    assert_eq!((b[(1, 0)].symbol(), b[(1, 0)].fg, b[(1, 0)].bg), ("w", c["ok_fg"], c["ok_bg"]));
+    let (y, x) = at("Threads by PC");
+    assert_eq!((b[(x, y)].fg, b[(x, y)].bg), (c["dim"], c["background"]));
+    let (y, x) = at("unsigned int tid");
+    assert_eq!((b[(x, y)].fg, b[(x, y)].bg), (c["type_name"], c["background"]));
+    // Warp 0's lanes: even lanes active, odd lanes masked.
+    let (y, x) = at(&"█░".repeat(16));
+    assert_eq!((b[(x, y)].fg, b[(x + 1, y)].fg), (c["active_lane"], c["inactive_lane"]));
+    // The breakpoint dot, the focused pane's border, and the cursor-line highlight... (the cursor follows
+    // the selected warp, on line 23; line 18 holds the breakpoint).
+    let (y, x) = at("●18 ");
+    assert_eq!(b[(x, y)].fg, c["breakpoint"]);
+    assert_eq!(b[(0, 1)].fg, c["border_focused"], "the source pane has focus");
+    let (y, x) = at("23 ▶");
+    assert_eq!((b[(x, y)].fg, b[(x + 10, y)].bg), (c["warp_marker"], c["cursor"]));
+    // At the deadlock, the banner is in the error colours.
+    t.press("c");
+    let b = t.buffer().clone();
+    let (y, x) = t.find(" DEADLOCK ━").expect("banner");
+    assert_eq!((b[(x + 1, y)].fg, b[(x + 1, y)].bg), (c["error_fg"], c["error_bg"]));
+    assert_eq!(b[(x - 1, y)].fg, c["error_fg"], "the banner border");
+    insta::assert_snapshot!("light_theme_deadlock_styles", style_map(&b));
+}
+
+/// The screen as one letter per cell naming its background (`.` the page, `E` error, `O` ok, `W` a waiting
+/// line, `C` the cursor line, `S` the selection, `?` anything else): the light theme's colour layout.
+fn style_map(b: &Buffer) -> String {
+    let c = theme_file_colours("light");
+    let names = [
+        (c["background"], '.'),
+        (c["error_bg"], 'E'),
+        (c["ok_bg"], 'O'),
+        (c["wait_line"], 'W'),
+        (c["cursor"], 'C'),
+        (c["selection"], 'S'),
+    ];
+    let mut out = String::new();
+    for y in 0..b.area.height {
+        for x in 0..b.area.width {
+            let bg = b[(x, y)].bg;
+            out.push(names.iter().find(|(c, _)| *c == bg).map_or('?', |(_, n)| *n));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The app in the states worth drawing: open, diverged, deadlocked (banner), with the help and a prompt.
+fn states() -> Vec<(&'static str, App)> {
+    let mut out = vec![];
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    out.push(("open", new_app(DEADLOCK, &[], "dark")));
+    step_until_warp0_diverged(&mut t);
+    let mut diverged = new_app(DEADLOCK, &[], "dark");
+    update::goto_step(&mut diverged, t.steps());
+    out.push(("diverged", diverged));
+    let mut dead = new_app(DEADLOCK, &[], "dark");
+    update::update(&mut dead, Action::Continue);
+    update::finish_running(&mut dead);
+    out.push(("deadlock", dead));
+    let mut help = new_app(DEADLOCK, &[], "dark");
+    update::goto_step(&mut help, 380);
+    update::update(&mut help, Action::Help);
+    out.push(("help", help));
+    let mut prompt = new_app(DEADLOCK, &[], "dark");
+    update::update(&mut prompt, Action::Goto);
+    out.push(("prompt", prompt));
+    let mut hazard = new_app(DEADLOCK, &[], "dark");
+    update::update(&mut hazard, Action::SwitchMode);
+    update::update(&mut hazard, Action::Continue);
+    update::finish_running(&mut hazard);
+    out.push(("hazard", hazard));
+    out
+}
+
+#[test]
+fn every_size_draws_inside_its_area_without_panicking() {
+    let mut sizes = vec![];
+    for cols in (20..=250).step_by(23).chain([21, 79, 80, 81, 110, 120, 200, 250]) {
+        for rows in (5..=70).step_by(7).chain([6, 23, 24, 25, 34, 40, 60, 70]) {
+            sizes.push((cols, rows));
+        }
+    }
+    for (name, mut app) in states() {
+        for &(cols, rows) in &sizes {
+            app.size = (cols, rows);
+            update::keep_cursor_visible(&mut app);
+            // The screen sits inside a larger terminal: every cell outside it must stay untouched.
+            let area = Rect::new(3, 2, cols, rows);
+            let backend = TestBackend::new(cols + 6, rows + 4);
+            let mut term =
+                Terminal::with_options(backend, TerminalOptions { viewport: Viewport::Fixed(area) }).expect("term");
+            term.draw(|f| {
+                assert_eq!(f.area(), area);
+                view::draw(f, &app)
+            })
+            .unwrap_or_else(|e| panic!("{name} at {cols}x{rows}: {e}"));
+            let buf = term.backend().buffer();
+            for y in 0..buf.area.height {
+                for x in 0..buf.area.width {
+                    if !area.contains((x, y).into()) {
+                        assert_eq!(buf[(x, y)], Cell::default(), "{name} at {cols}x{rows} wrote at ({x},{y})");
+                    }
+                }
+            }
+            // The panes lie inside the screen and do not overlap.
+            let a = layout(area, view::banner_height(&app, cols));
+            let rects = [a.title, a.source, a.warps, a.detail, a.memory, a.metrics, a.banner, a.footer];
+            for (i, r) in rects.iter().enumerate() {
+                assert!(r.area() == 0 || area.union(*r) == area, "{name} at {cols}x{rows}: {r:?} outside {area:?}");
+                for s in &rects[i + 1..] {
+                    assert!(r.intersection(*s).area() == 0, "{name} at {cols}x{rows}: {r:?} overlaps {s:?}");
+                }
+            }
+        }
+    }
+}
+
+/// What each action visibly does, checked by pressing every key of the default keymap on a fresh app.
+fn check_action(key: &str, action: Action) {
+    let what = format!("key `{key}` ({action:?})");
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    match action {
+        Action::Step => {
+            t.press(key);
+            assert_eq!(t.steps(), 1, "{what}");
+            assert!(t.text().contains("step 1 "), "{what}");
+        }
+        Action::StepBack => {
+            t.press_all(&["s"; 5]);
+            t.press(key);
+            assert_eq!(t.steps(), 4, "{what}");
+            assert!(t.text().contains("back to step 4"), "{what}");
+        }
+        Action::Goto => {
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, .. })), "{what}");
+            assert!(t.text().contains("go to step:"), "{what}");
+            t.type_text("17");
+            t.press("enter");
+            assert_eq!((t.steps(), &t.app.overlay), (17, &None), "{what}");
+        }
+        Action::Note => {
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Note, .. })), "{what}");
+            t.type_text("look here");
+            t.press("enter");
+            assert_eq!(t.app.note, Some((0, "look here".to_string())), "{what}");
+            assert!(t.text().contains("note (step 0): look here"), "{what}");
+        }
+        Action::StepLine => {
+            t.press(key);
+            let s = t.app.selected.expect("selection");
+            assert!(t.steps() > 0, "{what}");
+            assert_ne!(t.app.session.warp_next_line(s.block, s.warp), Some(19), "{what}: left line 19");
+        }
+        Action::Continue => {
+            t.press(key);
+            assert!(matches!(t.app.session.machine.outcome(), Some(Outcome::Deadlock(_))), "{what}");
+        }
+        Action::ToggleBreakpoint | Action::Activate => {
+            t.press("k");
+            t.press(key);
+            assert_eq!(t.app.session.breakpoints.iter().copied().collect::<Vec<_>>(), vec![18], "{what}");
+            assert!(t.text().contains("│●18 "), "{what}");
+            t.press(key);
+            assert!(t.app.session.breakpoints.is_empty(), "{what}: pressed again removes it");
+        }
+        Action::ToggleBreakOnDivergence => {
+            t.press(key);
+            assert!(t.app.session.break_on_divergence, "{what}");
+            assert!(t.text().contains("⑂ break on divergence"), "{what}");
+            t.press("c");
+            assert!(t.text().contains("a warp diverged at line 21"), "{what}");
+            assert_eq!(t.app.cursor, 21, "{what}");
+        }
+        Action::NextWarp => {
+            t.press(key);
+            assert_eq!(t.app.selected, Some(WarpRef { block: 0, warp: 1 }), "{what}");
+            assert!(t.text().contains("block (0,0,0) warp 1"), "{what}");
+        }
+        Action::PrevWarp => {
+            t.press(key);
+            assert_eq!(t.app.selected, Some(WarpRef { block: 0, warp: 1 }), "{what}: wraps around");
+        }
+        Action::NextBlock | Action::PrevBlock => {
+            let mut t = Tui::open("kernels/reduce_neighbored.cu", &[], 120, 40);
+            t.press(key);
+            let expect = if action == Action::NextBlock { 1 } else { 15 };
+            assert_eq!(t.app.selected, Some(WarpRef { block: expect, warp: 0 }), "{what}");
+            assert!(t.text().contains(&format!("block ({expect},0,0) warp 0")), "{what}");
+        }
+        Action::Up | Action::Down | Action::PageUp | Action::PageDown | Action::Top | Action::Bottom => {
+            assert_eq!(t.app.cursor, 19);
+            t.press(key);
+            let lines = t.app.source_lines().len() as u32;
+            let want = match action {
+                Action::Up => 18,
+                Action::Down => 20,
+                Action::PageUp => 1,
+                Action::PageDown => 39,
+                Action::Top => 1,
+                _ => lines,
+            };
+            assert_eq!(t.app.cursor, want, "{what}");
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            t.press(key);
+            let want = if action == Action::FocusNext { Pane::Warps } else { Pane::Metrics };
+            assert_eq!(t.app.focus, want, "{what}");
+        }
+        Action::SwitchMode => {
+            t.press("b");
+            t.press_all(&["s"; 30]);
+            t.press(key);
+            assert_eq!(t.app.session.mode(), Mode::PreVolta, "{what}");
+            assert_eq!(t.steps(), 30, "{what}: keeps the step");
+            assert!(t.app.session.breakpoints.contains(&19), "{what}: keeps the breakpoints");
+            assert!(t.text().contains("mode pre-Volta (SIMT stack)"), "{what}");
+            t.press(key);
+            assert_eq!((t.app.session.mode(), t.steps()), (Mode::Its, 30), "{what}: and back");
+        }
+        Action::Restart => {
+            t.press("b");
+            t.press("c");
+            t.press(key);
+            assert_eq!(t.steps(), 0, "{what}");
+            assert!(t.app.session.breakpoints.contains(&19), "{what}: keeps the breakpoints");
+            assert!(t.text().contains("restarted at step 0"), "{what}");
+        }
+        Action::NextTheme => {
+            t.press(key);
+            assert_eq!(t.app.theme.name, "light", "{what}");
+            assert!(t.text().contains("theme light"), "{what}");
+        }
+        Action::Help => {
+            t.press(key);
+            assert_eq!(t.app.overlay, Some(Overlay::Help), "{what}");
+            t.press(key);
+            assert_eq!(t.app.overlay, None, "{what}: pressed again closes it");
+        }
+        Action::Close => {
+            t.press("?");
+            t.press(key);
+            assert_eq!(t.app.overlay, None, "{what}");
+            assert!(!t.text().contains("═ Help ═"), "{what}");
+        }
+        Action::Quit => {
+            t.press(key);
+            assert!(t.app.quit, "{what}");
+        }
+    }
+}
+
+#[test]
+fn every_key_of_the_default_keymap_does_something_visible() {
+    let map = Keymap::default_map();
+    let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
+    assert_eq!(bound.len(), 27, "every action has a default key: {bound:?}");
+    for (key, action) in &map.bindings {
+        let name = match key.code {
+            KeyCodeRepr::Char(' ') => "space".to_string(),
+            KeyCodeRepr::Char(c) => c.to_string(),
+            KeyCodeRepr::F(n) => format!("f{n}"),
+            KeyCodeRepr::BackTab => "shift-tab".to_string(),
+            other => format!("{other:?}").to_ascii_lowercase(),
+        };
+        let name = if key.ctrl { format!("ctrl-{name}") } else { name };
+        check_action(&name, *action);
+    }
+}
+
+#[test]
+fn any_key_interrupts_a_running_continue() {
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=32768"], 120, 40);
+    update::update(&mut t.app, Action::Continue);
+    update::tick(&mut t.app);
+    assert!(t.app.running, "one chunk does not finish the reduction");
+    let at = t.steps();
+    t.press("j");
+    assert!(!t.app.running);
+    assert_eq!(t.steps(), at, "the key stopped it where it was");
+    assert!(t.text().contains(&format!("interrupted at step {at}")));
+}
+
+#[test]
+fn clicking_a_warp_selects_the_one_drawn_there_after_scrolling() {
+    // 64 blocks of 16 warps: more than the pane shows.
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=32768"], 120, 40);
+    t.press("tab");
+    assert_eq!(t.app.focus, Pane::Warps);
+    for _ in 0..100 {
+        t.press("j");
+    }
+    assert_eq!(t.app.selected, Some(WarpRef { block: 6, warp: 4 }));
+    // The list scrolled to keep warp 6/4 visible; click three rows above it.
+    let (y, x) = t.find("│6    4 ready").expect("the selected warp is drawn");
+    t.click(x + 2, y - 3);
+    assert_eq!(t.app.selected, Some(WarpRef { block: 6, warp: 1 }), "{}", t.text());
+    // The wheel scrolls the list away from the selection, and the selection stays.
+    let ev = MouseEvent { kind: MouseEventKind::ScrollDown, column: x + 2, row: y, modifiers: KeyModifiers::NONE };
+    update::mouse(&mut t.app, ev);
+    update::keep_cursor_visible(&mut t.app);
+    t.draw();
+    let (y2, _) = t.find("│6    4 ready").expect("still drawn");
+    assert_eq!(y2, y - 3, "scrolled three rows");
+    assert_eq!(t.app.selected, Some(WarpRef { block: 6, warp: 1 }));
+}
+
+#[test]
+fn clicking_a_source_line_toggles_its_breakpoint() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    let (y, x) = t.find(" 24       │").expect("line 24 drawn");
+    t.click(x + 3, y);
+    assert!(t.app.session.breakpoints.contains(&24));
+    assert!(t.text().contains("│●24 "));
+    t.press("c");
+    assert!(t.text().contains("breakpoint at line 24"), "{}", t.text());
+    assert_eq!(t.app.session.machine.outcome(), None);
+}
