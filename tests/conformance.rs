@@ -3,7 +3,8 @@
 //! compute-sanitizer) and what the GPU did is kept in `tests/conformance/expected/NAME.json`. This test runs
 //! warpdbg (ITS, the model of that GPU) on each and compares: outcome (a hang is a deadlock, livelock or step
 //! limit), final memory exactly, sanitizer findings (memcheck faults at the same line and thread, racecheck
-//! hazards as shared_race), and divergence counts, which must agree or carry a written explanation.
+//! hazards as shared_race), and divergence and shared bank-conflict counts, which must agree or carry a written
+//! explanation.
 
 mod common;
 
@@ -135,6 +136,15 @@ fn compare(name: &str, e: &Value) -> Vec<String> {
         }
         if div == ours && !note.is_empty() {
             bad.push(format!("{name}: counts agree ({div}) but a divergence_note says they differ"));
+        }
+    }
+    // Shared-memory bank conflicts: Nsight's l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.
+    if let (Some(ld), Some(st)) =
+        (e["ncu"]["shared_bank_conflicts_ld"].as_f64(), e["ncu"]["shared_bank_conflicts_st"].as_f64())
+    {
+        let ours = r.json["shared_bank_conflicts"]["total"].as_f64().unwrap_or(0.0);
+        if ld + st != ours && e["bank_note"].is_null() {
+            bad.push(format!("{name}: Nsight {} shared bank conflicts, warpdbg {ours}, and no bank_note", ld + st));
         }
     }
     bad

@@ -17,6 +17,8 @@ METRICS = {
     "smsp__sass_branch_targets_threads_divergent.sum": "branch_targets_divergent",
     "smsp__thread_inst_executed_per_inst_executed.ratio": "threads_per_instruction",
     "smsp__inst_executed.sum": "warp_instructions",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "shared_bank_conflicts_ld",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "shared_bank_conflicts_st",
 }
 
 
@@ -91,7 +93,7 @@ def main(raw):
         rec["stdout"] = (read(os.path.join(d, "stdout.txt")) or "")[-4000:]
         rec["sanitizer"] = {t: sanitizer(read(os.path.join(d, t + ".txt"))) for t in ("memcheck", "racecheck", "synccheck")}
         rec["ncu"] = ncu(read(os.path.join(d, "ncu.csv")))
-        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note"):
+        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note", "bank_note"):
             if keep in old:
                 rec[keep] = old[keep]
         with open(out_path, "w", encoding="utf-8") as f:

@@ -62,7 +62,7 @@ ls -d "$RAW"/*/ | xargs -P 4 -I{} bash -c 'run_one {}'
 for d in "$RAW"/*/; do
     [ "$(cat "$d/run.rc" 2>/dev/null)" = 0 ] || continue
     (cd "$d" && timeout 60 ncu --csv --metrics \
-        smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum \
+        smsp__sass_branch_targets.sum,smsp__sass_branch_targets_threads_divergent.sum,smsp__thread_inst_executed_per_inst_executed.ratio,smsp__inst_executed.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum \
         ./prog ncu.json > ncu.csv 2> ncu.err)
 done
 
