@@ -83,21 +83,20 @@ fn step_of(screen: &str) -> u64 {
     after.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("step in `{title}`"))
 }
 
-#[test]
-fn the_binary_in_tmux_from_open_to_quit() {
+/// A tmux server running a plain shell with a known prompt in a 120x40 terminal; None (skip) without tmux
+/// outside CI.
+fn shell() -> Option<Tmux> {
     if !tmux_available() {
         if std::env::var_os("CI").is_some() {
             panic!("tmux is not installed: the end-to-end TUI test needs it (`.ci/test` installs it)");
         }
         eprintln!("note: tmux is not installed; skipping the end-to-end TUI test (it fails when CI is set)");
-        return;
+        return None;
     }
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
     let t = Tmux { socket: format!("warpdbg-e2e-{}-{nanos}", std::process::id()) };
     let repo = env!("CARGO_MANIFEST_DIR");
-    let bin = env!("CARGO_BIN_EXE_warpdbg");
-    assert!(Path::new(bin).exists());
-    // A plain shell with a known prompt, in a 120x40 terminal.
+    assert!(Path::new(env!("CARGO_BIN_EXE_warpdbg")).exists());
     t.ok(&[
         "new-session",
         "-d",
@@ -113,6 +112,32 @@ fn the_binary_in_tmux_from_open_to_quit() {
     ]);
     t.wait_for(PROMPT);
     assert_eq!(t.var("alternate_on"), "0");
+    Some(t)
+}
+
+/// After warpdbg ended: the shell is back on the main screen, mouse reporting off, the cursor visible, the tty
+/// in cooked mode with echo, and warpdbg's exit status was `status`. Returns the screen.
+fn assert_restored(t: &Tmux, status: &str) -> String {
+    // An empty prompt on the last line: warpdbg has ended and printed all it had to say.
+    let s = t.wait("the shell prompt after warpdbg", |x| {
+        !x.contains(" warpdbg ") && x.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == PROMPT)
+    });
+    assert_eq!(t.var("alternate_on"), "0", "left the alternate screen");
+    assert_eq!(t.var("mouse_any_flag"), "0", "mouse capture is off");
+    assert_eq!(t.var("cursor_flag"), "1", "the cursor is visible");
+    t.type_text("echo \"exit=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo '<<''DONE>>'");
+    t.keys(&["Enter"]);
+    // The sentinel is split in the typed command, so only the output matches.
+    let done = t.wait_for("<<DONE>>");
+    assert!(done.contains(&format!("exit={status}")), "warpdbg exited with status {status}:\n{done}");
+    assert!(done.contains("icanon echo <<DONE>>"), "the terminal is back in cooked mode with echo:\n{done}");
+    s
+}
+
+#[test]
+fn the_binary_in_tmux_from_open_to_quit() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
 
     // Open the debugger.
     t.type_text(&format!("{bin} kernels/deadlock.cu"));
@@ -174,15 +199,33 @@ fn the_binary_in_tmux_from_open_to_quit() {
 
     // Quit: the shell is back, on the main screen, with mouse reporting off and the tty in cooked mode.
     t.keys(&["q"]);
-    let s = t.wait("the shell prompt after quitting", |x| x.contains(PROMPT) && !x.contains(" warpdbg "));
+    let s = assert_restored(&t, "0");
     assert!(!s.contains("DEADLOCK"), "the TUI's screen is gone:\n{s}");
-    assert_eq!(t.var("alternate_on"), "0", "left the alternate screen");
-    assert_eq!(t.var("mouse_any_flag"), "0", "mouse capture is off");
-    assert_eq!(t.var("cursor_flag"), "1", "the cursor is visible");
-    t.type_text("echo \"exit=$?\"; stty -a | tr ' ;' '\\n\\n' | grep -x -e icanon -e -icanon -e echo -e -echo | tr '\\n' ' '; echo '<<''DONE>>'");
+}
+
+#[test]
+fn the_terminal_is_restored_after_sigterm_and_after_a_panic() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    // SIGTERM (a closed laptop lid, `kill`): warpdbg leaves the alternate screen and exits.
+    t.type_text(&format!("{bin} kernels/deadlock.cu"));
     t.keys(&["Enter"]);
-    // The sentinel is split in the typed command, so only the output matches.
-    let s = t.wait_for("<<DONE>>");
-    assert!(s.contains("exit=0"), "warpdbg exited with status 0:\n{s}");
-    assert!(s.contains("icanon echo <<DONE>>"), "the terminal is back in cooked mode with echo:\n{s}");
+    t.wait_for("step 0   paused");
+    t.keys(&["s"]);
+    t.wait_for("step 1 ");
+    let pid = t.ok(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+    let killed = Command::new("pkill").args(["-TERM", "-P", pid.trim(), "-x", "warpdbg"]).status().expect("pkill");
+    assert!(killed.success(), "warpdbg was running under the shell");
+    assert_restored(&t, "0");
+
+    // A panic: the screen is restored before the report is printed.
+    t.type_text(&format!(
+        "clear; RUST_BACKTRACE=0 RUST_LIB_BACKTRACE=0 WARPDBG_TEST_PANIC=1 {bin} kernels/deadlock.cu"
+    ));
+    t.keys(&["Enter"]);
+    t.wait_for("step 0   paused");
+    t.keys(&["s"]);
+    t.wait_for("WARPDBG_TEST_PANIC is set");
+    let s = assert_restored(&t, "101");
+    assert!(s.contains("WARPDBG_TEST_PANIC is set"), "the panic report is on the main screen:\n{s}");
 }

@@ -3,9 +3,11 @@
 
 pub mod action;
 pub mod app;
+pub mod compare;
 pub mod export;
 pub mod keymap;
 pub mod replay;
+pub mod teach;
 pub mod theme;
 pub mod update;
 pub mod view;
@@ -29,8 +31,16 @@ impl Drop for TerminalGuard {
     }
 }
 
+/// Whether the terminal has been restored since the debugger set it up: restoring twice would leave the
+/// alternate screen twice, and the second time the terminal moves the cursor back to where the debugger started,
+/// so the shell's prompt would overwrite a panic report.
+static RESTORED: AtomicBool = AtomicBool::new(true);
+
 fn restore_terminal() {
-    let _ = execute!(io::stdout(), DisableMouseCapture);
+    if RESTORED.swap(true, Ordering::SeqCst) {
+        return;
+    }
+    let _ = execute!(io::stdout(), DisableMouseCapture, crossterm::cursor::Show);
     ratatui::restore();
 }
 
@@ -40,12 +50,16 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
     for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
         signal_hook::flag::register(sig, stop.clone())?;
     }
-    // ratatui::init installs a panic hook that restores the screen; ours also turns mouse capture off first.
+    // On a panic: restore the terminal (mouse capture off, cursor shown, main screen), then let the hook
+    // installed before (color-eyre's report) print. ratatui::init's own hook, which restores without the
+    // mouse and cursor, is replaced.
+    let report = std::panic::take_hook();
     let mut terminal = ratatui::init();
-    let previous = std::panic::take_hook();
+    RESTORED.store(false, Ordering::SeqCst);
+    drop(std::panic::take_hook());
     std::panic::set_hook(Box::new(move |info| {
-        let _ = execute!(io::stdout(), DisableMouseCapture);
-        previous(info);
+        restore_terminal();
+        report(info);
     }));
     let _guard = TerminalGuard;
     execute!(io::stdout(), EnableMouseCapture)?;
@@ -79,6 +93,10 @@ fn event_loop(
         if event::poll(wait)? {
             match event::read()? {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
+                    // A test hook: the end-to-end tests check the terminal is restored after a panic.
+                    if std::env::var_os("WARPDBG_TEST_PANIC").is_some() {
+                        panic!("WARPDBG_TEST_PANIC is set: panicking on the first key, as asked");
+                    }
                     if matches!(app.overlay, Some(app::Overlay::Prompt { .. })) {
                         update::prompt_key(&mut app, k);
                     } else if let Some(a) = app.keymap.action(&k) {
