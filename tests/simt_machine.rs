@@ -336,6 +336,22 @@ fn nested_stack_entries_hold_pc_rpc_and_mask() {
             (inner_then, Some(join), 0x0000_00ff),
         ]
     );
+    // What the screen shows: each lane where it waits, in the topmost entry that holds it, once.
+    let groups: Vec<(u32, u32, &str)> = warpdbg::sim::inspect::thread_groups(&m.blocks[0].warps[0])
+        .iter()
+        .map(|(pc, mask, what)| (m.kernel.line(*pc), mask.0, *what))
+        .collect();
+    let mut want = vec![
+        (inner_then, 0x0000_00ff, "running"),
+        (inner_else, 0x0000_ff00, "waiting in stack"),
+        (outer_else, 0xffff_0000, "waiting in stack"),
+    ];
+    want.sort_by_key(|g| stack.entries.iter().position(|e| m.kernel.line(e.pc) == g.0));
+    let mut got = groups.clone();
+    got.sort_by_key(|g| stack.entries.iter().position(|e| m.kernel.line(e.pc) == g.0));
+    assert_eq!(got, want);
+    let lines = warpdbg::sim::inspect::warps_per_line(&m);
+    assert_eq!(lines.values().copied().collect::<Vec<_>>(), vec![1, 1, 1], "{lines:?}");
 }
 
 #[test]

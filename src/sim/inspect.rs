@@ -82,7 +82,14 @@ pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
     let mut by_pc: BTreeMap<(Pc, &'static str), u32> = BTreeMap::new();
     match &w.model {
         WarpModel::PreVolta { stack, at_barrier } => {
+            // A lane waits in the topmost entry that holds it (the entries below hold it too, for later).
+            let mut claimed = !w.live.0;
             for (i, e) in stack.entries.iter().enumerate().rev() {
+                let mask = e.mask.0 & !claimed;
+                claimed |= e.mask.0;
+                if mask == 0 {
+                    continue;
+                }
                 let top = i + 1 == stack.entries.len();
                 let what = if top && at_barrier.is_some() {
                     "at barrier"
@@ -92,7 +99,7 @@ pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
                     "waiting in stack"
                 };
                 let pc = if top { at_barrier.unwrap_or(e.pc) } else { e.pc };
-                *by_pc.entry((pc, what)).or_default() |= e.mask.0;
+                *by_pc.entry((pc, what)).or_default() |= mask;
             }
         }
         WarpModel::Its(its) => {
@@ -132,6 +139,7 @@ pub fn warps_per_line(m: &Machine) -> BTreeMap<u32, u32> {
     for b in &m.blocks {
         for w in &b.warps {
             let mut lines: Vec<u32> = thread_groups(w).iter().map(|(pc, _, _)| m.kernel.line(*pc)).collect();
+            lines.sort_unstable();
             lines.dedup();
             for l in lines {
                 *out.entry(l).or_default() += 1;
