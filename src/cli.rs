@@ -50,6 +50,27 @@ pub struct Cli {
     /// Record the session (every action, with notes) to this file (.wdbg) for `warpdbg replay` and `export`.
     #[arg(long, value_name = "SESSION")]
     pub record: Option<PathBuf>,
+    /// Open the side-by-side comparison of pre-Volta and ITS (the `v` key).
+    #[arg(long)]
+    pub compare: bool,
+    #[command(flatten)]
+    pub teach: TeachArgs,
+}
+
+/// Breakpoints by spec and quiz mode, for the debugger.
+#[derive(Debug, Args, Clone, Default)]
+pub struct TeachArgs {
+    /// Break on a SIMT event or a condition (repeatable): `line 28 if tid == 5 && sum > 3`, `divergence`,
+    /// `reconvergence`, `barrier-mismatch`, `active < 16`, `write out[3]`.
+    #[arg(long = "break", value_name = "SPEC", allow_hyphen_values = true)]
+    pub breaks: Vec<String>,
+    /// Quiz mode: stop before each divergent branch and before a deadlock (or, when FILE is a recorded
+    /// session, at the instructor's quiz points) and ask for a prediction.
+    #[arg(long)]
+    pub quiz: bool,
+    /// Save the quiz score (JSON: asked, right, every question) to this file.
+    #[arg(long, value_name = "FILE", requires = "quiz")]
+    pub quiz_score: Option<PathBuf>,
 }
 
 /// How the debugger looks and reacts.
@@ -128,6 +149,10 @@ pub enum Command {
         /// Run N seeded schedules and report the results that differ (races, schedule-dependent hangs).
         #[arg(long, value_name = "N", conflicts_with = "bench")]
         explore: Option<u64>,
+        /// Stop at the first hit of a breakpoint spec (repeatable; see the README) and report where
+        /// (`stopped_at` in the JSON report).
+        #[arg(long = "break", value_name = "SPEC", allow_hyphen_values = true, conflicts_with_all = ["bench", "explore"])]
+        breaks: Vec<String>,
     },
     /// Print one line per issued instruction.
     Trace {
@@ -163,6 +188,9 @@ pub enum Command {
         /// Screen size (default 120x40).
         #[arg(long, value_name = "COLSxROWS", default_value = "120x40")]
         size: String,
+        /// Print the side-by-side comparison of pre-Volta and ITS, each side N steps in.
+        #[arg(long)]
+        compare: bool,
     },
     /// Why is a lane inactive? Runs N steps, then names the branch that masked the lane and where it rejoins.
     Why {
@@ -218,11 +246,12 @@ pub enum Command {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench, explore }) => {
+        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench, explore, breaks }) => {
             let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
             match explore {
                 Some(n) => explore_command(&file, &launch, json, config, n),
                 None if bench => bench_command(&file, &launch, config),
+                None if !breaks.is_empty() => run_break_command(&file, &launch, json, config, &breaks),
                 None => run_command(&file, &launch, json, config),
             }
         }
@@ -230,7 +259,9 @@ pub fn run(cli: Cli) -> Exit {
             let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..Config::default() };
             trace_command(&file, &launch, jsonl, config)
         }
-        Some(Command::View { file, launch, ui, steps, size }) => view_command(&file, &launch, &ui, steps, &size),
+        Some(Command::View { file, launch, ui, steps, size, compare }) => {
+            view_command(&file, &launch, &ui, steps, &size, compare)
+        }
         Some(Command::Why { file, launch, steps, in_block, warp, lane }) => {
             why_command(&file, &launch, steps, in_block, warp, lane)
         }
@@ -240,7 +271,7 @@ pub fn run(cli: Cli) -> Exit {
             export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
         }
         None => match cli.file {
-            Some(file) => tui_command(&file, &cli.launch, &cli.ui, cli.record.as_deref()),
+            Some(file) => tui_command(&file, &cli.launch, &cli.ui, cli.record.as_deref(), cli.compare, &cli.teach),
             None => {
                 eprintln!("usage: warpdbg FILE   (open a kernel in the debugger; `warpdbg --help` lists the commands)");
                 Exit::Usage
@@ -425,11 +456,22 @@ fn needs_terminal() -> Result<(), Exit> {
     }
 }
 
-fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Path>) -> Exit {
-    let mut app = match make_app(path, launch, ui) {
+fn tui_command(
+    path: &Path,
+    launch: &LaunchArgs,
+    ui: &UiArgs,
+    record: Option<&Path>,
+    compare: bool,
+    teach: &TeachArgs,
+) -> Exit {
+    let mut app = match teach_app(path, launch, ui, teach) {
         Ok(a) => a,
         Err(code) => return code,
     };
+    let quiz_score = app.quiz.as_ref().map(|q| q.score.clone());
+    if compare {
+        crate::tui::compare::toggle(&mut app);
+    }
     if let Err(code) = needs_terminal() {
         return code;
     }
@@ -471,7 +513,18 @@ fn tui_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, record: Option<&Pa
         }
     };
     match crate::tui::run(app, recorder) {
-        Ok(()) => Exit::Ok,
+        Ok(()) => {
+            if let Some(score) = quiz_score {
+                let sc = score.lock().map(|s| s.clone()).unwrap_or_else(|e| e.into_inner().clone());
+                println!("quiz: {}", sc.summary());
+                if let Some(p) = &teach.quiz_score
+                    && let Err(e) = sc.save(p)
+                {
+                    eprintln!("error: cannot save the quiz score to {}: {e}", p.display());
+                }
+            }
+            Exit::Ok
+        }
         Err(e) => {
             eprintln!("error: terminal: {e}");
             Exit::Usage
@@ -485,7 +538,7 @@ fn parse_size(s: &str) -> Option<(u16, u16)> {
     (c >= 1 && r >= 1 && c <= 1000 && r <= 1000).then_some((c, r))
 }
 
-fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size: &str) -> Exit {
+fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size: &str, compare: bool) -> Exit {
     let Some((cols, rows)) = parse_size(size) else {
         eprintln!("error: --size must be COLSxROWS, e.g. 120x40 (1 to 1000 each), not `{size}`");
         return Exit::Usage;
@@ -495,6 +548,11 @@ fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size:
         Err(code) => return code,
     };
     app.size = (cols, rows);
+    if compare {
+        crate::tui::compare::open_at(&mut app, steps);
+        print!("{}", crate::tui::view::render_text(&app, cols, rows));
+        return Exit::Ok;
+    }
     if let Some(o) = app.session.run_to(steps) {
         app.stopped(&crate::session::Stop::Finished(o));
     } else if steps > 0 {
@@ -772,6 +830,123 @@ fn why_command(path: &Path, launch: &LaunchArgs, steps: u64, block: u64, warp: u
             Exit::Usage
         }
     }
+}
+
+/// Parses `--break` specs against a compiled kernel; prints the diagnostics of the first bad one.
+pub fn parse_breaks(specs: &[String], compiled: &Compiled) -> Result<Vec<crate::breakpoint::Breakpoint>, Exit> {
+    specs
+        .iter()
+        .map(|s| {
+            crate::breakpoint::Breakpoint::parse(s, compiled).map_err(|e| {
+                eprint!("{}", e.render());
+                eprintln!("error: bad breakpoint `{s}`");
+                Exit::Usage
+            })
+        })
+        .collect()
+}
+
+/// The debugger's app with `--break` and `--quiz` applied. With `--quiz`, FILE may be a recorded session
+/// (`.wdbg`): its kernel, launch and the instructor's quiz points.
+fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -> Result<App, Exit> {
+    use crate::quiz::{Points, QuestionKind, Quiz};
+    let recorded = teach.quiz && path.extension().is_some_and(|e| e == "wdbg");
+    let mut points = Points { defaults: true, ..Points::default() };
+    let mut app = if recorded {
+        let rec = load_recording(path)?;
+        let theme = ui_theme(ui)?;
+        let app = crate::tui::replay::start_app(&rec, Keymap::default_map(), theme).map_err(|e| {
+            eprintln!("error: {}:1: {e}", path.display());
+            Exit::Usage
+        })?;
+        points.authored = rec
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                crate::recording::EventKind::Quiz { question, steps } => {
+                    QuestionKind::parse(question).map(|k| (*steps, k))
+                }
+                _ => None,
+            })
+            .collect();
+        if points.authored.is_empty() {
+            eprintln!("note: {} has no quiz points (`Q` while recording); using the default ones", path.display());
+        } else {
+            points.defaults = false;
+        }
+        app
+    } else {
+        make_app(path, launch, ui)?
+    };
+    for bp in parse_breaks(&teach.breaks, &app.session.compiled)? {
+        app.session.add_breakpoint(bp);
+    }
+    if teach.quiz {
+        let quiz = Quiz::new(&app.session, points, teach.quiz_score.clone());
+        app.session.event_breakpoints.push(quiz.breakpoint());
+        app.quiz = Some(quiz);
+        app.message = Some((
+            crate::tui::theme::BannerKind::Ok,
+            "quiz mode: continue (c) or step (s); you will be asked to predict".into(),
+        ));
+        crate::tui::teach::after_stop(&mut app);
+    }
+    Ok(app)
+}
+
+/// `run --break SPEC...`: runs to the first breakpoint hit (or the end) and reports, with `stopped_at`.
+fn run_break_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config, specs: &[String]) -> Exit {
+    use crate::session::Stop;
+    let compiled = match load(path, launch) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let breaks = match parse_breaks(specs, &compiled) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let mut session = match Session::new(compiled, config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    for bp in breaks {
+        session.add_breakpoint(bp);
+    }
+    let mut first = true;
+    let stop = loop {
+        if let Some(stop) = session.cont(crate::session::CONTINUE_CHUNK, first) {
+            break stop;
+        }
+        first = false;
+    };
+    let hit = match &stop {
+        Stop::Hit(h) => Some(h.clone()),
+        Stop::Breakpoint { line } => Some(crate::breakpoint::line_hit(&mut session, *line)),
+        _ => None,
+    };
+    let outcome = session.machine.outcome().cloned().unwrap_or(Outcome::Paused);
+    let m = &session.machine;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let mut v = report::json(m, &outcome);
+        v["stopped_at"] = hit.as_ref().map_or(serde_json::Value::Null, |h| serde_json::json!(h));
+        let _ = serde_json::to_writer_pretty(&mut out, &v);
+        let _ = writeln!(out);
+    } else {
+        match &hit {
+            Some(h) => {
+                let _ = writeln!(out, "stopped at step {} (line {}): {}", h.step, h.line, h.message);
+            }
+            None => {
+                let _ = writeln!(out, "no breakpoint was hit");
+            }
+        }
+        let _ = write!(out, "{}", report::text(m, &outcome));
+    }
+    exit_for(&outcome)
 }
 
 #[cfg(test)]

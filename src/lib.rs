@@ -5,12 +5,15 @@
 
 #![deny(clippy::unwrap_used)]
 
+pub mod breakpoint;
 pub mod cli;
+pub mod compare;
 pub mod front;
 pub mod history;
 pub mod host_program;
 pub mod ir;
 pub mod launch;
+pub mod quiz;
 pub mod recording;
 pub mod session;
 pub mod sim;

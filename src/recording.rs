@@ -80,6 +80,16 @@ pub enum EventKind {
         check: String,
         memory: String,
     },
+    /// A quiz point an instructor marked (`Q`): the question kind (`next_mask`, `reconvergence`, `deadlock`)
+    /// and the step it is asked at.
+    Quiz {
+        question: String,
+        steps: u64,
+    },
+    /// A breakpoint added by spec (`B`): `line 28 if tid == 5`, `divergence`, ...
+    Breakpoint {
+        spec: String,
+    },
 }
 
 /// The largest screen (columns or rows) replay draws: a larger size in a recording is clamped to it, so a
@@ -110,6 +120,9 @@ impl EventKind {
             EventKind::Resize { cols, rows } => {
                 (*cols == 0 || *rows == 0).then(|| format!("bad screen size {cols}x{rows}"))
             }
+            EventKind::Quiz { question, .. } => crate::quiz::QuestionKind::parse(question)
+                .is_none()
+                .then(|| format!("unknown quiz question `{question}`")),
             _ => None,
         }
     }

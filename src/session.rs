@@ -17,6 +17,8 @@ pub enum Stop {
     Breakpoint { line: u32 },
     /// A branch diverged (with break-on-divergence on).
     Divergence { line: u32 },
+    /// An event breakpoint ([`crate::breakpoint`]) stopped.
+    Hit(crate::breakpoint::Hit),
     /// The machine reached a final outcome.
     Finished(Outcome),
 }
@@ -31,7 +33,11 @@ pub struct Session {
     pub breakpoints: BTreeSet<u32>,
     pub break_on_divergence: bool,
     /// The line each warp (block linear index, warp) last issued, so a breakpoint stops a warp arriving.
-    last_line: HashMap<(u64, u32), u32>,
+    pub(crate) last_line: HashMap<(u64, u32), u32>,
+    /// The lanes each warp last issued with (reconvergence and mask-condition breakpoints).
+    pub(crate) last_mask: HashMap<(u64, u32), crate::sim::LaneMask>,
+    /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
+    pub event_breakpoints: Vec<crate::breakpoint::Breakpoint>,
     pub last_issue: Option<Issue>,
     /// Snapshots for stepping back.
     pub history: History<Snapshot>,
@@ -42,6 +48,7 @@ pub struct Session {
 pub struct Snapshot {
     machine: Machine,
     last_line: HashMap<(u64, u32), u32>,
+    last_mask: HashMap<(u64, u32), crate::sim::LaneMask>,
     last_issue: Option<Issue>,
 }
 
@@ -56,18 +63,30 @@ impl Session {
             breakpoints: BTreeSet::new(),
             break_on_divergence: false,
             last_line: HashMap::new(),
+            last_mask: HashMap::new(),
+            event_breakpoints: vec![],
             last_issue: None,
             history,
         })
     }
 
     fn fresh_history(machine: &Machine) -> History<Snapshot> {
-        let snap = Snapshot { machine: machine.clone(), last_line: HashMap::new(), last_issue: None };
+        let snap = Snapshot {
+            machine: machine.clone(),
+            last_line: HashMap::new(),
+            last_mask: HashMap::new(),
+            last_issue: None,
+        };
         History::new(snap, machine.approx_bytes(), crate::history::DEFAULT_BUDGET)
     }
 
     fn snapshot(&self) -> Snapshot {
-        Snapshot { machine: self.machine.clone(), last_line: self.last_line.clone(), last_issue: self.last_issue }
+        Snapshot {
+            machine: self.machine.clone(),
+            last_line: self.last_line.clone(),
+            last_mask: self.last_mask.clone(),
+            last_issue: self.last_issue,
+        }
     }
 
     /// Goes to `step` (forwards by running, backwards from the nearest snapshot), or to where the machine
@@ -77,6 +96,7 @@ impl Session {
             let (_, snap) = self.history.before(step);
             self.machine = snap.machine;
             self.last_line = snap.last_line;
+            self.last_mask = snap.last_mask;
             self.last_issue = snap.last_issue;
         }
         self.run_to(step)
@@ -106,6 +126,7 @@ impl Session {
         self.machine = Machine::new(&self.compiled, &self.config)?;
         self.history = Session::fresh_history(&self.machine);
         self.last_line.clear();
+        self.last_mask.clear();
         self.last_issue = None;
         self.run_to(step);
         Ok(())
@@ -141,6 +162,7 @@ impl Session {
         if let Some(i) = issued {
             let linear = self.machine_block_linear(i.block);
             self.last_line.insert((linear, i.warp.0), i.line);
+            self.last_mask.insert((linear, i.warp.0), i.mask);
             self.last_issue = Some(i);
         }
         if self.history.wants(self.machine.steps) {
@@ -209,6 +231,17 @@ impl Session {
         (self.breakpoints.contains(&line) && self.last_line.get(&(linear, w as u32)) != Some(&line)).then_some(line)
     }
 
+    /// Adds a parsed breakpoint: a plain `line N` joins [`Session::breakpoints`], the others are checked by
+    /// `cont` as event breakpoints.
+    pub fn add_breakpoint(&mut self, bp: crate::breakpoint::Breakpoint) {
+        match bp.kind {
+            crate::breakpoint::Kind::Line { line, cond: None } => {
+                self.breakpoints.insert(line);
+            }
+            _ => self.event_breakpoints.push(bp),
+        }
+    }
+
     /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
     /// `budget` instructions ran without stopping (call again to go on).
     pub fn cont(&mut self, budget: u64, first: bool) -> Option<Stop> {
@@ -221,6 +254,14 @@ impl Session {
             if arriving && let Some(line) = self.breakpoint_ahead() {
                 return Some(Stop::Breakpoint { line });
             }
+            let pending = if self.event_breakpoints.is_empty() {
+                None
+            } else {
+                match crate::breakpoint::before_issue(self, arriving) {
+                    Ok(p) => p,
+                    Err(hit) => return Some(Stop::Hit(hit)),
+                }
+            };
             let before = self.machine.metrics.divergent_branches;
             if let Stop::Finished(o) = self.step_one() {
                 return Some(Stop::Finished(o));
@@ -228,6 +269,11 @@ impl Session {
             if self.break_on_divergence && self.machine.metrics.divergent_branches > before {
                 let line = self.last_issue.map_or(0, |i| i.line);
                 return Some(Stop::Divergence { line });
+            }
+            if let Some(p) = pending
+                && let Some(hit) = crate::breakpoint::after_issue(self, p)
+            {
+                return Some(Stop::Hit(hit));
             }
         }
         None
@@ -303,6 +349,7 @@ impl Session {
         // Values at the moment the branch ran: go back to just before it, read, come back.
         let here = self.machine.steps;
         let saved = (self.machine.clone(), self.last_line.clone(), self.last_issue);
+        let saved_masks = self.last_mask.clone();
         self.goto(step.saturating_sub(1));
         let names = crate::ir::print::reg_names(&kernel);
         let mut values = vec![];
@@ -323,6 +370,7 @@ impl Session {
             }
         }
         (self.machine, self.last_line, self.last_issue) = saved;
+        self.last_mask = saved_masks;
         debug_assert_eq!(self.machine.steps, here);
         let kind = match site.kind {
             crate::ir::BranchKind::Loop => "loop condition",

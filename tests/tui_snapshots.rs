@@ -309,16 +309,16 @@ fn help_overlay_scrolls_on_a_small_screen() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
     t.press("?");
     let first = t.text();
-    assert!(first.contains("1-22 of 30, j/↓ for more"), "{first}");
+    assert!(first.contains("1-22 of 33, j/↓ for more"), "{first}");
     insta::assert_snapshot!("help_80x24", t.terminal.backend());
     // End scrolls to the last keys; the list stays open until Esc.
     t.press("end");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let last = t.text();
     assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
-    assert!(last.contains("9-30 of 30"), "{last}");
+    assert!(last.contains("12-33 of 33"), "{last}");
     t.press("k");
-    assert!(t.text().contains("8-29 of 30"));
+    assert!(t.text().contains("11-32 of 33"));
     t.press("esc");
     assert_eq!(t.app.overlay, None);
 }
@@ -646,6 +646,38 @@ fn check_action(key: &str, action: Action) {
             t.press(key);
             assert!(t.app.quit, "{what}");
         }
+        Action::Compare => {
+            t.press(key);
+            assert!(t.app.compare.is_some(), "{what}");
+            assert!(t.text().contains(" COMPARE "), "{what}");
+            t.press(key);
+            assert!(t.app.compare.is_none(), "{what}: pressed again closes it");
+        }
+        Action::BreakSpec => {
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Break, .. })), "{what}");
+            t.type_text("line 34 if tid == 5 && k == 2");
+            t.press("enter");
+            assert!(t.text().contains("breakpoint set: line 34 if tid == 5 && k == 2"), "{what}");
+            t.press("c");
+            assert_eq!(t.steps(), 128, "{what}: stopped at thread 5's third iteration");
+            assert!(
+                t.text().contains("`line 34 if tid == 5 && k == 2` holds for thread 5 (warp 0 of block (0,0,0))"),
+                "{what}"
+            );
+            t.press(key);
+            t.type_text("line 28 if tid ==");
+            t.press("enter");
+            assert!(t.text().contains("bad breakpoint `line 28 if tid ==`: column 18: expected a number"), "{what}");
+        }
+        Action::QuizHere => {
+            t.press_all(&["s"; 3]);
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::QuizPoint, .. })), "{what}");
+            t.type_text("m");
+            t.press("enter");
+            assert!(t.text().contains("quiz point at step 3: next_mask"), "{what}");
+        }
     }
 }
 
@@ -653,7 +685,7 @@ fn check_action(key: &str, action: Action) {
 fn every_key_of_the_default_keymap_does_something_visible() {
     let map = Keymap::default_map();
     let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
-    assert_eq!(bound.len(), 27, "every action has a default key: {bound:?}");
+    assert_eq!(bound.len(), 30, "every action has a default key: {bound:?}");
     for (key, action) in &map.bindings {
         let name = match key.code {
             KeyCodeRepr::Char(' ') => "space".to_string(),

@@ -82,7 +82,15 @@ pub struct Ctx<'a> {
     pub pc: Pc,
     /// Shared-memory accesses of this instruction: (lane, byte offset), for bank-conflict counting.
     pub shared_accesses: Vec<(u32, u32)>,
+    /// Whole runs on several cores: global memory is this view, shared with the other blocks' runs, instead
+    /// of `global`; the global bytes this instruction touched are tracked in `touched`.
+    pub par: Option<&'a super::machine::SharedGlobal>,
+    /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
+    pub touched: (u64, u64),
 }
+
+/// No global bytes touched yet.
+pub const UNTOUCHED: (u64, u64) = (u64::MAX, 0);
 
 /// What race detection needs from the machine.
 pub struct RaceCtx<'a> {
@@ -131,6 +139,12 @@ impl Ctx<'_> {
         }
     }
 
+    #[inline]
+    fn touch(&mut self, addr: u64, size: u32) {
+        self.touched.0 = self.touched.0.min(addr);
+        self.touched.1 = self.touched.1.max(addr + size as u64);
+    }
+
     fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {
         let size = ty.size();
         let fail = |err| ExecError::Memory { lane, access, size, addr, err };
@@ -141,6 +155,9 @@ impl Ctx<'_> {
             }
             self.shared_accesses.push((lane, off as u32));
             Ok(memory::shared_load(self.shared, off, size))
+        } else if let Some(g) = self.par {
+            self.touch(addr, size);
+            g.load(addr, size).map_err(fail)
         } else {
             self.global.load(addr, size).map_err(fail)
         }
@@ -160,6 +177,13 @@ impl Ctx<'_> {
             if memory::shared_load(self.shared, off, size) != bits {
                 self.wrote = true;
                 memory::shared_store(self.shared, off, size, bits);
+            }
+            Ok(())
+        } else if let Some(g) = self.par {
+            self.touch(addr, size);
+            if g.load(addr, size).map_err(fail)? != bits {
+                self.wrote = true;
+                g.store(addr, size, bits).map_err(fail)?;
             }
             Ok(())
         } else {

@@ -23,6 +23,9 @@ use crate::front::Compiled;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::{Dim3, Launch, Mode};
 
+mod parallel;
+pub use parallel::SharedGlobal;
+
 /// Limits of one run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -270,6 +273,8 @@ pub struct Machine {
     schedule_seed: Option<u64>,
     /// Reused buffer for one instruction's shared-memory accesses (no allocation per step).
     shared_scratch: Vec<(u32, u32)>,
+    /// Set in the machines that run a range of blocks of a whole run on several cores (`parallel`).
+    par: Option<Box<parallel::ParState>>,
 }
 
 impl Machine {
@@ -314,6 +319,7 @@ impl Machine {
             mem_epoch: 0,
             schedule_seed: config.schedule_seed,
             shared_scratch: Vec::with_capacity(32),
+            par: None,
         };
         m.dispatch();
         Ok(m)
@@ -369,6 +375,9 @@ impl Machine {
     }
 
     fn progress(&mut self) {
+        if let Some(p) = &mut self.par {
+            p.progressed = true;
+        }
         self.quiet = 0;
         if !self.seen.is_empty() {
             self.seen.clear();
@@ -397,8 +406,12 @@ impl Machine {
         self.outcome.clone().unwrap_or(Outcome::Paused)
     }
 
-    /// Runs to a final outcome.
+    /// Runs to a final outcome: on several cores where that provably gives the sequential result (see
+    /// `parallel`), else one instruction at a time as [`Machine::step`] does.
     pub fn run(&mut self) -> Outcome {
+        if let Some(o) = self.run_parallel() {
+            return o;
+        }
         loop {
             let o = self.step(1 << 20);
             if o.is_final() {
@@ -532,6 +545,8 @@ impl Machine {
                 }),
                 pc,
                 shared_accesses: std::mem::take(&mut self.shared_scratch),
+                par: self.par.as_ref().map(|p| &*p.view),
+                touched: exec::UNTOUCHED,
             };
             let r = exec::execute(&mut ctx, pc, mask);
             if !ctx.shared_accesses.is_empty() {
@@ -539,7 +554,13 @@ impl Machine {
                 ctx.shared_accesses.clear();
             }
             self.shared_scratch = ctx.shared_accesses;
-            (r, ctx.notes, ctx.wrote)
+            let touched = ctx.touched;
+            let (notes, wrote) = (ctx.notes, ctx.wrote);
+            if let Some(p) = &mut self.par {
+                let write = matches!(instr, Instr::Store { .. });
+                p.step(block.linear, block.barrier_epoch, w as u32, touched, write);
+            }
+            (r, notes, wrote)
         };
         self.steps += 1;
         self.cursor = i + 1;
@@ -571,6 +592,9 @@ impl Machine {
         }
         self.apply(b, w, pc, mask, effect);
 
+        if let Some(p) = &mut self.par {
+            p.end_step(w as u32);
+        }
         if exits && self.blocks[b].warps.iter().all(Warp::done) {
             self.retire(b);
             self.progress();
@@ -584,6 +608,9 @@ impl Machine {
     }
 
     fn retire(&mut self, b: usize) {
+        if let Some(p) = &mut self.par {
+            p.end_block(self.blocks[b].linear);
+        }
         self.blocks.remove(b);
         let n_before = self.order.len();
         self.dispatch();
@@ -724,7 +751,8 @@ impl Machine {
         }
         // What to do once the warp is no longer borrowed.
         let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
-        let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads {
+        // The lanes a divergent pre-Volta barrier leaves behind (computed only then: it allocates).
+        let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads && mask != warp.live {
             warp.lane_pcs().into_iter().filter(|(l, _)| !mask.contains(*l)).collect()
         } else {
             vec![]
@@ -878,6 +906,10 @@ impl Machine {
         if converging.is_empty() {
             block.spin_seen[w].clear();
             return;
+        }
+        // The state hashed includes a machine-wide memory counter: a result that depends on other blocks.
+        if let Some(p) = &mut self.par {
+            p.order_sensitive = true;
         }
         let mut h = DefaultHasher::new();
         (pc, mask, converging, self.mem_epoch).hash(&mut h);

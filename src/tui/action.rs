@@ -40,6 +40,12 @@ pub enum Action {
     /// Context action: in the source pane, toggle a breakpoint; in the warps pane, go to the warp's line.
     Activate,
     Quit,
+    /// Open / close the side-by-side comparison of pre-Volta and ITS.
+    Compare,
+    /// Ask for a breakpoint spec (`line 28 if tid == 5`, `divergence`, `active < 16`, `write out[3]`, ...).
+    BreakSpec,
+    /// While recording: mark a quiz point here (asks for the question kind).
+    QuizHere,
 }
 
 impl Action {
@@ -73,6 +79,9 @@ impl Action {
             Action::Close => "close overlay",
             Action::Activate => "breakpoint (source) / go to warp's line (warps)",
             Action::Quit => "quit",
+            Action::Compare => "compare pre-Volta and ITS side by side",
+            Action::BreakSpec => "add a breakpoint spec (line N if COND, active < 16, ...)",
+            Action::QuizHere => "mark a quiz point here (when recording)",
         }
     }
 }

@@ -45,6 +45,12 @@ pub enum Overlay {
 pub enum PromptKind {
     Goto,
     Note,
+    /// A breakpoint spec.
+    Break,
+    /// The answer to a quiz question.
+    Quiz,
+    /// The kind of question of a quiz point being marked.
+    QuizPoint,
 }
 
 impl PromptKind {
@@ -52,6 +58,9 @@ impl PromptKind {
         match self {
             PromptKind::Goto => "go to step: ",
             PromptKind::Note => "note: ",
+            PromptKind::Break => "break on: ",
+            PromptKind::Quiz => "your answer: ",
+            PromptKind::QuizPoint => "quiz here, ask for (m)ask, (r)econvergence or (d)eadlock: ",
         }
     }
 }
@@ -95,6 +104,10 @@ pub struct App {
     pub replay_warning: Option<String>,
     /// Replay: the player's status line (shown instead of the key hints).
     pub replay_status: Option<String>,
+    /// Quiz mode (`--quiz`): the quiz in progress.
+    pub quiz: Option<crate::quiz::Quiz>,
+    /// The side-by-side comparison of pre-Volta and ITS (`v`, `--compare`), drawn instead of the panes.
+    pub compare: Option<crate::compare::Compare>,
 }
 
 /// Cells of each array remembered for change highlighting.
@@ -123,6 +136,8 @@ impl App {
             outbox: vec![],
             replay_warning: None,
             replay_status: None,
+            quiz: None,
+            compare: None,
         };
         app.remember_memory();
         app.fix_selection();
@@ -199,6 +214,7 @@ impl App {
             Stop::Stepped => (BannerKind::Ok, format!("step {}", self.session.machine.steps)),
             Stop::Breakpoint { line } => (BannerKind::Warn, format!("breakpoint at line {line}")),
             Stop::Divergence { line } => (BannerKind::Warn, format!("a warp diverged at line {line}")),
+            Stop::Hit(h) => (BannerKind::Warn, h.message.clone()),
             Stop::Finished(o) => match o {
                 Outcome::Completed => (BannerKind::Ok, "kernel completed".to_string()),
                 Outcome::Fault(f) => (BannerKind::Error, format!("FAULT: {}", f.sentence)),

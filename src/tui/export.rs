@@ -127,6 +127,8 @@ fn event_label(rec: &Recording, i: Option<usize>) -> String {
             EventKind::Resize { cols, rows } => format!("resize {cols}x{rows}"),
             EventKind::Mouse { button, col, row } => format!("mouse {button} at {col},{row}"),
             EventKind::End { steps, .. } => format!("end (step {steps})"),
+            EventKind::Quiz { question, steps } => format!("quiz point: {question} (step {steps})"),
+            EventKind::Breakpoint { spec } => format!("breakpoint {spec}"),
         },
     }
 }

@@ -188,7 +188,7 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 27] = [
+const ACTION_ORDER: [Action; 30] = [
     Action::Step,
     Action::StepBack,
     Action::Goto,
@@ -196,6 +196,8 @@ const ACTION_ORDER: [Action; 27] = [
     Action::Continue,
     Action::ToggleBreakpoint,
     Action::ToggleBreakOnDivergence,
+    Action::BreakSpec,
+    Action::QuizHere,
     Action::NextWarp,
     Action::PrevWarp,
     Action::NextBlock,
@@ -210,6 +212,7 @@ const ACTION_ORDER: [Action; 27] = [
     Action::FocusPrev,
     Action::Activate,
     Action::SwitchMode,
+    Action::Compare,
     Action::Restart,
     Action::NextTheme,
     Action::Note,

@@ -40,14 +40,19 @@ pub fn update(app: &mut App, action: Action) {
     }
     apply(app, action);
     // A continue is recorded when it stops (with where it stopped); prompts when they are answered.
-    if !matches!(action, Action::Continue | Action::Goto | Action::Note) {
+    if !matches!(action, Action::Continue | Action::Goto | Action::Note | Action::BreakSpec | Action::QuizHere) {
         app.record_action(&format!("{action:?}"));
     }
 }
 
 fn apply(app: &mut App, action: Action) {
+    // The side-by-side comparison takes the stepping keys for both of its sides.
+    if app.compare.is_some() && super::compare::apply(app, action) {
+        return;
+    }
     match action {
         Action::Quit => app.quit = true,
+        Action::Compare => super::compare::toggle(app),
         Action::Help => {
             app.overlay = if app.overlay.is_some() { None } else { Some(Overlay::Help) };
             app.scroll.insert(HELP_SCROLL, 0);
@@ -67,6 +72,8 @@ fn apply(app: &mut App, action: Action) {
         }
         Action::Goto => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Goto, text: String::new() }),
         Action::Note => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Note, text: String::new() }),
+        Action::BreakSpec => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Break, text: String::new() }),
+        Action::QuizHere => app.overlay = Some(Overlay::Prompt { kind: PromptKind::QuizPoint, text: String::new() }),
         Action::StepLine => {
             app.remember_memory();
             app.fix_selection();
@@ -193,6 +200,10 @@ fn after_run(app: &mut App, stop: &Stop) {
             }
             app.cursor = *line;
         }
+        Stop::Hit(h) => {
+            app.selected = Some(WarpRef { block: h.block, warp: h.warp });
+            app.cursor = h.line;
+        }
         Stop::Divergence { line } => {
             if let Some(i) = app.session.last_issue {
                 let g = app.session.machine.launch.grid;
@@ -204,11 +215,12 @@ fn after_run(app: &mut App, stop: &Stop) {
         _ => {}
     }
     app.fix_selection();
-    if !matches!(stop, Stop::Breakpoint { .. } | Stop::Divergence { .. }) {
+    if !matches!(stop, Stop::Breakpoint { .. } | Stop::Divergence { .. } | Stop::Hit(_)) {
         app.follow_selected();
     }
     app.stopped(stop);
     reveal_stuck_lines(app);
+    super::teach::after_stop(app);
 }
 
 /// When the kernel is stuck (deadlock, livelock) or faulted, scrolls the source so the lines threads wait on
@@ -457,7 +469,13 @@ pub fn prompt_key(app: &mut App, key: crossterm::event::KeyEvent) {
         KeyCode::Backspace => {
             text.pop();
         }
-        KeyCode::Esc => app.overlay = None,
+        KeyCode::Esc => {
+            let quiz = *kind == PromptKind::Quiz;
+            app.overlay = None;
+            if quiz {
+                super::teach::skip(app);
+            }
+        }
         KeyCode::Enter => {
             let (kind, text) = (*kind, text.trim().to_string());
             app.overlay = None;
@@ -471,6 +489,9 @@ pub fn prompt_key(app: &mut App, key: crossterm::event::KeyEvent) {
                 },
                 PromptKind::Note if !text.is_empty() => add_note(app, &text),
                 PromptKind::Note => {}
+                PromptKind::Break => super::teach::break_spec(app, &text),
+                PromptKind::Quiz => super::teach::answer(app, &text),
+                PromptKind::QuizPoint => super::teach::quiz_point(app, &text),
             }
         }
         _ => {}

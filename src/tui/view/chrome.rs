@@ -79,6 +79,7 @@ pub fn banner_lines(app: &App) -> Vec<(BannerKind, String)> {
     if let Some((step, text)) = &app.note {
         out.push((BannerKind::Warn, format!("note (step {step}): {text}")));
     }
+    out.extend(crate::tui::teach::banner_lines(app).into_iter().map(|l| (BannerKind::Warn, l)));
     match m.outcome() {
         Some(Outcome::Deadlock(s)) | Some(Outcome::Livelock(s)) => {
             out.extend(s.explanation.lines().map(|l| (BannerKind::Error, l.to_string())));
@@ -145,6 +146,7 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
         Some(Outcome::Livelock(_)) => " LIVELOCK ",
         Some(Outcome::Fault(_)) => " FAULT ",
         Some(Outcome::StepLimit) => " STEP LIMIT ",
+        _ if app.quiz.as_ref().is_some_and(|q| !q.lines.is_empty()) => " QUIZ ",
         _ if app.note.is_some() || app.replay_warning.is_some() => " NOTE ",
         _ => " HAZARD ",
     };

@@ -2,6 +2,7 @@
 //! what `warpdbg view` prints, so the headless output is exactly the TUI's screen.
 
 pub mod chrome;
+pub mod compare;
 pub mod detail;
 pub mod layout;
 pub mod memory;
@@ -35,6 +36,10 @@ pub fn banner_height(app: &App, width: u16) -> u16 {
 pub fn draw(frame: &mut Frame, app: &App) {
     let area = frame.area();
     frame.buffer_mut().set_style(area, app.theme.base());
+    if app.compare.is_some() {
+        compare::draw(frame, area, app);
+        return;
+    }
     let areas = layout::layout(area, banner_height(app, area.width));
     chrome::title(frame, areas.title, app);
     source::draw(frame, areas.source, app);

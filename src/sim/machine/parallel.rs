@@ -1,0 +1,517 @@
+//! Whole runs on several cores: `Machine::run` on a fresh launch runs the blocks independently, in contiguous
+//! ranges on rayon's threads, and keeps the result only when it is provably the one the sequential scheduler
+//! gives. Otherwise global memory is restored and the launch runs sequentially from the start. Single-stepping
+//! (`step`, `step_traced`: the TUI, `trace`) never comes here.
+//!
+//! The rule (conservative; every check that fails means "run sequentially"):
+//! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
+//!   block, and a kernel without atomics, `printf` (its lines carry the global step) and `__shared__` arrays
+//!   (bank-conflict samples keep the first access in global order);
+//! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
+//!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
+//! - no two blocks touch the same global bytes unless both only read them (each block's accessed ranges, per
+//!   warp instruction, are compared after the run): blocks then cannot see each other;
+//! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global bytes
+//!   unless both only read them: the order in which a block's warps interleave (which the sequential scheduler
+//!   decides from all resident blocks) then cannot change what any thread reads;
+//! - the steps of all blocks add up to no more than the step limit;
+//! - the livelock detector could not have started: a quiet stretch (no memory change, exit or barrier
+//!   release anywhere) of the sequential run holds its first step plus, of each resident block, steps of
+//!   one barrier interval, of each of its warps a run of steps none of which made progress (where a warp
+//!   makes progress does not depend on the interleaving, by the rule above). So `1 + resident blocks *
+//!   max over blocks and intervals of (sum over warps of the longest such run)` must stay under the point
+//!   where the detector starts hashing states. (The issues it records from half that point on only explain
+//!   a livelock; a completed run never shows them.)
+//!
+//! Under these conditions each thread executes the same instructions on the same values as in the sequential
+//! run, so final memory, every counter and the outcome (completed) are the same; counters are sums (or
+//! maxima) over blocks. Steps are issued instructions, so their total is the same too.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
+use crate::ir::{Instr, Kernel};
+use crate::launch::Launch;
+use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
+use crate::sim::metrics::Metrics;
+
+/// The machine's global memory, shared by the blocks running on several threads. Every access is a relaxed
+/// atomic of the access's size, so blocks that do touch the same bytes (a conflict, found afterwards) race
+/// without undefined behaviour; their result is then thrown away.
+pub struct SharedGlobal {
+    allocs: Vec<RawAlloc>,
+}
+
+struct RawAlloc {
+    base: u64,
+    bytes: u64,
+    ptr: *mut u8,
+}
+
+// SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
+// this view (atomically) while it exists (`Machine::run_parallel` holds the machine mutably borrowed).
+unsafe impl Send for SharedGlobal {}
+// SAFETY: as above; all accesses through a shared reference are atomic.
+unsafe impl Sync for SharedGlobal {}
+
+impl SharedGlobal {
+    /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment).
+    fn new(mem: &mut GlobalMemory) -> Option<SharedGlobal> {
+        let mut allocs = vec![];
+        for a in &mut mem.allocs {
+            let ptr = a.data.as_mut_ptr();
+            if !(ptr as usize).is_multiple_of(8) {
+                return None;
+            }
+            allocs.push(RawAlloc { base: a.base, bytes: a.data.len() as u64, ptr });
+        }
+        Some(SharedGlobal { allocs })
+    }
+
+    /// The host address of `size` bytes at `addr`. Errors say only that there is one (the launch is then run
+    /// sequentially, which reports it properly).
+    #[inline]
+    fn locate(&self, addr: u64, size: u32) -> Result<*mut u8, MemError> {
+        if !matches!(size, 1 | 2 | 4 | 8) {
+            return Err(MemError::Null);
+        }
+        for a in &self.allocs {
+            if addr >= a.base && addr + size as u64 <= a.base + a.bytes {
+                if !addr.is_multiple_of(size as u64) {
+                    return Err(MemError::Misaligned { space: Space::Global });
+                }
+                // SAFETY: in bounds of the allocation (checked above).
+                return Ok(unsafe { a.ptr.add((addr - a.base) as usize) });
+            }
+        }
+        Err(MemError::Null)
+    }
+
+    #[inline]
+    pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+        let p = self.locate(addr, size)?;
+        // SAFETY: `p` is in bounds, aligned to `size` (the allocation is 8-aligned on the host and `addr` a
+        // multiple of `size` from a 256-aligned base), and these bytes are only accessed atomically meanwhile.
+        let v = unsafe {
+            match size {
+                1 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
+                2 => u16::from_le(AtomicU16::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
+                4 => u32::from_le(AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
+                _ => u64::from_le(AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
+            }
+        };
+        Ok(v)
+    }
+
+    #[inline]
+    pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
+        let p = self.locate(addr, size)?;
+        // SAFETY: as in `load`.
+        unsafe {
+            match size {
+                1 => AtomicU8::from_ptr(p).store(bits as u8, Ordering::Relaxed),
+                2 => AtomicU16::from_ptr(p.cast()).store((bits as u16).to_le(), Ordering::Relaxed),
+                4 => AtomicU32::from_ptr(p.cast()).store((bits as u32).to_le(), Ordering::Relaxed),
+                _ => AtomicU64::from_ptr(p.cast()).store(bits.to_le(), Ordering::Relaxed),
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A global byte range `[lo, hi)` a warp instruction accessed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Access {
+    warp: u32,
+    write: bool,
+    lo: u64,
+    hi: u64,
+}
+
+/// What one block range's run found; lives in its machine.
+#[derive(Clone)]
+pub(crate) struct ParState {
+    pub(super) view: Arc<SharedGlobal>,
+    /// Accesses of the running block's current barrier interval.
+    interval: Vec<Access>,
+    /// (block, barrier epoch) of that interval.
+    key: (u64, u32),
+    /// Per warp of the running block in this interval: steps since its last step that made progress, and
+    /// the longest such run; the largest sum over a block's warps of those runs, over all intervals.
+    run: Vec<u64>,
+    gap: Vec<u64>,
+    max_quiet: u64,
+    /// The current step made progress (`Machine::progress`).
+    pub(super) progressed: bool,
+    /// The running block's global reads and writes.
+    reads: Vec<(u64, u64)>,
+    writes: Vec<(u64, u64)>,
+    /// Finished blocks' reads and writes: (lo, hi, block).
+    done_reads: Vec<(u64, u64, u64)>,
+    done_writes: Vec<(u64, u64, u64)>,
+    /// Something makes the result depend on the order of execution.
+    pub(super) order_sensitive: bool,
+}
+
+/// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
+const MAX_INTERVAL_ACCESSES: usize = 1 << 16;
+
+impl ParState {
+    fn new(view: Arc<SharedGlobal>) -> Self {
+        ParState {
+            view,
+            interval: vec![],
+            key: (u64::MAX, 0),
+            run: vec![],
+            gap: vec![],
+            max_quiet: 0,
+            progressed: false,
+            reads: vec![],
+            writes: vec![],
+            done_reads: vec![],
+            done_writes: vec![],
+            order_sensitive: false,
+        }
+    }
+
+    /// One issued instruction of warp `warp` of block `block` in barrier interval `epoch`, which accessed the
+    /// global bytes `touched` (`lo > hi`: none).
+    #[inline]
+    pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: (u64, u64), write: bool) {
+        if self.key != (block, epoch) {
+            self.end_interval();
+            self.key = (block, epoch);
+        }
+        self.progressed = false;
+        if touched.0 < touched.1 {
+            if self.interval.len() >= MAX_INTERVAL_ACCESSES {
+                self.order_sensitive = true;
+                return;
+            }
+            let a = Access { warp, write, lo: touched.0, hi: touched.1 };
+            // Consecutive accesses of one warp often continue each other.
+            if let Some(last) = self.interval.last_mut()
+                && last.warp == warp
+                && last.write == write
+                && a.lo <= last.hi
+                && a.hi >= last.lo
+            {
+                last.lo = last.lo.min(a.lo);
+                last.hi = last.hi.max(a.hi);
+            } else {
+                self.interval.push(a);
+            }
+        }
+    }
+
+    /// After warp `warp`'s step: did it make progress?
+    #[inline]
+    pub(super) fn end_step(&mut self, warp: u32) {
+        let w = warp as usize;
+        if w >= self.run.len() {
+            self.run.resize(w + 1, 0);
+            self.gap.resize(w + 1, 0);
+        }
+        if self.progressed {
+            self.run[w] = 0;
+        } else {
+            self.run[w] += 1;
+            self.gap[w] = self.gap[w].max(self.run[w]);
+        }
+    }
+
+    /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
+    fn end_interval(&mut self) {
+        let quiet: u64 = self.gap.iter().sum();
+        self.max_quiet = self.max_quiet.max(quiet);
+        self.run.iter_mut().for_each(|r| *r = 0);
+        self.gap.iter_mut().for_each(|g| *g = 0);
+        if self.interval.is_empty() {
+            return;
+        }
+        let v = &mut self.interval;
+        // Merge each warp's reads and its writes (a warp never conflicts with itself).
+        v.sort_unstable();
+        let mut merged: Vec<Access> = Vec::with_capacity(v.len());
+        for &a in v.iter() {
+            match merged.last_mut() {
+                Some(m) if m.warp == a.warp && m.write == a.write && a.lo <= m.hi => m.hi = m.hi.max(a.hi),
+                _ => merged.push(a),
+            }
+        }
+        merged.sort_unstable_by_key(|a| a.lo);
+        let mut active: Vec<Access> = vec![];
+        for &a in &merged {
+            active.retain(|b| b.hi > a.lo);
+            if active.iter().any(|b| b.warp != a.warp && (b.write || a.write)) {
+                self.order_sensitive = true;
+            }
+            active.push(a);
+            if a.write {
+                self.writes.push((a.lo, a.hi));
+            } else {
+                self.reads.push((a.lo, a.hi));
+            }
+        }
+        v.clear();
+    }
+
+    /// Block `block` finished: its reads and writes, merged, join the finished ones.
+    pub(super) fn end_block(&mut self, block: u64) {
+        self.end_interval();
+        self.key = (u64::MAX, 0);
+        for (ranges, done) in [(&mut self.reads, &mut self.done_reads), (&mut self.writes, &mut self.done_writes)] {
+            ranges.sort_unstable();
+            let mut cur: Option<(u64, u64)> = None;
+            for &(lo, hi) in ranges.iter() {
+                match &mut cur {
+                    Some(c) if lo <= c.1 => c.1 = c.1.max(hi),
+                    _ => {
+                        if let Some((l, h)) = cur {
+                            done.push((l, h, block));
+                        }
+                        cur = Some((lo, hi));
+                    }
+                }
+            }
+            if let Some((l, h)) = cur {
+                done.push((l, h, block));
+            }
+            ranges.clear();
+        }
+    }
+}
+
+/// Does any block write bytes another block reads or writes? `writes` and `reads` are (lo, hi, block), each
+/// block's own ranges disjoint.
+fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) -> bool {
+    writes.sort_unstable();
+    // Writes of different blocks overlapping: the interval with the largest end so far is of another block.
+    let mut reach: Option<(u64, u64)> = None; // (hi, block)
+    for &(lo, hi, b) in &writes {
+        if let Some((rh, rb)) = reach {
+            if lo < rh && rb != b {
+                return true;
+            }
+            if hi > rh {
+                reach = Some((hi, b));
+            }
+        } else {
+            reach = Some((hi, b));
+        }
+    }
+    // Now all writes are disjoint and sorted: each read looks up the writes it overlaps.
+    for &(lo, hi, b) in reads {
+        let first = writes.partition_point(|w| w.1 <= lo);
+        for w in &writes[first..] {
+            if w.0 >= hi {
+                break;
+            }
+            if w.2 != b {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// What the sub-machines need from the launch, shareable across threads.
+struct Template {
+    kernel: Kernel,
+    launch: Launch,
+    layout: SharedLayout,
+    params: Vec<u64>,
+    max_steps: u64,
+}
+
+impl Machine {
+    /// Can this run use several cores at all (see the module's rule)?
+    fn parallel_eligible(&self) -> bool {
+        self.outcome.is_none()
+            && self.steps == 0
+            && self.schedule_seed.is_none()
+            && self.total_blocks > 1
+            && self.kernel.shared.is_empty()
+            && self.layout.bytes == 0
+            && !self.kernel.instrs.iter().any(|i| matches!(i, Instr::Atomic { .. } | Instr::Printf { .. }))
+    }
+
+    /// A machine that runs blocks `first..end` one at a time on `view`.
+    fn sub_machine(t: &Template, first: u64, end: u64, view: Arc<SharedGlobal>) -> Machine {
+        let mut m = Machine {
+            kernel: Arc::new(t.kernel.clone()),
+            launch: t.launch.clone(),
+            file: String::new(),
+            global: GlobalMemory::default(),
+            layout: t.layout.clone(),
+            params: t.params.clone(),
+            blocks: vec![],
+            next_block: first,
+            total_blocks: end,
+            max_resident: 1,
+            order: vec![],
+            cursor: 0,
+            steps: 0,
+            max_steps: t.max_steps,
+            metrics: Metrics::default(),
+            hazards: vec![],
+            output: vec![],
+            outcome: None,
+            quiet: 0,
+            seen: Default::default(),
+            recent: VecDeque::new(),
+            last_atomic: Default::default(),
+            mem_epoch: 0,
+            schedule_seed: None,
+            shared_scratch: Vec::with_capacity(32),
+            par: Some(Box::new(ParState::new(view))),
+        };
+        m.dispatch();
+        m
+    }
+
+    /// Runs the whole launch on several cores when that gives the sequential result (module docs); returns
+    /// None, with the machine untouched, when it must run sequentially.
+    pub(super) fn run_parallel(&mut self) -> Option<Outcome> {
+        if !self.parallel_eligible() {
+            return None;
+        }
+        let snapshot: Vec<Vec<u8>> = self.global.allocs.iter().map(|a| a.data.clone()).collect();
+        let view = Arc::new(SharedGlobal::new(&mut self.global)?);
+        let template = Template {
+            kernel: (*self.kernel).clone(),
+            launch: self.launch.clone(),
+            layout: self.layout.clone(),
+            params: self.params.clone(),
+            max_steps: self.max_steps,
+        };
+        let total = self.total_blocks;
+        let chunks = (rayon::current_num_threads() as u64 * 8).min(total).max(1);
+        let per = total.div_ceil(chunks);
+        let abort = AtomicBool::new(false);
+        let results: Vec<Option<Machine>> = (0..total.div_ceil(per))
+            .into_par_iter()
+            .map(|c| {
+                let (first, end) = (c * per, ((c + 1) * per).min(total));
+                if abort.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let mut m = Machine::sub_machine(&template, first, end, view.clone());
+                let ok = loop {
+                    let o = m.step(1 << 16);
+                    let sensitive = m.par.as_ref().is_none_or(|p| p.order_sensitive);
+                    if sensitive || !m.hazards.is_empty() || abort.load(Ordering::Relaxed) {
+                        break false;
+                    }
+                    if o.is_final() {
+                        break o == Outcome::Completed;
+                    }
+                };
+                if !ok {
+                    abort.store(true, Ordering::Relaxed);
+                    return None;
+                }
+                Some(m)
+            })
+            .collect();
+        drop(view);
+        let merged = self.merge(results);
+        if merged.is_none() {
+            for (a, data) in self.global.allocs.iter_mut().zip(snapshot) {
+                a.data = data;
+            }
+        }
+        merged
+    }
+
+    /// Takes over the blocks' results, or None when any rule fails.
+    fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
+        let mut steps = 0u64;
+        let mut max_interval = 0u64;
+        let (mut writes, mut reads) = (vec![], vec![]);
+        let mut metrics = Metrics { warps: self.metrics.warps, ..Default::default() };
+        let mut mem_epoch = 0;
+        for r in &results {
+            let Some(m) = r.as_ref() else {
+                if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
+                    eprintln!("parallel: a block range failed");
+                }
+                return None;
+            };
+            let p = m.par.as_ref()?;
+            steps += m.steps;
+            mem_epoch += m.mem_epoch;
+            max_interval = max_interval.max(p.max_quiet);
+            writes.extend_from_slice(&p.done_writes);
+            reads.extend_from_slice(&p.done_reads);
+            add_metrics(&mut metrics, &m.metrics);
+        }
+        // A quiet stretch: its first step (which may make progress), then for each resident block, in one
+        // barrier interval, for each warp a run of steps that make no progress.
+        let quiet_bound = (self.max_resident as u64).saturating_mul(max_interval).saturating_add(1);
+        if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
+            eprintln!("parallel: steps {steps} longest interval {max_interval} quiet bound {quiet_bound}");
+        }
+        if steps > self.max_steps || quiet_bound >= QUIET_BEFORE_HASHING || blocks_conflict(writes, &reads) {
+            return None;
+        }
+        self.steps = steps;
+        self.mem_epoch = mem_epoch;
+        self.metrics = metrics;
+        self.blocks.clear();
+        self.order.clear();
+        self.cursor = 0;
+        self.next_block = self.total_blocks;
+        self.progress();
+        self.outcome = Some(Outcome::Completed);
+        Some(Outcome::Completed)
+    }
+}
+
+/// `into += from`: counts add up, maxima take the larger.
+fn add_metrics(into: &mut Metrics, from: &Metrics) {
+    into.warp_instructions += from.warp_instructions;
+    into.thread_instructions += from.thread_instructions;
+    into.branches += from.branches;
+    into.divergent_branches += from.divergent_branches;
+    into.divergent_warps += from.divergent_warps;
+    into.max_stack_depth = into.max_stack_depth.max(from.max_stack_depth);
+    for (line, l) in &from.per_line {
+        let e = into.line(*line);
+        e.branches += l.branches;
+        e.divergent_branches += l.divergent_branches;
+        e.divergent_warps += l.divergent_warps;
+        e.warp_instructions += l.warp_instructions;
+        e.thread_instructions += l.thread_instructions;
+    }
+    if into.line_instructions.len() < from.line_instructions.len() {
+        into.line_instructions.resize(from.line_instructions.len(), [0, 0]);
+    }
+    for (a, b) in into.line_instructions.iter_mut().zip(&from.line_instructions) {
+        a[0] += b[0];
+        a[1] += b[1];
+    }
+    // No `__shared__` arrays (a rule), so no bank statistics.
+    debug_assert!(from.banks.per_line.is_empty());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::blocks_conflict;
+
+    #[test]
+    fn blocks_conflict_only_on_shared_bytes_with_a_write() {
+        // Disjoint writes, reads of one's own writes and shared reads: fine.
+        let writes = vec![(0, 8, 0), (8, 16, 1), (100, 104, 2)];
+        assert!(!blocks_conflict(writes.clone(), &[(0, 8, 0), (8, 12, 1), (200, 300, 0), (200, 300, 1)]));
+        // One block reads another's write.
+        assert!(blocks_conflict(writes.clone(), &[(4, 12, 0)]));
+        // Two blocks write overlapping bytes, even behind a longer interval of a third.
+        assert!(blocks_conflict(vec![(0, 100, 0), (10, 20, 1)], &[]));
+        assert!(blocks_conflict(vec![(0, 100, 0), (200, 210, 0), (205, 206, 1)], &[]));
+    }
+}

@@ -1,0 +1,250 @@
+//! The simulator's behaviour pinned bit for bit: for every kernel of `kernels/` and `tests/conformance/`, in
+//! both execution models, a hash of the full single-step instruction trace (every `Issue` of
+//! `Machine::step_traced`), the final outcome and final memory, and a hash of the whole-run result
+//! (`Machine::run`: steps, outcome, final memory and the complete `run --json` report with metrics, hazards
+//! and explanations). The hashes in `tests/trace_hashes.txt` were computed before the simulator's
+//! performance work, so any change in what the machine does, single-stepped or run whole (possibly on several
+//! cores), fails here.
+//!
+//! A kernel whose source changed since it was pinned, or one added since, is reported and not compared.
+//! Regenerate (only for an intended change of behaviour, or to pin new kernels): `WARPDBG_BLESS_TRACES=1 cargo
+//! test --release --test trace_identity`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use warpdbg::front;
+use warpdbg::launch::{Mode, Overrides};
+use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
+use warpdbg::sim::report;
+
+/// Kernels that never finish stop here (runaway.cu); every other kernel finishes well before.
+const MAX_STEPS: u64 = 1_000_000;
+
+/// FNV-1a, 64 bits: stable across platforms and Rust versions (unlike `DefaultHasher`).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        for &x in b {
+            self.0 ^= x as u64;
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn u64(&mut self, v: u64) {
+        self.bytes(&v.to_le_bytes());
+    }
+
+    fn str(&mut self, s: &str) {
+        self.u64(s.len() as u64);
+        self.bytes(s.as_bytes());
+    }
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn kernel_files() -> Vec<String> {
+    let mut out = vec![];
+    for dir in ["kernels", "tests/conformance"] {
+        let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
+            .expect("directory exists")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".cu"))
+            .map(|n| format!("{dir}/{n}"))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
+fn machine(path: &str, mode: Mode) -> Machine {
+    let bytes = std::fs::read(root().join(path)).expect("kernel file exists");
+    let overrides = Overrides { mode: Some(mode), ..Default::default() };
+    let compiled = front::compile(path, &bytes, &overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"));
+    Machine::new(&compiled, &Config { max_steps: Some(MAX_STEPS), ..Config::default() }).expect("launch fits")
+}
+
+fn hash_issue(h: &mut Fnv, i: &Issue) {
+    h.u64(i.step);
+    for v in [i.block.x, i.block.y, i.block.z, i.warp.0, i.pc.0, i.line, i.mask.0] {
+        h.u64(v as u64);
+    }
+    h.u64(i.stack_depth.map_or(u64::MAX, |d| d as u64));
+}
+
+fn hash_memory(h: &mut Fnv, m: &Machine) {
+    for a in &m.global.allocs {
+        h.str(&a.name);
+        h.u64(a.data.len() as u64);
+        h.bytes(&a.data);
+    }
+}
+
+/// Single-stepped: every issue, the outcome's name, the final memory.
+fn trace_hash(path: &str, mode: Mode) -> u64 {
+    let mut m = machine(path, mode);
+    let mut h = Fnv::new();
+    let outcome = loop {
+        // Small budgets, as the TUI steps: the budget must not matter.
+        let o = m.step_traced(997, &mut |i| hash_issue(&mut h, i));
+        if o.is_final() {
+            break o;
+        }
+    };
+    h.str(outcome.name());
+    hash_memory(&mut h, &m);
+    h.0
+}
+
+/// Run whole: steps, the outcome, final memory and the complete report.
+fn run_hash(path: &str, mode: Mode) -> u64 {
+    let mut m = machine(path, mode);
+    let outcome: Outcome = m.run();
+    let mut h = Fnv::new();
+    h.u64(m.steps);
+    h.str(outcome.name());
+    hash_memory(&mut h, &m);
+    h.str(&report::json(&m, &outcome).to_string());
+    h.str(&report::text(&m, &outcome));
+    h.0
+}
+
+fn mode_name(mode: Mode) -> &'static str {
+    match mode {
+        Mode::PreVolta => "pre-volta",
+        Mode::Its => "its",
+    }
+}
+
+fn compute() -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for path in kernel_files() {
+        for mode in [Mode::PreVolta, Mode::Its] {
+            let key = format!("{path} {}", mode_name(mode));
+            let mut src = Fnv::new();
+            src.bytes(&std::fs::read(root().join(&path)).expect("kernel file exists"));
+            let value = format!(
+                "src={:016x} trace={:016x} run={:016x}",
+                src.0,
+                trace_hash(&path, mode),
+                run_hash(&path, mode)
+            );
+            out.insert(key, value);
+        }
+    }
+    out
+}
+
+#[test]
+fn traces_and_results_are_unchanged() {
+    let file = root().join("tests/trace_hashes.txt");
+    let now = compute();
+    if std::env::var_os("WARPDBG_BLESS_TRACES").is_some() {
+        let text: String = now.iter().map(|(k, v)| format!("{k} {v}\n")).collect();
+        std::fs::write(&file, text).expect("write trace_hashes.txt");
+        return;
+    }
+    let text = std::fs::read_to_string(&file).expect("tests/trace_hashes.txt exists");
+    let mut pinned = BTreeMap::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let mut parts = line.splitn(3, ' ');
+        let (path, mode, value) = (parts.next(), parts.next(), parts.next());
+        let (Some(path), Some(mode), Some(value)) = (path, mode, value) else {
+            panic!("bad line in trace_hashes.txt: {line}");
+        };
+        pinned.insert(format!("{path} {mode}"), value.to_string());
+    }
+    let mut diffs = vec![];
+    for (k, v) in &now {
+        match pinned.get(k) {
+            Some(p) if p == v => {}
+            // A kernel added or edited since the pins were taken pins nothing yet: say so, bless to pin it.
+            Some(p) if p.split(' ').next() != v.split(' ').next() => {
+                eprintln!("note: {k}: the kernel's source changed since it was pinned; not compared")
+            }
+            Some(p) => diffs.push(format!("{k}: pinned {p}, now {v}")),
+            None => eprintln!("note: {k}: not pinned yet (now {v})"),
+        }
+    }
+    for k in pinned.keys().filter(|k| !now.contains_key(*k)) {
+        diffs.push(format!("{k}: pinned, but the kernel is gone"));
+    }
+    assert!(diffs.is_empty(), "traces or results changed:\n{}", diffs.join("\n"));
+}
+
+/// Whole runs at a size with many block windows (several waves of resident blocks) agree with single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_on_many_blocks() {
+    for path in ["kernels/reduce_neighbored.cu", "kernels/reduce_interleaved.cu", "kernels/vec_add.cu"] {
+        for mode in [Mode::PreVolta, Mode::Its] {
+            let bytes = std::fs::read(root().join(path)).expect("kernel file exists");
+            let overrides = Overrides { mode: Some(mode), args: vec!["n=131072".into()], ..Default::default() };
+            let compiled = front::compile(path, &bytes, &overrides).expect("compiles");
+            let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
+            let o1 = whole.run();
+            let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
+            let o2 = loop {
+                let o = stepped.step(4099);
+                if o.is_final() {
+                    break o;
+                }
+            };
+            assert_eq!(o1, o2, "{path} {mode:?}");
+            assert_eq!(whole.steps, stepped.steps, "{path} {mode:?}");
+            assert_eq!(whole.metrics, stepped.metrics, "{path} {mode:?}");
+            assert_eq!(whole.hazards, stepped.hazards, "{path} {mode:?}");
+            for (a, b) in whole.global.allocs.iter().zip(&stepped.global.allocs) {
+                assert!(a.data == b.data, "{path} {mode:?}: {} differs", a.name);
+            }
+            assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "{path} {mode:?}");
+        }
+    }
+}
+
+/// Launches the parallel whole run must refuse (blocks that see each other's writes, a fault in one block, a
+/// race inside a block) end exactly as single-stepping ends them.
+#[test]
+fn whole_run_falls_back_where_blocks_interact() {
+    let kernels = [
+        // Each block reads what the next block writes.
+        "// @block 64\n// @grid 8\n// @arg out int[512] = i\n\
+         __global__ void k(int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+         int v = out[(i + 64) % 512];\n    out[i] = v + 1;\n}\n",
+        // Block 5 writes past the end.
+        "// @block 32\n// @grid 8\n// @arg out int[256] = 0\n\
+         __global__ void k(int *out) {\n    int i = blockIdx.x * 32 + threadIdx.x;\n    \
+         if (blockIdx.x == 5) i = i + 4096;\n    out[i] = 1;\n}\n",
+        // Warps of one block race on global memory without a barrier.
+        "// @block 64\n// @grid 4\n// @arg out int[256] = i\n\
+         __global__ void k(int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+         out[i] = out[blockIdx.x * 64 + (threadIdx.x + 32) % 64] * 2;\n}\n",
+    ];
+    for (n, src) in kernels.iter().enumerate() {
+        for mode in [Mode::PreVolta, Mode::Its] {
+            let overrides = Overrides { mode: Some(mode), ..Default::default() };
+            let compiled = front::compile("inline.cu", src.as_bytes(), &overrides)
+                .unwrap_or_else(|e| panic!("kernel {n} compiles:\n{e}"));
+            let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
+            let o1 = whole.run();
+            let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
+            let o2 = loop {
+                let o = stepped.step(7);
+                if o.is_final() {
+                    break o;
+                }
+            };
+            assert_eq!(o1, o2, "kernel {n} {mode:?}");
+            assert_eq!(whole.steps, stepped.steps, "kernel {n} {mode:?}");
+            assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "kernel {n} {mode:?}");
+        }
+    }
+}
