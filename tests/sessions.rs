@@ -6,6 +6,7 @@
 //! - truncated, corrupted, wrong-version and hand-edited files give `file:line: what`, exit 2, and stay unchanged;
 //! - a recording whose checksums no longer match replays with a visible warning.
 
+mod common;
 mod session_support;
 
 use std::collections::hash_map::DefaultHasher;
@@ -14,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::tmux::Tmux;
 use proptest::prelude::*;
 use session_support::*;
 use warpdbg::launch::{Mode, Overrides};
@@ -28,81 +30,6 @@ const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
 
 // ---------------------------------------------------------------------------------------------------------
 // tmux driver
-
-/// A tmux server of our own (its own socket) running one command in a 120x40 window; killed on drop.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn start(dir: &Path, program: &str, args: &[&str]) -> Tmux {
-        let socket = format!("warpdbg-test-{}-{}", std::process::id(), dir.file_name().unwrap().to_string_lossy());
-        let t = Tmux { socket };
-        let mut cmd = t.cmd();
-        cmd.args(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "w", "-c"]);
-        cmd.arg(repo("")).arg(program).args(args);
-        // Keep the pane (and its last screen) when the program exits or is killed.
-        cmd.args([";", "set-option", "-t", "w", "remain-on-exit", "on"]);
-        cmd.env("LANG", "C.UTF-8").env_remove("NO_COLOR");
-        let out = cmd.output().expect("run tmux");
-        assert!(out.status.success(), "tmux new-session failed: {}", String::from_utf8_lossy(&out.stderr));
-        t
-    }
-
-    fn cmd(&self) -> Command {
-        let mut c = Command::new("tmux");
-        c.args(["-L", &self.socket]);
-        c
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let st = self.cmd().args(["send-keys", "-t", "w"]).args(keys).status().expect("tmux send-keys");
-        assert!(st.success());
-    }
-
-    fn type_text(&self, text: &str) {
-        let st = self.cmd().args(["send-keys", "-t", "w", "-l", text]).status().expect("tmux send-keys -l");
-        assert!(st.success());
-    }
-
-    fn screen(&self) -> String {
-        let out = self.cmd().args(["capture-pane", "-p", "-t", "w"]).output().expect("tmux capture-pane");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Waits (up to 30 s) until the screen satisfies `pred` and has stopped changing; returns it.
-    fn wait_for(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        let mut last = String::new();
-        loop {
-            let s = self.screen();
-            if pred(&s) && s == last {
-                return s;
-            }
-            if start.elapsed() > Duration::from_secs(30) {
-                panic!("timed out waiting for {what}; the screen is:\n{s}");
-            }
-            last = s;
-            std::thread::sleep(Duration::from_millis(120));
-        }
-    }
-
-    fn pane_pid(&self) -> u32 {
-        let out = self.cmd().args(["list-panes", "-t", "w", "-F", "#{pane_pid}"]).output().expect("list-panes");
-        String::from_utf8_lossy(&out.stdout).trim().parse().expect("a pane pid")
-    }
-
-    fn pane_dead(&self) -> bool {
-        let out = self.cmd().args(["list-panes", "-t", "w", "-F", "#{pane_dead}"]).output().expect("list-panes");
-        String::from_utf8_lossy(&out.stdout).trim() == "1"
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd().arg("kill-server").output();
-    }
-}
 
 /// The step count in the title line (` ... step 380 ...`).
 fn shown_step(screen: &str) -> Option<u64> {
@@ -143,14 +70,15 @@ fn tmux_recording_replays_to_the_screens_that_were_shown() {
     }
     let dir = scratch("tmux-record");
     let file = dir.join("lesson.wdbg");
-    let t = Tmux::start(&dir, BIN, &["kernels/deadlock.cu", "--record", file.to_str().unwrap()]);
+    let argv = [BIN, "kernels/deadlock.cu", "--record", file.to_str().unwrap()];
+    let t = Tmux::start(&repo(""), 120, 40, &argv, true).expect("tmux is here");
     // (screen as shown, events on disk when it was shown)
     let mut shown: Vec<(String, usize)> = vec![];
     let snap = |shown: &mut Vec<(String, usize)>, t: &Tmux, what: &str, pred: &dyn Fn(&str) -> bool| {
-        let s = t.wait_for(what, pred);
+        let s = t.wait(what, pred);
         // Let the event loop drain what this screen's action queued, then count.
         std::thread::sleep(Duration::from_millis(250));
-        let s2 = t.wait_for(what, pred);
+        let s2 = t.wait(what, pred);
         assert_eq!(s, s2, "screen changed while idle");
         shown.push((s2, events_on_disk(&file)));
     };
@@ -173,7 +101,7 @@ fn tmux_recording_replays_to_the_screens_that_were_shown() {
     let at_break = shown_step(&shown.last().unwrap().0).unwrap();
     assert!(at_break > 2, "continue ran to the breakpoint (step {at_break})");
     t.keys(&["a"]);
-    t.wait_for("the note prompt", |s| s.contains("note:"));
+    t.wait("the note prompt", |s| s.contains("note:"));
     t.type_text("watch the even lanes");
     t.keys(&["Enter"]);
     snap(&mut shown, &t, "the note", &|s| {
@@ -268,19 +196,20 @@ fn sigkill_mid_recording_leaves_a_loadable_file() {
     }
     let dir = scratch("tmux-kill");
     let file = dir.join("killed.wdbg");
-    let t = Tmux::start(&dir, BIN, &["kernels/loop_divergence.cu", "--record", file.to_str().unwrap()]);
-    t.wait_for("the debugger", |s| title_has(s, "step 0"));
+    let argv = [BIN, "kernels/loop_divergence.cu", "--record", file.to_str().unwrap()];
+    let t = Tmux::start(&repo(""), 120, 40, &argv, true).expect("tmux is here");
+    t.wait("the debugger", |s| title_has(s, "step 0"));
     for n in 1..=5u64 {
         t.keys(&["s"]);
-        t.wait_for(&format!("step {n}"), |s| shown_step(s) == Some(n));
+        t.wait(&format!("step {n}"), |s| shown_step(s) == Some(n));
     }
     t.keys(&["a"]);
-    t.wait_for("the note prompt", |s| s.contains("note:"));
+    t.wait("the note prompt", |s| s.contains("note:"));
     t.type_text("before the crash");
     t.keys(&["Enter"]);
-    t.wait_for("the note", |s| s.contains("before the crash"));
+    t.wait("the note", |s| s.contains("before the crash"));
     t.keys(&["S"]);
-    t.wait_for("step 4", |s| shown_step(s) == Some(4));
+    t.wait("step 4", |s| shown_step(s) == Some(4));
     // Resize + 5 steps + note + step back.
     wait_events(&file, 8);
     let pid = t.pane_pid();

@@ -1,80 +1,14 @@
 //! End to end: the real `warpdbg` binary in a real terminal (tmux), driven with send-keys and read back with
 //! capture-pane, from a shell prompt to the debugger and back to a working shell.
 
+mod common;
+
 use std::path::Path;
-use std::process::{Command, Output};
-use std::time::{Duration, Instant};
+use std::process::Command;
+
+use common::tmux::Tmux;
 
 const PROMPT: &str = "E2E-PROMPT$";
-
-/// A tmux server of our own (unique socket), killed when dropped.
-struct Tmux {
-    socket: String,
-}
-
-impl Tmux {
-    fn cmd(&self, args: &[&str]) -> Output {
-        Command::new("tmux").args(["-L", &self.socket, "-f", "/dev/null"]).args(args).output().expect("tmux runs")
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.cmd(args);
-        assert!(out.status.success(), "tmux {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn screen(&self) -> String {
-        self.ok(&["capture-pane", "-p", "-t", "e2e"])
-    }
-
-    fn var(&self, name: &str) -> String {
-        self.ok(&["display-message", "-p", "-t", "e2e", &format!("#{{{name}}}")]).trim().to_string()
-    }
-
-    /// Keys as tmux names them (`s`, `Escape`, `Enter`, `?`).
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "e2e"];
-        args.extend_from_slice(keys);
-        self.ok(&args);
-    }
-
-    /// Text typed literally.
-    fn type_text(&self, text: &str) {
-        self.ok(&["send-keys", "-t", "e2e", "-l", text]);
-    }
-
-    /// Polls the screen until `pred` holds and the screen is settled (the same on the next poll, so a frame
-    /// is not read half drawn); 10 s at most. Returns it.
-    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
-        let start = Instant::now();
-        let mut last = String::new();
-        loop {
-            let s = self.screen();
-            if pred(&s) && s == last {
-                return s;
-            }
-            last = s;
-            if start.elapsed() > Duration::from_secs(10) {
-                panic!("timed out waiting for {what}; the screen:\n{last}");
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-    }
-
-    fn wait_for(&self, needle: &str) -> String {
-        self.wait(&format!("`{needle}`"), |s| s.contains(needle))
-    }
-}
-
-impl Drop for Tmux {
-    fn drop(&mut self) {
-        let _ = self.cmd(&["kill-server"]);
-    }
-}
-
-fn tmux_available() -> bool {
-    Command::new("tmux").arg("-V").output().is_ok_and(|o| o.status.success())
-}
 
 /// The step counter in the title line.
 fn step_of(screen: &str) -> u64 {
@@ -83,43 +17,16 @@ fn step_of(screen: &str) -> u64 {
     after.split_whitespace().next().and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("step in `{title}`"))
 }
 
-/// A tmux server running a plain shell with a known prompt in a 120x40 terminal; None (skip) without tmux
-/// outside CI.
+/// A plain shell with a known prompt in a 120x40 terminal; None (skip) without tmux outside CI.
 fn shell() -> Option<Tmux> {
-    if !tmux_available() {
-        if std::env::var_os("CI").is_some() {
-            panic!("tmux is not installed: the end-to-end TUI test needs it (`.ci/test` installs it)");
-        }
-        eprintln!("note: tmux is not installed; skipping the end-to-end TUI test (it fails when CI is set)");
-        return None;
-    }
-    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos());
-    let t = Tmux { socket: format!("warpdbg-e2e-{}-{nanos}", std::process::id()) };
-    let repo = env!("CARGO_MANIFEST_DIR");
-    assert!(Path::new(env!("CARGO_BIN_EXE_warpdbg")).exists());
-    t.ok(&[
-        "new-session",
-        "-d",
-        "-s",
-        "e2e",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        "-c",
-        repo,
-        &format!("env -u NO_COLOR PS1='{PROMPT} ' TERM=xterm-256color bash --norc --noprofile"),
-    ]);
-    t.wait_for(PROMPT);
-    assert_eq!(t.var("alternate_on"), "0");
-    Some(t)
+    Tmux::shell(Path::new(env!("CARGO_MANIFEST_DIR")), 120, 40, PROMPT)
 }
 
 /// After warpdbg ended: the shell is back on the main screen, mouse reporting off, the cursor visible, the tty
 /// in cooked mode with echo, and warpdbg's exit status was `status`. Returns the screen.
 fn assert_restored(t: &Tmux, status: &str) -> String {
     // An empty prompt on the last line: warpdbg has ended and printed all it had to say.
-    let s = t.wait("the shell prompt after warpdbg", |x| {
+    let s = t.wait_on(Tmux::screen_joined, "the shell prompt after warpdbg", |x| {
         !x.contains(" warpdbg ") && x.lines().rev().find(|l| !l.trim().is_empty()).is_some_and(|l| l.trim() == PROMPT)
     });
     assert_eq!(t.var("alternate_on"), "0", "left the alternate screen");
@@ -213,7 +120,7 @@ fn the_terminal_is_restored_after_sigterm_and_after_a_panic() {
     t.wait_for("step 0   paused");
     t.keys(&["s"]);
     t.wait_for("step 1 ");
-    let pid = t.ok(&["display-message", "-p", "-t", "e2e", "#{pane_pid}"]);
+    let pid = t.pane_pid().to_string();
     let killed = Command::new("pkill").args(["-TERM", "-P", pid.trim(), "-x", "warpdbg"]).status().expect("pkill");
     assert!(killed.success(), "warpdbg was running under the shell");
     assert_restored(&t, "0");

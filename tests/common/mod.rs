@@ -1,6 +1,8 @@
 //! Shared helpers for the simulator tests: compile a kernel file, run it to the end, read the report.
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod tmux;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -179,14 +179,22 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         (crate::tui::action::Action::Help, "help"),
         (crate::tui::action::Action::Quit, "quit"),
     ];
+    spans.extend(key_hints(app, &hints));
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The footer's hints: each action's first key (from the keymap, so a user's bindings show) and a label.
+pub fn key_hints(app: &App, hints: &[(crate::tui::action::Action, &str)]) -> Vec<Span<'static>> {
+    let t = &app.theme;
     let by = app.keymap.by_action();
+    let mut spans = vec![];
     for (a, label) in hints {
-        if let Some((_, keys)) = by.iter().find(|(x, _)| *x == a) {
+        if let Some((_, keys)) = by.iter().find(|(x, _)| x == a) {
             spans.push(Span::styled(keys[0].clone(), t.fg(t.title).add_modifier(Modifier::BOLD)));
             spans.push(Span::styled(format!(" {label}  "), t.dim()));
         }
     }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    spans
 }
 
 /// The help overlay's text: two header lines, a blank line, then one row per action (keys, description).

@@ -367,13 +367,7 @@ fn draw_footer(frame: &mut Frame, area: Rect, app: &App) {
         (Action::Help, "help"),
         (Action::Quit, "quit"),
     ];
-    let by = app.keymap.by_action();
-    for (a, label) in hints {
-        if let Some((_, keys)) = by.iter().find(|(x, _)| *x == a) {
-            spans.push(Span::styled(keys[0].clone(), t.fg(t.title).add_modifier(Modifier::BOLD)));
-            spans.push(Span::styled(format!(" {label}  "), t.dim()));
-        }
-    }
+    spans.extend(super::chrome::key_hints(app, &hints));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
