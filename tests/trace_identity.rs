@@ -132,12 +132,8 @@ fn compute() -> BTreeMap<String, String> {
             let key = format!("{path} {}", mode_name(mode));
             let mut src = Fnv::new();
             src.bytes(&std::fs::read(root().join(&path)).expect("kernel file exists"));
-            let value = format!(
-                "src={:016x} trace={:016x} run={:016x}",
-                src.0,
-                trace_hash(&path, mode),
-                run_hash(&path, mode)
-            );
+            let value =
+                format!("src={:016x} trace={:016x} run={:016x}", src.0, trace_hash(&path, mode), run_hash(&path, mode));
             out.insert(key, value);
         }
     }
