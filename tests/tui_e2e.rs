@@ -136,3 +136,26 @@ fn the_terminal_is_restored_after_sigterm_and_after_a_panic() {
     let s = assert_restored(&t, "101");
     assert!(s.contains("WARPDBG_TEST_PANIC is set"), "the panic report is on the main screen:\n{s}");
 }
+
+#[test]
+fn the_process_ends_when_its_terminal_goes_away() {
+    // A closed terminal window or a dropped ssh connection hangs up the tty: warpdbg must end, not spin on a
+    // terminal that is gone.
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    let Some(t) = Tmux::start(Path::new(env!("CARGO_MANIFEST_DIR")), 120, 40, &[bin, "kernels/deadlock.cu"], false)
+    else {
+        return;
+    };
+    t.wait_for("step 0   paused");
+    let pid = t.pane_pid();
+    assert!(Path::new(&format!("/proc/{pid}")).exists());
+    drop(t); // kills the tmux server: the pane's tty hangs up
+    let start = std::time::Instant::now();
+    while Path::new(&format!("/proc/{pid}")).exists() {
+        if start.elapsed() > std::time::Duration::from_secs(5) {
+            let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            panic!("warpdbg (pid {pid}) still ran 5 s after its terminal went away");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+}

@@ -47,9 +47,11 @@ fn restore_terminal() {
 /// Sets up the terminal (raw mode, alternate screen, mouse, restore on every exit path) and runs `body`.
 fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -> io::Result<()>) -> io::Result<()> {
     let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGTERM, signal_hook::consts::SIGHUP] {
-        signal_hook::flag::register(sig, stop.clone())?;
-    }
+    // SIGTERM ends the session cleanly (the loop restores the terminal). SIGHUP keeps its default action,
+    // ending the process at once: the terminal is gone, so there is nothing to restore, a recording is
+    // flushed event by event anyway, and reading the hung-up terminal would only spin (crossterm's poll
+    // keeps reading its end of file).
+    signal_hook::flag::register(signal_hook::consts::SIGTERM, stop.clone())?;
     // On a panic: restore the terminal (mouse capture off, cursor shown, main screen), then let the hook
     // installed before (color-eyre's report) print. ratatui::init's own hook, which restores without the
     // mouse and cursor, is replaced.
@@ -66,7 +68,7 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
     body(&mut terminal, &stop)
 }
 
-/// Runs the interactive debugger until the user quits (or SIGTERM/SIGHUP arrives), recording if asked.
+/// Runs the interactive debugger until the user quits (or SIGTERM arrives), recording if asked.
 pub fn run(app: App, recorder: Option<crate::recording::Recorder>) -> io::Result<()> {
     with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
 }
