@@ -52,6 +52,17 @@ pub struct Snapshot {
     last_issue: Option<Issue>,
 }
 
+impl Snapshot {
+    /// Bytes this snapshot holds: the machine's clone and the session's per-warp maps.
+    pub fn bytes(&self) -> u64 {
+        // A hash map entry: the key and value, and about one control byte per bucket.
+        let entry = std::mem::size_of::<((u64, u32), u32)>() as u64 + 1;
+        self.machine.approx_bytes()
+            + (self.last_line.capacity() + self.last_mask.capacity()) as u64 * entry
+            + std::mem::size_of::<Snapshot>() as u64
+    }
+}
+
 impl Session {
     pub fn new(compiled: Compiled, config: Config) -> Result<Session, LaunchError> {
         let machine = Machine::new(&compiled, &config)?;
@@ -77,7 +88,8 @@ impl Session {
             last_mask: HashMap::new(),
             last_issue: None,
         };
-        History::new(snap, machine.approx_bytes(), crate::history::DEFAULT_BUDGET)
+        let bytes = snap.bytes();
+        History::new(snap, bytes, crate::history::DEFAULT_BUDGET)
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -167,7 +179,7 @@ impl Session {
         }
         if self.history.wants(self.machine.steps) {
             let snap = self.snapshot();
-            self.history.observe(self.machine.steps, &snap);
+            self.history.observe(self.machine.steps, &snap, snap.bytes());
         }
         if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
     }
@@ -292,6 +304,23 @@ pub struct WhyInactive {
     pub branch: Option<(u32, u64)>,
     /// Where the lane's side reconverges with the rest of the warp (None: at the end of the kernel).
     pub reconverge_line: Option<u32>,
+    /// The same answer as data, for displays that word it themselves.
+    pub state: LaneState,
+}
+
+/// Where a lane stands, as [`Session::why_inactive`] found it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaneState {
+    /// Runs with its warp's next instruction, at `line`.
+    Active { line: u32 },
+    /// Has exited at `line`.
+    Exited { line: u32 },
+    /// Waits at `line` with no divergent branch masking it (e.g. a barrier).
+    Waiting { line: u32 },
+    /// Masked by a divergent branch: its kind (`` `if` ``, `loop condition`, ...), condition text, the
+    /// variables of the condition for this thread then (`name=value`), which way the condition went for it, and
+    /// the line it waits at now.
+    Masked { kind: &'static str, condition: String, values: Vec<String>, taken: Option<bool>, waits_at: u32 },
 }
 
 impl Session {
@@ -312,11 +341,18 @@ impl Session {
         if lane >= 32 || !w.exists.contains(lane) {
             return Err(format!("lane {lane} of warp {warp} is not a thread: the block has {} threads", b.threads));
         }
-        let base = WhyInactive { tid, text: String::new(), branch: None, reconverge_line: None };
+        let base = WhyInactive {
+            tid,
+            text: String::new(),
+            branch: None,
+            reconverge_line: None,
+            state: LaneState::Waiting { line: 0 },
+        };
         if !w.live.contains(lane) {
             let at = w.exited_at[lane as usize].map(|pc| kernel.line(pc)).unwrap_or(0);
             return Ok(WhyInactive {
                 text: format!("thread {tid} has exited: it finished at line {at} (`{}`).", line_text(at)),
+                state: LaneState::Exited { line: at },
                 ..base
             });
         }
@@ -328,6 +364,7 @@ impl Session {
                     "thread {tid} is active: it runs line {} with its warp's next instruction.",
                     now_line.unwrap_or(0)
                 ),
+                state: LaneState::Active { line: now_line.unwrap_or(0) },
                 ..base
             });
         }
@@ -338,6 +375,7 @@ impl Session {
                      whole, e.g. at a barrier).",
                     now_line.unwrap_or(0)
                 ),
+                state: LaneState::Waiting { line: now_line.unwrap_or(0) },
                 ..base
             });
         };
@@ -396,6 +434,7 @@ impl Session {
                 None => "only at the end of the kernel (the paths never reconverge)".to_string(),
             }
         );
-        Ok(WhyInactive { tid, text, branch: Some((kernel.line(branch_pc), step)), reconverge_line })
+        let state = LaneState::Masked { kind, condition: cond_text, values, taken, waits_at: now_line.unwrap_or(0) };
+        Ok(WhyInactive { tid, text, branch: Some((kernel.line(branch_pc), step)), reconverge_line, state })
     }
 }
