@@ -309,16 +309,16 @@ fn help_overlay_scrolls_on_a_small_screen() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
     t.press("?");
     let first = t.text();
-    assert!(first.contains("1-22 of 33, j/↓ for more"), "{first}");
+    assert!(first.contains("1-22 of 37, j/↓ for more"), "{first}");
     insta::assert_snapshot!("help_80x24", t.terminal.backend());
     // End scrolls to the last keys; the list stays open until Esc.
     t.press("end");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let last = t.text();
     assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
-    assert!(last.contains("12-33 of 33"), "{last}");
+    assert!(last.contains("16-37 of 37"), "{last}");
     t.press("k");
-    assert!(t.text().contains("11-32 of 33"));
+    assert!(t.text().contains("15-36 of 37"));
     t.press("esc");
     assert_eq!(t.app.overlay, None);
 }
@@ -678,6 +678,32 @@ fn check_action(key: &str, action: Action) {
             t.press("enter");
             assert!(t.text().contains("quiz point at step 3: next_mask"), "{what}");
         }
+        Action::NextLane | Action::PrevLane => {
+            t.press(key);
+            let first = if action == Action::NextLane { 0 } else { 31 };
+            assert_eq!(t.app.lane, Some(first), "{what}");
+            assert!(t.text().contains(&format!("lane {first} (thread {first}): active")), "{what}");
+            t.press(key);
+            let second = if action == Action::NextLane { 1 } else { 30 };
+            assert_eq!(t.app.lane, Some(second), "{what}");
+        }
+        Action::JumpToBranch => {
+            step_until_warp0_diverged(&mut t);
+            let at = t.steps();
+            t.press_all(&[">", ">"]);
+            assert_eq!(t.app.lane, Some(1));
+            assert!(t.text().contains("masked by the `if` on line 21"), "{what}:\n{}", t.text());
+            t.press(key);
+            assert_eq!(t.steps(), at - 1, "{what}: back to just before the branch");
+            assert!(t.text().contains(&format!("back to step {}: the branch on line 21", at - 1)), "{what}");
+        }
+        Action::BankView => {
+            t.press(key);
+            assert!(t.app.bank_view, "{what}");
+            assert!(t.text().contains("shared banks (0 conflicts)"), "{what}");
+            t.press(key);
+            assert!(!t.app.bank_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
+        }
     }
 }
 
@@ -685,7 +711,7 @@ fn check_action(key: &str, action: Action) {
 fn every_key_of_the_default_keymap_does_something_visible() {
     let map = Keymap::default_map();
     let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
-    assert_eq!(bound.len(), 30, "every action has a default key: {bound:?}");
+    assert_eq!(bound.len(), 34, "every action has a default key: {bound:?}");
     for (key, action) in &map.bindings {
         let name = match key.code {
             KeyCodeRepr::Char(' ') => "space".to_string(),

@@ -20,6 +20,37 @@ pub struct BankLine {
     pub max_ways: u32,
     /// The first access on the line: (lane, bank, word offset in shared memory).
     pub sample: Vec<(u32, u32, u32)>,
+    /// The latest access on the line: (lane, byte offset in shared memory). Kept for displays, not reported.
+    #[serde(skip)]
+    pub last: Vec<(u32, u32)>,
+}
+
+/// One bank's share of a warp access: the lanes that hit it and the distinct words they asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BankHits {
+    pub bank: u32,
+    pub lanes: Vec<u32>,
+    pub words: Vec<u32>,
+}
+
+/// The lane-to-bank matrix of one warp access ((lane, byte offset) pairs): the 32 banks in order, each with
+/// the lanes that hit it and its distinct words (their count is the bank's N-way; the worst is [`ways`]).
+pub fn bank_matrix(accesses: &[(u32, u32)]) -> Vec<BankHits> {
+    let mut out: Vec<BankHits> = (0..32).map(|bank| BankHits { bank, ..Default::default() }).collect();
+    for &(lane, off) in accesses {
+        let word = off / 4;
+        let b = &mut out[(word % 32) as usize];
+        if !b.lanes.contains(&lane) {
+            b.lanes.push(lane);
+        }
+        if !b.words.contains(&word) {
+            b.words.push(word);
+        }
+    }
+    for b in &mut out {
+        b.lanes.sort_unstable();
+    }
+    out
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,6 +84,7 @@ impl BankStats {
         if e.accesses == 0 {
             e.sample = accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect();
         }
+        e.last = accesses.to_vec();
         e.accesses += 1;
         e.wavefronts += w as u64;
         e.conflicts += w as u64 - 1;
@@ -78,5 +110,10 @@ mod tests {
         assert_eq!(ways(&row32), 32);
         let broadcast: Vec<(u32, u32)> = (0..32).map(|l| (l, 0)).collect();
         assert_eq!(ways(&broadcast), 1);
+        let m = bank_matrix(&row32);
+        assert_eq!((m[0].lanes.len(), m[0].words.len()), (32, 32));
+        assert!(m[1..].iter().all(|b| b.lanes.is_empty()));
+        let m = bank_matrix(&stride2);
+        assert_eq!((m[2].lanes.clone(), m[2].words.len()), (vec![1, 17], 2));
     }
 }

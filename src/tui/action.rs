@@ -46,6 +46,13 @@ pub enum Action {
     BreakSpec,
     /// While recording: mark a quiz point here (asks for the question kind).
     QuizHere,
+    /// Select the next lane of the selected warp (the detail pane says why it is or is not running).
+    NextLane,
+    PrevLane,
+    /// Go back to just before the divergent branch that masked the selected lane issued.
+    JumpToBranch,
+    /// Show / hide the shared-memory bank view in the metrics pane.
+    BankView,
 }
 
 impl Action {
@@ -82,6 +89,10 @@ impl Action {
             Action::Compare => "compare pre-Volta and ITS side by side",
             Action::BreakSpec => "add a breakpoint spec (line N if COND, active < 16, ...)",
             Action::QuizHere => "mark a quiz point here (when recording)",
+            Action::NextLane => "select next lane: why is it (in)active?",
+            Action::PrevLane => "select previous lane",
+            Action::JumpToBranch => "go back to the branch that masked the lane",
+            Action::BankView => "shared-memory bank conflicts (metrics)",
         }
     }
 }

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::keymap::Keymap;
 use super::theme::{BannerKind, Theme};
-use crate::session::{Session, Stop};
+use crate::session::{Session, Stop, WhyInactive};
 use crate::sim::Outcome;
 
 /// The panes, in focus order.
@@ -108,6 +108,21 @@ pub struct App {
     pub quiz: Option<crate::quiz::Quiz>,
     /// The side-by-side comparison of pre-Volta and ITS (`v`, `--compare`), drawn instead of the panes.
     pub compare: Option<crate::compare::Compare>,
+    /// The lane selected in the selected warp (`>` / `<`), None until one is picked.
+    pub lane: Option<u32>,
+    /// Why the selected lane is (in)active, and the state it was worked out for (see [`App::refresh_why`]).
+    pub why: Option<(WhyKey, Result<WhyInactive, String>)>,
+    /// The metrics pane shows shared-memory bank conflicts instead of divergence (`K`).
+    pub bank_view: bool,
+}
+
+/// What a why-inactive answer depends on: step, mode, warp and lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WhyKey {
+    pub steps: u64,
+    pub its: bool,
+    pub warp: WarpRef,
+    pub lane: u32,
 }
 
 /// Cells of each array remembered for change highlighting.
@@ -138,6 +153,9 @@ impl App {
             replay_status: None,
             quiz: None,
             compare: None,
+            lane: None,
+            why: None,
+            bank_view: false,
         };
         app.remember_memory();
         app.fix_selection();
@@ -192,6 +210,36 @@ impl App {
         if let Some(l) = self.selected_line() {
             self.cursor = l;
         }
+    }
+
+    /// The why-inactive key of the current state, if a lane is selected.
+    pub fn why_key(&self) -> Option<WhyKey> {
+        Some(WhyKey {
+            steps: self.session.machine.steps,
+            its: self.session.mode() == crate::launch::Mode::Its,
+            warp: self.selected?,
+            lane: self.lane?,
+        })
+    }
+
+    /// The why-inactive answer for the selected lane, if it is up to date (drawing reads it).
+    pub fn current_why(&self) -> Option<&Result<WhyInactive, String>> {
+        let key = self.why_key()?;
+        self.why.as_ref().filter(|(k, _)| *k == key).map(|(_, w)| w)
+    }
+
+    /// Works out why the selected lane is (in)active when the state changed since the last answer (asking the
+    /// session may travel in time and back, so drawing cannot do it).
+    pub fn refresh_why(&mut self) {
+        let Some(key) = self.why_key() else {
+            self.why = None;
+            return;
+        };
+        if self.why.as_ref().is_some_and(|(k, _)| *k == key) {
+            return;
+        }
+        let answer = self.session.why_inactive(key.warp.block, key.warp.warp, key.lane);
+        self.why = Some((key, answer));
     }
 
     pub fn scroll_of(&self, pane: &'static str) -> usize {

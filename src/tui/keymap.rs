@@ -188,7 +188,7 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 30] = [
+const ACTION_ORDER: [Action; 34] = [
     Action::Step,
     Action::StepBack,
     Action::Goto,
@@ -202,6 +202,10 @@ const ACTION_ORDER: [Action; 30] = [
     Action::PrevWarp,
     Action::NextBlock,
     Action::PrevBlock,
+    Action::NextLane,
+    Action::PrevLane,
+    Action::JumpToBranch,
+    Action::BankView,
     Action::Up,
     Action::Down,
     Action::PageUp,

@@ -39,6 +39,7 @@ pub fn update(app: &mut App, action: Action) {
         return;
     }
     apply(app, action);
+    app.refresh_why();
     // A continue is recorded when it stops (with where it stopped); prompts when they are answered.
     if !matches!(action, Action::Continue | Action::Goto | Action::Note | Action::BreakSpec | Action::QuizHere) {
         app.record_action(&format!("{action:?}"));
@@ -149,7 +150,57 @@ fn apply(app: &mut App, action: Action) {
             Pane::Warps => app.follow_selected(),
             _ => toggle_breakpoint(app, app.cursor),
         },
+        Action::NextLane => select_lane(app, 1),
+        Action::PrevLane => select_lane(app, -1),
+        Action::JumpToBranch => jump_to_branch(app),
+        Action::BankView => {
+            app.bank_view = !app.bank_view;
+            app.scroll.insert(Pane::Metrics.title(), 0);
+            let on = if app.bank_view { "shared-memory banks" } else { "divergence" };
+            app.message = Some((BannerKind::Ok, format!("metrics: {on}")));
+        }
     }
+}
+
+/// Moves the lane cursor of the selected warp (the first press picks lane 0, or 31 going back).
+fn select_lane(app: &mut App, delta: i32) {
+    let lane = match app.lane {
+        None if delta > 0 => 0,
+        None => 31,
+        Some(l) => (l as i32 + delta).rem_euclid(32) as u32,
+    };
+    app.lane = Some(lane);
+    app.refresh_why();
+    let tid = app.selected.map_or(lane, |s| s.warp * 32 + lane);
+    app.message = Some((BannerKind::Ok, format!("lane {lane} (thread {tid}) selected")));
+}
+
+/// Goes back to the step just before the divergent branch that masked the selected lane issued.
+fn jump_to_branch(app: &mut App) {
+    app.refresh_why();
+    let Some(lane) = app.lane else {
+        app.message = Some((BannerKind::Warn, "no lane selected: pick one with > or <".into()));
+        return;
+    };
+    let branch = match app.current_why() {
+        Some(Ok(w)) => w.branch,
+        Some(Err(e)) => {
+            app.message = Some((BannerKind::Warn, e.clone()));
+            return;
+        }
+        None => None,
+    };
+    let Some((line, step)) = branch else {
+        app.message = Some((BannerKind::Warn, format!("lane {lane} is not masked by a divergent branch now")));
+        return;
+    };
+    let to = step.saturating_sub(1);
+    goto_step(app, to);
+    app.cursor = line;
+    app.message = Some((
+        BannerKind::Ok,
+        format!("back to step {to}: the branch on line {line} that masked lane {lane} issues next (at step {step})"),
+    ));
 }
 
 /// One chunk of a running `continue`; the event loop calls it between frames.
@@ -282,6 +333,7 @@ pub fn keep_cursor_visible(app: &mut App) {
     if app.scroll_of(HELP_SCROLL) > help {
         app.scroll.insert(HELP_SCROLL, help);
     }
+    app.refresh_why();
 }
 
 /// Up/Down/PgUp/PgDn/Home/End while the help is open.
@@ -409,6 +461,13 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
                 app.follow_selected();
             }
         }
+        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Detail, r))) => {
+            app.focus = Pane::Detail;
+            if let Some(lane) = lane_at(app, r, ev.column, ev.row) {
+                app.lane = Some(lane);
+                select_lane(app, 0);
+            }
+        }
         (MouseEventKind::Down(_), Some((p, _))) => app.focus = p,
         (MouseEventKind::ScrollDown | MouseEventKind::ScrollUp, Some((p, _))) => {
             let saved = app.focus;
@@ -431,6 +490,23 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
         }
         _ => {}
     }
+}
+
+/// The lane whose cell of a lane bar the detail pane (at `r`) draws at (col, row), if any: bar rows start
+/// with four blanks inside the border, then 32 lane cells and a blank.
+fn lane_at(app: &App, r: Rect, col: u16, row: u16) -> Option<u32> {
+    let x0 = r.x + 1 + 4;
+    if col < x0 || col >= x0 + 32 || row <= r.y || row + 1 >= r.y + r.height {
+        return None;
+    }
+    let buf = super::view::render_buffer(app, app.size.0, app.size.1);
+    let sym = |x: u16| buf[(x, row)].symbol().to_string();
+    let lane_glyphs = ["█", "░", " "];
+    let bar = (r.x + 1..x0).all(|x| sym(x) == " ")
+        && (x0..x0 + 32).all(|x| lane_glyphs.contains(&sym(x).as_str()))
+        && (x0..x0 + 32).any(|x| sym(x) != " ")
+        && sym(x0 + 32) == " ";
+    bar.then_some((col - x0) as u32)
 }
 
 /// Goes to a step (time travel backwards, or runs forwards), as the `:` prompt and replay do.

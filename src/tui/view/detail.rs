@@ -28,6 +28,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     };
     if let Some((b, wi)) = sel {
         let w = &b.warps[wi as usize];
+        why_lines(app, wi, &mut out);
         let lanes = |mask: crate::sim::LaneMask| {
             let v: Vec<u32> = mask.iter().collect();
             format_ranges(&v)
@@ -48,6 +49,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     ));
                     let mut spans = vec![Span::raw("    ")];
                     spans.extend(lane_bar(t, e.mask, w.live, 32));
+                    mark_lane(&mut spans, app.lane);
                     spans.push(Span::styled(format!(" {}", lanes(e.mask)), t.dim()));
                     out.push(Line::from(spans));
                 }
@@ -64,6 +66,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                     out.push(Line::styled(format!("  {} pc {}: {what}", line_of(pc), pc.0), t.fg(t.foreground)));
                     let mut spans = vec![Span::raw("    ")];
                     spans.extend(lane_bar(t, mask, w.live, 32));
+                    mark_lane(&mut spans, app.lane);
                     spans.push(Span::styled(format!(" {}", lanes(mask)), t.dim()));
                     out.push(Line::from(spans));
                 }
@@ -106,4 +109,72 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         paragraph(out, pane_block(app, Pane::Detail, title), Style::default()).wrap(Wrap { trim: false }),
         area,
     );
+}
+
+/// Highlights the selected lane's cell in a lane bar (`spans`: a 4-blank indent, then the 32 lanes).
+fn mark_lane(spans: &mut [Span], lane: Option<u32>) {
+    if let Some(s) = lane.and_then(|l| spans.get_mut(1 + l as usize)) {
+        s.style = s.style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+    }
+}
+
+/// The selected lane and why it is (in)active: the session's answer, in a few short rows.
+fn why_lines(app: &App, warp: u32, out: &mut Vec<Line>) {
+    use crate::session::LaneState;
+    let t = &app.theme;
+    let Some(lane) = app.lane else { return };
+    let head = Span::styled(format!("lane {lane} (thread {}): ", warp * 32 + lane), t.fg(t.title));
+    let row = |text: String, style: Style| Line::styled(format!("  {text}"), style);
+    let why = match app.current_why() {
+        Some(Ok(w)) => w,
+        Some(Err(e)) => {
+            out.push(Line::from(vec![head, Span::styled(e.clone(), t.dim())]));
+            return;
+        }
+        None => {
+            out.push(Line::from(vec![head, Span::styled("…", t.dim())]));
+            return;
+        }
+    };
+    match &why.state {
+        LaneState::Active { line } => {
+            out.push(Line::from(vec![head, Span::styled("active", t.fg(t.active_lane))]));
+            out.push(row(format!("runs line {line} with its warp's next instruction"), t.fg(t.foreground)));
+        }
+        LaneState::Exited { line } => {
+            out.push(Line::from(vec![head, Span::styled("exited", t.dim())]));
+            out.push(row(format!("it finished at line {line}"), t.fg(t.foreground)));
+        }
+        LaneState::Waiting { line } => {
+            out.push(Line::from(vec![head, Span::styled("waiting", t.fg(t.builtin))]));
+            out.push(row(format!("at line {line} with its warp (no divergent branch masked it)"), t.fg(t.foreground)));
+        }
+        LaneState::Masked { kind, condition, values, taken, waits_at } => {
+            out.push(Line::from(vec![head, Span::styled("inactive", t.fg(t.inactive_lane))]));
+            let line = why.branch.map_or(0, |(l, _)| l);
+            out.push(row(format!("masked by the {kind} on line {line} (`{condition}`)"), t.fg(t.reconvergence)));
+            let went = match taken {
+                Some(true) => "true",
+                Some(false) => "false",
+                None => "?",
+            };
+            let vals = if values.is_empty() { String::new() } else { format!(" ({})", values.join(", ")) };
+            out.push(row(format!("it was {went} for this thread{vals}; waits at line {waits_at}"), t.fg(t.foreground)));
+            let rejoin = match why.reconverge_line {
+                Some(l) => format!("rejoins at line {l}"),
+                None => "rejoins only at the end of the kernel".to_string(),
+            };
+            let jump = match (why.branch, jump_key(app)) {
+                (Some((_, step)), Some(k)) => format!(" · {k}: back to step {}", step.saturating_sub(1)),
+                _ => String::new(),
+            };
+            out.push(row(format!("{rejoin}{jump}"), t.fg(t.reconvergence)));
+        }
+    }
+}
+
+/// The first key bound to the jump to the masking branch.
+fn jump_key(app: &App) -> Option<String> {
+    let keys = app.keymap.by_action().into_iter().find(|(a, _)| *a == crate::tui::action::Action::JumpToBranch)?;
+    keys.1.first().cloned()
 }
