@@ -3,21 +3,22 @@
 //! as the event loop drives it and drawn into a ratatui `TestBackend` (snapshots under `tests/snapshots/`,
 //! read and checked by hand), the `v` key, small screens, and `warpdbg view --compare`.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 use warpdbg::cli::LaunchArgs;
 use warpdbg::compare::{Compare, ITS, PRE_VOLTA, WarpAt, What};
-use warpdbg::session::{Session, Stop};
+use warpdbg::session::Stop;
 use warpdbg::sim::inspect::WarpState;
 use warpdbg::sim::machine::WaitKind;
 use warpdbg::sim::{Config, LaneMask, Outcome};
-use warpdbg::tui::app::App;
-use warpdbg::tui::keymap::Keymap;
-use warpdbg::tui::theme::{BannerKind, Theme};
+use warpdbg::tui::theme::BannerKind;
 use warpdbg::tui::{update, view};
+
+mod common;
+
+use common::ui::Tui;
 
 const SPIN_LOCK: &str = "kernels/spin_lock.cu";
 const DEADLOCK: &str = "kernels/deadlock.cu";
@@ -196,62 +197,17 @@ fn continue_goes_to_the_difference_then_to_each_end_and_restart_goes_back() {
 // ---------------------------------------------------------------------------------------------------------
 // The split view.
 
-fn new_app(file: &str) -> App {
-    let session = Session::new(compiled(file), Config::default()).expect("launch fits");
-    App::new(session, Keymap::default_map(), Theme::load("dark").expect("built-in theme"))
-}
-
-struct Tui {
-    app: App,
-    terminal: Terminal<TestBackend>,
-}
-
-fn key(c: char) -> KeyEvent {
-    let mods = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
-    KeyEvent::new(KeyCode::Char(c), mods)
-}
-
-impl Tui {
-    fn open(file: &str, cols: u16, rows: u16) -> Tui {
-        let mut app = new_app(file);
-        app.size = (cols, rows);
-        update::keep_cursor_visible(&mut app);
-        let terminal = Terminal::new(TestBackend::new(cols, rows)).expect("test terminal");
-        let mut t = Tui { app, terminal };
-        t.draw();
-        t
-    }
-
-    fn draw(&mut self) {
-        let app = &self.app;
-        self.terminal.draw(|f| view::draw(f, app)).expect("draw");
-    }
-
-    /// A key as the event loop handles it: keymap, update, the continue's ticks, a frame.
-    fn press(&mut self, c: char) {
-        if let Some(a) = self.app.keymap.action(&key(c)) {
-            update::update(&mut self.app, a);
-        }
-        update::finish_running(&mut self.app);
-        update::keep_cursor_visible(&mut self.app);
-        self.draw();
-    }
-
-    fn text(&self) -> String {
-        view::buffer_text(self.terminal.backend().buffer())
-    }
-
-    fn steps(&self) -> [u64; 2] {
-        self.app.compare.as_ref().expect("comparing").steps()
-    }
+/// The steps each side of the split view has run.
+fn sides(t: &Tui) -> [u64; 2] {
+    t.app.compare.as_ref().expect("comparing").steps()
 }
 
 #[test]
 fn split_view_spin_lock_snapshots() {
-    let mut t = Tui::open(SPIN_LOCK, 120, 40);
-    t.press('v');
-    t.press('c');
-    assert_eq!(t.steps(), [9, 9]);
+    let mut t = Tui::open(SPIN_LOCK, &[], 120, 40);
+    t.press("v");
+    t.press("c");
+    assert_eq!(sides(&t), [9, 9]);
     let text = t.text();
     assert!(text.contains("Both sides are here."), "{text}");
     insta::assert_snapshot!("spin_lock_at_first_difference_120x40", t.terminal.backend());
@@ -266,61 +222,59 @@ fn split_view_spin_lock_snapshots() {
     for (x, y) in marks {
         assert_eq!(buf[(x, y)].bg, warn.bg.expect("a background"), "≠ at ({x},{y})");
     }
-    t.press('c');
-    assert_eq!(t.steps(), [23552, 474]);
+    t.press("c");
+    assert_eq!(sides(&t), [23552, 474]);
     insta::assert_snapshot!("spin_lock_at_the_ends_120x40", t.terminal.backend());
 }
 
 #[test]
 fn split_view_deadlock_snapshots() {
-    let mut t = Tui::open(DEADLOCK, 120, 40);
-    t.press('v');
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("v");
     insta::assert_snapshot!("deadlock_compare_open_120x40", t.terminal.backend());
-    t.press('c');
-    assert_eq!(t.steps(), [33, 33]);
+    t.press("c");
+    assert_eq!(sides(&t), [33, 33]);
     insta::assert_snapshot!("deadlock_at_first_difference_120x40", t.terminal.backend());
-    t.press('c');
-    assert_eq!(t.steps(), [426, 380]);
+    t.press("c");
+    assert_eq!(sides(&t), [426, 380]);
     insta::assert_snapshot!("deadlock_at_the_ends_120x40", t.terminal.backend());
 }
 
 #[test]
 fn the_compare_key_toggles_the_split_view() {
-    let mut t = Tui::open(DEADLOCK, 120, 40);
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
     assert!(t.text().contains("Warp detail"));
-    t.press('v');
+    t.press("v");
     assert!(t.app.compare.is_some());
     let text = t.text();
     assert!(text.contains(" COMPARE ") && text.contains("pre-Volta (SIMT stack) · step 0"), "{text}");
     assert!(text.contains("ITS (Volta+) · step 0") && !text.contains("Warp detail"), "{text}");
     // The stepping keys move both sides and leave the debugger's own session alone.
-    t.press('s');
-    t.press('n');
-    let [a, b] = t.steps();
+    t.press("s");
+    t.press("n");
+    let [a, b] = sides(&t);
     assert!(a == b && a > 1, "{a} {b}");
     assert_eq!(t.app.session.machine.steps, 0);
     // Keys the comparison does not use say how to leave it.
-    t.press('b');
+    t.press("b");
     assert!(t.app.session.breakpoints.is_empty());
     assert!(t.text().contains("not in the comparison: v closes it"), "{}", t.text());
-    t.press('v');
+    t.press("v");
     assert!(t.app.compare.is_none());
     let text = t.text();
     assert!(text.contains("Warp detail") && !text.contains(" COMPARE "), "{text}");
     assert!(text.contains("comparison closed"), "{text}");
     // It opens at the debugger's step, and the help lists the key.
-    t.press_all_s(5);
-    t.press('v');
-    assert_eq!(t.steps(), [5, 5]);
-    t.press('?');
+    press_s(&mut t, 5);
+    t.press("v");
+    assert_eq!(sides(&t), [5, 5]);
+    t.press("?");
     assert!(t.text().contains("v  compare pre-Volta and ITS side by side"), "{}", t.text());
 }
 
-impl Tui {
-    fn press_all_s(&mut self, n: usize) {
-        for _ in 0..n {
-            self.press('s');
-        }
+fn press_s(t: &mut Tui, n: usize) {
+    for _ in 0..n {
+        t.press("s");
     }
 }
 
@@ -329,7 +283,7 @@ fn the_split_view_fits_any_screen_without_panicking() {
     let mut states = vec![];
     for file in [SPIN_LOCK, DEADLOCK] {
         for presses in 0..3 {
-            let mut app = new_app(file);
+            let mut app = common::ui::new_app(file, &[], "dark");
             update::update(&mut app, warpdbg::tui::action::Action::Compare);
             for _ in 0..presses {
                 update::update(&mut app, warpdbg::tui::action::Action::Continue);
@@ -377,9 +331,9 @@ fn view_compare_prints_the_split_view() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let printed = String::from_utf8(out.stdout).expect("utf-8");
     // The same screen as the TUI at the same point.
-    let mut t = Tui::open(SPIN_LOCK, 120, 40);
-    t.press('v');
-    t.press('c');
+    let mut t = Tui::open(SPIN_LOCK, &[], 120, 40);
+    t.press("v");
+    t.press("c");
     assert_eq!(printed, t.text());
     assert!(printed.contains("FIRST DIFFERENCE · after step 9"), "{printed}");
     assert!(printed.contains("pre-Volta livelocks at step 23552"), "{printed}");

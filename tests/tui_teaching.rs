@@ -2,109 +2,44 @@
 //! drawn into a ratatui `TestBackend`): why a selected lane is inactive, the jump back to the branch that
 //! masked it, and the shared-memory bank view. Snapshots under `tests/snapshots/` were read and checked.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
-use warpdbg::cli::LaunchArgs;
-use warpdbg::session::Session;
-use warpdbg::sim::{Config, Outcome};
-use warpdbg::tui::app::{App, Pane};
-use warpdbg::tui::keymap::{Key, KeyCodeRepr, Keymap};
-use warpdbg::tui::theme::Theme;
-use warpdbg::tui::{update, view};
+use warpdbg::sim::Outcome;
+use warpdbg::tui::app::Pane;
+
+mod common;
+
+use common::ui::Tui;
 
 const FIG49: &str = "tests/conformance/fig49.cu";
 const BANKS: &str = "tests/conformance/bank_conflicts.cu";
 
-struct Tui {
-    app: App,
-    terminal: Terminal<TestBackend>,
+fn open(file: &str) -> Tui {
+    Tui::open(file, &[], 120, 40)
 }
 
-impl Tui {
-    fn open(file: &str) -> Tui {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
-        let compiled = warpdbg::cli::load(&path, &LaunchArgs::default()).unwrap_or_else(|_| panic!("{file} compiles"));
-        let session = Session::new(compiled, Config::default()).expect("launch fits");
-        let mut app = App::new(session, Keymap::default_map(), Theme::load("dark").expect("built-in theme"));
-        app.size = (120, 40);
-        update::keep_cursor_visible(&mut app);
-        let mut t = Tui { app, terminal: Terminal::new(TestBackend::new(120, 40)).expect("test terminal") };
-        t.draw();
-        t
+fn press_n(t: &mut Tui, key: &str, n: usize) {
+    for _ in 0..n {
+        t.press(key);
     }
+}
 
-    fn draw(&mut self) {
-        let app = &self.app;
-        self.terminal.draw(|f| view::draw(f, app)).expect("draw");
-    }
-
-    /// A key as the event loop handles it: keymap, update, the continue run to its stop, a frame.
-    fn press(&mut self, key: &str) {
-        let k = Key::parse(key).unwrap_or_else(|| panic!("key `{key}`"));
-        let KeyCodeRepr::Char(c) = k.code else { panic!("only character keys here") };
-        let mods = if c.is_ascii_uppercase() { KeyModifiers::SHIFT } else { KeyModifiers::NONE };
-        let action = self.app.keymap.action(&KeyEvent::new(KeyCode::Char(c), mods));
-        update::update(&mut self.app, action.unwrap_or_else(|| panic!("`{key}` is bound")));
-        update::finish_running(&mut self.app);
-        update::keep_cursor_visible(&mut self.app);
-        self.draw();
-    }
-
-    fn press_n(&mut self, key: &str, n: usize) {
-        for _ in 0..n {
-            self.press(key);
-        }
-    }
-
-    fn click(&mut self, col: u16, row: u16) {
-        let ev = MouseEvent {
-            kind: MouseEventKind::Down(MouseButton::Left),
-            column: col,
-            row,
-            modifiers: KeyModifiers::NONE,
-        };
-        update::mouse(&mut self.app, ev);
-        update::keep_cursor_visible(&mut self.app);
-        self.draw();
-    }
-
-    fn text(&self) -> String {
-        view::buffer_text(self.terminal.backend().buffer())
-    }
-
-    fn steps(&self) -> u64 {
-        self.app.session.machine.steps
-    }
-
-    /// The first row containing `needle` and the column it starts at.
-    fn find(&self, needle: &str) -> Option<(u16, u16)> {
-        let b = self.terminal.backend().buffer();
-        (0..b.area.height).find_map(|y| {
-            let row: String = (0..b.area.width).map(|x| b[(x, y)].symbol()).collect();
-            row.find(needle).map(|byte| (y, row[..byte].chars().count() as u16))
-        })
-    }
-
-    /// The rows of the detail pane (inside its border).
-    fn detail(&self) -> String {
-        let (y0, x0) = self.find("╭ Warp detail").expect("the detail pane is drawn");
-        let screen = self.text();
-        let rows: Vec<String> = screen
-            .lines()
-            .skip(y0 as usize + 1)
-            .take_while(|l| l.chars().nth(x0 as usize).is_none_or(|c| c != '╰'))
-            .map(|l| l.chars().skip(x0 as usize + 1).collect::<String>().trim_end_matches(['│', ' ']).to_string())
-            .collect();
-        rows.join("\n")
-    }
+/// The rows of the detail pane (inside its border).
+fn detail_pane(t: &Tui) -> String {
+    let (y0, x0) = t.find("╭ Warp detail").expect("the detail pane is drawn");
+    let screen = t.text();
+    let rows: Vec<String> = screen
+        .lines()
+        .skip(y0 as usize + 1)
+        .take_while(|l| l.chars().nth(x0 as usize).is_none_or(|c| c != '╰'))
+        .map(|l| l.chars().skip(x0 as usize + 1).collect::<String>().trim_end_matches(['│', ' ']).to_string())
+        .collect();
+    rows.join("\n")
 }
 
 /// fig49 after 4 steps: the `if (tid < 24)` on line 7 has just issued and split the warp.
 fn fig49_diverged() -> Tui {
-    let mut t = Tui::open(FIG49);
-    t.press_n("s", 4);
+    let mut t = open(FIG49);
+    press_n(&mut t, "s", 4);
     assert_eq!(t.steps(), 4);
     t
 }
@@ -112,13 +47,13 @@ fn fig49_diverged() -> Tui {
 #[test]
 fn a_masked_lane_names_its_branch_and_rejoin_line() {
     let mut t = fig49_diverged();
-    assert!(!t.detail().contains("lane "), "no lane is selected before a lane key:\n{}", t.detail());
+    assert!(!detail_pane(&t).contains("lane "), "no lane is selected before a lane key:\n{}", detail_pane(&t));
     // `.` picks lane 0, then 26 more presses reach lane 26; `<` and `>` move the same cursor.
-    t.press_n(".", 27);
+    press_n(&mut t, ".", 27);
     t.press(">");
     t.press("<");
     assert_eq!(t.app.lane, Some(26));
-    let detail = t.detail();
+    let detail = detail_pane(&t);
     assert!(detail.contains("lane 26 (thread 26): inactive"), "{detail}");
     assert!(detail.contains("masked by the `if` on line 7 (`tid < 24`)"), "{detail}");
     assert!(detail.contains("it was false for this thread (tid=26); waits at line 10"), "{detail}");
@@ -134,9 +69,9 @@ fn a_masked_lane_names_its_branch_and_rejoin_line() {
 #[test]
 fn an_active_lane_says_so_and_a_click_selects_a_lane() {
     let mut t = fig49_diverged();
-    t.press_n(",", 27);
+    press_n(&mut t, ",", 27);
     assert_eq!(t.app.lane, Some(5), "`,` from nothing picks lane 31, then goes down");
-    let detail = t.detail();
+    let detail = detail_pane(&t);
     assert!(detail.contains("lane 5 (thread 5): active"), "{detail}");
     assert!(detail.contains("runs line 8 with its warp's next instruction"), "{detail}");
     assert!(!detail.contains("masked by"), "{detail}");
@@ -146,7 +81,7 @@ fn an_active_lane_says_so_and_a_click_selects_a_lane() {
     t.click(x + 4 + 30, y);
     assert_eq!(t.app.lane, Some(30));
     assert_eq!(t.app.focus, Pane::Detail);
-    assert!(t.detail().contains("lane 30 (thread 30): inactive"), "{}", t.detail());
+    assert!(detail_pane(&t).contains("lane 30 (thread 30): inactive"), "{}", detail_pane(&t));
     // A click on the pane's text, not on a lane cell, leaves the lane alone.
     let (y, x) = t.find("Threads by PC").expect("detail header");
     t.click(x + 6, y);
@@ -157,11 +92,11 @@ fn an_active_lane_says_so_and_a_click_selects_a_lane() {
 fn the_jump_key_goes_back_to_the_masking_branch() {
     let mut t = fig49_diverged();
     // Lane 5 is active: nothing to jump to, and nothing moves.
-    t.press_n(".", 6);
+    press_n(&mut t, ".", 6);
     t.press("J");
     assert_eq!(t.steps(), 4);
     assert!(t.text().contains("lane 5 is not masked by a divergent branch now"), "{}", t.text());
-    t.press_n(".", 21);
+    press_n(&mut t, ".", 21);
     assert_eq!(t.app.lane, Some(26));
     let branch = t.app.current_why().and_then(|w| w.as_ref().ok()).and_then(|w| w.branch);
     assert_eq!(branch, Some((7, 4)), "the `if` on line 7 issued at step 4");
@@ -175,16 +110,16 @@ fn the_jump_key_goes_back_to_the_masking_branch() {
     );
     assert!(screen.contains(" 7 ▶  1w │     if (tid < 24) {"), "the warp is about to run line 7:\n{screen}");
     // There, before the split, lane 26 runs with its warp.
-    assert!(t.detail().contains("lane 26 (thread 26): active"), "{}", t.detail());
+    assert!(detail_pane(&t).contains("lane 26 (thread 26): active"), "{}", detail_pane(&t));
     insta::assert_snapshot!("teaching_fig49_jumped_to_branch", t.terminal.backend());
     // Stepping once more splits the warp again and masks lane 26 by the same branch.
     t.press("s");
-    assert!(t.detail().contains("masked by the `if` on line 7 (`tid < 24`)"), "{}", t.detail());
+    assert!(detail_pane(&t).contains("masked by the `if` on line 7 (`tid < 24`)"), "{}", detail_pane(&t));
 }
 
 #[test]
 fn the_bank_view_counts_wavefronts_and_shows_the_lane_to_bank_matrix() {
-    let mut t = Tui::open(BANKS);
+    let mut t = open(BANKS);
     t.press("K");
     assert!(t.text().contains("no shared-memory accesses yet"), "{}", t.text());
     t.press("c");
@@ -202,7 +137,7 @@ fn the_bank_view_counts_wavefronts_and_shows_the_lane_to_bank_matrix() {
     }
     // The source cursor on line 11: its access puts all 32 lanes on bank 0, 32 distinct words.
     t.press("g");
-    t.press_n("j", 10);
+    press_n(&mut t, "j", 10);
     assert_eq!(t.app.cursor, 11);
     let screen = t.text();
     assert!(screen.contains("line 11 (cursor), its last access: 32-way"), "{screen}");

@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod tmux;
+pub mod ui;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
