@@ -108,7 +108,7 @@ fn key_step_line_1024_warps(bencher: Bencher) {
     bench_keys(bencher, REDUCE, &[WARPS_1024], 200, 60, &keys, &[]);
 }
 
-/// One frame of a running `c` on the 1,024-warp launch: a tick of `CONTINUE_CHUNK` (20,000) instructions and
+/// One frame of a running `c` on the 1,024-warp launch: a tick (pieces of 2,000 instructions until 12 ms have passed) and
 /// a draw. The frame after the last chunk is timed too (it restarts with `r`).
 #[divan::bench]
 fn continue_frame_1024_warps(bencher: Bencher) {

@@ -203,22 +203,35 @@ fn jump_to_branch(app: &mut App) {
     ));
 }
 
-/// One chunk of a running `continue`; the event loop calls it between frames.
+/// A frame's worth of a running `continue`; the event loop calls it between frames.
 pub fn tick(app: &mut App) {
     if !app.running {
         return;
     }
-    let first = app.first_chunk;
-    app.first_chunk = false;
-    if let Some(stop) = app.session.cont(CONTINUE_CHUNK, first) {
-        app.running = false;
-        after_run(app, &stop);
-        app.record_action("Continue");
-    } else {
-        app.message =
-            Some((BannerKind::Warn, format!("running... step {} (any key interrupts)", app.session.machine.steps)));
+    // Pieces of a frame's worth of time, not a fixed count: a launch of many warps, or a debug build, would
+    // otherwise make each frame of a running continue as slow as its chunk.
+    let start = std::time::Instant::now();
+    loop {
+        let first = app.first_chunk;
+        app.first_chunk = false;
+        if let Some(stop) = app.session.cont(CONTINUE_PIECE, first) {
+            app.running = false;
+            after_run(app, &stop);
+            app.record_action("Continue");
+            return;
+        }
+        if start.elapsed() >= FRAME_BUDGET {
+            break;
+        }
     }
+    app.message =
+        Some((BannerKind::Warn, format!("running... step {} (any key interrupts)", app.session.machine.steps)));
 }
+
+/// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET`] has passed.
+const CONTINUE_PIECE: u64 = 2_000;
+/// Time a running continue may take before the next frame is drawn (keys are read between frames).
+const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
 
 /// Like [`tick`], but issues at most `max` instructions (replay stops where the recording stopped).
 pub fn tick_bounded(app: &mut App, max: u64) {
