@@ -61,6 +61,13 @@ def ncu(text):
     return out or None
 
 
+def dumps(rec):
+    """JSON with every array of scalars on one line, so a memory dump is a line per array."""
+    text = json.dumps(rec, indent=1, sort_keys=True)
+    scalar_list = re.compile(r"\[\n\s*((?:[-0-9.eE+]+|true|false|null|\"[^\"\n]*\")(?:,\n\s*(?:[-0-9.eE+]+|true|false|null|\"[^\"\n]*\"))*)\n\s*\]")
+    return scalar_list.sub(lambda m: "[" + ", ".join(x.strip() for x in m.group(1).split(",\n")) + "]", text) + "\n"
+
+
 def main(raw):
     env = dict(l.split(": ", 1) for l in read(os.path.join(raw, "env.txt"), "").splitlines() if ": " in l)
     os.makedirs(EXPECTED, exist_ok=True)
@@ -97,8 +104,7 @@ def main(raw):
             if keep in old:
                 rec[keep] = old[keep]
         with open(out_path, "w", encoding="utf-8") as f:
-            json.dump(rec, f, indent=1, sort_keys=True)
-            f.write("\n")
+            f.write(dumps(rec))
         print(f"{name}: {rec['outcome']}")
 
 
