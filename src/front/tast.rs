@@ -194,12 +194,26 @@ pub enum MathFn {
     Pow,
     Fmod,
     Div,
+    /// `fmaf(a, b, c)`: `a * b + c` rounded once.
+    Fma,
+    /// `__fmul_rn`, `__fadd_rn`, `__fsub_rn`: one rounding each, never contracted into an FMA.
+    MulRn,
+    AddRn,
+    SubRn,
 }
 
 impl MathFn {
     pub fn arity(self) -> usize {
         match self {
-            MathFn::Min | MathFn::Max | MathFn::Pow | MathFn::Fmod | MathFn::Div => 2,
+            MathFn::Fma => 3,
+            MathFn::Min
+            | MathFn::Max
+            | MathFn::Pow
+            | MathFn::Fmod
+            | MathFn::Div
+            | MathFn::MulRn
+            | MathFn::AddRn
+            | MathFn::SubRn => 2,
             _ => 1,
         }
     }

@@ -1225,7 +1225,7 @@ impl Checker {
     }
 }
 
-const INTRINSIC_NAMES: [&str; 51] = [
+const INTRINSIC_NAMES: [&str; 57] = [
     "__syncthreads",
     "__syncwarp",
     "__threadfence",
@@ -1274,6 +1274,12 @@ const INTRINSIC_NAMES: [&str; 51] = [
     "powf",
     "fmodf",
     "__fdividef",
+    "fmaf",
+    "fma",
+    "__fmaf_rn",
+    "__fmul_rn",
+    "__fadd_rn",
+    "__fsub_rn",
     "__expf",
     "__logf",
     "__sinf",
@@ -1322,6 +1328,10 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
         "powf" | "pow" | "__powf" => I::Math(M::Pow),
         "fmodf" | "fmod" => I::Math(M::Fmod),
         "__fdividef" => I::Math(M::Div),
+        "fmaf" | "fma" | "__fmaf_rn" => I::Math(M::Fma),
+        "__fmul_rn" => I::Math(M::MulRn),
+        "__fadd_rn" => I::Math(M::AddRn),
+        "__fsub_rn" => I::Math(M::SubRn),
         _ => return None,
     })
 }

@@ -570,6 +570,10 @@ impl<'p> Lowerer<'p> {
                 let dst = self.temp(ty);
                 Instr::Vote { kind, dst, mask: arg(0), pred: arg(1) }
             }
+            Intrinsic::Math(MathFn::Fma) => {
+                let dst = self.temp(ty);
+                Instr::Fma { ty, dst, a: arg(0), b: arg(1), c: arg(2) }
+            }
             Intrinsic::Math(func) => {
                 let dst = self.temp(ty);
                 Instr::Math { func, ty, dst, a: arg(0), b: arg(1) }

@@ -149,6 +149,22 @@ pub fn fma(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
     }
 }
 
+/// The correctly rounded two-operand operations (`__fdividef`, `__fadd_rn`, `__fsub_rn`, `__fmul_rn`).
+fn rn<
+    T: std::ops::Add<Output = T> + std::ops::Sub<Output = T> + std::ops::Mul<Output = T> + std::ops::Div<Output = T>,
+>(
+    f: MathFn,
+    x: T,
+    y: T,
+) -> T {
+    match f {
+        MathFn::AddRn => x + y,
+        MathFn::SubRn => x - y,
+        MathFn::MulRn => x * y,
+        _ => x / y,
+    }
+}
+
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
     match ty {
         Ty::F32 => {
@@ -173,7 +189,8 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 MathFn::Tan => x.tan(),
                 MathFn::Pow => x.powf(y),
                 MathFn::Fmod => x % y,
-                MathFn::Div => x / y,
+                MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
+                MathFn::Fma => x * y, // lowered to `Instr::Fma`; never reaches here
             };
             r.to_bits() as u64
         }
@@ -198,7 +215,8 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 MathFn::Tan => x.tan(),
                 MathFn::Pow => x.powf(y),
                 MathFn::Fmod => x % y,
-                MathFn::Div => x / y,
+                MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
+                MathFn::Fma => x * y, // lowered to `Instr::Fma`; never reaches here
             };
             r.to_bits()
         }
