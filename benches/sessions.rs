@@ -9,7 +9,7 @@ use std::cell::RefCell;
 
 use warpdbg::history::DEFAULT_BUDGET;
 use warpdbg::launch::Overrides;
-use warpdbg::recording::{EventKind, FORMAT, Header, Recorder, VERSION};
+use warpdbg::recording::{EventKind, Header, Recorder};
 use warpdbg::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
@@ -86,23 +86,7 @@ fn app() -> App {
 }
 
 fn header(app: &App) -> Header {
-    Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        warpdbg: env!("CARGO_PKG_VERSION").into(),
-        file: "long.cu".into(),
-        source: LONG.into(),
-        kernel: None,
-        grid: None,
-        block: None,
-        args: vec![],
-        seed: None,
-        mode: app.session.mode(),
-        theme: app.theme.name.clone(),
-        breakpoints: vec![],
-        size: (120, 40),
-        schedule_seed: None,
-    }
+    warpdbg::cli::recording_header("long.cu".into(), app, &warpdbg::cli::LaunchArgs::default())
 }
 
 /// One step as the TUI does it, recorded: the action, its checksum, one JSON line appended and flushed.

@@ -99,7 +99,7 @@ impl Expr {
                 Var::Warp => env.warp as i64,
                 Var::Block => env.block as i64,
                 Var::Active => env.active as i64,
-                Var::Reg(r, ty) => reg_value(ty, (env.reg)(r)),
+                Var::Reg(r, ty) => ty.int_value((env.reg)(r)),
             },
             Expr::Not(e) => (e.eval(env)? == 0) as i64,
             Expr::Neg(e) => e.eval(env)?.wrapping_neg(),
@@ -128,18 +128,6 @@ impl Expr {
     /// True when the value is non-zero (and defined).
     pub fn holds(&self, env: &Env) -> bool {
         self.eval(env).is_some_and(|v| v != 0)
-    }
-}
-
-/// A register's bits as the integer the kernel sees.
-fn reg_value(ty: Ty, bits: u64) -> i64 {
-    match ty {
-        Ty::Bool => (bits & 1) as i64,
-        Ty::I8 => bits as u8 as i8 as i64,
-        Ty::U8 => bits as u8 as i64,
-        Ty::I32 => bits as u32 as i32 as i64,
-        Ty::U32 => bits as u32 as i64,
-        Ty::F32 | Ty::F64 | Ty::Ptr => bits as i64,
     }
 }
 

@@ -297,6 +297,28 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
     })
 }
 
+/// The header `--record` writes: the kernel file's text, the launch overrides, and the app's mode, theme,
+/// breakpoints and terminal size.
+pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::recording::Header {
+    crate::recording::Header {
+        format: crate::recording::FORMAT.into(),
+        version: crate::recording::VERSION,
+        warpdbg: env!("CARGO_PKG_VERSION").into(),
+        file,
+        source: app.session.compiled.source().text.clone(),
+        kernel: launch.kernel.clone(),
+        grid: launch.grid.clone(),
+        block: launch.block.clone(),
+        args: launch.args.clone(),
+        seed: launch.seed.clone(),
+        mode: app.session.mode(),
+        theme: app.theme.name.clone(),
+        breakpoints: app.session.breakpoints.iter().copied().collect(),
+        size: app.size,
+        schedule_seed: launch.schedule_seed,
+    }
+}
+
 fn host_command(path: &Path, launch: &LaunchArgs) -> Exit {
     let compiled = match load(path, launch) {
         Ok(c) => c,
@@ -486,23 +508,7 @@ fn tui_command(
             {
                 app.size = (c, r);
             }
-            let header = crate::recording::Header {
-                format: crate::recording::FORMAT.into(),
-                version: crate::recording::VERSION,
-                warpdbg: env!("CARGO_PKG_VERSION").into(),
-                file: path.display().to_string(),
-                source: app.session.compiled.source().text.clone(),
-                kernel: launch.kernel.clone(),
-                grid: launch.grid.clone(),
-                block: launch.block.clone(),
-                args: launch.args.clone(),
-                seed: launch.seed.clone(),
-                mode: app.session.mode(),
-                theme: app.theme.name.clone(),
-                breakpoints: app.session.breakpoints.iter().copied().collect(),
-                size: app.size,
-                schedule_seed: launch.schedule_seed,
-            };
+            let header = recording_header(path.display().to_string(), &app, launch);
             match crate::recording::Recorder::create(p, &header) {
                 Ok(r) => Some(r),
                 Err(e) => {

@@ -49,6 +49,21 @@ impl Ty {
         }
     }
 
+    /// Register bits as the value the kernel sees, as an integer (floats truncated, addresses as they are).
+    pub fn int_value(self, bits: u64) -> i64 {
+        let s = match self {
+            Ty::Bool => Scalar::Bool,
+            Ty::I8 => Scalar::I8,
+            Ty::U8 => Scalar::U8,
+            Ty::I32 => Scalar::I32,
+            Ty::U32 => Scalar::U32,
+            Ty::F32 => Scalar::F32,
+            Ty::F64 => Scalar::F64,
+            Ty::Ptr => return bits as i64,
+        };
+        s.int_value(bits)
+    }
+
     /// Bytes this type occupies in memory.
     pub fn size(self) -> u32 {
         match self {

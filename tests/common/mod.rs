@@ -146,17 +146,8 @@ pub fn trace(path: &str, mode: Mode, args: &[&str]) -> Vec<Issue> {
 pub fn initial_ints(compiled: &Compiled, name: &str) -> Vec<i64> {
     let (mem, _) = GlobalMemory::from_launch(&compiled.launch);
     let a = mem.find(name).unwrap_or_else(|| panic!("no array {name}"));
-    (0..a.len)
-        .map(|i| {
-            let bits = a.element(i);
-            match a.elem {
-                Ty::I8 => bits as u8 as i8 as i64,
-                Ty::I32 => bits as u32 as i32 as i64,
-                Ty::U8 | Ty::U32 | Ty::Bool => bits as i64,
-                other => panic!("{name} holds {other:?}, not integers"),
-            }
-        })
-        .collect()
+    assert!(!matches!(a.elem, Ty::F32 | Ty::F64 | Ty::Ptr), "{name} holds {:?}, not integers", a.elem);
+    (0..a.len).map(|i| a.elem.int_value(a.element(i))).collect()
 }
 
 /// The source line (1-based) of the first code line (not a comment) of `path` that contains `text`.

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use warpdbg::recording::{EventKind, FORMAT, Header, Recorder, VERSION, memory_check, state_check};
+use warpdbg::recording::{EventKind, Header, Recorder, memory_check, state_check};
 use warpdbg::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
@@ -59,23 +59,7 @@ pub enum Input {
 
 /// The header `warpdbg FILE --record` writes for a kernel file with no overrides.
 pub fn header_for(kernel: &str, app: &App) -> Header {
-    Header {
-        format: FORMAT.into(),
-        version: VERSION,
-        warpdbg: env!("CARGO_PKG_VERSION").into(),
-        file: kernel.into(),
-        source: app.session.compiled.source().text.clone(),
-        kernel: None,
-        grid: None,
-        block: None,
-        args: vec![],
-        seed: None,
-        mode: app.session.mode(),
-        theme: app.theme.name.clone(),
-        breakpoints: app.session.breakpoints.iter().copied().collect(),
-        size: app.size,
-        schedule_seed: None,
-    }
+    warpdbg::cli::recording_header(kernel.into(), app, &warpdbg::cli::LaunchArgs::default())
 }
 
 /// The debugger on a kernel file (path relative to the repository), as `warpdbg FILE` opens it.
