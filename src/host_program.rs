@@ -36,16 +36,17 @@ impl std::fmt::Display for HostError {
     }
 }
 
-/// The C type that holds one element's bits, and the printf conversion that prints it like `run --json`.
+/// The C type that holds one element's bits, and the C statement that prints element `h[i]` to `f` as
+/// `run --json` writes it.
 fn storage(s: Scalar) -> (&'static str, &'static str) {
     match s {
-        Scalar::Bool => ("unsigned char", "bool"),
-        Scalar::I8 => ("signed char", "%d"),
-        Scalar::U8 => ("unsigned char", "%u"),
-        Scalar::I32 => ("int", "%d"),
-        Scalar::U32 => ("unsigned int", "%u"),
-        Scalar::F32 => ("unsigned int", "f32"),
-        Scalar::F64 => ("unsigned long long", "f64"),
+        Scalar::Bool => ("unsigned char", r#"fprintf(f, "%s", h[i] ? "true" : "false")"#),
+        Scalar::I8 => ("signed char", r#"fprintf(f, "%d", h[i])"#),
+        Scalar::U8 => ("unsigned char", r#"fprintf(f, "%u", h[i])"#),
+        Scalar::I32 => ("int", r#"fprintf(f, "%d", h[i])"#),
+        Scalar::U32 => ("unsigned int", r#"fprintf(f, "%u", h[i])"#),
+        Scalar::F32 => ("unsigned int", "print_f32(f, h[i])"),
+        Scalar::F64 => ("unsigned long long", "print_f64(f, h[i])"),
     }
 }
 
@@ -136,16 +137,10 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
     let mut first = true;
     for arg in &launch.args {
         let ArgValue::Array { elem, len, .. } = &arg.value else { continue };
-        let (c, conv) = storage(*elem);
+        let (c, print) = storage(*elem);
         let n = &arg.name;
         let sep = if first { "" } else { ", " };
         first = false;
-        let print = match conv {
-            "bool" => "fprintf(f, \"%s\", h[i] ? \"true\" : \"false\")".to_string(),
-            "f32" => "print_f32(f, h[i])".to_string(),
-            "f64" => "print_f64(f, h[i])".to_string(),
-            c => format!("fprintf(f, \"{c}\", h[i])"),
-        };
         let _ = writeln!(
             out,
             "  {{ static {c} h[{cap}]; if (e == cudaSuccess) cudaMemcpy(h, d_{n}, sizeof({c}) * {len}, \

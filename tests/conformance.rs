@@ -191,3 +191,28 @@ fn the_comparison_catches_a_wrong_result() {
     e["outcome"] = serde_json::json!("hang");
     assert!(compare("vec_add", &e).iter().any(|b| b.contains("hardware hang")));
 }
+
+#[test]
+fn the_host_program_embeds_warpdbgs_inputs_and_launch() {
+    let out = common::warpdbg(&["host", "kernels/grayscale.cu"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The kernel file itself, then the launch with the file's grid and block and its scalar arguments.
+    let source = std::fs::read_to_string(common::repo("kernels/grayscale.cu")).expect("kernel");
+    assert!(text.contains(&source), "the kernel file is embedded verbatim");
+    assert!(text.contains("cudaLaunchKernel((const void *)colorToGreyscaleConversion, dim3(5, 4, 1), dim3(16, 16, 1)"));
+    assert!(text.contains("int p2 = (int)76ull; // width") && text.contains("int p3 = (int)62ull; // height"));
+    // Pin's rand(0, 255) values, exactly those the simulator starts from.
+    let c = common::compile("kernels/grayscale.cu", Mode::Its, &[]);
+    let pin = common::initial_ints(&c, "Pin");
+    let start = text.find("static const unsigned char init_Pin[14136] = {").expect("Pin's initialiser");
+    let body = &text[start..];
+    let values: Vec<i64> = body[body.find('{').expect("{") + 1..body.find('}').expect("}")]
+        .split(',')
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| v.trim().trim_end_matches('u').parse().expect("a number"))
+        .collect();
+    assert_eq!(values, pin);
+    // Every array is copied back and written in `run --json`'s memory shape.
+    assert!(text.contains(r#"fprintf(f, "\"Pout\": [");"#) && text.contains(r#"fprintf(f, ", \"Pin\": [");"#));
+}
