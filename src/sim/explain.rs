@@ -62,7 +62,7 @@ fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
                     }
                     WarpModel::Its(its) => {
                         let pc = its.pc[l as usize];
-                        match its.state[l as usize] {
+                        match its.state(l) {
                             ThreadState::AtBarrier => Spot::Barrier(pc),
                             ThreadState::Converging => Spot::Convergence(pc),
                             ThreadState::WarpSync => Spot::WarpSync(pc),
@@ -135,7 +135,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
                 .into_iter()
                 .filter(|(l, _)| {
                     w.at_barrier().contains(*l)
-                        || matches!(&w.model, WarpModel::Its(i) if i.state[*l as usize] == ThreadState::Converging)
+                        || matches!(&w.model, WarpModel::Its(i) if i.state(*l) == ThreadState::Converging)
                 })
                 .map(|(_, pc)| pc)
                 .collect();

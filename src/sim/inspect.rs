@@ -104,7 +104,7 @@ pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
         }
         WarpModel::Its(its) => {
             for l in w.live.iter() {
-                let what = match its.state[l as usize] {
+                let what = match its.state(l) {
                     ThreadState::Ready => "ready",
                     ThreadState::AtBarrier => "at barrier",
                     ThreadState::Converging => "waiting to reconverge",

@@ -17,15 +17,26 @@ use crate::ir::Pc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ThreadState {
     /// The lane exists in the warp but not in the block (partial last warp).
-    Absent,
-    Ready,
-    Exited,
+    Absent = 0,
+    Ready = 1,
+    Exited = 2,
     /// Waiting at `__syncthreads()`.
-    AtBarrier,
+    AtBarrier = 3,
     /// Waiting at a convergence barrier (BSYNC) at its PC.
-    Converging,
+    Converging = 4,
     /// Waiting at `__syncwarp(mask)` or a `_sync` shuffle/vote for the other lanes of its mask.
-    WarpSync,
+    WarpSync = 5,
+}
+
+impl ThreadState {
+    const ALL: [ThreadState; 6] = [
+        ThreadState::Absent,
+        ThreadState::Ready,
+        ThreadState::Exited,
+        ThreadState::AtBarrier,
+        ThreadState::Converging,
+        ThreadState::WarpSync,
+    ];
 }
 
 /// A convergence barrier opened by a divergent branch.
@@ -41,7 +52,9 @@ pub struct ConvBarrier {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct ItsWarp {
     pub pc: [Pc; 32],
-    pub state: [ThreadState; 32],
+    /// The lanes in each [`ThreadState`] (indexed by it): every lane is in exactly one. Masks rather than a
+    /// state per lane, so the scheduler's questions ("which lanes are ready?") cost one load.
+    states: [LaneMask; 6],
     /// Per lane: the ids of its open convergence barriers, innermost last.
     pub conv: [Vec<u32>; 32],
     pub barriers: Vec<ConvBarrier>,
@@ -63,13 +76,12 @@ pub struct ItsWarp {
 
 impl ItsWarp {
     pub fn new(exists: LaneMask) -> Self {
-        let mut state = [ThreadState::Absent; 32];
-        for l in exists.iter() {
-            state[l as usize] = ThreadState::Ready;
-        }
+        let mut states = [LaneMask::EMPTY; 6];
+        states[ThreadState::Absent as usize] = LaneMask::FULL.minus(exists);
+        states[ThreadState::Ready as usize] = exists;
         ItsWarp {
             pc: [Pc(0); 32],
-            state,
+            states,
             conv: Default::default(),
             barriers: vec![],
             current: Some(Pc(0)),
@@ -81,24 +93,28 @@ impl ItsWarp {
         }
     }
 
+    #[inline]
     pub fn lanes_in(&self, s: ThreadState) -> LaneMask {
-        let mut m = 0u32;
-        for (l, st) in self.state.iter().enumerate() {
-            if *st == s {
-                m |= 1 << l;
-            }
-        }
-        LaneMask(m)
+        self.states[s as usize]
     }
 
-    pub fn live(&self) -> LaneMask {
-        let mut m = 0u32;
-        for (l, st) in self.state.iter().enumerate() {
-            if !matches!(st, ThreadState::Absent | ThreadState::Exited) {
-                m |= 1 << l;
-            }
+    /// The state of lane `l`.
+    pub fn state(&self, l: u32) -> ThreadState {
+        ThreadState::ALL.into_iter().find(|&s| self.states[s as usize].contains(l)).unwrap_or(ThreadState::Absent)
+    }
+
+    /// Puts `lanes` in state `s`.
+    #[inline]
+    pub fn set_state(&mut self, lanes: LaneMask, s: ThreadState) {
+        for m in &mut self.states {
+            *m = m.minus(lanes);
         }
-        LaneMask(m)
+        self.states[s as usize] = self.states[s as usize].or(lanes);
+    }
+
+    #[inline]
+    pub fn live(&self) -> LaneMask {
+        LaneMask::FULL.minus(self.lanes_in(ThreadState::Absent).or(self.lanes_in(ThreadState::Exited)))
     }
 
     fn barrier(&self, id: u32) -> Option<&ConvBarrier> {
@@ -109,34 +125,34 @@ impl ItsWarp {
     /// barriers whose members have all arrived (or exited) release. Returns true if something changed.
     fn settle(&mut self) -> bool {
         let mut changed = false;
-        for l in 0..32 {
-            if self.state[l] != ThreadState::Ready {
-                continue;
-            }
-            if let Some(&id) = self.conv[l].last()
-                && self.barrier(id).is_some_and(|b| b.reconv == self.pc[l])
+        let mut arrived = LaneMask::EMPTY;
+        for l in self.lanes_in(ThreadState::Ready).iter() {
+            if let Some(&id) = self.conv[l as usize].last()
+                && self.barrier(id).is_some_and(|b| b.reconv == self.pc[l as usize])
             {
-                self.state[l] = ThreadState::Converging;
-                changed = true;
+                arrived = arrived.or(LaneMask::lane(l));
             }
+        }
+        if !arrived.is_empty() {
+            self.set_state(arrived, ThreadState::Converging);
+            changed = true;
         }
         let mut i = 0;
         while i < self.barriers.len() {
             let b = &self.barriers[i];
-            let all_in = b.members.iter().all(|l| {
-                matches!(self.state[l as usize], ThreadState::Exited)
-                    || (self.state[l as usize] == ThreadState::Converging
-                        && self.conv[l as usize].last() == Some(&b.id))
-            });
+            let converging = self.lanes_in(ThreadState::Converging);
+            let all_in = b
+                .members
+                .minus(self.lanes_in(ThreadState::Exited))
+                .iter()
+                .all(|l| converging.contains(l) && self.conv[l as usize].last() == Some(&b.id));
             if all_in {
                 let b = self.barriers.remove(i);
-                for l in b.members.iter() {
-                    let l = l as usize;
-                    if self.state[l] == ThreadState::Converging {
-                        self.state[l] = ThreadState::Ready;
-                        self.conv[l].pop();
-                    }
+                let back = b.members.and(self.lanes_in(ThreadState::Converging));
+                for l in back.iter() {
+                    self.conv[l as usize].pop();
                 }
+                self.set_state(back, ThreadState::Ready);
                 // The reconverged group runs next, as on hardware after BSYNC.
                 self.current = Some(b.reconv);
                 changed = true;
@@ -187,8 +203,8 @@ impl ItsWarp {
 
     pub fn group_at(&self, pc: Pc) -> LaneMask {
         let mut m = 0u32;
-        for l in 0..32 {
-            if self.state[l] == ThreadState::Ready && self.pc[l] == pc {
+        for l in self.lanes_in(ThreadState::Ready).iter() {
+            if self.pc[l as usize] == pc {
                 m |= 1 << l;
             }
         }
@@ -259,24 +275,20 @@ impl ItsWarp {
 
     pub fn exit(&mut self, lanes: LaneMask) {
         self.converged = None;
-        for l in lanes.iter() {
-            self.state[l as usize] = ThreadState::Exited;
-        }
+        self.set_state(lanes, ThreadState::Exited);
     }
 
     /// Threads wait (barrier, warp sync) at their current PC.
     pub fn block(&mut self, lanes: LaneMask, s: ThreadState) {
         self.converged = None;
-        for l in lanes.iter() {
-            self.state[l as usize] = s;
-        }
+        self.set_state(lanes, s);
     }
 
     /// Waiting threads resume at the next instruction.
     pub fn resume_after(&mut self, lanes: LaneMask) {
         self.converged = None;
+        self.set_state(lanes, ThreadState::Ready);
         for l in lanes.iter() {
-            self.state[l as usize] = ThreadState::Ready;
             self.pc[l as usize] = Pc(self.pc[l as usize].0 + 1);
         }
     }
@@ -299,11 +311,11 @@ impl ItsWarp {
             }
             b.members = b.members.minus(w);
             for l in w.iter() {
-                self.state[l as usize] = ThreadState::Ready;
                 self.conv[l as usize].pop();
             }
             released = released.or(w);
         }
+        self.set_state(released, ThreadState::Ready);
         if let Some(l) = released.lowest() {
             self.current = Some(self.pc[l as usize]);
         }

@@ -394,11 +394,12 @@ impl Machine {
 
     /// Like [`Machine::step`], reporting every issued instruction to `sink`.
     pub fn step_traced(&mut self, budget: u64, sink: &mut dyn FnMut(&Issue)) -> Outcome {
+        let kernel = self.kernel.clone();
         for _ in 0..budget {
             if let Some(o) = &self.outcome {
                 return o.clone();
             }
-            if let Some(o) = self.step_once(sink) {
+            if let Some(o) = self.step_once(&kernel, sink) {
                 self.outcome = Some(o.clone());
                 return o;
             }
@@ -496,7 +497,7 @@ impl Machine {
         None
     }
 
-    fn step_once(&mut self, sink: &mut dyn FnMut(&Issue)) -> Option<Outcome> {
+    fn step_once(&mut self, kernel: &Kernel, sink: &mut dyn FnMut(&Issue)) -> Option<Outcome> {
         if self.order.is_empty() {
             return Some(Outcome::Completed);
         }
@@ -506,26 +507,71 @@ impl Machine {
         let Some((i, b, w, pc, mask)) = self.find_issue() else {
             return Some(explain::deadlock(self));
         };
-        let kernel = self.kernel.clone();
-        let instr = &kernel.instrs[pc.0 as usize];
         // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.
-        if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, instr) {
+        if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
             return None;
         }
-        let line = kernel.line(pc);
         let issue = Issue {
             step: self.steps + 1,
             block: self.blocks[b].idx,
             warp: WarpId(w as u32),
             pc,
-            line,
+            line: kernel.line(pc),
             mask,
             stack_depth: self.blocks[b].warps[w].stack_depth(),
         };
+        self.cursor = i + 1;
+        let effect = match self.execute_issue(kernel, b, w, pc, mask) {
+            Ok(e) => e,
+            Err(fault) => return Some(Outcome::Fault(fault)),
+        };
+        // Recent issues explain a livelock; they only matter once the machine has been quiet for a while.
+        if self.quiet >= QUIET_BEFORE_HASHING / 2 {
+            if self.recent.len() == 512 {
+                self.recent.pop_front();
+            }
+            self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
+        }
+        sink(&issue);
+
+        let exits = effect == Effect::Exit;
+        if let Some(seed) = self.schedule_seed
+            && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
+        {
+            its.noise = Some(crate::launch::random_u64(seed, 2, self.steps));
+        }
+        self.apply(b, w, pc, mask, effect);
+
+        if let Some(p) = &mut self.par {
+            p.end_step(w as u32);
+        }
+        if exits && self.blocks[b].warps.iter().all(Warp::done) {
+            self.retire(b);
+            self.progress();
+        } else if let Some(o) = self.watch_livelock() {
+            return Some(o);
+        }
+        if self.order.is_empty() && self.next_block >= self.total_blocks {
+            return Some(Outcome::Completed);
+        }
+        None
+    }
+
+    /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every
+    /// count an issue makes (steps, metrics, notes, progress). The caller applies the returned effect.
+    fn execute_issue(
+        &mut self,
+        kernel: &Kernel,
+        b: usize,
+        w: usize,
+        pc: Pc,
+        mask: LaneMask,
+    ) -> Result<Effect, Box<Fault>> {
+        let line = kernel.line(pc);
         let (result, notes, wrote) = {
             let block = &mut self.blocks[b];
             let mut ctx = Ctx {
-                kernel: &kernel,
+                kernel,
                 regs: &mut block.regs,
                 stride: block.stride,
                 base: w * 32,
@@ -557,54 +603,23 @@ impl Machine {
             let touched = ctx.touched;
             let (notes, wrote) = (ctx.notes, ctx.wrote);
             if let Some(p) = &mut self.par {
-                let write = matches!(instr, Instr::Store { .. });
+                let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
                 p.step(block.linear, block.barrier_epoch, w as u32, touched, write);
             }
             (r, notes, wrote)
         };
         self.steps += 1;
-        self.cursor = i + 1;
-        let effect = match result {
-            Ok(e) => e,
-            Err(err) => return Some(Outcome::Fault(Box::new(self.fault(b, w, pc, err)))),
-        };
+        let effect = result.map_err(|err| Box::new(self.fault(b, w, pc, err)))?;
         if wrote {
             self.mem_epoch += 1;
             self.progress();
         }
-        self.notes(b, w, pc, line, notes);
+        if !notes.is_empty() {
+            self.notes(b, w, pc, line, notes);
+        }
         self.metrics.count_instruction(line, mask.count());
         self.blocks[b].warps[w].instructions += 1;
-        // Recent issues explain a livelock; they only matter once the machine has been quiet for a while.
-        if self.quiet >= QUIET_BEFORE_HASHING / 2 {
-            if self.recent.len() == 512 {
-                self.recent.pop_front();
-            }
-            self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
-        }
-        sink(&issue);
-
-        let exits = effect == Effect::Exit;
-        if let Some(seed) = self.schedule_seed
-            && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
-        {
-            its.noise = Some(crate::launch::random_u64(seed, 2, self.steps));
-        }
-        self.apply(b, w, pc, mask, effect);
-
-        if let Some(p) = &mut self.par {
-            p.end_step(w as u32);
-        }
-        if exits && self.blocks[b].warps.iter().all(Warp::done) {
-            self.retire(b);
-            self.progress();
-        } else if let Some(o) = self.watch_livelock() {
-            return Some(o);
-        }
-        if self.order.is_empty() && self.next_block >= self.total_blocks {
-            return Some(Outcome::Completed);
-        }
-        None
+        Ok(effect)
     }
 
     fn retire(&mut self, b: usize) {
@@ -884,7 +899,7 @@ impl Machine {
         let live = warp.live;
         let WarpModel::Its(its) = &mut warp.model else { return };
         for l in its.lanes_in(ThreadState::WarpSync).iter() {
-            if its.state[l as usize] != ThreadState::WarpSync {
+            if its.state(l) != ThreadState::WarpSync {
                 continue; // released with an earlier lane's group
             }
             let need = its.sync_mask[l as usize].and(live);
@@ -992,9 +1007,7 @@ fn sync_partners(kernel: &Kernel, its: &ItsWarp, pc: Pc) -> LaneMask {
 /// ITS: `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other
 /// `__syncwarp` sites) when the scheduler reaches them, each without waiting again.
 fn release_sync(its: &mut ItsWarp, lanes: LaneMask, pc: Pc) {
-    for l in lanes.iter() {
-        its.state[l as usize] = ThreadState::Ready;
-    }
+    its.set_state(lanes, ThreadState::Ready);
     its.sync_passed = its.sync_passed.or(lanes);
     its.current = Some(pc);
 }

@@ -36,8 +36,11 @@ use rayon::prelude::*;
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
 use crate::ir::{Instr, Kernel};
 use crate::launch::Launch;
+use crate::launch::Mode;
+use crate::sim::exec::Effect;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
+use crate::sim::warp::Warp;
 
 /// The machine's global memory, shared by the blocks running on several threads. Every access is a relaxed
 /// atomic of the access's size, so blocks that do touch the same bytes (a conflict, found afterwards) race
@@ -210,7 +213,7 @@ impl ParState {
 
     /// After warp `warp`'s step: did it make progress?
     #[inline]
-    pub(super) fn end_step(&mut self, warp: u32) {
+    pub(super) fn end_step(&mut self, warp: u32) -> u64 {
         let w = warp as usize;
         if w >= self.run.len() {
             self.run.resize(w + 1, 0);
@@ -222,6 +225,7 @@ impl ParState {
             self.run[w] += 1;
             self.gap[w] = self.gap[w].max(self.run[w]);
         }
+        self.run[w]
     }
 
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
@@ -374,6 +378,61 @@ impl Machine {
         m
     }
 
+    /// Runs this sub-machine's blocks one after another, each warp of a block as far as it can go before the
+    /// next (the order inside a barrier interval does not matter: see the module's rule). False as soon as
+    /// the result could differ from the sequential run's or another range failed (`abort`).
+    fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
+        let kernel = self.kernel.clone();
+        let its = self.launch.mode == Mode::Its;
+        while !self.blocks.is_empty() {
+            if abort.load(Ordering::Relaxed) {
+                return false;
+            }
+            let warps = self.blocks[0].warps.len();
+            let mut block_done = false;
+            while !block_done {
+                let mut issued = false;
+                for w in 0..warps {
+                    while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
+                        issued = true;
+                        if its && self.its_warp_sync_wait(0, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
+                            continue;
+                        }
+                        if self.steps >= self.max_steps {
+                            return false;
+                        }
+                        let Ok(effect) = self.execute_issue(&kernel, 0, w, pc, mask) else { return false };
+                        self.apply(0, w, pc, mask, effect);
+                        let Some(p) = &mut self.par else { return false };
+                        // A warp this long without progress would start the livelock detector: the quiet
+                        // bound fails anyway, and the block may spin forever waiting for another one.
+                        if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                            return false;
+                        }
+                        if !self.hazards.is_empty() {
+                            return false;
+                        }
+                        if effect == Effect::Exit && self.blocks[0].warps.iter().all(Warp::done) {
+                            self.retire(0);
+                            self.progress();
+                            block_done = true;
+                            break;
+                        }
+                    }
+                    if block_done {
+                        break;
+                    }
+                }
+                // Nothing could issue: a deadlock, which the sequential run reports.
+                if !issued {
+                    return false;
+                }
+            }
+        }
+        // The last barrier interval is checked when its block ends.
+        self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty()
+    }
+
     /// Runs the whole launch on several cores when that gives the sequential result (module docs); returns
     /// None, with the machine untouched, when it must run sequentially.
     pub(super) fn run_parallel(&mut self) -> Option<Outcome> {
@@ -401,17 +460,7 @@ impl Machine {
                     return None;
                 }
                 let mut m = Machine::sub_machine(&template, first, end, view.clone());
-                let ok = loop {
-                    let o = m.step(1 << 16);
-                    let sensitive = m.par.as_ref().is_none_or(|p| p.order_sensitive);
-                    if sensitive || !m.hazards.is_empty() || abort.load(Ordering::Relaxed) {
-                        break false;
-                    }
-                    if o.is_final() {
-                        break o == Outcome::Completed;
-                    }
-                };
-                if !ok {
+                if !m.run_blocks_alone(&abort) {
                     abort.store(true, Ordering::Relaxed);
                     return None;
                 }
