@@ -236,6 +236,10 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
                 (O::Shr, Ty::I32) => {
                     map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
                 }
+                (O::Div | O::Rem, Ty::U32) => {
+                    let rem = *op == O::Rem;
+                    divide(ctx, mask, d, a, b, |x, y| if rem { x % y } else { x / y })?
+                }
                 (O::Add, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
                 (O::Sub, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
                 (O::Mul, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
@@ -286,9 +290,27 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
             map2(ctx, mask, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
         }
         Instr::Special { dst, which } => {
-            for l in mask.iter() {
-                let v = ctx.special(*which, l);
-                ctx.set(*dst, l, v);
+            let (b, base) = (ctx.block_dim, ctx.base as u64);
+            match which {
+                // A one-dimensional block (the common case): threadIdx.x is the thread's index.
+                Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
+                    let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
+                    for (l, o) in out.iter_mut().enumerate() {
+                        if mask.0 >> l & 1 != 0 {
+                            *o = base + l as u64;
+                        }
+                    }
+                }
+                Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
+                    let v = ctx.special(*which, 0);
+                    map1(ctx, mask, *dst, Operand::Imm(v), |x| x);
+                }
+                _ => {
+                    for l in mask.iter() {
+                        let v = ctx.special(*which, l);
+                        ctx.set(*dst, l, v);
+                    }
+                }
             }
         }
         Instr::SharedAddr { dst, array } => {
@@ -409,14 +431,13 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
         }
         Instr::Jump { target } => return Ok(Effect::Jump(*target)),
         Instr::Branch { cond, then_pc, else_pc, reconv, site } => {
+            let c = Src::of(*cond, ctx.stride, ctx.base).lanes(ctx.regs);
             let mut taken = 0u32;
-            for l in mask.iter() {
-                if ctx.get(*cond, l) != 0 {
-                    taken |= 1 << l;
-                }
+            for (l, v) in c.iter().enumerate() {
+                taken |= ((*v != 0) as u32) << l;
             }
             return Ok(Effect::Branch {
-                taken: LaneMask(taken),
+                taken: LaneMask(taken & mask.0),
                 then_pc: *then_pc,
                 else_pc: *else_pc,
                 reconv: *reconv,
@@ -479,47 +500,80 @@ impl Src {
         }
     }
 
+    /// The operand's value in each of the warp's 32 lanes.
     #[inline(always)]
-    fn at(self, regs: &[u64], l: usize) -> u64 {
+    fn lanes(self, regs: &[u64]) -> [u64; 32] {
         match self {
-            Src::Row(o) => regs[o + l],
-            Src::Imm(v) => v,
+            Src::Row(o) => regs[o..o + 32].try_into().expect("a warp's row holds 32 lanes"),
+            Src::Imm(v) => [v; 32],
         }
     }
 }
 
-/// `dst = f(a)` for the lanes in `mask`: operands resolved once, a plain loop when all lanes run.
+/// `dst = f(a)` for the lanes in `mask`. Every lane is computed and only the active ones are written: the
+/// functions given here are total (no fault, no panic), so this is the same and vectorises.
 #[inline(always)]
 fn map1(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, f: impl Fn(u64) -> u64) {
-    let sa = Src::of(a, ctx.stride, ctx.base);
+    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = dst.0 as usize * ctx.stride + ctx.base;
-    let regs = &mut *ctx.regs;
+    let out = warp_row(ctx.regs, d);
     if mask == LaneMask::FULL {
         for l in 0..32 {
-            regs[d + l] = f(sa.at(regs, l));
+            out[l] = f(av[l]);
         }
     } else {
-        for l in mask.iter() {
-            let l = l as usize;
-            regs[d + l] = f(sa.at(regs, l));
+        for l in 0..32 {
+            let v = f(av[l]);
+            out[l] = if mask.0 >> l & 1 != 0 { v } else { out[l] };
         }
     }
 }
 
-/// `dst = f(a, b)` for the lanes in `mask`.
+/// `dst = f(a, b)` for the lanes in `mask` (as [`map1`]).
 #[inline(always)]
 fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
-    let (sa, sb) = (Src::of(a, ctx.stride, ctx.base), Src::of(b, ctx.stride, ctx.base));
+    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
+    let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = dst.0 as usize * ctx.stride + ctx.base;
-    let regs = &mut *ctx.regs;
+    let out = warp_row(ctx.regs, d);
     if mask == LaneMask::FULL {
         for l in 0..32 {
-            regs[d + l] = f(sa.at(regs, l), sb.at(regs, l));
+            out[l] = f(av[l], bv[l]);
         }
     } else {
-        for l in mask.iter() {
-            let l = l as usize;
-            regs[d + l] = f(sa.at(regs, l), sb.at(regs, l));
+        for l in 0..32 {
+            let v = f(av[l], bv[l]);
+            out[l] = if mask.0 >> l & 1 != 0 { v } else { out[l] };
         }
     }
+}
+
+/// Unsigned 32-bit division or remainder for the lanes in `mask`, in ascending lane order: the first lane
+/// dividing by zero stops the instruction (the lanes before it have their results, as in the general path).
+#[inline(always)]
+fn divide(
+    ctx: &mut Ctx,
+    mask: LaneMask,
+    dst: Reg,
+    a: Operand,
+    b: Operand,
+    f: impl Fn(u32, u32) -> u32,
+) -> Result<(), ExecError> {
+    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
+    let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
+    let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
+    for l in mask.iter() {
+        let (x, y) = (av[l as usize] as u32, bv[l as usize] as u32);
+        if y == 0 {
+            return Err(ExecError::DivideByZero { lane: l });
+        }
+        out[l as usize] = f(x, y) as u64;
+    }
+    Ok(())
+}
+
+/// The 32 lanes of one warp's register starting at `at`.
+#[inline(always)]
+fn warp_row(regs: &mut [u64], at: usize) -> &mut [u64; 32] {
+    (&mut regs[at..at + 32]).try_into().expect("a warp's row holds 32 lanes")
 }

@@ -69,6 +69,10 @@ pub struct ItsWarp {
     next_id: u32,
     /// Fast path: all live threads are ready at one PC with no open convergence barrier; the lanes.
     converged: Option<LaneMask>,
+    /// Fast path while diverged: the group [`ItsWarp::candidate`] last chose, as long as it has only moved
+    /// forward (nothing else changed, so the scheduler would choose it again unless it reached a
+    /// reconvergence point or meets other ready threads).
+    running: Option<LaneMask>,
     /// A seeded schedule (`--schedule-seed`): a random number for this step's choices (which side of a
     /// divergent branch runs first, which group runs after a yield). `None`: the documented default.
     pub noise: Option<u64>,
@@ -89,6 +93,7 @@ impl ItsWarp {
             sync_passed: LaneMask::EMPTY,
             next_id: 0,
             converged: Some(exists),
+            running: None,
             noise: None,
         }
     }
@@ -106,6 +111,7 @@ impl ItsWarp {
     /// Puts `lanes` in state `s`.
     #[inline]
     pub fn set_state(&mut self, lanes: LaneMask, s: ThreadState) {
+        self.running = None;
         for m in &mut self.states {
             *m = m.minus(lanes);
         }
@@ -171,6 +177,15 @@ impl ItsWarp {
         {
             return Some((self.pc[l as usize], lanes));
         }
+        if let Some(group) = self.running
+            && let Some(l) = group.lowest()
+        {
+            let pc = self.pc[l as usize];
+            let others = self.lanes_in(ThreadState::Ready).minus(group);
+            if !self.barriers.iter().any(|b| b.reconv == pc) && others.iter().all(|l| self.pc[l as usize] != pc) {
+                return Some((pc, group));
+            }
+        }
         while self.settle() {}
         let ready = self.lanes_in(ThreadState::Ready);
         if ready.is_empty() {
@@ -198,7 +213,9 @@ impl ItsWarp {
                 next
             }
         };
-        Some((pc, self.group_at(pc)))
+        let group = self.group_at(pc);
+        self.running = Some(group);
+        Some((pc, group))
     }
 
     pub fn group_at(&self, pc: Pc) -> LaneMask {
@@ -211,9 +228,11 @@ impl ItsWarp {
         LaneMask(m)
     }
 
+    #[inline]
     pub fn set_pc(&mut self, lanes: LaneMask, pc: Pc) {
-        for l in lanes.iter() {
-            self.pc[l as usize] = pc;
+        // Over all 32 lanes with a select: branch-free, and it vectorises.
+        for (l, p) in self.pc.iter_mut().enumerate() {
+            p.0 = if lanes.0 >> l & 1 != 0 { pc.0 } else { p.0 };
         }
     }
 
@@ -225,6 +244,9 @@ impl ItsWarp {
             self.current = Some(to);
             return;
         }
+        if self.running != Some(lanes) || to <= from {
+            self.running = None;
+        }
         if to <= from {
             self.yield_from(to);
         } else {
@@ -234,6 +256,7 @@ impl ItsWarp {
 
     /// Let the next group (in PC order after `pc`) run, if there is another.
     pub fn yield_from(&mut self, pc: Pc) {
+        self.running = None;
         let ready = self.lanes_in(ThreadState::Ready);
         let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).filter(|p| *p != pc).collect();
         pcs.sort();
@@ -249,6 +272,7 @@ impl ItsWarp {
     /// A divergent branch: opens (or reuses) a convergence barrier at `reconv` for `lanes`.
     pub fn diverge(&mut self, lanes: LaneMask, branch: Pc, taken: LaneMask, then_pc: Pc, else_pc: Pc, reconv: Pc) {
         self.converged = None;
+        self.running = None;
         if reconv != Pc::EXIT {
             let first = lanes.lowest().unwrap_or(0) as usize;
             let reuse = self.conv[first].last().copied().filter(|id| {

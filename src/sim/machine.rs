@@ -24,6 +24,7 @@ use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::{Dim3, Launch, Mode};
 
 mod parallel;
+mod warp_run;
 pub use parallel::SharedGlobal;
 
 /// Limits of one run.

@@ -33,14 +33,12 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, O
 
 use rayon::prelude::*;
 
+use super::warp_run::WarpStop;
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
 use crate::ir::{Instr, Kernel};
 use crate::launch::Launch;
-use crate::launch::Mode;
-use crate::sim::exec::Effect;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
-use crate::sim::warp::Warp;
 
 /// The machine's global memory, shared by the blocks running on several threads. Every access is a relaxed
 /// atomic of the access's size, so blocks that do touch the same bytes (a conflict, found afterwards) race
@@ -383,44 +381,20 @@ impl Machine {
     /// the result could differ from the sequential run's or another range failed (`abort`).
     fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
         let kernel = self.kernel.clone();
-        let its = self.launch.mode == Mode::Its;
         while !self.blocks.is_empty() {
             if abort.load(Ordering::Relaxed) {
                 return false;
             }
             let warps = self.blocks[0].warps.len();
-            let mut block_done = false;
-            while !block_done {
+            'block: loop {
                 let mut issued = false;
                 for w in 0..warps {
-                    while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
-                        issued = true;
-                        if its && self.its_warp_sync_wait(0, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
-                            continue;
-                        }
-                        if self.steps >= self.max_steps {
-                            return false;
-                        }
-                        let Ok(effect) = self.execute_issue(&kernel, 0, w, pc, mask) else { return false };
-                        self.apply(0, w, pc, mask, effect);
-                        let Some(p) = &mut self.par else { return false };
-                        // A warp this long without progress would start the livelock detector: the quiet
-                        // bound fails anyway, and the block may spin forever waiting for another one.
-                        if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive {
-                            return false;
-                        }
-                        if !self.hazards.is_empty() {
-                            return false;
-                        }
-                        if effect == Effect::Exit && self.blocks[0].warps.iter().all(Warp::done) {
-                            self.retire(0);
-                            self.progress();
-                            block_done = true;
-                            break;
-                        }
-                    }
-                    if block_done {
-                        break;
+                    let before = self.steps;
+                    match self.run_warp(&kernel, w) {
+                        WarpStop::Refused => return false,
+                        WarpStop::BlockDone => break 'block,
+                        // A `_sync` wait issues nothing but changes state (a release may follow).
+                        WarpStop::Waits => issued |= self.steps > before,
                     }
                 }
                 // Nothing could issue: a deadlock, which the sequential run reports.

@@ -1,0 +1,168 @@
+//! Whole runs (`parallel`): one warp runs as far as it can before the next. The data path keeps one context
+//! for the warp while its instructions only move it along (straight-line code, jumps, branches all its
+//! threads agree on); anything else (a divergent branch, a barrier, an exit, an ITS loop's back edge or
+//! `_sync` intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the
+//! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
+
+use super::{Machine, QUIET_BEFORE_HASHING};
+use crate::ir::{Instr, Kernel, Pc};
+use crate::launch::Mode;
+use crate::sim::exec::{self, Ctx, Effect};
+use crate::sim::lane_mask::LaneMask;
+use crate::sim::warp::{Warp, WarpModel};
+
+/// Why a warp's run stopped.
+pub(super) enum WarpStop {
+    /// The warp cannot issue (waiting at a barrier, or finished while others go on).
+    Waits,
+    /// Its block finished and was retired.
+    BlockDone,
+    /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
+    /// without progress, or an order-sensitive access): run the launch sequentially.
+    Refused,
+}
+
+/// ITS: instructions that wait for the lanes their mask names (`Machine::its_warp_sync_wait`).
+fn waits_for_lanes(i: &Instr) -> bool {
+    matches!(i, Instr::SyncWarp { .. } | Instr::Shfl { .. } | Instr::Vote { .. })
+}
+
+impl Machine {
+    /// Runs warp `w` of the resident block (slot 0) until it cannot issue.
+    pub(super) fn run_warp(&mut self, kernel: &Kernel, w: usize) -> WarpStop {
+        let its = self.launch.mode == Mode::Its;
+        while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
+            let instr = &kernel.instrs[pc.0 as usize];
+            if its && waits_for_lanes(instr) {
+                if self.its_warp_sync_wait(0, w, pc, mask, instr) {
+                    continue;
+                }
+                if self.steps >= self.max_steps {
+                    return WarpStop::Refused;
+                }
+                let Ok(effect) = self.execute_issue(kernel, 0, w, pc, mask) else { return WarpStop::Refused };
+                if let Some(stop) = self.finish_issue(w, pc, mask, effect) {
+                    return stop;
+                }
+                continue;
+            }
+            let Some((pc, mask, effect)) = self.run_straight(kernel, w, pc, mask) else { return WarpStop::Refused };
+            let Some(effect) = effect else { continue };
+            if let Some(stop) = self.finish_issue(w, pc, mask, effect) {
+                return stop;
+            }
+        }
+        WarpStop::Waits
+    }
+
+    /// After an issue whose effect the general path applies: the model update, progress and the checks.
+    fn finish_issue(&mut self, w: usize, pc: Pc, mask: LaneMask, effect: Effect) -> Option<WarpStop> {
+        self.apply(0, w, pc, mask, effect);
+        let p = self.par.as_mut()?;
+        if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive || !self.hazards.is_empty() {
+            return Some(WarpStop::Refused);
+        }
+        if effect == Effect::Exit && self.blocks[0].warps.iter().all(Warp::done) {
+            self.retire(0);
+            self.progress();
+            return Some(WarpStop::BlockDone);
+        }
+        None
+    }
+
+    /// Issues warp `w`'s instructions from `(pc, mask)` while their effects only move the warp along, with
+    /// one data-path context. Returns the last issue's `(pc, mask)` and, when the general path must apply
+    /// it, its effect; None to refuse the parallel run.
+    fn run_straight(
+        &mut self,
+        kernel: &Kernel,
+        w: usize,
+        mut pc: Pc,
+        mut mask: LaneMask,
+    ) -> Option<(Pc, LaneMask, Option<Effect>)> {
+        let its = self.launch.mode == Mode::Its;
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let p = par.as_mut()?;
+        let view = p.view.clone();
+        let block = &mut blocks[0];
+        let (linear, epoch) = (block.linear, block.barrier_epoch);
+        let warp = &mut block.warps[w];
+        let mut ctx = Ctx {
+            kernel,
+            regs: &mut block.regs,
+            stride: block.stride,
+            base: w * 32,
+            shared: &mut block.shared,
+            layout,
+            global,
+            block_idx: block.idx,
+            block_dim: launch.block,
+            grid_dim: launch.grid,
+            wrote: false,
+            notes: vec![],
+            race: None,
+            pc,
+            shared_accesses: vec![],
+            par: Some(&view),
+            touched: exec::UNTOUCHED,
+        };
+        loop {
+            if *steps >= *max_steps {
+                return None;
+            }
+            let instr = &kernel.instrs[pc.0 as usize];
+            let result = exec::execute(&mut ctx, pc, mask);
+            p.step(linear, epoch, w as u32, ctx.touched, matches!(instr, Instr::Store { .. }));
+            ctx.touched = exec::UNTOUCHED;
+            *steps += 1;
+            let effect = result.ok()?;
+            if ctx.wrote {
+                ctx.wrote = false;
+                *mem_epoch += 1;
+                p.progressed = true;
+            }
+            // Notes become hazards, and a hazard refuses the parallel run.
+            if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
+                return None;
+            }
+            metrics.count_instruction(kernel.line(pc), mask.count());
+            warp.instructions += 1;
+            let next = match effect {
+                Effect::Next => Pc(pc.0 + 1),
+                Effect::Jump(t) => t,
+                Effect::Branch { taken, then_pc, else_pc, .. } if taken.is_empty() || taken == mask => {
+                    if taken.is_empty() { else_pc } else { then_pc }
+                }
+                _ => return Some((pc, mask, Some(effect))),
+            };
+            // A backward jump in ITS yields and may be a spin loop: the general path decides.
+            if its && next <= pc {
+                return Some((pc, mask, Some(effect)));
+            }
+            if let Effect::Branch { site, .. } = effect
+                && site.counted
+            {
+                metrics.branches += 1;
+                metrics.line(site.line).branches += 1;
+            }
+            match &mut warp.model {
+                WarpModel::PreVolta { stack, .. } => {
+                    stack.advance(next);
+                    if matches!(effect, Effect::Branch { .. }) {
+                        metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+                    }
+                }
+                WarpModel::Its(m) => m.advance(mask, pc, next),
+            }
+            if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                return None;
+            }
+            match warp.candidate() {
+                Some((npc, nmask)) if !(its && waits_for_lanes(&kernel.instrs[npc.0 as usize])) => {
+                    (pc, mask) = (npc, nmask);
+                }
+                _ => return Some((pc, mask, None)),
+            }
+        }
+    }
+}
