@@ -126,9 +126,8 @@ pub fn reconvergence(w: &Warp) -> Option<Pc> {
         WarpModel::Its(its) => {
             let mut probe = its.clone();
             let (_, mask) = probe.candidate()?;
-            let lane = mask.lowest()? as usize;
-            let id = *its.conv[lane].last()?;
-            its.barriers.iter().find(|b| b.id == id).map(|b| b.reconv)
+            let lane = mask.lowest()?;
+            its.innermost(lane).map(|b| b.reconv)
         }
     }
 }

@@ -55,8 +55,6 @@ pub struct ItsWarp {
     /// The lanes in each [`ThreadState`] (indexed by it): every lane is in exactly one. Masks rather than a
     /// state per lane, so the scheduler's questions ("which lanes are ready?") cost one load.
     states: [LaneMask; 6],
-    /// Per lane: the ids of its open convergence barriers, innermost last.
-    pub conv: [Vec<u32>; 32],
     pub barriers: Vec<ConvBarrier>,
     /// The PC of the group the scheduler is running; it keeps running until it yields or blocks.
     pub current: Option<Pc>,
@@ -86,7 +84,6 @@ impl ItsWarp {
         ItsWarp {
             pc: [Pc(0); 32],
             states,
-            conv: Default::default(),
             barriers: vec![],
             current: Some(Pc(0)),
             sync_mask: [LaneMask::EMPTY; 32],
@@ -123,8 +120,16 @@ impl ItsWarp {
         LaneMask::FULL.minus(self.lanes_in(ThreadState::Absent).or(self.lanes_in(ThreadState::Exited)))
     }
 
-    fn barrier(&self, id: u32) -> Option<&ConvBarrier> {
-        self.barriers.iter().find(|b| b.id == id)
+    /// Lane `l`'s innermost open convergence barrier: the most recently opened one it belongs to. (Barriers
+    /// open in order and close innermost first, so a lane's barriers nest in the order of `barriers`.)
+    pub fn innermost(&self, l: u32) -> Option<&ConvBarrier> {
+        self.barriers.iter().rev().find(|b| b.members.contains(l))
+    }
+
+    /// The lanes whose innermost barrier is `barriers[i]`.
+    fn innermost_in(&self, i: usize) -> LaneMask {
+        let inner = self.barriers[i + 1..].iter().fold(LaneMask::EMPTY, |m, b| m.or(b.members));
+        self.barriers[i].members.minus(inner)
     }
 
     /// Ready threads standing at the reconvergence point of their innermost barrier start waiting there;
@@ -132,11 +137,12 @@ impl ItsWarp {
     fn settle(&mut self) -> bool {
         let mut changed = false;
         let mut arrived = LaneMask::EMPTY;
-        for l in self.lanes_in(ThreadState::Ready).iter() {
-            if let Some(&id) = self.conv[l as usize].last()
-                && self.barrier(id).is_some_and(|b| b.reconv == self.pc[l as usize])
-            {
-                arrived = arrived.or(LaneMask::lane(l));
+        let ready = self.lanes_in(ThreadState::Ready);
+        for (i, b) in self.barriers.iter().enumerate() {
+            for l in self.innermost_in(i).and(ready).iter() {
+                if self.pc[l as usize] == b.reconv {
+                    arrived = arrived.or(LaneMask::lane(l));
+                }
             }
         }
         if !arrived.is_empty() {
@@ -145,19 +151,14 @@ impl ItsWarp {
         }
         let mut i = 0;
         while i < self.barriers.len() {
-            let b = &self.barriers[i];
             let converging = self.lanes_in(ThreadState::Converging);
-            let all_in = b
+            let all_in = self.barriers[i]
                 .members
                 .minus(self.lanes_in(ThreadState::Exited))
-                .iter()
-                .all(|l| converging.contains(l) && self.conv[l as usize].last() == Some(&b.id));
+                .is_subset_of(converging.and(self.innermost_in(i)));
             if all_in {
                 let b = self.barriers.remove(i);
                 let back = b.members.and(self.lanes_in(ThreadState::Converging));
-                for l in back.iter() {
-                    self.conv[l as usize].pop();
-                }
                 self.set_state(back, ThreadState::Ready);
                 // The reconverged group runs next, as on hardware after BSYNC.
                 self.current = Some(b.reconv);
@@ -231,8 +232,12 @@ impl ItsWarp {
     #[inline]
     pub fn set_pc(&mut self, lanes: LaneMask, pc: Pc) {
         // Over all 32 lanes with a select: branch-free, and it vectorises.
-        for (l, p) in self.pc.iter_mut().enumerate() {
-            p.0 = if lanes.0 >> l & 1 != 0 { pc.0 } else { p.0 };
+        if lanes == LaneMask::FULL {
+            self.pc = [pc; 32];
+        } else {
+            for l in lanes.iter() {
+                self.pc[l as usize] = pc;
+            }
         }
     }
 
@@ -274,18 +279,16 @@ impl ItsWarp {
         self.converged = None;
         self.running = None;
         if reconv != Pc::EXIT {
-            let first = lanes.lowest().unwrap_or(0) as usize;
-            let reuse = self.conv[first].last().copied().filter(|id| {
-                self.barrier(*id).is_some_and(|b| b.reconv == reconv)
-                    && lanes.iter().all(|l| self.conv[l as usize].last() == Some(id))
-            });
+            let first = lanes.lowest().unwrap_or(0);
+            let reuse = self
+                .innermost(first)
+                .filter(|b| b.reconv == reconv)
+                .map(|b| b.id)
+                .filter(|&id| lanes.iter().all(|l| self.innermost(l).map(|b| b.id) == Some(id)));
             if reuse.is_none() {
                 let id = self.next_id;
                 self.next_id += 1;
                 self.barriers.push(ConvBarrier { id, reconv, branch, members: lanes });
-                for l in lanes.iter() {
-                    self.conv[l as usize].push(id);
-                }
             }
         }
         self.set_pc(taken, then_pc);
@@ -323,20 +326,15 @@ impl ItsWarp {
         self.converged = None;
         let mut released = LaneMask::EMPTY;
         let waiting = self.lanes_in(ThreadState::Converging);
-        for b in &mut self.barriers {
-            if b.members.and(spinners).is_empty() {
+        for i in 0..self.barriers.len() {
+            if self.barriers[i].members.and(spinners).is_empty() {
                 continue;
             }
-            let w = waiting.and(b.members).minus(spinners);
-            let w =
-                LaneMask(w.iter().filter(|&l| self.conv[l as usize].last() == Some(&b.id)).fold(0, |m, l| m | 1 << l));
+            let w = waiting.and(self.innermost_in(i)).minus(spinners);
             if w.is_empty() {
                 continue;
             }
-            b.members = b.members.minus(w);
-            for l in w.iter() {
-                self.conv[l as usize].pop();
-            }
+            self.barriers[i].members = self.barriers[i].members.minus(w);
             released = released.or(w);
         }
         self.set_state(released, ThreadState::Ready);

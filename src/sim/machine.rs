@@ -441,9 +441,7 @@ impl Machine {
                                 stack.entries.capacity() * size_of::<super::simt_stack::StackEntry>()
                             }
                             WarpModel::Its(its) => {
-                                size_of::<ItsWarp>()
-                                    + its.conv.iter().map(|c| c.capacity() * 4).sum::<usize>()
-                                    + its.barriers.capacity() * size_of::<super::its::ConvBarrier>()
+                                size_of::<ItsWarp>() + its.barriers.capacity() * size_of::<super::its::ConvBarrier>()
                             }
                         };
                         (size_of::<Warp>() + model) as u64
