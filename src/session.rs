@@ -349,7 +349,7 @@ impl Session {
             state: LaneState::Waiting { line: 0 },
         };
         if !w.live.contains(lane) {
-            let at = w.exited_at[lane as usize].map(|pc| kernel.line(pc)).unwrap_or(0);
+            let at = w.exited_at.get(lane).map(|pc| kernel.line(pc)).unwrap_or(0);
             return Ok(WhyInactive {
                 text: format!("thread {tid} has exited: it finished at line {at} (`{}`).", line_text(at)),
                 state: LaneState::Exited { line: at },
@@ -368,7 +368,7 @@ impl Session {
                 ..base
             });
         }
-        let Some((branch_pc, step)) = w.masked_by[lane as usize] else {
+        let Some((branch_pc, step)) = w.masked_by.get(lane) else {
             return Ok(WhyInactive {
                 text: format!(
                     "thread {tid} is waiting at line {} (no divergent branch masked it: the warp waits there as a \

@@ -752,14 +752,10 @@ impl Machine {
         match effect {
             // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.
             Effect::Branch { taken, .. } if !taken.is_empty() && taken != mask => {
-                for l in mask.iter() {
-                    warp.masked_by[l as usize] = Some((pc, self.steps));
-                }
+                warp.masked_by.record(mask, (pc, self.steps));
             }
             Effect::Exit => {
-                for l in mask.iter() {
-                    warp.exited_at[l as usize] = Some(pc);
-                }
+                warp.exited_at.record(mask, pc);
             }
             _ => {}
         }
@@ -858,21 +854,24 @@ impl Machine {
     /// barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
     fn check_barrier(&mut self, b: usize) {
         let block = &mut self.blocks[b];
-        let all_in = block.warps.iter().all(|w| {
-            if w.done() {
-                return true;
-            }
-            match &w.model {
-                WarpModel::PreVolta { at_barrier, .. } => at_barrier.is_some(),
-                WarpModel::Its(its) => {
-                    let at = its.lanes_in(ThreadState::AtBarrier);
-                    at == w.live && {
-                        let first = at.lowest().map(|l| its.pc[l as usize]);
-                        at.iter().all(|l| Some(its.pc[l as usize]) == first)
-                    }
+        // Every warp has arrived (one mask test each: this runs at every arrival), and then, in ITS, each
+        // warp's threads stand at one barrier instruction.
+        let arrived = |w: &Warp| {
+            w.done()
+                || match &w.model {
+                    WarpModel::PreVolta { at_barrier, .. } => at_barrier.is_some(),
+                    WarpModel::Its(its) => its.lanes_in(ThreadState::AtBarrier) == w.live,
                 }
+        };
+        let one_barrier = |w: &Warp| match &w.model {
+            WarpModel::Its(its) if !w.done() => {
+                let at = its.lanes_in(ThreadState::AtBarrier);
+                let first = at.lowest().map(|l| its.pc[l as usize]);
+                at.iter().all(|l| Some(its.pc[l as usize]) == first)
             }
-        });
+            _ => true,
+        };
+        let all_in = block.warps.iter().all(arrived) && block.warps.iter().all(one_barrier);
         if !all_in || block.warps.iter().all(Warp::done) {
             return;
         }

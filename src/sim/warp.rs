@@ -33,9 +33,39 @@ pub struct Warp {
     pub divergence: WarpDivergence,
     pub instructions: u64,
     /// Per lane: the divergent branch that last left it waiting (branch PC, the step it issued at), and the
-    /// line where the lane exited; for "why is this lane inactive?".
-    pub masked_by: [Option<(crate::ir::Pc, u64)>; 32],
-    pub exited_at: [Option<crate::ir::Pc>; 32],
+    /// instruction where the lane exited; for "why is this lane inactive?".
+    pub masked_by: LaneEvents<(Pc, u64)>,
+    pub exited_at: LaneEvents<Pc>,
+}
+
+/// Per lane, the latest of some event (a divergent branch, an exit), kept as one entry per group of lanes
+/// it happened to together: recording costs a few mask operations, not a write per lane.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct LaneEvents<T> {
+    /// Disjoint lane sets, oldest first.
+    entries: Vec<(LaneMask, T)>,
+}
+
+impl<T> Default for LaneEvents<T> {
+    fn default() -> Self {
+        LaneEvents { entries: vec![] }
+    }
+}
+
+impl<T: Copy> LaneEvents<T> {
+    /// `lanes` had the event `v`: it replaces what they had before.
+    pub fn record(&mut self, lanes: LaneMask, v: T) {
+        for e in &mut self.entries {
+            e.0 = e.0.minus(lanes);
+        }
+        self.entries.retain(|e| !e.0.is_empty());
+        self.entries.push((lanes, v));
+    }
+
+    /// Lane `lane`'s latest event.
+    pub fn get(&self, lane: u32) -> Option<T> {
+        self.entries.iter().find(|e| e.0.contains(lane)).map(|e| e.1)
+    }
 }
 
 impl Warp {
@@ -51,8 +81,8 @@ impl Warp {
             model,
             divergence: WarpDivergence::default(),
             instructions: 0,
-            masked_by: [None; 32],
-            exited_at: [None; 32],
+            masked_by: LaneEvents::default(),
+            exited_at: LaneEvents::default(),
         }
     }
 

@@ -28,8 +28,8 @@
 //! maxima) over blocks. Steps are issued instructions, so their total is the same too.
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -51,12 +51,19 @@ struct RawAlloc {
     base: u64,
     bytes: u64,
     ptr: *mut u8,
+    /// Copy-on-write undo record: each page's bytes from before its first write, so a refused run can be
+    /// undone without a copy of all of memory (only the pages a kernel writes are ever copied).
+    saved: Vec<OnceLock<Box<[u8]>>>,
 }
+
+/// Bytes per page of the undo record.
+const PAGE: u64 = 1 << 16;
 
 // SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
 // this view (atomically) while it exists (`Machine::run_parallel` holds the machine mutably borrowed).
 unsafe impl Send for SharedGlobal {}
-// SAFETY: as above; all accesses through a shared reference are atomic.
+// SAFETY: as above; all accesses through a shared reference are atomic, except the undo record's copy of a
+// page (a read while no one writes the page: writers wait for it) and `undo` (after every user finished).
 unsafe impl Sync for SharedGlobal {}
 
 impl SharedGlobal {
@@ -68,7 +75,9 @@ impl SharedGlobal {
             if !(ptr as usize).is_multiple_of(8) {
                 return None;
             }
-            allocs.push(RawAlloc { base: a.base, bytes: a.data.len() as u64, ptr });
+            let bytes = a.data.len() as u64;
+            let saved = (0..bytes.div_ceil(PAGE)).map(|_| OnceLock::new()).collect();
+            allocs.push(RawAlloc { base: a.base, bytes, ptr, saved });
         }
         Some(SharedGlobal { allocs })
     }
@@ -76,7 +85,7 @@ impl SharedGlobal {
     /// The host address of `size` bytes at `addr`. Errors say only that there is one (the launch is then run
     /// sequentially, which reports it properly).
     #[inline]
-    fn locate(&self, addr: u64, size: u32) -> Result<*mut u8, MemError> {
+    fn locate(&self, addr: u64, size: u32) -> Result<(&RawAlloc, u64), MemError> {
         if !matches!(size, 1 | 2 | 4 | 8) {
             return Err(MemError::Null);
         }
@@ -85,16 +94,30 @@ impl SharedGlobal {
                 if !addr.is_multiple_of(size as u64) {
                     return Err(MemError::Misaligned { space: Space::Global });
                 }
-                // SAFETY: in bounds of the allocation (checked above).
-                return Ok(unsafe { a.ptr.add((addr - a.base) as usize) });
+                return Ok((a, addr - a.base));
             }
         }
         Err(MemError::Null)
     }
 
+    /// Puts back every page written since the view was made (no other thread may use the view meanwhile).
+    fn undo(&self) {
+        for a in &self.allocs {
+            for (i, page) in a.saved.iter().enumerate() {
+                if let Some(old) = page.get() {
+                    // SAFETY: the page lies in the allocation (it was copied from there), and the runs that
+                    // shared the view have all finished.
+                    unsafe { std::ptr::copy_nonoverlapping(old.as_ptr(), a.ptr.add(i * PAGE as usize), old.len()) };
+                }
+            }
+        }
+    }
+
     #[inline]
     pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
-        let p = self.locate(addr, size)?;
+        let (a, off) = self.locate(addr, size)?;
+        // SAFETY: in bounds of the allocation (`locate`).
+        let p = unsafe { a.ptr.add(off as usize) };
         // SAFETY: `p` is in bounds, aligned to `size` (the allocation is 8-aligned on the host and `addr` a
         // multiple of `size` from a 256-aligned base), and these bytes are only accessed atomically meanwhile.
         let v = unsafe {
@@ -110,7 +133,19 @@ impl SharedGlobal {
 
     #[inline]
     pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
-        let p = self.locate(addr, size)?;
+        let (a, off) = self.locate(addr, size)?;
+        // The page's old bytes are saved before its first write; a writer racing for the same page waits
+        // until they are (and such a race is a conflict that refuses the run anyway).
+        let page = (off / PAGE) as usize;
+        a.saved[page].get_or_init(|| {
+            let start = page as u64 * PAGE;
+            let len = (a.bytes - start).min(PAGE) as usize;
+            // SAFETY: in bounds of the allocation; nothing writes the page until this copy is done (every
+            // writer comes through here first), and concurrent reads do not race with a read.
+            unsafe { std::slice::from_raw_parts(a.ptr.add(start as usize), len) }.into()
+        });
+        // SAFETY: in bounds of the allocation (`locate`).
+        let p = unsafe { a.ptr.add(off as usize) };
         // SAFETY: as in `load`.
         unsafe {
             match size {
@@ -381,6 +416,7 @@ impl Machine {
     /// the result could differ from the sequential run's or another range failed (`abort`).
     fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
         let kernel = self.kernel.clone();
+        let Some(view) = self.par.as_ref().map(|p| p.view.clone()) else { return false };
         while !self.blocks.is_empty() {
             if abort.load(Ordering::Relaxed) {
                 return false;
@@ -390,7 +426,7 @@ impl Machine {
                 let mut issued = false;
                 for w in 0..warps {
                     let before = self.steps;
-                    match self.run_warp(&kernel, w) {
+                    match self.run_warp(&kernel, &view, w) {
                         WarpStop::Refused => return false,
                         WarpStop::BlockDone => break 'block,
                         // A `_sync` wait issues nothing but changes state (a release may follow).
@@ -413,7 +449,6 @@ impl Machine {
         if !self.parallel_eligible() {
             return None;
         }
-        let snapshot: Vec<Vec<u8>> = self.global.allocs.iter().map(|a| a.data.clone()).collect();
         let view = Arc::new(SharedGlobal::new(&mut self.global)?);
         let template = Template {
             kernel: (*self.kernel).clone(),
@@ -441,12 +476,9 @@ impl Machine {
                 Some(m)
             })
             .collect();
-        drop(view);
         let merged = self.merge(results);
         if merged.is_none() {
-            for (a, data) in self.global.allocs.iter_mut().zip(snapshot) {
-                a.data = data;
-            }
+            view.undo();
         }
         merged
     }

@@ -4,7 +4,7 @@
 //! `_sync` intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the
 //! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 
-use super::{Machine, QUIET_BEFORE_HASHING};
+use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::Mode;
 use crate::sim::exec::{self, Ctx, Effect};
@@ -28,8 +28,8 @@ fn waits_for_lanes(i: &Instr) -> bool {
 }
 
 impl Machine {
-    /// Runs warp `w` of the resident block (slot 0) until it cannot issue.
-    pub(super) fn run_warp(&mut self, kernel: &Kernel, w: usize) -> WarpStop {
+    /// Runs warp `w` of the resident block (slot 0) until it cannot issue; `view` is the shared global memory.
+    pub(super) fn run_warp(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
         let its = self.launch.mode == Mode::Its;
         while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
             let instr = &kernel.instrs[pc.0 as usize];
@@ -46,7 +46,9 @@ impl Machine {
                 }
                 continue;
             }
-            let Some((pc, mask, effect)) = self.run_straight(kernel, w, pc, mask) else { return WarpStop::Refused };
+            let Some((pc, mask, effect)) = self.run_straight(kernel, view, w, pc, mask) else {
+                return WarpStop::Refused;
+            };
             let Some(effect) = effect else { continue };
             if let Some(stop) = self.finish_issue(w, pc, mask, effect) {
                 return stop;
@@ -76,6 +78,7 @@ impl Machine {
     fn run_straight(
         &mut self,
         kernel: &Kernel,
+        view: &SharedGlobal,
         w: usize,
         mut pc: Pc,
         mut mask: LaneMask,
@@ -83,7 +86,6 @@ impl Machine {
         let its = self.launch.mode == Mode::Its;
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
         let p = par.as_mut()?;
-        let view = p.view.clone();
         let block = &mut blocks[0];
         let (linear, epoch) = (block.linear, block.barrier_epoch);
         let warp = &mut block.warps[w];
@@ -103,7 +105,7 @@ impl Machine {
             race: None,
             pc,
             shared_accesses: vec![],
-            par: Some(&view),
+            par: Some(view),
             touched: exec::UNTOUCHED,
         };
         loop {
