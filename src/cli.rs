@@ -599,6 +599,10 @@ fn bench_command(path: &Path, launch: &LaunchArgs, config: Config) -> Exit {
     println!("simulation        {run:.3} s");
     println!("warp-instr/s      {:.2} M", mt.warp_instructions as f64 / run / 1e6);
     println!("thread-instr/s    {:.2} M", mt.thread_instructions as f64 / run / 1e6);
+    let cores = if m.ran_parallel() { rayon::current_num_threads() } else { 1 };
+    let how = if m.ran_parallel() { "blocks in parallel" } else { "sequential: the parallel rule does not hold" };
+    println!("cores             {cores} ({how})");
+    println!("per core          {:.2} M thread-instr/s", mt.thread_instructions as f64 / run / 1e6 / cores as f64);
     match peak_rss() {
         Some(b) => println!("peak memory       {:.1} MiB", b as f64 / (1 << 20) as f64),
         None => println!("peak memory       unknown (no /proc/self/status)"),

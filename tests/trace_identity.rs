@@ -180,13 +180,23 @@ fn traces_and_results_are_unchanged() {
 /// Whole runs at a size with many block windows (several waves of resident blocks) agree with single-stepping.
 #[test]
 fn whole_run_matches_single_stepping_on_many_blocks() {
-    for path in ["kernels/reduce_neighbored.cu", "kernels/reduce_interleaved.cu", "kernels/vec_add.cu"] {
+    // The four kernels of the performance figures; grayscale's 2-D blocks make each warp's accesses two
+    // ranges (two image rows), which the parallel rule must tell apart from other blocks' rows.
+    let launches: [(&str, &[&str]); 4] = [
+        ("kernels/reduce_neighbored.cu", &["n=131072"]),
+        ("kernels/reduce_interleaved.cu", &["n=131072"]),
+        ("kernels/vec_add.cu", &["n=131072"]),
+        ("kernels/grayscale.cu", &["width=300", "height=200"]),
+    ];
+    for (path, args) in launches {
         for mode in [Mode::PreVolta, Mode::Its] {
             let bytes = std::fs::read(root().join(path)).expect("kernel file exists");
-            let overrides = Overrides { mode: Some(mode), args: vec!["n=131072".into()], ..Default::default() };
+            let args = args.iter().map(|a| a.to_string()).collect();
+            let overrides = Overrides { mode: Some(mode), args, ..Default::default() };
             let compiled = front::compile(path, &bytes, &overrides).expect("compiles");
             let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
             let o1 = whole.run();
+            assert!(whole.ran_parallel(), "{path} {mode:?}: the whole run fell back to one core");
             let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
             let o2 = loop {
                 let o = stepped.step(4099);
@@ -239,6 +249,7 @@ fn whole_run_falls_back_where_blocks_interact() {
                 }
             };
             assert_eq!(o1, o2, "kernel {n} {mode:?}");
+            assert!(!whole.ran_parallel(), "kernel {n} {mode:?}: the parallel result should have been refused");
             assert_eq!(whole.steps, stepped.steps, "kernel {n} {mode:?}");
             assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "kernel {n} {mode:?}");
         }

@@ -86,11 +86,13 @@ pub struct Ctx<'a> {
     /// of `global`; the global bytes this instruction touched are tracked in `touched`.
     pub par: Option<&'a super::machine::SharedGlobal>,
     /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
-    pub touched: (u64, u64),
+    pub touched: Vec<(u64, u64)>,
 }
 
-/// No global bytes touched yet.
-pub const UNTOUCHED: (u64, u64) = (u64::MAX, 0);
+/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (so a warp reading
+/// every third byte records one range): the bytes between count as touched, which can only refuse a parallel
+/// run, never change a result.
+const TOUCH_GAP: u64 = 16;
 
 /// What race detection needs from the machine.
 pub struct RaceCtx<'a> {
@@ -141,8 +143,11 @@ impl Ctx<'_> {
 
     #[inline]
     fn touch(&mut self, addr: u64, size: u32) {
-        self.touched.0 = self.touched.0.min(addr);
-        self.touched.1 = self.touched.1.max(addr + size as u64);
+        let end = addr + size as u64;
+        match self.touched.last_mut() {
+            Some(r) if addr >= r.0 && addr <= r.1 + TOUCH_GAP => r.1 = r.1.max(end),
+            _ => self.touched.push((addr, end)),
+        }
     }
 
     fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {

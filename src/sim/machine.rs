@@ -276,6 +276,8 @@ pub struct Machine {
     shared_scratch: Vec<(u32, u32)>,
     /// Set in the machines that run a range of blocks of a whole run on several cores (`parallel`).
     par: Option<Box<parallel::ParState>>,
+    /// The last [`Machine::run`] ran the blocks on several cores.
+    ran_parallel: bool,
 }
 
 impl Machine {
@@ -321,6 +323,7 @@ impl Machine {
             schedule_seed: config.schedule_seed,
             shared_scratch: Vec::with_capacity(32),
             par: None,
+            ran_parallel: false,
         };
         m.dispatch();
         Ok(m)
@@ -420,6 +423,12 @@ impl Machine {
                 return o;
             }
         }
+    }
+
+    /// Whether [`Machine::run`] ran the launch's blocks on several cores (the parallel rule held) rather than
+    /// one instruction at a time.
+    pub fn ran_parallel(&self) -> bool {
+        self.ran_parallel
     }
 
     /// Bytes a snapshot (clone) of this machine holds: memory, registers, shared memory and its race shadow,
@@ -591,7 +600,7 @@ impl Machine {
                 pc,
                 shared_accesses: std::mem::take(&mut self.shared_scratch),
                 par: self.par.as_ref().map(|p| &*p.view),
-                touched: exec::UNTOUCHED,
+                touched: vec![],
             };
             let r = exec::execute(&mut ctx, pc, mask);
             if !ctx.shared_accesses.is_empty() {
@@ -599,11 +608,10 @@ impl Machine {
                 ctx.shared_accesses.clear();
             }
             self.shared_scratch = ctx.shared_accesses;
-            let touched = ctx.touched;
-            let (notes, wrote) = (ctx.notes, ctx.wrote);
+            let (notes, wrote, touched) = (ctx.notes, ctx.wrote, ctx.touched);
             if let Some(p) = &mut self.par {
                 let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
-                p.step(block.linear, block.barrier_epoch, w as u32, touched, write);
+                p.step(block.linear, block.barrier_epoch, w as u32, &touched, write);
             }
             (r, notes, wrote)
         };

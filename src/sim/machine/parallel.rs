@@ -215,20 +215,20 @@ impl ParState {
     }
 
     /// One issued instruction of warp `warp` of block `block` in barrier interval `epoch`, which accessed the
-    /// global bytes `touched` (`lo > hi`: none).
+    /// global byte ranges `touched`.
     #[inline]
-    pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: (u64, u64), write: bool) {
+    pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: &[(u64, u64)], write: bool) {
         if self.key != (block, epoch) {
             self.end_interval();
             self.key = (block, epoch);
         }
         self.progressed = false;
-        if touched.0 < touched.1 {
+        for &(lo, hi) in touched {
             if self.interval.len() >= MAX_INTERVAL_ACCESSES {
                 self.order_sensitive = true;
                 return;
             }
-            let a = Access { warp, write, lo: touched.0, hi: touched.1 };
+            let a = Access { warp, write, lo, hi };
             // Consecutive accesses of one warp often continue each other.
             if let Some(last) = self.interval.last_mut()
                 && last.warp == warp
@@ -406,6 +406,7 @@ impl Machine {
             schedule_seed: None,
             shared_scratch: Vec::with_capacity(32),
             par: Some(Box::new(ParState::new(view))),
+            ran_parallel: false,
         };
         m.dispatch();
         m
@@ -523,6 +524,7 @@ impl Machine {
         self.next_block = self.total_blocks;
         self.progress();
         self.outcome = Some(Outcome::Completed);
+        self.ran_parallel = true;
         Some(Outcome::Completed)
     }
 }

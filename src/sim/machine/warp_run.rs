@@ -106,7 +106,7 @@ impl Machine {
             pc,
             shared_accesses: vec![],
             par: Some(view),
-            touched: exec::UNTOUCHED,
+            touched: vec![],
         };
         loop {
             if *steps >= *max_steps {
@@ -114,8 +114,8 @@ impl Machine {
             }
             let instr = &kernel.instrs[pc.0 as usize];
             let result = exec::execute(&mut ctx, pc, mask);
-            p.step(linear, epoch, w as u32, ctx.touched, matches!(instr, Instr::Store { .. }));
-            ctx.touched = exec::UNTOUCHED;
+            p.step(linear, epoch, w as u32, &ctx.touched, matches!(instr, Instr::Store { .. }));
+            ctx.touched.clear();
             *steps += 1;
             let effect = result.ok()?;
             if ctx.wrote {
