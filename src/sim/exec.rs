@@ -241,10 +241,7 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
                 (O::Shr, Ty::I32) => {
                     map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
                 }
-                (O::Div | O::Rem, Ty::U32) => {
-                    let rem = *op == O::Rem;
-                    divide(ctx, mask, d, a, b, |x, y| if rem { x % y } else { x / y })?
-                }
+                (O::Div | O::Rem, Ty::U32) => divide_u32(ctx, mask, d, a, b, *op == O::Rem)?,
                 (O::Add, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
                 (O::Sub, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
                 (O::Mul, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
@@ -555,24 +552,27 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
 
 /// Unsigned 32-bit division or remainder for the lanes in `mask`, in ascending lane order: the first lane
 /// dividing by zero stops the instruction (the lanes before it have their results, as in the general path).
-#[inline(always)]
-fn divide(
-    ctx: &mut Ctx,
-    mask: LaneMask,
-    dst: Reg,
-    a: Operand,
-    b: Operand,
-    f: impl Fn(u32, u32) -> u32,
-) -> Result<(), ExecError> {
-    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
+/// A divisor that is the same power of two in every active lane (`tid % (2 * stride)`) is a mask or a shift.
+fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
     let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
+    let d = mask.lowest().map_or(0, |l| bv[l as usize] as u32);
+    if d.is_power_of_two() && mask.iter().all(|l| bv[l as usize] as u32 == d) {
+        let shift = d.trailing_zeros();
+        if rem {
+            map2(ctx, mask, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
+        } else {
+            map2(ctx, mask, dst, a, b, |x, _| (x as u32 >> shift) as u64);
+        }
+        return Ok(());
+    }
+    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
     let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
     for l in mask.iter() {
         let (x, y) = (av[l as usize] as u32, bv[l as usize] as u32);
         if y == 0 {
             return Err(ExecError::DivideByZero { lane: l });
         }
-        out[l as usize] = f(x, y) as u64;
+        out[l as usize] = if rem { x % y } else { x / y } as u64;
     }
     Ok(())
 }
