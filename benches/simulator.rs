@@ -21,8 +21,17 @@ const KERNELS: &[(&str, &[&str])] = &[
     ("grayscale", &["width=1024", "height=1024"]),
 ];
 
+/// `cargo test --all-targets` runs each benchmark once in an unoptimised build: small launches there.
+const TEST_KERNELS: &[(&str, &[&str])] = &[
+    ("reduce_neighbored", &["n=16384"]),
+    ("reduce_interleaved", &["n=16384"]),
+    ("vec_add", &["n=16384"]),
+    ("grayscale", &["width=128", "height=128"]),
+];
+
 fn compile(name: &str, mode: Mode) -> Compiled {
-    let (_, args) = KERNELS.iter().find(|(k, _)| *k == name).expect("a benchmarked kernel");
+    let kernels = if cfg!(debug_assertions) { TEST_KERNELS } else { KERNELS };
+    let (_, args) = kernels.iter().find(|(k, _)| *k == name).expect("a benchmarked kernel");
     let path = format!("{}/kernels/{name}.cu", env!("CARGO_MANIFEST_DIR"));
     let bytes = std::fs::read(&path).expect("kernel file exists");
     let overrides =
@@ -75,11 +84,12 @@ fn single_step_its(bencher: Bencher) {
 /// One instruction at a time through the engine API, 100,000 steps of reduceNeighbored (the TUI's path).
 fn single_step(bencher: Bencher, mode: Mode) {
     let c = compile("reduce_neighbored", mode);
+    let steps: u64 = if cfg!(debug_assertions) { 1_000 } else { 100_000 };
     bencher
-        .counter(ItemsCount::new(100_000u64))
+        .counter(ItemsCount::new(steps))
         .with_inputs(|| Machine::new(&c, &Config::default()).expect("fits"))
         .bench_local_values(|mut m| {
-            for _ in 0..100_000 {
+            for _ in 0..steps {
                 m.step(1);
             }
             black_box(m.steps)
