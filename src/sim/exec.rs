@@ -89,10 +89,10 @@ pub struct Ctx<'a> {
     pub touched: Vec<(u64, u64)>,
 }
 
-/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (so a warp reading
-/// every third byte records one range): the bytes between count as touched, which can only refuse a parallel
-/// run, never change a result.
-const TOUCH_GAP: u64 = 16;
+/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (a GPU cache line: a
+/// warp reading every third byte, or every other int, records one range): the bytes between count as
+/// touched, which can only refuse a parallel run, never change a result.
+const TOUCH_GAP: u64 = 128;
 
 /// What race detection needs from the machine.
 pub struct RaceCtx<'a> {

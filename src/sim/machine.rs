@@ -352,7 +352,15 @@ impl Machine {
             let threads = self.launch.block.count() as u32;
             let nwarps = threads.div_ceil(32);
             let stride = nwarps as usize * 32;
-            let mut regs = vec![0u64; nregs * stride];
+            // A whole run's blocks reuse the last one's register file (a fresh one of this size is a fresh
+            // mapping from the system, and its unmapping stalls every thread).
+            let mut regs = match self.par.as_mut().map(|p| std::mem::take(&mut p.spare_regs)) {
+                Some(mut r) if r.len() == nregs * stride => {
+                    r.fill(0);
+                    r
+                }
+                _ => vec![0u64; nregs * stride],
+            };
             for (p, v) in self.kernel.params.iter().zip(&self.params) {
                 let row = p.reg.0 as usize * stride;
                 regs[row..row + stride].fill(*v);
@@ -633,7 +641,10 @@ impl Machine {
         if let Some(p) = &mut self.par {
             p.end_block(self.blocks[b].linear);
         }
-        self.blocks.remove(b);
+        let old = self.blocks.remove(b);
+        if let Some(p) = &mut self.par {
+            p.spare_regs = old.regs;
+        }
         let n_before = self.order.len();
         self.dispatch();
         // Keep the round-robin position roughly where it was.

@@ -191,6 +191,8 @@ pub(crate) struct ParState {
     done_writes: Vec<(u64, u64, u64)>,
     /// Something makes the result depend on the order of execution.
     pub(super) order_sensitive: bool,
+    /// The retired block's register file, for the next block.
+    pub(super) spare_regs: Vec<u64>,
 }
 
 /// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
@@ -211,6 +213,7 @@ impl ParState {
             done_reads: vec![],
             done_writes: vec![],
             order_sensitive: false,
+            spare_regs: vec![],
         }
     }
 
