@@ -556,7 +556,12 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
 fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
     let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = mask.lowest().map_or(0, |l| bv[l as usize] as u32);
-    if d.is_power_of_two() && mask.iter().all(|l| bv[l as usize] as u32 == d) {
+    // Any active lane with another divisor (one comparison per lane, without branches).
+    let mut other = 0u32;
+    for (l, v) in bv.iter().enumerate() {
+        other |= ((*v as u32 != d) as u32) << l;
+    }
+    if d.is_power_of_two() && other & mask.0 == 0 {
         let shift = d.trailing_zeros();
         if rem {
             map2(ctx, mask, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);

@@ -95,6 +95,12 @@ impl ItsWarp {
         }
     }
 
+    /// All live threads run as one group with nothing to reconverge (the fast path).
+    #[inline]
+    pub fn is_converged(&self) -> bool {
+        self.converged.is_some()
+    }
+
     #[inline]
     pub fn lanes_in(&self, s: ThreadState) -> LaneMask {
         self.states[s as usize]
@@ -139,10 +145,9 @@ impl ItsWarp {
         let mut arrived = LaneMask::EMPTY;
         let ready = self.lanes_in(ThreadState::Ready);
         for (i, b) in self.barriers.iter().enumerate() {
-            for l in self.innermost_in(i).and(ready).iter() {
-                if self.pc[l as usize] == b.reconv {
-                    arrived = arrived.or(LaneMask::lane(l));
-                }
+            let here = self.innermost_in(i).and(ready);
+            if !here.is_empty() {
+                arrived = arrived.or(here.and(self.lanes_at(b.reconv)));
             }
         }
         if !arrived.is_empty() {
@@ -195,14 +200,14 @@ impl ItsWarp {
         // One group, everyone live in it, nothing to reconverge: the fast path until something splits it.
         if self.barriers.is_empty() && ready == self.live() {
             let pc0 = self.pc[ready.lowest().unwrap_or(0) as usize];
-            if ready.iter().all(|l| self.pc[l as usize] == pc0) {
+            if ready.is_subset_of(self.lanes_at(pc0)) {
                 self.converged = Some(ready);
                 self.current = Some(pc0);
                 return Some((pc0, ready));
             }
         }
         let pc = match self.current {
-            Some(c) if ready.iter().any(|l| self.pc[l as usize] == c) => c,
+            Some(c) if !ready.and(self.lanes_at(c)).is_empty() => c,
             _ => {
                 // Round-robin by PC: the next group after the current one, wrapping.
                 let from = self.current.unwrap_or(Pc(0));
@@ -220,11 +225,15 @@ impl ItsWarp {
     }
 
     pub fn group_at(&self, pc: Pc) -> LaneMask {
+        self.lanes_in(ThreadState::Ready).and(self.lanes_at(pc))
+    }
+
+    /// The lanes (in any state) whose PC is `pc`: one comparison per lane, without branches.
+    #[inline]
+    pub fn lanes_at(&self, pc: Pc) -> LaneMask {
         let mut m = 0u32;
-        for l in self.lanes_in(ThreadState::Ready).iter() {
-            if self.pc[l as usize] == pc {
-                m |= 1 << l;
-            }
+        for (l, p) in self.pc.iter().enumerate() {
+            m |= ((*p == pc) as u32) << l;
         }
         LaneMask(m)
     }

@@ -137,9 +137,13 @@ impl Machine {
                 }
                 _ => return Some((pc, mask, Some(effect))),
             };
-            // A backward jump in ITS yields and may be a spin loop: the general path decides.
+            // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the warp is
+            // one group (nothing to yield to, and no thread waits for a spinner: the spin record just clears).
             if its && next <= pc {
-                return Some((pc, mask, Some(effect)));
+                match &warp.model {
+                    WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
+                    _ => return Some((pc, mask, Some(effect))),
+                }
             }
             if let Effect::Branch { site, .. } = effect
                 && site.counted
