@@ -177,6 +177,7 @@ impl ItsWarp {
     }
 
     /// The group that issues next: (PC, lanes), or None when no thread of this warp can issue.
+    #[inline]
     pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
         if let Some(lanes) = self.converged
             && let Some(l) = lanes.lowest()
@@ -192,6 +193,12 @@ impl ItsWarp {
                 return Some((pc, group));
             }
         }
+        self.choose_group()
+    }
+
+    /// [`ItsWarp::candidate`] off its fast paths: reconverge what can, then pick a group.
+    #[inline(never)]
+    fn choose_group(&mut self) -> Option<(Pc, LaneMask)> {
         while self.settle() {}
         let ready = self.lanes_in(ThreadState::Ready);
         if ready.is_empty() {

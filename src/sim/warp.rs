@@ -91,6 +91,7 @@ impl Warp {
     }
 
     /// What this warp would issue now: (PC, lanes). None if it is finished or waiting.
+    #[inline]
     pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
         match &mut self.model {
             WarpModel::PreVolta { stack, at_barrier } => {
