@@ -30,11 +30,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1 << 16, help="ints to reduce (numba needs minutes past 1<<17)")
     ap.add_argument("--block", type=int, default=512)
+    ap.add_argument("--no-numba", action="store_true",
+                    help="only warpdbg and the native loops (for sizes numba cannot finish, e.g. 1<<24)")
     args = ap.parse_args()
     n, block = args.n, args.block
 
     py = os.path.join(VENV, "bin", "python")
-    if not os.path.exists(py):
+    if not args.no_numba and not os.path.exists(py):
         print("installing numba into", VENV, file=sys.stderr)
         subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
         subprocess.run([py, "-m", "pip", "install", "-q", "numba"], check=True)
@@ -61,9 +63,11 @@ def main():
         bench = sh([warpdbg, "run", "--bench", "--mode", mode, kernel] + launch)
         secs = float(next(l for l in bench.splitlines() if l.startswith("simulation")).split()[1])
         rows.append((f"warpdbg {mode}", secs, rep["memory"]["g_odata"]))
-    env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
-    peer = json.loads(sh([py, os.path.join(HERE, "reduce_numba.py"), data_path, str(n), str(block)], env=env))
-    rows.append(("numba CUDA simulator", peer["seconds"], peer["g_odata"]))
+    peer = None
+    if not args.no_numba:
+        env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1")
+        peer = json.loads(sh([py, os.path.join(HERE, "reduce_numba.py"), data_path, str(n), str(block)], env=env))
+        rows.append(("numba CUDA simulator", peer["seconds"], peer["g_odata"]))
     nat = json.loads(sh([native, data_path, str(n), str(block)]))
     rows.append(("native Rust loops", nat["seconds"], nat["g_odata"]))
 
@@ -76,7 +80,8 @@ def main():
         ok &= agree
         print(f"{name:<24}{secs:>12.4f}  {'agrees' if agree else 'DIFFERS'}")
     w = min(r[1] for r in rows[:2])
-    print(f"\nnumba / warpdbg (faster mode): {peer['seconds'] / w:,.0f}x")
+    if peer is not None:
+        print(f"\nnumba / warpdbg (faster mode): {peer['seconds'] / w:,.0f}x")
     print(f"warpdbg (faster mode) / native: {w / max(nat['seconds'], 1e-9):,.0f}x")
     print("(each time is the kernel alone: no start-up, no input generation, no report)")
     sys.exit(0 if ok else 1)
