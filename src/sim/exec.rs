@@ -434,10 +434,7 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
         Instr::Jump { target } => return Ok(Effect::Jump(*target)),
         Instr::Branch { cond, then_pc, else_pc, reconv, site } => {
             let c = Src::of(*cond, ctx.stride, ctx.base).lanes(ctx.regs);
-            let mut taken = 0u32;
-            for (l, v) in c.iter().enumerate() {
-                taken |= ((*v != 0) as u32) << l;
-            }
+            let taken = super::lane_bits::nonzero_mask(&c);
             return Ok(Effect::Branch {
                 taken: LaneMask(taken & mask.0),
                 then_pc: *then_pc,
@@ -556,11 +553,8 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
 fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
     let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = mask.lowest().map_or(0, |l| bv[l as usize] as u32);
-    // Any active lane with another divisor (one comparison per lane, without branches).
-    let mut other = 0u32;
-    for (l, v) in bv.iter().enumerate() {
-        other |= ((*v as u32 != d) as u32) << l;
-    }
+    // Any active lane with another divisor.
+    let other = !super::lane_bits::eq_mask(&bv.map(|v| v as u32), d);
     if d.is_power_of_two() && other & mask.0 == 0 {
         let shift = d.trailing_zeros();
         if rem {

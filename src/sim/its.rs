@@ -235,14 +235,10 @@ impl ItsWarp {
         self.lanes_in(ThreadState::Ready).and(self.lanes_at(pc))
     }
 
-    /// The lanes (in any state) whose PC is `pc`: one comparison per lane, without branches.
+    /// The lanes (in any state) whose PC is `pc`.
     #[inline]
     pub fn lanes_at(&self, pc: Pc) -> LaneMask {
-        let mut m = 0u32;
-        for (l, p) in self.pc.iter().enumerate() {
-            m |= ((*p == pc) as u32) << l;
-        }
-        LaneMask(m)
+        LaneMask(super::lane_bits::eq_mask(&self.pc.map(|p| p.0), pc.0))
     }
 
     #[inline]

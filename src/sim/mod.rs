@@ -8,6 +8,7 @@ pub mod explain;
 pub mod fault;
 pub mod inspect;
 pub mod its;
+pub mod lane_bits;
 pub mod lane_mask;
 pub mod machine;
 pub mod memory;

@@ -1,0 +1,114 @@
+//! A warp's 32 lane values turned into a lane mask in a few vector instructions: which lanes hold a value,
+//! which lanes' registers are non-zero. The scheduler and the branch unit ask these on every issue; a loop
+//! over lanes shifting one bit at a time does not vectorise (the compiler cannot see that a vector compare and
+//! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present) and other
+//! targets a plain loop.
+
+/// Bit `l` set where `values[l] == x`.
+#[inline]
+pub fn eq_mask(values: &[u32; 32], x: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_castsi128_ps, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_ps, _mm_set1_epi32};
+        let mut m = 0u32;
+        // SAFETY: SSE2 is in every x86-64 CPU; each unaligned load reads 4 of the 32 values, in bounds.
+        unsafe {
+            let k = _mm_set1_epi32(x as i32);
+            for i in 0..8 {
+                let v = _mm_loadu_si128(values.as_ptr().add(4 * i).cast());
+                let eq = _mm_castsi128_ps(_mm_cmpeq_epi32(v, k));
+                m |= (_mm_movemask_ps(eq) as u32) << (4 * i);
+            }
+        }
+        m
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        eq_mask_plain(values, x)
+    }
+}
+
+/// Bit `l` set where `values[l] != 0`.
+#[inline]
+pub fn nonzero_mask(values: &[u64; 32]) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_pd, _mm_setzero_si128,
+            _mm_shuffle_epi32,
+        };
+        let mut zero = 0u32;
+        // SAFETY: SSE2 is in every x86-64 CPU; each unaligned load reads 2 of the 32 values, in bounds.
+        unsafe {
+            let z = _mm_setzero_si128();
+            for i in 0..16 {
+                let v = _mm_loadu_si128(values.as_ptr().add(2 * i).cast());
+                // A 64-bit lane is zero when both its 32-bit halves are: swap the halves and AND.
+                let halves = _mm_cmpeq_epi32(v, z);
+                let both = _mm_and_si128(halves, _mm_shuffle_epi32::<0b10_11_00_01>(halves));
+                zero |= (_mm_movemask_pd(_mm_castsi128_pd(both)) as u32) << (2 * i);
+            }
+        }
+        !zero
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        nonzero_mask_plain(values)
+    }
+}
+
+/// [`eq_mask`] one lane at a time (the other targets' version, and the tests' reference).
+pub fn eq_mask_plain(values: &[u32; 32], x: u32) -> u32 {
+    values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v == x) as u32) << l)
+}
+
+/// [`nonzero_mask`] one lane at a time.
+pub fn nonzero_mask_plain(values: &[u64; 32]) -> u32 {
+    values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v != 0) as u32) << l)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_agree_with_one_lane_at_a_time() {
+        // Values that differ only in one half of a 64-bit lane, or in the sign bit, are the ones a wrong
+        // shuffle or compare would get wrong.
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..2000 {
+            let mut small = [0u32; 32];
+            let mut wide = [0u64; 32];
+            for l in 0..32 {
+                let r = next();
+                small[l] = if r & 3 == 0 { 7 } else { (r >> 8) as u32 % 9 };
+                wide[l] = match r & 7 {
+                    0 => 0,
+                    1 => 1 << 32,
+                    2 => 1,
+                    3 => 1 << 63,
+                    4 => 1 << 31,
+                    _ => {
+                        if round % 2 == 0 {
+                            0
+                        } else {
+                            r
+                        }
+                    }
+                };
+            }
+            for x in [0, 7, 8, u32::MAX] {
+                assert_eq!(eq_mask(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");
+            }
+            assert_eq!(nonzero_mask(&wide), nonzero_mask_plain(&wide), "{wide:?}");
+        }
+        assert_eq!(nonzero_mask(&[0; 32]), 0);
+        assert_eq!(eq_mask(&[5; 32], 5), u32::MAX);
+    }
+}
