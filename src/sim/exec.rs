@@ -528,13 +528,44 @@ fn map1(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, f: impl Fn(u64) -> 
     }
 }
 
-/// `dst = f(a, b)` for the lanes in `mask` (as [`map1`]).
+/// `dst = f(a, b)` for the lanes in `mask` (as [`map1`]). Source rows other than the destination are read in
+/// place, beside it (a copy of a warp's row is a call to `memcpy`); a source that is the destination row is
+/// copied first.
 #[inline(always)]
 fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
-    let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
-    let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
-    let d = dst.0 as usize * ctx.stride + ctx.base;
-    let out = warp_row(ctx.regs, d);
+    let (stride, base) = (ctx.stride, ctx.base);
+    let d = dst.0 as usize * stride + base;
+    let (sa, sb) = (Src::of(a, stride, base), Src::of(b, stride, base));
+    let (splat_a, splat_b, copy_a, copy_b);
+    let (lo, rest) = ctx.regs.split_at_mut(d);
+    let (out, hi) = rest.split_at_mut(32);
+    let out: &mut [u64; 32] = out.try_into().expect("a warp's row holds 32 lanes");
+    let row = |o: usize| -> &[u64; 32] {
+        let r = if o < d { &lo[o..o + 32] } else { &hi[o - d - 32..o - d] };
+        r.try_into().expect("a warp's row holds 32 lanes")
+    };
+    let av: &[u64; 32] = match sa {
+        Src::Imm(v) => {
+            splat_a = [v; 32];
+            &splat_a
+        }
+        Src::Row(o) if o == d => {
+            copy_a = *out;
+            &copy_a
+        }
+        Src::Row(o) => row(o),
+    };
+    let bv: &[u64; 32] = match sb {
+        Src::Imm(v) => {
+            splat_b = [v; 32];
+            &splat_b
+        }
+        Src::Row(o) if o == d => {
+            copy_b = *out;
+            &copy_b
+        }
+        Src::Row(o) => row(o),
+    };
     if mask == LaneMask::FULL {
         for l in 0..32 {
             out[l] = f(av[l], bv[l]);
