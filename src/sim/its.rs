@@ -327,8 +327,12 @@ impl ItsWarp {
     pub fn resume_after(&mut self, lanes: LaneMask) {
         self.converged = None;
         self.set_state(lanes, ThreadState::Ready);
-        for l in lanes.iter() {
-            self.pc[l as usize] = Pc(self.pc[l as usize].0 + 1);
+        if lanes == LaneMask::FULL {
+            self.pc.iter_mut().for_each(|p| p.0 += 1);
+        } else {
+            for l in lanes.iter() {
+                self.pc[l as usize].0 += 1;
+            }
         }
     }
 

@@ -885,8 +885,7 @@ impl Machine {
         let one_barrier = |w: &Warp| match &w.model {
             WarpModel::Its(its) if !w.done() => {
                 let at = its.lanes_in(ThreadState::AtBarrier);
-                let first = at.lowest().map(|l| its.pc[l as usize]);
-                at.iter().all(|l| Some(its.pc[l as usize]) == first)
+                at.lowest().is_none_or(|l| at.is_subset_of(its.lanes_at(its.pc[l as usize])))
             }
             _ => true,
         };
