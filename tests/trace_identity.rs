@@ -182,11 +182,13 @@ fn traces_and_results_are_unchanged() {
 fn whole_run_matches_single_stepping_on_many_blocks() {
     // The four kernels of the performance figures; grayscale's 2-D blocks make each warp's accesses two
     // ranges (two image rows), which the parallel rule must tell apart from other blocks' rows.
-    let launches: [(&str, &[&str]); 4] = [
+    // An image 128 pixels wide puts the two rows of a warp 112 bytes apart, with other blocks' pixels between.
+    let launches: [(&str, &[&str]); 5] = [
         ("kernels/reduce_neighbored.cu", &["n=131072"]),
         ("kernels/reduce_interleaved.cu", &["n=131072"]),
         ("kernels/vec_add.cu", &["n=131072"]),
         ("kernels/grayscale.cu", &["width=300", "height=200"]),
+        ("kernels/grayscale.cu", &["width=128", "height=64"]),
     ];
     for (path, args) in launches {
         for mode in [Mode::PreVolta, Mode::Its] {

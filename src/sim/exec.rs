@@ -89,10 +89,12 @@ pub struct Ctx<'a> {
     pub touched: Vec<(u64, u64)>,
 }
 
-/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (a GPU cache line: a
-/// warp reading every third byte, or every other int, records one range): the bytes between count as
-/// touched, which can only refuse a parallel run, never change a result.
-const TOUCH_GAP: u64 = 128;
+/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (a warp reading every
+/// third byte, or every other int, records one range): the bytes between count as touched, which can only
+/// refuse a parallel run, never change a result. Small, because a false refusal costs the whole run its
+/// cores: a 2-D block's warp covers two image rows, and on an image 128 bytes wide the gap between them is
+/// 112 bytes of other blocks' pixels.
+const TOUCH_GAP: u64 = 16;
 
 /// What race detection needs from the machine.
 pub struct RaceCtx<'a> {
