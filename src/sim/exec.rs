@@ -86,7 +86,44 @@ pub struct Ctx<'a> {
     /// of `global`; the global bytes this instruction touched are tracked in `touched`.
     pub par: Option<&'a super::machine::SharedGlobal>,
     /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
-    pub touched: Vec<(u64, u64)>,
+    pub touched: Option<&'a mut Touched>,
+}
+
+/// The global byte ranges `[lo, hi)` one warp instruction accessed: at most one per lane, kept inline so the
+/// step loop allocates nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Touched {
+    ranges: [(u64, u64); 32],
+    len: usize,
+}
+
+impl Touched {
+    /// One lane accessed `[lo, hi)`: it extends the last range when it continues it (lanes run in ascending
+    /// order, so a warp walking an array records one range).
+    #[inline]
+    fn add(&mut self, lo: u64, hi: u64) {
+        if let Some(r) = self.ranges[..self.len].last_mut()
+            && lo >= r.0
+            && lo <= r.1 + TOUCH_GAP
+        {
+            r.1 = r.1.max(hi);
+        } else if self.len < self.ranges.len() {
+            self.ranges[self.len] = (lo, hi);
+            self.len += 1;
+        } else {
+            // More accesses than lanes (not from one warp instruction): widen the last range, conservatively.
+            let r = &mut self.ranges[self.len - 1];
+            (r.0, r.1) = (r.0.min(lo), r.1.max(hi));
+        }
+    }
+
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.ranges[..self.len]
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 /// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (a warp reading every
@@ -145,10 +182,8 @@ impl Ctx<'_> {
 
     #[inline]
     fn touch(&mut self, addr: u64, size: u32) {
-        let end = addr + size as u64;
-        match self.touched.last_mut() {
-            Some(r) if addr >= r.0 && addr <= r.1 + TOUCH_GAP => r.1 = r.1.max(end),
-            _ => self.touched.push((addr, end)),
+        if let Some(t) = self.touched.as_deref_mut() {
+            t.add(addr, addr + size as u64);
         }
     }
 

@@ -584,6 +584,8 @@ impl Machine {
         mask: LaneMask,
     ) -> Result<Effect, Box<Fault>> {
         let line = kernel.line(pc);
+        // Only whole runs on several cores record the global bytes an instruction touches.
+        let mut touched = self.par.as_ref().map(|_| exec::Touched::default());
         let (result, notes, wrote) = {
             let block = &mut self.blocks[b];
             let mut ctx = Ctx {
@@ -608,7 +610,7 @@ impl Machine {
                 pc,
                 shared_accesses: std::mem::take(&mut self.shared_scratch),
                 par: self.par.as_ref().map(|p| &*p.view),
-                touched: vec![],
+                touched: touched.as_mut(),
             };
             let r = exec::execute(&mut ctx, pc, mask);
             if !ctx.shared_accesses.is_empty() {
@@ -616,10 +618,11 @@ impl Machine {
                 ctx.shared_accesses.clear();
             }
             self.shared_scratch = ctx.shared_accesses;
-            let (notes, wrote, touched) = (ctx.notes, ctx.wrote, ctx.touched);
+            let (notes, wrote) = (ctx.notes, ctx.wrote);
             if let Some(p) = &mut self.par {
                 let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
-                p.step(block.linear, block.barrier_epoch, w as u32, &touched, write);
+                let ranges = touched.as_ref().map_or(&[][..], |t| t.as_slice());
+                p.step(block.linear, block.barrier_epoch, w as u32, ranges, write);
             }
             (r, notes, wrote)
         };

@@ -89,6 +89,7 @@ impl Machine {
         let block = &mut blocks[0];
         let (linear, epoch) = (block.linear, block.barrier_epoch);
         let warp = &mut block.warps[w];
+        let mut touched = exec::Touched::default();
         let mut ctx = Ctx {
             kernel,
             regs: &mut block.regs,
@@ -106,7 +107,7 @@ impl Machine {
             pc,
             shared_accesses: vec![],
             par: Some(view),
-            touched: vec![],
+            touched: Some(&mut touched),
         };
         loop {
             if *steps >= *max_steps {
@@ -114,8 +115,10 @@ impl Machine {
             }
             let instr = &kernel.instrs[pc.0 as usize];
             let result = exec::execute(&mut ctx, pc, mask);
-            p.step(linear, epoch, w as u32, &ctx.touched, matches!(instr, Instr::Store { .. }));
-            ctx.touched.clear();
+            if let Some(t) = ctx.touched.as_deref_mut() {
+                p.step(linear, epoch, w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
+                t.clear();
+            }
             *steps += 1;
             let effect = result.ok()?;
             if ctx.wrote {
