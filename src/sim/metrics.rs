@@ -45,6 +45,13 @@ impl Metrics {
     pub fn count_instruction(&mut self, line: u32, threads: u32) {
         self.warp_instructions += 1;
         self.thread_instructions += threads as u64;
+        self.count_line(line, threads);
+    }
+
+    /// The per-line part of [`Metrics::count_instruction`] (a caller that issues many instructions in a row
+    /// adds the totals once).
+    #[inline]
+    pub fn count_line(&mut self, line: u32, threads: u32) {
         let i = line as usize;
         if i >= self.line_instructions.len() {
             self.line_instructions.resize(i + 1, [0, 0]);

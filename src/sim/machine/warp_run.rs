@@ -109,9 +109,12 @@ impl Machine {
             par: Some(view),
             touched: Some(&mut touched),
         };
-        loop {
-            if *steps >= *max_steps {
-                return None;
+        // Totals kept here and added once: one increment per issue of a few counters in memory is a
+        // measurable part of the loop.
+        let (mut issued, mut threads) = (0u64, 0u64);
+        let out = loop {
+            if *steps + issued >= *max_steps {
+                break None;
             }
             let instr = &kernel.instrs[pc.0 as usize];
             let result = exec::execute(&mut ctx, pc, mask);
@@ -119,8 +122,8 @@ impl Machine {
                 p.step(linear, epoch, w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
                 t.clear();
             }
-            *steps += 1;
-            let effect = result.ok()?;
+            issued += 1;
+            let Ok(effect) = result else { break None };
             if ctx.wrote {
                 ctx.wrote = false;
                 *mem_epoch += 1;
@@ -128,24 +131,24 @@ impl Machine {
             }
             // Notes become hazards, and a hazard refuses the parallel run.
             if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
-                return None;
+                break None;
             }
-            metrics.count_instruction(kernel.line(pc), mask.count());
-            warp.instructions += 1;
+            threads += mask.count() as u64;
+            metrics.count_line(kernel.line(pc), mask.count());
             let next = match effect {
                 Effect::Next => Pc(pc.0 + 1),
                 Effect::Jump(t) => t,
                 Effect::Branch { taken, then_pc, else_pc, .. } if taken.is_empty() || taken == mask => {
                     if taken.is_empty() { else_pc } else { then_pc }
                 }
-                _ => return Some((pc, mask, Some(effect))),
+                _ => break Some((pc, mask, Some(effect))),
             };
             // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the warp is
             // one group (nothing to yield to, and no thread waits for a spinner: the spin record just clears).
             if its && next <= pc {
                 match &warp.model {
                     WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
-                    _ => return Some((pc, mask, Some(effect))),
+                    _ => break Some((pc, mask, Some(effect))),
                 }
             }
             if let Effect::Branch { site, .. } = effect
@@ -164,14 +167,19 @@ impl Machine {
                 WarpModel::Its(m) => m.advance(mask, pc, next),
             }
             if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive {
-                return None;
+                break None;
             }
             match warp.candidate() {
                 Some((npc, nmask)) if !(its && waits_for_lanes(&kernel.instrs[npc.0 as usize])) => {
                     (pc, mask) = (npc, nmask);
                 }
-                _ => return Some((pc, mask, None)),
+                _ => break Some((pc, mask, None)),
             }
-        }
+        };
+        *steps += issued;
+        metrics.warp_instructions += issued;
+        metrics.thread_instructions += threads;
+        warp.instructions += issued;
+        out
     }
 }
