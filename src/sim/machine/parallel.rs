@@ -1,7 +1,7 @@
 //! Whole runs on several cores: `Machine::run` on a fresh launch runs the blocks independently, in contiguous
 //! ranges on rayon's threads, and keeps the result only when it is provably the one the sequential scheduler
-//! gives. Otherwise global memory is restored and the launch runs sequentially from the start. Single-stepping
-//! (`step`, `step_traced`: the TUI, `trace`) never comes here.
+//! gives. Otherwise global memory is restored (from a copy-on-write record of the pages written) and the launch
+//! runs sequentially from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
 //! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
@@ -13,7 +13,8 @@
 //!   warp instruction, are compared after the run): blocks then cannot see each other;
 //! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global bytes
 //!   unless both only read them: the order in which a block's warps interleave (which the sequential scheduler
-//!   decides from all resident blocks) then cannot change what any thread reads;
+//!   decides from all resident blocks) then cannot change what any thread reads, so a block's warps run one
+//!   after another, each to its next barrier (`warp_run.rs`);
 //! - the steps of all blocks add up to no more than the step limit;
 //! - the livelock detector could not have started: a quiet stretch (no memory change, exit or barrier
 //!   release anywhere) of the sequential run holds its first step plus, of each resident block, steps of
