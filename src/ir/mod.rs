@@ -49,9 +49,9 @@ impl Ty {
         }
     }
 
-    /// Register bits as the value the kernel sees, as an integer (floats truncated, addresses as they are).
-    pub fn int_value(self, bits: u64) -> i64 {
-        let s = match self {
+    /// The source-language scalar this register type holds; None for an address.
+    pub fn scalar(self) -> Option<Scalar> {
+        Some(match self {
             Ty::Bool => Scalar::Bool,
             Ty::I8 => Scalar::I8,
             Ty::U8 => Scalar::U8,
@@ -59,9 +59,13 @@ impl Ty {
             Ty::U32 => Scalar::U32,
             Ty::F32 => Scalar::F32,
             Ty::F64 => Scalar::F64,
-            Ty::Ptr => return bits as i64,
-        };
-        s.int_value(bits)
+            Ty::Ptr => return None,
+        })
+    }
+
+    /// Register bits as the value the kernel sees, as an integer (floats truncated, addresses as they are).
+    pub fn int_value(self, bits: u64) -> i64 {
+        self.scalar().map_or(bits as i64, |s| s.int_value(bits))
     }
 
     /// Bytes this type occupies in memory.

@@ -9,19 +9,6 @@ use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DivideByZero;
 
-fn scalar(ty: Ty) -> Option<Scalar> {
-    Some(match ty {
-        Ty::Bool => Scalar::Bool,
-        Ty::I8 => Scalar::I8,
-        Ty::U8 => Scalar::U8,
-        Ty::I32 => Scalar::I32,
-        Ty::U32 => Scalar::U32,
-        Ty::F32 => Scalar::F32,
-        Ty::F64 => Scalar::F64,
-        Ty::Ptr => return None,
-    })
-}
-
 #[inline]
 pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> {
     Ok(match ty {
@@ -131,7 +118,7 @@ pub fn unary(op: UnOp, ty: Ty, a: u64) -> u64 {
 
 #[inline]
 pub fn convert(from: Ty, to: Ty, a: u64) -> u64 {
-    match (scalar(from), scalar(to)) {
+    match (from.scalar(), to.scalar()) {
         (Some(f), Some(t)) => f.convert_bits(t, a),
         (None, Some(Scalar::Bool)) => (a != 0) as u64,
         _ => a,
