@@ -56,6 +56,17 @@ fn wait_events(path: &Path, n: usize) -> usize {
     }
 }
 
+/// The real binary recording `kernel` into `<scratch dir>/<file>` inside tmux; None when tmux is missing.
+fn record_in_tmux(dir: &str, file: &str, kernel: &str) -> Option<(PathBuf, Tmux)> {
+    if !require_tool("tmux", "-V") {
+        return None;
+    }
+    let file = scratch(dir).join(file);
+    let argv = [BIN, kernel, "--record", file.to_str().unwrap()];
+    let t = Tmux::start(&repo(""), 120, 40, &argv, true).expect("tmux is here");
+    Some((file, t))
+}
+
 fn title_has(screen: &str, text: &str) -> bool {
     screen.lines().next().is_some_and(|l| l.contains(text))
 }
@@ -65,13 +76,8 @@ fn title_has(screen: &str, text: &str) -> bool {
 
 #[test]
 fn tmux_recording_replays_to_the_screens_that_were_shown() {
-    if !require_tool("tmux", "-V") {
-        return;
-    }
-    let dir = scratch("tmux-record");
-    let file = dir.join("lesson.wdbg");
-    let argv = [BIN, "kernels/deadlock.cu", "--record", file.to_str().unwrap()];
-    let t = Tmux::start(&repo(""), 120, 40, &argv, true).expect("tmux is here");
+    let Some((file, t)) = record_in_tmux("tmux-record", "lesson.wdbg", "kernels/deadlock.cu") else { return };
+    let dir = file.parent().expect("the recording is in its scratch directory").to_path_buf();
     // (screen as shown, events on disk when it was shown)
     let mut shown: Vec<(String, usize)> = vec![];
     let snap = |shown: &mut Vec<(String, usize)>, t: &Tmux, what: &str, pred: &dyn Fn(&str) -> bool| {
@@ -191,13 +197,8 @@ fn tmux_recording_replays_to_the_screens_that_were_shown() {
 
 #[test]
 fn sigkill_mid_recording_leaves_a_loadable_file() {
-    if !require_tool("tmux", "-V") {
-        return;
-    }
-    let dir = scratch("tmux-kill");
-    let file = dir.join("killed.wdbg");
-    let argv = [BIN, "kernels/loop_divergence.cu", "--record", file.to_str().unwrap()];
-    let t = Tmux::start(&repo(""), 120, 40, &argv, true).expect("tmux is here");
+    let Some((file, t)) = record_in_tmux("tmux-kill", "killed.wdbg", "kernels/loop_divergence.cu") else { return };
+    let dir = file.parent().expect("the recording is in its scratch directory").to_path_buf();
     t.wait("the debugger", |s| title_has(s, "step 0"));
     for n in 1..=5u64 {
         t.keys(&["s"]);
