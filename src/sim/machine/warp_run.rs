@@ -1,7 +1,7 @@
 //! Whole runs (`parallel`): one warp runs as far as it can before the next. The data path keeps one context
 //! for the warp while its instructions only move it along (straight-line code, jumps, branches all its
-//! threads agree on); anything else (a divergent branch, a barrier, an exit, an ITS loop's back edge or
-//! `_sync` intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the
+//! threads agree on, the back edge of an ITS warp that is one group); anything else (a divergent branch, a
+//! barrier, an exit, another ITS back edge or a `_sync` intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the
 //! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
@@ -60,7 +60,7 @@ impl Machine {
     /// After an issue whose effect the general path applies: the model update, progress and the checks.
     fn finish_issue(&mut self, w: usize, pc: Pc, mask: LaneMask, effect: Effect) -> Option<WarpStop> {
         self.apply(0, w, pc, mask, effect);
-        let p = self.par.as_mut()?;
+        let Some(p) = self.par.as_mut() else { return Some(WarpStop::Refused) };
         if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive || !self.hazards.is_empty() {
             return Some(WarpStop::Refused);
         }
