@@ -3,6 +3,7 @@
 //! post-dominator).
 
 pub mod cfg;
+pub mod defined;
 pub mod lower;
 pub mod postdom;
 pub mod print;

@@ -354,9 +354,15 @@ impl Machine {
             let stride = nwarps as usize * 32;
             // A whole run's blocks reuse the last one's register file (a fresh one of this size is a fresh
             // mapping from the system, and its unmapping stalls every thread).
-            let mut regs = match self.par.as_mut().map(|p| std::mem::take(&mut p.spare_regs)) {
-                Some(mut r) if r.len() == nregs * stride => {
-                    r.fill(0);
+            // Only the registers some path reads before writing start at zero; the rest keep the last
+            // block's values, which no thread reads (`ir::defined`).
+            let mut regs = match self.par.as_mut() {
+                Some(p) if p.spare_regs.len() == nregs * stride => {
+                    let mut r = std::mem::take(&mut p.spare_regs);
+                    for reg in &p.read_before_written {
+                        let row = reg.0 as usize * stride;
+                        r[row..row + stride].fill(0);
+                    }
                     r
                 }
                 _ => vec![0u64; nregs * stride],

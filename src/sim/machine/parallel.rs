@@ -36,7 +36,7 @@ use rayon::prelude::*;
 
 use super::warp_run::WarpStop;
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
-use crate::ir::{Instr, Kernel};
+use crate::ir::{Instr, Kernel, Reg};
 use crate::launch::Launch;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
@@ -194,13 +194,18 @@ pub(crate) struct ParState {
     pub(super) order_sensitive: bool,
     /// The retired block's register file, for the next block.
     pub(super) spare_regs: Vec<u64>,
+    /// Scratch space of `end_interval`.
+    hulls: Vec<(u64, u64)>,
+    /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
+    /// register file that must be cleared.
+    pub(super) read_before_written: Vec<Reg>,
 }
 
 /// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
 const MAX_INTERVAL_ACCESSES: usize = 1 << 16;
 
 impl ParState {
-    fn new(view: Arc<SharedGlobal>) -> Self {
+    fn new(view: Arc<SharedGlobal>, read_before_written: Vec<Reg>) -> Self {
         ParState {
             view,
             interval: vec![],
@@ -215,6 +220,8 @@ impl ParState {
             done_writes: vec![],
             order_sensitive: false,
             spare_regs: vec![],
+            hulls: vec![],
+            read_before_written,
         }
     }
 
@@ -274,6 +281,16 @@ impl ParState {
         if self.interval.is_empty() {
             return;
         }
+        if warps_apart(&self.interval, &mut self.hulls) {
+            for a in self.interval.drain(..) {
+                let list = if a.write { &mut self.writes } else { &mut self.reads };
+                match list.last_mut() {
+                    Some(l) if a.lo >= l.0 && a.lo <= l.1 => l.1 = l.1.max(a.hi),
+                    _ => list.push((a.lo, a.hi)),
+                }
+            }
+            return;
+        }
         let v = &mut self.interval;
         // Merge each warp's reads and its writes (a warp never conflicts with itself).
         v.sort_unstable();
@@ -325,6 +342,25 @@ impl ParState {
             ranges.clear();
         }
     }
+}
+
+/// The common case, checked by sorting one hull per run of a warp's accesses rather than every access:
+/// warps run one after another, each over its own stretch of memory, so those hulls do not overlap (a warp's
+/// own accesses may: a warp never conflicts with itself). `hulls` is scratch space.
+fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
+    hulls.clear();
+    let mut warp = u32::MAX;
+    for a in v {
+        match hulls.last_mut() {
+            Some(h) if a.warp == warp => *h = (h.0.min(a.lo), h.1.max(a.hi)),
+            _ => {
+                warp = a.warp;
+                hulls.push((a.lo, a.hi));
+            }
+        }
+    }
+    hulls.sort_unstable();
+    hulls.windows(2).all(|w| w[0].1 <= w[1].0)
 }
 
 /// Does any block write bytes another block reads or writes? `writes` and `reads` are (lo, hi, block), each
@@ -409,7 +445,7 @@ impl Machine {
             mem_epoch: 0,
             schedule_seed: None,
             shared_scratch: Vec::with_capacity(32),
-            par: Some(Box::new(ParState::new(view))),
+            par: Some(Box::new(ParState::new(view, crate::ir::defined::read_before_written(&t.kernel)))),
             ran_parallel: false,
         };
         m.dispatch();
@@ -562,7 +598,31 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
 
 #[cfg(test)]
 mod tests {
-    use super::blocks_conflict;
+    use super::{Access, blocks_conflict, warps_apart};
+
+    fn acc(warp: u32, write: bool, lo: u64, hi: u64) -> Access {
+        Access { warp, write, lo, hi }
+    }
+
+    #[test]
+    fn warps_apart_allows_a_warps_own_overlaps_only() {
+        let mut scratch = vec![];
+        // reduceNeighbored at stride 1, the last warp to leave the barrier first: each warp reads its ints
+        // twice and writes them.
+        let v = [
+            acc(1, false, 128, 256),
+            acc(0, false, 0, 124),
+            acc(0, false, 4, 128),
+            acc(0, true, 0, 124),
+            acc(2, false, 256, 260),
+        ];
+        assert!(warps_apart(&v, &mut scratch));
+        // Warp 1 reads what warp 0 wrote (or only reads it: the sorting check decides).
+        assert!(!warps_apart(&[acc(0, true, 0, 128), acc(1, false, 124, 130)], &mut scratch));
+        assert!(!warps_apart(&[acc(1, false, 124, 130), acc(0, false, 0, 128)], &mut scratch));
+        // A warp coming back after another is checked against it.
+        assert!(!warps_apart(&[acc(0, false, 0, 8), acc(1, false, 8, 16), acc(0, true, 4, 20)], &mut scratch));
+    }
 
     #[test]
     fn blocks_conflict_only_on_shared_bytes_with_a_write() {
