@@ -2,6 +2,7 @@
 //! model picked those lanes. Control flow comes back as an [`Effect`] for the model to apply.
 
 use super::alu;
+use super::decoded::{Alu, Op, Row};
 use super::lane_mask::LaneMask;
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
@@ -241,7 +242,26 @@ impl Ctx<'_> {
 
 /// Executes the instruction at `pc` for the lanes in `mask` (ascending lane order where order matters:
 /// atomics and printf).
+#[inline]
 pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above).
+        return unsafe { execute_avx2(ctx, pc, mask) };
+    }
+    execute_here(ctx, pc, mask)
+}
+
+/// [`execute`] compiled for AVX2: the lane loops are 32 lanes of 64 bits, and x86-64's baseline (SSE2) has no
+/// 64-bit lane compares, selects or variable shifts, so its loops run a lane or two at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn execute_avx2(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
+    execute_here(ctx, pc, mask)
+}
+
+#[inline(always)]
+fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
     let kernel = ctx.kernel;
     ctx.pc = pc;
     let instr = &kernel.instrs[pc.0 as usize];
@@ -328,36 +348,15 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
             let es = *elem_size as i64;
             map2(ctx, mask, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
         }
-        Instr::Special { dst, which } => {
-            let (b, base) = (ctx.block_dim, ctx.base as u64);
-            match which {
-                // A one-dimensional block (the common case): threadIdx.x is the thread's index.
-                Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
-                    let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
-                    for (l, o) in out.iter_mut().enumerate() {
-                        if mask.0 >> l & 1 != 0 {
-                            *o = base + l as u64;
-                        }
-                    }
-                }
-                Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
-                    let v = ctx.special(*which, 0);
-                    map1(ctx, mask, *dst, Operand::Imm(v), |x| x);
-                }
-                _ => {
-                    for l in mask.iter() {
-                        let v = ctx.special(*which, l);
-                        ctx.set(*dst, l, v);
-                    }
-                }
-            }
-        }
+        Instr::Special { dst, which } => special(ctx, mask, *dst, *which),
         Instr::SharedAddr { dst, array } => {
             let addr = ctx.layout.address(*array);
             for l in mask.iter() {
                 ctx.set(*dst, l, addr);
             }
         }
+        Instr::Load { ty, dst, addr } if load_elems(ctx, mask, ty.size(), *dst, *addr) => {}
+        Instr::Store { ty, addr, src } if store_elems(ctx, mask, ty.size(), *addr, *src) => {}
         Instr::Load { ty, dst, addr } => {
             for l in mask.iter() {
                 let a = ctx.get(*addr, l);
@@ -546,6 +545,109 @@ impl Src {
     }
 }
 
+/// `dst = threadIdx.x` and the other specials for the lanes in `mask`.
+#[inline(always)]
+fn special(ctx: &mut Ctx, mask: LaneMask, dst: Reg, which: Special) {
+    let (b, base) = (ctx.block_dim, ctx.base as u64);
+    match which {
+        // A one-dimensional block (the common case): threadIdx.x is the thread's index.
+        Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
+            let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
+            for (l, o) in out.iter_mut().enumerate() {
+                if mask.0 >> l & 1 != 0 {
+                    *o = base + l as u64;
+                }
+            }
+        }
+        Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
+            let v = ctx.special(which, 0);
+            map1(ctx, mask, dst, Operand::Imm(v), |x| x);
+        }
+        _ => {
+            for l in mask.iter() {
+                let v = ctx.special(which, l);
+                ctx.set(dst, l, v);
+            }
+        }
+    }
+}
+
+/// What a pre-decoded instruction did (small, unlike [`Effect`] and [`ExecError`]: it is returned at every
+/// issue of a whole run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    Next,
+    Jump(Pc),
+    /// A conditional branch; these lanes take it.
+    Branch(LaneMask),
+    /// A lane faulted: the whole run is refused (single-stepping reports it).
+    Fault,
+    /// Nothing done: [`execute`] runs this instruction.
+    General,
+}
+
+/// Executes a pre-decoded instruction (`pc` is its index) for the lanes in `mask`, as [`execute`] executes
+/// the IR's; [`Flow::General`], with nothing done, when the instruction has no fast form or this issue is not
+/// its fast case.
+#[inline(always)]
+pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
+    let row = |r: Row| Operand::Reg(Reg(r));
+    ctx.pc = pc;
+    match op {
+        Op::Alu { f, d, a, b } => {
+            let (d, a, b) = (Reg(d), row(a), row(b));
+            macro_rules! each {
+                ($($v:ident),*) => {
+                    match f {
+                        $(Alu::$v => map2(ctx, mask, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
+                    }
+                };
+            }
+            each!(
+                AddI, SubI, MulI, And, Or, Xor, Shl, ShrU, ShrS, LtS, LtU, LeS, LeU, GtS, GtU, GeS, GeU, Eq, Ne, AddF,
+                SubF, MulF, DivF
+            );
+        }
+        Op::Mov { d, a } => map1(ctx, mask, Reg(d), row(a), |x| x),
+        Op::PtrAdd { d, base, index, scale, signed } => {
+            let scale = scale as i64;
+            if signed {
+                map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                    p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
+                })
+            } else {
+                map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                    p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
+                })
+            }
+        }
+        Op::DivU { d, a, b, rem } => {
+            if divide_u32(ctx, mask, Reg(d), row(a), row(b), rem).is_err() {
+                return Flow::Fault;
+            }
+        }
+        Op::Special { d, which } => special(ctx, mask, Reg(d), which),
+        Op::Load { size, d, addr } => {
+            if !load_elems(ctx, mask, size as u32, Reg(d), row(addr)) {
+                return Flow::General;
+            }
+        }
+        Op::Store { size, addr, src } => {
+            if !store_elems(ctx, mask, size as u32, row(addr), row(src)) {
+                return Flow::General;
+            }
+        }
+        Op::Jump(target) => return Flow::Jump(target),
+        Op::Branch { cond, .. } => {
+            let at = cond as usize * ctx.stride + ctx.base;
+            let c: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
+            return Flow::Branch(LaneMask(super::lane_bits::nonzero_mask(c) & mask.0));
+        }
+        Op::General => return Flow::General,
+    }
+    Flow::Next
+}
+
 /// `dst = f(a)` for the lanes in `mask`. Every lane is computed and only the active ones are written: the
 /// functions given here are total (no fault, no panic), so this is the same and vectorises.
 #[inline(always)]
@@ -642,6 +744,79 @@ fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, r
         out[l as usize] = if rem { x % y } else { x / y } as u64;
     }
     Ok(())
+}
+
+/// The address of the lowest active lane when every active lane `l` addresses element `l` of one array of
+/// `size`-byte elements (`a[tid]`, `a[tid + 1]`): the warp's access is then one stretch of memory.
+#[inline(always)]
+fn consecutive(ctx: &Ctx, mask: LaneMask, size: u32, addr: Operand) -> Option<u64> {
+    let first = mask.lowest()?;
+    let Operand::Reg(r) = addr else { return None };
+    let at = r.0 as usize * ctx.stride + ctx.base;
+    let av: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
+    let start = av[first as usize];
+    let (mut expect, step) = (start.wrapping_sub(first as u64 * size as u64), size as u64);
+    let mut off = 0u64;
+    for (l, a) in av.iter().enumerate() {
+        let active = 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
+        off |= (*a ^ expect) & active;
+        expect = expect.wrapping_add(step);
+    }
+    (off == 0 && !memory::is_shared(start)).then_some(start)
+}
+
+impl Ctx<'_> {
+    /// Records the global bytes of a consecutive access, as [`Ctx::touch`] lane by lane would: one range
+    /// when no two neighbouring active lanes leave more than `TOUCH_GAP` bytes between them.
+    #[inline(always)]
+    fn touch_elems(&mut self, start: u64, size: u32, mask: LaneMask) {
+        let Some(t) = self.touched.as_deref_mut() else { return };
+        let first = mask.0.trailing_zeros();
+        let elems = mask.0 >> first;
+        let top = u32::BITS - elems.leading_zeros();
+        let mut cover = elems;
+        for k in 1..=(TOUCH_GAP as u32 / size).min(31) {
+            cover |= elems << k;
+        }
+        let upto = if top == 32 { u32::MAX } else { (1u32 << top) - 1 };
+        if cover & upto == upto {
+            t.add(start, start + (top * size) as u64);
+        } else {
+            for l in mask.iter() {
+                let lo = start + ((l - first) * size) as u64;
+                t.add(lo, lo + size as u64);
+            }
+        }
+    }
+}
+
+/// Whole runs: a warp's load of consecutive elements in one go (false: not that case, nothing done).
+#[inline(always)]
+fn load_elems(ctx: &mut Ctx, mask: LaneMask, size: u32, dst: Reg, addr: Operand) -> bool {
+    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, mask, size, addr)) else { return false };
+    let first = mask.0.trailing_zeros() as usize;
+    let d = dst.0 as usize * ctx.stride + ctx.base;
+    if !g.load_elems(start, size, mask.0 >> first, &mut ctx.regs[d + first..d + 32]) {
+        return false;
+    }
+    ctx.touch_elems(start, size, mask);
+    true
+}
+
+/// Whole runs: a warp's store of consecutive elements in one go (as [`load_elems`]).
+#[inline(always)]
+fn store_elems(ctx: &mut Ctx, mask: LaneMask, size: u32, addr: Operand, src: Operand) -> bool {
+    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, mask, size, addr)) else { return false };
+    let first = mask.0.trailing_zeros() as usize;
+    let Some(wrote) = (match Src::of(src, ctx.stride, ctx.base) {
+        Src::Row(o) => g.store_elems(start, size, mask.0 >> first, &ctx.regs[o + first..o + 32]),
+        Src::Imm(v) => g.store_elems(start, size, mask.0 >> first, &[v; 32][first..]),
+    }) else {
+        return false;
+    };
+    ctx.wrote |= wrote;
+    ctx.touch_elems(start, size, mask);
+    true
 }
 
 /// The 32 lanes of one warp's register starting at `at`.

@@ -356,8 +356,9 @@ impl Machine {
             // mapping from the system, and its unmapping stalls every thread).
             // Only the registers some path reads before writing start at zero; the rest keep the last
             // block's values, which no thread reads (`ir::defined`).
+            // A whole run's register files also hold its pre-decoded program's constants, after the registers.
             let mut regs = match self.par.as_mut() {
-                Some(p) if p.spare_regs.len() == nregs * stride => {
+                Some(p) if p.spare_regs.len() == p.program.rows() * stride => {
                     let mut r = std::mem::take(&mut p.spare_regs);
                     for reg in &p.read_before_written {
                         let row = reg.0 as usize * stride;
@@ -365,7 +366,12 @@ impl Machine {
                     }
                     r
                 }
-                _ => vec![0u64; nregs * stride],
+                Some(p) => {
+                    let mut r = vec![0u64; p.program.rows() * stride];
+                    p.program.fill_consts(&mut r, stride);
+                    r
+                }
+                None => vec![0u64; nregs * stride],
             };
             for (p, v) in self.kernel.params.iter().zip(&self.params) {
                 let row = p.reg.0 as usize * stride;

@@ -137,13 +137,19 @@ fn event_label(rec: &Recording, i: Option<usize>) -> String {
 pub fn html(rec: &Recording, frames: &[Frame], background: &str, foreground: &str) -> String {
     let frames_json: Vec<serde_json::Value> = frames
         .iter()
-        .map(|(t, i, b)| serde_json::json!({"t": t, "label": event_label(rec, *i), "html": frame_html(b)}))
+        .map(|(t, i, b)| {
+            // `e`: the event the frame follows (-1: the start), which decides the notes shown: times alone
+            // cannot, as events recorded in the same millisecond share one.
+            let e = i.map_or(-1, |i| i as i64);
+            serde_json::json!({"t": t, "e": e, "label": event_label(rec, *i), "html": frame_html(b)})
+        })
         .collect();
     let notes: Vec<serde_json::Value> = rec
         .events
         .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Note { text } => Some(serde_json::json!({"t": e.t, "text": text})),
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            EventKind::Note { text } => Some(serde_json::json!({"t": e.t, "e": i, "text": text})),
             _ => None,
         })
         .collect();
@@ -186,7 +192,7 @@ function show(i) {{
   document.getElementById('screen').innerHTML = f.html;
   document.getElementById('label').textContent = f.label;
   document.getElementById('pos').textContent = 'frame ' + (cur + 1) + ' / ' + D.frames.length;
-  const notes = D.notes.filter(n => n.t <= f.t);
+  const notes = D.notes.filter(n => n.e <= f.e);
   document.getElementById('note').textContent = notes.length ? 'note: ' + notes[notes.length - 1].text : '';
   slider.value = cur;
 }}

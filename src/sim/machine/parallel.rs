@@ -38,6 +38,8 @@ use super::warp_run::WarpStop;
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
 use crate::ir::{Instr, Kernel, Reg};
 use crate::launch::Launch;
+use crate::sim::decoded::Program;
+use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
 
@@ -114,49 +116,146 @@ impl SharedGlobal {
         }
     }
 
+    /// The allocation holding the `count` consecutive `size`-byte elements at `addr`, and their offset in it;
+    /// None unless all lie in one allocation, naturally aligned (then the caller goes lane by lane, which
+    /// reports what is wrong).
+    #[inline]
+    fn locate_elems(&self, addr: u64, size: u32, count: u32) -> Option<(&RawAlloc, u64)> {
+        let bytes = size as u64 * count as u64;
+        let (a, off) = self.locate(addr, size).ok()?;
+        (off + bytes <= a.bytes).then_some((a, off))
+    }
+
+    /// A warp's load of consecutive elements: `out[i] = element i` of the `size`-byte elements at `addr`, for
+    /// each bit `i` of `elems`. False (nothing loaded) unless [`Self::locate_elems`] holds.
+    #[inline(always)]
+    pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> bool {
+        let count = u32::BITS - elems.leading_zeros();
+        let Some((a, off)) = self.locate_elems(addr, size, count) else { return false };
+        // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
+        // `load`.
+        let p = unsafe { a.ptr.add(off as usize) };
+        macro_rules! each {
+            ($atomic:ty, $prim:ty) => {
+                for i in LaneMask(elems).iter() {
+                    // SAFETY: as above.
+                    let v = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
+                    out[i as usize] = <$prim>::from_le(v.load(Ordering::Relaxed)) as u64;
+                }
+            };
+        }
+        match size {
+            1 => each!(AtomicU8, u8),
+            2 => each!(AtomicU16, u16),
+            4 => each!(AtomicU32, u32),
+            _ => each!(AtomicU64, u64),
+        }
+        true
+    }
+
+    /// A warp's store of consecutive elements (as [`Self::load_elems`]): element `i` becomes the low `size`
+    /// bytes of `vals[i]`. None when not that case; else whether any byte changed.
+    #[inline(always)]
+    pub fn store_elems(&self, addr: u64, size: u32, elems: u32, vals: &[u64]) -> Option<bool> {
+        let count = u32::BITS - elems.leading_zeros();
+        let (a, off) = self.locate_elems(addr, size, count)?;
+        // SAFETY: as in `load_elems`.
+        let p = unsafe { a.ptr.add(off as usize) };
+        // The elements that change; their pages join the undo record before the first write.
+        let mut changed = 0u32;
+        macro_rules! each {
+            ($atomic:ty, $prim:ty) => {{
+                for i in LaneMask(elems).iter() {
+                    // SAFETY: as in `load_elems`.
+                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
+                    changed |= ((<$prim>::from_le(e.load(Ordering::Relaxed)) != vals[i as usize] as $prim) as u32) << i;
+                }
+                if changed != 0 {
+                    let last = off + (count * size) as u64 - 1;
+                    for page in off / PAGE..=last / PAGE {
+                        a.save_page(page as usize);
+                    }
+                }
+                for i in LaneMask(changed).iter() {
+                    // SAFETY: as in `load_elems`; the pages are saved.
+                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
+                    e.store((vals[i as usize] as $prim).to_le(), Ordering::Relaxed);
+                }
+            }};
+        }
+        match size {
+            1 => each!(AtomicU8, u8),
+            2 => each!(AtomicU16, u16),
+            4 => each!(AtomicU32, u32),
+            _ => each!(AtomicU64, u64),
+        }
+        Some(changed != 0)
+    }
+
     #[inline]
     pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
         let (a, off) = self.locate(addr, size)?;
         // SAFETY: in bounds of the allocation (`locate`).
-        let p = unsafe { a.ptr.add(off as usize) };
-        // SAFETY: `p` is in bounds, aligned to `size` (the allocation is 8-aligned on the host and `addr` a
-        // multiple of `size` from a 256-aligned base), and these bytes are only accessed atomically meanwhile.
-        let v = unsafe {
-            match size {
-                1 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
-                2 => u16::from_le(AtomicU16::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
-                4 => u32::from_le(AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
-                _ => u64::from_le(AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
-            }
-        };
+        let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
         Ok(v)
     }
 
     #[inline]
     pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
         let (a, off) = self.locate(addr, size)?;
-        // The page's old bytes are saved before its first write; a writer racing for the same page waits
-        // until they are (and such a race is a conflict that refuses the run anyway).
-        let page = (off / PAGE) as usize;
-        a.saved[page].get_or_init(|| {
+        a.save_page((off / PAGE) as usize);
+        // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`; the page was saved.
+        unsafe { atomic_store(a.ptr.add(off as usize), size, bits) };
+        Ok(())
+    }
+}
+
+impl RawAlloc {
+    /// Before the first write to a page: its old bytes join the undo record. A writer racing for the same
+    /// page waits until they are (and such a race is a conflict that refuses the run anyway).
+    #[inline]
+    fn save_page(&self, page: usize) {
+        self.saved[page].get_or_init(|| {
             let start = page as u64 * PAGE;
-            let len = (a.bytes - start).min(PAGE) as usize;
+            let len = (self.bytes - start).min(PAGE) as usize;
             // SAFETY: in bounds of the allocation; nothing writes the page until this copy is done (every
             // writer comes through here first), and concurrent reads do not race with a read.
-            unsafe { std::slice::from_raw_parts(a.ptr.add(start as usize), len) }.into()
+            unsafe { std::slice::from_raw_parts(self.ptr.add(start as usize), len) }.into()
         });
-        // SAFETY: in bounds of the allocation (`locate`).
-        let p = unsafe { a.ptr.add(off as usize) };
-        // SAFETY: as in `load`.
-        unsafe {
-            match size {
-                1 => AtomicU8::from_ptr(p).store(bits as u8, Ordering::Relaxed),
-                2 => AtomicU16::from_ptr(p.cast()).store((bits as u16).to_le(), Ordering::Relaxed),
-                4 => AtomicU32::from_ptr(p.cast()).store((bits as u32).to_le(), Ordering::Relaxed),
-                _ => AtomicU64::from_ptr(p.cast()).store(bits.to_le(), Ordering::Relaxed),
-            }
+    }
+}
+
+/// Reads `size` (1, 2, 4 or 8) bytes at `p`, little-endian.
+///
+/// # Safety
+/// `p` is valid for `size` bytes, aligned to `size`, and those bytes are only accessed atomically meanwhile.
+#[inline]
+unsafe fn atomic_load(p: *mut u8, size: u32) -> u64 {
+    // SAFETY: the caller's promise.
+    unsafe {
+        match size {
+            1 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
+            2 => u16::from_le(AtomicU16::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
+            4 => u32::from_le(AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
+            _ => u64::from_le(AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
         }
-        Ok(())
+    }
+}
+
+/// Writes the low `size` bytes of `bits` at `p`, little-endian.
+///
+/// # Safety
+/// As [`atomic_load`].
+#[inline]
+unsafe fn atomic_store(p: *mut u8, size: u32, bits: u64) {
+    // SAFETY: the caller's promise.
+    unsafe {
+        match size {
+            1 => AtomicU8::from_ptr(p).store(bits as u8, Ordering::Relaxed),
+            2 => AtomicU16::from_ptr(p.cast()).store((bits as u16).to_le(), Ordering::Relaxed),
+            4 => AtomicU32::from_ptr(p.cast()).store((bits as u32).to_le(), Ordering::Relaxed),
+            _ => AtomicU64::from_ptr(p.cast()).store(bits.to_le(), Ordering::Relaxed),
+        }
     }
 }
 
@@ -167,6 +266,25 @@ struct Access {
     write: bool,
     lo: u64,
     hi: u64,
+}
+
+/// One warp's steps without progress in a barrier interval: since its last progress, and the longest run.
+#[derive(Clone, Copy)]
+pub(super) struct Quiet {
+    pub(super) run: u64,
+    gap: u64,
+}
+
+impl Quiet {
+    #[inline(always)]
+    pub(super) fn step(&mut self, progressed: bool) {
+        if progressed {
+            self.run = 0;
+        } else {
+            self.run += 1;
+            self.gap = self.gap.max(self.run);
+        }
+    }
 }
 
 /// What one block range's run found; lives in its machine.
@@ -199,13 +317,15 @@ pub(crate) struct ParState {
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
     /// register file that must be cleared.
     pub(super) read_before_written: Vec<Reg>,
+    /// The kernel, pre-decoded: register files have its constants' rows after the registers.
+    pub(super) program: Arc<Program>,
 }
 
 /// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
 const MAX_INTERVAL_ACCESSES: usize = 1 << 16;
 
 impl ParState {
-    fn new(view: Arc<SharedGlobal>, read_before_written: Vec<Reg>) -> Self {
+    fn new(view: Arc<SharedGlobal>, kernel: &Kernel) -> Self {
         ParState {
             view,
             interval: vec![],
@@ -221,7 +341,8 @@ impl ParState {
             order_sensitive: false,
             spare_regs: vec![],
             hulls: vec![],
-            read_before_written,
+            read_before_written: crate::ir::defined::read_before_written(kernel),
+            program: Arc::new(Program::decode(kernel)),
         }
     }
 
@@ -229,11 +350,23 @@ impl ParState {
     /// global byte ranges `touched`.
     #[inline]
     pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: &[(u64, u64)], write: bool) {
+        self.enter(block, epoch);
+        self.progressed = false;
+        self.record(warp, touched, write);
+    }
+
+    /// The next steps are of block `block` in barrier interval `epoch`.
+    #[inline]
+    pub(super) fn enter(&mut self, block: u64, epoch: u32) {
         if self.key != (block, epoch) {
             self.end_interval();
             self.key = (block, epoch);
         }
-        self.progressed = false;
+    }
+
+    /// Warp `warp`'s step in the current interval accessed the global byte ranges `touched`.
+    #[inline]
+    pub(super) fn record(&mut self, warp: u32, touched: &[(u64, u64)], write: bool) {
         for &(lo, hi) in touched {
             if self.interval.len() >= MAX_INTERVAL_ACCESSES {
                 self.order_sensitive = true;
@@ -255,21 +388,29 @@ impl ParState {
         }
     }
 
-    /// After warp `warp`'s step: did it make progress?
+    /// After warp `warp`'s step: did it make progress? Returns its steps since it last did.
     #[inline]
     pub(super) fn end_step(&mut self, warp: u32) -> u64 {
+        let mut q = self.quiet(warp);
+        q.step(self.progressed);
+        self.set_quiet(warp, q);
+        q.run
+    }
+
+    /// Warp `warp`'s progress record in this interval, for a caller that counts steps itself.
+    #[inline]
+    pub(super) fn quiet(&mut self, warp: u32) -> Quiet {
         let w = warp as usize;
         if w >= self.run.len() {
             self.run.resize(w + 1, 0);
             self.gap.resize(w + 1, 0);
         }
-        if self.progressed {
-            self.run[w] = 0;
-        } else {
-            self.run[w] += 1;
-            self.gap[w] = self.gap[w].max(self.run[w]);
-        }
-        self.run[w]
+        Quiet { run: self.run[w], gap: self.gap[w] }
+    }
+
+    #[inline]
+    pub(super) fn set_quiet(&mut self, warp: u32, q: Quiet) {
+        (self.run[warp as usize], self.gap[warp as usize]) = (q.run, q.gap);
     }
 
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
@@ -445,7 +586,7 @@ impl Machine {
             mem_epoch: 0,
             schedule_seed: None,
             shared_scratch: Vec::with_capacity(32),
-            par: Some(Box::new(ParState::new(view, crate::ir::defined::read_before_written(&t.kernel)))),
+            par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
         };
         m.dispatch();

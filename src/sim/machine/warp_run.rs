@@ -5,9 +5,11 @@
 //! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
+use std::sync::Arc;
+
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::Mode;
-use crate::sim::exec::{self, Ctx, Effect};
+use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::warp::{Warp, WarpModel};
 
@@ -30,6 +32,23 @@ fn waits_for_lanes(i: &Instr) -> bool {
 impl Machine {
     /// Runs warp `w` of the resident block (slot 0) until it cannot issue; `view` is the shared global memory.
     pub(super) fn run_warp(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above).
+            return unsafe { self.run_warp_avx2(kernel, view, w) };
+        }
+        self.run_warp_here(kernel, view, w)
+    }
+
+    /// [`Machine::run_warp`] compiled for AVX2 (see `exec::execute_avx2`: the lane loops are 64-bit lanes).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn run_warp_avx2(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
+        self.run_warp_here(kernel, view, w)
+    }
+
+    #[inline(always)]
+    fn run_warp_here(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
         let its = self.launch.mode == Mode::Its;
         while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
             let instr = &kernel.instrs[pc.0 as usize];
@@ -75,6 +94,7 @@ impl Machine {
     /// Issues warp `w`'s instructions from `(pc, mask)` while their effects only move the warp along, with
     /// one data-path context. Returns the last issue's `(pc, mask)` and, when the general path must apply
     /// it, its effect; None to refuse the parallel run.
+    #[inline(always)]
     fn run_straight(
         &mut self,
         kernel: &Kernel,
@@ -86,8 +106,9 @@ impl Machine {
         let its = self.launch.mode == Mode::Its;
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
         let p = par.as_mut()?;
+        let program = Arc::clone(&p.program);
         let block = &mut blocks[0];
-        let (linear, epoch) = (block.linear, block.barrier_epoch);
+        p.enter(block.linear, block.barrier_epoch);
         let warp = &mut block.warps[w];
         let mut touched = exec::Touched::default();
         let mut ctx = Ctx {
@@ -112,22 +133,42 @@ impl Machine {
         // Totals kept here and added once: one increment per issue of a few counters in memory is a
         // measurable part of the loop.
         let (mut issued, mut threads) = (0u64, 0u64);
+        let mut quiet = p.quiet(w as u32);
+        // Inside a basic block the warp only moves to the next instruction with the same lanes, so the model
+        // is told once, at the block's end or where the general path takes over (`model_pc` is where it
+        // thinks the warp is). An ITS warp of several groups is told at every issue: another group may wait
+        // at the next instruction and join this one there.
+        let mut model_pc = pc;
         let out = loop {
             if *steps + issued >= *max_steps {
                 break None;
             }
             let instr = &kernel.instrs[pc.0 as usize];
-            let result = exec::execute(&mut ctx, pc, mask);
-            if let Some(t) = ctx.touched.as_deref_mut() {
-                p.step(linear, epoch, w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
+            let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], mask) {
+                Flow::Next => Effect::Next,
+                Flow::Jump(t) => Effect::Jump(t),
+                Flow::Branch(taken) => match *instr {
+                    Instr::Branch { then_pc, else_pc, reconv, site, .. } => {
+                        Effect::Branch { taken, then_pc, else_pc, reconv, site }
+                    }
+                    _ => unreachable!("a decoded branch is a branch"),
+                },
+                Flow::Fault => break None,
+                Flow::General => match exec::execute(&mut ctx, pc, mask) {
+                    Ok(e) => e,
+                    Err(_) => break None,
+                },
+            };
+            issued += 1;
+            if let Some(t) = ctx.touched.as_deref_mut()
+                && !t.as_slice().is_empty()
+            {
+                p.record(w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
                 t.clear();
             }
-            issued += 1;
-            let Ok(effect) = result else { break None };
-            if ctx.wrote {
-                ctx.wrote = false;
+            let progressed = std::mem::take(&mut ctx.wrote);
+            if progressed {
                 *mem_epoch += 1;
-                p.progressed = true;
             }
             // Notes become hazards, and a hazard refuses the parallel run.
             if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
@@ -135,20 +176,43 @@ impl Machine {
             }
             threads += mask.count() as u64;
             metrics.count_line(kernel.line(pc), mask.count());
+            if matches!(effect, Effect::Next) && !instr.is_terminator() {
+                let next = Pc(pc.0 + 1);
+                let alone = match &warp.model {
+                    WarpModel::PreVolta { .. } => true,
+                    WarpModel::Its(m) => m.is_converged() && !waits_for_lanes(&kernel.instrs[next.0 as usize]),
+                };
+                if alone {
+                    quiet.step(progressed);
+                    if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                        break None;
+                    }
+                    pc = next;
+                    continue;
+                }
+            }
             let next = match effect {
                 Effect::Next => Pc(pc.0 + 1),
                 Effect::Jump(t) => t,
                 Effect::Branch { taken, then_pc, else_pc, .. } if taken.is_empty() || taken == mask => {
                     if taken.is_empty() { else_pc } else { then_pc }
                 }
-                _ => break Some((pc, mask, Some(effect))),
+                _ => {
+                    sync_model(warp, mask, model_pc, pc);
+                    p.progressed = progressed;
+                    break Some((pc, mask, Some(effect)));
+                }
             };
             // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the warp is
             // one group (nothing to yield to, and no thread waits for a spinner: the spin record just clears).
             if its && next <= pc {
                 match &warp.model {
                     WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
-                    _ => break Some((pc, mask, Some(effect))),
+                    _ => {
+                        sync_model(warp, mask, model_pc, pc);
+                        p.progressed = progressed;
+                        break Some((pc, mask, Some(effect)));
+                    }
                 }
             }
             if let Effect::Branch { site, .. } = effect
@@ -166,20 +230,35 @@ impl Machine {
                 }
                 WarpModel::Its(m) => m.advance(mask, pc, next),
             }
-            if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive {
+            quiet.step(progressed);
+            if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
                 break None;
             }
             match warp.candidate() {
                 Some((npc, nmask)) if !(its && waits_for_lanes(&kernel.instrs[npc.0 as usize])) => {
                     (pc, mask) = (npc, nmask);
+                    model_pc = pc;
                 }
                 _ => break Some((pc, mask, None)),
             }
         };
+        p.set_quiet(w as u32, quiet);
         *steps += issued;
         metrics.warp_instructions += issued;
         metrics.thread_instructions += threads;
         warp.instructions += issued;
         out
+    }
+}
+
+/// Tells the warp's model that its lanes `mask` moved from `from` to `to` inside one basic block (a
+/// forward move that neither reconverges nor yields).
+fn sync_model(warp: &mut Warp, mask: LaneMask, from: Pc, to: Pc) {
+    if from == to {
+        return;
+    }
+    match &mut warp.model {
+        WarpModel::PreVolta { stack, .. } => stack.advance(to),
+        WarpModel::Its(m) => m.advance(mask, from, to),
     }
 }

@@ -1,0 +1,306 @@
+//! The compact pre-decoded form whole runs execute: one 16-byte [`Op`] per instruction, with the operation and
+//! its type folded into one kind (no `(op, ty)` match per issue) and every operand a row of the register file
+//! (constants get rows of their own, filled once), so the data path reads rows and never tests for an
+//! immediate. Instructions without a fast form decode to [`Op::General`] and run through [`super::exec`] from
+//! the IR, as single-stepping runs every instruction.
+
+use crate::front::tast::Special;
+use crate::ir::{ArithOp, CmpOp, Instr, Kernel, Operand, Pc, Ty};
+
+/// A row of a whole run's register file: a register (`< Program::regs`) or a constant (after them).
+pub type Row = u32;
+
+/// A 32-bit operation with no fault and no effect beyond its destination.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Alu {
+    AddI,
+    SubI,
+    MulI,
+    And,
+    Or,
+    Xor,
+    Shl,
+    ShrU,
+    ShrS,
+    LtS,
+    LtU,
+    LeS,
+    LeU,
+    GtS,
+    GtU,
+    GeS,
+    GeU,
+    Eq,
+    Ne,
+    AddF,
+    SubF,
+    MulF,
+    DivF,
+}
+
+/// One pre-decoded instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Op {
+    /// `d = f(a, b)` on 32-bit values.
+    Alu {
+        f: Alu,
+        d: Row,
+        a: Row,
+        b: Row,
+    },
+    Mov {
+        d: Row,
+        a: Row,
+    },
+    /// `d = base + index * scale`, the index read as i32 or u32.
+    PtrAdd {
+        d: Row,
+        base: Row,
+        index: Row,
+        scale: i16,
+        signed: bool,
+    },
+    /// Unsigned 32-bit division (`rem`: remainder): may fault, so lane order matters (`exec::divide_u32`).
+    DivU {
+        d: Row,
+        a: Row,
+        b: Row,
+        rem: bool,
+    },
+    /// `threadIdx`, `blockIdx`, `blockDim` or `gridDim`.
+    Special {
+        d: Row,
+        which: Special,
+    },
+    /// A load or store of `size` bytes: one stretch of memory when the lanes address consecutive elements,
+    /// lane by lane otherwise.
+    Load {
+        size: u8,
+        d: Row,
+        addr: Row,
+    },
+    Store {
+        size: u8,
+        addr: Row,
+        src: Row,
+    },
+    Jump(Pc),
+    Branch {
+        cond: Row,
+        then_pc: Pc,
+        else_pc: Pc,
+    },
+    /// Everything else: executed from the IR.
+    General,
+}
+
+/// A kernel, pre-decoded.
+#[derive(Clone, Debug)]
+pub struct Program {
+    pub ops: Vec<Op>,
+    /// The kernel's register count: constant `i` is row `regs + i`.
+    pub regs: usize,
+    pub consts: Vec<u64>,
+}
+
+impl Program {
+    pub fn decode(kernel: &Kernel) -> Program {
+        let mut p = Program { ops: vec![], regs: kernel.regs.len(), consts: vec![] };
+        p.ops = kernel.instrs.iter().map(|i| p.op(i)).collect();
+        p
+    }
+
+    /// Rows in a register file for this program: the registers, then the constants.
+    pub fn rows(&self) -> usize {
+        self.regs + self.consts.len()
+    }
+
+    /// Fills the constants' rows of a register file of `stride` lanes per row (once per register file: no
+    /// instruction writes them).
+    pub fn fill_consts(&self, regs: &mut [u64], stride: usize) {
+        for (i, &c) in self.consts.iter().enumerate() {
+            let row = (self.regs + i) * stride;
+            regs[row..row + stride].fill(c);
+        }
+    }
+
+    fn row(&mut self, o: Operand) -> Row {
+        match o {
+            Operand::Reg(r) => r.0,
+            Operand::Imm(v) => {
+                let i = self.consts.iter().position(|&c| c == v).unwrap_or_else(|| {
+                    self.consts.push(v);
+                    self.consts.len() - 1
+                });
+                (self.regs + i) as Row
+            }
+        }
+    }
+
+    fn op(&mut self, i: &Instr) -> Op {
+        match *i {
+            Instr::Mov { dst, src } => Op::Mov { d: dst.0, a: self.row(src) },
+            Instr::Binary { op: ArithOp::Div | ArithOp::Rem, ty: Ty::U32, dst, a, b } => {
+                let rem = matches!(i, Instr::Binary { op: ArithOp::Rem, .. });
+                Op::DivU { d: dst.0, a: self.row(a), b: self.row(b), rem }
+            }
+            Instr::Binary { op, ty, dst, a, b } => match arith(op, ty) {
+                Some(f) => Op::Alu { f, d: dst.0, a: self.row(a), b: self.row(b) },
+                None => Op::General,
+            },
+            Instr::Cmp { op, ty, dst, a, b } => match compare(op, ty) {
+                Some(f) => Op::Alu { f, d: dst.0, a: self.row(a), b: self.row(b) },
+                None => Op::General,
+            },
+            // Element sizes past 32 KiB (big structs) take the general path.
+            Instr::PtrAdd { dst, base, index, index_signed, scale } => match i16::try_from(scale) {
+                Ok(scale) => {
+                    Op::PtrAdd { d: dst.0, base: self.row(base), index: self.row(index), scale, signed: index_signed }
+                }
+                Err(_) => Op::General,
+            },
+            Instr::Special { dst, which } => Op::Special { d: dst.0, which },
+            Instr::Load { ty, dst, addr } => Op::Load { size: ty.size() as u8, d: dst.0, addr: self.row(addr) },
+            Instr::Store { ty, addr, src } => {
+                Op::Store { size: ty.size() as u8, addr: self.row(addr), src: self.row(src) }
+            }
+            Instr::Jump { target } => Op::Jump(target),
+            Instr::Branch { cond, then_pc, else_pc, .. } => Op::Branch { cond: self.row(cond), then_pc, else_pc },
+            _ => Op::General,
+        }
+    }
+}
+
+fn arith(op: ArithOp, ty: Ty) -> Option<Alu> {
+    use ArithOp as A;
+    let int = matches!(ty, Ty::I32 | Ty::U32);
+    Some(match (op, ty) {
+        (A::Add, _) if int => Alu::AddI,
+        (A::Sub, _) if int => Alu::SubI,
+        (A::Mul, _) if int => Alu::MulI,
+        (A::And, _) if int => Alu::And,
+        (A::Or, _) if int => Alu::Or,
+        (A::Xor, _) if int => Alu::Xor,
+        (A::Shl, _) if int => Alu::Shl,
+        (A::Shr, Ty::U32) => Alu::ShrU,
+        (A::Shr, Ty::I32) => Alu::ShrS,
+        (A::Add, Ty::F32) => Alu::AddF,
+        (A::Sub, Ty::F32) => Alu::SubF,
+        (A::Mul, Ty::F32) => Alu::MulF,
+        (A::Div, Ty::F32) => Alu::DivF,
+        _ => return None,
+    })
+}
+
+fn compare(op: CmpOp, ty: Ty) -> Option<Alu> {
+    use CmpOp as C;
+    Some(match (op, ty) {
+        (C::Lt, Ty::I32) => Alu::LtS,
+        (C::Lt, Ty::U32) => Alu::LtU,
+        (C::Le, Ty::I32) => Alu::LeS,
+        (C::Le, Ty::U32) => Alu::LeU,
+        (C::Gt, Ty::I32) => Alu::GtS,
+        (C::Gt, Ty::U32) => Alu::GtU,
+        (C::Ge, Ty::I32) => Alu::GeS,
+        (C::Ge, Ty::U32) => Alu::GeU,
+        (C::Eq, Ty::I32 | Ty::U32) => Alu::Eq,
+        (C::Ne, Ty::I32 | Ty::U32) => Alu::Ne,
+        _ => return None,
+    })
+}
+
+impl Alu {
+    /// The operation on two registers' bits (32-bit values zero-extended, as registers hold them).
+    #[inline(always)]
+    pub fn apply(self, x: u64, y: u64) -> u64 {
+        let (a, b) = (x as u32, y as u32);
+        let (sa, sb) = (a as i32, b as i32);
+        let f = |g: fn(f32, f32) -> f32| g(f32::from_bits(a), f32::from_bits(b)).to_bits();
+        (match self {
+            Alu::AddI => a.wrapping_add(b),
+            Alu::SubI => a.wrapping_sub(b),
+            Alu::MulI => a.wrapping_mul(b),
+            Alu::And => a & b,
+            Alu::Or => a | b,
+            Alu::Xor => a ^ b,
+            // PTX clamps shift counts: shl and shr.u32 give 0, shr.s32 fills with the sign.
+            Alu::Shl => a.checked_shl(b).unwrap_or(0),
+            Alu::ShrU => a.checked_shr(b).unwrap_or(0),
+            Alu::ShrS => (sa >> b.min(31)) as u32,
+            Alu::LtS => (sa < sb) as u32,
+            Alu::LtU => (a < b) as u32,
+            Alu::LeS => (sa <= sb) as u32,
+            Alu::LeU => (a <= b) as u32,
+            Alu::GtS => (sa > sb) as u32,
+            Alu::GtU => (a > b) as u32,
+            Alu::GeS => (sa >= sb) as u32,
+            Alu::GeU => (a >= b) as u32,
+            Alu::Eq => (a == b) as u32,
+            Alu::Ne => (a != b) as u32,
+            Alu::AddF => f(|p, q| p + q),
+            Alu::SubF => f(|p, q| p - q),
+            Alu::MulF => f(|p, q| p * q),
+            Alu::DivF => f(|p, q| p / q),
+        }) as u64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Op, Program};
+    use crate::ir::{ArithOp, CmpOp, Instr, Ty};
+    use crate::sim::alu;
+
+    #[test]
+    fn ops_are_compact() {
+        assert!(std::mem::size_of::<Op>() <= 16, "{}", std::mem::size_of::<Op>());
+    }
+
+    /// Every fast operation computes what the general ALU computes, on values that probe the edges.
+    #[test]
+    fn fast_operations_agree_with_the_alu() {
+        let vals: Vec<u64> = [0u32, 1, 2, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, u32::MAX, 0x3f80_0000, 0x7fc0_0000]
+            .into_iter()
+            .map(u64::from)
+            .collect();
+        let ariths = [ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::And, ArithOp::Or, ArithOp::Xor];
+        let shifts_and_div = [ArithOp::Shl, ArithOp::Shr, ArithOp::Div];
+        let cmps = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne];
+        for ty in [Ty::I32, Ty::U32, Ty::F32] {
+            for op in ariths.iter().chain(&shifts_and_div) {
+                let Some(f) = super::arith(*op, ty) else { continue };
+                for (&x, &y) in vals.iter().flat_map(|x| vals.iter().map(move |y| (x, y))) {
+                    let (got, want) = (f.apply(x, y), alu::binary(*op, ty, x, y).expect("no division by zero"));
+                    // Which input's NaN payload a float operation keeps is up to the host (IEEE 754 leaves it
+                    // open); that it is a NaN is not.
+                    let nan = |v: u64| ty == Ty::F32 && f32::from_bits(v as u32).is_nan();
+                    assert!(got == want || nan(got) && nan(want), "{op:?} {ty:?} {x:#x} {y:#x}: {got:#x} {want:#x}");
+                }
+            }
+            for op in cmps {
+                let Some(f) = super::compare(op, ty) else { continue };
+                for (&x, &y) in vals.iter().flat_map(|x| vals.iter().map(move |y| (x, y))) {
+                    assert_eq!(f.apply(x, y), alu::compare(op, ty, x, y) as u64, "{op:?} {ty:?} {x:#x} {y:#x}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn constants_get_rows_after_the_registers() {
+        let src = std::fs::read_to_string("kernels/reduce_neighbored.cu").expect("kernel file");
+        let c = crate::front::compile("r.cu", src.as_bytes(), &Default::default()).expect("compiles");
+        let p = Program::decode(&c.kernel);
+        assert_eq!(p.ops.len(), c.kernel.instrs.len());
+        // `stride = 1`, `2 * stride`, `== 0`, `tid == 0`, `stride * 2`, `0 * 4`: each constant once.
+        let mut consts = p.consts.clone();
+        consts.sort();
+        consts.dedup();
+        assert_eq!(consts.len(), p.consts.len());
+        assert!(p.consts.contains(&1) && p.consts.contains(&2) && p.consts.contains(&0));
+        // Only the barrier and the exits run from the IR.
+        for (op, i) in p.ops.iter().zip(&c.kernel.instrs) {
+            assert_eq!(matches!(op, Op::General), matches!(i, Instr::SyncThreads | Instr::Exit), "{i:?}: {op:?}");
+        }
+    }
+}
