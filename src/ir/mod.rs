@@ -17,9 +17,16 @@ pub use cfg::{Block, BlockId};
 
 /// Index of an instruction in [`Kernel::instrs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[repr(transparent)]
 pub struct Pc(pub u32);
 
 impl Pc {
+    /// A warp's lane PCs as plain numbers, in place (for lane-parallel compares).
+    pub fn numbers(pcs: &[Pc; 32]) -> &[u32; 32] {
+        // SAFETY: `Pc` is `repr(transparent)` over `u32`, so the arrays have one layout.
+        unsafe { &*(pcs as *const [Pc; 32]).cast::<[u32; 32]>() }
+    }
+
     /// The virtual exit: a branch reconverging here never reconverges before its threads finish.
     pub const EXIT: Pc = Pc(u32::MAX);
 }

@@ -611,7 +611,18 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
         Op::Mov { d, a } => map1(ctx, mask, Reg(d), row(a), |x| x),
         Op::PtrAdd { d, base, index, scale, signed } => {
             let scale = scale as i64;
-            if signed {
+            // An element size that is a power of two (every scalar) scales by a shift: AVX2 has no 64-bit
+            // lane multiply, so the multiply runs lane by lane.
+            if scale > 0 && (scale as u64).is_power_of_two() {
+                let k = scale.trailing_zeros();
+                if signed {
+                    map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                        p.wrapping_add(((i as u32 as i32 as i64) << k) as u64)
+                    })
+                } else {
+                    map2(ctx, mask, Reg(d), row(base), row(index), |p, i| p.wrapping_add((i as u32 as u64) << k))
+                }
+            } else if signed {
                 map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
@@ -720,21 +731,40 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
 /// Unsigned 32-bit division or remainder for the lanes in `mask`, in ascending lane order: the first lane
 /// dividing by zero stops the instruction (the lanes before it have their results, as in the general path).
 /// A divisor that is the same power of two in every active lane (`tid % (2 * stride)`) is a mask or a shift.
+#[inline(always)]
 fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
-    let bv = Src::of(b, ctx.stride, ctx.base).lanes(ctx.regs);
-    let d = mask.lowest().map_or(0, |l| bv[l as usize] as u32);
-    // Any active lane with another divisor.
-    let other = !super::lane_bits::eq_mask(&bv.map(|v| v as u32), d);
-    if d.is_power_of_two() && other & mask.0 == 0 {
-        let shift = d.trailing_zeros();
-        if rem {
-            map2(ctx, mask, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
-        } else {
-            map2(ctx, mask, dst, a, b, |x, _| (x as u32 >> shift) as u64);
+    let Some(first) = mask.lowest() else { return Ok(()) };
+    let bs = Src::of(b, ctx.stride, ctx.base);
+    let b_at = |regs: &[u64], l: usize| match bs {
+        Src::Row(o) => regs[o + l],
+        Src::Imm(v) => v,
+    };
+    let d = b_at(ctx.regs, first as usize) as u32;
+    if d.is_power_of_two() {
+        // Any active lane with another divisor (over all lanes with a select: it vectorises).
+        let other = match bs {
+            Src::Imm(_) => 0,
+            Src::Row(o) => {
+                let row: &[u64; 32] = ctx.regs[o..o + 32].try_into().expect("a warp's row holds 32 lanes");
+                let mut other = 0u64;
+                for (l, v) in row.iter().enumerate() {
+                    other |= (*v as u32 ^ d) as u64 & 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
+                }
+                other
+            }
+        };
+        if other == 0 {
+            let shift = d.trailing_zeros();
+            if rem {
+                map2(ctx, mask, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
+            } else {
+                map2(ctx, mask, dst, a, b, |x, _| (x as u32 >> shift) as u64);
+            }
+            return Ok(());
         }
-        return Ok(());
     }
     let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
+    let bv = bs.lanes(ctx.regs);
     let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
     for l in mask.iter() {
         let (x, y) = (av[l as usize] as u32, bv[l as usize] as u32);

@@ -188,12 +188,26 @@ impl ItsWarp {
             && let Some(l) = group.lowest()
         {
             let pc = self.pc[l as usize];
-            let others = self.lanes_in(ThreadState::Ready).minus(group);
-            if !self.barriers.iter().any(|b| b.reconv == pc) && others.iter().all(|l| self.pc[l as usize] != pc) {
+            if self.nothing_joins(group, pc) {
                 return Some((pc, group));
             }
         }
         self.choose_group()
+    }
+
+    /// No other ready thread stands at `pc` and no convergence barrier reconverges there: the group `lanes`
+    /// arriving there goes on alone.
+    #[inline]
+    fn nothing_joins(&self, lanes: LaneMask, pc: Pc) -> bool {
+        !self.barriers.iter().any(|b| b.reconv == pc)
+            && self.lanes_at(pc).and(self.lanes_in(ThreadState::Ready)).minus(lanes).is_empty()
+    }
+
+    /// Would the scheduler keep running the group `lanes`, which issued last, once it moves forward to `to`?
+    /// Then a caller may run it there without telling the model at every step (see `warp_run`).
+    #[inline]
+    pub fn keeps_running(&self, lanes: LaneMask, to: Pc) -> bool {
+        self.converged.is_some() || (self.running == Some(lanes) && self.nothing_joins(lanes, to))
     }
 
     /// [`ItsWarp::candidate`] off its fast paths: reconverge what can, then pick a group.
@@ -238,7 +252,7 @@ impl ItsWarp {
     /// The lanes (in any state) whose PC is `pc`.
     #[inline]
     pub fn lanes_at(&self, pc: Pc) -> LaneMask {
-        LaneMask(super::lane_bits::eq_mask(&self.pc.map(|p| p.0), pc.0))
+        LaneMask(super::lane_bits::eq_mask(Pc::numbers(&self.pc), pc.0))
     }
 
     #[inline]

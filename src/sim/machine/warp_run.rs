@@ -136,8 +136,8 @@ impl Machine {
         let mut quiet = p.quiet(w as u32);
         // Inside a basic block the warp only moves to the next instruction with the same lanes, so the model
         // is told once, at the block's end or where the general path takes over (`model_pc` is where it
-        // thinks the warp is). An ITS warp of several groups is told at every issue: another group may wait
-        // at the next instruction and join this one there.
+        // thinks the warp is). In ITS, only while the scheduler would keep running this group: other ready
+        // threads at the next instruction would join it there.
         let mut model_pc = pc;
         let out = loop {
             if *steps + issued >= *max_steps {
@@ -180,7 +180,9 @@ impl Machine {
                 let next = Pc(pc.0 + 1);
                 let alone = match &warp.model {
                     WarpModel::PreVolta { .. } => true,
-                    WarpModel::Its(m) => m.is_converged() && !waits_for_lanes(&kernel.instrs[next.0 as usize]),
+                    WarpModel::Its(m) => {
+                        m.keeps_running(mask, next) && !waits_for_lanes(&kernel.instrs[next.0 as usize])
+                    }
                 };
                 if alone {
                     quiet.step(progressed);
