@@ -218,6 +218,74 @@ fn whole_run_matches_single_stepping_on_many_blocks() {
     }
 }
 
+/// The pre-decoded data path off its common cases: scattered and strided accesses (lane by lane), 1- and
+/// 8-byte elements, signed indices counting down, float arithmetic, division by a divisor that is not a power
+/// of two and by one that differs between lanes, partial warps. Whole runs must still equal single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_off_the_fast_paths() {
+    let src = "// @block 80\n// @grid 6\n// @arg a float[480] = i\n// @arg b unsigned char[960] = i\n\
+               // @arg c double[480] = i\n// @arg out float[960] = 0\n\
+               __global__ void k(float *a, unsigned char *b, double *c, float *out) {\n\
+               int i = blockIdx.x * 80 + threadIdx.x;\n\
+               unsigned int u = i;\n\
+               float x = a[i] * 0.5f + b[2 * i] - (float)(u / 3) + (float)(u % (threadIdx.x % 5 + 1));\n\
+               if (threadIdx.x % 3 == 0) x = x - (float)c[(i * 7) % 480];\n\
+               int j = 479 - i;\n\
+               out[2 * i] = x + a[j];\n\
+               out[2 * i + 1] = (float)(i - 40) / 3.0f;\n\
+               }\n";
+    for mode in [Mode::PreVolta, Mode::Its] {
+        let overrides = Overrides { mode: Some(mode), ..Default::default() };
+        let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+        let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
+        let o1 = whole.run();
+        assert!(whole.ran_parallel(), "{mode:?}: the whole run fell back to one core");
+        let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
+        let o2 = loop {
+            let o = stepped.step(1013);
+            if o.is_final() {
+                break o;
+            }
+        };
+        assert_eq!(o1, o2, "{mode:?}");
+        for (a, b) in whole.global.allocs.iter().zip(&stepped.global.allocs) {
+            assert!(a.data == b.data, "{mode:?}: {} differs", a.name);
+        }
+        assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "{mode:?}");
+    }
+}
+
+/// The data path has an AVX2 build and a portable one (`WARPDBG_NO_AVX2` forces the portable one): both give
+/// the same report, whole runs and single steps, for every kernel in both models. (Where the CPU lacks AVX2
+/// both runs are portable.)
+#[test]
+fn the_portable_data_path_agrees_with_the_avx2_one() {
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    let run = |args: &[&str], portable: bool| {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.current_dir(root()).args(args);
+        if portable {
+            cmd.env("WARPDBG_NO_AVX2", "1");
+        }
+        let out = cmd.output().expect("warpdbg runs");
+        (out.status.code(), out.stdout)
+    };
+    let mut launches: Vec<Vec<String>> = vec![];
+    for path in kernel_files() {
+        for mode in ["its", "pre-volta"] {
+            let common = vec!["--max-steps".into(), "200000".into(), "--mode".into(), mode.into(), path.clone()];
+            launches.push([vec!["run".to_string(), "--json".into()], common.clone()].concat());
+            launches.push([vec!["trace".to_string(), "--jsonl".into()], common].concat());
+        }
+    }
+    launches.push(["run", "--json", "kernels/reduce_neighbored.cu", "--arg", "n=65536"].map(String::from).to_vec());
+    launches.push(["run", "--json", "kernels/grayscale.cu", "--arg", "width=200"].map(String::from).to_vec());
+    for args in &launches {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        assert_eq!(run(&args, false), run(&args, true), "warpdbg {}", args.join(" "));
+    }
+}
+
 /// Launches the parallel whole run must refuse (blocks that see each other's writes, a fault in one block, a
 /// race inside a block) end exactly as single-stepping ends them.
 #[test]

@@ -245,8 +245,8 @@ impl Ctx<'_> {
 #[inline]
 pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked just above).
+    if crate::sim::lane_bits::use_avx2() {
+        // SAFETY: the CPU has AVX2 (`use_avx2` checked).
         return unsafe { execute_avx2(ctx, pc, mask) };
     }
     execute_here(ctx, pc, mask)

@@ -687,9 +687,10 @@ impl Machine {
             reads.extend_from_slice(&p.done_reads);
             add_metrics(&mut metrics, &m.metrics);
         }
-        // A quiet stretch: its first step (which may make progress), then for each resident block, in one
-        // barrier interval, for each warp a run of steps that make no progress.
-        let quiet_bound = (self.max_resident as u64).saturating_mul(max_interval).saturating_add(1);
+        // A quiet stretch: its first step (which may make progress), then for each resident block (never more
+        // than the grid has), in one barrier interval, for each warp a run of steps that make no progress.
+        let resident = (self.max_resident as u64).min(self.total_blocks);
+        let quiet_bound = resident.saturating_mul(max_interval).saturating_add(1);
         if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
             eprintln!("parallel: steps {steps} longest interval {max_interval} quiet bound {quiet_bound}");
         }

@@ -33,8 +33,8 @@ impl Machine {
     /// Runs warp `w` of the resident block (slot 0) until it cannot issue; `view` is the shared global memory.
     pub(super) fn run_warp(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2 (checked just above).
+        if crate::sim::lane_bits::use_avx2() {
+            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
             return unsafe { self.run_warp_avx2(kernel, view, w) };
         }
         self.run_warp_here(kernel, view, w)
