@@ -768,30 +768,21 @@ impl Machine {
 
     fn apply(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, effect: Effect) {
         let line = self.kernel.line(pc);
-        if let Effect::Branch { taken, site, .. } = effect
-            && site.counted
-        {
-            self.metrics.branches += 1;
-            self.metrics.line(site.line).branches += 1;
+        if let Effect::Branch { taken, site, .. } = effect {
             if !taken.is_empty() && taken != mask {
-                self.metrics.divergent_branches += 1;
-                self.metrics.line(site.line).divergent_branches += 1;
-                let warp = &mut self.blocks[b].warps[w];
-                warp.divergence.record(site.line, &mut self.metrics);
+                self.blocks[b].warps[w].diverge(&mut self.metrics, pc, mask, effect, self.steps);
+                return;
+            }
+            if site.counted {
+                self.metrics.branches += 1;
+                self.metrics.line(site.line).branches += 1;
             }
         }
         let next = Pc(pc.0 + 1);
         let idx = self.blocks[b].idx;
         let warp = &mut self.blocks[b].warps[w];
-        match effect {
-            // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.
-            Effect::Branch { taken, .. } if !taken.is_empty() && taken != mask => {
-                warp.masked_by.record(mask, (pc, self.steps));
-            }
-            Effect::Exit => {
-                warp.exited_at.record(mask, pc);
-            }
-            _ => {}
+        if effect == Effect::Exit {
+            warp.exited_at.record(mask, pc);
         }
         // What to do once the warp is no longer borrowed.
         let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
@@ -805,14 +796,9 @@ impl Machine {
         match (&mut warp.model, effect) {
             (WarpModel::PreVolta { stack, .. }, Effect::Next) => stack.advance(next),
             (WarpModel::PreVolta { stack, .. }, Effect::Jump(t)) => stack.advance(t),
-            (WarpModel::PreVolta { stack, .. }, Effect::Branch { taken, then_pc, else_pc, reconv, .. }) => {
-                if taken == mask {
-                    stack.advance(then_pc);
-                } else if taken.is_empty() {
-                    stack.advance(else_pc);
-                } else {
-                    stack.diverge(taken, then_pc, else_pc, reconv);
-                }
+            // (A divergent branch returned above.)
+            (WarpModel::PreVolta { stack, .. }, Effect::Branch { taken, then_pc, else_pc, .. }) => {
+                stack.advance(if taken.is_empty() { else_pc } else { then_pc });
                 self.metrics.max_stack_depth = self.metrics.max_stack_depth.max(stack.depth() as u32);
             }
             (WarpModel::PreVolta { stack, .. }, Effect::Exit) => {
@@ -844,14 +830,10 @@ impl Machine {
                 its.advance(mask, pc, t);
                 spin_at = (t <= pc).then_some(t);
             }
-            (WarpModel::Its(its), Effect::Branch { taken, then_pc, else_pc, reconv, .. }) => {
-                if taken.is_empty() || taken == mask {
-                    let t = if taken.is_empty() { else_pc } else { then_pc };
-                    its.advance(mask, pc, t);
-                    spin_at = (t <= pc).then_some(t);
-                } else {
-                    its.diverge(mask, pc, taken, then_pc, else_pc, reconv);
-                }
+            (WarpModel::Its(its), Effect::Branch { taken, then_pc, else_pc, .. }) => {
+                let t = if taken.is_empty() { else_pc } else { then_pc };
+                its.advance(mask, pc, t);
+                spin_at = (t <= pc).then_some(t);
             }
             (WarpModel::Its(its), Effect::Exit) => {
                 its.exit(mask);

@@ -1,8 +1,9 @@
 //! A warp: which lanes exist, its execution model's state, and its own statistics.
 
+use super::exec::Effect;
 use super::its::{ItsWarp, ThreadState};
 use super::lane_mask::LaneMask;
-use super::metrics::WarpDivergence;
+use super::metrics::{Metrics, WarpDivergence};
 use super::simt_stack::SimtStack;
 use crate::ir::Pc;
 use crate::launch::Mode;
@@ -88,6 +89,29 @@ impl Warp {
 
     pub fn done(&self) -> bool {
         self.live.is_empty()
+    }
+
+    /// A divergent branch `branch` issued by lanes `mask` at `pc` (step `step`): the branch's counts, which
+    /// lanes it left waiting, and the split in the execution model.
+    pub fn diverge(&mut self, metrics: &mut Metrics, pc: Pc, mask: LaneMask, branch: Effect, step: u64) {
+        let Effect::Branch { taken, then_pc, else_pc, reconv, site } = branch else { return };
+        if site.counted {
+            metrics.branches += 1;
+            metrics.divergent_branches += 1;
+            let line = metrics.line(site.line);
+            line.branches += 1;
+            line.divergent_branches += 1;
+            self.divergence.record(site.line, metrics);
+        }
+        // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.
+        self.masked_by.record(mask, (pc, step));
+        match &mut self.model {
+            WarpModel::PreVolta { stack, .. } => {
+                stack.diverge(taken, then_pc, else_pc, reconv);
+                metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+            }
+            WarpModel::Its(its) => its.diverge(mask, pc, taken, then_pc, else_pc, reconv),
+        }
     }
 
     /// What this warp would issue now: (PC, lanes). None if it is finished or waiting.

@@ -194,43 +194,52 @@ impl Machine {
                 }
             }
             let next = match effect {
-                Effect::Next => Pc(pc.0 + 1),
-                Effect::Jump(t) => t,
+                Effect::Next => Some(Pc(pc.0 + 1)),
+                Effect::Jump(t) => Some(t),
                 Effect::Branch { taken, then_pc, else_pc, .. } if taken.is_empty() || taken == mask => {
-                    if taken.is_empty() { else_pc } else { then_pc }
+                    Some(if taken.is_empty() { else_pc } else { then_pc })
                 }
+                // Divergent: split below.
+                Effect::Branch { .. } => None,
                 _ => {
                     sync_model(warp, mask, model_pc, pc);
                     p.progressed = progressed;
                     break Some((pc, mask, Some(effect)));
                 }
             };
-            // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the warp is
-            // one group (nothing to yield to, and no thread waits for a spinner: the spin record just clears).
-            if its && next <= pc {
-                match &warp.model {
-                    WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
-                    _ => {
-                        sync_model(warp, mask, model_pc, pc);
-                        p.progressed = progressed;
-                        break Some((pc, mask, Some(effect)));
+            if let Some(next) = next {
+                // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the
+                // warp is one group (nothing to yield to, and no thread waits for a spinner: the spin record
+                // just clears).
+                if its && next <= pc {
+                    match &warp.model {
+                        WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
+                        _ => {
+                            sync_model(warp, mask, model_pc, pc);
+                            p.progressed = progressed;
+                            break Some((pc, mask, Some(effect)));
+                        }
                     }
                 }
-            }
-            if let Effect::Branch { site, .. } = effect
-                && site.counted
-            {
-                metrics.branches += 1;
-                metrics.line(site.line).branches += 1;
-            }
-            match &mut warp.model {
-                WarpModel::PreVolta { stack, .. } => {
-                    stack.advance(next);
-                    if matches!(effect, Effect::Branch { .. }) {
-                        metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
-                    }
+                if let Effect::Branch { site, .. } = effect
+                    && site.counted
+                {
+                    metrics.branches += 1;
+                    metrics.line(site.line).branches += 1;
                 }
-                WarpModel::Its(m) => m.advance(mask, pc, next),
+                match &mut warp.model {
+                    WarpModel::PreVolta { stack, .. } => {
+                        stack.advance(next);
+                        if matches!(effect, Effect::Branch { .. }) {
+                            metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+                        }
+                    }
+                    WarpModel::Its(m) => m.advance(mask, pc, next),
+                }
+            } else {
+                // The warp splits as `Machine::apply` would split it, and goes on with the side its model picks.
+                sync_model(warp, mask, model_pc, pc);
+                warp.diverge(metrics, pc, mask, effect, *steps + issued);
             }
             quiet.step(progressed);
             if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
