@@ -153,9 +153,14 @@ impl InitExpr {
                 let r = random_u64(seed, stream, i);
                 match (lo.eval(i, seed, stream), hi.eval(i, seed, stream)) {
                     (Value::Int(lo), Value::Int(hi)) if hi >= lo => {
-                        // In 128 bits: the full i64 range has 2^64 values, one more than u64 can count.
+                        // The span in 128 bits: the full i64 range has 2^64 values, one more than u64 can
+                        // count. Any smaller span takes a 64-bit remainder (the same number, much faster).
                         let span = (hi as i128 - lo as i128 + 1) as u128;
-                        Value::Int((lo as i128 + (r as u128 % span) as i128) as i64)
+                        let off = match u64::try_from(span) {
+                            Ok(s) => (r % s) as i128,
+                            Err(_) => r as i128,
+                        };
+                        Value::Int((lo as i128 + off) as i64)
                     }
                     (Value::Int(lo), Value::Int(_)) => Value::Int(lo),
                     (lo, hi) => {

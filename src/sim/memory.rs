@@ -133,9 +133,16 @@ impl GlobalMemory {
                             data.chunks_exact_mut(size).for_each(|c| write_le(c, bits));
                         }
                     } else {
-                        for (i, c) in data.chunks_exact_mut(size).enumerate() {
-                            write_le(c, init.eval(i as u64, launch.seed, stream as u64).to_bits(*elem));
-                        }
+                        // Each element's value depends only on its index (and the seed): large arrays are
+                        // filled on every core, with the same bytes as one after another.
+                        use rayon::prelude::*;
+                        const CHUNK: usize = 1 << 14;
+                        data.par_chunks_mut(CHUNK * size).enumerate().for_each(|(k, chunk)| {
+                            for (j, c) in chunk.chunks_exact_mut(size).enumerate() {
+                                let i = (k * CHUNK + j) as u64;
+                                write_le(c, init.eval(i, launch.seed, stream as u64).to_bits(*elem));
+                            }
+                        });
                     }
                     let bytes = data.len() as u64;
                     mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data });
