@@ -178,6 +178,21 @@ fn traces_and_results_are_unchanged() {
 }
 
 /// Whole runs at a size with many block windows (several waves of resident blocks) agree with single-stepping.
+/// The same launch run whole (`Machine::run`, in parallel where the rule allows) and single-stepped `chunk`
+/// instructions at a time: (whole, its outcome, stepped, its outcome).
+fn whole_and_stepped(compiled: &front::Compiled, chunk: u64) -> (Machine, Outcome, Machine, Outcome) {
+    let mut whole = Machine::new(compiled, &Config::default()).expect("fits");
+    let o1 = whole.run();
+    let mut stepped = Machine::new(compiled, &Config::default()).expect("fits");
+    let o2 = loop {
+        let o = stepped.step(chunk);
+        if o.is_final() {
+            break o;
+        }
+    };
+    (whole, o1, stepped, o2)
+}
+
 #[test]
 fn whole_run_matches_single_stepping_on_many_blocks() {
     // The four kernels of the performance figures; grayscale's 2-D blocks make each warp's accesses two
@@ -196,16 +211,8 @@ fn whole_run_matches_single_stepping_on_many_blocks() {
             let args = args.iter().map(|a| a.to_string()).collect();
             let overrides = Overrides { mode: Some(mode), args, ..Default::default() };
             let compiled = front::compile(path, &bytes, &overrides).expect("compiles");
-            let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
-            let o1 = whole.run();
+            let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, 4099);
             assert!(whole.ran_parallel(), "{path} {mode:?}: the whole run fell back to one core");
-            let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
-            let o2 = loop {
-                let o = stepped.step(4099);
-                if o.is_final() {
-                    break o;
-                }
-            };
             assert_eq!(o1, o2, "{path} {mode:?}");
             assert_eq!(whole.steps, stepped.steps, "{path} {mode:?}");
             assert_eq!(whole.metrics, stepped.metrics, "{path} {mode:?}");
@@ -237,16 +244,8 @@ fn whole_run_matches_single_stepping_off_the_fast_paths() {
     for mode in [Mode::PreVolta, Mode::Its] {
         let overrides = Overrides { mode: Some(mode), ..Default::default() };
         let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
-        let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
-        let o1 = whole.run();
+        let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, 1013);
         assert!(whole.ran_parallel(), "{mode:?}: the whole run fell back to one core");
-        let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
-        let o2 = loop {
-            let o = stepped.step(1013);
-            if o.is_final() {
-                break o;
-            }
-        };
         assert_eq!(o1, o2, "{mode:?}");
         for (a, b) in whole.global.allocs.iter().zip(&stepped.global.allocs) {
             assert!(a.data == b.data, "{mode:?}: {} differs", a.name);
@@ -309,15 +308,7 @@ fn whole_run_falls_back_where_blocks_interact() {
             let overrides = Overrides { mode: Some(mode), ..Default::default() };
             let compiled = front::compile("inline.cu", src.as_bytes(), &overrides)
                 .unwrap_or_else(|e| panic!("kernel {n} compiles:\n{e}"));
-            let mut whole = Machine::new(&compiled, &Config::default()).expect("fits");
-            let o1 = whole.run();
-            let mut stepped = Machine::new(&compiled, &Config::default()).expect("fits");
-            let o2 = loop {
-                let o = stepped.step(7);
-                if o.is_final() {
-                    break o;
-                }
-            };
+            let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, 7);
             assert_eq!(o1, o2, "kernel {n} {mode:?}");
             assert!(!whole.ran_parallel(), "kernel {n} {mode:?}: the parallel result should have been refused");
             assert_eq!(whole.steps, stepped.steps, "kernel {n} {mode:?}");
