@@ -139,60 +139,66 @@ impl Machine {
         // thinks the warp is). In ITS, only while the scheduler would keep running this group: other ready
         // threads at the next instruction would join it there.
         let mut model_pc = pc;
-        let out = loop {
-            if *steps + issued >= *max_steps {
-                break None;
-            }
-            let instr = &kernel.instrs[pc.0 as usize];
-            let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], mask) {
-                Flow::Next => Effect::Next,
-                Flow::Jump(t) => Effect::Jump(t),
-                Flow::Branch(taken) => match *instr {
-                    Instr::Branch { then_pc, else_pc, reconv, site, .. } => {
-                        Effect::Branch { taken, then_pc, else_pc, reconv, site }
-                    }
-                    _ => unreachable!("a decoded branch is a branch"),
-                },
-                Flow::Fault => break None,
-                Flow::General => match exec::execute(&mut ctx, pc, mask) {
-                    Ok(e) => e,
-                    Err(_) => break None,
-                },
-            };
-            issued += 1;
-            if let Some(t) = ctx.touched.as_deref_mut()
-                && !t.as_slice().is_empty()
-            {
-                p.record(w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
-                t.clear();
-            }
-            let progressed = std::mem::take(&mut ctx.wrote);
-            if progressed {
-                *mem_epoch += 1;
-            }
-            // Notes become hazards, and a hazard refuses the parallel run.
-            if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
-                break None;
-            }
-            threads += mask.count() as u64;
-            metrics.count_line(kernel.line(pc), mask.count());
-            if matches!(effect, Effect::Next) && !instr.is_terminator() {
-                let next = Pc(pc.0 + 1);
-                let alone = match &warp.model {
-                    WarpModel::PreVolta { .. } => true,
-                    WarpModel::Its(m) => {
-                        m.keeps_running(mask, next) && !waits_for_lanes(&kernel.instrs[next.0 as usize])
-                    }
-                };
-                if alone {
-                    quiet.step(progressed);
-                    if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
-                        break None;
-                    }
-                    pc = next;
-                    continue;
+        // Two loops: the inner one issues the instructions of one group of lanes (`mask` is fixed there, so
+        // what the data path derives from it is worked out once per group, not per issue); the outer one
+        // applies what ends a run and picks the next group.
+        let out = 'group: loop {
+            let (effect, progressed) = loop {
+                if *steps + issued >= *max_steps {
+                    break 'group None;
                 }
-            }
+                let instr = &kernel.instrs[pc.0 as usize];
+                let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], mask) {
+                    Flow::Next => Effect::Next,
+                    Flow::Jump(t) => Effect::Jump(t),
+                    Flow::Branch(taken) => match *instr {
+                        Instr::Branch { then_pc, else_pc, reconv, site, .. } => {
+                            Effect::Branch { taken, then_pc, else_pc, reconv, site }
+                        }
+                        _ => unreachable!("a decoded branch is a branch"),
+                    },
+                    Flow::Fault => break 'group None,
+                    Flow::General => match exec::execute(&mut ctx, pc, mask) {
+                        Ok(e) => e,
+                        Err(_) => break 'group None,
+                    },
+                };
+                issued += 1;
+                if let Some(t) = ctx.touched.as_deref_mut()
+                    && !t.as_slice().is_empty()
+                {
+                    p.record(w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
+                    t.clear();
+                }
+                let progressed = std::mem::take(&mut ctx.wrote);
+                if progressed {
+                    *mem_epoch += 1;
+                }
+                // Notes become hazards, and a hazard refuses the parallel run.
+                if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
+                    break 'group None;
+                }
+                threads += mask.count() as u64;
+                metrics.count_line(kernel.line(pc), mask.count());
+                if matches!(effect, Effect::Next) && !instr.is_terminator() {
+                    let next = Pc(pc.0 + 1);
+                    let alone = match &warp.model {
+                        WarpModel::PreVolta { .. } => true,
+                        WarpModel::Its(m) => {
+                            m.keeps_running(mask, next) && !waits_for_lanes(&kernel.instrs[next.0 as usize])
+                        }
+                    };
+                    if alone {
+                        quiet.step(progressed);
+                        if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                            break 'group None;
+                        }
+                        pc = next;
+                        continue;
+                    }
+                }
+                break (effect, progressed);
+            };
             let next = match effect {
                 Effect::Next => Some(Pc(pc.0 + 1)),
                 Effect::Jump(t) => Some(t),
