@@ -255,7 +255,7 @@ pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErro
 /// [`execute`] compiled for AVX2: the lane loops are 32 lanes of 64 bits, and x86-64's baseline (SSE2) has no
 /// 64-bit lane compares, selects or variable shifts, so its loops run a lane or two at a time.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn execute_avx2(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
     execute_here(ctx, pc, mask)
 }

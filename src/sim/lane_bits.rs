@@ -4,15 +4,22 @@
 //! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present) and other
 //! targets a plain loop.
 
-/// Whether the data path may use its AVX2 build (x86-64 CPUs that have it, unless `WARPDBG_NO_AVX2` is set:
-/// the tests run both builds and compare). Decided once per process.
+/// Whether the data path may use its AVX2 build: x86-64 CPUs that have AVX2, BMI1/2, LZCNT and POPCNT, unless
+/// `WARPDBG_NO_AVX2` is set (the tests run both builds and compare). Decided once per process.
 #[inline]
 pub fn use_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        // With the bit-manipulation and population-count instructions that come with it (Haswell,
+        // Excavator and later): the AVX2 build is compiled for all of them.
         *AVX2.get_or_init(|| {
-            std::arch::is_x86_feature_detected!("avx2") && std::env::var_os("WARPDBG_NO_AVX2").is_none()
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::env::var_os("WARPDBG_NO_AVX2").is_none()
         })
     }
     #[cfg(not(target_arch = "x86_64"))]

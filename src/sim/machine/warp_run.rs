@@ -42,7 +42,7 @@ impl Machine {
 
     /// [`Machine::run_warp`] compiled for AVX2 (see `exec::execute_avx2`: the lane loops are 64-bit lanes).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
     fn run_warp_avx2(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
         self.run_warp_here(kernel, view, w)
     }
