@@ -254,6 +254,47 @@ fn whole_run_matches_single_stepping_off_the_fast_paths() {
     }
 }
 
+/// Every kernel of `kernels/` and `tests/conformance/` launched with several blocks (most of them are single
+/// blocks as written, which never take the parallel path): whatever the parallel rule decides, a whole run
+/// ends as single-stepping ends, with the same memory and report. Kernels whose arrays do not grow with the
+/// grid fault or race in the extra blocks and must be refused.
+#[test]
+fn every_kernel_on_several_blocks_runs_whole_as_stepped() {
+    let mut parallel = 0;
+    for path in kernel_files() {
+        let bytes = std::fs::read(root().join(&path)).expect("kernel file exists");
+        for grid in ["2", "3"] {
+            for mode in [Mode::PreVolta, Mode::Its] {
+                let overrides = Overrides { mode: Some(mode), grid: Some(grid.into()), ..Default::default() };
+                let Ok(compiled) = front::compile(&path, &bytes, &overrides) else { continue };
+                let Ok(mut whole) =
+                    Machine::new(&compiled, &Config { max_steps: Some(MAX_STEPS), ..Default::default() })
+                else {
+                    continue;
+                };
+                let o1 = whole.run();
+                let mut stepped = Machine::new(&compiled, &Config { max_steps: Some(MAX_STEPS), ..Default::default() })
+                    .expect("fits");
+                let o2 = loop {
+                    let o = stepped.step(997);
+                    if o.is_final() {
+                        break o;
+                    }
+                };
+                let what = format!("{path} grid {grid} {mode:?}");
+                parallel += whole.ran_parallel() as u32;
+                assert_eq!(o1, o2, "{what}");
+                for (a, b) in whole.global.allocs.iter().zip(&stepped.global.allocs) {
+                    assert!(a.data == b.data, "{what}: {} differs", a.name);
+                }
+                assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "{what}");
+            }
+        }
+    }
+    // The test means something only if many of these launches take the parallel path.
+    assert!(parallel >= 20, "only {parallel} launches ran in parallel");
+}
+
 /// The data path has an AVX2 build and a portable one (`WARPDBG_NO_AVX2` forces the portable one): both give
 /// the same report, whole runs and single steps, for every kernel in both models. (Where the CPU lacks AVX2
 /// both runs are portable.)
