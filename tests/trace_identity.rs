@@ -315,6 +315,9 @@ fn the_portable_data_path_agrees_with_the_avx2_one() {
         for mode in ["its", "pre-volta"] {
             let common = vec!["--max-steps".into(), "200000".into(), "--mode".into(), mode.into(), path.clone()];
             launches.push([vec!["run".to_string(), "--json".into()], common.clone()].concat());
+            // On three blocks: the whole run takes the parallel path where the rule allows.
+            launches
+                .push([vec!["run".to_string(), "--json".into(), "--grid".into(), "3".into()], common.clone()].concat());
             launches.push([vec!["trace".to_string(), "--jsonl".into()], common].concat());
         }
     }
