@@ -159,6 +159,9 @@ impl Machine {
                     },
                     Flow::Fault => break 'group None,
                     Flow::General => match exec::execute(&mut ctx, pc, mask) {
+                        // Notes become hazards, and a hazard refuses the parallel run (only the general path
+                        // makes notes or touches shared memory).
+                        Ok(_) if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() => break 'group None,
                         Ok(e) => e,
                         Err(_) => break 'group None,
                     },
@@ -174,13 +177,10 @@ impl Machine {
                 if progressed {
                     *mem_epoch += 1;
                 }
-                // Notes become hazards, and a hazard refuses the parallel run.
-                if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() {
-                    break 'group None;
-                }
                 threads += mask.count() as u64;
                 metrics.count_line(kernel.line(pc), mask.count());
-                if matches!(effect, Effect::Next) && !instr.is_terminator() {
+                // (Terminators never go on to the next instruction: jumps, branches and exits.)
+                if matches!(effect, Effect::Next) {
                     let next = Pc(pc.0 + 1);
                     let alone = match &warp.model {
                         WarpModel::PreVolta { .. } => true,
