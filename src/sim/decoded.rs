@@ -85,10 +85,10 @@ pub enum Op {
         src: Row,
     },
     Jump(Pc),
+    /// A conditional branch on `cond`; its targets, reconvergence point and site stay in the IR (a branch
+    /// that ends a run reads them there).
     Branch {
         cond: Row,
-        then_pc: Pc,
-        else_pc: Pc,
     },
     /// Everything else: executed from the IR.
     General,
@@ -165,7 +165,7 @@ impl Program {
                 Op::Store { size: ty.size() as u8, addr: self.row(addr), src: self.row(src) }
             }
             Instr::Jump { target } => Op::Jump(target),
-            Instr::Branch { cond, then_pc, else_pc, .. } => Op::Branch { cond: self.row(cond), then_pc, else_pc },
+            Instr::Branch { cond, .. } => Op::Branch { cond: self.row(cond) },
             _ => Op::General,
         }
     }

@@ -649,7 +649,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
             }
         }
         Op::Jump(target) => return Flow::Jump(target),
-        Op::Branch { cond, .. } => {
+        Op::Branch { cond } => {
             let at = cond as usize * ctx.stride + ctx.base;
             let c: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
             return Flow::Branch(LaneMask(super::lane_bits::nonzero_mask(c) & mask.0));
