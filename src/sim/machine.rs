@@ -353,10 +353,9 @@ impl Machine {
             let nwarps = threads.div_ceil(32);
             let stride = nwarps as usize * 32;
             // A whole run's blocks reuse the last one's register file (a fresh one of this size is a fresh
-            // mapping from the system, and its unmapping stalls every thread).
-            // Only the registers some path reads before writing start at zero; the rest keep the last
-            // block's values, which no thread reads (`ir::defined`).
-            // A whole run's register files also hold its pre-decoded program's constants, after the registers.
+            // mapping from the system, and its unmapping stalls every thread). Only the registers some path
+            // reads before writing start at zero; the rest keep the last block's values, which no thread
+            // reads (`ir::defined`). Its rows after the registers hold the pre-decoded program's constants.
             let mut regs = match self.par.as_mut() {
                 Some(p) if p.spare_regs.len() == p.program.rows() * stride => {
                     let mut r = std::mem::take(&mut p.spare_regs);
@@ -774,8 +773,7 @@ impl Machine {
                 return;
             }
             if site.counted {
-                self.metrics.branches += 1;
-                self.metrics.line(site.line).branches += 1;
+                self.metrics.count_branch(site.line, false);
             }
         }
         let next = Pc(pc.0 + 1);

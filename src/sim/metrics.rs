@@ -40,6 +40,15 @@ impl Metrics {
         self.per_line.entry(line).or_insert_with(|| LineMetrics { line, ..Default::default() })
     }
 
+    /// Counts one execution of the branch statement on `line` (and whether the warp's threads disagreed).
+    pub fn count_branch(&mut self, line: u32, divergent: bool) {
+        self.branches += 1;
+        self.divergent_branches += divergent as u64;
+        let l = self.line(line);
+        l.branches += 1;
+        l.divergent_branches += divergent as u64;
+    }
+
     /// Counts one issued instruction of `threads` active threads on `line`.
     #[inline]
     pub fn count_instruction(&mut self, line: u32, threads: u32) {

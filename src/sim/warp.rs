@@ -96,11 +96,7 @@ impl Warp {
     pub fn diverge(&mut self, metrics: &mut Metrics, pc: Pc, mask: LaneMask, branch: Effect, step: u64) {
         let Effect::Branch { taken, then_pc, else_pc, reconv, site } = branch else { return };
         if site.counted {
-            metrics.branches += 1;
-            metrics.divergent_branches += 1;
-            let line = metrics.line(site.line);
-            line.branches += 1;
-            line.divergent_branches += 1;
+            metrics.count_branch(site.line, true);
             self.divergence.record(site.line, metrics);
         }
         // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.

@@ -230,8 +230,7 @@ impl Machine {
                 if let Effect::Branch { site, .. } = effect
                     && site.counted
                 {
-                    metrics.branches += 1;
-                    metrics.line(site.line).branches += 1;
+                    metrics.count_branch(site.line, false);
                 }
                 match &mut warp.model {
                     WarpModel::PreVolta { stack, .. } => {
