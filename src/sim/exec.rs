@@ -3,7 +3,7 @@
 
 use super::alu;
 use super::decoded::{Alu, Op, Row};
-use super::lane_mask::LaneMask;
+use super::lane_mask::{ActiveLanes, LaneMask};
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
 use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
@@ -262,14 +262,15 @@ fn execute_avx2(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
 
 #[inline(always)]
 fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
+    let act = &ActiveLanes::new(mask);
     let kernel = ctx.kernel;
     ctx.pc = pc;
     let instr = &kernel.instrs[pc.0 as usize];
     match instr {
-        Instr::Mov { dst, src } => map1(ctx, mask, *dst, *src, |x| x),
+        Instr::Mov { dst, src } => map1(ctx, act, *dst, *src, |x| x),
         Instr::Unary { op, ty, dst, src } => {
             let (op, ty) = (*op, *ty);
-            map1(ctx, mask, *dst, *src, |x| alu::unary(op, ty, x))
+            map1(ctx, act, *dst, *src, |x| alu::unary(op, ty, x))
         }
         Instr::Binary { op, ty, dst, a, b } => {
             use crate::ir::ArithOp as O;
@@ -278,31 +279,31 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             // divide by zero) goes through the general ALU.
             match (op, ty) {
                 (O::Add, Ty::I32 | Ty::U32) => {
-                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
+                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
                 }
                 (O::Sub, Ty::I32 | Ty::U32) => {
-                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
+                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
                 }
                 (O::Mul, Ty::I32 | Ty::U32) => {
-                    map2(ctx, mask, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
+                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
                 }
-                (O::And, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 & y as u32) as u64),
-                (O::Or, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 | y as u32) as u64),
-                (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
+                (O::And, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 & y as u32) as u64),
+                (O::Or, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 | y as u32) as u64),
+                (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
                 (O::Shl, Ty::I32 | Ty::U32) => {
-                    map2(ctx, mask, d, a, b, |x, y| (x as u32).checked_shl(y as u32).unwrap_or(0) as u64)
+                    map2(ctx, act, d, a, b, |x, y| (x as u32).checked_shl(y as u32).unwrap_or(0) as u64)
                 }
                 (O::Shr, Ty::U32) => {
-                    map2(ctx, mask, d, a, b, |x, y| (x as u32).checked_shr(y as u32).unwrap_or(0) as u64)
+                    map2(ctx, act, d, a, b, |x, y| (x as u32).checked_shr(y as u32).unwrap_or(0) as u64)
                 }
                 (O::Shr, Ty::I32) => {
-                    map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
+                    map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
                 }
-                (O::Div | O::Rem, Ty::U32) => divide_u32(ctx, mask, d, a, b, *op == O::Rem)?,
-                (O::Add, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
-                (O::Sub, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
-                (O::Mul, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
-                (O::Div, Ty::F32) => map2(ctx, mask, d, a, b, |x, y| f32op(x, y, |p, q| p / q)),
+                (O::Div | O::Rem, Ty::U32) => divide_u32(ctx, act, d, a, b, *op == O::Rem)?,
+                (O::Add, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
+                (O::Sub, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
+                (O::Mul, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
+                (O::Div, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p / q)),
                 _ => {
                     for l in mask.iter() {
                         let v = alu::binary(*op, *ty, ctx.get(a, l), ctx.get(b, l))
@@ -316,47 +317,47 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             use crate::ir::CmpOp as C;
             let (d, a, b) = (*dst, *a, *b);
             match (op, ty) {
-                (C::Lt, Ty::I32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) < (y as u32 as i32)) as u64),
-                (C::Lt, Ty::U32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32) < (y as u32)) as u64),
-                (C::Ge, Ty::I32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32 as i32) >= (y as u32 as i32)) as u64),
-                (C::Ge, Ty::U32) => map2(ctx, mask, d, a, b, |x, y| ((x as u32) >= (y as u32)) as u64),
-                (C::Eq, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 == y as u32) as u64),
-                (C::Ne, Ty::I32 | Ty::U32) => map2(ctx, mask, d, a, b, |x, y| (x as u32 != y as u32) as u64),
+                (C::Lt, Ty::I32) => map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) < (y as u32 as i32)) as u64),
+                (C::Lt, Ty::U32) => map2(ctx, act, d, a, b, |x, y| ((x as u32) < (y as u32)) as u64),
+                (C::Ge, Ty::I32) => map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) >= (y as u32 as i32)) as u64),
+                (C::Ge, Ty::U32) => map2(ctx, act, d, a, b, |x, y| ((x as u32) >= (y as u32)) as u64),
+                (C::Eq, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 == y as u32) as u64),
+                (C::Ne, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 != y as u32) as u64),
                 _ => {
                     let (op, ty) = (*op, *ty);
-                    map2(ctx, mask, d, a, b, |x, y| alu::compare(op, ty, x, y) as u64)
+                    map2(ctx, act, d, a, b, |x, y| alu::compare(op, ty, x, y) as u64)
                 }
             }
         }
         Instr::Convert { from, to, dst, src } => {
             let (from, to) = (*from, *to);
-            map1(ctx, mask, *dst, *src, |x| alu::convert(from, to, x))
+            map1(ctx, act, *dst, *src, |x| alu::convert(from, to, x))
         }
         Instr::PtrAdd { dst, base, index, index_signed, scale } => {
             let scale = *scale;
             if *index_signed {
-                map2(ctx, mask, *dst, *base, *index, |p, i| {
+                map2(ctx, act, *dst, *base, *index, |p, i| {
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
             } else {
-                map2(ctx, mask, *dst, *base, *index, |p, i| {
+                map2(ctx, act, *dst, *base, *index, |p, i| {
                     p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
                 })
             }
         }
         Instr::PtrDiff { dst, a, b, elem_size } => {
             let es = *elem_size as i64;
-            map2(ctx, mask, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
+            map2(ctx, act, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
         }
-        Instr::Special { dst, which } => special(ctx, mask, *dst, *which),
+        Instr::Special { dst, which } => special(ctx, act, *dst, *which),
         Instr::SharedAddr { dst, array } => {
             let addr = ctx.layout.address(*array);
             for l in mask.iter() {
                 ctx.set(*dst, l, addr);
             }
         }
-        Instr::Load { ty, dst, addr } if load_elems(ctx, mask, ty.size(), *dst, *addr) => {}
-        Instr::Store { ty, addr, src } if store_elems(ctx, mask, ty.size(), *addr, *src) => {}
+        Instr::Load { ty, dst, addr } if load_elems(ctx, act, ty.size(), *dst, *addr) => {}
+        Instr::Store { ty, addr, src } if store_elems(ctx, act, ty.size(), *addr, *src) => {}
         Instr::Load { ty, dst, addr } => {
             for l in mask.iter() {
                 let a = ctx.get(*addr, l);
@@ -547,24 +548,22 @@ impl Src {
 
 /// `dst = threadIdx.x` and the other specials for the lanes in `mask`.
 #[inline(always)]
-fn special(ctx: &mut Ctx, mask: LaneMask, dst: Reg, which: Special) {
+fn special(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, which: Special) {
     let (b, base) = (ctx.block_dim, ctx.base as u64);
     match which {
         // A one-dimensional block (the common case): threadIdx.x is the thread's index.
         Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
             let out = warp_row(ctx.regs, dst.0 as usize * ctx.stride + ctx.base);
             for (l, o) in out.iter_mut().enumerate() {
-                if mask.0 >> l & 1 != 0 {
-                    *o = base + l as u64;
-                }
+                *o = act.pick(l, base + l as u64, *o);
             }
         }
         Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
             let v = ctx.special(which, 0);
-            map1(ctx, mask, dst, Operand::Imm(v), |x| x);
+            map1(ctx, act, dst, Operand::Imm(v), |x| x);
         }
         _ => {
-            for l in mask.iter() {
+            for l in act.mask.iter() {
                 let v = ctx.special(which, l);
                 ctx.set(dst, l, v);
             }
@@ -590,7 +589,7 @@ pub enum Flow {
 /// the IR's; [`Flow::General`], with nothing done, when the instruction has no fast form or this issue is not
 /// its fast case.
 #[inline(always)]
-pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
+pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow {
     let row = |r: Row| Operand::Reg(Reg(r));
     ctx.pc = pc;
     match op {
@@ -599,7 +598,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
             macro_rules! each {
                 ($($v:ident),*) => {
                     match f {
-                        $(Alu::$v => map2(ctx, mask, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
+                        $(Alu::$v => map2(ctx, act, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
                     }
                 };
             }
@@ -608,7 +607,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
                 SubF, MulF, DivF
             );
         }
-        Op::Mov { d, a } => map1(ctx, mask, Reg(d), row(a), |x| x),
+        Op::Mov { d, a } => map1(ctx, act, Reg(d), row(a), |x| x),
         Op::PtrAdd { d, base, index, scale, signed } => {
             let scale = scale as i64;
             // An element size that is a power of two (every scalar) scales by a shift: AVX2 has no 64-bit
@@ -616,35 +615,35 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
             if scale > 0 && (scale as u64).is_power_of_two() {
                 let k = scale.trailing_zeros();
                 if signed {
-                    map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                    map2(ctx, act, Reg(d), row(base), row(index), |p, i| {
                         p.wrapping_add(((i as u32 as i32 as i64) << k) as u64)
                     })
                 } else {
-                    map2(ctx, mask, Reg(d), row(base), row(index), |p, i| p.wrapping_add((i as u32 as u64) << k))
+                    map2(ctx, act, Reg(d), row(base), row(index), |p, i| p.wrapping_add((i as u32 as u64) << k))
                 }
             } else if signed {
-                map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                map2(ctx, act, Reg(d), row(base), row(index), |p, i| {
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
             } else {
-                map2(ctx, mask, Reg(d), row(base), row(index), |p, i| {
+                map2(ctx, act, Reg(d), row(base), row(index), |p, i| {
                     p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
                 })
             }
         }
         Op::DivU { d, a, b, rem } => {
-            if divide_u32(ctx, mask, Reg(d), row(a), row(b), rem).is_err() {
+            if divide_u32(ctx, act, Reg(d), row(a), row(b), rem).is_err() {
                 return Flow::Fault;
             }
         }
-        Op::Special { d, which } => special(ctx, mask, Reg(d), which),
+        Op::Special { d, which } => special(ctx, act, Reg(d), which),
         Op::Load { size, d, addr } => {
-            if !load_elems(ctx, mask, size as u32, Reg(d), row(addr)) {
+            if !load_elems(ctx, act, size as u32, Reg(d), row(addr)) {
                 return Flow::General;
             }
         }
         Op::Store { size, addr, src } => {
-            if !store_elems(ctx, mask, size as u32, row(addr), row(src)) {
+            if !store_elems(ctx, act, size as u32, row(addr), row(src)) {
                 return Flow::General;
             }
         }
@@ -652,7 +651,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
         Op::Branch { cond } => {
             let at = cond as usize * ctx.stride + ctx.base;
             let c: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
-            return Flow::Branch(LaneMask(super::lane_bits::nonzero_mask(c) & mask.0));
+            return Flow::Branch(LaneMask(super::lane_bits::nonzero_mask(c) & act.mask.0));
         }
         Op::General => return Flow::General,
     }
@@ -662,18 +661,17 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, mask: LaneMask) -> Flow {
 /// `dst = f(a)` for the lanes in `mask`. Every lane is computed and only the active ones are written: the
 /// functions given here are total (no fault, no panic), so this is the same and vectorises.
 #[inline(always)]
-fn map1(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, f: impl Fn(u64) -> u64) {
+fn map1(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, f: impl Fn(u64) -> u64) {
     let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = dst.0 as usize * ctx.stride + ctx.base;
     let out = warp_row(ctx.regs, d);
-    if mask == LaneMask::FULL {
+    if act.mask == LaneMask::FULL {
         for l in 0..32 {
             out[l] = f(av[l]);
         }
     } else {
         for l in 0..32 {
-            let v = f(av[l]);
-            out[l] = if mask.0 >> l & 1 != 0 { v } else { out[l] };
+            out[l] = act.pick(l, f(av[l]), out[l]);
         }
     }
 }
@@ -682,7 +680,7 @@ fn map1(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, f: impl Fn(u64) -> 
 /// place, beside it (a copy of a warp's row is a call to `memcpy`); a source that is the destination row is
 /// copied first.
 #[inline(always)]
-fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
+fn map2(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
     let (stride, base) = (ctx.stride, ctx.base);
     let d = dst.0 as usize * stride + base;
     let (sa, sb) = (Src::of(a, stride, base), Src::of(b, stride, base));
@@ -716,14 +714,13 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
         }
         Src::Row(o) => row(o),
     };
-    if mask == LaneMask::FULL {
+    if act.mask == LaneMask::FULL {
         for l in 0..32 {
             out[l] = f(av[l], bv[l]);
         }
     } else {
         for l in 0..32 {
-            let v = f(av[l], bv[l]);
-            out[l] = if mask.0 >> l & 1 != 0 { v } else { out[l] };
+            out[l] = act.pick(l, f(av[l], bv[l]), out[l]);
         }
     }
 }
@@ -732,7 +729,8 @@ fn map2(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, f: impl
 /// dividing by zero stops the instruction (the lanes before it have their results, as in the general path).
 /// A divisor that is the same power of two in every active lane (`tid % (2 * stride)`) is a mask or a shift.
 #[inline(always)]
-fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
+fn divide_u32(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
+    let mask = act.mask;
     let Some(first) = mask.lowest() else { return Ok(()) };
     let bs = Src::of(b, ctx.stride, ctx.base);
     let b_at = |regs: &[u64], l: usize| match bs {
@@ -748,7 +746,7 @@ fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, r
                 let row: &[u64; 32] = ctx.regs[o..o + 32].try_into().expect("a warp's row holds 32 lanes");
                 let mut other = 0u64;
                 for (l, v) in row.iter().enumerate() {
-                    other |= (*v as u32 ^ d) as u64 & 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
+                    other |= (*v as u32 ^ d) as u64 & act.select[l];
                 }
                 other
             }
@@ -756,9 +754,9 @@ fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, r
         if other == 0 {
             let shift = d.trailing_zeros();
             if rem {
-                map2(ctx, mask, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
+                map2(ctx, act, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
             } else {
-                map2(ctx, mask, dst, a, b, |x, _| (x as u32 >> shift) as u64);
+                map2(ctx, act, dst, a, b, |x, _| (x as u32 >> shift) as u64);
             }
             return Ok(());
         }
@@ -779,8 +777,8 @@ fn divide_u32(ctx: &mut Ctx, mask: LaneMask, dst: Reg, a: Operand, b: Operand, r
 /// The address of the lowest active lane when every active lane `l` addresses element `l` of one array of
 /// `size`-byte elements (`a[tid]`, `a[tid + 1]`): the warp's access is then one stretch of memory.
 #[inline(always)]
-fn consecutive(ctx: &Ctx, mask: LaneMask, size: u32, addr: Operand) -> Option<u64> {
-    let first = mask.lowest()?;
+fn consecutive(ctx: &Ctx, act: &ActiveLanes, size: u32, addr: Operand) -> Option<u64> {
+    let first = act.mask.lowest()?;
     let Operand::Reg(r) = addr else { return None };
     let at = r.0 as usize * ctx.stride + ctx.base;
     let av: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
@@ -788,8 +786,7 @@ fn consecutive(ctx: &Ctx, mask: LaneMask, size: u32, addr: Operand) -> Option<u6
     let (mut expect, step) = (start.wrapping_sub(first as u64 * size as u64), size as u64);
     let mut off = 0u64;
     for (l, a) in av.iter().enumerate() {
-        let active = 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
-        off |= (*a ^ expect) & active;
+        off |= (*a ^ expect) & act.select[l];
         expect = expect.wrapping_add(step);
     }
     (off == 0 && !memory::is_shared(start)).then_some(start)
@@ -822,8 +819,9 @@ impl Ctx<'_> {
 
 /// Whole runs: a warp's load of consecutive elements in one go (false: not that case, nothing done).
 #[inline(always)]
-fn load_elems(ctx: &mut Ctx, mask: LaneMask, size: u32, dst: Reg, addr: Operand) -> bool {
-    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, mask, size, addr)) else { return false };
+fn load_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, addr: Operand) -> bool {
+    let mask = act.mask;
+    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, act, size, addr)) else { return false };
     let first = mask.0.trailing_zeros() as usize;
     let d = dst.0 as usize * ctx.stride + ctx.base;
     if !g.load_elems(start, size, mask.0 >> first, &mut ctx.regs[d + first..d + 32]) {
@@ -835,8 +833,9 @@ fn load_elems(ctx: &mut Ctx, mask: LaneMask, size: u32, dst: Reg, addr: Operand)
 
 /// Whole runs: a warp's store of consecutive elements in one go (as [`load_elems`]).
 #[inline(always)]
-fn store_elems(ctx: &mut Ctx, mask: LaneMask, size: u32, addr: Operand, src: Operand) -> bool {
-    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, mask, size, addr)) else { return false };
+fn store_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, addr: Operand, src: Operand) -> bool {
+    let mask = act.mask;
+    let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, act, size, addr)) else { return false };
     let first = mask.0.trailing_zeros() as usize;
     let Some(wrote) = (match Src::of(src, ctx.stride, ctx.base) {
         Src::Row(o) => g.store_elems(start, size, mask.0 >> first, &ctx.regs[o + first..o + 32]),

@@ -82,6 +82,34 @@ impl fmt::Display for LaneMask {
     }
 }
 
+/// A lane mask with the per-lane selects the data path writes through: word `l` of `select` is all ones when
+/// lane `l` is active, zero otherwise. Built once per group of lanes in a few vector instructions; left to
+/// the compiler, each instruction's lane loop rebuilt it lane by lane through the stack, and the vector load
+/// of those narrow stores stalled on store forwarding at every issue.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(32))]
+pub struct ActiveLanes {
+    pub select: [u64; 32],
+    pub mask: LaneMask,
+}
+
+impl ActiveLanes {
+    #[inline(always)]
+    pub fn new(mask: LaneMask) -> ActiveLanes {
+        let mut select = [0u64; 32];
+        for (l, s) in select.iter_mut().enumerate() {
+            *s = 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
+        }
+        ActiveLanes { select, mask }
+    }
+
+    /// `v` where lane `l` is active, `old` where it is not.
+    #[inline(always)]
+    pub fn pick(&self, l: usize, v: u64, old: u64) -> u64 {
+        (v & self.select[l]) | (old & !self.select[l])
+    }
+}
+
 /// Compact ranges of numbers: `0-23`, `0,2,4,...,62`, `1,5,9-12`.
 pub fn format_ranges(ids: &[u32]) -> String {
     if ids.is_empty() {
@@ -122,6 +150,18 @@ mod tests {
         assert_eq!(format_ranges(&(0..32).map(|i| i * 2).collect::<Vec<_>>()), "0,2,4,...,62");
         assert_eq!(format_ranges(&[5]), "5");
         assert_eq!(format_ranges(&[]), "none");
+    }
+
+    #[test]
+    fn active_lanes_select_exactly_the_mask() {
+        for m in [0u32, 1, 0x8000_0000, 0x5555_5555, u32::MAX, 0x0f0f_00f1] {
+            let act = ActiveLanes::new(LaneMask(m));
+            for l in 0..32 {
+                let on = m >> l & 1 != 0;
+                assert_eq!(act.select[l], if on { u64::MAX } else { 0 });
+                assert_eq!(act.pick(l, 7, 9), if on { 7 } else { 9 });
+            }
+        }
     }
 
     #[test]

@@ -598,7 +598,10 @@ impl Machine {
     /// the result could differ from the sequential run's or another range failed (`abort`).
     fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
         let kernel = self.kernel.clone();
-        let Some(view) = self.par.as_ref().map(|p| p.view.clone()) else { return false };
+        // Cloned once here: a clone per warp run is two atomic operations on a count every core shares.
+        let Some((view, program)) = self.par.as_ref().map(|p| (p.view.clone(), p.program.clone())) else {
+            return false;
+        };
         while !self.blocks.is_empty() {
             if abort.load(Ordering::Relaxed) {
                 return false;
@@ -608,7 +611,7 @@ impl Machine {
                 let mut issued = false;
                 for w in 0..warps {
                     let before = self.steps;
-                    match self.run_warp(&kernel, &view, w) {
+                    match self.run_warp(&kernel, &program, &view, w) {
                         WarpStop::Refused => return false,
                         WarpStop::BlockDone => break 'block,
                         // A `_sync` wait issues nothing but changes state (a release may follow).

@@ -5,12 +5,12 @@
 //! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
-use std::sync::Arc;
 
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::Mode;
+use crate::sim::decoded::Program;
 use crate::sim::exec::{self, Ctx, Effect, Flow};
-use crate::sim::lane_mask::LaneMask;
+use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::warp::{Warp, WarpModel};
 
 /// Why a warp's run stopped.
@@ -31,24 +31,24 @@ fn waits_for_lanes(i: &Instr) -> bool {
 
 impl Machine {
     /// Runs warp `w` of the resident block (slot 0) until it cannot issue; `view` is the shared global memory.
-    pub(super) fn run_warp(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
+    pub(super) fn run_warp(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
         if crate::sim::lane_bits::use_avx2() {
             // SAFETY: the CPU has AVX2 (`use_avx2` checked).
-            return unsafe { self.run_warp_avx2(kernel, view, w) };
+            return unsafe { self.run_warp_avx2(kernel, program, view, w) };
         }
-        self.run_warp_here(kernel, view, w)
+        self.run_warp_here(kernel, program, view, w)
     }
 
     /// [`Machine::run_warp`] compiled for AVX2 (see `exec::execute_avx2`: the lane loops are 64-bit lanes).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn run_warp_avx2(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
-        self.run_warp_here(kernel, view, w)
+    fn run_warp_avx2(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
+        self.run_warp_here(kernel, program, view, w)
     }
 
     #[inline(always)]
-    fn run_warp_here(&mut self, kernel: &Kernel, view: &SharedGlobal, w: usize) -> WarpStop {
+    fn run_warp_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         let its = self.launch.mode == Mode::Its;
         while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
             let instr = &kernel.instrs[pc.0 as usize];
@@ -65,7 +65,7 @@ impl Machine {
                 }
                 continue;
             }
-            let Some((pc, mask, effect)) = self.run_straight(kernel, view, w, pc, mask) else {
+            let Some((pc, mask, effect)) = self.run_straight(kernel, program, view, w, pc, mask) else {
                 return WarpStop::Refused;
             };
             let Some(effect) = effect else { continue };
@@ -98,6 +98,7 @@ impl Machine {
     fn run_straight(
         &mut self,
         kernel: &Kernel,
+        program: &Program,
         view: &SharedGlobal,
         w: usize,
         mut pc: Pc,
@@ -106,7 +107,6 @@ impl Machine {
         let its = self.launch.mode == Mode::Its;
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
         let p = par.as_mut()?;
-        let program = Arc::clone(&p.program);
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
         let warp = &mut block.warps[w];
@@ -143,12 +143,13 @@ impl Machine {
         // what the data path derives from it is worked out once per group, not per issue); the outer one
         // applies what ends a run and picks the next group.
         let out = 'group: loop {
+            let act = ActiveLanes::new(mask);
             let (effect, progressed) = loop {
                 if *steps + issued >= *max_steps {
                     break 'group None;
                 }
                 let instr = &kernel.instrs[pc.0 as usize];
-                let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], mask) {
+                let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], &act) {
                     Flow::Next => Effect::Next,
                     Flow::Jump(t) => Effect::Jump(t),
                     Flow::Branch(taken) => match *instr {
