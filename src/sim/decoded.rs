@@ -94,6 +94,18 @@ pub enum Op {
     General,
 }
 
+impl Op {
+    /// Whether this instruction only moves a warp to the next instruction (when its fast form applies).
+    pub fn is_straight(&self) -> bool {
+        !matches!(self, Op::Jump(_) | Op::Branch { .. } | Op::General)
+    }
+
+    /// A load or store: the one kind whose issue touches memory, and so the parallel rule's record.
+    pub fn is_memory(&self) -> bool {
+        matches!(self, Op::Load { .. } | Op::Store { .. })
+    }
+}
+
 /// A kernel, pre-decoded.
 #[derive(Clone, Debug)]
 pub struct Program {
@@ -101,12 +113,22 @@ pub struct Program {
     /// The kernel's register count: constant `i` is row `regs + i`.
     pub regs: usize,
     pub consts: Vec<u64>,
+    /// Per instruction: how many instructions from it on only move a warp to the next one (every kind
+    /// except jumps, branches and [`Op::General`]). A whole run issues such a stretch with its bookkeeping
+    /// done once (`warp_run`).
+    pub straight: Vec<u32>,
 }
 
 impl Program {
     pub fn decode(kernel: &Kernel) -> Program {
-        let mut p = Program { ops: vec![], regs: kernel.regs.len(), consts: vec![] };
+        let mut p = Program { ops: vec![], regs: kernel.regs.len(), consts: vec![], straight: vec![] };
         p.ops = kernel.instrs.iter().map(|i| p.op(i)).collect();
+        p.straight = vec![0; p.ops.len()];
+        for i in (0..p.ops.len()).rev() {
+            if p.ops[i].is_straight() {
+                p.straight[i] = 1 + p.straight.get(i + 1).copied().unwrap_or(0);
+            }
+        }
         p
     }
 

@@ -23,6 +23,7 @@ use crate::front::Compiled;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::{Dim3, Launch, Mode};
 
+mod gang;
 mod parallel;
 mod warp_run;
 pub use parallel::SharedGlobal;

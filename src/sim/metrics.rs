@@ -61,13 +61,19 @@ impl Metrics {
     /// adds the totals once).
     #[inline]
     pub fn count_line(&mut self, line: u32, threads: u32) {
+        self.add_line(line, 1, threads as u64);
+    }
+
+    /// Counts `issues` issued instructions with `threads` active threads in all on `line`.
+    #[inline]
+    pub fn add_line(&mut self, line: u32, issues: u64, threads: u64) {
         let i = line as usize;
         if i >= self.line_instructions.len() {
             self.line_instructions.resize(i + 1, [0, 0]);
         }
         let c = &mut self.line_instructions[i];
-        c[0] += 1;
-        c[1] += threads as u64;
+        c[0] += issues;
+        c[1] += threads;
     }
 
     /// Every line that issued instructions or has branches, with all its counts.

@@ -36,8 +36,8 @@ use rayon::prelude::*;
 
 use super::warp_run::WarpStop;
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
-use crate::ir::{Instr, Kernel, Reg};
-use crate::launch::Launch;
+use crate::ir::{Instr, Kernel, Pc, Reg};
+use crate::launch::{Launch, Mode};
 use crate::sim::decoded::Program;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
@@ -269,7 +269,7 @@ struct Access {
 }
 
 /// One warp's steps without progress in a barrier interval: since its last progress, and the longest run.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub(super) struct Quiet {
     pub(super) run: u64,
     gap: u64,
@@ -319,6 +319,12 @@ pub(crate) struct ParState {
     pub(super) read_before_written: Vec<Reg>,
     /// The kernel, pre-decoded: register files have its constants' rows after the registers.
     pub(super) program: Arc<Program>,
+    /// Issues and threads of straight stretches (`Program::straight`) as differences: a stretch over
+    /// instructions `a..b` adds at `a` and takes off at `b`, so it costs two updates whatever its length;
+    /// the running sums are the per-instruction counts (`fold_stretches`).
+    stretches: Vec<[i64; 2]>,
+    /// Per warp, the index in `interval` of its last access (`usize::MAX`: none yet).
+    last_of_warp: Vec<usize>,
 }
 
 /// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
@@ -343,6 +349,33 @@ impl ParState {
             hulls: vec![],
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
+            stretches: vec![[0, 0]; kernel.instrs.len() + 1],
+            last_of_warp: vec![],
+        }
+    }
+
+    /// Instructions `from..to` each issued `issues` times with `threads` threads in all (one straight stretch
+    /// of one warp or of a group of warps).
+    #[inline(always)]
+    pub(super) fn count_stretch(&mut self, from: Pc, to: Pc, issues: u64, threads: u64) {
+        let (i, t) = (issues as i64, threads as i64);
+        let a = &mut self.stretches[from.0 as usize];
+        a[0] += i;
+        a[1] += t;
+        let z = &mut self.stretches[to.0 as usize];
+        z[0] -= i;
+        z[1] -= t;
+    }
+
+    /// Adds the stretches' counts to `metrics`' per-line counts, and forgets them.
+    pub(super) fn fold_stretches(&mut self, kernel: &Kernel, metrics: &mut Metrics) {
+        let mut sum = [0i64; 2];
+        for (pc, d) in self.stretches.iter_mut().enumerate() {
+            sum = [sum[0] + d[0], sum[1] + d[1]];
+            *d = [0, 0];
+            if sum[0] != 0 {
+                metrics.add_line(kernel.line(Pc(pc as u32)), sum[0] as u64, sum[1] as u64);
+            }
         }
     }
 
@@ -373,9 +406,13 @@ impl ParState {
                 return;
             }
             let a = Access { warp, write, lo, hi };
-            // Consecutive accesses of one warp often continue each other.
-            if let Some(last) = self.interval.last_mut()
-                && last.warp == warp
+            // A warp's consecutive accesses often continue each other (its last one in this interval: warps
+            // issuing together interleave theirs).
+            let w = warp as usize;
+            if w >= self.last_of_warp.len() {
+                self.last_of_warp.resize(w + 1, usize::MAX);
+            }
+            if let Some(last) = self.interval.get_mut(self.last_of_warp[w])
                 && last.write == write
                 && a.lo <= last.hi
                 && a.hi >= last.lo
@@ -383,6 +420,7 @@ impl ParState {
                 last.lo = last.lo.min(a.lo);
                 last.hi = last.hi.max(a.hi);
             } else {
+                self.last_of_warp[w] = self.interval.len();
                 self.interval.push(a);
             }
         }
@@ -415,6 +453,7 @@ impl ParState {
 
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
     fn end_interval(&mut self) {
+        self.last_of_warp.iter_mut().for_each(|l| *l = usize::MAX);
         let quiet: u64 = self.gap.iter().sum();
         self.max_quiet = self.max_quiet.max(quiet);
         self.run.iter_mut().for_each(|r| *r = 0);
@@ -485,21 +524,21 @@ impl ParState {
     }
 }
 
-/// The common case, checked by sorting one hull per run of a warp's accesses rather than every access:
-/// warps run one after another, each over its own stretch of memory, so those hulls do not overlap (a warp's
-/// own accesses may: a warp never conflicts with itself). `hulls` is scratch space.
+/// The common case, checked by sorting one hull per warp (the smallest range holding all its accesses)
+/// rather than every access: each warp works on its own stretch of memory, so those hulls do not overlap (a
+/// warp's own accesses may: a warp never conflicts with itself). `hulls` is scratch space.
 fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
+    const NONE: (u64, u64) = (u64::MAX, 0);
     hulls.clear();
-    let mut warp = u32::MAX;
     for a in v {
-        match hulls.last_mut() {
-            Some(h) if a.warp == warp => *h = (h.0.min(a.lo), h.1.max(a.hi)),
-            _ => {
-                warp = a.warp;
-                hulls.push((a.lo, a.hi));
-            }
+        let w = a.warp as usize;
+        if w >= hulls.len() {
+            hulls.resize(w + 1, NONE);
         }
+        let h = &mut hulls[w];
+        *h = (h.0.min(a.lo), h.1.max(a.hi));
     }
+    hulls.retain(|h| *h != NONE);
     hulls.sort_unstable();
     hulls.windows(2).all(|w| w[0].1 <= w[1].0)
 }
@@ -607,8 +646,16 @@ impl Machine {
                 return false;
             }
             let warps = self.blocks[0].warps.len();
+            let groups = self.launch.mode == Mode::PreVolta;
             'block: loop {
                 let mut issued = false;
+                if groups {
+                    // Warps at the same instruction issue together (`gang.rs`).
+                    match self.run_groups(&kernel, &program, &view) {
+                        WarpStop::BlockDone => break 'block,
+                        _ => return false,
+                    }
+                }
                 for w in 0..warps {
                     let before = self.steps;
                     match self.run_warp(&kernel, &program, &view, w) {
@@ -623,6 +670,9 @@ impl Machine {
                     return false;
                 }
             }
+        }
+        if let Some(p) = self.par.as_mut() {
+            p.fold_stretches(&kernel, &mut self.metrics);
         }
         // The last barrier interval is checked when its block ends.
         self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty()

@@ -8,7 +8,7 @@ use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::Mode;
-use crate::sim::decoded::Program;
+use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::warp::{Warp, WarpModel};
@@ -56,11 +56,7 @@ impl Machine {
                 if self.its_warp_sync_wait(0, w, pc, mask, instr) {
                     continue;
                 }
-                if self.steps >= self.max_steps {
-                    return WarpStop::Refused;
-                }
-                let Ok(effect) = self.execute_issue(kernel, 0, w, pc, mask) else { return WarpStop::Refused };
-                if let Some(stop) = self.finish_issue(w, pc, mask, effect) {
+                if let Some(stop) = self.issue_alone(kernel, w, pc, mask) {
                     return stop;
                 }
                 continue;
@@ -76,8 +72,18 @@ impl Machine {
         WarpStop::Waits
     }
 
+    /// Issues warp `w`'s instruction at `pc` alone, through the general path (a barrier, an exit, an
+    /// instruction without a decoded form). None: it may go on.
+    pub(super) fn issue_alone(&mut self, kernel: &Kernel, w: usize, pc: Pc, mask: LaneMask) -> Option<WarpStop> {
+        if self.steps >= self.max_steps {
+            return Some(WarpStop::Refused);
+        }
+        let Ok(effect) = self.execute_issue(kernel, 0, w, pc, mask) else { return Some(WarpStop::Refused) };
+        self.finish_issue(w, pc, mask, effect)
+    }
+
     /// After an issue whose effect the general path applies: the model update, progress and the checks.
-    fn finish_issue(&mut self, w: usize, pc: Pc, mask: LaneMask, effect: Effect) -> Option<WarpStop> {
+    pub(super) fn finish_issue(&mut self, w: usize, pc: Pc, mask: LaneMask, effect: Effect) -> Option<WarpStop> {
         self.apply(0, w, pc, mask, effect);
         let Some(p) = self.par.as_mut() else { return Some(WarpStop::Refused) };
         if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive || !self.hazards.is_empty() {
@@ -145,6 +151,43 @@ impl Machine {
         let out = 'group: loop {
             let act = ActiveLanes::new(mask);
             let (effect, progressed) = loop {
+                // A straight stretch issues with its counts added once; only loads and stores need a look
+                // after their issue. What is left of it (an access off the fast path, the last ITS step
+                // before another group may join) issues one instruction at a time below.
+                let n = program.straight[pc.0 as usize];
+                if n > 1 && *steps + issued + (n as u64) < *max_steps {
+                    let (start, len) = (pc, stretch_len(&warp.model, kernel, mask, pc, n));
+                    while pc.0 < start.0 + len {
+                        let op = program.ops[pc.0 as usize];
+                        match exec::execute_decoded(&mut ctx, pc, op, &act) {
+                            Flow::Next => {}
+                            Flow::Fault => break 'group None,
+                            _ => break,
+                        }
+                        let mut progressed = false;
+                        if op.is_memory() {
+                            if let Some(t) = ctx.touched.as_deref_mut()
+                                && !t.as_slice().is_empty()
+                            {
+                                p.record(w as u32, t.as_slice(), matches!(op, Op::Store { .. }));
+                                t.clear();
+                            }
+                            progressed = std::mem::take(&mut ctx.wrote);
+                            *mem_epoch += progressed as u64;
+                        }
+                        quiet.step(progressed);
+                        if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                            break 'group None;
+                        }
+                        pc = Pc(pc.0 + 1);
+                    }
+                    let done = (pc.0 - start.0) as u64;
+                    if done > 0 {
+                        issued += done;
+                        threads += done * mask.count() as u64;
+                        p.count_stretch(start, pc, 1, mask.count() as u64);
+                    }
+                }
                 if *steps + issued >= *max_steps {
                     break 'group None;
                 }
@@ -266,6 +309,24 @@ impl Machine {
         warp.instructions += issued;
         out
     }
+}
+
+/// How many instructions of the straight stretch of `n` at `pc` the group `mask` may issue in one go: all of
+/// them in pre-Volta (a basic block's instructions run in order with the same lanes); in ITS, while the
+/// scheduler would keep running the group at each next instruction (the last one of the stretch included,
+/// which must not be a `_sync` intrinsic that waits for lanes).
+#[inline(always)]
+fn stretch_len(model: &WarpModel, kernel: &Kernel, mask: LaneMask, pc: Pc, n: u32) -> u32 {
+    let WarpModel::Its(m) = model else { return n };
+    let mut len = 0;
+    while len < n {
+        let next = Pc(pc.0 + len + 1);
+        if !m.keeps_running(mask, next) || kernel.instrs.get(next.0 as usize).is_some_and(waits_for_lanes) {
+            break;
+        }
+        len += 1;
+    }
+    len
 }
 
 /// Tells the warp's model that its lanes `mask` moved from `from` to `to` inside one basic block (a

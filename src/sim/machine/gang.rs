@@ -1,0 +1,291 @@
+//! Whole runs, pre-Volta: the warps of a block that stand at the same instruction issue it together, one
+//! decoded instruction for all of them, so what an issue costs besides its lanes (dispatch, counts, the
+//! loop) is paid once per group of warps rather than once per warp. The parallel rule already makes the order
+//! of a block's warps inside a barrier interval irrelevant (`parallel.rs`), so issuing instruction `i` for
+//! every warp of the group before `i + 1` gives what one warp after another gives (`warp_run.rs`), and every
+//! count is the same sum. Straight stretches, jumps and branches run here; what else a warp meets (barriers,
+//! exits, the rest of the general path) the group executes too, and the machine applies each warp's effect
+//! in turn (`Machine::finish_issue`), as after a warp's run in `warp_run.rs`.
+
+use super::parallel::Quiet;
+use super::warp_run::WarpStop;
+use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
+use crate::ir::{Instr, Kernel, Pc};
+use crate::sim::decoded::{Op, Program};
+use crate::sim::exec::{self, Ctx, Effect, Flow};
+use crate::sim::lane_mask::ActiveLanes;
+use crate::sim::warp::WarpModel;
+
+/// A warp issuing with the group: its lanes, its progress record for the parallel rule, and what its last
+/// instruction of the general path did (for `Machine::finish_issue`).
+struct Member {
+    w: usize,
+    act: ActiveLanes,
+    quiet: Quiet,
+    effect: Effect,
+    progressed: bool,
+}
+
+/// Why a group stopped issuing.
+enum GroupStop {
+    /// Its warps went different ways: the next group is formed.
+    Split,
+    /// Every warp of the group issued an instruction of the general path (a barrier, an exit, ...), whose
+    /// effect the machine now applies.
+    General(Pc),
+    /// The run must be refused (see `WarpStop::Refused`).
+    Refused,
+}
+
+impl Machine {
+    /// Pre-Volta whole runs: issues the resident block's warps in groups (warps at the same instruction)
+    /// until the block is done (or no warp can issue: a deadlock, which refuses the run).
+    pub(super) fn run_groups(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
+        #[cfg(target_arch = "x86_64")]
+        if crate::sim::lane_bits::use_avx2() {
+            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+            return unsafe { self.run_groups_avx2(kernel, program, view) };
+        }
+        self.run_groups_here(kernel, program, view)
+    }
+
+    /// [`Machine::run_groups`] compiled for AVX2 (as `run_warp_avx2`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn run_groups_avx2(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
+        self.run_groups_here(kernel, program, view)
+    }
+
+    #[inline(always)]
+    fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
+        let mut members: Vec<Member> = Vec::with_capacity(self.blocks[0].warps.len());
+        loop {
+            // The group: the first warp that can issue, and every warp at the same instruction.
+            members.clear();
+            let mut at = None;
+            for (w, warp) in self.blocks[0].warps.iter_mut().enumerate() {
+                let Some((pc, mask)) = warp.candidate() else { continue };
+                if at.is_some_and(|a| a != pc) {
+                    continue;
+                }
+                at = Some(pc);
+                let (quiet, effect, progressed) = (Quiet::default(), Effect::Next, false);
+                members.push(Member { w, act: ActiveLanes::new(mask), quiet, effect, progressed });
+            }
+            // Nothing can issue and the block is not done: a deadlock, which the sequential run reports.
+            let Some(pc) = at else { return WarpStop::Refused };
+            match self.run_group(kernel, program, view, &mut members, pc) {
+                GroupStop::Split => {}
+                GroupStop::Refused => return WarpStop::Refused,
+                GroupStop::General(pc) => {
+                    for m in &members {
+                        if let Some(p) = self.par.as_mut() {
+                            p.progressed = m.progressed;
+                        }
+                        if let Some(stop) = self.finish_issue(m.w, pc, m.act.mask, m.effect) {
+                            return stop;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Issues the group `members`, all at `pc`, while it stays together; warps whose branch takes them
+    /// elsewhere leave it (a later group picks them up).
+    #[inline(always)]
+    fn run_group(
+        &mut self,
+        kernel: &Kernel,
+        program: &Program,
+        view: &SharedGlobal,
+        members: &mut Vec<Member>,
+        mut pc: Pc,
+    ) -> GroupStop {
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let Some(p) = par.as_mut() else { return GroupStop::Refused };
+        let block = &mut blocks[0];
+        p.enter(block.linear, block.barrier_epoch);
+        for m in members.iter_mut() {
+            m.quiet = p.quiet(m.w as u32);
+        }
+        let mut touched = exec::Touched::default();
+        let mut ctx = Ctx {
+            kernel,
+            regs: &mut block.regs,
+            stride: block.stride,
+            base: 0,
+            shared: &mut block.shared,
+            layout,
+            global,
+            block_idx: block.idx,
+            block_dim: launch.block,
+            grid_dim: launch.grid,
+            wrote: false,
+            notes: vec![],
+            race: None,
+            pc,
+            shared_accesses: vec![],
+            par: Some(view),
+            touched: Some(&mut touched),
+        };
+        let warps = &mut block.warps;
+        let out = 'group: loop {
+            let threads: u64 = members.iter().map(|m| m.act.mask.count() as u64).sum();
+            let group = members.len() as u64;
+            // The straight stretch from `pc`, one instruction at a time for the whole group.
+            let n = program.straight[pc.0 as usize];
+            if n > 0 {
+                if *steps + group * (n as u64 + 1) > *max_steps {
+                    break GroupStop::Refused;
+                }
+                let start = pc;
+                for _ in 0..n {
+                    let op = program.ops[pc.0 as usize];
+                    for m in members.iter_mut() {
+                        ctx.base = m.w * 32;
+                        match exec::execute_decoded(&mut ctx, pc, op, &m.act) {
+                            Flow::Next => {}
+                            Flow::General => match exec::execute(&mut ctx, pc, m.act.mask) {
+                                // Notes become hazards, and a hazard refuses the parallel run.
+                                Ok(Effect::Next) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => {}
+                                _ => break 'group GroupStop::Refused,
+                            },
+                            _ => break 'group GroupStop::Refused,
+                        }
+                        let mut progressed = false;
+                        if op.is_memory() {
+                            if let Some(t) = ctx.touched.as_deref_mut()
+                                && !t.as_slice().is_empty()
+                            {
+                                p.record(m.w as u32, t.as_slice(), matches!(op, Op::Store { .. }));
+                                t.clear();
+                            }
+                            progressed = std::mem::take(&mut ctx.wrote);
+                            *mem_epoch += progressed as u64;
+                        }
+                        m.quiet.step(progressed);
+                        if m.quiet.run >= QUIET_BEFORE_HASHING {
+                            break 'group GroupStop::Refused;
+                        }
+                    }
+                    if p.order_sensitive {
+                        break 'group GroupStop::Refused;
+                    }
+                    pc = Pc(pc.0 + 1);
+                }
+                p.count_stretch(start, pc, group, threads);
+                for m in members.iter() {
+                    warps[m.w].instructions += n as u64;
+                }
+                *steps += group * n as u64;
+                metrics.warp_instructions += group * n as u64;
+                metrics.thread_instructions += threads * n as u64;
+            }
+            // The stretch's end: a jump or a branch moves each warp on; anything else is the general path's.
+            let (then_pc, else_pc, reconv, site) = match kernel.instrs[pc.0 as usize] {
+                Instr::Jump { target } => (target, target, target, None),
+                Instr::Branch { then_pc, else_pc, reconv, site, .. } => (then_pc, else_pc, reconv, Some(site)),
+                _ => {
+                    // Executed here for the whole group; the machine applies each warp's effect.
+                    if *steps + group > *max_steps {
+                        break GroupStop::Refused;
+                    }
+                    for m in members.iter_mut() {
+                        let warp = &mut warps[m.w];
+                        if let WarpModel::PreVolta { stack, .. } = &mut warp.model {
+                            stack.advance(pc);
+                        }
+                        ctx.base = m.w * 32;
+                        m.effect = match exec::execute(&mut ctx, pc, m.act.mask) {
+                            // Notes become hazards, and a hazard refuses the parallel run.
+                            Ok(e) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => e,
+                            _ => break 'group GroupStop::Refused,
+                        };
+                        if let Some(t) = ctx.touched.as_deref_mut()
+                            && !t.as_slice().is_empty()
+                        {
+                            let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
+                            p.record(m.w as u32, t.as_slice(), write);
+                            t.clear();
+                        }
+                        m.progressed = std::mem::take(&mut ctx.wrote);
+                        *mem_epoch += m.progressed as u64;
+                        warp.instructions += 1;
+                        metrics.count_line(kernel.line(pc), m.act.mask.count());
+                    }
+                    *steps += group;
+                    metrics.warp_instructions += group;
+                    metrics.thread_instructions += threads;
+                    break GroupStop::General(pc);
+                }
+            };
+            let op = program.ops[pc.0 as usize];
+            let mut next_pc = None;
+            let mut i = 0;
+            while i < members.len() {
+                let m = &mut members[i];
+                let warp = &mut warps[m.w];
+                let mask = m.act.mask;
+                let next = match (op, site) {
+                    (Op::Branch { .. }, Some(site)) => {
+                        ctx.base = m.w * 32;
+                        let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &m.act) else {
+                            break 'group GroupStop::Refused;
+                        };
+                        if taken.is_empty() || taken == mask {
+                            if site.counted {
+                                metrics.count_branch(site.line, false);
+                            }
+                            Some(if taken.is_empty() { else_pc } else { then_pc })
+                        } else {
+                            let effect = Effect::Branch { taken, then_pc, else_pc, reconv, site };
+                            warp.diverge(metrics, pc, mask, effect, *steps);
+                            None
+                        }
+                    }
+                    _ => Some(then_pc),
+                };
+                let WarpModel::PreVolta { stack, .. } = &mut warp.model else { break 'group GroupStop::Refused };
+                if let Some(next) = next {
+                    stack.advance(next);
+                    if site.is_some() {
+                        metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+                    }
+                }
+                warp.instructions += 1;
+                *steps += 1;
+                metrics.warp_instructions += 1;
+                metrics.thread_instructions += mask.count() as u64;
+                metrics.count_line(kernel.line(pc), mask.count());
+                m.quiet.step(false);
+                if m.quiet.run >= QUIET_BEFORE_HASHING {
+                    break 'group GroupStop::Refused;
+                }
+                // The group goes on where its first warp goes; the others leave it.
+                match warp.candidate() {
+                    Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) => {
+                        next_pc = Some(npc);
+                        if nmask != mask {
+                            m.act = ActiveLanes::new(nmask);
+                        }
+                        i += 1;
+                    }
+                    _ => {
+                        p.set_quiet(m.w as u32, m.quiet);
+                        members.swap_remove(i);
+                    }
+                }
+            }
+            match next_pc {
+                Some(next) => pc = next,
+                None => break GroupStop::Split,
+            }
+        };
+        for m in members.iter() {
+            p.set_quiet(m.w as u32, m.quiet);
+        }
+        out
+    }
+
+}
