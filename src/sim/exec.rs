@@ -1,6 +1,10 @@
 //! Executes one instruction for a set of lanes of one warp: the data path, independent of how the execution
 //! model picked those lanes. Control flow comes back as an [`Effect`] for the model to apply.
 
+mod wide;
+
+pub use wide::{WideLanes, execute_wide};
+
 use super::alu;
 use super::decoded::{Alu, Op, Row};
 use super::lane_mask::{ActiveLanes, LaneMask};

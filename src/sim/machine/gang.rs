@@ -12,7 +12,7 @@ use super::warp_run::WarpStop;
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
-use crate::sim::exec::{self, Ctx, Effect, Flow};
+use crate::sim::exec::{self, Ctx, Effect, Flow, WideLanes};
 use crate::sim::lane_mask::ActiveLanes;
 use crate::sim::warp::WarpModel;
 
@@ -59,6 +59,7 @@ impl Machine {
     #[inline(always)]
     fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
         let mut members: Vec<Member> = Vec::with_capacity(self.blocks[0].warps.len());
+        let mut wide = WideLanes::default();
         loop {
             // The group: the first warp that can issue, and every warp at the same instruction.
             members.clear();
@@ -74,21 +75,50 @@ impl Machine {
             }
             // Nothing can issue and the block is not done: a deadlock, which the sequential run reports.
             let Some(pc) = at else { return WarpStop::Refused };
-            match self.run_group(kernel, program, view, &mut members, pc) {
+            match self.run_group(kernel, program, view, &mut members, &mut wide, pc) {
                 GroupStop::Split => {}
                 GroupStop::Refused => return WarpStop::Refused,
-                GroupStop::General(pc) => {
-                    for m in &members {
-                        if let Some(p) = self.par.as_mut() {
-                            p.progressed = m.progressed;
-                        }
-                        if let Some(stop) = self.finish_issue(m.w, pc, m.act.mask, m.effect) {
-                            return stop;
+                GroupStop::General(pc) => match self.arrive_together(&members, pc) {
+                    Some(true) if self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty() => {}
+                    Some(_) => return WarpStop::Refused,
+                    None => {
+                        for m in &members {
+                            if let Some(p) = self.par.as_mut() {
+                                p.progressed = m.progressed;
+                            }
+                            if let Some(stop) = self.finish_issue(m.w, pc, m.act.mask, m.effect) {
+                                return stop;
+                            }
                         }
                     }
-                }
+                },
             }
         }
+    }
+
+    /// The group's warps, each whole, arrived at the `__syncthreads()` at `pc`: they wait there together, and
+    /// the barrier is checked once (it can only release at the last arrival), as `apply` would for each.
+    /// None, with nothing done, when that is not the case (a divergent barrier, another instruction); false
+    /// when a warp's steps without progress refuse the run.
+    fn arrive_together(&mut self, members: &[Member], pc: Pc) -> Option<bool> {
+        let warps = &self.blocks[0].warps;
+        let whole = |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && m.act.mask == warps[m.w].live;
+        if !members.iter().all(|m| m.effect == Effect::SyncThreads && whole(m)) {
+            return None;
+        }
+        let p = self.par.as_mut()?;
+        for m in members {
+            if let WarpModel::PreVolta { stack, at_barrier } = &mut self.blocks[0].warps[m.w].model {
+                *at_barrier = Some(pc);
+                stack.advance(Pc(pc.0 + 1));
+            }
+            p.progressed = m.progressed;
+            if p.end_step(m.w as u32) >= QUIET_BEFORE_HASHING {
+                return Some(false);
+            }
+        }
+        self.check_barrier(0);
+        Some(true)
     }
 
     /// Issues the group `members`, all at `pc`, while it stays together; warps whose branch takes them
@@ -100,6 +130,7 @@ impl Machine {
         program: &Program,
         view: &SharedGlobal,
         members: &mut Vec<Member>,
+        wide: &mut WideLanes,
         mut pc: Pc,
     ) -> GroupStop {
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
@@ -130,7 +161,16 @@ impl Machine {
             touched: Some(&mut touched),
         };
         let warps = &mut block.warps;
+        // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
+        let (mut consecutive, mut changed) = (false, true);
         let out = 'group: loop {
+            if changed {
+                consecutive = members.len() > 1 && members.windows(2).all(|p| p[1].w == p[0].w + 1);
+                if consecutive {
+                    wide.set(members.iter().map(|m| &m.act));
+                }
+                changed = false;
+            }
             let threads: u64 = members.iter().map(|m| m.act.mask.count() as u64).sum();
             let group = members.len() as u64;
             // The straight stretch from `pc`, one instruction at a time for the whole group.
@@ -142,6 +182,19 @@ impl Machine {
                 let start = pc;
                 for _ in 0..n {
                     let op = program.ops[pc.0 as usize];
+                    if consecutive && !op.is_memory() {
+                        (ctx.base, ctx.pc) = (members[0].w * 32, pc);
+                        if exec::execute_wide(&mut ctx, op, wide) {
+                            for m in members.iter_mut() {
+                                m.quiet.step(false);
+                                if m.quiet.run >= QUIET_BEFORE_HASHING {
+                                    break 'group GroupStop::Refused;
+                                }
+                            }
+                            pc = Pc(pc.0 + 1);
+                            continue;
+                        }
+                    }
                     for m in members.iter_mut() {
                         ctx.base = m.w * 32;
                         match exec::execute_decoded(&mut ctx, pc, op, &m.act) {
@@ -268,12 +321,14 @@ impl Machine {
                         next_pc = Some(npc);
                         if nmask != mask {
                             m.act = ActiveLanes::new(nmask);
+                            changed = true;
                         }
                         i += 1;
                     }
                     _ => {
                         p.set_quiet(m.w as u32, m.quiet);
-                        members.swap_remove(i);
+                        members.remove(i);
+                        changed = true;
                     }
                 }
             }

@@ -1,0 +1,174 @@
+//! The data path of a group of consecutive warps issuing one instruction together (`machine/gang.rs`): their
+//! lanes are one stretch of each register row (register `r` of thread `t` is at `r * stride + t`), so an
+//! ALU operation is one loop over all of them instead of one per warp.
+
+use super::Ctx;
+use crate::front::tast::Special;
+use crate::sim::decoded::{Alu, Op, Row};
+use crate::sim::lane_mask::ActiveLanes;
+
+/// The lanes of consecutive warps: every warp's selects, one after another.
+#[derive(Clone, Debug, Default)]
+pub struct WideLanes {
+    /// Word `i` is all ones when lane `i % 32` of the `i / 32`-th warp is active.
+    pub select: Vec<u64>,
+    /// Every lane of every warp is active.
+    pub full: bool,
+}
+
+impl WideLanes {
+    /// The lanes of `warps`, in order.
+    pub fn set<'a>(&mut self, warps: impl Iterator<Item = &'a ActiveLanes>) {
+        self.select.clear();
+        self.full = true;
+        for a in warps {
+            self.select.extend_from_slice(&a.select);
+            self.full &= a.mask.0 == u32::MAX;
+        }
+    }
+
+    /// How many lanes.
+    pub fn len(&self) -> usize {
+        self.select.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.select.is_empty()
+    }
+}
+
+/// Executes `op` for the lanes `lanes` starting at thread `ctx.base`, when it is an operation that computes
+/// each lane from the same lane's registers and cannot fault (ALU operations, moves, pointer arithmetic,
+/// specials, unsigned division by a power of two the same in every active lane). False: nothing done.
+#[inline(always)]
+pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes) -> bool {
+    match op {
+        Op::Alu { f, d, a, b } => {
+            macro_rules! each {
+                ($($v:ident),*) => {
+                    match f {
+                        $(Alu::$v => map2(ctx, lanes, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
+                    }
+                };
+            }
+            each!(
+                AddI, SubI, MulI, And, Or, Xor, Shl, ShrU, ShrS, LtS, LtU, LeS, LeU, GtS, GtU, GeS, GeU, Eq, Ne, AddF,
+                SubF, MulF, DivF
+            );
+        }
+        Op::Mov { d, a } => map2(ctx, lanes, d, a, a, |x, _| x),
+        Op::PtrAdd { d, base, index, scale, signed } => {
+            let scale = scale as i64;
+            if scale > 0 && (scale as u64).is_power_of_two() {
+                let k = scale.trailing_zeros();
+                if signed {
+                    map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add(((i as u32 as i32 as i64) << k) as u64))
+                } else {
+                    map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as u64) << k))
+                }
+            } else if signed {
+                map2(ctx, lanes, d, base, index, |p, i| {
+                    p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
+                })
+            } else {
+                map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64))
+            }
+        }
+        Op::DivU { d, a, b, rem } => {
+            let Some(div) = uniform_power_of_two(ctx, lanes, b) else { return false };
+            let shift = div.trailing_zeros();
+            if rem {
+                map2(ctx, lanes, d, a, a, |x, _| (x as u32 & (div - 1)) as u64);
+            } else {
+                map2(ctx, lanes, d, a, a, |x, _| (x as u32 >> shift) as u64);
+            }
+        }
+        Op::Special { d, which } => {
+            let b = ctx.block_dim;
+            let base = ctx.base as u64;
+            match which {
+                Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => fill(ctx, lanes, d, |i| base + i as u64),
+                Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
+                    let v = ctx.special(which, 0);
+                    fill(ctx, lanes, d, |_| v)
+                }
+                _ => return false,
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+/// The divisor in row `b` when it is the same power of two in every active lane.
+#[inline(always)]
+fn uniform_power_of_two(ctx: &Ctx, lanes: &WideLanes, b: Row) -> Option<u32> {
+    let n = lanes.len();
+    let at = b as usize * ctx.stride + ctx.base;
+    let (row, sel) = (&ctx.regs[at..at + n], &lanes.select[..n]);
+    let first = sel.iter().position(|&s| s != 0)?;
+    let d = row[first] as u32;
+    let mut other = 0u64;
+    for (v, s) in row.iter().zip(sel) {
+        other |= (*v as u32 ^ d) as u64 & s;
+    }
+    (other == 0 && d.is_power_of_two()).then_some(d)
+}
+
+/// `d = g(lane)` for the active lanes.
+#[inline(always)]
+fn fill(ctx: &mut Ctx, lanes: &WideLanes, d: Row, g: impl Fn(usize) -> u64) {
+    let n = lanes.len();
+    let at = d as usize * ctx.stride + ctx.base;
+    let (out, sel) = (&mut ctx.regs[at..at + n], &lanes.select[..n]);
+    if lanes.full {
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = g(i);
+        }
+    } else {
+        for (i, (o, s)) in out.iter_mut().zip(sel).enumerate() {
+            *o = (g(i) & s) | (*o & !s);
+        }
+    }
+}
+
+/// `d = f(a, b)` for the active lanes. Rows are disjoint or the same row, so each case gets its own loop
+/// over slices the compiler knows do not overlap (a source that is the destination is read in place).
+#[inline(always)]
+fn map2(ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64, u64) -> u64) {
+    let n = lanes.len();
+    let (stride, base) = (ctx.stride, ctx.base);
+    let (d, a, b) = (d as usize * stride + base, a as usize * stride + base, b as usize * stride + base);
+    let (lo, rest) = ctx.regs.split_at_mut(d);
+    let (out, hi) = rest.split_at_mut(n);
+    let out = &mut out[..n];
+    let src = |o: usize| -> Option<&[u64]> {
+        match o {
+            _ if o == d => None,
+            _ if o < d => Some(&lo[o..o + n]),
+            _ => Some(&hi[o - d - n..o - d]),
+        }
+    };
+    let sel = &lanes.select[..n];
+    // Iterators over zipped slices: the compiler drops the bounds checks and vectorises.
+    macro_rules! lanes {
+        ($src:expr, |$o:ident, $x:ident| $v:expr) => {
+            if lanes.full {
+                for ($o, $x) in out.iter_mut().zip($src) {
+                    *$o = $v;
+                }
+            } else {
+                for (($o, $x), s) in out.iter_mut().zip($src).zip(sel) {
+                    let v = $v;
+                    *$o = (v & s) | (*$o & !s);
+                }
+            }
+        };
+    }
+    match (src(a), src(b)) {
+        (Some(x), Some(y)) => lanes!(x.iter().zip(y), |o, p| f(*p.0, *p.1)),
+        (None, Some(y)) => lanes!(y, |o, y| f(*o, *y)),
+        (Some(x), None) => lanes!(x, |o, x| f(*x, *o)),
+        (None, None) => lanes!(0..n, |o, _i| f(*o, *o)),
+    }
+}
