@@ -377,9 +377,17 @@ impl Machine {
                 let row = p.reg.0 as usize * stride;
                 regs[row..row + stride].fill(*v);
             }
-            let warps = (0..nwarps)
-                .map(|w| Warp::new(WarpId(w), LaneMask::first(threads - 32 * w), self.launch.mode))
-                .collect();
+            let exists = |w: u32| LaneMask::first(threads - 32 * w);
+            let warps = match self.par.as_mut() {
+                Some(p) if p.spare_warps.len() == nwarps as usize => {
+                    let mut warps = std::mem::take(&mut p.spare_warps);
+                    for (w, warp) in (0..).zip(&mut warps) {
+                        warp.reset(WarpId(w), exists(w), self.launch.mode);
+                    }
+                    warps
+                }
+                _ => (0..nwarps).map(|w| Warp::new(WarpId(w), exists(w), self.launch.mode)).collect(),
+            };
             self.blocks.push(BlockState {
                 idx,
                 linear,
@@ -659,6 +667,7 @@ impl Machine {
         let old = self.blocks.remove(b);
         if let Some(p) = &mut self.par {
             p.spare_regs = old.regs;
+            p.spare_warps = old.warps;
         }
         let n_before = self.order.len();
         self.dispatch();

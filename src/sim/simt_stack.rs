@@ -36,6 +36,13 @@ impl SimtStack {
         s
     }
 
+    /// Starts over as [`SimtStack::new`] would, keeping the allocation.
+    pub fn reset(&mut self, mask: LaneMask) {
+        self.entries.clear();
+        self.entries.push(StackEntry { pc: Pc(0), rpc: Pc::EXIT, mask });
+        self.normalize();
+    }
+
     pub fn top(&self) -> Option<&StackEntry> {
         self.entries.last()
     }

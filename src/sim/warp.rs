@@ -64,6 +64,10 @@ impl<T: Copy> LaneEvents<T> {
     }
 
     /// Lane `lane`'s latest event.
+    pub fn clear(&mut self) {
+        self.entries.clear();
+    }
+
     pub fn get(&self, lane: u32) -> Option<T> {
         self.entries.iter().find(|e| e.0.contains(lane)).map(|e| e.1)
     }
@@ -85,6 +89,26 @@ impl Warp {
             masked_by: LaneEvents::default(),
             exited_at: LaneEvents::default(),
         }
+    }
+
+    /// Starts the warp over for a new block, as [`Warp::new`] would, keeping its allocations (a whole run
+    /// starts thousands of blocks).
+    pub fn reset(&mut self, id: WarpId, exists: LaneMask, mode: Mode) {
+        match (&mut self.model, mode) {
+            (WarpModel::PreVolta { stack, at_barrier }, Mode::PreVolta) => {
+                stack.reset(exists);
+                *at_barrier = None;
+            }
+            _ => *self = Warp::new(id, exists, mode),
+        }
+        self.id = id;
+        self.exists = exists;
+        self.live = exists;
+        self.divergence.divergent_branches = 0;
+        self.divergence.lines.clear();
+        self.instructions = 0;
+        self.masked_by.clear();
+        self.exited_at.clear();
     }
 
     pub fn done(&self) -> bool {

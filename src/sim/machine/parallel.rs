@@ -42,6 +42,7 @@ use crate::sim::decoded::Program;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
+use crate::sim::warp::Warp;
 
 /// The machine's global memory, shared by the blocks running on several threads. Every access is a relaxed
 /// atomic of the access's size, so blocks that do touch the same bytes (a conflict, found afterwards) race
@@ -312,6 +313,8 @@ pub(crate) struct ParState {
     pub(super) order_sensitive: bool,
     /// The retired block's register file, for the next block.
     pub(super) spare_regs: Vec<u64>,
+    /// The retired block's warps, started over by the next block (`Warp::reset`).
+    pub(super) spare_warps: Vec<Warp>,
     /// Scratch space of `end_interval`.
     hulls: Vec<(u64, u64)>,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
@@ -346,6 +349,7 @@ impl ParState {
             done_writes: vec![],
             order_sensitive: false,
             spare_regs: vec![],
+            spare_warps: vec![],
             hulls: vec![],
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
