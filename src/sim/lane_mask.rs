@@ -96,11 +96,18 @@ pub struct ActiveLanes {
 impl ActiveLanes {
     #[inline(always)]
     pub fn new(mask: LaneMask) -> ActiveLanes {
-        let mut select = [0u64; 32];
-        for (l, s) in select.iter_mut().enumerate() {
+        let mut a = ActiveLanes { select: [0; 32], mask };
+        a.set(mask);
+        a
+    }
+
+    /// Becomes `mask`'s lanes, in place (a new value would be built aside and copied).
+    #[inline(always)]
+    pub fn set(&mut self, mask: LaneMask) {
+        for (l, s) in self.select.iter_mut().enumerate() {
             *s = 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
         }
-        ActiveLanes { select, mask }
+        self.mask = mask;
     }
 
     /// `v` where lane `l` is active, `old` where it is not.

@@ -18,11 +18,12 @@ pub struct WideLanes {
 
 impl WideLanes {
     /// The lanes of `warps`, in order.
-    pub fn set<'a>(&mut self, warps: impl Iterator<Item = &'a ActiveLanes>) {
-        self.select.clear();
+    #[inline(always)]
+    pub fn set<'a>(&mut self, warps: impl ExactSizeIterator<Item = &'a ActiveLanes>) {
+        self.select.resize(32 * warps.len(), 0);
         self.full = true;
-        for a in warps {
-            self.select.extend_from_slice(&a.select);
+        for (slot, a) in self.select.chunks_exact_mut(32).zip(warps) {
+            slot.copy_from_slice(&a.select);
             self.full &= a.mask.0 == u32::MAX;
         }
     }

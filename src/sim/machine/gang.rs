@@ -13,14 +13,14 @@ use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow, WideLanes};
-use crate::sim::lane_mask::ActiveLanes;
+use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::warp::WarpModel;
 
-/// A warp issuing with the group: its lanes, its progress record for the parallel rule, and what its last
-/// instruction of the general path did (for `Machine::finish_issue`).
+/// A warp issuing with the group (its lanes are kept per warp, beside the group: warps leave the group
+/// often, and a member this small moves cheaply): its progress record for the parallel rule, and what its
+/// last instruction of the general path did (for `Machine::finish_issue`).
 struct Member {
     w: usize,
-    act: ActiveLanes,
     quiet: Quiet,
     effect: Effect,
     progressed: bool,
@@ -59,6 +59,7 @@ impl Machine {
     #[inline(always)]
     fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
         let mut members: Vec<Member> = Vec::with_capacity(self.blocks[0].warps.len());
+        let mut acts = vec![ActiveLanes::new(LaneMask::EMPTY); self.blocks[0].warps.len()];
         let mut wide = WideLanes::default();
         loop {
             // The group: the first warp that can issue, and every warp at the same instruction.
@@ -70,15 +71,15 @@ impl Machine {
                     continue;
                 }
                 at = Some(pc);
-                let (quiet, effect, progressed) = (Quiet::default(), Effect::Next, false);
-                members.push(Member { w, act: ActiveLanes::new(mask), quiet, effect, progressed });
+                acts[w].set(mask);
+                members.push(Member { w, quiet: Quiet::default(), effect: Effect::Next, progressed: false });
             }
             // Nothing can issue and the block is not done: a deadlock, which the sequential run reports.
             let Some(pc) = at else { return WarpStop::Refused };
-            match self.run_group(kernel, program, view, &mut members, &mut wide, pc) {
+            match self.run_group(kernel, program, view, &mut members, &mut acts, &mut wide, pc) {
                 GroupStop::Split => {}
                 GroupStop::Refused => return WarpStop::Refused,
-                GroupStop::General(pc) => match self.arrive_together(&members, pc) {
+                GroupStop::General(pc) => match self.arrive_together(&members, &acts, pc) {
                     Some(true) if self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty() => {}
                     Some(_) => return WarpStop::Refused,
                     None => {
@@ -86,7 +87,7 @@ impl Machine {
                             if let Some(p) = self.par.as_mut() {
                                 p.progressed = m.progressed;
                             }
-                            if let Some(stop) = self.finish_issue(m.w, pc, m.act.mask, m.effect) {
+                            if let Some(stop) = self.finish_issue(m.w, pc, acts[m.w].mask, m.effect) {
                                 return stop;
                             }
                         }
@@ -100,9 +101,9 @@ impl Machine {
     /// the barrier is checked once (it can only release at the last arrival), as `apply` would for each.
     /// None, with nothing done, when that is not the case (a divergent barrier, another instruction); false
     /// when a warp's steps without progress refuse the run.
-    fn arrive_together(&mut self, members: &[Member], pc: Pc) -> Option<bool> {
+    fn arrive_together(&mut self, members: &[Member], acts: &[ActiveLanes], pc: Pc) -> Option<bool> {
         let warps = &self.blocks[0].warps;
-        let whole = |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && m.act.mask == warps[m.w].live;
+        let whole = |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && acts[m.w].mask == warps[m.w].live;
         if !members.iter().all(|m| m.effect == Effect::SyncThreads && whole(m)) {
             return None;
         }
@@ -130,6 +131,7 @@ impl Machine {
         program: &Program,
         view: &SharedGlobal,
         members: &mut Vec<Member>,
+        acts: &mut [ActiveLanes],
         wide: &mut WideLanes,
         mut pc: Pc,
     ) -> GroupStop {
@@ -167,11 +169,11 @@ impl Machine {
             if changed {
                 consecutive = members.len() > 1 && members.windows(2).all(|p| p[1].w == p[0].w + 1);
                 if consecutive {
-                    wide.set(members.iter().map(|m| &m.act));
+                    wide.set(members.iter().map(|m| &acts[m.w]));
                 }
                 changed = false;
             }
-            let threads: u64 = members.iter().map(|m| m.act.mask.count() as u64).sum();
+            let threads: u64 = members.iter().map(|m| acts[m.w].mask.count() as u64).sum();
             let group = members.len() as u64;
             // The straight stretch from `pc`, one instruction at a time for the whole group.
             let n = program.straight[pc.0 as usize];
@@ -180,26 +182,27 @@ impl Machine {
                     break GroupStop::Refused;
                 }
                 let start = pc;
+                // Steps of the whole group without progress not yet added to each warp's record.
+                let mut idle = 0u64;
                 for _ in 0..n {
                     let op = program.ops[pc.0 as usize];
                     if consecutive && !op.is_memory() {
                         (ctx.base, ctx.pc) = (members[0].w * 32, pc);
                         if exec::execute_wide(&mut ctx, op, wide) {
-                            for m in members.iter_mut() {
-                                m.quiet.step(false);
-                                if m.quiet.run >= QUIET_BEFORE_HASHING {
-                                    break 'group GroupStop::Refused;
-                                }
-                            }
+                            idle += 1;
                             pc = Pc(pc.0 + 1);
                             continue;
                         }
                     }
                     for m in members.iter_mut() {
+                        if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                            break 'group GroupStop::Refused;
+                        }
                         ctx.base = m.w * 32;
-                        match exec::execute_decoded(&mut ctx, pc, op, &m.act) {
+                        let act = &acts[m.w];
+                        match exec::execute_decoded(&mut ctx, pc, op, act) {
                             Flow::Next => {}
-                            Flow::General => match exec::execute(&mut ctx, pc, m.act.mask) {
+                            Flow::General => match exec::execute(&mut ctx, pc, act.mask) {
                                 // Notes become hazards, and a hazard refuses the parallel run.
                                 Ok(Effect::Next) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => {}
                                 _ => break 'group GroupStop::Refused,
@@ -222,10 +225,16 @@ impl Machine {
                             break 'group GroupStop::Refused;
                         }
                     }
+                    idle = 0;
                     if p.order_sensitive {
                         break 'group GroupStop::Refused;
                     }
                     pc = Pc(pc.0 + 1);
+                }
+                for m in members.iter_mut() {
+                    if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                        break 'group GroupStop::Refused;
+                    }
                 }
                 p.count_stretch(start, pc, group, threads);
                 for m in members.iter() {
@@ -250,10 +259,14 @@ impl Machine {
                             stack.advance(pc);
                         }
                         ctx.base = m.w * 32;
-                        m.effect = match exec::execute(&mut ctx, pc, m.act.mask) {
-                            // Notes become hazards, and a hazard refuses the parallel run.
-                            Ok(e) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => e,
-                            _ => break 'group GroupStop::Refused,
+                        m.effect = match kernel.instrs[pc.0 as usize] {
+                            // (What `exec::execute` returns for it, without its context.)
+                            Instr::SyncThreads => Effect::SyncThreads,
+                            _ => match exec::execute(&mut ctx, pc, acts[m.w].mask) {
+                                // Notes become hazards, and a hazard refuses the parallel run.
+                                Ok(e) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => e,
+                                _ => break 'group GroupStop::Refused,
+                            },
                         };
                         if let Some(t) = ctx.touched.as_deref_mut()
                             && !t.as_slice().is_empty()
@@ -265,8 +278,8 @@ impl Machine {
                         m.progressed = std::mem::take(&mut ctx.wrote);
                         *mem_epoch += m.progressed as u64;
                         warp.instructions += 1;
-                        metrics.count_line(kernel.line(pc), m.act.mask.count());
                     }
+                    p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
                     *steps += group;
                     metrics.warp_instructions += group;
                     metrics.thread_instructions += threads;
@@ -274,16 +287,23 @@ impl Machine {
                 }
             };
             let op = program.ops[pc.0 as usize];
+            if *steps + group > *max_steps {
+                break GroupStop::Refused;
+            }
+            *steps += group;
+            metrics.warp_instructions += group;
+            metrics.thread_instructions += threads;
+            p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
             let mut next_pc = None;
             let mut i = 0;
             while i < members.len() {
                 let m = &mut members[i];
                 let warp = &mut warps[m.w];
-                let mask = m.act.mask;
+                let mask = acts[m.w].mask;
                 let next = match (op, site) {
                     (Op::Branch { .. }, Some(site)) => {
                         ctx.base = m.w * 32;
-                        let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &m.act) else {
+                        let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &acts[m.w]) else {
                             break 'group GroupStop::Refused;
                         };
                         if taken.is_empty() || taken == mask {
@@ -307,10 +327,6 @@ impl Machine {
                     }
                 }
                 warp.instructions += 1;
-                *steps += 1;
-                metrics.warp_instructions += 1;
-                metrics.thread_instructions += mask.count() as u64;
-                metrics.count_line(kernel.line(pc), mask.count());
                 m.quiet.step(false);
                 if m.quiet.run >= QUIET_BEFORE_HASHING {
                     break 'group GroupStop::Refused;
@@ -320,7 +336,7 @@ impl Machine {
                     Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) => {
                         next_pc = Some(npc);
                         if nmask != mask {
-                            m.act = ActiveLanes::new(nmask);
+                            acts[m.w].set(nmask);
                             changed = true;
                         }
                         i += 1;

@@ -286,6 +286,14 @@ impl Quiet {
             self.gap = self.gap.max(self.run);
         }
     }
+
+    /// `n` steps without progress; returns the run since the last progress.
+    #[inline(always)]
+    pub(super) fn idle(&mut self, n: u64) -> u64 {
+        self.run += n;
+        self.gap = self.gap.max(self.run);
+        self.run
+    }
 }
 
 /// What one block range's run found; lives in its machine.
