@@ -282,15 +282,9 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             // The common integer and float operations get their own loops; the rest (and everything that can
             // divide by zero) goes through the general ALU.
             match (op, ty) {
-                (O::Add, Ty::I32 | Ty::U32) => {
-                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
-                }
-                (O::Sub, Ty::I32 | Ty::U32) => {
-                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
-                }
-                (O::Mul, Ty::I32 | Ty::U32) => {
-                    map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
-                }
+                (O::Add, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64),
+                (O::Sub, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64),
+                (O::Mul, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64),
                 (O::And, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 & y as u32) as u64),
                 (O::Or, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 | y as u32) as u64),
                 (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
@@ -344,9 +338,7 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
             } else {
-                map2(ctx, act, *dst, *base, *index, |p, i| {
-                    p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
-                })
+                map2(ctx, act, *dst, *base, *index, |p, i| p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64))
             }
         }
         Instr::PtrDiff { dst, a, b, elem_size } => {

@@ -26,6 +26,14 @@ struct Member {
     progressed: bool,
 }
 
+/// The group being issued, and the per-warp lanes and wide selects it uses (kept for a block's whole run).
+struct Group {
+    members: Vec<Member>,
+    /// Per warp of the block: its lanes while it is a member.
+    acts: Vec<ActiveLanes>,
+    wide: WideLanes,
+}
+
 /// Why a group stopped issuing.
 enum GroupStop {
     /// Its warps went different ways: the next group is formed.
@@ -58,12 +66,15 @@ impl Machine {
 
     #[inline(always)]
     fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
-        let mut members: Vec<Member> = Vec::with_capacity(self.blocks[0].warps.len());
-        let mut acts = vec![ActiveLanes::new(LaneMask::EMPTY); self.blocks[0].warps.len()];
-        let mut wide = WideLanes::default();
+        let warps = self.blocks[0].warps.len();
+        let mut g = Group {
+            members: Vec::with_capacity(warps),
+            acts: vec![ActiveLanes::new(LaneMask::EMPTY); warps],
+            wide: WideLanes::default(),
+        };
         loop {
             // The group: the first warp that can issue, and every warp at the same instruction.
-            members.clear();
+            g.members.clear();
             let mut at = None;
             for (w, warp) in self.blocks[0].warps.iter_mut().enumerate() {
                 let Some((pc, mask)) = warp.candidate() else { continue };
@@ -71,23 +82,23 @@ impl Machine {
                     continue;
                 }
                 at = Some(pc);
-                acts[w].set(mask);
-                members.push(Member { w, quiet: Quiet::default(), effect: Effect::Next, progressed: false });
+                g.acts[w].set(mask);
+                g.members.push(Member { w, quiet: Quiet::default(), effect: Effect::Next, progressed: false });
             }
             // Nothing can issue and the block is not done: a deadlock, which the sequential run reports.
             let Some(pc) = at else { return WarpStop::Refused };
-            match self.run_group(kernel, program, view, &mut members, &mut acts, &mut wide, pc) {
+            match self.run_group(kernel, program, view, &mut g, pc) {
                 GroupStop::Split => {}
                 GroupStop::Refused => return WarpStop::Refused,
-                GroupStop::General(pc) => match self.arrive_together(&members, &acts, pc) {
+                GroupStop::General(pc) => match self.arrive_together(&g, pc) {
                     Some(true) if self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty() => {}
                     Some(_) => return WarpStop::Refused,
                     None => {
-                        for m in &members {
+                        for m in &g.members {
                             if let Some(p) = self.par.as_mut() {
                                 p.progressed = m.progressed;
                             }
-                            if let Some(stop) = self.finish_issue(m.w, pc, acts[m.w].mask, m.effect) {
+                            if let Some(stop) = self.finish_issue(m.w, pc, g.acts[m.w].mask, m.effect) {
                                 return stop;
                             }
                         }
@@ -101,9 +112,11 @@ impl Machine {
     /// the barrier is checked once (it can only release at the last arrival), as `apply` would for each.
     /// None, with nothing done, when that is not the case (a divergent barrier, another instruction); false
     /// when a warp's steps without progress refuse the run.
-    fn arrive_together(&mut self, members: &[Member], acts: &[ActiveLanes], pc: Pc) -> Option<bool> {
+    fn arrive_together(&mut self, g: &Group, pc: Pc) -> Option<bool> {
+        let (members, acts) = (&g.members, &g.acts);
         let warps = &self.blocks[0].warps;
-        let whole = |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && acts[m.w].mask == warps[m.w].live;
+        let whole =
+            |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && acts[m.w].mask == warps[m.w].live;
         if !members.iter().all(|m| m.effect == Effect::SyncThreads && whole(m)) {
             return None;
         }
@@ -130,11 +143,10 @@ impl Machine {
         kernel: &Kernel,
         program: &Program,
         view: &SharedGlobal,
-        members: &mut Vec<Member>,
-        acts: &mut [ActiveLanes],
-        wide: &mut WideLanes,
+        g: &mut Group,
         mut pc: Pc,
     ) -> GroupStop {
+        let Group { members, acts, wide } = g;
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
         let Some(p) = par.as_mut() else { return GroupStop::Refused };
         let block = &mut blocks[0];
@@ -358,5 +370,4 @@ impl Machine {
         }
         out
     }
-
 }
