@@ -95,6 +95,14 @@ impl ItsWarp {
         }
     }
 
+    /// Starts over as [`ItsWarp::new`] would, keeping the barrier list's allocation.
+    pub fn reset(&mut self, exists: LaneMask) {
+        let mut barriers = std::mem::take(&mut self.barriers);
+        barriers.clear();
+        *self = ItsWarp::new(exists);
+        self.barriers = barriers;
+    }
+
     /// All live threads run as one group with nothing to reconverge (the fast path).
     #[inline]
     pub fn is_converged(&self) -> bool {

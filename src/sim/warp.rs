@@ -99,6 +99,7 @@ impl Warp {
                 stack.reset(exists);
                 *at_barrier = None;
             }
+            (WarpModel::Its(its), Mode::Its) => its.reset(exists),
             _ => *self = Warp::new(id, exists, mode),
         }
         self.id = id;

@@ -8,13 +8,13 @@
 //! in turn (`Machine::finish_issue`), as after a warp's run in `warp_run.rs`.
 
 use super::parallel::Quiet;
-use super::warp_run::WarpStop;
+use super::warp_run::{WarpStop, groupable};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
-use crate::sim::warp::WarpModel;
+use crate::sim::warp::{Warp, WarpModel};
 
 /// A warp issuing with the group (its lanes are kept per warp, beside the group: warps leave the group
 /// often, and a member this small moves cheaply): its progress record for the parallel rule, and what its
@@ -78,15 +78,15 @@ impl Machine {
             let mut at = None;
             for (w, warp) in self.blocks[0].warps.iter_mut().enumerate() {
                 let Some((pc, mask)) = warp.candidate() else { continue };
-                if at.is_some_and(|a| a != pc) {
+                if at.is_some_and(|a| a != pc) || !groupable(warp, kernel, pc) {
                     continue;
                 }
                 at = Some(pc);
                 g.acts[w].set(mask);
                 g.members.push(Member { w, quiet: Quiet::default(), effect: Effect::Next, progressed: false });
             }
-            // Nothing can issue and the block is not done: a deadlock, which the sequential run reports.
-            let Some(pc) = at else { return WarpStop::Refused };
+            // No group can form: the caller runs the warps that cannot join one, or finds a deadlock.
+            let Some(pc) = at else { return WarpStop::Waits };
             match self.run_group(kernel, program, view, &mut g, pc) {
                 GroupStop::Split => {}
                 GroupStop::Refused => return WarpStop::Refused,
@@ -175,6 +175,7 @@ impl Machine {
             touched: Some(&mut touched),
         };
         let warps = &mut block.warps;
+        let spin_seen = &mut block.spin_seen;
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
         let (mut consecutive, mut changed) = (false, true);
         let out = 'group: loop {
@@ -267,9 +268,7 @@ impl Machine {
                     }
                     for m in members.iter_mut() {
                         let warp = &mut warps[m.w];
-                        if let WarpModel::PreVolta { stack, .. } = &mut warp.model {
-                            stack.advance(pc);
-                        }
+                        sync_to(warp, acts[m.w].mask, pc);
                         ctx.base = m.w * 32;
                         m.effect = match kernel.instrs[pc.0 as usize] {
                             // (What `exec::execute` returns for it, without its context.)
@@ -324,6 +323,7 @@ impl Machine {
                             }
                             Some(if taken.is_empty() { else_pc } else { then_pc })
                         } else {
+                            sync_to(warp, mask, pc);
                             let effect = Effect::Branch { taken, then_pc, else_pc, reconv, site };
                             warp.diverge(metrics, pc, mask, effect, *steps);
                             None
@@ -331,12 +331,22 @@ impl Machine {
                     }
                     _ => Some(then_pc),
                 };
-                let WarpModel::PreVolta { stack, .. } = &mut warp.model else { break 'group GroupStop::Refused };
-                if let Some(next) = next {
-                    stack.advance(next);
-                    if site.is_some() {
-                        metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+                match (&mut warp.model, next) {
+                    (WarpModel::PreVolta { stack, .. }, Some(next)) => {
+                        stack.advance(next);
+                        if site.is_some() {
+                            metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
+                        }
                     }
+                    // (Only warps whose threads are one group join: a backward jump yields to no other group,
+                    // and no thread waits for a spinner, so the spin record just clears, as in `warp_run`.)
+                    (WarpModel::Its(its), Some(next)) => {
+                        if next <= pc {
+                            spin_seen[m.w].clear();
+                        }
+                        its.advance(mask, pc, next);
+                    }
+                    (_, None) => {}
                 }
                 warp.instructions += 1;
                 m.quiet.step(false);
@@ -345,7 +355,7 @@ impl Machine {
                 }
                 // The group goes on where its first warp goes; the others leave it.
                 match warp.candidate() {
-                    Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) => {
+                    Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) && groupable(warp, kernel, npc) => {
                         next_pc = Some(npc);
                         if nmask != mask {
                             acts[m.w].set(nmask);
@@ -369,5 +379,15 @@ impl Machine {
             p.set_quiet(m.w as u32, m.quiet);
         }
         out
+    }
+}
+
+/// Tells `warp`'s model that its lanes `mask` stand at `pc` (a group runs straight stretches without
+/// telling it, as `warp_run` does inside a basic block).
+fn sync_to(warp: &mut Warp, mask: LaneMask, pc: Pc) {
+    match &mut warp.model {
+        WarpModel::PreVolta { stack, .. } => stack.advance(pc),
+        // (A warp in a group is one group of threads: its model just moves them.)
+        WarpModel::Its(its) => its.advance(mask, pc, pc),
     }
 }

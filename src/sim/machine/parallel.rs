@@ -34,10 +34,10 @@ use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
-use super::warp_run::WarpStop;
+use super::warp_run::{WarpStop, groupable};
 use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
 use crate::ir::{Instr, Kernel, Pc, Reg};
-use crate::launch::{Launch, Mode};
+use crate::launch::Launch;
 use crate::sim::decoded::Program;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
@@ -658,17 +658,21 @@ impl Machine {
                 return false;
             }
             let warps = self.blocks[0].warps.len();
-            let groups = self.launch.mode == Mode::PreVolta;
             'block: loop {
-                let mut issued = false;
-                if groups {
-                    // Warps at the same instruction issue together (`gang.rs`).
-                    match self.run_groups(&kernel, &program, &view) {
-                        WarpStop::BlockDone => break 'block,
-                        _ => return false,
-                    }
+                // Warps at the same instruction issue together (`gang.rs`); warps that cannot (ITS warps whose
+                // threads went different ways, `_sync` intrinsics) run alone until they could again.
+                let before = self.steps;
+                match self.run_groups(&kernel, &program, &view) {
+                    WarpStop::Refused => return false,
+                    WarpStop::BlockDone => break 'block,
+                    WarpStop::Waits => {}
                 }
+                let mut issued = self.steps > before;
                 for w in 0..warps {
+                    let warp = &mut self.blocks[0].warps[w];
+                    if warp.candidate().is_none_or(|(pc, _)| groupable(warp, &kernel, pc)) {
+                        continue;
+                    }
                     let before = self.steps;
                     match self.run_warp(&kernel, &program, &view, w) {
                         WarpStop::Refused => return false,

@@ -24,13 +24,24 @@ pub(super) enum WarpStop {
     Refused,
 }
 
+/// Whether a warp at `pc` may issue with a group of warps (`gang.rs`): always in pre-Volta; in ITS when its
+/// threads are one group and `pc` is not a `_sync` intrinsic that waits for lanes.
+pub(super) fn groupable(warp: &Warp, kernel: &Kernel, pc: Pc) -> bool {
+    match &warp.model {
+        WarpModel::PreVolta { .. } => true,
+        WarpModel::Its(m) => m.is_converged() && !waits_for_lanes(&kernel.instrs[pc.0 as usize]),
+    }
+}
+
 /// ITS: instructions that wait for the lanes their mask names (`Machine::its_warp_sync_wait`).
-fn waits_for_lanes(i: &Instr) -> bool {
+pub(super) fn waits_for_lanes(i: &Instr) -> bool {
     matches!(i, Instr::SyncWarp { .. } | Instr::Shfl { .. } | Instr::Vote { .. })
 }
 
 impl Machine {
-    /// Runs warp `w` of the resident block (slot 0) until it cannot issue; `view` is the shared global memory.
+    /// Runs warp `w` of the resident block (slot 0), which cannot issue with a group of warps (`gang.rs`),
+    /// until it cannot issue or, having issued, could issue with a group again; `view` is the shared global
+    /// memory.
     pub(super) fn run_warp(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
         if crate::sim::lane_bits::use_avx2() {
@@ -50,7 +61,11 @@ impl Machine {
     #[inline(always)]
     fn run_warp_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         let its = self.launch.mode == Mode::Its;
+        let start = self.steps;
         while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
+            if self.steps > start && groupable(&self.blocks[0].warps[w], kernel, pc) {
+                return WarpStop::Waits;
+            }
             let instr = &kernel.instrs[pc.0 as usize];
             if its && waits_for_lanes(instr) {
                 if self.its_warp_sync_wait(0, w, pc, mask, instr) {
@@ -295,6 +310,8 @@ impl Machine {
                 break None;
             }
             match warp.candidate() {
+                // A warp that could issue with a group again goes back to its caller.
+                Some((npc, _)) if groupable(warp, kernel, npc) => break Some((pc, mask, None)),
                 Some((npc, nmask)) if !(its && waits_for_lanes(&kernel.instrs[npc.0 as usize])) => {
                     (pc, mask) = (npc, nmask);
                     model_pc = pc;
