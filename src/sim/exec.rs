@@ -779,11 +779,16 @@ fn consecutive(ctx: &Ctx, act: &ActiveLanes, size: u32, addr: Operand) -> Option
     let at = r.0 as usize * ctx.stride + ctx.base;
     let av: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
     let start = av[first as usize];
-    let (mut expect, step) = (start.wrapping_sub(first as u64 * size as u64), size as u64);
+    // Lane `l` must address `base + l * size`: each lane's test stands alone (no running sum), so it
+    // vectorises; element sizes are powers of two.
+    if !size.is_power_of_two() {
+        return None;
+    }
+    let k = size.trailing_zeros();
+    let base = start.wrapping_sub((first as u64) << k);
     let mut off = 0u64;
     for (l, a) in av.iter().enumerate() {
-        off |= (*a ^ expect) & act.select[l];
-        expect = expect.wrapping_add(step);
+        off |= (a.wrapping_sub((l as u64) << k) ^ base) & act.select[l];
     }
     (off == 0 && !memory::is_shared(start)).then_some(start)
 }

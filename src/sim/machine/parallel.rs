@@ -410,31 +410,35 @@ impl ParState {
     }
 
     /// Warp `warp`'s step in the current interval accessed the global byte ranges `touched`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn record(&mut self, warp: u32, touched: &[(u64, u64)], write: bool) {
         for &(lo, hi) in touched {
-            if self.interval.len() >= MAX_INTERVAL_ACCESSES {
-                self.order_sensitive = true;
-                return;
-            }
-            let a = Access { warp, write, lo, hi };
-            // A warp's consecutive accesses often continue each other (its last one in this interval: warps
-            // issuing together interleave theirs).
-            let w = warp as usize;
-            if w >= self.last_of_warp.len() {
-                self.last_of_warp.resize(w + 1, usize::MAX);
-            }
-            if let Some(last) = self.interval.get_mut(self.last_of_warp[w])
-                && last.write == write
-                && a.lo <= last.hi
-                && a.hi >= last.lo
-            {
-                last.lo = last.lo.min(a.lo);
-                last.hi = last.hi.max(a.hi);
-            } else {
-                self.last_of_warp[w] = self.interval.len();
-                self.interval.push(a);
-            }
+            self.record_one(Access { warp, write, lo, hi });
+        }
+    }
+
+    #[inline(always)]
+    fn record_one(&mut self, a: Access) {
+        if self.interval.len() >= MAX_INTERVAL_ACCESSES {
+            self.order_sensitive = true;
+            return;
+        }
+        // A warp's consecutive accesses often continue each other (its last one in this interval: warps
+        // issuing together interleave theirs).
+        let w = a.warp as usize;
+        if w >= self.last_of_warp.len() {
+            self.last_of_warp.resize(w + 1, usize::MAX);
+        }
+        if let Some(last) = self.interval.get_mut(self.last_of_warp[w])
+            && last.write == a.write
+            && a.lo <= last.hi
+            && a.hi >= last.lo
+        {
+            last.lo = last.lo.min(a.lo);
+            last.hi = last.hi.max(a.hi);
+        } else {
+            self.last_of_warp[w] = self.interval.len();
+            self.interval.push(a);
         }
     }
 
