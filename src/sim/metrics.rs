@@ -40,6 +40,12 @@ impl Metrics {
         self.per_line.entry(line).or_insert_with(|| LineMetrics { line, ..Default::default() })
     }
 
+    /// Counts `n` executions of the branch statement on `line` where the warp's threads agreed.
+    pub fn count_uniform_branches(&mut self, line: u32, n: u64) {
+        self.branches += n;
+        self.line(line).branches += n;
+    }
+
     /// Counts one execution of the branch statement on `line` (and whether the warp's threads disagreed).
     pub fn count_branch(&mut self, line: u32, divergent: bool) {
         self.branches += 1;

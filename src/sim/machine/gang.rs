@@ -306,6 +306,8 @@ impl Machine {
             metrics.thread_instructions += threads;
             p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
             let mut next_pc = None;
+            // Warps whose threads agreed at the branch, counted once for the group.
+            let mut uniform = 0;
             let mut i = 0;
             while i < members.len() {
                 let m = &mut members[i];
@@ -318,9 +320,7 @@ impl Machine {
                             break 'group GroupStop::Refused;
                         };
                         if taken.is_empty() || taken == mask {
-                            if site.counted {
-                                metrics.count_branch(site.line, false);
-                            }
+                            uniform += site.counted as u64;
                             Some(if taken.is_empty() { else_pc } else { then_pc })
                         } else {
                             sync_to(warp, mask, pc);
@@ -369,6 +369,11 @@ impl Machine {
                         changed = true;
                     }
                 }
+            }
+            if let Some(site) = site
+                && uniform > 0
+            {
+                metrics.count_uniform_branches(site.line, uniform);
             }
             match next_pc {
                 Some(next) => pc = next,
