@@ -232,38 +232,47 @@ fn compare(op: CmpOp, ty: Ty) -> Option<Alu> {
 }
 
 impl Alu {
-    /// The operation on two registers' bits (32-bit values zero-extended, as registers hold them).
+    /// The operation on two registers' bits: the low 32 bits are the operands, the result is zero-extended.
+    ///
+    /// Integer operations work in 64-bit lanes, the width of the register file, so the compiler's vector
+    /// code needs no narrowing and widening around them; each equals the 32-bit operation for any inputs:
+    /// the low half of a sum, difference, product or bitwise result depends only on the operands' low halves,
+    /// unsigned order is the order of the low halves, and signed order is that order with bit 31 flipped.
     #[inline(always)]
     pub fn apply(self, x: u64, y: u64) -> u64 {
+        const LOW: u64 = 0xffff_ffff;
+        const SIGN: u64 = 0x8000_0000;
+        let (ux, uy) = ((x & LOW) as i64, (y & LOW) as i64);
+        let (sx, sy) = (((x ^ SIGN) & LOW) as i64, ((y ^ SIGN) & LOW) as i64);
         let (a, b) = (x as u32, y as u32);
-        let (sa, sb) = (a as i32, b as i32);
-        let f = |g: fn(f32, f32) -> f32| g(f32::from_bits(a), f32::from_bits(b)).to_bits();
-        (match self {
-            Alu::AddI => a.wrapping_add(b),
-            Alu::SubI => a.wrapping_sub(b),
-            Alu::MulI => a.wrapping_mul(b),
-            Alu::And => a & b,
-            Alu::Or => a | b,
-            Alu::Xor => a ^ b,
+        let f = |g: fn(f32, f32) -> f32| g(f32::from_bits(a), f32::from_bits(b)).to_bits() as u64;
+        match self {
+            Alu::AddI => x.wrapping_add(y) & LOW,
+            Alu::SubI => x.wrapping_sub(y) & LOW,
+            // (Both factors below 2^32: the product of the low halves, which the vector unit has.)
+            Alu::MulI => (ux as u64).wrapping_mul(uy as u64) & LOW,
+            Alu::And => x & y & LOW,
+            Alu::Or => (x | y) & LOW,
+            Alu::Xor => (x ^ y) & LOW,
             // PTX clamps shift counts: shl and shr.u32 give 0, shr.s32 fills with the sign.
-            Alu::Shl => a.checked_shl(b).unwrap_or(0),
-            Alu::ShrU => a.checked_shr(b).unwrap_or(0),
-            Alu::ShrS => (sa >> b.min(31)) as u32,
-            Alu::LtS => (sa < sb) as u32,
-            Alu::LtU => (a < b) as u32,
-            Alu::LeS => (sa <= sb) as u32,
-            Alu::LeU => (a <= b) as u32,
-            Alu::GtS => (sa > sb) as u32,
-            Alu::GtU => (a > b) as u32,
-            Alu::GeS => (sa >= sb) as u32,
-            Alu::GeU => (a >= b) as u32,
-            Alu::Eq => (a == b) as u32,
-            Alu::Ne => (a != b) as u32,
+            Alu::Shl => a.checked_shl(b).unwrap_or(0) as u64,
+            Alu::ShrU => a.checked_shr(b).unwrap_or(0) as u64,
+            Alu::ShrS => ((a as i32) >> b.min(31)) as u32 as u64,
+            Alu::LtS => (sx < sy) as u64,
+            Alu::LtU => (ux < uy) as u64,
+            Alu::LeS => (sx <= sy) as u64,
+            Alu::LeU => (ux <= uy) as u64,
+            Alu::GtS => (sx > sy) as u64,
+            Alu::GtU => (ux > uy) as u64,
+            Alu::GeS => (sx >= sy) as u64,
+            Alu::GeU => (ux >= uy) as u64,
+            Alu::Eq => (ux == uy) as u64,
+            Alu::Ne => (ux != uy) as u64,
             Alu::AddF => f(|p, q| p + q),
             Alu::SubF => f(|p, q| p - q),
             Alu::MulF => f(|p, q| p * q),
             Alu::DivF => f(|p, q| p / q),
-        }) as u64
+        }
     }
 }
 
@@ -281,10 +290,10 @@ mod tests {
     /// Every fast operation computes what the general ALU computes, on values that probe the edges.
     #[test]
     fn fast_operations_agree_with_the_alu() {
-        let vals: Vec<u64> = [0u32, 1, 2, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, u32::MAX, 0x3f80_0000, 0x7fc0_0000]
-            .into_iter()
-            .map(u64::from)
-            .collect();
+        // Zero-extended values, and the same with bits above the low half set (the operations read the low
+        // half only, however they compute).
+        let low = [0u32, 1, 2, 31, 32, 33, 0x7fff_ffff, 0x8000_0000, u32::MAX, 0x3f80_0000, 0x7fc0_0000];
+        let vals: Vec<u64> = low.into_iter().flat_map(|v| [v as u64, v as u64 | 0xdead_0001_0000_0000]).collect();
         let ariths = [ArithOp::Add, ArithOp::Sub, ArithOp::Mul, ArithOp::And, ArithOp::Or, ArithOp::Xor];
         let shifts_and_div = [ArithOp::Shl, ArithOp::Shr, ArithOp::Div];
         let cmps = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne];
