@@ -96,14 +96,18 @@ pub struct ActiveLanes {
 impl ActiveLanes {
     #[inline(always)]
     pub fn new(mask: LaneMask) -> ActiveLanes {
-        let mut a = ActiveLanes { select: [0; 32], mask };
+        let mut a = ActiveLanes { select: [0; 32], mask: LaneMask::EMPTY };
         a.set(mask);
         a
     }
 
-    /// Becomes `mask`'s lanes, in place (a new value would be built aside and copied).
+    /// Becomes `mask`'s lanes, in place (a new value would be built aside and copied); nothing to do when
+    /// they are the same lanes.
     #[inline(always)]
     pub fn set(&mut self, mask: LaneMask) {
+        if mask == self.mask {
+            return;
+        }
         for (l, s) in self.select.iter_mut().enumerate() {
             *s = 0u64.wrapping_sub((mask.0 as u64 >> l) & 1);
         }
