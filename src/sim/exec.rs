@@ -266,15 +266,20 @@ fn execute_avx2(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
 
 #[inline(always)]
 fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
-    let act = &ActiveLanes::new(mask);
+    // The selects, built only for the instructions that read them (a single step issues every kind).
+    macro_rules! act {
+        () => {
+            &ActiveLanes::new(mask)
+        };
+    }
     let kernel = ctx.kernel;
     ctx.pc = pc;
     let instr = &kernel.instrs[pc.0 as usize];
     match instr {
-        Instr::Mov { dst, src } => map1(ctx, act, *dst, *src, |x| x),
+        Instr::Mov { dst, src } => map1(ctx, act!(), *dst, *src, |x| x),
         Instr::Unary { op, ty, dst, src } => {
             let (op, ty) = (*op, *ty);
-            map1(ctx, act, *dst, *src, |x| alu::unary(op, ty, x))
+            map1(ctx, act!(), *dst, *src, |x| alu::unary(op, ty, x))
         }
         Instr::Binary { op, ty, dst, a, b } => {
             use crate::ir::ArithOp as O;
@@ -282,26 +287,32 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             // The common integer and float operations get their own loops; the rest (and everything that can
             // divide by zero) goes through the general ALU.
             match (op, ty) {
-                (O::Add, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64),
-                (O::Sub, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64),
-                (O::Mul, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64),
-                (O::And, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 & y as u32) as u64),
-                (O::Or, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 | y as u32) as u64),
-                (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
+                (O::Add, Ty::I32 | Ty::U32) => {
+                    map2(ctx, act!(), d, a, b, |x, y| (x as u32).wrapping_add(y as u32) as u64)
+                }
+                (O::Sub, Ty::I32 | Ty::U32) => {
+                    map2(ctx, act!(), d, a, b, |x, y| (x as u32).wrapping_sub(y as u32) as u64)
+                }
+                (O::Mul, Ty::I32 | Ty::U32) => {
+                    map2(ctx, act!(), d, a, b, |x, y| (x as u32).wrapping_mul(y as u32) as u64)
+                }
+                (O::And, Ty::I32 | Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| (x as u32 & y as u32) as u64),
+                (O::Or, Ty::I32 | Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| (x as u32 | y as u32) as u64),
+                (O::Xor, Ty::I32 | Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| (x as u32 ^ y as u32) as u64),
                 (O::Shl, Ty::I32 | Ty::U32) => {
-                    map2(ctx, act, d, a, b, |x, y| (x as u32).checked_shl(y as u32).unwrap_or(0) as u64)
+                    map2(ctx, act!(), d, a, b, |x, y| (x as u32).checked_shl(y as u32).unwrap_or(0) as u64)
                 }
                 (O::Shr, Ty::U32) => {
-                    map2(ctx, act, d, a, b, |x, y| (x as u32).checked_shr(y as u32).unwrap_or(0) as u64)
+                    map2(ctx, act!(), d, a, b, |x, y| (x as u32).checked_shr(y as u32).unwrap_or(0) as u64)
                 }
                 (O::Shr, Ty::I32) => {
-                    map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
+                    map2(ctx, act!(), d, a, b, |x, y| ((x as u32 as i32) >> (y as u32).min(31)) as u32 as u64)
                 }
-                (O::Div | O::Rem, Ty::U32) => divide_u32(ctx, act, d, a, b, *op == O::Rem)?,
-                (O::Add, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
-                (O::Sub, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
-                (O::Mul, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
-                (O::Div, Ty::F32) => map2(ctx, act, d, a, b, |x, y| f32op(x, y, |p, q| p / q)),
+                (O::Div | O::Rem, Ty::U32) => divide_u32(ctx, act!(), d, a, b, *op == O::Rem)?,
+                (O::Add, Ty::F32) => map2(ctx, act!(), d, a, b, |x, y| f32op(x, y, |p, q| p + q)),
+                (O::Sub, Ty::F32) => map2(ctx, act!(), d, a, b, |x, y| f32op(x, y, |p, q| p - q)),
+                (O::Mul, Ty::F32) => map2(ctx, act!(), d, a, b, |x, y| f32op(x, y, |p, q| p * q)),
+                (O::Div, Ty::F32) => map2(ctx, act!(), d, a, b, |x, y| f32op(x, y, |p, q| p / q)),
                 _ => {
                     for l in mask.iter() {
                         let v = alu::binary(*op, *ty, ctx.get(a, l), ctx.get(b, l))
@@ -315,45 +326,47 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             use crate::ir::CmpOp as C;
             let (d, a, b) = (*dst, *a, *b);
             match (op, ty) {
-                (C::Lt, Ty::I32) => map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) < (y as u32 as i32)) as u64),
-                (C::Lt, Ty::U32) => map2(ctx, act, d, a, b, |x, y| ((x as u32) < (y as u32)) as u64),
-                (C::Ge, Ty::I32) => map2(ctx, act, d, a, b, |x, y| ((x as u32 as i32) >= (y as u32 as i32)) as u64),
-                (C::Ge, Ty::U32) => map2(ctx, act, d, a, b, |x, y| ((x as u32) >= (y as u32)) as u64),
-                (C::Eq, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 == y as u32) as u64),
-                (C::Ne, Ty::I32 | Ty::U32) => map2(ctx, act, d, a, b, |x, y| (x as u32 != y as u32) as u64),
+                (C::Lt, Ty::I32) => map2(ctx, act!(), d, a, b, |x, y| ((x as u32 as i32) < (y as u32 as i32)) as u64),
+                (C::Lt, Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| ((x as u32) < (y as u32)) as u64),
+                (C::Ge, Ty::I32) => map2(ctx, act!(), d, a, b, |x, y| ((x as u32 as i32) >= (y as u32 as i32)) as u64),
+                (C::Ge, Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| ((x as u32) >= (y as u32)) as u64),
+                (C::Eq, Ty::I32 | Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| (x as u32 == y as u32) as u64),
+                (C::Ne, Ty::I32 | Ty::U32) => map2(ctx, act!(), d, a, b, |x, y| (x as u32 != y as u32) as u64),
                 _ => {
                     let (op, ty) = (*op, *ty);
-                    map2(ctx, act, d, a, b, |x, y| alu::compare(op, ty, x, y) as u64)
+                    map2(ctx, act!(), d, a, b, |x, y| alu::compare(op, ty, x, y) as u64)
                 }
             }
         }
         Instr::Convert { from, to, dst, src } => {
             let (from, to) = (*from, *to);
-            map1(ctx, act, *dst, *src, |x| alu::convert(from, to, x))
+            map1(ctx, act!(), *dst, *src, |x| alu::convert(from, to, x))
         }
         Instr::PtrAdd { dst, base, index, index_signed, scale } => {
             let scale = *scale;
             if *index_signed {
-                map2(ctx, act, *dst, *base, *index, |p, i| {
+                map2(ctx, act!(), *dst, *base, *index, |p, i| {
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
             } else {
-                map2(ctx, act, *dst, *base, *index, |p, i| p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64))
+                map2(ctx, act!(), *dst, *base, *index, |p, i| {
+                    p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64)
+                })
             }
         }
         Instr::PtrDiff { dst, a, b, elem_size } => {
             let es = *elem_size as i64;
-            map2(ctx, act, *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
+            map2(ctx, act!(), *dst, *a, *b, |x, y| (x.wrapping_sub(y) as i64 / es) as i32 as u32 as u64)
         }
-        Instr::Special { dst, which } => special(ctx, act, *dst, *which),
+        Instr::Special { dst, which } => special(ctx, act!(), *dst, *which),
         Instr::SharedAddr { dst, array } => {
             let addr = ctx.layout.address(*array);
             for l in mask.iter() {
                 ctx.set(*dst, l, addr);
             }
         }
-        Instr::Load { ty, dst, addr } if load_elems(ctx, act, ty.size(), *dst, *addr) => {}
-        Instr::Store { ty, addr, src } if store_elems(ctx, act, ty.size(), *addr, *src) => {}
+        Instr::Load { ty, dst, addr } if ctx.par.is_some() && load_elems(ctx, act!(), ty.size(), *dst, *addr) => {}
+        Instr::Store { ty, addr, src } if ctx.par.is_some() && store_elems(ctx, act!(), ty.size(), *addr, *src) => {}
         Instr::Load { ty, dst, addr } => {
             for l in mask.iter() {
                 let a = ctx.get(*addr, l);

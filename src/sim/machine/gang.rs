@@ -1,12 +1,15 @@
-//! Whole runs, pre-Volta: the warps of a block that stand at the same instruction issue it together, one
-//! decoded instruction for all of them, so what an issue costs besides its lanes (dispatch, counts, the
-//! loop) is paid once per group of warps rather than once per warp. The parallel rule already makes the order
-//! of a block's warps inside a barrier interval irrelevant (`parallel.rs`), so issuing instruction `i` for
-//! every warp of the group before `i + 1` gives what one warp after another gives (`warp_run.rs`), and every
-//! count is the same sum. Straight stretches, jumps and branches run here; what else a warp meets (barriers,
-//! exits, the rest of the general path) the group executes too, and the machine applies each warp's effect
-//! in turn (`Machine::finish_issue`), as after a warp's run in `warp_run.rs`.
-
+//! Whole runs: the warps of a block that stand at the same instruction issue it together, one decoded
+//! instruction for all of them, so what an issue costs besides its lanes (dispatch, counts, the loop) is paid
+//! once per group of warps rather than once per warp; consecutive warps run ALU operations as one loop over
+//! all their lanes (`exec::execute_wide`). The parallel rule already makes the order of a block's warps
+//! inside a barrier interval irrelevant (`parallel.rs`), so issuing instruction `i` for every warp of the
+//! group before `i + 1` gives what one warp after another gives, and every count is the same sum.
+//!
+//! Straight stretches, jumps and branches run here; what else a warp meets (barriers, exits, the rest of the
+//! general path) the group executes too, and the machine applies each warp's effect in turn
+//! (`Machine::finish_issue`). Pre-Volta warps always qualify; an ITS warp joins while its threads are one
+//! group (a divergent branch sends it to `warp_run.rs` until they are one group again), and never at a
+//! `_sync` intrinsic, which waits for lanes.
 use super::parallel::Quiet;
 use super::warp_run::{WarpStop, groupable};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};

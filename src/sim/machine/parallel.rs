@@ -13,8 +13,8 @@
 //!   warp instruction, are compared after the run): blocks then cannot see each other;
 //! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global bytes
 //!   unless both only read them: the order in which a block's warps interleave (which the sequential scheduler
-//!   decides from all resident blocks) then cannot change what any thread reads, so a block's warps run one
-//!   after another, each to its next barrier (`warp_run.rs`);
+//!   decides from all resident blocks) then cannot change what any thread reads, so a block's warps at the
+//!   same instruction issue it together (`gang.rs`) and the others run one at a time (`warp_run.rs`);
 //! - the steps of all blocks add up to no more than the step limit;
 //! - the livelock detector could not have started: a quiet stretch (no memory change, exit or barrier
 //!   release anywhere) of the sequential run holds its first step plus, of each resident block, steps of

@@ -1,9 +1,10 @@
-//! Whole runs (`parallel`): one warp runs as far as it can before the next. The data path keeps one context
-//! for the warp while its instructions only move it along (straight-line code, jumps, branches all its
-//! threads agree on, the back edge of an ITS warp that is one group); anything else (a divergent branch, a
-//! barrier, an exit, another ITS back edge or a `_sync` intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the
-//! same as in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-
+//! Whole runs (`parallel`), a warp that cannot issue with a group of warps (`gang.rs`: an ITS warp whose
+//! threads went different ways, or one at a `_sync` intrinsic) runs alone, as far as it can or until it could
+//! join a group again. The data path keeps one context for the warp while its instructions only move it along
+//! (straight-line code, jumps, branches all its threads agree on, the back edge of an ITS warp that is one
+//! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
+//! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
+//! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 
 use crate::ir::{Instr, Kernel, Pc};
