@@ -11,11 +11,11 @@
 //! group (a divergent branch sends it to `warp_run.rs` until they are one group again), and never at a
 //! `_sync` intrinsic, which waits for lanes.
 use super::parallel::Quiet;
-use super::warp_run::{WarpStop, groupable};
+use super::warp_run::{WarpStop, groupable, run_parts};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
-use crate::sim::exec::{self, Ctx, Effect, Flow, WideLanes};
+use crate::sim::exec::{self, Effect, Flow, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::warp::{Warp, WarpModel};
 
@@ -158,27 +158,7 @@ impl Machine {
             m.quiet = p.quiet(m.w as u32);
         }
         let mut touched = exec::Touched::default();
-        let mut ctx = Ctx {
-            kernel,
-            regs: &mut block.regs,
-            stride: block.stride,
-            base: 0,
-            shared: &mut block.shared,
-            layout,
-            global,
-            block_idx: block.idx,
-            block_dim: launch.block,
-            grid_dim: launch.grid,
-            wrote: false,
-            notes: vec![],
-            race: None,
-            pc,
-            shared_accesses: vec![],
-            par: Some(view),
-            touched: Some(&mut touched),
-        };
-        let warps = &mut block.warps;
-        let spin_seen = &mut block.spin_seen;
+        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
         let (mut consecutive, mut changed) = (false, true);
         let out = 'group: loop {

@@ -5,13 +5,14 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
+use super::{BlockState, Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 
 use crate::ir::{Instr, Kernel, Pc};
-use crate::launch::Mode;
+use crate::launch::{Launch, Mode};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
+use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::warp::{Warp, WarpModel};
 
 /// Why a warp's run stopped.
@@ -23,6 +24,40 @@ pub(super) enum WarpStop {
     /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
     /// without progress, or an order-sensitive access): run the launch sequentially.
     Refused,
+}
+
+/// The data-path context of a whole run's issues in `block`, beside the block's warps and spin records
+/// (borrowed apart, so that both can be used at once). Global memory is `view`, and the bytes an instruction
+/// touches are kept in `touched`; there is no race shadow (whole runs take no kernel with `__shared__`
+/// arrays). Lanes start at thread 0: callers set `base`.
+pub(super) fn run_parts<'a>(
+    kernel: &'a Kernel,
+    (layout, global, launch): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch),
+    block: &'a mut BlockState,
+    view: &'a SharedGlobal,
+    touched: &'a mut exec::Touched,
+    pc: Pc,
+) -> (Ctx<'a>, &'a mut [Warp], &'a mut [Vec<u64>]) {
+    let ctx = Ctx {
+        kernel,
+        regs: &mut block.regs,
+        stride: block.stride,
+        base: 0,
+        shared: &mut block.shared,
+        layout,
+        global,
+        block_idx: block.idx,
+        block_dim: launch.block,
+        grid_dim: launch.grid,
+        wrote: false,
+        notes: vec![],
+        race: None,
+        pc,
+        shared_accesses: vec![],
+        par: Some(view),
+        touched: Some(touched),
+    };
+    (ctx, &mut block.warps, &mut block.spin_seen)
 }
 
 /// Whether a warp at `pc` may issue with a group of warps (`gang.rs`): always in pre-Volta; in ITS when its
@@ -131,27 +166,10 @@ impl Machine {
         let p = par.as_mut()?;
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
-        let warp = &mut block.warps[w];
         let mut touched = exec::Touched::default();
-        let mut ctx = Ctx {
-            kernel,
-            regs: &mut block.regs,
-            stride: block.stride,
-            base: w * 32,
-            shared: &mut block.shared,
-            layout,
-            global,
-            block_idx: block.idx,
-            block_dim: launch.block,
-            grid_dim: launch.grid,
-            wrote: false,
-            notes: vec![],
-            race: None,
-            pc,
-            shared_accesses: vec![],
-            par: Some(view),
-            touched: Some(&mut touched),
-        };
+        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
+        ctx.base = w * 32;
+        let warp = &mut warps[w];
         // Totals kept here and added once: one increment per issue of a few counters in memory is a
         // measurable part of the loop.
         let (mut issued, mut threads) = (0u64, 0u64);
@@ -279,7 +297,7 @@ impl Machine {
                 // just clears).
                 if its && next <= pc {
                     match &warp.model {
-                        WarpModel::Its(m) if m.is_converged() => block.spin_seen[w].clear(),
+                        WarpModel::Its(m) if m.is_converged() => spin_seen[w].clear(),
                         _ => {
                             sync_model(warp, mask, model_pc, pc);
                             p.progressed = progressed;
