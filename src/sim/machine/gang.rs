@@ -10,6 +10,7 @@
 //! (`Machine::finish_issue`). Pre-Volta warps always qualify; an ITS warp joins while its threads are one
 //! group (a divergent branch sends it to `warp_run.rs` until they are one group again), and never at a
 //! `_sync` intrinsic, which waits for lanes.
+
 use super::parallel::Quiet;
 use super::warp_run::{WarpStop, groupable, run_parts};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
@@ -49,8 +50,9 @@ enum GroupStop {
 }
 
 impl Machine {
-    /// Pre-Volta whole runs: issues the resident block's warps in groups (warps at the same instruction)
-    /// until the block is done (or no warp can issue: a deadlock, which refuses the run).
+    /// Issues the resident block's warps in groups (warps at the same instruction) until the block is done
+    /// ([`WarpStop::BlockDone`]) or no group can form ([`WarpStop::Waits`]: the caller runs the warps that
+    /// cannot join one, or finds a deadlock).
     pub(super) fn run_groups(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
         if crate::sim::lane_bits::use_avx2() {
