@@ -254,6 +254,60 @@ fn whole_run_matches_single_stepping_off_the_fast_paths() {
     }
 }
 
+/// Warps issuing in groups (`gang.rs`): every integer ALU operation of the fast path over a group whose warps
+/// all have partial masks (signs, shift counts past 31, signed and unsigned order), groups of two warps and of
+/// every other warp (not consecutive), scattered loads, and in ITS warps leaving their group at divergent
+/// branches and joining again. Whole runs must equal single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_in_groups() {
+    let src = "// @block 256\n\
+               // @grid 4\n\
+               // @arg a int[1024] = rand(-100000, 100000)\n\
+               // @arg out int[2048] = 0\n\
+               __global__ void k(int *a, int *out) {\n\
+                   int i = blockIdx.x * 256 + threadIdx.x;\n\
+                   unsigned int t = threadIdx.x;\n\
+                   int x = a[i];\n\
+                   int y = a[(i * 7) % 1024];\n\
+                   unsigned int ux = x;\n\
+                   unsigned int uy = y;\n\
+                   int r = 0;\n\
+                   if (t % 3 == 1) {\n\
+                       r = x + y;\n\
+                       r = r * (y - x);\n\
+                       r = r ^ (x & y);\n\
+                       r = r | (int)(ux >> (t % 40));\n\
+                       r = r + (int)(ux << (t % 37));\n\
+                       r = r - (x >> (t % 35));\n\
+                       if (x < y) r = r + 1;\n\
+                       if (x <= y) r = r + 2;\n\
+                       if (x > y) r = r + 4;\n\
+                       if (x >= y) r = r + 8;\n\
+                       if (x == y) r = r + 16;\n\
+                       if (x != y) r = r + 32;\n\
+                       if (ux < uy) r = r + 64;\n\
+                       if (ux <= uy) r = r + 128;\n\
+                       if (ux > uy) r = r + 256;\n\
+                       if (ux >= uy) r = r + 512;\n\
+                   }\n\
+                   if (t / 64 == 1) r = r + (int)(t / 8) + (int)(t % 16) + (int)blockDim.x + (int)gridDim.x;\n\
+                   if ((t / 32) % 2 == 0) r = r * 3;\n\
+                   out[i] = r;\n\
+                   out[1024 + i] = x - y;\n\
+               }\n";
+    for mode in [Mode::PreVolta, Mode::Its] {
+        let overrides = Overrides { mode: Some(mode), ..Default::default() };
+        let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+        let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, 997);
+        assert!(whole.ran_parallel(), "{mode:?}: the whole run fell back to one core");
+        assert_eq!(o1, o2, "{mode:?}");
+        for (a, b) in whole.global.allocs.iter().zip(&stepped.global.allocs) {
+            assert!(a.data == b.data, "{mode:?}: {} differs", a.name);
+        }
+        assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "{mode:?}");
+    }
+}
+
 /// Every kernel of `kernels/` and `tests/conformance/` launched with several blocks (most of them are single
 /// blocks as written, which never take the parallel path): whatever the parallel rule decides, a whole run
 /// ends as single-stepping ends, with the same memory and report. Kernels whose arrays do not grow with the
