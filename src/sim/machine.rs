@@ -396,14 +396,24 @@ impl Machine {
                 regs,
                 shared: vec![0u8; self.layout.bytes as usize],
                 warps,
-                spin_seen: vec![vec![]; nwarps as usize],
+                spin_seen: match self.par.as_mut() {
+                    Some(p) if p.spare_spin_seen.len() == nwarps as usize => {
+                        let mut v = std::mem::take(&mut p.spare_spin_seen);
+                        v.iter_mut().for_each(Vec::clear);
+                        v
+                    }
+                    _ => vec![vec![]; nwarps as usize],
+                },
                 race: RaceShadow::new(self.layout.bytes),
                 barrier_epoch: 0,
                 warp_epochs: vec![0; nwarps as usize],
             });
         }
-        self.order =
-            self.blocks.iter().enumerate().flat_map(|(b, bs)| (0..bs.warps.len()).map(move |w| (b, w))).collect();
+        // (In place: a whole run dispatches a block per retired one.)
+        self.order.clear();
+        for (b, bs) in self.blocks.iter().enumerate() {
+            self.order.extend((0..bs.warps.len()).map(|w| (b, w)));
+        }
     }
 
     fn progress(&mut self) {
@@ -668,6 +678,7 @@ impl Machine {
         if let Some(p) = &mut self.par {
             p.spare_regs = old.regs;
             p.spare_warps = old.warps;
+            p.spare_spin_seen = old.spin_seen;
         }
         let n_before = self.order.len();
         self.dispatch();

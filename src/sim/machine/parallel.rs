@@ -323,6 +323,8 @@ pub(crate) struct ParState {
     pub(super) spare_regs: Vec<u64>,
     /// The retired block's warps, started over by the next block (`Warp::reset`).
     pub(super) spare_warps: Vec<Warp>,
+    /// And its per-warp spin records (emptied for the next block).
+    pub(super) spare_spin_seen: Vec<Vec<u64>>,
     /// Scratch space of `end_interval`.
     hulls: Vec<(u64, u64)>,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
@@ -358,6 +360,7 @@ impl ParState {
             order_sensitive: false,
             spare_regs: vec![],
             spare_warps: vec![],
+            spare_spin_seen: vec![],
             hulls: vec![],
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
