@@ -238,12 +238,18 @@ impl ItsWarp {
         let pc = match self.current {
             Some(c) if !ready.and(self.lanes_at(c)).is_empty() => c,
             _ => {
-                // Round-robin by PC: the next group after the current one, wrapping.
+                // Round-robin by PC: the next group after the current one (the lowest PC above it), wrapping
+                // to the lowest PC of all.
                 let from = self.current.unwrap_or(Pc(0));
-                let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).collect();
-                pcs.sort();
-                pcs.dedup();
-                let next = pcs.iter().copied().find(|p| *p > from).unwrap_or(pcs[0]);
+                let (mut above, mut lowest) = (None::<Pc>, Pc(u32::MAX));
+                for l in ready.iter() {
+                    let p = self.pc[l as usize];
+                    lowest = lowest.min(p);
+                    if p > from && above.is_none_or(|a| p < a) {
+                        above = Some(p);
+                    }
+                }
+                let next = above.unwrap_or(lowest);
                 self.current = Some(next);
                 next
             }
