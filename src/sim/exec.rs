@@ -745,35 +745,22 @@ fn map2(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand, f: i
 #[inline(always)]
 fn divide_u32(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand, rem: bool) -> Result<(), ExecError> {
     let mask = act.mask;
-    let Some(first) = mask.lowest() else { return Ok(()) };
+    if mask.is_empty() {
+        return Ok(());
+    }
     let bs = Src::of(b, ctx.stride, ctx.base);
-    let b_at = |regs: &[u64], l: usize| match bs {
-        Src::Row(o) => regs[o + l],
-        Src::Imm(v) => v,
+    let divisor = match bs {
+        Src::Imm(v) => Some(v as u32).filter(|d| d.is_power_of_two()),
+        Src::Row(o) => uniform_power_of_two(&ctx.regs[o..o + 32], &act.select),
     };
-    let d = b_at(ctx.regs, first as usize) as u32;
-    if d.is_power_of_two() {
-        // Any active lane with another divisor (over all lanes with a select: it vectorises).
-        let other = match bs {
-            Src::Imm(_) => 0,
-            Src::Row(o) => {
-                let row: &[u64; 32] = ctx.regs[o..o + 32].try_into().expect("a warp's row holds 32 lanes");
-                let mut other = 0u64;
-                for (l, v) in row.iter().enumerate() {
-                    other |= (*v as u32 ^ d) as u64 & act.select[l];
-                }
-                other
-            }
-        };
-        if other == 0 {
-            let shift = d.trailing_zeros();
-            if rem {
-                map2(ctx, act, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
-            } else {
-                map2(ctx, act, dst, a, b, |x, _| (x as u32 >> shift) as u64);
-            }
-            return Ok(());
+    if let Some(d) = divisor {
+        let shift = d.trailing_zeros();
+        if rem {
+            map2(ctx, act, dst, a, b, |x, _| (x as u32 & (d - 1)) as u64);
+        } else {
+            map2(ctx, act, dst, a, b, |x, _| (x as u32 >> shift) as u64);
         }
+        return Ok(());
     }
     let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
     let bv = bs.lanes(ctx.regs);
@@ -786,6 +773,19 @@ fn divide_u32(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand
         out[l as usize] = if rem { x % y } else { x / y } as u64;
     }
     Ok(())
+}
+
+/// The divisor in `row` (a register's lanes) when it is the same power of two in every lane `select` keeps;
+/// None otherwise, or when it keeps none. Checked over all lanes with a select: it vectorises.
+#[inline(always)]
+fn uniform_power_of_two(row: &[u64], select: &[u64]) -> Option<u32> {
+    let first = select.iter().position(|&s| s != 0)?;
+    let d = row[first] as u32;
+    let mut other = 0u64;
+    for (v, s) in row.iter().zip(select) {
+        other |= (*v as u32 ^ d) as u64 & s;
+    }
+    (other == 0 && d.is_power_of_two()).then_some(d)
 }
 
 /// The address of the lowest active lane when every active lane `l` addresses element `l` of one array of

@@ -2,7 +2,7 @@
 //! lanes are one stretch of each register row (register `r` of thread `t` is at `r * stride + t`), so an
 //! ALU operation is one loop over all of them instead of one per warp.
 
-use super::Ctx;
+use super::{Ctx, uniform_power_of_two};
 use crate::front::tast::Special;
 use crate::sim::decoded::{Alu, Op, Row};
 use crate::sim::lane_mask::ActiveLanes;
@@ -76,7 +76,10 @@ pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes) -> bool {
             }
         }
         Op::DivU { d, a, b, rem } => {
-            let Some(div) = uniform_power_of_two(ctx, lanes, b) else { return false };
+            let at = b as usize * ctx.stride + ctx.base;
+            let Some(div) = uniform_power_of_two(&ctx.regs[at..at + lanes.len()], &lanes.select) else {
+                return false;
+            };
             let shift = div.trailing_zeros();
             if rem {
                 map2(ctx, lanes, d, a, a, |x, _| (x as u32 & (div - 1)) as u64);
@@ -99,21 +102,6 @@ pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes) -> bool {
         _ => return false,
     }
     true
-}
-
-/// The divisor in row `b` when it is the same power of two in every active lane.
-#[inline(always)]
-fn uniform_power_of_two(ctx: &Ctx, lanes: &WideLanes, b: Row) -> Option<u32> {
-    let n = lanes.len();
-    let at = b as usize * ctx.stride + ctx.base;
-    let (row, sel) = (&ctx.regs[at..at + n], &lanes.select[..n]);
-    let first = sel.iter().position(|&s| s != 0)?;
-    let d = row[first] as u32;
-    let mut other = 0u64;
-    for (v, s) in row.iter().zip(sel) {
-        other |= (*v as u32 ^ d) as u64 & s;
-    }
-    (other == 0 && d.is_power_of_two()).then_some(d)
 }
 
 /// `d = g(lane)` for the active lanes.
