@@ -660,11 +660,6 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow
         Op::Branch { cond } => {
             let at = cond as usize * ctx.stride + ctx.base;
             let c: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
-            #[cfg(target_arch = "x86_64")]
-            if super::lane_bits::use_avx2() {
-                // SAFETY: the CPU has AVX2 (`use_avx2` checked).
-                return Flow::Branch(LaneMask(unsafe { super::lane_bits::nonzero_mask_avx2(c) } & act.mask.0));
-            }
             return Flow::Branch(LaneMask(super::lane_bits::nonzero_mask(c) & act.mask.0));
         }
         Op::General => return Flow::General,

@@ -1,8 +1,8 @@
 //! A warp's 32 lane values turned into a lane mask in a few vector instructions: which lanes hold a value,
 //! which lanes' registers are non-zero. The scheduler and the branch unit ask these on every issue; a loop
 //! over lanes shifting one bit at a time does not vectorise (the compiler cannot see that a vector compare and
-//! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present) and other
-//! targets a plain loop.
+//! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present), or AVX2 where
+//! the CPU has it for the test the branch unit asks, and other targets a plain loop.
 
 /// Whether the data path may use its AVX2 build: x86-64 CPUs that have AVX2, BMI1/2, LZCNT and POPCNT, unless
 /// `WARPDBG_NO_AVX2` is set (the tests run both builds and compare). Decided once per process.
@@ -52,28 +52,16 @@ pub fn eq_mask(values: &[u32; 32], x: u32) -> u32 {
     }
 }
 
-/// Bit `l` set where `values[l] != 0`.
+/// Bit `l` set where `values[l] != 0`: four lanes per compare where the CPU has AVX2, two with SSE2.
 #[inline]
 pub fn nonzero_mask(values: &[u64; 32]) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
-        use std::arch::x86_64::{
-            _mm_and_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_pd, _mm_setzero_si128,
-            _mm_shuffle_epi32,
-        };
-        let mut zero = 0u32;
-        // SAFETY: SSE2 is in every x86-64 CPU; each unaligned load reads 2 of the 32 values, in bounds.
-        unsafe {
-            let z = _mm_setzero_si128();
-            for i in 0..16 {
-                let v = _mm_loadu_si128(values.as_ptr().add(2 * i).cast());
-                // A 64-bit lane is zero when both its 32-bit halves are: swap the halves and AND.
-                let halves = _mm_cmpeq_epi32(v, z);
-                let both = _mm_and_si128(halves, _mm_shuffle_epi32::<0b10_11_00_01>(halves));
-                zero |= (_mm_movemask_pd(_mm_castsi128_pd(both)) as u32) << (2 * i);
-            }
+        if use_avx2() {
+            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+            return unsafe { nonzero_mask_avx2(values) };
         }
-        !zero
+        nonzero_mask_sse2(values)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -81,7 +69,30 @@ pub fn nonzero_mask(values: &[u64; 32]) -> u32 {
     }
 }
 
-/// [`nonzero_mask`] four lanes per compare, for the AVX2 build of the data path.
+/// [`nonzero_mask`] with SSE2 (x86-64's baseline): two lanes per compare.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn nonzero_mask_sse2(values: &[u64; 32]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_and_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_pd, _mm_setzero_si128,
+        _mm_shuffle_epi32,
+    };
+    let mut zero = 0u32;
+    // SAFETY: SSE2 is in every x86-64 CPU; each unaligned load reads 2 of the 32 values, in bounds.
+    unsafe {
+        let z = _mm_setzero_si128();
+        for i in 0..16 {
+            let v = _mm_loadu_si128(values.as_ptr().add(2 * i).cast());
+            // A 64-bit lane is zero when both its 32-bit halves are: swap the halves and AND.
+            let halves = _mm_cmpeq_epi32(v, z);
+            let both = _mm_and_si128(halves, _mm_shuffle_epi32::<0b10_11_00_01>(halves));
+            zero |= (_mm_movemask_pd(_mm_castsi128_pd(both)) as u32) << (2 * i);
+        }
+    }
+    !zero
+}
+
+/// [`nonzero_mask`] four lanes per compare.
 ///
 /// # Safety
 /// The CPU has AVX2 ([`use_avx2`]).
@@ -151,6 +162,8 @@ mod tests {
                 assert_eq!(eq_mask(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");
             }
             assert_eq!(nonzero_mask(&wide), nonzero_mask_plain(&wide), "{wide:?}");
+            #[cfg(target_arch = "x86_64")]
+            assert_eq!(nonzero_mask_sse2(&wide), nonzero_mask_plain(&wide), "{wide:?}");
             #[cfg(target_arch = "x86_64")]
             if use_avx2() {
                 // SAFETY: the CPU has AVX2.
