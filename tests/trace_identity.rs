@@ -305,6 +305,45 @@ fn whole_run_matches_single_stepping_in_groups() {
     assert_inline_kernel_runs_whole_as_stepped(src, 997);
 }
 
+/// Whole runs pack registers that are never live at once into one row (`ir::pack`): values live across
+/// divergent branches whose two sides write their own temporaries, loop-carried values with a trip count
+/// that differs per warp, a variable some threads read before any write (it must read 0 in every block,
+/// although the register file is the last block's, with other registers' values in shared rows), and a
+/// parameter no thread reads. Whole runs must equal single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_with_packed_registers() {
+    let src = "// @block 96\n\
+               // @grid 5\n\
+               // @arg a int[480] = rand(-1000, 1000)\n\
+               // @arg unused = 7\n\
+               // @arg out int[1440] = 0\n\
+               __global__ void k(int *a, int unused, int *out) {\n\
+                   int i = blockIdx.x * 96 + threadIdx.x;\n\
+                   int t = threadIdx.x;\n\
+                   int x = a[i];\n\
+                   int keep = x * 3 + t;\n\
+                   int late;\n\
+                   if (t % 4 == 1) {\n\
+                       int p = x + 11;\n\
+                       int q = p * p - keep;\n\
+                       late = q ^ p;\n\
+                   } else {\n\
+                       int r = x - 5;\n\
+                       int s = r * 7 + (t >> 2);\n\
+                       x = s - r;\n\
+                   }\n\
+                   int acc = 0;\n\
+                   for (int j = 0; j < t / 32 + 2; j++) {\n\
+                       int u = acc * 5 + j;\n\
+                       acc = u - keep;\n\
+                   }\n\
+                   out[i] = keep + acc;\n\
+                   out[480 + i] = x;\n\
+                   out[960 + i] = late;\n\
+               }\n";
+    assert_inline_kernel_runs_whole_as_stepped(src, 991);
+}
+
 /// Every kernel of `kernels/` and `tests/conformance/` launched with several blocks (most of them are single
 /// blocks as written, which never take the parallel path): whatever the parallel rule decides, a whole run
 /// ends as single-stepping ends, with the same memory and report. Kernels whose arrays do not grow with the

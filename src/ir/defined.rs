@@ -66,31 +66,31 @@ pub fn read_before_written(kernel: &Kernel) -> Vec<Reg> {
     (0..nregs as u32).map(Reg).filter(|r| undefined[r.0 as usize]).collect()
 }
 
-impl Instr {
-    /// Calls `f` with every operand the instruction reads.
-    pub fn each_source(&self, mut f: impl FnMut(Operand)) {
-        match self {
-            Instr::Mov { src, .. } | Instr::Unary { src, .. } | Instr::Convert { src, .. } => f(*src),
+/// The operands an instruction reads, each passed to `$f` as a reference (`$iter`: `iter` or `iter_mut`).
+macro_rules! each_source {
+    ($instr:expr, $f:ident, $iter:ident) => {
+        match $instr {
+            Instr::Mov { src, .. } | Instr::Unary { src, .. } | Instr::Convert { src, .. } => $f(src),
             Instr::Binary { a, b, .. }
             | Instr::Cmp { a, b, .. }
             | Instr::PtrDiff { a, b, .. }
             | Instr::Math { a, b, .. }
             | Instr::PtrAdd { base: a, index: b, .. }
             | Instr::Store { addr: a, src: b, .. } => {
-                f(*a);
-                f(*b);
+                $f(a);
+                $f(b);
             }
-            Instr::Load { addr, .. } => f(*addr),
-            Instr::Atomic { addr, a, b, .. } => [*addr, *a, *b].into_iter().for_each(f),
-            Instr::Fma { a, b, c, .. } => [*a, *b, *c].into_iter().for_each(f),
-            Instr::SyncWarp { mask } => f(*mask),
-            Instr::Shfl { mask, value, lane, width, .. } => [*mask, *value, *lane, *width].into_iter().for_each(f),
+            Instr::Load { addr, .. } => $f(addr),
+            Instr::Atomic { addr, a, b, .. } => [addr, a, b].into_iter().for_each($f),
+            Instr::Fma { a, b, c, .. } => [a, b, c].into_iter().for_each($f),
+            Instr::SyncWarp { mask } => $f(mask),
+            Instr::Shfl { mask, value, lane, width, .. } => [mask, value, lane, width].into_iter().for_each($f),
             Instr::Vote { mask, pred, .. } => {
-                f(*mask);
-                f(*pred);
+                $f(mask);
+                $f(pred);
             }
-            Instr::Printf { args, .. } => args.iter().for_each(|(o, _)| f(*o)),
-            Instr::Branch { cond, .. } => f(*cond),
+            Instr::Printf { args, .. } => args.$iter().for_each(|(o, _)| $f(o)),
+            Instr::Branch { cond, .. } => $f(cond),
             Instr::Special { .. }
             | Instr::SharedAddr { .. }
             | Instr::ActiveMask { .. }
@@ -99,6 +99,20 @@ impl Instr {
             | Instr::Jump { .. }
             | Instr::Exit => {}
         }
+    };
+}
+
+impl Instr {
+    /// Calls `f` with every operand the instruction reads.
+    pub fn each_source(&self, mut f: impl FnMut(Operand)) {
+        let mut f = |o: &Operand| f(*o);
+        each_source!(self, f, iter)
+    }
+
+    /// Calls `f` with every operand the instruction reads, to change it (`ir::pack` renames registers).
+    pub fn each_source_mut(&mut self, mut f: impl FnMut(&mut Operand)) {
+        let mut f = |o: &mut Operand| f(o);
+        each_source!(self, f, iter_mut)
     }
 }
 

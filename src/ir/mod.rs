@@ -5,6 +5,7 @@
 pub mod cfg;
 pub mod defined;
 pub mod lower;
+pub mod pack;
 pub mod postdom;
 pub mod print;
 
@@ -301,7 +302,8 @@ impl Instr {
         }
     }
 
-    fn dst_mut(&mut self) -> Option<&mut Reg> {
+    /// The register an instruction writes, to change it.
+    pub fn dst_mut(&mut self) -> Option<&mut Reg> {
         match self {
             Instr::Mov { dst, .. }
             | Instr::Unary { dst, .. }

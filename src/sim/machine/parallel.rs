@@ -709,7 +709,7 @@ impl Machine {
         }
         let view = Arc::new(SharedGlobal::new(&mut self.global)?);
         let template = Template {
-            kernel: (*self.kernel).clone(),
+            kernel: crate::ir::pack::pack_registers(&self.kernel),
             launch: self.launch.clone(),
             layout: self.layout.clone(),
             params: self.params.clone(),
