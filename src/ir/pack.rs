@@ -9,8 +9,9 @@
 //! that do not interfere can share a row. Single-stepping never packs: the debugger shows every register
 //! under its own name.
 //!
-//! Not packed: kernels of more than `MAX_REGS` registers, and kernels that read other lanes' registers (`__shfl*_sync`: a lane may read a register its
-//! source lane no longer needs, and that lane's stale value must stay what it was).
+//! Not packed: kernels of more than `MAX_REGS` registers, and kernels that read other lanes' registers
+//! (`__shfl*_sync`: a lane may read a register its source lane no longer needs, and that lane's stale value
+//! must stay what it was).
 
 use super::{Instr, Kernel, Operand, Reg, RegInfo};
 
