@@ -338,6 +338,8 @@ pub(crate) struct ParState {
     stretches: Vec<[i64; 2]>,
     /// Per warp, the index in `interval` of its last access (`usize::MAX`: none yet).
     last_of_warp: Vec<usize>,
+    /// Per warp, the index in `reads` and in `writes` of the range its last access in this block joined.
+    block_last_of_warp: Vec<[usize; 2]>,
 }
 
 /// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
@@ -366,6 +368,7 @@ impl ParState {
             program: Arc::new(Program::decode(kernel)),
             stretches: vec![[0, 0]; kernel.instrs.len() + 1],
             last_of_warp: vec![],
+            block_last_of_warp: vec![],
         }
     }
 
@@ -481,11 +484,31 @@ impl ParState {
             return;
         }
         if warps_apart(&self.interval, &mut self.hulls) {
+            // An access joins the block's last range when it continues it (the next warp's part of an
+            // array), else the range its warp's last access joined when they overlap (the same warp's part
+            // in an earlier interval): the same bytes in fewer ranges for `end_block` to sort.
             for a in self.interval.drain(..) {
-                let list = if a.write { &mut self.writes } else { &mut self.reads };
-                match list.last_mut() {
-                    Some(l) if a.lo >= l.0 && a.lo <= l.1 => l.1 = l.1.max(a.hi),
-                    _ => list.push((a.lo, a.hi)),
+                let w = a.warp as usize;
+                if w >= self.block_last_of_warp.len() {
+                    self.block_last_of_warp.resize(w + 1, [usize::MAX; 2]);
+                }
+                let (list, slot) = if a.write { (&mut self.writes, 1) } else { (&mut self.reads, 0) };
+                let slot = &mut self.block_last_of_warp[w][slot];
+                let last = list.len().wrapping_sub(1);
+                if let Some(l) = list.last_mut()
+                    && a.lo >= l.0
+                    && a.lo <= l.1
+                {
+                    l.1 = l.1.max(a.hi);
+                    *slot = last;
+                    continue;
+                }
+                match list.get_mut(*slot) {
+                    Some(l) if a.lo <= l.1 && a.hi >= l.0 => *l = (l.0.min(a.lo), l.1.max(a.hi)),
+                    _ => {
+                        *slot = list.len();
+                        list.push((a.lo, a.hi));
+                    }
                 }
             }
             return;
@@ -521,6 +544,7 @@ impl ParState {
     pub(super) fn end_block(&mut self, block: u64) {
         self.end_interval();
         self.key = (u64::MAX, 0);
+        self.block_last_of_warp.iter_mut().for_each(|l| *l = [usize::MAX; 2]);
         for (ranges, done) in [(&mut self.reads, &mut self.done_reads), (&mut self.writes, &mut self.done_writes)] {
             ranges.sort_unstable();
             let mut cur: Option<(u64, u64)> = None;
