@@ -117,16 +117,29 @@ pub struct Program {
     /// except jumps, branches and [`Op::General`]). A whole run issues such a stretch with its bookkeeping
     /// done once (`warp_run`).
     pub straight: Vec<u32>,
+    /// Per instruction: some conditional branch reconverges there. A pre-Volta warp's jump anywhere else
+    /// only moves its top stack entry (nothing can pop), so a group of warps issues it like a straight
+    /// instruction (`gang.rs`).
+    pub reconverges: Vec<bool>,
 }
 
 impl Program {
     pub fn decode(kernel: &Kernel) -> Program {
-        let mut p = Program { ops: vec![], regs: kernel.regs.len(), consts: vec![], straight: vec![] };
+        let mut p =
+            Program { ops: vec![], regs: kernel.regs.len(), consts: vec![], straight: vec![], reconverges: vec![] };
         p.ops = kernel.instrs.iter().map(|i| p.op(i)).collect();
         p.straight = vec![0; p.ops.len()];
         for i in (0..p.ops.len()).rev() {
             if p.ops[i].is_straight() {
                 p.straight[i] = 1 + p.straight.get(i + 1).copied().unwrap_or(0);
+            }
+        }
+        p.reconverges = vec![false; p.ops.len()];
+        for i in &kernel.instrs {
+            if let Instr::Branch { reconv, .. } = i
+                && let Some(r) = p.reconverges.get_mut(reconv.0 as usize)
+            {
+                *r = true;
             }
         }
         p

@@ -666,7 +666,6 @@ impl Machine {
             self.notes(b, w, pc, line, notes);
         }
         self.metrics.count_instruction(line, mask.count());
-        self.blocks[b].warps[w].instructions += 1;
         Ok(effect)
     }
 

@@ -32,7 +32,6 @@ pub struct Warp {
     pub live: LaneMask,
     pub model: WarpModel,
     pub divergence: WarpDivergence,
-    pub instructions: u64,
     /// Per lane: the divergent branch that last left it waiting (branch PC, the step it issued at), and the
     /// instruction where the lane exited; for "why is this lane inactive?".
     pub masked_by: LaneEvents<(Pc, u64)>,
@@ -85,7 +84,6 @@ impl Warp {
             live: exists,
             model,
             divergence: WarpDivergence::default(),
-            instructions: 0,
             masked_by: LaneEvents::default(),
             exited_at: LaneEvents::default(),
         }
@@ -107,7 +105,6 @@ impl Warp {
         self.live = exists;
         self.divergence.divergent_branches = 0;
         self.divergence.lines.clear();
-        self.instructions = 0;
         self.masked_by.clear();
         self.exited_at.clear();
     }

@@ -162,16 +162,21 @@ impl Machine {
         let mut touched = exec::Touched::default();
         let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
-        let (mut consecutive, mut changed) = (false, true);
+        let (mut consecutive, mut changed, mut threads) = (false, true, 0);
+        // Pre-Volta warps issue jumps that nothing reconverges at like straight instructions.
+        let jumps_through = matches!(warps[members[0].w].model, WarpModel::PreVolta { .. });
+        // Steps of every member without progress not yet added to each member's record (added when the
+        // group next goes member by member).
+        let mut idle = 0u64;
         let out = 'group: loop {
             if changed {
                 consecutive = members.len() > 1 && members.windows(2).all(|p| p[1].w == p[0].w + 1);
                 if consecutive {
                     wide.set(members.iter().map(|m| &acts[m.w]));
                 }
+                threads = members.iter().map(|m| acts[m.w].mask.count() as u64).sum();
                 changed = false;
             }
-            let threads: u64 = members.iter().map(|m| acts[m.w].mask.count() as u64).sum();
             let group = members.len() as u64;
             // The straight stretch from `pc`, one instruction at a time for the whole group.
             let n = program.straight[pc.0 as usize];
@@ -180,8 +185,6 @@ impl Machine {
                     break GroupStop::Refused;
                 }
                 let start = pc;
-                // Steps of the whole group without progress not yet added to each warp's record.
-                let mut idle = 0u64;
                 for _ in 0..n {
                     let op = program.ops[pc.0 as usize];
                     if consecutive && !op.is_memory() {
@@ -229,21 +232,29 @@ impl Machine {
                     }
                     pc = Pc(pc.0 + 1);
                 }
-                for m in members.iter_mut() {
-                    if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
-                        break 'group GroupStop::Refused;
-                    }
-                }
                 p.count_stretch(start, pc, group, threads);
-                for m in members.iter() {
-                    warps[m.w].instructions += n as u64;
-                }
                 *steps += group * n as u64;
                 metrics.warp_instructions += group * n as u64;
                 metrics.thread_instructions += threads * n as u64;
             }
             // The stretch's end: a jump or a branch moves each warp on; anything else is the general path's.
             let (then_pc, else_pc, reconv, site) = match kernel.instrs[pc.0 as usize] {
+                Instr::Jump { target } if jumps_through && !program.reconverges[target.0 as usize] => {
+                    if *steps + group > *max_steps {
+                        break GroupStop::Refused;
+                    }
+                    *steps += group;
+                    metrics.warp_instructions += group;
+                    metrics.thread_instructions += threads;
+                    p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
+                    idle += 1;
+                    // (A loop of such jumps goes member by member nowhere: its steps are checked here.)
+                    if idle >= QUIET_BEFORE_HASHING {
+                        break GroupStop::Refused;
+                    }
+                    pc = target;
+                    continue;
+                }
                 Instr::Jump { target } => (target, target, target, None),
                 Instr::Branch { then_pc, else_pc, reconv, site, .. } => (then_pc, else_pc, reconv, Some(site)),
                 _ => {
@@ -253,6 +264,9 @@ impl Machine {
                     }
                     for m in members.iter_mut() {
                         let warp = &mut warps[m.w];
+                        if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                            break 'group GroupStop::Refused;
+                        }
                         sync_to(warp, acts[m.w].mask, pc);
                         ctx.base = m.w * 32;
                         m.effect = match kernel.instrs[pc.0 as usize] {
@@ -273,7 +287,6 @@ impl Machine {
                         }
                         m.progressed = std::mem::take(&mut ctx.wrote);
                         *mem_epoch += m.progressed as u64;
-                        warp.instructions += 1;
                     }
                     p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
                     *steps += group;
@@ -297,6 +310,9 @@ impl Machine {
             while i < members.len() {
                 let m = &mut members[i];
                 let warp = &mut warps[m.w];
+                if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                    break 'group GroupStop::Refused;
+                }
                 let mask = acts[m.w].mask;
                 let next = match (op, site) {
                     (Op::Branch { .. }, Some(site)) => {
@@ -333,7 +349,6 @@ impl Machine {
                     }
                     (_, None) => {}
                 }
-                warp.instructions += 1;
                 m.quiet.step(false);
                 if m.quiet.run >= QUIET_BEFORE_HASHING {
                     break 'group GroupStop::Refused;
@@ -355,6 +370,7 @@ impl Machine {
                     }
                 }
             }
+            idle = 0;
             if let Some(site) = site
                 && uniform > 0
             {

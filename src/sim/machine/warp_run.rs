@@ -342,7 +342,6 @@ impl Machine {
         *steps += issued;
         metrics.warp_instructions += issued;
         metrics.thread_instructions += threads;
-        warp.instructions += issued;
         out
     }
 }
