@@ -28,6 +28,8 @@ struct Member {
     quiet: Quiet,
     effect: Effect,
     progressed: bool,
+    /// Its lanes that take the branch being issued.
+    taken: LaneMask,
 }
 
 /// The group being issued, and the per-warp lanes and wide selects it uses (kept for a block's whole run).
@@ -88,7 +90,13 @@ impl Machine {
                 }
                 at = Some(pc);
                 g.acts[w].set(mask);
-                g.members.push(Member { w, quiet: Quiet::default(), effect: Effect::Next, progressed: false });
+                g.members.push(Member {
+                    w,
+                    quiet: Quiet::default(),
+                    effect: Effect::Next,
+                    progressed: false,
+                    taken: LaneMask::EMPTY,
+                });
             }
             // No group can form: the caller runs the warps that cannot join one, or finds a deadlock.
             let Some(pc) = at else { return WarpStop::Waits };
@@ -303,6 +311,36 @@ impl Machine {
             metrics.warp_instructions += group;
             metrics.thread_instructions += threads;
             p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
+            if let (Op::Branch { .. }, Some(site)) = (op, site) {
+                // Each member's lanes that take it; when every member's threads go the same way, to where
+                // nothing reconverges, pre-Volta warps just move on together (as at a jump).
+                let mut way = None;
+                let mut agree = true;
+                for m in members.iter_mut() {
+                    ctx.base = m.w * 32;
+                    let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &acts[m.w]) else {
+                        break 'group GroupStop::Refused;
+                    };
+                    m.taken = taken;
+                    let all = taken == acts[m.w].mask;
+                    agree &= (all || taken.is_empty()) && way.is_none_or(|w| w == all);
+                    way = Some(all);
+                }
+                let next = if way == Some(true) { then_pc } else { else_pc };
+                if jumps_through && agree && !program.reconverges[next.0 as usize] {
+                    if site.counted {
+                        metrics.count_uniform_branches(site.line, group);
+                    }
+                    // (Stacks only deepen at divergent branches, which record it.)
+                    metrics.max_stack_depth = metrics.max_stack_depth.max(1);
+                    idle += 1;
+                    if idle >= QUIET_BEFORE_HASHING {
+                        break GroupStop::Refused;
+                    }
+                    pc = next;
+                    continue;
+                }
+            }
             let mut next_pc = None;
             // Warps whose threads agreed at the branch, counted once for the group.
             let mut uniform = 0;
@@ -316,10 +354,7 @@ impl Machine {
                 let mask = acts[m.w].mask;
                 let next = match (op, site) {
                     (Op::Branch { .. }, Some(site)) => {
-                        ctx.base = m.w * 32;
-                        let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &acts[m.w]) else {
-                            break 'group GroupStop::Refused;
-                        };
+                        let taken = m.taken;
                         if taken.is_empty() || taken == mask {
                             uniform += site.counted as u64;
                             Some(if taken.is_empty() { else_pc } else { then_pc })
