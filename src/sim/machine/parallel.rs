@@ -589,7 +589,9 @@ fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
 /// Does any block write bytes another block reads or writes? `writes` and `reads` are (lo, hi, block), each
 /// block's own ranges disjoint.
 fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) -> bool {
-    writes.sort_unstable();
+    // (Half a million ranges at the textbook size: the sort is the one step after the blocks' runs, so it
+    // runs on every core too.)
+    writes.par_sort_unstable();
     // Writes of different blocks overlapping: the interval with the largest end so far is of another block.
     let mut reach: Option<(u64, u64)> = None; // (hi, block)
     for &(lo, hi, b) in &writes {
