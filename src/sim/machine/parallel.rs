@@ -24,6 +24,9 @@
 //!   where the detector starts hashing states. (The issues it records from half that point on only explain
 //!   a livelock; a completed run never shows them.)
 //!
+//! The blocks run a copy of the kernel whose registers share rows where their values are never needed at
+//! once (`ir::pack`): per thread the same values, in a register file that stays in cache.
+//!
 //! Under these conditions each thread executes the same instructions on the same values as in the sequential
 //! run, so final memory, every counter and the outcome (completed) are the same; counters are sums (or
 //! maxima) over blocks. Steps are issued instructions, so their total is the same too.
