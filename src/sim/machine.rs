@@ -251,6 +251,8 @@ pub struct Machine {
     pub launch: Launch,
     /// The kernel file's name, for reports.
     pub file: String,
+    /// Global memory: the launch's (`GlobalMemory::from_launch`) until an instruction changes it. Only issued
+    /// instructions change it (a refused whole run makes it again from the launch: `parallel.rs`).
     pub global: GlobalMemory,
     pub layout: SharedLayout,
     params: Vec<u64>,

@@ -1,7 +1,8 @@
 //! Whole runs on several cores: `Machine::run` on a fresh launch runs the blocks independently, in contiguous
 //! ranges on rayon's threads, and keeps the result only when it is provably the one the sequential scheduler
-//! gives. Otherwise global memory is restored (from a copy-on-write record of the pages written) and the launch
-//! runs sequentially from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
+//! gives. Otherwise global memory is made again from the launch (a fresh machine's memory is exactly what
+//! `GlobalMemory::from_launch` makes: only issued instructions change it) and the launch runs sequentially
+//! from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
 //! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
@@ -33,7 +34,7 @@
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 
@@ -58,19 +59,12 @@ struct RawAlloc {
     base: u64,
     bytes: u64,
     ptr: *mut u8,
-    /// Copy-on-write undo record: each page's bytes from before its first write, so a refused run can be
-    /// undone without a copy of all of memory (only the pages a kernel writes are ever copied).
-    saved: Vec<OnceLock<Box<[u8]>>>,
 }
-
-/// Bytes per page of the undo record.
-const PAGE: u64 = 1 << 16;
 
 // SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
 // this view (atomically) while it exists (`Machine::run_parallel` holds the machine mutably borrowed).
 unsafe impl Send for SharedGlobal {}
-// SAFETY: as above; all accesses through a shared reference are atomic, except the undo record's copy of a
-// page (a read while no one writes the page: writers wait for it) and `undo` (after every user finished).
+// SAFETY: as above; all accesses through a shared reference are atomic.
 unsafe impl Sync for SharedGlobal {}
 
 impl SharedGlobal {
@@ -83,8 +77,7 @@ impl SharedGlobal {
                 return None;
             }
             let bytes = a.data.len() as u64;
-            let saved = (0..bytes.div_ceil(PAGE)).map(|_| OnceLock::new()).collect();
-            allocs.push(RawAlloc { base: a.base, bytes, ptr, saved });
+            allocs.push(RawAlloc { base: a.base, bytes, ptr });
         }
         Some(SharedGlobal { allocs })
     }
@@ -105,19 +98,6 @@ impl SharedGlobal {
             }
         }
         Err(MemError::Null)
-    }
-
-    /// Puts back every page written since the view was made (no other thread may use the view meanwhile).
-    fn undo(&self) {
-        for a in &self.allocs {
-            for (i, page) in a.saved.iter().enumerate() {
-                if let Some(old) = page.get() {
-                    // SAFETY: the page lies in the allocation (it was copied from there), and the runs that
-                    // shared the view have all finished.
-                    unsafe { std::ptr::copy_nonoverlapping(old.as_ptr(), a.ptr.add(i * PAGE as usize), old.len()) };
-                }
-            }
-        }
     }
 
     /// The allocation holding the `count` consecutive `size`-byte elements at `addr`, and their offset in it;
@@ -165,7 +145,7 @@ impl SharedGlobal {
         let (a, off) = self.locate_elems(addr, size, count)?;
         // SAFETY: as in `load_elems`.
         let p = unsafe { a.ptr.add(off as usize) };
-        // The elements that change; their pages join the undo record before the first write.
+        // The elements that change.
         let mut changed = 0u32;
         macro_rules! each {
             ($atomic:ty, $prim:ty) => {{
@@ -174,14 +154,8 @@ impl SharedGlobal {
                     let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
                     changed |= ((<$prim>::from_le(e.load(Ordering::Relaxed)) != vals[i as usize] as $prim) as u32) << i;
                 }
-                if changed != 0 {
-                    let last = off + (count * size) as u64 - 1;
-                    for page in off / PAGE..=last / PAGE {
-                        a.save_page(page as usize);
-                    }
-                }
                 for i in LaneMask(changed).iter() {
-                    // SAFETY: as in `load_elems`; the pages are saved.
+                    // SAFETY: as in `load_elems`.
                     let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
                     e.store((vals[i as usize] as $prim).to_le(), Ordering::Relaxed);
                 }
@@ -207,25 +181,9 @@ impl SharedGlobal {
     #[inline]
     pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
         let (a, off) = self.locate(addr, size)?;
-        a.save_page((off / PAGE) as usize);
-        // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`; the page was saved.
+        // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`.
         unsafe { atomic_store(a.ptr.add(off as usize), size, bits) };
         Ok(())
-    }
-}
-
-impl RawAlloc {
-    /// Before the first write to a page: its old bytes join the undo record. A writer racing for the same
-    /// page waits until they are (and such a race is a conflict that refuses the run anyway).
-    #[inline]
-    fn save_page(&self, page: usize) {
-        self.saved[page].get_or_init(|| {
-            let start = page as u64 * PAGE;
-            let len = (self.bytes - start).min(PAGE) as usize;
-            // SAFETY: in bounds of the allocation; nothing writes the page until this copy is done (every
-            // writer comes through here first), and concurrent reads do not race with a read.
-            unsafe { std::slice::from_raw_parts(self.ptr.add(start as usize), len) }.into()
-        });
     }
 }
 
@@ -765,7 +723,11 @@ impl Machine {
             .collect();
         let merged = self.merge(results);
         if merged.is_none() {
-            view.undo();
+            // Every block range has finished with the view; the memory they changed is made again as the
+            // launch made it (cheaper than recording every page before its first write, which the accepted
+            // runs, nearly all of them, would pay for).
+            drop(view);
+            self.global = GlobalMemory::from_launch(&self.launch).0;
         }
         merged
     }
