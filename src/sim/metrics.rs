@@ -40,19 +40,19 @@ impl Metrics {
         self.per_line.entry(line).or_insert_with(|| LineMetrics { line, ..Default::default() })
     }
 
-    /// Counts `n` executions of the branch statement on `line` where the warp's threads agreed.
-    pub fn count_uniform_branches(&mut self, line: u32, n: u64) {
+    /// Counts `n` executions of the branch statement on `line`, `divergent` of them by warps whose threads
+    /// disagreed.
+    pub fn count_branches(&mut self, line: u32, n: u64, divergent: u64) {
         self.branches += n;
-        self.line(line).branches += n;
+        self.divergent_branches += divergent;
+        let l = self.line(line);
+        l.branches += n;
+        l.divergent_branches += divergent;
     }
 
     /// Counts one execution of the branch statement on `line` (and whether the warp's threads disagreed).
     pub fn count_branch(&mut self, line: u32, divergent: bool) {
-        self.branches += 1;
-        self.divergent_branches += divergent as u64;
-        let l = self.line(line);
-        l.branches += 1;
-        l.divergent_branches += divergent as u64;
+        self.count_branches(line, 1, divergent as u64);
     }
 
     /// Counts one issued instruction of `threads` active threads on `line`.

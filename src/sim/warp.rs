@@ -116,9 +116,19 @@ impl Warp {
     /// A divergent branch `branch` issued by lanes `mask` at `pc` (step `step`): the branch's counts, which
     /// lanes it left waiting, and the split in the execution model.
     pub fn diverge(&mut self, metrics: &mut Metrics, pc: Pc, mask: LaneMask, branch: Effect, step: u64) {
+        if let Effect::Branch { site, .. } = branch
+            && site.counted
+        {
+            metrics.count_branch(site.line, true);
+        }
+        self.split(metrics, pc, mask, branch, step);
+    }
+
+    /// [`Warp::diverge`] but for the branch's own count, which the caller adds (a group of warps counts its
+    /// divergent branches at once).
+    pub fn split(&mut self, metrics: &mut Metrics, pc: Pc, mask: LaneMask, branch: Effect, step: u64) {
         let Effect::Branch { taken, then_pc, else_pc, reconv, site } = branch else { return };
         if site.counted {
-            metrics.count_branch(site.line, true);
             self.divergence.record(site.line, metrics);
         }
         // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.

@@ -331,7 +331,7 @@ impl Machine {
                 let next = if way == Some(true) { then_pc } else { else_pc };
                 if jumps_through && agree && !program.reconverges[next.0 as usize] {
                     if site.counted {
-                        metrics.count_uniform_branches(site.line, group);
+                        metrics.count_branches(site.line, group, 0);
                     }
                     // (Stacks only deepen at divergent branches, which record it.)
                     metrics.max_stack_depth = metrics.max_stack_depth.max(1);
@@ -344,8 +344,9 @@ impl Machine {
                 }
             }
             let mut next_pc = None;
-            // Warps whose threads agreed at the branch, counted once for the group.
-            let mut uniform = 0;
+            // Warps whose threads agreed at the branch, and those whose threads did not, counted once for the
+            // group.
+            let (mut uniform, mut divergent) = (0, 0);
             let mut i = 0;
             while i < members.len() {
                 let m = &mut members[i];
@@ -363,7 +364,8 @@ impl Machine {
                         } else {
                             sync_to(warp, mask, pc);
                             let effect = Effect::Branch { taken, then_pc, else_pc, reconv, site };
-                            warp.diverge(metrics, pc, mask, effect, *steps);
+                            divergent += site.counted as u64;
+                            warp.split(metrics, pc, mask, effect, *steps);
                             None
                         }
                     }
@@ -409,9 +411,9 @@ impl Machine {
             }
             idle = 0;
             if let Some(site) = site
-                && uniform > 0
+                && uniform + divergent > 0
             {
-                metrics.count_uniform_branches(site.line, uniform);
+                metrics.count_branches(site.line, uniform + divergent, divergent);
             }
             match next_pc {
                 Some(next) => pc = next,
