@@ -344,6 +344,37 @@ fn whole_run_matches_single_stepping_with_packed_registers() {
     assert_inline_kernel_runs_whole_as_stepped(src, 991);
 }
 
+/// Values every thread of a block shares (`exec::Uniform`: computed once, a row written only when its value
+/// changes): a loop counter across barriers, `blockDim.x` and `blockIdx.x` arithmetic, a uniform power-of-two
+/// divisor and branch condition; then such a variable written by half the block, or by one lane per warp,
+/// and read again by all threads together. Whole runs must equal single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_with_uniform_values() {
+    let src = "// @block 128\n\
+               // @grid 3\n\
+               // @arg a int[384] = rand(0, 1000)\n\
+               // @arg out int[768] = 0\n\
+               __global__ void k(int *a, int *out) {\n\
+                   int t = threadIdx.x;\n\
+                   int i = blockIdx.x * 128 + t;\n\
+                   int s = blockDim.x / 4;\n\
+                   int acc = 0;\n\
+                   for (int j = 1; j < 9; j *= 2) {\n\
+                       int u = j * 3 + blockIdx.x;\n\
+                       if (t < 64) { s = s + j; }\n\
+                       int v = s * 2 + (int)blockIdx.x;\n\
+                       acc += (int)((unsigned int)a[i] % (unsigned int)(j * 2)) + u + v;\n\
+                       __syncthreads();\n\
+                       if (t % 32 == 0) { u = 7; }\n\
+                       int w = u + j;\n\
+                       if (j > 2) { acc += w; }\n\
+                   }\n\
+                   out[i] = acc;\n\
+                   out[384 + i] = s;\n\
+               }\n";
+    assert_inline_kernel_runs_whole_as_stepped(src, 1009);
+}
+
 /// Every kernel of `kernels/` and `tests/conformance/` launched with several blocks (most of them are single
 /// blocks as written, which never take the parallel path): whatever the parallel rule decides, a whole run
 /// ends as single-stepping ends, with the same memory and report. Kernels whose arrays do not grow with the

@@ -3,7 +3,7 @@
 
 mod wide;
 
-pub use wide::{WideLanes, execute_wide};
+pub use wide::{Uniform, WideLanes, execute_wide};
 
 use super::alu;
 use super::decoded::{Alu, Op, Row};

@@ -38,17 +38,73 @@ impl WideLanes {
     }
 }
 
+/// The rows of a block's register file known to hold one value in every lane of every warp (a block's
+/// loop counter, `blockDim.x`, a pointer plus a block offset): an operation on such rows computes its value
+/// once, and writes a row only when the value changes. The constants' rows always are; a register's row
+/// becomes one when a group of all the block's warps, every lane active, writes one value to it, and stops
+/// being one at any other write (`Uniform::forget`).
+#[derive(Clone, Debug, Default)]
+pub struct Uniform {
+    /// Per row: the value of every lane, if known.
+    pub rows: Vec<Option<u64>>,
+    /// The group issuing is the whole block with every lane active: a value it writes fills the row.
+    pub whole: bool,
+}
+
+impl Uniform {
+    /// Knows nothing of the `regs` registers' rows; the constants' rows after them hold `consts`.
+    pub fn reset(&mut self, regs: usize, consts: &[u64]) {
+        self.rows.clear();
+        self.rows.resize(regs, None);
+        self.rows.extend(consts.iter().map(|&c| Some(c)));
+    }
+
+    /// Row `d` was written some other way.
+    #[inline(always)]
+    pub fn forget(&mut self, d: Row) {
+        self.rows[d as usize] = None;
+    }
+
+    /// The rows' values, when both are known.
+    #[inline(always)]
+    fn both(&self, a: Row, b: Row) -> Option<(u64, u64)> {
+        Some((self.rows[a as usize]?, self.rows[b as usize]?))
+    }
+
+    /// `d = v` for the active lanes.
+    #[inline(always)]
+    fn write(&mut self, ctx: &mut Ctx, lanes: &WideLanes, d: Row, v: u64) {
+        if self.rows[d as usize] == Some(v) {
+            return;
+        }
+        fill(ctx, lanes, d, |_| v);
+        self.rows[d as usize] = self.whole.then_some(v);
+    }
+
+    /// `d = f(a, b)` for the active lanes: once when both rows are known, else lane by lane.
+    #[inline(always)]
+    fn op2(&mut self, ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64, u64) -> u64) {
+        match self.both(a, b) {
+            Some((x, y)) => self.write(ctx, lanes, d, f(x, y)),
+            None => {
+                map2(ctx, lanes, d, a, b, f);
+                self.forget(d);
+            }
+        }
+    }
+}
+
 /// Executes `op` for the lanes `lanes` starting at thread `ctx.base`, when it is an operation that computes
 /// each lane from the same lane's registers and cannot fault (ALU operations, moves, pointer arithmetic,
 /// specials, unsigned division by a power of two the same in every active lane). False: nothing done.
 #[inline(always)]
-pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes) -> bool {
+pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes, u: &mut Uniform) -> bool {
     match op {
         Op::Alu { f, d, a, b } => {
             macro_rules! each {
                 ($($v:ident),*) => {
                     match f {
-                        $(Alu::$v => map2(ctx, lanes, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
+                        $(Alu::$v => u.op2(ctx, lanes, d, a, b, |x, y| Alu::$v.apply(x, y)),)*
                     }
                 };
             }
@@ -57,44 +113,52 @@ pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes) -> bool {
                 SubF, MulF, DivF
             );
         }
-        Op::Mov { d, a } => map2(ctx, lanes, d, a, a, |x, _| x),
+        Op::Mov { d, a } => u.op2(ctx, lanes, d, a, a, |x, _| x),
         Op::PtrAdd { d, base, index, scale, signed } => {
             let scale = scale as i64;
             if scale > 0 && (scale as u64).is_power_of_two() {
                 let k = scale.trailing_zeros();
                 if signed {
-                    map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add(((i as u32 as i32 as i64) << k) as u64))
+                    u.op2(ctx, lanes, d, base, index, |p, i| p.wrapping_add(((i as u32 as i32 as i64) << k) as u64))
                 } else {
-                    map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as u64) << k))
+                    u.op2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as u64) << k))
                 }
             } else if signed {
-                map2(ctx, lanes, d, base, index, |p, i| {
+                u.op2(ctx, lanes, d, base, index, |p, i| {
                     p.wrapping_add((i as u32 as i32 as i64).wrapping_mul(scale) as u64)
                 })
             } else {
-                map2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64))
+                u.op2(ctx, lanes, d, base, index, |p, i| p.wrapping_add((i as u32 as i64).wrapping_mul(scale) as u64))
             }
         }
         Op::DivU { d, a, b, rem } => {
-            let at = b as usize * ctx.stride + ctx.base;
-            let Some(div) = uniform_power_of_two(&ctx.regs[at..at + lanes.len()], &lanes.select) else {
-                return false;
+            // A divisor known in every lane needs no test of each.
+            let div = match u.rows[b as usize] {
+                Some(v) => Some(v as u32).filter(|v| v.is_power_of_two()),
+                None => {
+                    let at = b as usize * ctx.stride + ctx.base;
+                    uniform_power_of_two(&ctx.regs[at..at + lanes.len()], &lanes.select)
+                }
             };
+            let Some(div) = div else { return false };
             let shift = div.trailing_zeros();
             if rem {
-                map2(ctx, lanes, d, a, a, |x, _| (x as u32 & (div - 1)) as u64);
+                u.op2(ctx, lanes, d, a, a, |x, _| (x as u32 & (div - 1)) as u64);
             } else {
-                map2(ctx, lanes, d, a, a, |x, _| (x as u32 >> shift) as u64);
+                u.op2(ctx, lanes, d, a, a, |x, _| (x as u32 >> shift) as u64);
             }
         }
         Op::Special { d, which } => {
             let b = ctx.block_dim;
             let base = ctx.base as u64;
             match which {
-                Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => fill(ctx, lanes, d, |i| base + i as u64),
+                Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
+                    fill(ctx, lanes, d, |i| base + i as u64);
+                    u.forget(d);
+                }
                 Special::BlockIdx(_) | Special::BlockDim(_) | Special::GridDim(_) => {
                     let v = ctx.special(which, 0);
-                    fill(ctx, lanes, d, |_| v)
+                    u.write(ctx, lanes, d, v);
                 }
                 _ => return false,
             }

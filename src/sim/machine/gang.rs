@@ -18,7 +18,7 @@ use super::warp_run::{WarpStop, groupable, run_parts};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
-use crate::sim::exec::{self, Effect, Flow, WideLanes};
+use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::warp::{Warp, WarpModel};
 
@@ -40,6 +40,8 @@ struct Group {
     /// Per warp of the block: its lanes while it is a member.
     acts: Vec<ActiveLanes>,
     wide: WideLanes,
+    /// The block's registers known to hold one value in all its lanes.
+    uniform: Uniform,
 }
 
 /// Why a group stopped issuing.
@@ -80,7 +82,10 @@ impl Machine {
             members: Vec::with_capacity(warps),
             acts: vec![ActiveLanes::new(LaneMask::EMPTY); warps],
             wide: WideLanes::default(),
+            uniform: Uniform::default(),
         };
+        // (Other paths write registers between calls: nothing is known at the start of one.)
+        g.uniform.reset(program.regs, &program.consts);
         loop {
             // The group: the first warp that can issue, and every warp at the same instruction.
             g.members.clear();
@@ -161,7 +166,7 @@ impl Machine {
         g: &mut Group,
         mut pc: Pc,
     ) -> GroupStop {
-        let Group { members, acts, wide } = g;
+        let Group { members, acts, wide, uniform } = g;
         let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
         let Some(p) = par.as_mut() else { return GroupStop::Refused };
         let block = &mut blocks[0];
@@ -184,6 +189,7 @@ impl Machine {
                 if consecutive {
                     wide.set(members.iter().map(|m| &acts[m.w]));
                 }
+                uniform.whole = consecutive && wide.full && members[0].w == 0 && members.len() == warps.len();
                 threads = members.iter().map(|m| acts[m.w].mask.count() as u64).sum();
                 changed = false;
             }
@@ -199,7 +205,7 @@ impl Machine {
                     let op = program.ops[pc.0 as usize];
                     if consecutive && !op.is_memory() {
                         (ctx.base, ctx.pc) = (members[0].w * 32, pc);
-                        if exec::execute_wide(&mut ctx, op, wide) {
+                        if exec::execute_wide(&mut ctx, op, wide, uniform) {
                             idle += 1;
                             pc = Pc(pc.0 + 1);
                             continue;
@@ -237,6 +243,9 @@ impl Machine {
                         }
                     }
                     idle = 0;
+                    if let Some(d) = kernel.instrs[pc.0 as usize].dst() {
+                        uniform.forget(d.0);
+                    }
                     if p.order_sensitive {
                         break 'group GroupStop::Refused;
                     }
@@ -298,6 +307,9 @@ impl Machine {
                         m.progressed = std::mem::take(&mut ctx.wrote);
                         *mem_epoch += m.progressed as u64;
                     }
+                    if let Some(d) = kernel.instrs[pc.0 as usize].dst() {
+                        uniform.forget(d.0);
+                    }
                     p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
                     *steps += group;
                     metrics.warp_instructions += group;
@@ -313,15 +325,20 @@ impl Machine {
             metrics.warp_instructions += group;
             metrics.thread_instructions += threads;
             p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
-            if let (Op::Branch { .. }, Some(site)) = (op, site) {
+            if let (Op::Branch { cond }, Some(site)) = (op, site) {
                 // Each member's lanes that take it; when every member's threads go the same way, to where
                 // nothing reconverges, pre-Volta warps just move on together (as at a jump).
                 let mut way = None;
                 let mut agree = true;
+                let known = uniform.rows[cond as usize];
                 for m in members.iter_mut() {
                     ctx.base = m.w * 32;
-                    let Flow::Branch(taken) = exec::execute_decoded(&mut ctx, pc, op, &acts[m.w]) else {
-                        break 'group GroupStop::Refused;
+                    let taken = match known {
+                        Some(v) => [LaneMask::EMPTY, acts[m.w].mask][(v != 0) as usize],
+                        None => match exec::execute_decoded(&mut ctx, pc, op, &acts[m.w]) {
+                            Flow::Branch(taken) => taken,
+                            _ => break 'group GroupStop::Refused,
+                        },
                     };
                     m.taken = taken;
                     let all = taken == acts[m.w].mask;
