@@ -7,12 +7,14 @@
 //!
 //! Straight stretches, jumps and branches run here; what else a warp meets (barriers, exits, the rest of the
 //! general path) the group executes too, and the machine applies each warp's effect in turn
-//! (`Machine::finish_issue`). A pre-Volta group issues a jump, or a branch its warps' threads all agree on,
-//! whose target is no reconvergence point like a straight instruction: only the top stack entry would move
-//! (nothing can pop), and stacks are brought up to date where they are read, as inside a stretch. Values
-//! that every lane of the block shares are computed once (`exec::Uniform`). Pre-Volta warps always qualify; an ITS warp joins while its threads are one
+//! (`Machine::finish_issue`). Pre-Volta warps always qualify; an ITS warp joins while its threads are one
 //! group (a divergent branch sends it to `warp_run.rs` until they are one group again), and never at a
 //! `_sync` intrinsic, which waits for lanes.
+//!
+//! A pre-Volta group issues a jump, or a branch its warps' threads all agree on, whose target is no
+//! reconvergence point like a straight instruction: only the top stack entry would move (nothing can pop),
+//! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
+//! block shares are computed once (`exec::Uniform`).
 
 use super::parallel::Quiet;
 use super::warp_run::{WarpStop, groupable, run_parts};
