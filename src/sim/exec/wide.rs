@@ -4,6 +4,7 @@
 
 use super::{Ctx, uniform_power_of_two};
 use crate::front::tast::Special;
+use crate::ir::{Instr, Operand};
 use crate::sim::decoded::{Alu, Op, Row};
 use crate::sim::lane_mask::ActiveLanes;
 
@@ -40,14 +41,19 @@ impl WideLanes {
 
 /// The rows of a block's register file known to hold one value in every lane of every warp (a block's
 /// loop counter, `blockDim.x`, a pointer plus a block offset): an operation on such rows computes its value
-/// once, and writes a row only when the value changes. The constants' rows always are; a register's row
-/// becomes one when a group of all the block's warps, every lane active, writes one value to it, and stops
-/// being one at any other write (`Uniform::forget`).
+/// once, and the wide loops take it as a value rather than reading the row. The constants' rows always are;
+/// a register's row becomes one when a group of all the block's warps, every lane active, writes one value
+/// to it, and stops being one at any other write (`Uniform::forget`). Such a write only records the value:
+/// the row itself is written (`Uniform::settle`) before anything but this group's wide loops reads it or
+/// writes part of it, so a value that changes every loop iteration and is only read here never costs a
+/// row's worth of stores.
 #[derive(Clone, Debug, Default)]
 pub struct Uniform {
     /// Per row: the value of every lane, if known.
     pub rows: Vec<Option<u64>>,
-    /// The group issuing is the whole block with every lane active: a value it writes fills the row.
+    /// Per row: its known value is not written to the row yet.
+    stale: Vec<bool>,
+    /// The group issuing is the whole block with every lane active: a value it writes is the row's.
     pub whole: bool,
 }
 
@@ -57,18 +63,55 @@ impl Uniform {
         self.rows.clear();
         self.rows.resize(regs, None);
         self.rows.extend(consts.iter().map(|&c| Some(c)));
+        self.stale.clear();
+        self.stale.resize(self.rows.len(), false);
     }
 
-    /// Row `d` was written some other way.
+    /// Row `d` was written some other way (after [`Uniform::settle`]).
     #[inline(always)]
     pub fn forget(&mut self, d: Row) {
         self.rows[d as usize] = None;
     }
 
-    /// The rows' values, when both are known.
+    /// Writes row `d`'s known value to all its lanes if it is not there yet (the block's register file is
+    /// `regs`, `stride` lanes per row).
     #[inline(always)]
-    fn both(&self, a: Row, b: Row) -> Option<(u64, u64)> {
-        Some((self.rows[a as usize]?, self.rows[b as usize]?))
+    pub fn settle(&mut self, regs: &mut [u64], stride: usize, d: usize) {
+        if self.stale[d] {
+            self.stale[d] = false;
+            let v = self.rows[d].expect("a stale row has a known value");
+            regs[d * stride..(d + 1) * stride].fill(v);
+        }
+    }
+
+    /// [`Uniform::settle`] for every row `instr` reads or writes, before something else executes it.
+    #[inline(always)]
+    pub fn settle_instr(&mut self, instr: &Instr, regs: &mut [u64], stride: usize) {
+        instr.each_source(|o| {
+            if let Operand::Reg(r) = o {
+                self.settle(regs, stride, r.0 as usize);
+            }
+        });
+        if let Some(d) = instr.dst() {
+            self.settle(regs, stride, d.0 as usize);
+        }
+    }
+
+    /// [`Uniform::settle`] for every row, before other paths run the block.
+    pub fn settle_all(&mut self, regs: &mut [u64], stride: usize) {
+        for d in 0..self.rows.len() {
+            self.settle(regs, stride, d);
+        }
+    }
+
+    /// Before the group writes row `d` lane by lane: a whole group writes every lane; another keeps some,
+    /// which must then hold the row's value.
+    #[inline(always)]
+    fn before_write(&mut self, ctx: &mut Ctx, d: Row) {
+        if !self.whole {
+            self.settle(ctx.regs, ctx.stride, d as usize);
+        }
+        self.stale[d as usize] = false;
     }
 
     /// `d = v` for the active lanes.
@@ -77,17 +120,25 @@ impl Uniform {
         if self.rows[d as usize] == Some(v) {
             return;
         }
+        if self.whole {
+            (self.rows[d as usize], self.stale[d as usize]) = (Some(v), true);
+            return;
+        }
+        self.before_write(ctx, d);
         fill(ctx, lanes, d, |_| v);
-        self.rows[d as usize] = self.whole.then_some(v);
+        self.forget(d);
     }
 
-    /// `d = f(a, b)` for the active lanes: once when both rows are known, else lane by lane.
+    /// `d = f(a, b)` for the active lanes: once when both rows are known, else lane by lane, with a known
+    /// operand as a value.
     #[inline(always)]
     fn op2(&mut self, ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64, u64) -> u64) {
-        match self.both(a, b) {
-            Some((x, y)) => self.write(ctx, lanes, d, f(x, y)),
-            None => {
-                map2(ctx, lanes, d, a, b, f);
+        let known = (self.rows[a as usize], self.rows[b as usize]);
+        match known {
+            (Some(x), Some(y)) => self.write(ctx, lanes, d, f(x, y)),
+            _ => {
+                self.before_write(ctx, d);
+                map2(ctx, lanes, d, (a, known.0), (b, known.1), f);
                 self.forget(d);
             }
         }
@@ -153,6 +204,7 @@ pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes, u: &mut Uniform) -
             let base = ctx.base as u64;
             match which {
                 Special::ThreadIdx(0) if b.y == 1 && b.z == 1 => {
+                    u.before_write(ctx, d);
                     fill(ctx, lanes, d, |i| base + i as u64);
                     u.forget(d);
                 }
@@ -185,10 +237,18 @@ fn fill(ctx: &mut Ctx, lanes: &WideLanes, d: Row, g: impl Fn(usize) -> u64) {
     }
 }
 
-/// `d = f(a, b)` for the active lanes. Rows are disjoint or the same row, so each case gets its own loop
-/// over slices the compiler knows do not overlap (a source that is the destination is read in place).
+/// `d = f(a, b)` for the active lanes, an operand with a known value (`Some`) taken as that value, not read.
+/// Rows are disjoint or the same row, so each case gets its own loop over slices the compiler knows do not
+/// overlap (a source that is the destination is read in place).
 #[inline(always)]
-fn map2(ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64, u64) -> u64) {
+fn map2(
+    ctx: &mut Ctx,
+    lanes: &WideLanes,
+    d: Row,
+    (a, ka): (Row, Option<u64>),
+    (b, kb): (Row, Option<u64>),
+    f: impl Fn(u64, u64) -> u64,
+) {
     let n = lanes.len();
     let (stride, base) = (ctx.stride, ctx.base);
     let (d, a, b) = (d as usize * stride + base, a as usize * stride + base, b as usize * stride + base);
@@ -218,10 +278,15 @@ fn map2(ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64
             }
         };
     }
-    match (src(a), src(b)) {
-        (Some(x), Some(y)) => lanes!(x.iter().zip(y), |o, p| f(*p.0, *p.1)),
-        (None, Some(y)) => lanes!(y, |o, y| f(*o, *y)),
-        (Some(x), None) => lanes!(x, |o, x| f(*x, *o)),
-        (None, None) => lanes!(0..n, |o, _i| f(*o, *o)),
+    match (ka, kb, src(a), src(b)) {
+        (Some(x), Some(y), ..) => lanes!(0..n, |o, _i| f(x, y)),
+        (Some(x), None, _, Some(ys)) => lanes!(ys, |o, y| f(x, *y)),
+        (Some(x), None, _, None) => lanes!(0..n, |o, _i| f(x, *o)),
+        (None, Some(y), Some(xs), _) => lanes!(xs, |o, x| f(*x, y)),
+        (None, Some(y), None, _) => lanes!(0..n, |o, _i| f(*o, y)),
+        (None, None, Some(xs), Some(ys)) => lanes!(xs.iter().zip(ys), |o, p| f(*p.0, *p.1)),
+        (None, None, None, Some(ys)) => lanes!(ys, |o, y| f(*o, *y)),
+        (None, None, Some(xs), None) => lanes!(xs, |o, x| f(*x, *o)),
+        (None, None, None, None) => lanes!(0..n, |o, _i| f(*o, *o)),
     }
 }

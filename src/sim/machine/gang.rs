@@ -89,6 +89,18 @@ impl Machine {
         };
         // (Other paths write registers between calls: nothing is known at the start of one.)
         g.uniform.reset(program.regs, &program.consts);
+        let stop = self.issue_groups(kernel, program, view, &mut g);
+        // Other paths read the rows next (a finished block's are dead).
+        if !matches!(stop, WarpStop::BlockDone) {
+            let block = &mut self.blocks[0];
+            g.uniform.settle_all(&mut block.regs, block.stride);
+        }
+        stop
+    }
+
+    /// [`Machine::run_groups`]' loop: forms groups and issues them until the block is done or none forms.
+    #[inline(always)]
+    fn issue_groups(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, g: &mut Group) -> WarpStop {
         loop {
             // The group: the first warp that can issue, and every warp at the same instruction.
             g.members.clear();
@@ -110,10 +122,10 @@ impl Machine {
             }
             // No group can form: the caller runs the warps that cannot join one, or finds a deadlock.
             let Some(pc) = at else { return WarpStop::Waits };
-            match self.run_group(kernel, program, view, &mut g, pc) {
+            match self.run_group(kernel, program, view, g, pc) {
                 GroupStop::Split => {}
                 GroupStop::Refused => return WarpStop::Refused,
-                GroupStop::General(pc) => match self.arrive_together(&g, pc) {
+                GroupStop::General(pc) => match self.arrive_together(g, pc) {
                     Some(true) if self.par.as_ref().is_some_and(|p| !p.order_sensitive) && self.hazards.is_empty() => {}
                     Some(_) => return WarpStop::Refused,
                     None => {
@@ -214,6 +226,7 @@ impl Machine {
                             continue;
                         }
                     }
+                    uniform.settle_instr(&kernel.instrs[pc.0 as usize], ctx.regs, ctx.stride);
                     for m in members.iter_mut() {
                         if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
                             break 'group GroupStop::Refused;
@@ -284,6 +297,7 @@ impl Machine {
                     if *steps + group > *max_steps {
                         break GroupStop::Refused;
                     }
+                    uniform.settle_instr(&kernel.instrs[pc.0 as usize], ctx.regs, ctx.stride);
                     for m in members.iter_mut() {
                         let warp = &mut warps[m.w];
                         if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
