@@ -345,18 +345,21 @@ fn whole_run_matches_single_stepping_with_packed_registers() {
 }
 
 /// Values every thread of a block shares (`exec::Uniform`: computed once, a row written only when its value
-/// changes): a loop counter across barriers, `blockDim.x` and `blockIdx.x` arithmetic, a uniform power-of-two
-/// divisor and branch condition; then such a variable written by half the block, or by one lane per warp,
-/// and read again by all threads together. Whole runs must equal single-stepping.
+/// changes): a loop counter across barriers, `blockDim.x` and `blockIdx.x` arithmetic, a parameter, a uniform
+/// power-of-two divisor and branch condition; then such a variable (the parameter too) written by part of the
+/// block, or by one lane per warp, and read again by all threads together. Whole runs must equal
+/// single-stepping.
 #[test]
 fn whole_run_matches_single_stepping_with_uniform_values() {
     let src = "// @block 128\n\
                // @grid 3\n\
                // @arg a int[384] = rand(0, 1000)\n\
                // @arg out int[768] = 0\n\
-               __global__ void k(int *a, int *out) {\n\
+               // @arg m = 5\n\
+               __global__ void k(int *a, int *out, int m) {\n\
                    int t = threadIdx.x;\n\
                    int i = blockIdx.x * 128 + t;\n\
+                   if (t >= 96) { m = m * 3; }\n\
                    int s = blockDim.x / 4;\n\
                    int acc = 0;\n\
                    for (int j = 1; j < 9; j *= 2) {\n\
@@ -369,7 +372,7 @@ fn whole_run_matches_single_stepping_with_uniform_values() {
                        int w = u + j;\n\
                        if (j > 2) { acc += w; }\n\
                    }\n\
-                   out[i] = acc;\n\
+                   out[i] = acc + m * 2;\n\
                    out[384 + i] = s;\n\
                }\n";
     assert_inline_kernel_runs_whole_as_stepped(src, 1009);

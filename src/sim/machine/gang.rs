@@ -61,25 +61,31 @@ enum GroupStop {
 impl Machine {
     /// Issues the resident block's warps in groups (warps at the same instruction) until the block is done
     /// ([`WarpStop::BlockDone`]) or no group can form ([`WarpStop::Waits`]: the caller runs the warps that
-    /// cannot join one, or finds a deadlock).
-    pub(super) fn run_groups(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
+    /// cannot join one, or finds a deadlock). `fresh`: no instruction of the block has issued yet.
+    pub(super) fn run_groups(
+        &mut self,
+        kernel: &Kernel,
+        program: &Program,
+        view: &SharedGlobal,
+        fresh: bool,
+    ) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
         if crate::sim::lane_bits::use_avx2() {
             // SAFETY: the CPU has AVX2 (`use_avx2` checked).
-            return unsafe { self.run_groups_avx2(kernel, program, view) };
+            return unsafe { self.run_groups_avx2(kernel, program, view, fresh) };
         }
-        self.run_groups_here(kernel, program, view)
+        self.run_groups_here(kernel, program, view, fresh)
     }
 
     /// [`Machine::run_groups`] compiled for AVX2 (as `run_warp_avx2`).
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn run_groups_avx2(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
-        self.run_groups_here(kernel, program, view)
+    fn run_groups_avx2(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, fresh: bool) -> WarpStop {
+        self.run_groups_here(kernel, program, view, fresh)
     }
 
     #[inline(always)]
-    fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal) -> WarpStop {
+    fn run_groups_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, fresh: bool) -> WarpStop {
         let warps = self.blocks[0].warps.len();
         let mut g = Group {
             members: Vec::with_capacity(warps),
@@ -87,8 +93,14 @@ impl Machine {
             wide: WideLanes::default(),
             uniform: Uniform::default(),
         };
-        // (Other paths write registers between calls: nothing is known at the start of one.)
+        // (Other paths write registers between calls: nothing is known at the start of one, but the parameters
+        // at the block's start.)
         g.uniform.reset(program.regs, &program.consts);
+        if fresh {
+            for (p, &v) in kernel.params.iter().zip(&self.params) {
+                g.uniform.rows[p.reg.0 as usize] = Some(v);
+            }
+        }
         let stop = self.issue_groups(kernel, program, view, &mut g);
         // Other paths read the rows next (a finished block's are dead).
         if !matches!(stop, WarpStop::BlockDone) {

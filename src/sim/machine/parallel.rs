@@ -652,11 +652,14 @@ impl Machine {
                 return false;
             }
             let warps = self.blocks[0].warps.len();
+            let mut fresh = true;
             'block: loop {
                 // Warps at the same instruction issue together (`gang.rs`); warps that cannot (ITS warps whose
                 // threads went different ways, `_sync` intrinsics) run alone until they could again.
                 let before = self.steps;
-                match self.run_groups(&kernel, &program, &view) {
+                let stop = self.run_groups(&kernel, &program, &view, fresh);
+                fresh = false;
+                match stop {
                     WarpStop::Refused => return false,
                     WarpStop::BlockDone => break 'block,
                     WarpStop::Waits => {}
