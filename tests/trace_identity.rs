@@ -344,8 +344,8 @@ fn whole_run_matches_single_stepping_with_packed_registers() {
     assert_inline_kernel_runs_whole_as_stepped(src, 991);
 }
 
-/// Values every thread of a block shares (`exec::Uniform`: computed once, a row written only when its value
-/// changes): a loop counter across barriers, `blockDim.x` and `blockIdx.x` arithmetic, a parameter, a uniform
+/// Values every thread of a block shares (`exec::Uniform`: computed once, written to their rows only when
+/// something else reads them): a loop counter across barriers, `blockDim.x` and `blockIdx.x` arithmetic, a parameter, a uniform
 /// power-of-two divisor and branch condition; then such a variable (the parameter too) written by part of the
 /// block, or by one lane per warp, and read again by all threads together. Whole runs must equal
 /// single-stepping.
