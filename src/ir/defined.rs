@@ -104,6 +104,7 @@ macro_rules! each_source {
 
 impl Instr {
     /// Calls `f` with every operand the instruction reads.
+    #[inline]
     pub fn each_source(&self, mut f: impl FnMut(Operand)) {
         let mut f = |o: &Operand| f(*o);
         each_source!(self, f, iter)

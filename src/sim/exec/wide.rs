@@ -51,8 +51,9 @@ impl WideLanes {
 pub struct Uniform {
     /// Per row: the value of every lane, if known.
     pub rows: Vec<Option<u64>>,
-    /// Per row: its known value is not written to the row yet.
+    /// Per row: its known value is not written to the row yet; and how many rows are.
     stale: Vec<bool>,
+    stale_rows: usize,
     /// The group issuing is the whole block with every lane active: a value it writes is the row's.
     pub whole: bool,
 }
@@ -65,11 +66,13 @@ impl Uniform {
         self.rows.extend(consts.iter().map(|&c| Some(c)));
         self.stale.clear();
         self.stale.resize(self.rows.len(), false);
+        self.stale_rows = 0;
     }
 
     /// Row `d` was written some other way (after [`Uniform::settle`]).
     #[inline(always)]
     pub fn forget(&mut self, d: Row) {
+        debug_assert!(!self.stale[d as usize], "row {d} forgotten before it was settled");
         self.rows[d as usize] = None;
     }
 
@@ -79,6 +82,7 @@ impl Uniform {
     pub fn settle(&mut self, regs: &mut [u64], stride: usize, d: usize) {
         if self.stale[d] {
             self.stale[d] = false;
+            self.stale_rows -= 1;
             let v = self.rows[d].expect("a stale row has a known value");
             regs[d * stride..(d + 1) * stride].fill(v);
         }
@@ -87,6 +91,9 @@ impl Uniform {
     /// [`Uniform::settle`] for every row `instr` reads or writes, before something else executes it.
     #[inline(always)]
     pub fn settle_instr(&mut self, instr: &Instr, regs: &mut [u64], stride: usize) {
+        if self.stale_rows == 0 {
+            return;
+        }
         instr.each_source(|o| {
             if let Operand::Reg(r) = o {
                 self.settle(regs, stride, r.0 as usize);
@@ -100,6 +107,9 @@ impl Uniform {
     /// [`Uniform::settle`] for every row, before other paths run the block.
     pub fn settle_all(&mut self, regs: &mut [u64], stride: usize) {
         for d in 0..self.rows.len() {
+            if self.stale_rows == 0 {
+                return;
+            }
             self.settle(regs, stride, d);
         }
     }
@@ -108,10 +118,13 @@ impl Uniform {
     /// which must then hold the row's value.
     #[inline(always)]
     fn before_write(&mut self, ctx: &mut Ctx, d: Row) {
-        if !self.whole {
+        if self.whole {
+            // (Every lane is written: the known value need not be.)
+            self.stale_rows -= self.stale[d as usize] as usize;
+            self.stale[d as usize] = false;
+        } else {
             self.settle(ctx.regs, ctx.stride, d as usize);
         }
-        self.stale[d as usize] = false;
     }
 
     /// `d = v` for the active lanes.
@@ -121,6 +134,7 @@ impl Uniform {
             return;
         }
         if self.whole {
+            self.stale_rows += !self.stale[d as usize] as usize;
             (self.rows[d as usize], self.stale[d as usize]) = (Some(v), true);
             return;
         }
