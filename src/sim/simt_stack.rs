@@ -31,8 +31,8 @@ pub struct SimtStack {
 impl SimtStack {
     /// A warp starting at PC 0 with `mask` threads.
     pub fn new(mask: LaneMask) -> Self {
-        let mut s = SimtStack { entries: vec![StackEntry { pc: Pc(0), rpc: Pc::EXIT, mask }] };
-        s.normalize();
+        let mut s = SimtStack { entries: Vec::with_capacity(1) };
+        s.reset(mask);
         s
     }
 

@@ -62,11 +62,12 @@ impl<T: Copy> LaneEvents<T> {
         self.entries.push((lanes, v));
     }
 
-    /// Lane `lane`'s latest event.
+    /// Forgets every lane's events.
     pub fn clear(&mut self) {
         self.entries.clear();
     }
 
+    /// Lane `lane`'s latest event.
     pub fn get(&self, lane: u32) -> Option<T> {
         self.entries.iter().find(|e| e.0.contains(lane)).map(|e| e.1)
     }

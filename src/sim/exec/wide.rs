@@ -76,6 +76,14 @@ impl Uniform {
         self.rows[d as usize] = None;
     }
 
+    /// [`Uniform::forget`] the row `instr` wrote (the member-by-member path wrote it).
+    #[inline(always)]
+    pub fn forget_written(&mut self, instr: &Instr) {
+        if let Some(d) = instr.dst() {
+            self.forget(d.0);
+        }
+    }
+
     /// Writes row `d`'s known value to all its lanes if it is not there yet (the block's register file is
     /// `regs`, `stride` lanes per row).
     #[inline(always)]

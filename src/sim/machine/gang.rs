@@ -16,13 +16,14 @@
 //! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
-use super::parallel::Quiet;
+use super::parallel::{ParState, Quiet};
 use super::warp_run::{WarpStop, groupable, run_parts};
 use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
+use crate::sim::metrics::Metrics;
 use crate::sim::warp::{Warp, WarpModel};
 
 /// A warp issuing with the group (its lanes are kept per warp, beside the group: warps leave the group
@@ -271,18 +272,13 @@ impl Machine {
                         }
                     }
                     idle = 0;
-                    if let Some(d) = kernel.instrs[pc.0 as usize].dst() {
-                        uniform.forget(d.0);
-                    }
+                    uniform.forget_written(&kernel.instrs[pc.0 as usize]);
                     if p.order_sensitive {
                         break 'group GroupStop::Refused;
                     }
                     pc = Pc(pc.0 + 1);
                 }
-                p.count_stretch(start, pc, group, threads);
-                *steps += group * n as u64;
-                metrics.warp_instructions += group * n as u64;
-                metrics.thread_instructions += threads * n as u64;
+                count_issues((steps, metrics, p), (start, pc), group, threads);
             }
             // The stretch's end: a jump or a branch moves each warp on; anything else is the general path's.
             let (then_pc, else_pc, reconv, site) = match kernel.instrs[pc.0 as usize] {
@@ -290,10 +286,7 @@ impl Machine {
                     if *steps + group > *max_steps {
                         break GroupStop::Refused;
                     }
-                    *steps += group;
-                    metrics.warp_instructions += group;
-                    metrics.thread_instructions += threads;
-                    p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
+                    count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
                     idle += 1;
                     // (A loop of such jumps goes member by member nowhere: its steps are checked here.)
                     if idle >= QUIET_BEFORE_HASHING {
@@ -336,13 +329,8 @@ impl Machine {
                         m.progressed = std::mem::take(&mut ctx.wrote);
                         *mem_epoch += m.progressed as u64;
                     }
-                    if let Some(d) = kernel.instrs[pc.0 as usize].dst() {
-                        uniform.forget(d.0);
-                    }
-                    p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
-                    *steps += group;
-                    metrics.warp_instructions += group;
-                    metrics.thread_instructions += threads;
+                    uniform.forget_written(&kernel.instrs[pc.0 as usize]);
+                    count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
                     break GroupStop::General(pc);
                 }
             };
@@ -350,10 +338,7 @@ impl Machine {
             if *steps + group > *max_steps {
                 break GroupStop::Refused;
             }
-            *steps += group;
-            metrics.warp_instructions += group;
-            metrics.thread_instructions += threads;
-            p.count_stretch(pc, Pc(pc.0 + 1), group, threads);
+            count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
             if let (Op::Branch { cond }, Some(site)) = (op, site) {
                 // Each member's lanes that take it; when every member's threads go the same way, to where
                 // nothing reconverges, pre-Volta warps just move on together (as at a jump).
@@ -392,7 +377,7 @@ impl Machine {
             let mut next_pc = None;
             // Warps whose threads agreed at the branch, and those whose threads did not, counted once for the
             // group.
-            let (mut uniform, mut divergent) = (0, 0);
+            let (mut agreed, mut divergent) = (0, 0);
             let mut i = 0;
             while i < members.len() {
                 let m = &mut members[i];
@@ -405,7 +390,7 @@ impl Machine {
                     (Op::Branch { .. }, Some(site)) => {
                         let taken = m.taken;
                         if taken.is_empty() || taken == mask {
-                            uniform += site.counted as u64;
+                            agreed += site.counted as u64;
                             Some(if taken.is_empty() { else_pc } else { then_pc })
                         } else {
                             sync_to(warp, mask, pc);
@@ -457,9 +442,9 @@ impl Machine {
             }
             idle = 0;
             if let Some(site) = site
-                && uniform + divergent > 0
+                && agreed + divergent > 0
             {
-                metrics.count_branches(site.line, uniform + divergent, divergent);
+                metrics.count_branches(site.line, agreed + divergent, divergent);
             }
             match next_pc {
                 Some(next) => pc = next,
@@ -471,6 +456,21 @@ impl Machine {
         }
         out
     }
+}
+
+/// The group's `group` warps, with `threads` threads in all, issued instructions `from..to`: the steps, the
+/// machine's counts and the per-line counts (`ParState::count_stretch`).
+fn count_issues(
+    (steps, metrics, p): (&mut u64, &mut Metrics, &mut ParState),
+    (from, to): (Pc, Pc),
+    group: u64,
+    threads: u64,
+) {
+    let n = (to.0 - from.0) as u64;
+    *steps += group * n;
+    metrics.warp_instructions += group * n;
+    metrics.thread_instructions += threads * n;
+    p.count_stretch(from, to, group, threads);
 }
 
 /// Tells `warp`'s model that its lanes `mask` stand at `pc` (a group runs straight stretches without
