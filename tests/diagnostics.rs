@@ -17,7 +17,7 @@ const FIXTURES: &[(&str, &str, usize)] = &[
     ("duplicate_arg.cu", "4:9", 1),
     ("empty.cu", "1:1", 1),
     ("garbage_bytes.cu", "5:27", 4),
-    ("macro_bomb.cu", "19:9", 1),
+    ("macro_bomb.cu", "46:24", 1),
     ("missing_arg.cu", "4:33", 1),
     ("missing_paren.cu", "7:16", 1),
     ("non_utf8.cu", "5:11", 1),

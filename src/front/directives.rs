@@ -677,3 +677,9 @@ fn lower_init(
         _ => return bad(diags, "this kind of expression"),
     })
 }
+
+/// The execution model a file's `// @mode` line asks for, read before the file is preprocessed (its
+/// `__CUDA_ARCH__` depends on it); the full check of the line happens with the other directives.
+pub fn mode_of(lines: &[DirectiveLine]) -> Option<Mode> {
+    lines.iter().rev().find_map(|l| l.text.strip_prefix("@mode").and_then(Mode::parse))
+}

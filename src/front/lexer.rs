@@ -1,9 +1,8 @@
-//! Lexer: kernel text -> tokens, plus the `// @...` directive lines and `#` preprocessor lines.
+//! Lexer: kernel text -> tokens, plus the `// @...` directive lines and the `#` preprocessor lines.
 //!
-//! `#include` and `#pragma` lines are accepted and skipped; object-like `#define NAME tokens` is expanded
-//! here, so the parser never sees macros. Anything else starting with `#` is "not supported".
-
-use std::collections::HashMap;
+//! A `#` line is lexed into its own token list ([`PpLine`]) and left for [`super::preprocess`], which runs
+//! the directives and expands macros; the lexer itself gives `#` no meaning. Backslash-newline splices lines
+//! everywhere, inside string literals and comments too, as in C's translation phase 2.
 
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::{FileId, Span};
@@ -16,25 +15,39 @@ pub struct DirectiveLine {
     pub text: String,
 }
 
+/// One `#` line: where it sits among the ordinary tokens, and its own tokens (the directive name first).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PpLine {
+    /// The `#`.
+    pub hash: Span,
+    /// Index in [`Lexed::tokens`] of the first ordinary token after the line.
+    pub at: usize,
+    /// The tokens after `#`, up to the end of the logical line.
+    pub tokens: Vec<Token>,
+    /// Byte offset (relative to the lexed text's base) just past the line.
+    pub end: usize,
+}
+
 #[derive(Debug, Default)]
 pub struct Lexed {
     pub tokens: Vec<Token>,
     pub directives: Vec<DirectiveLine>,
+    pub pp_lines: Vec<PpLine>,
     pub diags: Vec<Diagnostic>,
 }
 
 /// Lexes `text`, whose byte offsets are relative to `base` in `file`.
 pub fn lex(file: FileId, text: &str, base: usize) -> Lexed {
-    let mut lx = Lexer {
-        file,
-        src: text.as_bytes(),
-        text,
-        base,
-        pos: 0,
-        out: Lexed::default(),
-        macros: HashMap::new(),
-        expanded: 0,
-    };
+    lex_with(file, text, base, false)
+}
+
+/// Lexes the rest of a `#` line: a `#` there is an operator (stringizing, pasting), never a new directive.
+pub(crate) fn lex_line(file: FileId, text: &str, base: usize) -> Lexed {
+    lex_with(file, text, base, true)
+}
+
+fn lex_with(file: FileId, text: &str, base: usize, in_directive: bool) -> Lexed {
+    let mut lx = Lexer { in_directive, file, src: text.as_bytes(), text, base, pos: 0, out: Lexed::default() };
     lx.run();
     let end = lx.span(text.len(), text.len());
     lx.out.tokens.push(Token { kind: TokKind::Eof, span: end });
@@ -42,23 +55,18 @@ pub fn lex(file: FileId, text: &str, base: usize) -> Lexed {
 }
 
 struct Lexer<'a> {
+    /// Lexing a directive's line: `#` is an operator there.
+    in_directive: bool,
     file: FileId,
     src: &'a [u8],
     text: &'a str,
     base: usize,
     pos: usize,
     out: Lexed,
-    macros: HashMap<String, Vec<Token>>,
-    /// Tokens produced by macro expansion so far.
-    expanded: usize,
 }
 
 /// Bound on errors from one text: past this, more lexical noise helps no one.
 const MAX_LEX_ERRORS: usize = 20;
-
-/// Bound on the tokens macro expansion may produce in a file (in `#define` bodies and at uses together), so
-/// that `#define`s that double at every level cannot exhaust memory or time.
-const MAX_EXPANSION: usize = 1 << 18;
 
 impl<'a> Lexer<'a> {
     fn span(&self, start: usize, end: usize) -> Span {
@@ -87,7 +95,7 @@ impl<'a> Lexer<'a> {
                 b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => self.pos += 1,
                 b'/' if self.peek(1) == b'/' => self.line_comment(),
                 b'/' if self.peek(1) == b'*' => self.block_comment(),
-                b'#' if self.at_line_start() => self.preprocessor(),
+                b'#' if !self.in_directive && self.at_line_start() => self.preprocessor(),
                 b'\\' if matches!(self.peek(1), b'\n' | b'\r') => self.pos += 1,
                 _ if c.is_ascii_alphabetic() || c == b'_' => {
                     while self.peek(0).is_ascii_alphanumeric() || self.peek(0) == b'_' {
@@ -122,18 +130,6 @@ impl<'a> Lexer<'a> {
 
     fn word(&mut self, word: &str, start: usize) {
         let span = self.span(start, self.pos);
-        if let Some(body) = self.macros.get(word) {
-            let n = body.len();
-            if self.expanded.saturating_add(n) > MAX_EXPANSION {
-                self.too_much_expansion(span);
-                return;
-            }
-            self.expanded += n;
-            // Expanded tokens keep the spans of the #define, so errors point at the macro's text.
-            let body = body.clone();
-            self.out.tokens.extend(body);
-            return;
-        }
         let kind = match Kw::lookup(word) {
             Some(kw) => TokKind::Kw(kw),
             None => TokKind::Ident(word.to_string()),
@@ -144,7 +140,12 @@ impl<'a> Lexer<'a> {
     fn line_comment(&mut self) {
         let start = self.pos;
         while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-            self.pos += 1;
+            // A backslash at the end of a `//` line continues the comment onto the next line.
+            self.pos += 1 + self.splice_len(self.pos);
+        }
+        let start_body = (start + 2).min(self.pos);
+        if self.text[start_body..self.pos].contains('\n') {
+            return;
         }
         let body = &self.text[start + 2..self.pos];
         let trimmed = body.trim_start();
@@ -174,8 +175,19 @@ impl<'a> Lexer<'a> {
     fn logical_line(&mut self) -> (usize, usize) {
         let start = self.pos;
         while self.pos < self.src.len() && self.src[self.pos] != b'\n' {
-            if self.src[self.pos] == b'\\' && matches!(self.peek(1), b'\n') {
-                self.pos += 1;
+            let splice = self.splice_len(self.pos);
+            if splice > 0 {
+                self.pos += splice;
+                continue;
+            }
+            if self.src[self.pos] == b'/' && self.peek(1) == b'*' {
+                // A block comment may run over several lines: the directive goes on after it.
+                self.pos += 2;
+                while self.pos < self.src.len() && !(self.peek(0) == b'*' && self.peek(1) == b'/') {
+                    self.pos += 1;
+                }
+                self.pos = (self.pos + 2).min(self.src.len());
+                continue;
             }
             if self.src[self.pos] == b'/' && self.peek(1) == b'/' {
                 let end = self.pos;
@@ -189,76 +201,26 @@ impl<'a> Lexer<'a> {
         (start, self.pos)
     }
 
+    /// Bytes of a backslash-newline (`\\\n` or `\\\r\n`) at `at`, or 0.
+    fn splice_len(&self, at: usize) -> usize {
+        match (self.src.get(at), self.src.get(at + 1), self.src.get(at + 2)) {
+            (Some(b'\\'), Some(b'\n'), _) => 2,
+            (Some(b'\\'), Some(b'\r'), Some(b'\n')) => 3,
+            _ => 0,
+        }
+    }
+
+    /// Lexes a `#` line into a [`PpLine`]; the preprocessor gives it meaning.
     fn preprocessor(&mut self) {
+        let hash = self.span(self.pos, self.pos + 1);
         let (start, end) = self.logical_line();
-        let line = &self.text[start + 1..end];
-        let name_len = line.trim_start().find(|c: char| !c.is_ascii_alphabetic()).unwrap_or(line.trim_start().len());
-        let lead = line.len() - line.trim_start().len();
-        let name = &line.trim_start()[..name_len];
-        match name {
-            "include" | "pragma" => {}
-            "define" => self.define(start + 1 + lead + name_len, end),
-            _ => {
-                let span = self.span(start, start + 1 + lead + name_len);
-                self.error(
-                    Diagnostic::unsupported(span, format!("the preprocessor directive `#{name}`"))
-                        .label("only #include, #pragma and object-like #define are understood"),
-                );
-            }
-        }
-    }
-
-    fn define(&mut self, from: usize, end: usize) {
-        let body = &self.text[from..end];
-        let sub = lex(self.file, body, self.base + from);
-        let mut toks = sub.tokens;
-        toks.pop(); // Eof
+        let body = &self.text[start + 1..end];
+        let sub = lex_line(self.file, body, self.base + start + 1);
         self.out.diags.extend(sub.diags);
-        if toks.is_empty() {
-            let span = self.span(from - 6, end);
-            self.error(Diagnostic::new(ErrorCode::Syntax, span, "`#define` needs a name"));
-            return;
-        }
-        let name_tok = toks.remove(0);
-        let TokKind::Ident(name) = name_tok.kind else {
-            self.error(Diagnostic::new(ErrorCode::Syntax, name_tok.span, "expected a macro name after `#define`"));
-            return;
-        };
-        // `#define F(x)` with no space before `(` is a function-like macro.
-        if toks.first().is_some_and(|t| t.kind == TokKind::Punct(Punct::LParen) && t.span.start == name_tok.span.end) {
-            self.error(
-                Diagnostic::unsupported(name_tok.span.to(toks[0].span), "function-like macros")
-                    .hint("write a __device__ function instead"),
-            );
-            return;
-        }
-        // Expand macros already defined inside this body, as the C preprocessor does at use.
-        let mut expanded = Vec::with_capacity(toks.len());
-        for t in toks {
-            match &t.kind {
-                TokKind::Ident(n) if self.macros.contains_key(n) => {
-                    let len = self.macros[n].len();
-                    if self.expanded.saturating_add(len) > MAX_EXPANSION {
-                        self.too_much_expansion(name_tok.span);
-                        return;
-                    }
-                    self.expanded += len;
-                    expanded.extend(self.macros[n].clone())
-                }
-                _ => expanded.push(t),
-            }
-        }
-        self.macros.insert(name, expanded);
-    }
-
-    fn too_much_expansion(&mut self, span: Span) {
-        // One diagnostic is enough: every later use would repeat it.
-        if !self.out.diags.iter().any(|d| d.message.contains("macros that expand to more than")) {
-            self.error(Diagnostic::unsupported(
-                span,
-                format!("macros that expand to more than {MAX_EXPANSION} tokens"),
-            ));
-        }
+        let mut tokens = sub.tokens;
+        tokens.pop(); // Eof
+        let at = self.out.tokens.len();
+        self.out.pp_lines.push(PpLine { hash, at, tokens, end: self.base + end });
     }
 
     fn number(&mut self) {
@@ -372,6 +334,11 @@ impl<'a> Lexer<'a> {
         self.pos += 1;
         let mut value = String::new();
         loop {
+            let splice = self.splice_len(self.pos);
+            if splice > 0 {
+                self.pos += splice;
+                continue;
+            }
             if self.pos >= self.src.len() || self.peek(0) == b'\n' {
                 let span = self.span(start, self.pos);
                 self.error(
@@ -416,6 +383,7 @@ impl<'a> Lexer<'a> {
     fn char_lit(&mut self) {
         let start = self.pos;
         self.pos += 1;
+        self.pos += self.splice_len(self.pos);
         let value = match self.peek(0) {
             b'\\' => {
                 self.pos += 1;

@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod directives;
 pub mod lexer;
 pub mod parser;
+pub mod preprocess;
 pub mod source;
 pub mod tast;
 pub mod token;
@@ -125,15 +126,22 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
     let text = sources.get(file).text.clone();
     let whole = Span::new(file, 0, 0);
 
-    let lexed = lexer::lex(file, &text, 0);
-    let mut diags = lexed.diags;
-    let mut parser = parser::Parser::new(&lexed.tokens, &text, 0);
+    let mut lexed = lexer::lex(file, &text, 0);
+    let directive_lines = std::mem::take(&mut lexed.directives);
+    let options = preprocess::Options {
+        mode: overrides.mode.or_else(|| directives::mode_of(&directive_lines)).unwrap_or_default(),
+        device: true,
+        defines: vec![],
+    };
+    let pre = preprocess::run(file, lexed, &mut sources, &options, &preprocess::FsLoader);
+    let mut diags = pre.diags;
+    let mut parser = parser::Parser::new(&pre.tokens, &text, 0);
     let tu = parser.translation_unit();
     diags.extend(parser.diags);
     // The parser skips what follows an error: functions may be missing from the program.
     let partial = !diags.is_empty();
     let mut directives = vec![];
-    for line in &lexed.directives {
+    for line in &directive_lines {
         if let Some(d) = directives::parse_line(line, &mut diags) {
             directives.push(d);
         }
@@ -150,11 +158,26 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
     };
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.span.file.0, d.span.start));
+        note_expansions(&sources, &mut diags);
         return Err(CompileError { sources, diags });
     }
     let launch = launch.expect("no diagnostics means the launch resolved");
     let id = program.find(&launch.kernel).expect("resolved kernel exists");
-    let kernel = ir::lower::lower_kernel(&program, id, &sources)
-        .map_err(|d| CompileError { sources: sources.clone(), diags: vec![d] })?;
+    let kernel = ir::lower::lower_kernel(&program, id, &sources).map_err(|d| {
+        let mut diags = vec![d];
+        note_expansions(&sources, &mut diags);
+        CompileError { sources: sources.clone(), diags }
+    })?;
     Ok(Compiled { sources, file, program, launch, kernel })
+}
+
+/// Adds "in expansion of macro `X`" to each diagnostic whose place is a macro's use, pointing at the macro's
+/// definition too, so an error inside `CHECK(...)` says where `CHECK` came from.
+fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
+    for d in diags {
+        if let Some(e) = sources.expansion_at(d.span) {
+            d.secondary.push((e.def, format!("macro `{}` defined here", e.name)));
+            d.notes.insert(0, format!("note: in expansion of macro `{}`", e.name));
+        }
+    }
 }

@@ -97,6 +97,9 @@ impl<'t> Parser<'t> {
         match &t.kind {
             TokKind::Eof => "end of file".into(),
             TokKind::Str(_) => "a string literal".into(),
+            // Spelled from the token: it may come from a macro or another file.
+            TokKind::Ident(n) => format!("`{n}`"),
+            TokKind::Punct(p) => format!("`{}`", p.as_str()),
             _ => {
                 let r = t.span.range();
                 let s = self.text.get(r.start.saturating_sub(self.base)..r.end.saturating_sub(self.base)).unwrap_or("");

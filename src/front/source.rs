@@ -83,10 +83,21 @@ impl SourceFile {
     }
 }
 
-/// Every text a compilation read, indexed by [`FileId`].
+/// One use of a macro in the text the user wrote: the tokens it produced carry `call` as their span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expansion {
+    /// The macro's name and arguments, `CHECK(cudaMalloc(&d, n))`.
+    pub call: Span,
+    pub name: String,
+    /// The macro's `#define` line.
+    pub def: Span,
+}
+
+/// Every text a compilation read, indexed by [`FileId`], and the macro uses found in them.
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    expansions: Vec<Expansion>,
 }
 
 impl SourceMap {
@@ -101,5 +112,18 @@ impl SourceMap {
 
     pub fn files(&self) -> &[SourceFile] {
         &self.files
+    }
+
+    /// Records a macro use (see [`Expansion`]).
+    pub fn add_expansion(&mut self, e: Expansion) {
+        self.expansions.push(e);
+    }
+
+    /// The innermost macro use whose text contains `span`, if the span came from a macro.
+    pub fn expansion_at(&self, span: Span) -> Option<&Expansion> {
+        self.expansions
+            .iter()
+            .filter(|e| e.call.file == span.file && e.call.start <= span.start && span.end <= e.call.end)
+            .min_by_key(|e| e.call.end - e.call.start)
     }
 }

@@ -150,6 +150,11 @@ pub enum Punct {
     Ne,
     AndAnd,
     OrOr,
+    /// `#` and `##`: only the preprocessor gives them meaning (stringizing and pasting in macro bodies).
+    Hash,
+    HashHash,
+    /// `...`: a variadic macro's parameter list.
+    Ellipsis,
 }
 
 impl Punct {
@@ -202,13 +207,17 @@ impl Punct {
             Ne => "!=",
             AndAnd => "&&",
             OrOr => "||",
+            Hash => "#",
+            HashHash => "##",
+            Ellipsis => "...",
         }
     }
 
     /// Longest match first, so `<<=` wins over `<<` and `<`.
-    pub const ALL_BY_LENGTH: [Punct; 46] = {
+    pub const ALL_BY_LENGTH: [Punct; 49] = {
         use Punct::*;
         [
+            Ellipsis,
             ShlAssign,
             ShrAssign,
             Arrow,
@@ -231,6 +240,7 @@ impl Punct {
             Ne,
             AndAnd,
             OrOr,
+            HashHash,
             LParen,
             RParen,
             LBrace,
@@ -255,6 +265,7 @@ impl Punct {
             Lt,
             Gt,
             Assign,
+            Hash,
         ]
     };
 }

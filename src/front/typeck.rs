@@ -1044,8 +1044,9 @@ impl Checker {
         let Some(A::Str(fmt)) = args.first().map(|a| &a.kind) else {
             return self.type_error(span, "printf needs a string literal as its first argument");
         };
+        let (fmt, rest) = splice_string_args(fmt, &args[1..]);
         let mut out = vec![];
-        for a in &args[1..] {
+        for a in rest {
             let v = self.expr(a);
             // The default argument promotions of a variadic call.
             let v = match v.ty.scalar() {
@@ -1055,7 +1056,7 @@ impl Checker {
             };
             out.push(v);
         }
-        Expr::new(ExprKind::Printf(fmt.clone(), out), Type::INT, span)
+        Expr::new(ExprKind::Printf(fmt, out), Type::INT, span)
     }
 
     fn expect_args(
@@ -1388,4 +1389,48 @@ fn closest(name: &str, candidates: &[String]) -> Option<String> {
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, c)| (*d, (*c).clone()))
         .map(|(_, c)| c.clone())
+}
+
+/// Writes string-literal arguments of `%s` (`__FILE__`, a macro's `#x`) into the format itself: device code
+/// has no strings to pass, but a literal's text is known now. Returns the format and the other arguments.
+fn splice_string_args<'a>(fmt: &str, args: &'a [ast::Expr]) -> (String, Vec<&'a ast::Expr>) {
+    let mut out = String::with_capacity(fmt.len());
+    let mut rest = vec![];
+    let mut args = args.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push_str("%%");
+            continue;
+        }
+        let mut spec = String::from('%');
+        while let Some(&n) = chars.peek() {
+            spec.push(n);
+            chars.next();
+            if n.is_ascii_alphabetic() && !matches!(n, 'l' | 'h' | 'z' | 'j' | 't' | 'L') {
+                break;
+            }
+        }
+        let stars = spec.matches('*').count();
+        for _ in 0..stars {
+            rest.extend(args.next());
+        }
+        match args.next() {
+            Some(ast::Expr { kind: A::Str(s), .. }) if spec.ends_with('s') && stars == 0 => {
+                out.push_str(&s.replace('%', "%%"));
+            }
+            Some(a) => {
+                out.push_str(&spec);
+                rest.push(a);
+            }
+            None => out.push_str(&spec),
+        }
+    }
+    rest.extend(args);
+    (out, rest)
 }
