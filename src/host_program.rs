@@ -45,6 +45,10 @@ fn storage(s: Scalar) -> (&'static str, &'static str) {
         Scalar::U8 => ("unsigned char", r#"fprintf(f, "%u", h[i])"#),
         Scalar::I32 => ("int", r#"fprintf(f, "%d", h[i])"#),
         Scalar::U32 => ("unsigned int", r#"fprintf(f, "%u", h[i])"#),
+        Scalar::I16 => ("short", r#"fprintf(f, "%d", h[i])"#),
+        Scalar::U16 => ("unsigned short", r#"fprintf(f, "%u", h[i])"#),
+        Scalar::I64 => ("long long", r#"fprintf(f, "%lld", h[i])"#),
+        Scalar::U64 => ("unsigned long long", r#"fprintf(f, "%llu", h[i])"#),
         Scalar::F32 => ("unsigned int", "print_f32(f, h[i])"),
         Scalar::F64 => ("unsigned long long", "print_f64(f, h[i])"),
     }
@@ -85,6 +89,10 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
                 match elem {
                     Scalar::I8 => write!(out, "{},", bits as u8 as i8),
                     Scalar::I32 => write!(out, "{},", bits as u32 as i32),
+                    Scalar::I16 => write!(out, "{},", bits as u16 as i16),
+                    Scalar::I64 if bits as i64 == i64::MIN => write!(out, "(-9223372036854775807ll - 1),"),
+                    Scalar::I64 => write!(out, "{}ll,", bits as i64),
+                    Scalar::U64 => write!(out, "{bits}ull,"),
                     _ => write!(out, "{bits}u,"),
                 }
                 .expect("writing to a String");

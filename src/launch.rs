@@ -103,7 +103,13 @@ impl Value {
                 Value::Float(f) => (f != 0.0) as u64,
             },
             Scalar::I8 | Scalar::U8 => self.as_i64() as u8 as u64,
+            Scalar::I16 | Scalar::U16 => self.as_i64() as u16 as u64,
             Scalar::I32 | Scalar::U32 => self.as_i64() as u32 as u64,
+            Scalar::I64 => self.as_i64() as u64,
+            Scalar::U64 => match self {
+                Value::Int(i) => i as u64,
+                Value::Float(f) => f as u64,
+            },
             Scalar::F32 => (self.as_f64() as f32).to_bits() as u64,
             Scalar::F64 => self.as_f64().to_bits(),
         }

@@ -520,11 +520,16 @@ fn integer_literal_types() {
     // 0x80000000 does not fit int, so it is unsigned int: the comparison is unsigned.
     let (k, line) = typed("out[0] = i < 0x80000000;");
     assert_eq!(cmps(&k, line), vec![(CmpOp::Lt, Ty::U32)]);
-    // A decimal literal past INT_MAX would be 64-bit in C: reported, not silently wrapped.
-    let src = "__global__ void t() { int x = 2147483648; }\n";
-    let e = front::compile("big.cu", src.as_bytes(), &Overrides::default()).expect_err("64-bit literal");
-    assert!(e.render().contains("integer constants that need 64 bits"), "{}", e.render());
-    // ... and with a `u` suffix it is fine.
+    // A decimal literal past INT_MAX is a long (64 bits), as in C: the comparison is 64-bit and signed.
+    let (k, line) = typed("out[0] = i < 2147483648;");
+    assert_eq!(converts(&k, line)[0], (Ty::I32, Ty::I64));
+    assert_eq!(cmps(&k, line), vec![(CmpOp::Lt, Ty::I64)]);
+    // `ull` makes it unsigned long long, which wins over int.
+    let (k, line) = typed("out[0] = i < 1ull;");
+    assert_eq!(cmps(&k, line), vec![(CmpOp::Lt, Ty::U64)]);
+    // A hex literal past LONG_MAX is unsigned long.
+    let (k, line) = typed("out[0] = i < 0x8000000000000000;");
+    assert_eq!(cmps(&k, line), vec![(CmpOp::Lt, Ty::U64)]);
     compile("big.cu", "__global__ void t() { unsigned x = 2147483648u; }\n");
 }
 

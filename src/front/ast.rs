@@ -16,8 +16,13 @@ pub enum BaseType {
     Char,
     SChar,
     UChar,
+    Short,
+    UShort,
     Int,
     UInt,
+    /// `long` and `long long`: 64 bits.
+    Long,
+    ULong,
     Float,
     Double,
 }
@@ -168,6 +173,8 @@ pub enum ExprKind {
     Int {
         value: u64,
         unsigned: bool,
+        /// An `l`/`ll` suffix.
+        long: bool,
         decimal: bool,
     },
     Float {

@@ -173,7 +173,20 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     let name = ast::Ident { name: name.clone(), span: toks[0].span };
     let mut i = 1;
     let is_type_start = |t: &TokKind| {
-        matches!(t, TokKind::Kw(Kw::Int | Kw::Unsigned | Kw::Float | Kw::Bool | Kw::Char | Kw::Signed | Kw::Double))
+        matches!(
+            t,
+            TokKind::Kw(
+                Kw::Int
+                    | Kw::Unsigned
+                    | Kw::Float
+                    | Kw::Bool
+                    | Kw::Char
+                    | Kw::Signed
+                    | Kw::Double
+                    | Kw::Short
+                    | Kw::Long
+            )
+        ) || matches!(t, TokKind::Ident(n) if fixed_width(n).is_some())
     };
     if toks[i].kind == TokKind::Punct(Punct::Assign) && !is_type_start(&toks[i + 1].kind) {
         p.skip_to(i + 1);
@@ -201,20 +214,47 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     }
     let words: Vec<Kw> =
         toks[ty_start..i].iter().filter_map(|t| if let TokKind::Kw(k) = t.kind { Some(k) } else { None }).collect();
+    let named = match &toks[ty_start].kind {
+        TokKind::Ident(n) if i == ty_start + 1 => fixed_width(n),
+        _ => None,
+    };
     let elem_span = toks[ty_start].span.to(toks[i - 1].span);
-    let elem = match words.as_slice() {
-        [Kw::Int] | [Kw::Signed] | [Kw::Signed, Kw::Int] => Scalar::I32,
-        [Kw::Unsigned] | [Kw::Unsigned, Kw::Int] => Scalar::U32,
-        [Kw::Float] => Scalar::F32,
-        [Kw::Double] => Scalar::F64,
-        [Kw::Bool] => Scalar::Bool,
-        [Kw::Char] | [Kw::Signed, Kw::Char] => Scalar::I8,
-        [Kw::Unsigned, Kw::Char] => Scalar::U8,
+    let unsigned = words.contains(&Kw::Unsigned);
+    let longs = words.iter().filter(|&&k| k == Kw::Long).count();
+    let rest: Vec<Kw> = words.iter().copied().filter(|k| !matches!(k, Kw::Unsigned | Kw::Signed | Kw::Long)).collect();
+    let elem = match (named, rest.as_slice()) {
+        (Some(s), _) => s,
+        (None, [] | [Kw::Int]) if longs > 0 => {
+            if unsigned {
+                Scalar::U64
+            } else {
+                Scalar::I64
+            }
+        }
+        (None, [Kw::Short] | [Kw::Short, Kw::Int]) if longs == 0 => {
+            if unsigned {
+                Scalar::U16
+            } else {
+                Scalar::I16
+            }
+        }
+        (None, [] | [Kw::Int]) if unsigned => Scalar::U32,
+        (None, [Kw::Int]) => Scalar::I32,
+        (None, []) if words.contains(&Kw::Signed) => Scalar::I32,
+        (None, [Kw::Float]) if words.len() == 1 => Scalar::F32,
+        (None, [Kw::Double]) if words.len() == 1 => Scalar::F64,
+        (None, [Kw::Bool]) if words.len() == 1 => Scalar::Bool,
+        (None, [Kw::Char]) if longs == 0 => {
+            if unsigned {
+                Scalar::U8
+            } else {
+                Scalar::I8
+            }
+        }
         _ => {
-            diags.push(
-                Diagnostic::new(ErrorCode::Directive, elem_span, "unknown element type")
-                    .hint("use int, unsigned int, float, bool or unsigned char"),
-            );
+            diags.push(Diagnostic::new(ErrorCode::Directive, elem_span, "unknown element type").hint(
+                "use int, unsigned int, float, double, bool, char, short, long long (signed or unsigned) or size_t",
+            ));
             return None;
         }
     };
@@ -682,4 +722,19 @@ fn lower_init(
 /// `__CUDA_ARCH__` depends on it); the full check of the line happens with the other directives.
 pub fn mode_of(lines: &[DirectiveLine]) -> Option<Mode> {
     lines.iter().rev().find_map(|l| l.text.strip_prefix("@mode").and_then(Mode::parse))
+}
+
+/// The `<stdint.h>` and `<stddef.h>` names an `@arg` element type may use.
+fn fixed_width(name: &str) -> Option<Scalar> {
+    Some(match name {
+        "int8_t" => Scalar::I8,
+        "uint8_t" => Scalar::U8,
+        "int16_t" => Scalar::I16,
+        "uint16_t" => Scalar::U16,
+        "int32_t" => Scalar::I32,
+        "uint32_t" | "uint" => Scalar::U32,
+        "int64_t" | "ptrdiff_t" => Scalar::I64,
+        "uint64_t" | "size_t" => Scalar::U64,
+        _ => return None,
+    })
 }

@@ -20,6 +20,8 @@ pub struct Parser<'t> {
     depth: u32,
     /// Set when a type specifier sequence contained `__shared__` (`volatile __shared__ int s[32];`).
     saw_shared: bool,
+    /// Names `typedef` and `using` declared so far, and the types they stand for.
+    typedefs: std::collections::HashMap<String, TypeSpec>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -30,7 +32,7 @@ type PResult<T> = Result<T, Bail>;
 impl<'t> Parser<'t> {
     /// `text` is the source the token spans point into, starting at byte `base`.
     pub fn new(toks: &'t [Token], text: &'t str, base: usize) -> Self {
-        Parser { toks, text, base, pos: 0, depth: 0, saw_shared: false, diags: vec![] }
+        Parser { toks, text, base, pos: 0, depth: 0, saw_shared: false, typedefs: Default::default(), diags: vec![] }
     }
 
     // ---- token helpers ----
@@ -272,7 +274,8 @@ impl<'t> Parser<'t> {
                     return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
                 }
                 TokKind::Kw(Kw::Typedef) => {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "typedef and using")));
+                    self.typedef()?;
+                    return Ok(None);
                 }
                 TokKind::Kw(Kw::Shared | Kw::Constant) => {
                     return Err(self.error(
@@ -356,15 +359,64 @@ impl<'t> Parser<'t> {
                     | Kw::Shared
                     | Kw::Restrict
             ),
-            TokKind::Ident(name) => typedef_name(name).is_some() || unsupported_type_name(name).is_some(),
+            TokKind::Ident(name) => {
+                typedef_name(name).is_some()
+                    || self.typedefs.contains_key(name)
+                    || unsupported_type_name(name).is_some()
+            }
             _ => false,
         }
+    }
+
+    /// `typedef T name;`, `using name = T;` and `using namespace N;` (at file scope or in a block).
+    fn typedef(&mut self) -> PResult<()> {
+        self.bump();
+        // `typedef` and `using` are one keyword to the lexer; what follows tells them apart.
+        let namespace = matches!(self.kind(), TokKind::Ident(n) if n == "namespace");
+        let alias = matches!(self.kind(), TokKind::Ident(_)) && *self.peek_kind(1) == TokKind::Punct(Punct::Assign);
+        if namespace || alias {
+            if namespace {
+                // `using namespace std;` and the like: names are looked up without namespaces anyway.
+                while !self.at_eof() && !self.eat(Punct::Semi) {
+                    self.bump();
+                }
+                return Ok(());
+            }
+            let name = self.ident("a type name")?;
+            self.expect(Punct::Assign)?;
+            let ty = self.type_spec()?;
+            self.expect_semi()?;
+            self.typedefs.insert(name.name, ty);
+            return Ok(());
+        }
+        if self.is_kw(Kw::Struct) {
+            return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
+        }
+        let ty = self.type_spec()?;
+        loop {
+            let mut t = ty.clone();
+            while self.eat(Punct::Star) {
+                t.pointers = t.pointers.saturating_add(1);
+            }
+            let name = self.ident("the new type's name")?;
+            if self.is(Punct::LBracket) || self.is(Punct::LParen) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "typedefs of arrays and functions")));
+            }
+            self.typedefs.insert(name.name, t);
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect_semi()
     }
 
     fn type_spec(&mut self) -> PResult<TypeSpec> {
         let start = self.span();
         let (mut is_const, mut is_volatile) = (false, false);
         let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);
+        let (mut short, mut longs) = (false, 0u8);
+        // Pointer levels a typedef name brings (`typedef float *fptr;`).
+        let mut typedef_pointers = 0u8;
         let mut any = false;
         loop {
             match self.kind().clone() {
@@ -380,21 +432,21 @@ impl<'t> Parser<'t> {
                 TokKind::Kw(Kw::Double) => named = Some(BaseType::Double),
                 TokKind::Kw(Kw::Bool) => named = Some(BaseType::Bool),
                 TokKind::Kw(Kw::Void) => named = Some(BaseType::Void),
-                TokKind::Kw(Kw::Short) => {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "`short` integers").hint("use `int`")));
-                }
-                TokKind::Kw(Kw::Long) => {
-                    return Err(self.error(
-                        Diagnostic::unsupported(self.span(), "64-bit integers (`long`)")
-                            .hint("use `int` or `unsigned int`"),
-                    ));
-                }
+                TokKind::Kw(Kw::Short) => short = true,
+                TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
                 TokKind::Kw(Kw::Auto) => {
                     return Err(self.error(Diagnostic::unsupported(self.span(), "`auto`").hint("write the type")));
                 }
-                TokKind::Ident(name) if !any || (!int && !char_ && named.is_none() && !signed && !unsigned) => {
+                TokKind::Ident(name)
+                    if !any || (!int && !char_ && named.is_none() && !signed && !unsigned && !short && longs == 0) =>
+                {
                     if let Some(b) = typedef_name(&name) {
                         named = Some(b);
+                    } else if let Some(t) = self.typedefs.get(&name) {
+                        named = Some(t.base);
+                        is_const |= t.is_const;
+                        is_volatile |= t.is_volatile;
+                        typedef_pointers = t.pointers;
                     } else if let Some(why) = unsupported_type_name(&name) {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
                     } else {
@@ -407,7 +459,23 @@ impl<'t> Parser<'t> {
             self.bump();
         }
         let base = match (named, char_, signed, unsigned, int) {
-            (Some(b), false, false, false, false) => b,
+            (None, false, _, _, _) if short && longs == 0 => {
+                if unsigned {
+                    BaseType::UShort
+                } else {
+                    BaseType::Short
+                }
+            }
+            (None, false, _, _, _) if longs > 0 && !short => {
+                if unsigned {
+                    BaseType::ULong
+                } else {
+                    BaseType::Long
+                }
+            }
+            // `long double` is a double on the GPU.
+            (Some(BaseType::Double), false, false, false, false) if longs == 1 && !short => BaseType::Double,
+            (Some(b), false, false, false, false) if !short && longs == 0 => b,
             (None, true, false, false, false) => BaseType::Char,
             (None, true, true, false, false) => BaseType::SChar,
             (None, true, false, true, false) => BaseType::UChar,
@@ -423,7 +491,7 @@ impl<'t> Parser<'t> {
                 )));
             }
         };
-        let mut pointers = 0u8;
+        let mut pointers = typedef_pointers;
         while self.eat(Punct::Star) {
             pointers = pointers.saturating_add(1);
             while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
@@ -527,7 +595,7 @@ impl<'t> Parser<'t> {
                 }
                 return Err(bail);
             }
-            TokKind::Kw(Kw::Struct | Kw::Typedef | Kw::Template) => {
+            TokKind::Kw(Kw::Struct | Kw::Template) => {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations")));
             }
             TokKind::Kw(Kw::Extern) => {
@@ -535,6 +603,10 @@ impl<'t> Parser<'t> {
                     Diagnostic::unsupported(self.span(), "`extern __shared__` (dynamic shared memory)")
                         .hint("declare a fixed size: `__shared__ int smem[512];`"),
                 ));
+            }
+            TokKind::Kw(Kw::Typedef) => {
+                self.typedef()?;
+                StmtKind::Empty
             }
             _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
             _ => {
@@ -892,7 +964,9 @@ impl<'t> Parser<'t> {
     fn primary(&mut self) -> PResult<Expr> {
         let span = self.span();
         let kind = match self.kind().clone() {
-            TokKind::Int { value, suffix, decimal } => ExprKind::Int { value, unsigned: suffix.unsigned, decimal },
+            TokKind::Int { value, suffix, decimal } => {
+                ExprKind::Int { value, unsigned: suffix.unsigned, long: suffix.long, decimal }
+            }
             TokKind::Float { value, single } => ExprKind::Float { value, single },
             TokKind::Char(c) => ExprKind::Char(c),
             TokKind::Str(s) => ExprKind::Str(s),
@@ -950,6 +1024,10 @@ fn typedef_name(name: &str) -> Option<BaseType> {
         "int32_t" => BaseType::Int,
         "uint8_t" => BaseType::UChar,
         "int8_t" => BaseType::SChar,
+        "int16_t" => BaseType::Short,
+        "uint16_t" | "ushort" => BaseType::UShort,
+        "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" => BaseType::Long,
+        "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" | "ulong" => BaseType::ULong,
         _ => return None,
     })
 }
@@ -957,10 +1035,8 @@ fn typedef_name(name: &str) -> Option<BaseType> {
 /// Common type names warpdbg knows but does not model, with the reason given to the student.
 fn unsupported_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "size_t" | "int64_t" | "uint64_t" | "ptrdiff_t" => "64-bit integers",
         "dim3" | "uint3" | "int2" | "int3" | "int4" | "float2" | "float3" | "float4" => "CUDA vector types",
         "half" | "__half" | "__nv_bfloat16" => "half-precision types",
-        "int16_t" | "uint16_t" => "16-bit integers",
         _ => return None,
     })
 }

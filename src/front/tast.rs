@@ -155,6 +155,10 @@ pub enum AtomicOp {
     And,
     Or,
     Xor,
+    /// `atomicInc`: `old >= val ? 0 : old + 1`.
+    Inc,
+    /// `atomicDec`: `old == 0 || old > val ? val : old - 1`.
+    Dec,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -98,8 +98,12 @@ impl Checker {
             BaseType::Bool => Type::BOOL,
             BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
             BaseType::UChar => Type::Scalar(Scalar::U8),
+            BaseType::Short => Type::Scalar(Scalar::I16),
+            BaseType::UShort => Type::Scalar(Scalar::U16),
             BaseType::Int => Type::INT,
             BaseType::UInt => Type::UINT,
+            BaseType::Long => Type::Scalar(Scalar::I64),
+            BaseType::ULong => Type::Scalar(Scalar::U64),
             BaseType::Float => Type::FLOAT,
             BaseType::Double => Type::Scalar(Scalar::F64),
         };
@@ -404,6 +408,8 @@ impl Checker {
                 Scalar::U32 => v as u32 as i64,
                 Scalar::I8 => v as i8 as i64,
                 Scalar::U8 => v as u8 as i64,
+                Scalar::I16 => v as i16 as i64,
+                Scalar::U16 => v as u16 as i64,
                 Scalar::Bool => (v != 0) as i64,
                 _ => v,
             }
@@ -422,8 +428,11 @@ impl Checker {
                     ArithOp::Mul => a.wrapping_mul(b),
                     ArithOp::Div => a.checked_div(b)?,
                     ArithOp::Rem => a.checked_rem(b)?,
-                    ArithOp::Shl => a.checked_shl(u32::try_from(b).ok().filter(|&b| b < 32)?)?,
-                    ArithOp::Shr => a >> u32::try_from(b).ok().filter(|&b| b < 32)?,
+                    ArithOp::Shl => a.checked_shl(u32::try_from(b).ok().filter(|&b| b < s.size() * 8)?)?,
+                    ArithOp::Shr if s == Scalar::U64 => {
+                        ((a as u64) >> u32::try_from(b).ok().filter(|&b| b < 64)?) as i64
+                    }
+                    ArithOp::Shr => a >> u32::try_from(b).ok().filter(|&b| b < s.size() * 8)?,
                     ArithOp::And => a & b,
                     ArithOp::Or => a | b,
                     ArithOp::Xor => a ^ b,
@@ -531,7 +540,7 @@ impl Checker {
         let span = e.span;
         match &e.kind {
             A::Error => Expr::error(span),
-            A::Int { value, unsigned, decimal } => self.int_literal(*value, *unsigned, *decimal, span),
+            A::Int { value, unsigned, long, decimal } => self.int_literal(*value, *unsigned, *long, *decimal, span),
             A::Float { value, single: true } => {
                 Expr::new(ExprKind::Const((*value as f32).to_bits() as u64), Type::FLOAT, span)
             }
@@ -598,28 +607,21 @@ impl Checker {
         }
     }
 
-    fn int_literal(&mut self, value: u64, unsigned: bool, decimal: bool, span: Span) -> Expr {
-        let ty = if unsigned {
-            (value <= u32::MAX as u64).then_some(Type::UINT)
-        } else if value <= i32::MAX as u64 {
-            Some(Type::INT)
-        } else if !decimal && value <= u32::MAX as u64 {
-            Some(Type::UINT)
-        } else {
-            None
+    /// C's type of an integer constant (C11 6.4.4.1): the first of int, unsigned int (hex and octal only),
+    /// long, unsigned long (hex, octal, or a decimal too large for long) that holds the value, starting at long
+    /// for an `l` suffix and at the unsigned types for a `u` suffix.
+    fn int_literal(&mut self, value: u64, unsigned: bool, long: bool, decimal: bool, span: Span) -> Expr {
+        let fits_i32 = value <= i32::MAX as u64;
+        let fits_u32 = value <= u32::MAX as u64;
+        let fits_i64 = value <= i64::MAX as u64;
+        let s = match (unsigned, long) {
+            (false, false) if fits_i32 => Scalar::I32,
+            (false, false) if fits_u32 && !decimal => Scalar::U32,
+            (true, false) if fits_u32 => Scalar::U32,
+            (false, _) if fits_i64 => Scalar::I64,
+            _ => Scalar::U64,
         };
-        match ty {
-            Some(ty) => Expr::new(ExprKind::Const(value), ty, span),
-            None => {
-                let hint = if value <= u32::MAX as u64 {
-                    "add a `u` suffix to make it an unsigned int"
-                } else {
-                    "warpdbg's integers are 32 bits wide"
-                };
-                self.err(Diagnostic::unsupported(span, "integer constants that need 64 bits").hint(hint));
-                Expr::error(span)
-            }
-        }
+        Expr::new(ExprKind::Const(value), Type::Scalar(s), span)
     }
 
     fn name(&mut self, n: &str, span: Span) -> Expr {
@@ -792,7 +794,7 @@ impl Checker {
     /// `ptr + index`: checks the index and scales by the element size.
     fn ptr_offset(&mut self, ptr: Expr, index: Expr, negate: bool, span: Span) -> Option<Expr> {
         let s = self.int_operand(&index, if negate { "-" } else { "+" })?;
-        let index = Self::to_scalar(index, if s.promote() == Scalar::U32 { Scalar::U32 } else { Scalar::I32 });
+        let index = Self::to_scalar(index, index_scalar(s));
         let elem_size = ptr.ty.pointee().map_or(1, Type::size);
         let ty = ptr.ty.clone();
         Some(Expr::new(ExprKind::PtrOffset { ptr: Box::new(ptr), index: Box::new(index), elem_size, negate }, ty, span))
@@ -921,7 +923,7 @@ impl Checker {
         };
         if ty.is_ptr() && matches!(op, BinaryOp::Add | BinaryOp::Sub) {
             let Some(s) = self.int_operand(&value, op.symbol()) else { return Expr::error(span) };
-            let index = Self::to_scalar(value, if s.promote() == Scalar::U32 { Scalar::U32 } else { Scalar::I32 });
+            let index = Self::to_scalar(value, index_scalar(s));
             let elem_size = ty.pointee().map_or(1, Type::size);
             let kind =
                 ExprKind::PtrCompoundAssign { place, index: Box::new(index), elem_size, negate: op == BinaryOp::Sub };
@@ -1117,9 +1119,15 @@ impl Checker {
                     Type::Error => return Expr::error(span),
                     _ => None,
                 };
+                // The overloads CUDA 12 declares (sm_60 and later).
                 let allowed: &[Scalar] = match op {
-                    AtomicOp::Add | AtomicOp::Exch => &[Scalar::I32, Scalar::U32, Scalar::F32],
-                    _ => &[Scalar::I32, Scalar::U32],
+                    AtomicOp::Add => &[Scalar::I32, Scalar::U32, Scalar::U64, Scalar::F32, Scalar::F64],
+                    AtomicOp::Exch => &[Scalar::I32, Scalar::U32, Scalar::U64, Scalar::F32],
+                    AtomicOp::Cas => &[Scalar::I32, Scalar::U32, Scalar::U64, Scalar::U16],
+                    AtomicOp::Min | AtomicOp::Max => &[Scalar::I32, Scalar::U32, Scalar::U64, Scalar::I64],
+                    AtomicOp::And | AtomicOp::Or | AtomicOp::Xor => &[Scalar::I32, Scalar::U32, Scalar::U64],
+                    AtomicOp::Sub => &[Scalar::I32, Scalar::U32],
+                    AtomicOp::Inc | AtomicOp::Dec => &[Scalar::U32],
                 };
                 let Some(elem) = elem.filter(|e| allowed.contains(e)) else {
                     let names: Vec<_> = allowed.iter().map(|s| format!("{} *", s.name())).collect();
@@ -1302,6 +1310,8 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
         "atomicAnd" => I::Atomic(AtomicOp::And),
         "atomicOr" => I::Atomic(AtomicOp::Or),
         "atomicXor" => I::Atomic(AtomicOp::Xor),
+        "atomicInc" => I::Atomic(AtomicOp::Inc),
+        "atomicDec" => I::Atomic(AtomicOp::Dec),
         "__shfl_sync" => I::Shfl(ShflKind::Idx),
         "__shfl_up_sync" => I::Shfl(ShflKind::Up),
         "__shfl_down_sync" => I::Shfl(ShflKind::Down),
@@ -1433,4 +1443,13 @@ fn splice_string_args<'a>(fmt: &str, args: &'a [ast::Expr]) -> (String, Vec<&'a 
     }
     rest.extend(args);
     (out, rest)
+}
+
+/// The type a pointer's integer offset is computed in: 32 bits (as `PtrAdd` takes it) unless it is 64 bits wide.
+fn index_scalar(s: Scalar) -> Scalar {
+    match s.promote() {
+        w @ (Scalar::I64 | Scalar::U64) => w,
+        Scalar::U32 => Scalar::U32,
+        _ => Scalar::I32,
+    }
 }

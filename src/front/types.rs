@@ -8,8 +8,14 @@ pub enum Scalar {
     Bool,
     I8,
     U8,
+    I16,
+    U16,
     I32,
     U32,
+    /// `long` and `long long` (64-bit on the Linux targets nvcc compiles for), `ptrdiff_t`.
+    I64,
+    /// `unsigned long`, `unsigned long long`, `size_t`.
+    U64,
     F32,
     F64,
 }
@@ -18,8 +24,9 @@ impl Scalar {
     pub fn size(self) -> u32 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
+            Scalar::I16 | Scalar::U16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
-            Scalar::F64 => 8,
+            Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
         }
     }
 
@@ -32,13 +39,18 @@ impl Scalar {
     }
 
     pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::I8 | Scalar::I32 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64)
+    }
+
+    /// Whether the type is 64 bits wide and an integer.
+    pub fn is_wide_int(self) -> bool {
+        matches!(self, Scalar::I64 | Scalar::U64)
     }
 
     /// C's integer promotion: everything narrower than `int` becomes `int`.
     pub fn promote(self) -> Scalar {
         match self {
-            Scalar::Bool | Scalar::I8 | Scalar::U8 => Scalar::I32,
+            Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
             s => s,
         }
     }
@@ -50,6 +62,11 @@ impl Scalar {
             Scalar::F64
         } else if a == Scalar::F32 || b == Scalar::F32 {
             Scalar::F32
+        } else if a == Scalar::U64 || b == Scalar::U64 {
+            Scalar::U64
+        } else if a == Scalar::I64 || b == Scalar::I64 {
+            // long long can hold every unsigned int, so it wins over it (C11 6.3.1.8).
+            Scalar::I64
         } else if a == Scalar::U32 || b == Scalar::U32 {
             Scalar::U32
         } else {
@@ -62,8 +79,12 @@ impl Scalar {
             Scalar::Bool => "bool",
             Scalar::I8 => "char",
             Scalar::U8 => "unsigned char",
+            Scalar::I16 => "short",
+            Scalar::U16 => "unsigned short",
             Scalar::I32 => "int",
             Scalar::U32 => "unsigned int",
+            Scalar::I64 => "long long",
+            Scalar::U64 => "unsigned long long",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
         }
@@ -158,8 +179,11 @@ impl Scalar {
             Scalar::Bool => (bits & 1) as i64,
             Scalar::I8 => bits as u8 as i8 as i64,
             Scalar::U8 => bits as u8 as i64,
+            Scalar::I16 => bits as u16 as i16 as i64,
+            Scalar::U16 => bits as u16 as i64,
             Scalar::I32 => bits as u32 as i32 as i64,
             Scalar::U32 => bits as u32 as i64,
+            Scalar::I64 | Scalar::U64 => bits as i64,
             Scalar::F32 => f32::from_bits(bits as u32) as i64,
             Scalar::F64 => f64::from_bits(bits) as i64,
         }
@@ -169,6 +193,7 @@ impl Scalar {
         match self {
             Scalar::F32 => f32::from_bits(bits as u32) as f64,
             Scalar::F64 => f64::from_bits(bits),
+            Scalar::U64 => bits as f64,
             s => s.int_value(bits) as f64,
         }
     }
@@ -186,10 +211,24 @@ impl Scalar {
                 Scalar::F32 => bits & 0xffff_ffff,
                 Scalar::F64 => (f64::from_bits(bits) as f32).to_bits() as u64,
                 Scalar::U32 => (bits as u32 as f32).to_bits() as u64,
+                // Rounded once, from the integer itself (not through f64, which would round twice).
+                Scalar::U64 => (bits as f32).to_bits() as u64,
+                Scalar::I64 => (bits as i64 as f32).to_bits() as u64,
                 s => (s.int_value(bits) as f32).to_bits() as u64,
             },
             Scalar::F64 => self.float_value(bits).to_bits(),
-            Scalar::I8 | Scalar::U8 | Scalar::I32 | Scalar::U32 => {
+            Scalar::U64 if self.is_float() => {
+                let f = self.float_value(bits);
+                if f.is_nan() { 0 } else { f as u64 }
+            }
+            Scalar::I8
+            | Scalar::U8
+            | Scalar::I16
+            | Scalar::U16
+            | Scalar::I32
+            | Scalar::U32
+            | Scalar::I64
+            | Scalar::U64 => {
                 let v: i64 = match self {
                     Scalar::F32 => {
                         let f = f32::from_bits(bits as u32);
@@ -200,6 +239,8 @@ impl Scalar {
                 };
                 match to {
                     Scalar::I8 | Scalar::U8 => v as u8 as u64,
+                    Scalar::I16 | Scalar::U16 => v as u16 as u64,
+                    Scalar::I64 | Scalar::U64 => v as u64,
                     _ => v as u32 as u64,
                 }
             }
@@ -214,7 +255,11 @@ fn saturate(f: f64, to: Scalar) -> i64 {
     match to {
         Scalar::I8 => f.clamp(i8::MIN as f64, i8::MAX as f64) as i64,
         Scalar::U8 => f.clamp(0.0, u8::MAX as f64) as i64,
+        Scalar::I16 => f.clamp(i16::MIN as f64, i16::MAX as f64) as i64,
+        Scalar::U16 => f.clamp(0.0, u16::MAX as f64) as i64,
         Scalar::I32 => f.clamp(i32::MIN as f64, i32::MAX as f64) as i64,
+        // `as` saturates at i64's range, like cvt.rzi.s64.
+        Scalar::I64 => f as i64,
         _ => f.clamp(0.0, u32::MAX as f64) as i64,
     }
 }

@@ -120,6 +120,24 @@ impl<'p> Lowerer<'p> {
         Reg(self.regs.len() as u32 - 1)
     }
 
+    /// `base + index * scale`: one `PtrAdd` for a 32-bit index; a 64-bit index (`size_t`, `long`) is
+    /// multiplied and added in 64 bits, so no bits of it are lost.
+    fn ptr_add(&mut self, base: Operand, index: Operand, index_ty: Ty, scale: i64, span: Span) -> Operand {
+        let dst = self.temp(Ty::Ptr);
+        if matches!(index_ty, Ty::I64 | Ty::U64) {
+            let offset = self.temp(Ty::I64);
+            self.emit(
+                Instr::Binary { op: ArithOp::Mul, ty: Ty::I64, dst: offset, a: index, b: Operand::Imm(scale as u64) },
+                span,
+            );
+            self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: base, b: Operand::Reg(offset) }, span);
+        } else {
+            let index_signed = index_ty == Ty::I32;
+            self.emit(Instr::PtrAdd { dst, base, index, index_signed, scale }, span);
+        }
+        Operand::Reg(dst)
+    }
+
     fn temp(&mut self, ty: Ty) -> Reg {
         self.new_reg(None, ty)
     }
@@ -366,12 +384,10 @@ impl<'p> Lowerer<'p> {
                 Operand::Reg(dst)
             }
             E::PtrOffset { ptr, index, elem_size, negate } => {
-                let index_signed = Ty::of(&index.ty) == Ty::I32;
+                let index_ty = Ty::of(&index.ty);
                 let (base, index) = (self.expr(ptr), self.expr(index));
-                let dst = self.temp(Ty::Ptr);
                 let scale = if *negate { -(*elem_size as i64) } else { *elem_size as i64 };
-                self.emit(Instr::PtrAdd { dst, base, index, index_signed, scale }, span);
-                Operand::Reg(dst)
+                self.ptr_add(base, index, index_ty, scale, span)
             }
             E::PtrDiff { a, b, elem_size } => {
                 let (a, b) = (self.expr(a), self.expr(b));
@@ -450,13 +466,11 @@ impl<'p> Lowerer<'p> {
                 .1
             }
             E::PtrCompoundAssign { place, index, elem_size, negate } => {
-                let index_signed = Ty::of(&index.ty) == Ty::I32;
+                let index_ty = Ty::of(&index.ty);
                 let scale = if *negate { -(*elem_size as i64) } else { *elem_size as i64 };
                 self.read_modify_write(place, ty, span, false, |lw, old| {
                     let idx = lw.expr(index);
-                    let dst = lw.temp(Ty::Ptr);
-                    lw.emit(Instr::PtrAdd { dst, base: old, index: idx, index_signed, scale }, span);
-                    Operand::Reg(dst)
+                    lw.ptr_add(old, idx, index_ty, scale, span)
                 })
                 .1
             }

@@ -42,8 +42,12 @@ pub enum Ty {
     Bool,
     I8,
     U8,
+    I16,
+    U16,
     I32,
     U32,
+    I64,
+    U64,
     F32,
     F64,
     /// A 64-bit address.
@@ -64,8 +68,12 @@ impl Ty {
             Ty::Bool => Scalar::Bool,
             Ty::I8 => Scalar::I8,
             Ty::U8 => Scalar::U8,
+            Ty::I16 => Scalar::I16,
+            Ty::U16 => Scalar::U16,
             Ty::I32 => Scalar::I32,
             Ty::U32 => Scalar::U32,
+            Ty::I64 => Scalar::I64,
+            Ty::U64 => Scalar::U64,
             Ty::F32 => Scalar::F32,
             Ty::F64 => Scalar::F64,
             Ty::Ptr => return None,
@@ -81,8 +89,9 @@ impl Ty {
     pub fn size(self) -> u32 {
         match self {
             Ty::Bool | Ty::I8 | Ty::U8 => 1,
+            Ty::I16 | Ty::U16 => 2,
             Ty::I32 | Ty::U32 | Ty::F32 => 4,
-            Ty::F64 | Ty::Ptr => 8,
+            Ty::I64 | Ty::U64 | Ty::F64 | Ty::Ptr => 8,
         }
     }
 
@@ -91,8 +100,12 @@ impl Ty {
             Ty::Bool => "bool",
             Ty::I8 => "i8",
             Ty::U8 => "u8",
+            Ty::I16 => "i16",
+            Ty::U16 => "u16",
             Ty::I32 => "i32",
             Ty::U32 => "u32",
+            Ty::I64 => "i64",
+            Ty::U64 => "u64",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Ptr => "ptr",
@@ -106,8 +119,12 @@ impl From<Scalar> for Ty {
             Scalar::Bool => Ty::Bool,
             Scalar::I8 => Ty::I8,
             Scalar::U8 => Ty::U8,
+            Scalar::I16 => Ty::I16,
+            Scalar::U16 => Ty::U16,
             Scalar::I32 => Ty::I32,
             Scalar::U32 => Ty::U32,
+            Scalar::I64 => Ty::I64,
+            Scalar::U64 => Ty::U64,
             Scalar::F32 => Ty::F32,
             Scalar::F64 => Ty::F64,
         }

@@ -62,6 +62,45 @@ pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> 
             })
             .to_bits()
         }
+        Ty::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            (match op {
+                ArithOp::Add => x.wrapping_add(y),
+                ArithOp::Sub => x.wrapping_sub(y),
+                ArithOp::Mul => x.wrapping_mul(y),
+                ArithOp::Div => {
+                    if y == 0 {
+                        return Err(DivideByZero);
+                    }
+                    x.wrapping_div(y)
+                }
+                ArithOp::Rem => {
+                    if y == 0 {
+                        return Err(DivideByZero);
+                    }
+                    x.wrapping_rem(y)
+                }
+                // PTX clamps 64-bit shift counts to 64.
+                ArithOp::Shl => (x as u64).checked_shl(y as u32).unwrap_or(0) as i64,
+                ArithOp::Shr => x >> (y as u64).min(63),
+                ArithOp::And => x & y,
+                ArithOp::Or => x | y,
+                ArithOp::Xor => x ^ y,
+            }) as u64
+        }
+        // Addresses add and subtract as 64-bit unsigned numbers.
+        Ty::U64 | Ty::Ptr => match op {
+            ArithOp::Add => a.wrapping_add(b),
+            ArithOp::Sub => a.wrapping_sub(b),
+            ArithOp::Mul => a.wrapping_mul(b),
+            ArithOp::Div => a.checked_div(b).ok_or(DivideByZero)?,
+            ArithOp::Rem => a.checked_rem(b).ok_or(DivideByZero)?,
+            ArithOp::Shl => a.checked_shl(b.min(64) as u32).unwrap_or(0),
+            ArithOp::Shr => a.checked_shr(b.min(64) as u32).unwrap_or(0),
+            ArithOp::And => a & b,
+            ArithOp::Or => a | b,
+            ArithOp::Xor => a ^ b,
+        },
         // U32, and anything narrower that slipped through promotion, computes as unsigned 32-bit.
         _ => {
             let (x, y) = (a as u32, b as u32);
@@ -98,6 +137,10 @@ pub fn compare(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
     match ty {
         Ty::I32 => cmp!(a as u32 as i32, b as u32 as i32),
         Ty::I8 => cmp!(a as u8 as i8, b as u8 as i8),
+        Ty::I16 => cmp!(a as u16 as i16, b as u16 as i16),
+        Ty::U16 => cmp!(a as u16, b as u16),
+        Ty::I64 => cmp!(a as i64, b as i64),
+        Ty::U64 => cmp!(a, b),
         Ty::F32 => cmp!(f32::from_bits(a as u32), f32::from_bits(b as u32)),
         Ty::F64 => cmp!(f64::from_bits(a), f64::from_bits(b)),
         Ty::Ptr => cmp!(a, b),
@@ -111,6 +154,8 @@ pub fn unary(op: UnOp, ty: Ty, a: u64) -> u64 {
         (UnOp::Not, _) => (a == 0) as u64,
         (UnOp::Neg, Ty::F32) => (-f32::from_bits(a as u32)).to_bits() as u64,
         (UnOp::Neg, Ty::F64) => (-f64::from_bits(a)).to_bits(),
+        (UnOp::Neg, Ty::I64 | Ty::U64) => a.wrapping_neg(),
+        (UnOp::BitNot, Ty::I64 | Ty::U64) => !a,
         (UnOp::Neg, _) => (a as u32).wrapping_neg() as u64,
         (UnOp::BitNot, _) => !(a as u32) as u64,
     }
@@ -216,6 +261,20 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 _ => x,
             }) as u32 as u64
         }
+        Ty::I64 => {
+            let (x, y) = (a as i64, b as i64);
+            (match f {
+                MathFn::Min => x.min(y),
+                MathFn::Max => x.max(y),
+                MathFn::Abs => x.wrapping_abs(),
+                _ => x,
+            }) as u64
+        }
+        Ty::U64 => match f {
+            MathFn::Min => a.min(b),
+            MathFn::Max => a.max(b),
+            _ => a,
+        },
         _ => {
             let (x, y) = (a as u32, b as u32);
             (match f {
@@ -235,6 +294,10 @@ pub fn display(ty: Ty, bits: u64) -> String {
         Ty::U8 => (bits as u8).to_string(),
         Ty::I32 => (bits as u32 as i32).to_string(),
         Ty::U32 => (bits as u32).to_string(),
+        Ty::I16 => (bits as u16 as i16).to_string(),
+        Ty::U16 => (bits as u16).to_string(),
+        Ty::I64 => (bits as i64).to_string(),
+        Ty::U64 => bits.to_string(),
         Ty::F32 => format!("{:?}", f32::from_bits(bits as u32)),
         Ty::F64 => format!("{:?}", f64::from_bits(bits)),
         Ty::Ptr => format!("{bits:#x}"),

@@ -521,6 +521,20 @@ fn atomic(op: AtomicOp, ty: Ty, old: u64, x: u64, y: u64) -> u64 {
         }
         AtomicOp::Min => alu::math(crate::front::tast::MathFn::Min, ty, old, x),
         AtomicOp::Max => alu::math(crate::front::tast::MathFn::Max, ty, old, x),
+        AtomicOp::Inc => {
+            if old as u32 >= x as u32 {
+                0
+            } else {
+                old + 1
+            }
+        }
+        AtomicOp::Dec => {
+            if old as u32 == 0 || old as u32 > x as u32 {
+                x
+            } else {
+                old - 1
+            }
+        }
     }
 }
 

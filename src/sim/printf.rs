@@ -78,11 +78,27 @@ fn parse(spec: &str) -> Spec {
 
 fn as_i64(bits: u64, ty: Ty) -> i64 {
     match ty {
-        Ty::I32 | Ty::I8 => bits as u32 as i32 as i64,
+        Ty::I32 | Ty::I8 | Ty::I16 => bits as u32 as i32 as i64,
         Ty::F64 => f64::from_bits(bits) as i64,
-        Ty::Ptr => bits as i64,
+        Ty::Ptr | Ty::I64 | Ty::U64 => bits as i64,
         _ => bits as u32 as i64,
     }
+}
+
+/// The bits `%d`, `%u` and `%x` print: 64 of them with `l`, `ll`, `z`, `j` or `t` (or a 64-bit argument),
+/// 16 or 8 with `h` or `hh`, else 32 (what CUDA's printf reads for each).
+fn int_bits(spec: &str, bits: u64, ty: Ty) -> (u64, u32) {
+    let width = if spec.contains(['l', 'z', 'j', 't']) || matches!(ty, Ty::I64 | Ty::U64 | Ty::Ptr) {
+        64
+    } else if spec.contains("hh") {
+        8
+    } else if spec.contains('h') {
+        16
+    } else {
+        32
+    };
+    let v = as_i64(bits, ty) as u64;
+    (if width == 64 { v } else { v & ((1u64 << width) - 1) }, width)
 }
 
 fn as_f64(bits: u64, ty: Ty) -> f64 {
@@ -124,12 +140,14 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
     let s = parse(spec);
     match conv {
         'd' | 'i' => {
-            let v = as_i64(bits, ty);
+            let (u, width) = int_bits(spec, bits, ty);
+            // Sign-extend from the printed width.
+            let v = if width == 64 { u as i64 } else { ((u << (64 - width)) as i64) >> (64 - width) };
             pad(&s, signed(&s, v.to_string(), v < 0), true)
         }
-        'u' => pad(&s, (as_i64(bits, ty) as u64 & 0xffff_ffff).to_string(), true),
+        'u' => pad(&s, int_bits(spec, bits, ty).0.to_string(), true),
         'x' | 'X' | 'o' => {
-            let v = if ty == Ty::Ptr { bits } else { bits & 0xffff_ffff };
+            let v = int_bits(spec, bits, ty).0;
             let mut body = match conv {
                 'x' => format!("{v:x}"),
                 'X' => format!("{v:X}"),
@@ -194,5 +212,10 @@ mod tests {
         assert_eq!(format("%5d|%-4d|%04d", &[i(42), i(-3), i(-7)]), "   42|-3  |-007");
         assert_eq!(format("%.2f %e %g", &[f(1.23456), f(12345.678), f(0.0001)]), "1.23 1.234568e+04 0.0001");
         assert_eq!(format("%x %#X %u %%", &[i(255), i(255), i(-1)]), "ff 0XFF 4294967295 %");
+        let big = |v: i64| (v as u64, Ty::I64);
+        assert_eq!(
+            format("%lld %llu %zu %lx %hd", &[big(-5), (u64::MAX, Ty::U64), big(1 << 40), big(-1), i(70000)]),
+            "-5 18446744073709551615 1099511627776 ffffffffffffffff 4464"
+        );
     }
 }

@@ -36,6 +36,11 @@ fn element_json(ty: Ty, bits: u64) -> Value {
         Ty::U8 => json!(bits as u8),
         Ty::I32 => json!(bits as u32 as i32),
         Ty::U32 => json!(bits as u32),
+        Ty::I16 => json!(bits as u16 as i16),
+        Ty::U16 => json!(bits as u16),
+        // Exact JSON integers, above 2^53 too (JavaScript readers round those).
+        Ty::I64 => json!(bits as i64),
+        Ty::U64 => json!(bits),
         Ty::F32 => json!(f32::from_bits(bits as u32)),
         Ty::F64 => json!(f64::from_bits(bits)),
         Ty::Ptr => json!(bits),
