@@ -498,6 +498,7 @@ fn oversized_launch_is_refused_before_allocating() {
             assert!(needed >= 3 << 30, "three arrays of 1<<28 floats: {needed}");
             assert!(e.to_string().contains("pass --memory-cap BYTES"), "{e}");
         }
+        Err(e) => panic!("refused for another reason: {e}"),
         Ok(_) => panic!("a 3 GiB launch passed a 1 GiB cap"),
     }
 }

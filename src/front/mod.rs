@@ -146,7 +146,7 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
             directives.push(d);
         }
     }
-    let (program, type_diags) = typeck::check(&tu);
+    let (program, type_diags) = typeck::check(&tu, options.mode);
     diags.extend(type_diags);
     // Directive resolution needs a sound program, but its errors are independent: report both.
     let launch = match directives::resolve(&program, &directives, overrides, &mut sources, whole, partial) {

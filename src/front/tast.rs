@@ -52,6 +52,9 @@ pub struct Function {
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub functions: Vec<Function>,
+    /// A pre-CUDA-9 warp function the code uses (`__shfl_down`, ...): it compiled for pre-Volta scheduling
+    /// and cannot run under ITS.
+    pub legacy_warp: Option<String>,
 }
 
 impl Program {
@@ -204,6 +207,27 @@ pub enum MathFn {
     MulRn,
     AddRn,
     SubRn,
+    /// `__popc`, `__clz`, `__ffs`, `__brev` on 32 bits, and their `ll` forms on 64.
+    Popc,
+    Popc64,
+    Clz,
+    Clz64,
+    Ffs,
+    Ffs64,
+    Brev,
+    Brev64,
+    /// The high half of the full product (`__mulhi`, `__umulhi`, `__mul64hi`, `__umul64hi`, by type).
+    MulHi,
+    /// The product of the low 24 bits (`__mul24`, `__umul24`).
+    Mul24,
+    /// Clamp to [0, 1], NaN to 0 (`__saturatef`).
+    Saturate,
+    /// Round to nearest, ties to even (`rintf`, and `__float2int_rn` before its conversion).
+    Rint,
+    /// The operand's bits as another type (`__int_as_float`, `__float_as_uint`, ...).
+    Bits,
+    Exp10,
+    Log10,
 }
 
 impl MathFn {
@@ -217,7 +241,9 @@ impl MathFn {
             | MathFn::Div
             | MathFn::MulRn
             | MathFn::AddRn
-            | MathFn::SubRn => 2,
+            | MathFn::SubRn
+            | MathFn::MulHi
+            | MathFn::Mul24 => 2,
             _ => 1,
         }
     }

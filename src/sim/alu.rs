@@ -198,6 +198,9 @@ fn rn<
 }
 
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
+    if let Some(v) = bit_math(f, ty, a, b) {
+        return v;
+    }
     match ty {
         Ty::F32 => {
             let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
@@ -222,7 +225,17 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 MathFn::Pow => x.powf(y),
                 MathFn::Fmod => x % y,
                 MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
-                MathFn::Fma => x * y, // lowered to `Instr::Fma`; never reaches here
+                MathFn::Saturate => {
+                    if x.is_nan() {
+                        0.0
+                    } else {
+                        x.clamp(0.0, 1.0)
+                    }
+                }
+                MathFn::Rint => x.round_ties_even(),
+                MathFn::Exp10 => 10f32.powf(x),
+                MathFn::Log10 => x.log10(),
+                _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
             };
             r.to_bits() as u64
         }
@@ -248,7 +261,17 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 MathFn::Pow => x.powf(y),
                 MathFn::Fmod => x % y,
                 MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
-                MathFn::Fma => x * y, // lowered to `Instr::Fma`; never reaches here
+                MathFn::Saturate => {
+                    if x.is_nan() {
+                        0.0
+                    } else {
+                        x.clamp(0.0, 1.0)
+                    }
+                }
+                MathFn::Rint => x.round_ties_even(),
+                MathFn::Exp10 => 10f64.powf(x),
+                MathFn::Log10 => x.log10(),
+                _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
             };
             r.to_bits()
         }
@@ -284,6 +307,45 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
             }) as u64
         }
     }
+}
+
+/// The bit-manipulation and integer-product intrinsics, whatever their result type.
+fn bit_math(f: MathFn, ty: Ty, a: u64, b: u64) -> Option<u64> {
+    let signed = matches!(ty, Ty::I32 | Ty::I64);
+    Some(match f {
+        MathFn::Bits => a,
+        MathFn::Popc => (a as u32).count_ones() as u64,
+        MathFn::Popc64 => a.count_ones() as u64,
+        MathFn::Clz => (a as u32).leading_zeros() as u64,
+        MathFn::Clz64 => a.leading_zeros() as u64,
+        MathFn::Ffs => {
+            let x = a as u32;
+            if x == 0 { 0 } else { x.trailing_zeros() as u64 + 1 }
+        }
+        MathFn::Ffs64 => {
+            if a == 0 {
+                0
+            } else {
+                a.trailing_zeros() as u64 + 1
+            }
+        }
+        MathFn::Brev => (a as u32).reverse_bits() as u64,
+        MathFn::Brev64 => a.reverse_bits(),
+        MathFn::Mul24 if signed => {
+            // The low 24 bits of each operand, sign-extended, multiplied; the low 32 bits kept.
+            let x = ((a as u32) << 8) as i32 >> 8;
+            let y = ((b as u32) << 8) as i32 >> 8;
+            x.wrapping_mul(y) as u32 as u64
+        }
+        MathFn::Mul24 => ((a as u32 & 0xff_ffff).wrapping_mul(b as u32 & 0xff_ffff)) as u64,
+        MathFn::MulHi => match ty {
+            Ty::I32 => (((a as u32 as i32 as i64) * (b as u32 as i32 as i64)) >> 32) as u32 as u64,
+            Ty::U32 => (((a as u32 as u64) * (b as u32 as u64)) >> 32) & 0xffff_ffff,
+            Ty::I64 => (((a as i64 as i128) * (b as i64 as i128)) >> 64) as u64,
+            _ => (((a as u128) * (b as u128)) >> 64) as u64,
+        },
+        _ => return None,
+    })
 }
 
 /// Reads register bits as a typed number, for display and JSON.

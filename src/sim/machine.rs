@@ -51,7 +51,14 @@ impl Default for Config {
 /// Why a launch cannot start.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaunchError {
-    MemoryCap { needed: u64, cap: u64 },
+    MemoryCap {
+        needed: u64,
+        cap: u64,
+    },
+    /// The kernel uses a warp function of CUDA 8 and earlier, which has no meaning under ITS.
+    LegacyWarp {
+        name: String,
+    },
 }
 
 impl std::fmt::Display for LaunchError {
@@ -61,6 +68,12 @@ impl std::fmt::Display for LaunchError {
                 f,
                 "the launch needs {needed} bytes of global memory, more than the cap of {cap} bytes; \
                  pass --memory-cap BYTES to allow it"
+            ),
+            LaunchError::LegacyWarp { name } => write!(
+                f,
+                "`{name}` exists only for pre-Volta GPUs: under independent thread scheduling \"the whole warp\" \
+                 it exchanges between is not defined (CUDA 9 removed it for Volta); use its _sync form to run \
+                 this kernel in ITS mode"
             ),
         }
     }
@@ -290,6 +303,9 @@ impl Machine {
         let needed = launch.global_bytes();
         if needed > config.memory_cap {
             return Err(LaunchError::MemoryCap { needed, cap: config.memory_cap });
+        }
+        if let (Mode::Its, Some(name)) = (launch.mode, &compiled.program.legacy_warp) {
+            return Err(LaunchError::LegacyWarp { name: name.clone() });
         }
         let kernel = Arc::new(compiled.kernel.clone());
         let (global, params) = GlobalMemory::from_launch(&launch);

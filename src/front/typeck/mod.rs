@@ -1,5 +1,7 @@
 //! Name resolution and type checking: [`ast`] -> [`tast`], with C's promotions and conversions made explicit.
 
+mod builtins;
+
 use std::collections::HashMap;
 
 use super::ast::{self, BaseType, BinaryOp, ExprKind as A, FnKind, UnaryOp};
@@ -7,11 +9,15 @@ use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::Span;
 use super::tast::*;
 use super::types::{Scalar, Type};
+use crate::launch::Mode;
 
 /// Checks a whole translation unit. Functions with errors are still returned (with `Type::Error` inside),
 /// so callers must look at the diagnostics first.
-pub fn check(tu: &ast::TranslationUnit) -> (Program, Vec<Diagnostic>) {
-    let mut ck = Checker::default();
+///
+/// `mode` is the execution model the code is compiled for: the warp functions of CUDA 8 and earlier exist
+/// only for pre-Volta GPUs.
+pub fn check(tu: &ast::TranslationUnit, mode: Mode) -> (Program, Vec<Diagnostic>) {
+    let mut ck = Checker { mode, ..Checker::default() };
     ck.declare_functions(tu);
     let mut program = Program::default();
     for (i, f) in tu.functions.iter().enumerate() {
@@ -19,6 +25,7 @@ pub fn check(tu: &ast::TranslationUnit) -> (Program, Vec<Diagnostic>) {
         program.functions.push(func);
     }
     ck.check_recursion(&program);
+    program.legacy_warp = ck.legacy_warp.take();
     (program, ck.diags)
 }
 
@@ -39,6 +46,11 @@ enum Binding {
 
 #[derive(Default)]
 struct Checker {
+    mode: Mode,
+    /// The first pre-CUDA-9 warp function used (see [`Program::legacy_warp`]).
+    legacy_warp: Option<String>,
+    /// The ITS lesson about legacy warp functions was given (once per file).
+    legacy_taught: bool,
     fns: HashMap<String, FnId>,
     sigs: Vec<Signature>,
     diags: Vec<Diagnostic>,
@@ -991,6 +1003,9 @@ impl Checker {
         if let Some(intr) = intrinsic(&name.name) {
             return self.intrinsic(intr, &name.name, args, span);
         }
+        if let Some(e) = self.builtin_call(name, args, span) {
+            return e;
+        }
         if let Some(&id) = self.fns.get(&name.name) {
             let sig = self.sigs[id.0 as usize].clone();
             if sig.kind == FnKind::Global {
@@ -1031,7 +1046,7 @@ impl Checker {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
         } else {
             let mut known: Vec<String> = self.fns.keys().cloned().collect();
-            known.extend(INTRINSIC_NAMES.iter().map(|s| s.to_string()));
+            known.extend(INTRINSIC_NAMES.iter().chain(builtins::BUILTIN_NAMES).map(|s| s.to_string()));
             let mut d = Diagnostic::new(ErrorCode::Name, name.span, format!("cannot find function `{}`", name.name))
                 .label("not declared");
             if let Some(c) = closest(&name.name, &known) {
@@ -1350,14 +1365,14 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
 fn unsupported_function(name: &str) -> Option<&'static str> {
     Some(match name {
         "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => "barrier reductions",
-        "atomicInc" | "atomicDec" | "atomicAdd_block" | "atomicAdd_system" => "this atomic variant",
-        "__ldg" | "__ldcg" | "__ldca" | "__stcg" => "cache-hinted loads and stores; use a plain access",
+        "atomicAdd_block" | "atomicAdd_system" => "this atomic variant",
+        "__stcg" | "__stcs" | "__stwt" => "cache-hinted stores; use a plain store",
         "malloc" | "free" | "memcpy" | "memset" | "cudaMalloc" | "cudaMemcpy" => {
             "memory management inside kernels or host API"
         }
         "__match_any_sync" | "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
         "tex1D" | "tex2D" | "tex1Dfetch" | "surf2Dread" => "textures and surfaces",
-        "clock" | "clock64" | "__nanosleep" => "timing functions",
+        "clock" | "clock64" => "clock(): warpdbg's time is its step count, shown in the header",
         "assert" => "device-side assert",
         _ => return None,
     })

@@ -1,0 +1,177 @@
+//! The CUDA that course code is written in, one kernel per construct, checked for exact final memory: 64- and
+//! 16-bit integers and C's rules for them, 64-bit and floating-point atomics, the integer and float
+//! intrinsics, the warp functions of CUDA 8 (pre-Volta only, a lesson under ITS), typedefs. The kernels of
+//! `tests/conformance/` named here were also run on an H100 (tests/conformance.rs compares them).
+
+mod common;
+
+use warpdbg::front::{self, CompileError};
+use warpdbg::launch::{Mode, Overrides};
+use warpdbg::session::Session;
+use warpdbg::sim::Config;
+
+fn compile_err(text: &str, mode: Mode) -> CompileError {
+    let o = Overrides { mode: Some(mode), ..Overrides::default() };
+    match front::compile("k.cu", text.as_bytes(), &o) {
+        Ok(_) => panic!("compiled, but should not:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+fn run_text(text: &str, mode: Mode) -> common::Run {
+    let o = Overrides { mode: Some(mode), ..Overrides::default() };
+    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    common::run_compiled(&c, Config::default())
+}
+
+#[test]
+fn sixty_four_bit_atomics_floating_atomics_and_wrapping_increments() {
+    let r = common::run("tests/conformance/atomics64.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let u: Vec<u64> = r.json["memory"]["u"].as_array().expect("u").iter().map(|v| v.as_u64().expect("u64")).collect();
+    // 128 threads: t = 0..127.
+    let sum_t: u64 = (0..128).sum();
+    assert_eq!(u, vec![128 << 33, sum_t * 0x1_0000_0001, 128 * 0x1_0000_0003, 0xfedc_ba98_7654_3210, 127 << 40]);
+    assert_eq!(r.ints("m"), vec![-127 * (1i64 << 40), 6 << 35]);
+    assert_eq!(r.floats("f"), vec![64.0, 192.0]);
+    assert_eq!(r.floats("d"), vec![32.0]);
+    // atomicInc wraps to 0 past 9 (128 % 10); atomicDec from 0 goes to 5 and counts down (cycle of 6).
+    assert_eq!(r.ints("c"), vec![8, 4]);
+}
+
+#[test]
+fn size_t_indices_long_long_arithmetic_and_cs_mixed_sign_rules() {
+    let r = common::run("tests/conformance/int64_index.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let (sums, flags) = (r.ints("sums"), r.ints("flags"));
+    for i in 0..256usize {
+        let x = i as i64 - 100;
+        if i >= 250 {
+            assert_eq!((sums[i], flags[i]), (0, 0), "element {i} is past n");
+            continue;
+        }
+        let u = (x as u64) << 40;
+        assert_eq!(sums[i], x * 3_000_000_000 + (u >> 50) as i64, "sums[{i}]");
+        // -1 < 1u is false (int converts to unsigned int); -1L < 1u is true (long holds every unsigned int).
+        let short = (x * 1000) as i16;
+        let f = 2 | if x * x > 5000 { 4 } else { 0 } | if short < 0 { 8 } else { 0 };
+        assert_eq!(flags[i], f + (i as i64 % 3) * 16, "flags[{i}]");
+    }
+}
+
+#[test]
+fn bit_and_integer_intrinsics_compute_like_the_gpu() {
+    let r = common::run("tests/conformance/intrinsics.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let ints = r.ints("ints");
+    for t in 0..32u32 {
+        let x = t.wrapping_mul(2654435761);
+        let i = t as usize;
+        assert_eq!(ints[i], x.count_ones() as i64, "__popc {t}");
+        assert_eq!(ints[32 + i], (x >> (t % 8)).leading_zeros() as i64, "__clz {t}");
+        let masked = x & (0xffu32 << (t % 24));
+        assert_eq!(ints[64 + i], if masked == 0 { 0 } else { masked.trailing_zeros() as i64 + 1 }, "__ffs {t}");
+        assert_eq!(ints[96 + i], x.reverse_bits() as i32 as i64, "__brev {t}");
+        let umulhi = ((x as u64 * 0x9e37_79b9u64) >> 32) as u32 as i32;
+        let mulhi = ((x as i32 as i64 * -7) >> 32) as i32;
+        assert_eq!(ints[128 + i], (umulhi ^ mulhi) as i64, "__umulhi ^ __mulhi {t}");
+        let mul24 = (((x & 0xff_ffff) << 8) as i32 >> 8).wrapping_mul(1000);
+        let rn = (t as f32 * 0.5).round_ties_even() as i32;
+        let rd = (-0.5 * t as f32).floor() as i32;
+        assert_eq!(ints[160 + i], mul24.wrapping_add(rn * 3).wrapping_add(rd) as i64, "__mul24 + rn + rd {t}");
+    }
+    let floats = r.floats("floats");
+    for t in 0..32usize {
+        let f = t as f32 / 8.0 - 2.0;
+        let sat = if f.is_nan() { 0.0 } else { f.clamp(0.0, 1.0) };
+        assert_eq!(floats[96 + t] as f32, sat + 1.0 / (t as f32 + 1.0).sqrt(), "__saturatef + rsqrtf {t}");
+        assert_eq!(floats[128 + t] as f32, f32::from_bits(0x3f80_0000 + t as u32) + (t as f32 + 1.0).ln(), "{t}");
+    }
+}
+
+#[test]
+fn legacy_warp_functions_run_pre_volta_over_the_whole_warp() {
+    let r = common::run("tests/conformance/legacy_shfl.cu", Mode::PreVolta, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let out = r.ints("out");
+    for t in 0..64i64 {
+        let warp = t / 32;
+        // Lane 0 of each warp ends with the warp's sum of t; __shfl(v, 0) hands it to every lane.
+        let sum: i64 = (warp * 32..warp * 32 + 32).sum();
+        let up = if t % 32 >= 3 { t - 3 } else { t };
+        assert_eq!(out[t as usize], sum + (t ^ 1) * 1000 + up * 100_000, "out[{t}]");
+    }
+    let third = (0..32u32).filter(|l| l % 3 == 0).fold(0u32, |m, l| m | 1 << l) as i64;
+    let third_hi = (32..64u32).filter(|t| t % 3 == 0).fold(0u32, |m, t| m | 1 << (t - 32)) as i64;
+    assert_eq!(r.ints("votes"), vec![third, 0, 1, third_hi, 1, 0]);
+}
+
+#[test]
+fn legacy_warp_functions_under_its_teach_why_they_were_removed() {
+    let text = std::fs::read_to_string(common::repo("tests/conformance/legacy_shfl.cu")).expect("read");
+    let e = compile_err(&text.replace("// @mode pre-volta\n", ""), Mode::Its);
+    let r = e.render();
+    assert_eq!(e.diags.len(), 7, "{r}");
+    assert!(
+        r.starts_with(
+            "error[E-unsupported]: `__shfl_down` does not exist for Volta and later GPUs (independent thread \
+             scheduling)\n  ┌─ k.cu:9:42\n"
+        ),
+        "{r}"
+    );
+    assert!(r.contains("removed in CUDA 9 for sm_70 and later"), "{r}");
+    assert!(r.contains("the threads of a warp are no longer guaranteed to reach this call together"), "{r}");
+    // The lesson once, then only what to write.
+    assert_eq!(r.matches("no longer guaranteed").count(), 1, "{r}");
+    assert!(r.contains("= hint: write `__ballot_sync(0xffffffff, predicate)`"), "{r}");
+    // Compiled for pre-Volta, the debugger refuses to switch the session to ITS, saying why.
+    let c = common::compile("tests/conformance/legacy_shfl.cu", Mode::PreVolta, &[]);
+    let mut s = Session::new(c, Config::default()).expect("session");
+    let err = s.set_mode(Mode::Its).expect_err("no ITS for __shfl_down");
+    assert!(err.to_string().starts_with("`__shfl_down` exists only for pre-Volta GPUs"), "{err}");
+    assert_eq!(s.mode(), Mode::PreVolta);
+}
+
+#[test]
+fn typedefs_and_using_aliases_name_scalar_and_pointer_types() {
+    let r = run_text(
+        "typedef unsigned int uint_t;\ntypedef float real, *real_ptr;\nusing index_t = long long;\n\
+         using namespace std;\n// @block 8\n// @arg out float[8] = 0\n\
+         __global__ void k(real_ptr out) {\n    typedef int local_int;\n    uint_t t = threadIdx.x;\n\
+         index_t big = (index_t)t << 33;\n    local_int back = (local_int)(big >> 33);\n    \
+         out[t] = (real)back * 1.5f;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("out"), (0..8).map(|t| t as f64 * 1.5).collect::<Vec<_>>());
+}
+
+#[test]
+fn sixty_four_bit_printf_and_scalar_arguments() {
+    let r = run_text(
+        "#include <cstdio>\n// @block 1\n// @arg n = 1ull << 40\n// @arg out unsigned long long[1] = 0\n\
+         __global__ void k(size_t n, unsigned long long *out) {\n    long long neg = -(long long)n;\n    \
+         out[0] = n + 5;\n    printf(\"%zu %lld %llx %d\\n\", n, neg, n, (int)(n >> 20));\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.json["memory"]["out"][0].as_u64(), Some((1u64 << 40) + 5));
+    assert_eq!(r.json["printf"][0]["text"], "1099511627776 -1099511627776 10000000000 1048576\n");
+}
+
+#[test]
+fn atomics_on_types_cuda_has_no_overload_for_are_diagnosed() {
+    let cases = [
+        (
+            "short *p",
+            "atomicAdd(p, 1)",
+            "`atomicAdd` needs an address of type int * or unsigned int * or unsigned long long * or float * or double *, found `short *`",
+        ),
+        ("long long *p", "atomicAdd(p, 1)", "found `long long *`"),
+        ("int *p", "atomicInc(p, 1)", "`atomicInc` needs an address of type unsigned int *, found `int *`"),
+        ("double *p", "atomicSub(p, 1)", "`atomicSub` needs an address of type int * or unsigned int *"),
+    ];
+    for (param, call, message) in cases {
+        let text = format!("// @arg p int[1] = 0\n__global__ void k({param}) {{ {call}; }}\n");
+        let r = compile_err(&text, Mode::Its).render();
+        assert!(r.contains(message), "{call} on {param}:\n{r}");
+    }
+}
