@@ -105,6 +105,9 @@ pub struct LaunchArgs {
     /// Execution model (overrides `// @mode`; default its).
     #[arg(long, value_parser = parse_mode, value_name = "its|pre-volta")]
     pub mode: Option<Mode>,
+    /// Bytes of dynamic shared memory per block, for `extern __shared__` arrays (overrides `// @shared`).
+    #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
+    pub shared: Option<String>,
     /// Schedule warps (and, in ITS, thread groups) from this seed instead of round-robin; reproducible.
     #[arg(long, value_name = "N")]
     pub schedule_seed: Option<u64>,
@@ -123,6 +126,7 @@ impl LaunchArgs {
             args: self.args.clone(),
             seed: self.seed.clone(),
             mode: self.mode,
+            shared: self.shared.clone(),
         }
     }
 }
@@ -311,6 +315,7 @@ pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::
         block: launch.block.clone(),
         args: launch.args.clone(),
         seed: launch.seed.clone(),
+        shared: launch.shared.clone(),
         mode: app.session.mode(),
         theme: app.theme.name.clone(),
         breakpoints: app.session.breakpoints.iter().copied().collect(),

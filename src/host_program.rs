@@ -73,7 +73,7 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
          static void print_f64(FILE *f, unsigned long long b) { double x; memcpy(&x, &b, 8);\n  \
          if (std::isfinite(x)) fprintf(f, \"%.17g\", x); else fprintf(f, \"null\"); }\n\n",
     );
-    for arg in &launch.args {
+    for arg in launch.args.iter().filter(|a| !a.global) {
         if let ArgValue::Array { elem, .. } = &arg.value {
             let a = mem.find(&arg.name).expect("every array argument is allocated");
             if a.bytes() > MAX_EMBEDDED_BYTES {
@@ -107,7 +107,8 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
     out.push_str("\nint main(int argc, char **argv) {\n");
     out.push_str("  FILE *f = fopen(argc > 1 ? argv[1] : \"result.json\", \"w\");\n  if (!f) return 2;\n");
     let mut params = vec![];
-    for (i, arg) in launch.args.iter().enumerate() {
+    // File-scope variables are the program's own (the kernel file defines them): not launch arguments.
+    for (i, arg) in launch.args.iter().enumerate().filter(|(_, a)| !a.global) {
         match &arg.value {
             ArgValue::Array { elem, len, .. } => {
                 let (c, _) = storage(*elem);
@@ -129,7 +130,7 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
     let _ = writeln!(out, "  void *args[] = {{{}}};", if params.is_empty() { "0".into() } else { params.join(", ") });
     let _ = writeln!(
         out,
-        "  cudaError_t e = cudaLaunchKernel((const void *){k}, dim3({}, {}, {}), dim3({}, {}, {}), args, 0, 0);\n  \
+        "  cudaError_t e = cudaLaunchKernel((const void *){k}, dim3({}, {}, {}), dim3({}, {}, {}), args, {shared}, 0);\n  \
          if (e == cudaSuccess) e = cudaDeviceSynchronize();\n  \
          fprintf(f, \"{{\\\"outcome\\\": \\\"%s\\\", \\\"error\\\": \", e == cudaSuccess ? \"completed\" : \"fault\");\n  \
          if (e == cudaSuccess) fprintf(f, \"null\"); else fprintf(f, \"\\\"%s\\\"\", cudaGetErrorString(e));\n  \
@@ -140,10 +141,11 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
         b.x,
         b.y,
         b.z,
-        k = launch.kernel
+        k = launch.kernel,
+        shared = launch.dynamic_shared
     );
     let mut first = true;
-    for arg in &launch.args {
+    for arg in launch.args.iter().filter(|a| !a.global) {
         let ArgValue::Array { elem, len, .. } = &arg.value else { continue };
         let (c, print) = storage(*elem);
         let n = &arg.name;

@@ -140,6 +140,8 @@ pub enum InitExpr {
     BitNot(Box<InitExpr>),
     Binary(InitOp, Box<InitExpr>, Box<InitExpr>),
     Rand(Box<InitExpr>, Box<InitExpr>),
+    /// Element `i` is the `i`-th value, past the end 0: a `__constant__` or `__device__` array's initialiser.
+    List(Vec<Value>),
 }
 
 impl InitExpr {
@@ -148,6 +150,7 @@ impl InitExpr {
     pub fn eval(&self, i: u64, seed: u64, stream: u64) -> Value {
         match self {
             InitExpr::Const(v) => *v,
+            InitExpr::List(values) => values.get(i as usize).copied().unwrap_or(Value::Int(0)),
             InitExpr::Index => Value::Int(i as i64),
             InitExpr::Neg(a) => match a.eval(i, seed, stream) {
                 Value::Int(x) => Value::Int(x.wrapping_neg()),
@@ -183,6 +186,7 @@ impl InitExpr {
         match self {
             InitExpr::Const(_) => true,
             InitExpr::Index | InitExpr::Rand(..) => false,
+            InitExpr::List(values) => values.is_empty(),
             InitExpr::Neg(a) | InitExpr::BitNot(a) => a.is_uniform(),
             InitExpr::Binary(_, a, b) => a.is_uniform() && b.is_uniform(),
         }
@@ -247,6 +251,9 @@ pub enum ArgValue {
 pub struct LaunchArg {
     pub name: String,
     pub value: ArgValue,
+    /// A file-scope `__device__` or `__constant__` variable, passed to the kernel as a hidden last argument
+    /// (its address), not one of the kernel's parameters.
+    pub global: bool,
 }
 
 /// Everything needed to start the kernel.
@@ -258,6 +265,8 @@ pub struct Launch {
     pub args: Vec<LaunchArg>,
     pub seed: u64,
     pub mode: Mode,
+    /// Bytes of dynamic shared memory per block (`extern __shared__`; `// @shared`, `--shared`).
+    pub dynamic_shared: u32,
 }
 
 impl Launch {
@@ -286,6 +295,8 @@ pub struct Overrides {
     pub args: Vec<String>,
     pub seed: Option<String>,
     pub mode: Option<Mode>,
+    /// Dynamic shared memory bytes (`--shared`).
+    pub shared: Option<String>,
 }
 
 #[cfg(test)]

@@ -31,6 +31,9 @@ pub struct Header {
     pub block: Option<String>,
     pub args: Vec<String>,
     pub seed: Option<String>,
+    /// The `--shared` bytes the session ran with, if any.
+    #[serde(default)]
+    pub shared: Option<String>,
     pub mode: Mode,
     pub theme: String,
     pub breakpoints: Vec<u32>,
@@ -49,6 +52,7 @@ impl Header {
             args: self.args.clone(),
             seed: self.seed.clone(),
             mode: Some(self.mode),
+            shared: self.shared.clone(),
         }
     }
 }

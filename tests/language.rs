@@ -175,3 +175,82 @@ fn atomics_on_types_cuda_has_no_overload_for_are_diagnosed() {
         assert!(r.contains(message), "{call} on {param}:\n{r}");
     }
 }
+
+#[test]
+fn extern_shared_arrays_alias_one_buffer_sized_by_the_launch() {
+    let r = common::run("tests/conformance/dyn_shared_alias.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let bits = r.ints("bits");
+    let out = r.ints("out");
+    for g in 0..128usize {
+        let (b, t) = (g / 64, g % 64);
+        // s_f[63 - t] was written as a float, read back as an int through s_i: the float's bits.
+        assert_eq!(bits[g], ((63 - t) as f32 * 0.5).to_bits() as i64, "bits[{g}]");
+        assert_eq!(out[g], (b * 100 + (t ^ 1)) as i64, "out[{g}]");
+    }
+    // Past the launch's 512 bytes is out of bounds, named after the dynamic array.
+    let text = std::fs::read_to_string(common::repo("tests/conformance/dyn_shared_alias.cu")).expect("read");
+    let r = run_text(&text.replace("// @shared 512", "// @shared 256"), Mode::Its);
+    assert_eq!(r.outcome(), "fault");
+    assert!(r.json["faults"][0]["message"].as_str().expect("message").contains("__shared__"), "{}", r.json["faults"]);
+}
+
+#[test]
+fn dynamic_shared_memory_needs_its_size() {
+    let text = "// @arg out int[32] = 0\n__global__ void k(int *out) {\n    extern __shared__ int buf[];\n    \
+                buf[threadIdx.x] = 1;\n    out[threadIdx.x] = buf[threadIdx.x];\n}\n";
+    let r = compile_err(text, Mode::Its).render();
+    assert!(
+        r.starts_with(
+            "error[E-directive]: `buf` is dynamic shared memory, but the launch gives it no bytes\n  ┌─ k.cu:3:27\n"
+        ),
+        "{r}"
+    );
+    assert!(r.contains("hint: add `// @shared BYTES` to the file, or pass --shared BYTES"), "{r}");
+    let o = Overrides { shared: Some("32 * 4".into()), ..Overrides::default() };
+    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.launch.dynamic_shared, 128);
+    assert_eq!(common::run_compiled(&c, Config::default()).ints("out"), vec![1; 32]);
+}
+
+#[test]
+fn constant_and_device_variables_live_in_global_memory() {
+    let r = common::run("tests/conformance/constant_stencil.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let coef = [0.0625, 0.125, 0.25, 0.5, 1.0, 0.5, 0.25, 0.125, 0.0625];
+    for (g, &got) in r.floats("out").iter().enumerate() {
+        let want: f64 = coef.iter().enumerate().map(|(k, c)| c * ((g + k) as f64 * 0.25)).sum();
+        assert_eq!(got, want, "out[{g}]");
+    }
+    // Every thread counted itself in the __device__ variable; the one that saw 127 wrote 128.
+    assert_eq!(r.ints("count"), vec![128]);
+    assert_eq!(r.ints("visits"), vec![128]);
+    assert_eq!(r.floats("coef"), coef.to_vec());
+}
+
+#[test]
+fn file_scope_constants_host_variables_and_constant_writes() {
+    let r = run_text(
+        "const int N = 8;\nstatic constexpr float SCALE = 0.5f;\n__device__ int table[N] = {1, 2, 3};\n\
+         // @block 8\n// @arg out float[8] = 0\n__global__ void k(float *out) {\n    \
+         out[threadIdx.x] = table[threadIdx.x] * SCALE + N;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("out"), vec![8.5, 9.0, 9.5, 8.0, 8.0, 8.0, 8.0, 8.0]);
+    let e = compile_err(
+        "__constant__ float coef[4];\n// @arg out float[4] = 0\n__global__ void k(float *out) {\n    \
+         coef[threadIdx.x] = 1.0f;\n}\n",
+        Mode::Its,
+    )
+    .render();
+    assert!(e.starts_with("error[E-type]: cannot write to `coef`: it is __constant__ memory\n"), "{e}");
+    assert!(e.contains("kernels can only read constant memory"), "{e}");
+    let e = compile_err(
+        "int *d_data;\nfloat host_scale = 2;\n// @arg out float[4] = 0\n__global__ void k(float *out) {\n    \
+         out[0] = host_scale;\n}\n",
+        Mode::Its,
+    )
+    .render();
+    assert!(e.starts_with("error[E-type]: `host_scale` is a host variable\n"), "{e}");
+    assert!(e.contains("declare it `__device__` (global memory) or `__constant__`"), "{e}");
+}

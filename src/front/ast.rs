@@ -62,9 +62,30 @@ pub struct Function {
     pub body_end: Span,
 }
 
+/// Where a file-scope variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VarSpace {
+    /// `__shared__`: per block (`extern __shared__ T s[]` is the launch's dynamic shared memory).
+    Shared,
+    /// `__constant__`: read-only in kernels.
+    Constant,
+    /// `__device__`: global memory.
+    Device,
+    /// No memory-space qualifier: only `const` integers and floats, which are constants.
+    Plain,
+}
+
+/// A variable declared outside every function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GlobalDecl {
+    pub space: VarSpace,
+    pub decl: Decl,
+}
+
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct TranslationUnit {
     pub functions: Vec<Function>,
+    pub globals: Vec<GlobalDecl>,
 }
 
 /// One name in a declaration: `*p = q`, `smem[512]`, `x`.
@@ -74,12 +95,16 @@ pub struct Declarator {
     /// Extra pointer levels written on this name (`int *p, q;`).
     pub pointers: u8,
     pub dims: Vec<Expr>,
+    /// `[]` written last: the size comes from elsewhere (`extern __shared__ int s[];`, an initialiser).
+    pub open_size: bool,
     pub init: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decl {
     pub shared: bool,
+    /// `extern`: declared here, sized elsewhere (dynamic shared memory).
+    pub is_extern: bool,
     pub ty: TypeSpec,
     pub declarators: Vec<Declarator>,
     pub span: Span,
@@ -201,6 +226,8 @@ pub enum ExprKind {
     },
     Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
     Cast(TypeSpec, Box<Expr>),
+    /// `{a, b, c}`: an initialiser list (only as a declaration's initialiser).
+    InitList(Vec<Expr>),
     /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
     Error,
 }

@@ -28,9 +28,14 @@ pub enum DirectiveKind {
     Kernel(ast::Ident),
     Grid(Vec<ast::Expr>),
     Block(Vec<ast::Expr>),
-    Arg { name: ast::Ident, spec: ArgSpec },
+    Arg {
+        name: ast::Ident,
+        spec: ArgSpec,
+    },
     Seed(ast::Expr),
     Mode(Mode),
+    /// `@shared BYTES`: dynamic shared memory per block.
+    Shared(ast::Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -40,7 +45,10 @@ pub struct Directive {
     pub span: Span,
 }
 
-const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode";
+const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode, @shared";
+
+/// The most dynamic shared memory a block may ask for: an H100's 227 KiB.
+const MAX_DYNAMIC_SHARED: i64 = 227 * 1024;
 
 /// Parses one `// @word rest` line.
 pub fn parse_line(line: &DirectiveLine, diags: &mut Vec<Diagnostic>) -> Option<Directive> {
@@ -51,7 +59,7 @@ pub fn parse_line(line: &DirectiveLine, diags: &mut Vec<Diagnostic>) -> Option<D
     let word_span = Span::new(line.span.file, line.span.start as usize, rest_off);
     let rest = &text[word_len..];
     let kind = match word {
-        "kernel" | "grid" | "block" | "arg" | "seed" | "mode" => word,
+        "kernel" | "grid" | "block" | "arg" | "seed" | "mode" | "shared" => word,
         _ => {
             diags.push(
                 Diagnostic::new(ErrorCode::Directive, word_span, format!("unknown directive `@{word}`"))
@@ -124,6 +132,7 @@ pub fn parse_body(
             Some(k)
         }
         "seed" => single_expr(&mut p).map(DirectiveKind::Seed),
+        "shared" => single_expr(&mut p).map(DirectiveKind::Shared),
         "arg" => arg_spec(&toks, &mut p, diags, at),
         _ => None,
     };
@@ -313,6 +322,9 @@ pub fn resolve(
     if let Some(s) = &overrides.seed {
         add_override("--seed", "seed", s, &mut diags, &mut all);
     }
+    if let Some(s) = &overrides.shared {
+        add_override("--shared", "shared", s, &mut diags, &mut all);
+    }
     for a in &overrides.args {
         add_override("--arg", "arg", a, &mut diags, &mut all);
     }
@@ -330,6 +342,7 @@ pub fn resolve(
             DirectiveKind::Block(_) => "block",
             DirectiveKind::Seed(_) => "seed",
             DirectiveKind::Mode(_) => "mode",
+            DirectiveKind::Shared(_) => "shared",
             DirectiveKind::Arg { .. } => continue,
         };
         if let Some(prev) = firsts.insert(key, d.span) {
@@ -473,7 +486,11 @@ pub fn resolve(
             continue;
         }
         env.insert(p.name.clone(), Some(v));
-        args[pi] = Some(LaunchArg { name: p.name.clone(), value: ArgValue::Scalar { ty: s, bits: v.to_bits(s) } });
+        args[pi] = Some(LaunchArg {
+            name: p.name.clone(),
+            value: ArgValue::Scalar { ty: s, bits: v.to_bits(s) },
+            global: false,
+        });
     }
     for (pi, p) in params.iter().enumerate() {
         let Some(d) = by_name.get(p.name.as_str()) else { continue };
@@ -525,7 +542,11 @@ pub fn resolve(
             },
             None => InitExpr::Const(Value::Int(0)),
         };
-        args[pi] = Some(LaunchArg { name: p.name.clone(), value: ArgValue::Array { elem: *elem, len: n, init } });
+        args[pi] = Some(LaunchArg {
+            name: p.name.clone(),
+            value: ArgValue::Array { elem: *elem, len: n, init },
+            global: false,
+        });
     }
 
     let dims = |which: &str, diags: &mut Vec<Diagnostic>| -> Dim3 {
@@ -588,11 +609,33 @@ pub fn resolve(
     };
     let mode =
         all.iter().find_map(|d| if let DirectiveKind::Mode(m) = d.kind { Some(m) } else { None }).unwrap_or_default();
+    let dynamic_shared = match all
+        .iter()
+        .find_map(|d| if let DirectiveKind::Shared(e) = &d.kind { Some(e) } else { None })
+    {
+        Some(e) => match const_eval(e, &env, &mut diags) {
+            Some(Value::Int(n)) if (0..=MAX_DYNAMIC_SHARED).contains(&n) => n as u32,
+            Some(v) => {
+                diags.push(
+                    Diagnostic::new(
+                        ErrorCode::Directive,
+                        e.span,
+                        format!("dynamic shared memory must be 0 to {MAX_DYNAMIC_SHARED} bytes, found {}", show(v)),
+                    )
+                    .label("out of range")
+                    .hint("an H100 block has at most 227 KiB of shared memory (past 48 KiB, CUDA needs cudaFuncSetAttribute)"),
+                );
+                0
+            }
+            None => 0,
+        },
+        None => 0,
+    };
     if !diags.is_empty() {
         return Err(diags);
     }
     let args = args.into_iter().map(|a| a.expect("every parameter resolved or diagnosed")).collect();
-    Ok(Launch { kernel: func.name.clone(), grid, block, args, seed, mode })
+    Ok(Launch { kernel: func.name.clone(), grid, block, args, seed, mode, dynamic_shared })
 }
 
 fn same_target(a: &DirectiveKind, b: &DirectiveKind) -> bool {
@@ -632,7 +675,7 @@ fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
         }
         InitExpr::Binary(_, a, b) | InitExpr::Rand(a, b) => find_div_zero(a, span).or_else(|| find_div_zero(b, span)),
         InitExpr::Neg(a) | InitExpr::BitNot(a) => find_div_zero(a, span),
-        InitExpr::Const(_) | InitExpr::Index => None,
+        InitExpr::Const(_) | InitExpr::Index | InitExpr::List(_) => None,
     }
 }
 

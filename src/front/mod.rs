@@ -161,13 +161,26 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
         note_expansions(&sources, &mut diags);
         return Err(CompileError { sources, diags });
     }
-    let launch = launch.expect("no diagnostics means the launch resolved");
+    let mut launch = launch.expect("no diagnostics means the launch resolved");
+    add_global_args(&program, &mut launch);
     let id = program.find(&launch.kernel).expect("resolved kernel exists");
     let kernel = ir::lower::lower_kernel(&program, id, &sources).map_err(|d| {
         let mut diags = vec![d];
         note_expansions(&sources, &mut diags);
         CompileError { sources: sources.clone(), diags }
     })?;
+    if kernel.uses_dynamic_shared() && launch.dynamic_shared == 0 {
+        let array = kernel.shared.iter().find(|s| s.dynamic).map_or("", |s| s.name.as_str());
+        let span = program.globals.iter().find(|g| g.name == array).map_or(whole, |g| g.span);
+        let d = Diagnostic::new(
+            ErrorCode::Directive,
+            span,
+            format!("`{array}` is dynamic shared memory, but the launch gives it no bytes"),
+        )
+        .label("sized by the launch (`k<<<grid, block, BYTES>>>` in CUDA)")
+        .hint("add `// @shared BYTES` to the file, or pass --shared BYTES");
+        return Err(CompileError { sources, diags: vec![d] });
+    }
     Ok(Compiled { sources, file, program, launch, kernel })
 }
 
@@ -178,6 +191,18 @@ fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
         if let Some(e) = sources.expansion_at(d.span) {
             d.secondary.push((e.def, format!("macro `{}` defined here", e.name)));
             d.notes.insert(0, format!("note: in expansion of macro `{}`", e.name));
+        }
+    }
+}
+
+/// The file's `__device__` and `__constant__` variables, as arrays after the kernel's own arguments (the
+/// lowering passes their addresses to the kernel in that order), initialised from their initialisers.
+fn add_global_args(program: &tast::Program, launch: &mut Launch) {
+    use crate::launch::{ArgValue, InitExpr, LaunchArg};
+    for g in &program.globals {
+        if matches!(g.space, tast::GlobalSpace::Constant | tast::GlobalSpace::Device) {
+            let value = ArgValue::Array { elem: g.elem, len: g.len(), init: InitExpr::List(g.init.clone()) };
+            launch.args.push(LaunchArg { name: g.name.clone(), value, global: true });
         }
     }
 }

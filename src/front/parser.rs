@@ -27,6 +27,12 @@ pub struct Parser<'t> {
 
 /// The marker type for "a diagnostic was recorded; unwind to a recovery point".
 struct Bail;
+
+/// What a file-scope item turned out to be.
+enum TopItem {
+    Function(Function),
+    Global(GlobalDecl),
+}
 type PResult<T> = Result<T, Bail>;
 
 impl<'t> Parser<'t> {
@@ -214,7 +220,8 @@ impl<'t> Parser<'t> {
             }
             let start = self.pos;
             match self.top_item() {
-                Ok(Some(f)) => tu.functions.push(f),
+                Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
+                Ok(Some(TopItem::Global(g))) => tu.globals.push(g),
                 Ok(None) => {}
                 Err(Bail) => {
                     self.recover_top();
@@ -250,9 +257,10 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn top_item(&mut self) -> PResult<Option<Function>> {
+    fn top_item(&mut self) -> PResult<Option<TopItem>> {
         let start = self.span();
         let mut kind = None;
+        let (mut space, mut is_extern) = (VarSpace::Plain, false);
         loop {
             match self.kind() {
                 TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
@@ -260,11 +268,17 @@ impl<'t> Parser<'t> {
                     if kind.is_none() {
                         kind = Some(FnKind::Device)
                     }
+                    if space == VarSpace::Plain {
+                        space = VarSpace::Device;
+                    }
                 }
                 TokKind::Kw(Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
                 TokKind::Kw(Kw::Extern) if matches!(self.peek_kind(1), TokKind::Str(_)) => {
                     self.bump(); // extern "C"
                 }
+                TokKind::Kw(Kw::Extern) => is_extern = true,
+                TokKind::Kw(Kw::Shared) => space = VarSpace::Shared,
+                TokKind::Kw(Kw::Constant) => space = VarSpace::Constant,
                 TokKind::Kw(Kw::Template) => {
                     return Err(self.error(
                         Diagnostic::unsupported(self.span(), "templates").label("templates are not interpreted"),
@@ -277,24 +291,28 @@ impl<'t> Parser<'t> {
                     self.typedef()?;
                     return Ok(None);
                 }
-                TokKind::Kw(Kw::Shared | Kw::Constant) => {
-                    return Err(self.error(
-                        Diagnostic::unsupported(self.span(), "file-scope variables")
-                            .label("declare __shared__ arrays inside the kernel")
-                            .hint("pass global data as a kernel parameter with an `// @arg` directive"),
-                    ));
-                }
                 _ => break,
             }
             self.bump();
         }
+        self.saw_shared = false;
         let ret = self.type_spec()?;
+        if std::mem::take(&mut self.saw_shared) {
+            space = VarSpace::Shared;
+        }
         let name = self.ident("a function name")?;
         if !self.is(Punct::LParen) {
-            let d = Diagnostic::unsupported(name.span, "file-scope variables")
-                .label("only functions may be declared at file scope")
-                .hint("pass global data as a kernel parameter with an `// @arg` directive");
-            return Err(self.error(d));
+            // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
+            let declarators = self.declarators(Some(name))?;
+            self.expect_semi()?;
+            let decl = Decl {
+                shared: space == VarSpace::Shared,
+                is_extern,
+                ty: ret,
+                declarators,
+                span: start.to(self.prev_span()),
+            };
+            return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
         let Some(kind) = kind else {
             let d = Diagnostic::unsupported(start.to(name.span), "host functions")
@@ -332,7 +350,7 @@ impl<'t> Parser<'t> {
             return Err(self.expected("`{`"));
         }
         let body = self.block()?;
-        Ok(Some(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() }))
+        Ok(Some(TopItem::Function(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() })))
     }
 
     // ---- types ----
@@ -598,12 +616,7 @@ impl<'t> Parser<'t> {
             TokKind::Kw(Kw::Struct | Kw::Template) => {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations")));
             }
-            TokKind::Kw(Kw::Extern) => {
-                return Err(self.error(
-                    Diagnostic::unsupported(self.span(), "`extern __shared__` (dynamic shared memory)")
-                        .hint("declare a fixed size: `__shared__ int smem[512];`"),
-                ));
-            }
+            TokKind::Kw(Kw::Extern) => StmtKind::Decl(self.declaration()?),
             TokKind::Kw(Kw::Typedef) => {
                 self.typedef()?;
                 StmtKind::Empty
@@ -670,48 +683,85 @@ impl<'t> Parser<'t> {
     /// A declaration up to and including its `;`.
     fn declaration(&mut self) -> PResult<Decl> {
         let start = self.span();
-        let mut shared = false;
-        while self.is_kw(Kw::Shared) || self.is_kw(Kw::Static) {
+        let (mut shared, mut is_extern) = (false, false);
+        while self.is_kw(Kw::Shared) || self.is_kw(Kw::Static) || self.is_kw(Kw::Extern) {
             shared |= self.is_kw(Kw::Shared);
+            is_extern |= self.is_kw(Kw::Extern);
             self.bump();
         }
         self.saw_shared = false;
         let ty = self.type_spec()?;
         shared |= self.saw_shared;
+        let declarators = self.declarators(None)?;
+        self.expect_semi()?;
+        Ok(Decl { shared, is_extern, ty, declarators, span: start.to(self.prev_span()) })
+    }
+
+    /// `*p = q, smem[512], x` after a declaration's type; `first` is a name already read.
+    fn declarators(&mut self, mut first: Option<Ident>) -> PResult<Vec<Declarator>> {
         let mut declarators = vec![];
         loop {
             let mut pointers = 0u8;
-            while self.eat(Punct::Star) {
-                pointers = pointers.saturating_add(1);
-                while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+            if first.is_none() {
+                while self.eat(Punct::Star) {
+                    pointers = pointers.saturating_add(1);
+                    while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+                }
             }
-            let name = self.ident("a variable name")?;
+            let name = match first.take() {
+                Some(n) => n,
+                None => self.ident("a variable name")?,
+            };
             let mut dims = vec![];
+            let mut open_size = false;
             while self.eat(Punct::LBracket) {
-                if self.is(Punct::RBracket) {
-                    return Err(self.error(
-                        Diagnostic::unsupported(self.span(), "arrays without a size")
-                            .hint("give the size: `__shared__ int smem[512];`"),
-                    ));
+                if self.eat(Punct::RBracket) {
+                    open_size = true;
+                    continue;
+                }
+                if open_size {
+                    return Err(self.error(Diagnostic::new(
+                        ErrorCode::Syntax,
+                        self.span(),
+                        "only the first dimension of an array may be left out",
+                    )));
                 }
                 dims.push(self.expr()?);
                 self.expect(Punct::RBracket)?;
             }
             let init = if self.eat(Punct::Assign) {
-                if self.is(Punct::LBrace) {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "brace initialisers")));
-                }
-                Some(self.assignment()?)
+                Some(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? })
             } else {
                 None
             };
-            declarators.push(Declarator { name, pointers, dims, init });
+            declarators.push(Declarator { name, pointers, dims, open_size, init });
             if !self.eat(Punct::Comma) {
                 break;
             }
         }
-        self.expect_semi()?;
-        Ok(Decl { shared, ty, declarators, span: start.to(self.prev_span()) })
+        Ok(declarators)
+    }
+
+    /// `{ a, b, {c, d}, }`: a brace initialiser.
+    fn init_list(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.init_list_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn init_list_inner(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.expect(Punct::LBrace)?;
+        let mut items = vec![];
+        while !self.is(Punct::RBrace) {
+            items.push(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RBrace)?;
+        Ok(Expr { kind: ExprKind::InitList(items), span: start.to(self.prev_span()) })
     }
 
     // ---- expressions ----

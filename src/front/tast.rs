@@ -11,6 +11,44 @@ pub struct LocalId(pub u32);
 pub struct SharedId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct FnId(pub u32);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GlobalId(pub u32);
+
+/// Where a file-scope variable lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GlobalSpace {
+    /// Per block; `dynamic` for `extern __shared__` (sized by the launch, every such array at one address).
+    Shared {
+        dynamic: bool,
+    },
+    Constant,
+    Device,
+}
+
+/// A `__shared__`, `__constant__` or `__device__` variable declared outside a function (or `extern
+/// __shared__` inside one).
+#[derive(Clone, Debug)]
+pub struct GlobalVar {
+    pub name: String,
+    /// The declared type: a scalar, or an array (of arrays) of one; a dynamic array has length 0.
+    pub ty: Type,
+    pub elem: Scalar,
+    pub space: GlobalSpace,
+    /// The initialiser's elements, as values of `elem` (fewer than the elements: the rest are 0).
+    pub init: Vec<crate::launch::Value>,
+    pub span: Span,
+}
+
+impl GlobalVar {
+    /// Elements of `elem` the variable holds.
+    pub fn len(&self) -> u64 {
+        (self.ty.size() / self.elem.size().max(1)) as u64
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 /// A local variable or parameter (one register per thread).
 #[derive(Clone, Debug)]
@@ -55,6 +93,7 @@ pub struct Program {
     /// A pre-CUDA-9 warp function the code uses (`__shfl_down`, ...): it compiled for pre-Volta scheduling
     /// and cannot run under ITS.
     pub legacy_warp: Option<String>,
+    pub globals: Vec<GlobalVar>,
 }
 
 impl Program {
@@ -287,6 +326,8 @@ pub enum ExprKind {
     Special(Special),
     /// The address of the first element of a `__shared__` array.
     SharedAddr(SharedId),
+    /// The address of a file-scope variable.
+    GlobalAddr(GlobalId),
     Unary(UnOp, Box<Expr>),
     /// Both operands already have the operation's type (`ty`), shifts included.
     Arith(ArithOp, Box<Expr>, Box<Expr>),

@@ -65,7 +65,7 @@ impl Kw {
             "inline" => Kw::Inline,
             "static" => Kw::Static,
             "extern" => Kw::Extern,
-            "const" => Kw::Const,
+            "const" | "constexpr" => Kw::Const,
             "volatile" => Kw::Volatile,
             "unsigned" => Kw::Unsigned,
             "signed" => Kw::Signed,

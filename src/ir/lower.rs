@@ -26,6 +26,8 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         strings: vec![],
         shared: vec![],
         shared_index: HashMap::new(),
+        global_shared: HashMap::new(),
+        global_regs: HashMap::new(),
         frames: vec![],
         too_big: None,
         stmt_span: f.span,
@@ -42,6 +44,15 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         let reg = lw.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
         locals.insert(p, reg);
         params.push(Param { name: local.name.clone(), ty: local.ty.clone(), reg, span: local.span });
+    }
+    // File-scope `__device__` and `__constant__` variables arrive as hidden last arguments: their addresses.
+    for (i, g) in program.globals.iter().enumerate() {
+        if matches!(g.space, t::GlobalSpace::Constant | t::GlobalSpace::Device) {
+            let ty = crate::front::types::Type::ptr(crate::front::types::Type::Scalar(g.elem), false);
+            let reg = lw.new_reg(Some(g.name.clone()), Ty::Ptr);
+            lw.global_regs.insert(i as u32, reg);
+            params.push(Param { name: g.name.clone(), ty, reg, span: g.span });
+        }
     }
     lw.frames.push(Frame { func: id, locals, ret: None, loops: vec![] });
     lw.body(&f.body);
@@ -90,6 +101,10 @@ struct Lowerer<'p> {
     shared: Vec<SharedArray>,
     /// (function, shared id) -> kernel-wide shared array index: one array per declaration, however often inlined.
     shared_index: HashMap<(FnId, u32), u32>,
+    /// File-scope (and extern) shared variable -> kernel-wide shared array index.
+    global_shared: HashMap<u32, u32>,
+    /// File-scope `__device__`/`__constant__` variable -> the hidden parameter holding its address.
+    global_regs: HashMap<u32, Reg>,
     frames: Vec<Frame>,
     too_big: Option<Span>,
     /// The statement being lowered: branch sites of `?:` take its line.
@@ -389,6 +404,7 @@ impl<'p> Lowerer<'p> {
                 let scale = if *negate { -(*elem_size as i64) } else { *elem_size as i64 };
                 self.ptr_add(base, index, index_ty, scale, span)
             }
+            E::GlobalAddr(g) => self.global_addr(g.0, span),
             E::PtrDiff { a, b, elem_size } => {
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(Ty::I32);
@@ -619,6 +635,33 @@ impl<'p> Lowerer<'p> {
         result.map_or(Operand::Imm(0), Operand::Reg)
     }
 
+    /// The address of file-scope variable `g`: a shared array's, or the hidden parameter of a global one.
+    fn global_addr(&mut self, g: u32, span: Span) -> Operand {
+        if let Some(&reg) = self.global_regs.get(&g) {
+            return Operand::Reg(reg);
+        }
+        let array = match self.global_shared.get(&g) {
+            Some(&i) => i,
+            None => {
+                let decl = &self.program.globals[g as usize];
+                let dynamic = matches!(decl.space, t::GlobalSpace::Shared { dynamic: true });
+                self.shared.push(SharedArray {
+                    name: decl.name.clone(),
+                    ty: decl.ty.clone(),
+                    elem: Ty::from(decl.elem),
+                    bytes: if dynamic { 0 } else { decl.ty.size() },
+                    dynamic,
+                });
+                let i = self.shared.len() as u32 - 1;
+                self.global_shared.insert(g, i);
+                i
+            }
+        };
+        let dst = self.temp(Ty::Ptr);
+        self.emit(Instr::SharedAddr { dst, array }, span);
+        Operand::Reg(dst)
+    }
+
     fn shared_array(&mut self, local_id: u32) -> u32 {
         let func = self.frame().func;
         if let Some(&i) = self.shared_index.get(&(func, local_id)) {
@@ -630,6 +673,7 @@ impl<'p> Lowerer<'p> {
             ty: decl.ty.clone(),
             elem: Ty::from(decl.elem),
             bytes: decl.ty.size(),
+            dynamic: false,
         });
         let i = self.shared.len() as u32 - 1;
         self.shared_index.insert((func, local_id), i);

@@ -363,7 +363,10 @@ pub struct SharedArray {
     pub name: String,
     pub ty: Type,
     pub elem: Ty,
+    /// Static size; 0 for a dynamic (`extern __shared__`) array, sized by the launch.
     pub bytes: u32,
+    /// An `extern __shared__` array: every one starts at the same offset, after the static arrays.
+    pub dynamic: bool,
 }
 
 /// One kernel, lowered: every device function it calls is inlined.
@@ -398,6 +401,11 @@ impl Kernel {
 
     /// Total bytes of static shared memory per block.
     pub fn shared_bytes(&self) -> u32 {
-        self.shared.iter().map(|s| s.bytes.next_multiple_of(16)).sum()
+        self.shared.iter().filter(|s| !s.dynamic).map(|s| s.bytes.next_multiple_of(16)).sum()
+    }
+
+    /// Whether the kernel uses dynamic shared memory (`extern __shared__`).
+    pub fn uses_dynamic_shared(&self) -> bool {
+        self.shared.iter().any(|s| s.dynamic)
     }
 }

@@ -309,7 +309,7 @@ impl Machine {
         }
         let kernel = Arc::new(compiled.kernel.clone());
         let (global, params) = GlobalMemory::from_launch(&launch);
-        let layout = SharedLayout::new(&kernel);
+        let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
         let threads = launch.block.count().max(1);
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);

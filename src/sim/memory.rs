@@ -232,14 +232,28 @@ pub struct SharedLayout {
 }
 
 impl SharedLayout {
-    pub fn new(kernel: &crate::ir::Kernel) -> Self {
+    /// The static arrays one after another, 16-byte aligned; then every dynamic (`extern __shared__`) array
+    /// at the same offset, `dynamic` bytes long, as CUDA places them.
+    pub fn new(kernel: &crate::ir::Kernel, dynamic: u32) -> Self {
         let mut arrays = vec![];
         let mut off = 0u32;
-        for s in &kernel.shared {
+        for s in kernel.shared.iter().filter(|s| !s.dynamic) {
+            off = off.next_multiple_of(16);
             arrays.push((s.name.clone(), off, s.bytes, s.elem));
-            off = (off + s.bytes).next_multiple_of(16);
+            off += s.bytes;
         }
-        SharedLayout { arrays, bytes: off }
+        let dynamic_at = off.next_multiple_of(16);
+        let mut all = vec![];
+        let mut statics = arrays.into_iter();
+        for s in &kernel.shared {
+            if s.dynamic {
+                all.push((s.name.clone(), dynamic_at, dynamic, s.elem));
+            } else if let Some(a) = statics.next() {
+                all.push(a);
+            }
+        }
+        let bytes = if kernel.uses_dynamic_shared() { dynamic_at + dynamic } else { off.next_multiple_of(16) };
+        SharedLayout { arrays: all, bytes }
     }
 
     pub fn address(&self, array: u32) -> u64 {

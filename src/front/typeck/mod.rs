@@ -1,6 +1,7 @@
 //! Name resolution and type checking: [`ast`] -> [`tast`], with C's promotions and conversions made explicit.
 
 mod builtins;
+mod globals;
 
 use std::collections::HashMap;
 
@@ -18,6 +19,7 @@ use crate::launch::Mode;
 /// only for pre-Volta GPUs.
 pub fn check(tu: &ast::TranslationUnit, mode: Mode) -> (Program, Vec<Diagnostic>) {
     let mut ck = Checker { mode, ..Checker::default() };
+    ck.declare_globals(tu);
     ck.declare_functions(tu);
     let mut program = Program::default();
     for (i, f) in tu.functions.iter().enumerate() {
@@ -26,6 +28,7 @@ pub fn check(tu: &ast::TranslationUnit, mode: Mode) -> (Program, Vec<Diagnostic>
     }
     ck.check_recursion(&program);
     program.legacy_warp = ck.legacy_warp.take();
+    program.globals = std::mem::take(&mut ck.globals);
     (program, ck.diags)
 }
 
@@ -42,6 +45,12 @@ enum Binding {
     Local(LocalId),
     SharedArray(SharedId),
     SharedScalar(SharedId),
+    /// A `__shared__`, `__constant__` or `__device__` variable of the file (or an `extern __shared__` array).
+    Global(GlobalId),
+    /// A file-scope `const` number: the value, by index into `Checker::constants`.
+    Constant(u32),
+    /// A file-scope variable of the host, declared here.
+    HostVar(Span),
 }
 
 #[derive(Default)]
@@ -51,6 +60,12 @@ struct Checker {
     legacy_warp: Option<String>,
     /// The ITS lesson about legacy warp functions was given (once per file).
     legacy_taught: bool,
+    /// File-scope variables (and `extern __shared__` arrays of functions), by [`GlobalId`].
+    globals: Vec<GlobalVar>,
+    /// File-scope names, looked up after every function scope.
+    global_scope: HashMap<String, Binding>,
+    /// The typed values of file-scope constants.
+    constants: Vec<Expr>,
     fns: HashMap<String, FnId>,
     sigs: Vec<Signature>,
     diags: Vec<Diagnostic>,
@@ -178,6 +193,9 @@ impl Checker {
             let prev = match *b {
                 Binding::Local(l) => self.locals[l.0 as usize].span,
                 Binding::SharedArray(s) | Binding::SharedScalar(s) => self.shared[s.0 as usize].span,
+                Binding::Global(g) => self.globals[g.0 as usize].span,
+                Binding::Constant(c) => self.constants[c as usize].span,
+                Binding::HostVar(span) => span,
             };
             self.err(
                 Diagnostic::new(
@@ -203,12 +221,13 @@ impl Checker {
     }
 
     fn lookup(&self, name: &str) -> Option<Binding> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
+        self.scopes.iter().rev().find_map(|s| s.get(name).copied()).or_else(|| self.global_scope.get(name).copied())
     }
 
     /// Names visible here, for "did you mean" hints.
     fn visible_names(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.scopes.iter().flat_map(|s| s.keys().cloned()).collect();
+        let mut v: Vec<String> =
+            self.scopes.iter().chain(std::iter::once(&self.global_scope)).flat_map(|s| s.keys().cloned()).collect();
         v.extend(BUILTIN_VECTORS.iter().map(|s| s.to_string()));
         v.push("warpSize".into());
         v
@@ -322,6 +341,10 @@ impl Checker {
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, dc.name.span, "a variable cannot have type void"));
                 self.declare_local(&dc.name, Type::Error, false, None);
+                continue;
+            }
+            if d.shared && d.is_extern {
+                self.local_extern_shared(d, dc, &ty);
                 continue;
             }
             if d.shared {
@@ -552,6 +575,7 @@ impl Checker {
         let span = e.span;
         match &e.kind {
             A::Error => Expr::error(span),
+            A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
             A::Int { value, unsigned, long, decimal } => self.int_literal(*value, *unsigned, *long, *decimal, span),
             A::Float { value, single: true } => {
                 Expr::new(ExprKind::Const((*value as f32).to_bits() as u64), Type::FLOAT, span)
@@ -650,6 +674,9 @@ impl Checker {
                 let addr = Expr::new(ExprKind::SharedAddr(s), Type::ptr(ty.clone(), false), span);
                 Expr::new(ExprKind::Load(Box::new(addr)), ty, span)
             }
+            Some(b @ (Binding::Global(_) | Binding::Constant(_) | Binding::HostVar(_))) => {
+                self.global_value(b, n, span)
+            }
             None if n == "warpSize" => Expr::new(ExprKind::Const(32), Type::INT, span),
             None if BUILTIN_VECTORS.contains(&n) => {
                 let d = Diagnostic::new(ErrorCode::Type, span, format!("`{n}` is a vector (uint3)"))
@@ -719,6 +746,9 @@ impl Checker {
                     let ty = self.shared[s.0 as usize].ty.clone();
                     Some(Place::Mem(Box::new(Expr::new(ExprKind::SharedAddr(s), Type::ptr(ty, false), e.span))))
                 }
+                Some(b @ (Binding::Global(_) | Binding::Constant(_) | Binding::HostVar(_))) => {
+                    self.global_place(b, n, e.span)
+                }
                 _ => {
                     let v = self.name(n, e.span);
                     if !v.ty.is_error() {
@@ -784,6 +814,12 @@ impl Checker {
 
     fn writable_place(&mut self, e: &ast::Expr) -> Option<Place> {
         let place = self.place(e)?;
+        if let Place::Mem(ptr) = &place
+            && let Some(name) = self.constant_target(ptr)
+        {
+            self.err(globals::constant_write(e.span, &name));
+            return None;
+        }
         let read_only = match &place {
             Place::Local(l) => {
                 self.locals[l.0 as usize].is_const.then(|| format!("`{}` is const", self.locals[l.0 as usize].name))

@@ -1,0 +1,300 @@
+//! File-scope variables: `__constant__` and `__device__` variables (global memory, initialised from their
+//! initialisers), `__shared__` and `extern __shared__` arrays (per block; the extern ones are the launch's
+//! dynamic shared memory), `const`/`constexpr` numbers (compile-time constants), and host variables, which
+//! device code may not use.
+
+use super::super::ast::{self, VarSpace};
+use super::super::diagnostic::{Diagnostic, ErrorCode};
+use super::super::source::Span;
+use super::super::tast::*;
+use super::super::types::{Scalar, Type};
+use super::{Binding, Checker};
+use crate::launch::Value;
+
+/// The largest array a file-scope variable may be (elements times size), so a typo cannot exhaust memory.
+const MAX_GLOBAL_BYTES: u32 = 64 << 20;
+
+impl Checker {
+    /// Declares every file-scope variable, before any function is checked.
+    pub(super) fn declare_globals(&mut self, tu: &ast::TranslationUnit) {
+        for g in &tu.globals {
+            for dc in &g.decl.declarators {
+                self.global(g.space, &g.decl, dc);
+            }
+        }
+    }
+
+    fn global(&mut self, space: VarSpace, d: &ast::Decl, dc: &ast::Declarator) {
+        let ty = self.resolve_type(&d.ty, dc.pointers);
+        if ty.is_error() {
+            return;
+        }
+        if space == VarSpace::Plain {
+            let constant = d.ty.is_const && dc.dims.is_empty() && !dc.open_size && ty.scalar().is_some();
+            match (&dc.init, constant) {
+                (Some(init), true) => {
+                    let v = self.expr(init);
+                    let v = self.convert(v, &ty, "initialiser");
+                    if v.ty.is_error() || self.const_bits(&v).is_none() {
+                        if !v.ty.is_error() {
+                            self.err(
+                                Diagnostic::new(
+                                    ErrorCode::Type,
+                                    init.span,
+                                    "a file-scope constant needs a constant value",
+                                )
+                                .label("not known at compile time"),
+                            );
+                        }
+                        return;
+                    }
+                    let id = self.constants.len() as u32;
+                    self.constants.push(v);
+                    self.global_scope.insert(dc.name.name.clone(), Binding::Constant(id));
+                }
+                // A host variable: fine in a file, an error only where device code uses it.
+                _ => {
+                    self.global_scope.insert(dc.name.name.clone(), Binding::HostVar(dc.name.span));
+                }
+            }
+            return;
+        }
+        let Some(elem) = element_scalar(&ty) else {
+            self.err(Diagnostic::unsupported(d.ty.span, "file-scope pointer variables"));
+            return;
+        };
+        let extern_shared = space == VarSpace::Shared && d.is_extern;
+        let Some(full) = self.global_type(&ty, dc, extern_shared) else { return };
+        let mut init = vec![];
+        if let Some(e) = &dc.init {
+            if space == VarSpace::Shared {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, e.span, "a __shared__ variable cannot have an initialiser")
+                        .hint("assign it in the kernel body, e.g. `if (threadIdx.x == 0) s = 0; __syncthreads();`"),
+                );
+                return;
+            }
+            init = self.init_values(e, elem);
+        }
+        let full = match full {
+            // `__constant__ float k[] = {1, 2, 3};`: the initialiser gives the length.
+            Type::Array(e, 0) if !extern_shared => Type::Array(e, init.len().max(1) as u32),
+            t => t,
+        };
+        if full.size() > MAX_GLOBAL_BYTES {
+            self.err(Diagnostic::unsupported(
+                dc.name.span,
+                format!("file-scope arrays larger than {MAX_GLOBAL_BYTES} bytes"),
+            ));
+            return;
+        }
+        let space = match space {
+            VarSpace::Shared => GlobalSpace::Shared { dynamic: extern_shared },
+            VarSpace::Constant => GlobalSpace::Constant,
+            _ => GlobalSpace::Device,
+        };
+        let id = GlobalId(self.globals.len() as u32);
+        self.globals.push(GlobalVar { name: dc.name.name.clone(), ty: full, elem, space, init, span: dc.name.span });
+        self.global_scope.insert(dc.name.name.clone(), Binding::Global(id));
+    }
+
+    /// The array type of a declarator's dimensions around `ty` (a dynamic array has length 0).
+    fn global_type(&mut self, ty: &Type, dc: &ast::Declarator, open_allowed: bool) -> Option<Type> {
+        let mut full = ty.clone();
+        for dim in dc.dims.iter().rev() {
+            let e = self.expr(dim);
+            match self.const_int(&e) {
+                Some(n) if n > 0 && n <= u32::MAX as i64 => full = Type::Array(Box::new(full), n as u32),
+                _ if e.ty.is_error() => return None,
+                _ => {
+                    self.err(
+                        Diagnostic::new(ErrorCode::Type, dim.span, "an array size must be a positive constant")
+                            .label("not a constant known before the launch"),
+                    );
+                    return None;
+                }
+            }
+        }
+        if dc.open_size {
+            if !open_allowed && dc.init.is_none() {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, dc.name.span, format!("`{}` needs a size", dc.name.name))
+                        .hint("only `extern __shared__` arrays take their size from the launch"),
+                );
+                return None;
+            }
+            full = Type::Array(Box::new(full), 0);
+        }
+        Some(full)
+    }
+
+    /// An initialiser's scalar values, flattened (`{{1, 2}, {3, 4}}` is 1, 2, 3, 4).
+    fn init_values(&mut self, e: &ast::Expr, elem: Scalar) -> Vec<Value> {
+        let mut out = vec![];
+        self.flatten_init(e, elem, &mut out);
+        out
+    }
+
+    fn flatten_init(&mut self, e: &ast::Expr, elem: Scalar, out: &mut Vec<Value>) {
+        if let ast::ExprKind::InitList(items) = &e.kind {
+            for item in items {
+                self.flatten_init(item, elem, out);
+            }
+            return;
+        }
+        let v = self.expr(e);
+        let v = self.convert(v, &Type::Scalar(elem), "initialiser");
+        match self.const_bits(&v) {
+            Some(bits) if elem.is_float() => {
+                let x = if elem == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                out.push(Value::Float(x));
+            }
+            Some(bits) => out.push(Value::Int(elem.int_value(bits))),
+            None if v.ty.is_error() => {}
+            None => self.err(
+                Diagnostic::new(ErrorCode::Type, e.span, "an initialiser of a file-scope variable must be constant")
+                    .label("not known at compile time"),
+            ),
+        }
+    }
+
+    /// The raw bits of a constant expression of scalar type (literals, conversions, arithmetic on them).
+    pub(super) fn const_bits(&self, e: &Expr) -> Option<u64> {
+        let s = e.ty.scalar()?;
+        if s.is_integer() {
+            return self.const_int(e).map(|v| Scalar::I64.convert_bits(s, v as u64));
+        }
+        let float =
+            |bits: u64| if s == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+        let back = |x: f64| if s == Scalar::F32 { (x as f32).to_bits() as u64 } else { x.to_bits() };
+        Some(match &e.kind {
+            ExprKind::Const(bits) => *bits,
+            ExprKind::Convert(inner) => inner.ty.scalar()?.convert_bits(s, self.const_bits(inner)?),
+            ExprKind::Unary(UnOp::Neg, a) => back(-float(self.const_bits(a)?)),
+            ExprKind::Arith(op, a, b) => {
+                let (x, y) = (float(self.const_bits(a)?), float(self.const_bits(b)?));
+                back(match op {
+                    ArithOp::Add => x + y,
+                    ArithOp::Sub => x - y,
+                    ArithOp::Mul => x * y,
+                    ArithOp::Div => x / y,
+                    _ => return None,
+                })
+            }
+            _ => return None,
+        })
+    }
+
+    /// `extern __shared__ T s[];` inside a function: the launch's dynamic shared memory, like one declared
+    /// at file scope but visible only in this block.
+    pub(super) fn local_extern_shared(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) {
+        let Some(elem) = ty.scalar() else {
+            self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
+            return;
+        };
+        let Some(full) = self.global_type(ty, dc, true) else { return };
+        let id = GlobalId(self.globals.len() as u32);
+        let space = GlobalSpace::Shared { dynamic: dc.open_size };
+        self.globals.push(GlobalVar {
+            name: dc.name.name.clone(),
+            ty: full,
+            elem,
+            space,
+            init: vec![],
+            span: dc.name.span,
+        });
+        self.check_redeclared(&dc.name);
+        self.bind(&dc.name, Binding::Global(id));
+    }
+
+    /// The address of a file-scope variable, typed as a pointer to it (or, for an array, to its first element).
+    fn global_addr(&self, id: GlobalId, span: Span) -> Expr {
+        let g = &self.globals[id.0 as usize];
+        let is_const = g.space == GlobalSpace::Constant;
+        let pointee = match &g.ty {
+            Type::Array(e, _) => (**e).clone(),
+            t => t.clone(),
+        };
+        Expr::new(ExprKind::GlobalAddr(id), Type::Ptr { elem: Box::new(pointee), is_const }, span)
+    }
+
+    /// A use of a file-scope variable's name as a value.
+    pub(super) fn global_value(&mut self, b: Binding, n: &str, span: Span) -> Expr {
+        match b {
+            Binding::Global(id) => {
+                let addr = self.global_addr(id, span);
+                if matches!(self.globals[id.0 as usize].ty, Type::Array(..)) {
+                    addr
+                } else {
+                    let ty = self.globals[id.0 as usize].ty.clone();
+                    Expr::new(ExprKind::Load(Box::new(addr)), ty, span)
+                }
+            }
+            Binding::Constant(i) => {
+                let mut e = self.constants[i as usize].clone();
+                e.span = span;
+                e
+            }
+            Binding::HostVar(decl) => {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, span, format!("`{n}` is a host variable"))
+                        .label("device code cannot use it")
+                        .with_secondary(decl, "declared here without __device__ or __constant__")
+                        .hint("declare it `__device__` (global memory) or `__constant__`, or pass it as an argument"),
+                );
+                Expr::error(span)
+            }
+            _ => Expr::error(span),
+        }
+    }
+
+    /// The storage a file-scope scalar variable's name denotes (for assignments).
+    pub(super) fn global_place(&mut self, b: Binding, n: &str, span: Span) -> Option<Place> {
+        match b {
+            Binding::Global(id) if !matches!(self.globals[id.0 as usize].ty, Type::Array(..)) => {
+                Some(Place::Mem(Box::new(self.global_addr(id, span))))
+            }
+            _ => {
+                let v = self.global_value(b, n, span);
+                if !v.ty.is_error() {
+                    self.err(
+                        Diagnostic::new(ErrorCode::Type, span, format!("`{n}` is not assignable"))
+                            .label("an array name or a constant is not a variable"),
+                    );
+                }
+                None
+            }
+        }
+    }
+
+    /// Why a place in `__constant__` memory cannot be written, if it is one.
+    pub(super) fn constant_target(&self, ptr: &Expr) -> Option<String> {
+        let mut e = ptr;
+        loop {
+            match &e.kind {
+                ExprKind::GlobalAddr(id) => {
+                    let g = &self.globals[id.0 as usize];
+                    return (g.space == GlobalSpace::Constant).then(|| g.name.clone());
+                }
+                ExprKind::PtrOffset { ptr, .. } => e = ptr,
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// The scalar at the bottom of a (possibly array) type.
+fn element_scalar(t: &Type) -> Option<Scalar> {
+    match t {
+        Type::Scalar(s) => Some(*s),
+        Type::Array(e, _) => element_scalar(e),
+        _ => None,
+    }
+}
+
+/// The constant-memory write diagnostic.
+pub(super) fn constant_write(span: Span, name: &str) -> Diagnostic {
+    Diagnostic::new(ErrorCode::Type, span, format!("cannot write to `{name}`: it is __constant__ memory"))
+        .label("kernels can only read constant memory")
+        .hint("set it from the host with cudaMemcpyToSymbol, or give it an initialiser where it is declared")
+}
