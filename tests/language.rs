@@ -254,3 +254,70 @@ fn file_scope_constants_host_variables_and_constant_writes() {
     assert!(e.starts_with("error[E-type]: `host_scale` is a host variable\n"), "{e}");
     assert!(e.contains("declare it `__device__` (global memory) or `__constant__`"), "{e}");
 }
+
+#[test]
+fn a_kernel_template_runs_the_instance_the_directive_names() {
+    let c = common::compile("tests/conformance/template_reduce.cu", Mode::Its, &[]);
+    assert_eq!(c.kernel.name, "reduceUnroll<256>");
+    let input = common::initial_ints(&c, "in");
+    let r = common::run_compiled(&c, Config::default());
+    let sums: Vec<i64> = input.chunks(256).map(|b| b.iter().sum()).collect();
+    assert_eq!(r.ints("out"), sums);
+    // The tests on the template constant are decided when the instance is made: no instructions issue for
+    // the two that are false at 256 (lines 14 and 16), and line 18 branches on `tid < 128` alone, uniformly.
+    let lines: Vec<u64> = r.json["metrics"]["per_line"]
+        .as_array()
+        .expect("rows")
+        .iter()
+        .map(|l| l["line"].as_u64().expect("line"))
+        .collect();
+    assert_eq!(lines, vec![18, 20, 22, 23, 26]);
+    assert_eq!((r.line(18)["branches"].as_u64(), r.line(18)["divergent_branches"].as_u64()), (Some(64), Some(0)));
+    // Another instance from the command line: a block of 128 sums half as much per block.
+    let o = Overrides { kernel: Some("reduceUnroll<128>".into()), block: Some("128".into()), ..Overrides::default() };
+    let c = common::compile_with("tests/conformance/template_reduce.cu", &o);
+    let r = common::run_compiled(&c, Config::default());
+    let halves: Vec<i64> = input.chunks(128).take(8).map(|b| b.iter().sum()).collect();
+    assert_eq!(r.ints("out"), halves);
+}
+
+#[test]
+fn device_function_templates_deduce_their_types_or_take_explicit_arguments() {
+    let r = run_text(
+        "template <typename T>\n__device__ T twice(T x) { return x + x; }\n\
+         template <typename T, int N = 4>\n__device__ T scaled(const T *p, int i) { return p[i] * N; }\n\
+         // @block 8\n// @arg a float[8] = i * 0.5\n// @arg b int[8] = i\n// @arg out float[8] = 0\n\
+         __global__ void k(const float *a, const int *b, float *out) {\n    int t = threadIdx.x;\n    \
+         out[t] = twice(a[t]) + twice(b[t]) + scaled(a, t) + scaled<int, 10>(b, t);\n}\n",
+        Mode::Its,
+    );
+    // twice(0.5t) + twice(t) + 4 * 0.5t + 10t = 15t.
+    assert_eq!(r.floats("out"), (0..8).map(|t| 15.0 * t as f64).collect::<Vec<_>>());
+}
+
+#[test]
+fn template_mistakes_are_diagnosed() {
+    let text = std::fs::read_to_string(common::repo("tests/conformance/template_reduce.cu")).expect("read");
+    let no_instance = text.replace("// @kernel reduceUnroll<256>\n", "");
+    let r = compile_err(&no_instance, Mode::Its).render();
+    assert!(
+        r.starts_with("error[E-directive]: `reduceUnroll` is a kernel template: which instance should run?"),
+        "{r}"
+    );
+    assert!(
+        r.contains("add `// @kernel reduceUnroll<...>` with arguments for template <unsigned int iBlockSize>"),
+        "{r}"
+    );
+    let r = compile_err(&text.replace("reduceUnroll<256>", "reduceUnroll<256, 2>"), Mode::Its).render();
+    assert!(r.contains("`reduceUnroll` takes 1 template argument, 2 given"), "{r}");
+    let r = compile_err(&text.replace("reduceUnroll<256>", "reduceUnroll<float>"), Mode::Its).render();
+    assert!(r.contains("`iBlockSize` takes a constant, not a type"), "{r}");
+    let r = compile_err(
+        "template <typename T>\n__device__ T zero() { return 0; }\n// @arg o int[1] = 0\n\
+         __global__ void k(int *o) { o[0] = zero(); }\n",
+        Mode::Its,
+    )
+    .render();
+    assert!(r.contains("cannot tell `T` of template `zero` from the arguments"), "{r}");
+    assert!(r.contains("hint: name the arguments: `zero<...>(...)`"), "{r}");
+}

@@ -110,6 +110,23 @@ pub fn parse_body(
                 p.skip_to(1);
                 Some(DirectiveKind::Kernel(ast::Ident { name: n.clone(), span: toks[0].span }))
             }
+            // `@kernel reduce<512>`: an instance of a kernel template.
+            TokKind::Ident(n) if toks[1].kind == TokKind::Punct(Punct::Lt) => {
+                match super::template::split_args(&toks[1..]) {
+                    Some((args, after)) if toks.len() == after + 2 => {
+                        p.skip_to(after + 1);
+                        let span = toks[0].span.to(toks[after].span);
+                        Some(DirectiveKind::Kernel(ast::Ident { name: super::template::instance_name(n, &args), span }))
+                    }
+                    _ => {
+                        diags.push(
+                            Diagnostic::new(ErrorCode::Directive, toks[1].span, "malformed template arguments")
+                                .label("expected `name<arg, ...>`"),
+                        );
+                        None
+                    }
+                }
+            }
             _ => {
                 let span = if toks.len() > 1 { toks[0].span } else { at };
                 diags.push(
@@ -366,7 +383,12 @@ pub fn resolve(
                 let mut d =
                     Diagnostic::new(ErrorCode::Directive, k.span, format!("no __global__ function named `{}`", k.name))
                         .label("unknown kernel");
-                if !names.is_empty() {
+                if let Some((_, header, _)) = program.templates.iter().find(|(n, _, kernel)| *kernel && *n == k.name) {
+                    d = d.hint(format!(
+                        "`{}` is a kernel template ({header}): name its arguments, e.g. `// @kernel {}<...>`",
+                        k.name, k.name
+                    ));
+                } else if !names.is_empty() {
                     d = d.hint(format!("this file's kernels: {}", names.join(", ")));
                 }
                 if !partial {
@@ -376,6 +398,21 @@ pub fn resolve(
             }
         },
         None if kernels.len() == 1 => Some(kernels[0].0),
+        None if kernels.is_empty() && program.templates.iter().any(|t| t.2) => {
+            let (name, header, _) = program.templates.iter().find(|t| t.2).expect("a kernel template");
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    file_span,
+                    format!("`{name}` is a kernel template: which instance should run?"),
+                )
+                .label("no instance named")
+                .hint(format!(
+                    "add `// @kernel {name}<...>` with arguments for {header}, or pass --kernel '{name}<...>'"
+                )),
+            );
+            None
+        }
         None if kernels.is_empty() => {
             if !partial {
                 diags.push(

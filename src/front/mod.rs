@@ -9,6 +9,7 @@ pub mod parser;
 pub mod preprocess;
 pub mod source;
 pub mod tast;
+pub mod template;
 pub mod token;
 pub mod typeck;
 pub mod types;
@@ -136,7 +137,8 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
     let pre = preprocess::run(file, lexed, &mut sources, &options, &preprocess::FsLoader);
     let mut diags = pre.diags;
     let mut parser = parser::Parser::new(&pre.tokens, &text, 0);
-    let tu = parser.translation_unit();
+    let mut tu = parser.translation_unit();
+    let mut templates = parser.take_templates();
     diags.extend(parser.diags);
     // The parser skips what follows an error: functions may be missing from the program.
     let partial = !diags.is_empty();
@@ -146,7 +148,8 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
             directives.push(d);
         }
     }
-    let (program, type_diags) = typeck::check(&tu, options.mode);
+    let (program, type_diags) =
+        check_with_templates(&mut tu, &mut templates, &directives, overrides, &text, &options, &mut diags);
     diags.extend(type_diags);
     // Directive resolution needs a sound program, but its errors are independent: report both.
     let launch = match directives::resolve(&program, &directives, overrides, &mut sources, whole, partial) {
@@ -182,6 +185,66 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
         return Err(CompileError { sources, diags: vec![d] });
     }
     Ok(Compiled { sources, file, program, launch, kernel })
+}
+
+/// How many times the program is checked again for template instances that calls deduce (each round parses
+/// the instances the previous one asked for; templates calling templates need one round per level).
+const TEMPLATE_ROUNDS: usize = 16;
+
+/// Type-checks the file, parsing the template instances it names (`// @kernel reduce<512>`, `f<float>(x)`)
+/// and those its calls deduce, until none is missing.
+fn check_with_templates(
+    tu: &mut ast::TranslationUnit,
+    templates: &mut template::Templates,
+    directives: &[directives::Directive],
+    overrides: &Overrides,
+    text: &str,
+    options: &preprocess::Options,
+    diags: &mut Vec<Diagnostic>,
+) -> (tast::Program, Vec<Diagnostic>) {
+    let mut done: std::collections::HashSet<String> = tu.functions.iter().map(|f| f.name.name.clone()).collect();
+    let mut pending: Vec<tast::TemplateRequest> = std::mem::take(&mut templates.requested);
+    // The launched kernel's instance, from `@kernel` or `--kernel`.
+    let named = directives.iter().filter_map(|d| match &d.kind {
+        directives::DirectiveKind::Kernel(k) => Some((k.name.clone(), k.span)),
+        _ => None,
+    });
+    let mut at = Span::default();
+    for (name, span) in named.chain(overrides.kernel.clone().map(|k| (k, Span::default()))) {
+        if let Some((base, args)) = template::parse_instance_name(&name)
+            && templates.defs.contains_key(&base)
+        {
+            let instance = template::instance_name(&base, &args);
+            at = span;
+            pending.push((instance, base, args));
+        }
+    }
+    let mut round = 0;
+    loop {
+        while let Some((instance, base, args)) = pending.pop() {
+            if !done.insert(instance.clone()) {
+                continue;
+            }
+            let use_at = pending_span(tu, at);
+            match templates.instantiate(&base, &args, &instance, text, use_at) {
+                Ok(f) => tu.functions.push(f),
+                Err(d) => diags.extend(d),
+            }
+            pending.extend(std::mem::take(&mut templates.requested));
+        }
+        let (program, type_diags) = typeck::check(tu, options.mode, &templates.defs);
+        let missing: Vec<_> = program.template_requests.iter().filter(|r| !done.contains(&r.0)).cloned().collect();
+        round += 1;
+        if missing.is_empty() || round == TEMPLATE_ROUNDS {
+            return (program, type_diags);
+        }
+        pending = missing;
+    }
+}
+
+/// Where to report a template instance that does not parse: the directive naming it, else the file's start.
+fn pending_span(tu: &ast::TranslationUnit, at: Span) -> Span {
+    if at == Span::default() { tu.functions.first().map_or(at, |f| f.span) } else { at }
 }
 
 /// Adds "in expansion of macro `X`" to each diagnostic whose place is a macro's use, pointing at the macro's

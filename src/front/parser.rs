@@ -6,6 +6,7 @@
 use super::ast::*;
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::Span;
+use super::template::{self, TemplateDef, TemplateParam, Templates};
 use super::token::{Kw, Punct, TokKind, Token};
 
 /// Deep enough for any real kernel, shallow enough that a pathological input cannot overflow the stack.
@@ -22,6 +23,8 @@ pub struct Parser<'t> {
     saw_shared: bool,
     /// Names `typedef` and `using` declared so far, and the types they stand for.
     typedefs: std::collections::HashMap<String, TypeSpec>,
+    /// Function templates seen so far, and the instances the text names (`f<float>(...)`).
+    templates: Templates,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -38,7 +41,17 @@ type PResult<T> = Result<T, Bail>;
 impl<'t> Parser<'t> {
     /// `text` is the source the token spans point into, starting at byte `base`.
     pub fn new(toks: &'t [Token], text: &'t str, base: usize) -> Self {
-        Parser { toks, text, base, pos: 0, depth: 0, saw_shared: false, typedefs: Default::default(), diags: vec![] }
+        Parser {
+            toks,
+            text,
+            base,
+            pos: 0,
+            depth: 0,
+            saw_shared: false,
+            typedefs: Default::default(),
+            templates: Templates::default(),
+            diags: vec![],
+        }
     }
 
     // ---- token helpers ----
@@ -280,9 +293,8 @@ impl<'t> Parser<'t> {
                 TokKind::Kw(Kw::Shared) => space = VarSpace::Shared,
                 TokKind::Kw(Kw::Constant) => space = VarSpace::Constant,
                 TokKind::Kw(Kw::Template) => {
-                    return Err(self.error(
-                        Diagnostic::unsupported(self.span(), "templates").label("templates are not interpreted"),
-                    ));
+                    self.template()?;
+                    return Ok(None);
                 }
                 TokKind::Kw(Kw::Struct) => {
                     return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
@@ -384,6 +396,112 @@ impl<'t> Parser<'t> {
             }
             _ => false,
         }
+    }
+
+    /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
+    fn template(&mut self) -> PResult<()> {
+        let start = self.span();
+        self.bump(); // template
+        self.expect(Punct::Lt)?;
+        if self.eat(Punct::Gt) {
+            return Err(
+                self.error(Diagnostic::unsupported(start.to(self.prev_span()), "explicit template specialisation"))
+            );
+        }
+        let mut params = vec![];
+        loop {
+            let from = self.pos;
+            let is_type = self.is_kw(Kw::Template) || self.is_kw(Kw::Struct);
+            if is_type {
+                self.bump();
+            } else {
+                self.type_spec()?;
+            }
+            let ty = if is_type { vec![] } else { self.toks[from..self.pos].to_vec() };
+            let name = self.ident("a template parameter name")?;
+            let default = if self.eat(Punct::Assign) {
+                let from = self.pos;
+                while !self.at_eof() && !self.is(Punct::Comma) && !self.is(Punct::Gt) {
+                    self.bump();
+                }
+                Some(self.toks[from..self.pos].to_vec())
+            } else {
+                None
+            };
+            let text: Vec<String> = self.toks[from..self.pos].iter().map(|t| template::spell(&t.kind)).collect();
+            params.push(TemplateParam { name: name.name, is_type, default, ty, text: text.join(" ") });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::Gt)?;
+        let header = start.to(self.prev_span());
+        // The function: up to its body's closing brace (or a prototype's `;`).
+        let from = self.pos;
+        let mut name = None;
+        let mut is_kernel = false;
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => is_kernel = true,
+                TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
+                }
+                TokKind::Ident(n)
+                    if depth == 0 && *self.peek_kind(1) == TokKind::Punct(Punct::LParen) && name.is_none() =>
+                {
+                    name = Some(n.clone());
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return Ok(()); // a declaration: the definition is what counts
+                }
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        let Some(name) = name else { return Err(self.expected("a function after the template parameters")) };
+        let tokens = self.toks[from..self.pos].to_vec();
+        let def = TemplateDef { name: name.clone(), params, tokens, is_kernel, span: header };
+        self.templates.defs.insert(name, def);
+        Ok(())
+    }
+
+    /// The templates and typedefs an instantiation's body is parsed with.
+    pub fn set_context(&mut self, t: &Templates) {
+        self.templates.defs = t.defs.clone();
+        self.typedefs = t.typedefs.clone();
+    }
+
+    /// Parses one function (a template's instance) and names it `name`.
+    pub fn single_function(&mut self, name: &str) -> Option<Function> {
+        match self.top_item() {
+            Ok(Some(TopItem::Function(mut f))) => {
+                f.name.name = name.to_string();
+                Some(f)
+            }
+            _ => None,
+        }
+    }
+
+    /// After [`Parser::single_function`]: its diagnostics and the instances its body named.
+    pub fn finish_instance(self) -> (Vec<Diagnostic>, Vec<super::tast::TemplateRequest>) {
+        (self.diags, self.templates.requested)
+    }
+
+    /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
+    pub fn take_templates(&mut self) -> Templates {
+        let mut t = std::mem::take(&mut self.templates);
+        t.typedefs = self.typedefs.clone();
+        t
     }
 
     /// `typedef T name;`, `using name = T;` and `using namespace N;` (at file scope or in a block).
@@ -1024,6 +1142,18 @@ impl<'t> Parser<'t> {
             TokKind::Kw(Kw::False) => ExprKind::Bool(false),
             TokKind::Ident(name) if name == "static_cast" || name == "reinterpret_cast" => {
                 return self.cxx_cast(name == "reinterpret_cast");
+            }
+            // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
+            TokKind::Ident(name)
+                if self.templates.defs.contains_key(&name) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+            {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                let instance = template::instance_name(&name, &args);
+                self.templates.requested.push((instance.clone(), name, args));
+                self.pos += 1 + after;
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
             TokKind::Ident(name) => ExprKind::Name(name),
             // `float(x)`: a functional cast.

@@ -94,7 +94,15 @@ pub struct Program {
     /// and cannot run under ITS.
     pub legacy_warp: Option<String>,
     pub globals: Vec<GlobalVar>,
+    /// Template instances calls need whose functions do not exist yet: the front end parses them and
+    /// checks again.
+    pub template_requests: Vec<TemplateRequest>,
+    /// The file's function templates: name, `template <...>` header, whether a kernel.
+    pub templates: Vec<(String, String, bool)>,
 }
+
+/// An instance to parse: its name, the template, the arguments' tokens.
+pub type TemplateRequest = (String, String, Vec<Vec<super::token::Token>>);
 
 impl Program {
     pub fn find(&self, name: &str) -> Option<FnId> {

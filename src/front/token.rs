@@ -52,6 +52,55 @@ pub enum Kw {
 }
 
 impl Kw {
+    /// The keyword's usual spelling (`struct` for struct/class/union/enum, `template` for typename).
+    pub fn as_str(self) -> &'static str {
+        const ALL: &[&str] = &[
+            "__global__",
+            "__device__",
+            "__host__",
+            "__shared__",
+            "__constant__",
+            "__restrict__",
+            "__forceinline__",
+            "__noinline__",
+            "inline",
+            "static",
+            "extern",
+            "const",
+            "volatile",
+            "unsigned",
+            "signed",
+            "int",
+            "short",
+            "long",
+            "char",
+            "float",
+            "double",
+            "bool",
+            "void",
+            "auto",
+            "if",
+            "else",
+            "for",
+            "while",
+            "do",
+            "break",
+            "continue",
+            "return",
+            "true",
+            "false",
+            "struct",
+            "typedef",
+            "template",
+            "switch",
+            "case",
+            "default",
+            "goto",
+            "sizeof",
+        ];
+        ALL.iter().copied().find(|w| Kw::lookup(w) == Some(self)).unwrap_or("")
+    }
+
     pub fn lookup(s: &str) -> Option<Kw> {
         Some(match s {
             "__global__" => Kw::Global,

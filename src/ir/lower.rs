@@ -313,6 +313,12 @@ impl<'p> Lowerer<'p> {
             self.terminate(Term::Jump(if c { then } else { els }), cond.span);
             return;
         }
+        // `true && x` and `false || x` (a template constant's test, say) branch on `x` alone.
+        match &cond.kind {
+            E::LogicalAnd(a, b) if const_bool(a) == Some(true) => return self.cond_branch(b, then, els, kind),
+            E::LogicalOr(a, b) if const_bool(a) == Some(false) => return self.cond_branch(b, then, els, kind),
+            _ => {}
+        }
         let v = self.expr(cond);
         let site = BranchSite { line: 0, kind, counted: kind != BranchKind::ShortCircuit };
         self.terminate(Term::Branch { cond: v, then, els, site }, cond.span);
@@ -829,7 +835,8 @@ impl<'p> Lowerer<'p> {
     }
 }
 
-/// The value of a condition that is a compile-time constant (`while (true)`, `for (;;)`).
+/// The value of a condition that is a compile-time constant (`while (true)`, `for (;;)`, and a template
+/// constant's test such as `iBlockSize >= 1024 && tid < 512` with `iBlockSize` 256).
 fn const_bool(e: &t::Expr) -> Option<bool> {
     match &e.kind {
         E::Const(b) => Some(*b != 0),
@@ -837,8 +844,43 @@ fn const_bool(e: &t::Expr) -> Option<bool> {
             let E::Const(b) = inner.kind else { return None };
             Some(b != 0)
         }
+        E::Cmp(op, a, b) => {
+            let (x, y) = (const_int(a)?, const_int(b)?);
+            Some(match op {
+                CmpOp::Lt => x < y,
+                CmpOp::Gt => x > y,
+                CmpOp::Le => x <= y,
+                CmpOp::Ge => x >= y,
+                CmpOp::Eq => x == y,
+                CmpOp::Ne => x != y,
+            })
+        }
+        E::LogicalAnd(a, b) => match const_bool(a)? {
+            false => Some(false),
+            true => const_bool(b),
+        },
+        E::LogicalOr(a, b) => match const_bool(a)? {
+            true => Some(true),
+            false => const_bool(b),
+        },
+        E::Unary(t::UnOp::Not, a) => const_bool(a).map(|v| !v),
         _ => None,
     }
+}
+
+/// The value of an integer constant (converted between integer types), as the operands of a comparison of
+/// that type see it: both operands have one type, so comparing the values as i128 orders them right.
+fn const_int(e: &t::Expr) -> Option<i128> {
+    let s = e.ty.scalar().filter(|s| s.is_integer())?;
+    let bits = match &e.kind {
+        E::Const(b) => *b,
+        E::Convert(inner) => {
+            let from = inner.ty.scalar().filter(|s| s.is_integer())?;
+            from.convert_bits(s, const_int(inner)? as u64)
+        }
+        _ => return None,
+    };
+    Some(if s == crate::front::types::Scalar::U64 { bits as i128 } else { s.int_value(bits) as i128 })
 }
 
 /// Is `e` a float product of type `ty` (a candidate for FMA contraction)?

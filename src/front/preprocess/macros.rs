@@ -478,60 +478,11 @@ pub fn spell(t: &Token, sources: &SourceMap) -> String {
                     format!("{value}{}{}", if suffix.unsigned { "u" } else { "" }, if suffix.long { "l" } else { "" })
                 }
                 TokKind::Float { value, single } => format!("{value:?}{}", if *single { "f" } else { "" }),
-                TokKind::Kw(k) => kw_spelling(*k).to_string(),
+                TokKind::Kw(k) => k.as_str().to_string(),
                 _ => own.to_string(),
             }
         }
     }
-}
-
-/// A keyword's usual spelling (for keywords a macro produced, whose own text is the macro's use).
-fn kw_spelling(k: Kw) -> &'static str {
-    const ALL: &[&str] = &[
-        "__global__",
-        "__device__",
-        "__host__",
-        "__shared__",
-        "__constant__",
-        "__restrict__",
-        "__forceinline__",
-        "__noinline__",
-        "inline",
-        "static",
-        "extern",
-        "const",
-        "volatile",
-        "unsigned",
-        "signed",
-        "int",
-        "short",
-        "long",
-        "char",
-        "float",
-        "double",
-        "bool",
-        "void",
-        "auto",
-        "if",
-        "else",
-        "for",
-        "while",
-        "do",
-        "break",
-        "continue",
-        "return",
-        "true",
-        "false",
-        "struct",
-        "typedef",
-        "template",
-        "switch",
-        "case",
-        "default",
-        "goto",
-        "sizeof",
-    ];
-    ALL.iter().copied().find(|w| Kw::lookup(w) == Some(k)).unwrap_or("")
 }
 
 /// The spelling of an argument for `#`: tokens joined by one space where the source had space between them.

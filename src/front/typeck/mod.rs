@@ -1,6 +1,7 @@
 //! Name resolution and type checking: [`ast`] -> [`tast`], with C's promotions and conversions made explicit.
 
 mod builtins;
+mod deduce;
 mod globals;
 
 use std::collections::HashMap;
@@ -17,8 +18,12 @@ use crate::launch::Mode;
 ///
 /// `mode` is the execution model the code is compiled for: the warp functions of CUDA 8 and earlier exist
 /// only for pre-Volta GPUs.
-pub fn check(tu: &ast::TranslationUnit, mode: Mode) -> (Program, Vec<Diagnostic>) {
-    let mut ck = Checker { mode, ..Checker::default() };
+pub fn check(
+    tu: &ast::TranslationUnit,
+    mode: Mode,
+    templates: &HashMap<String, super::template::TemplateDef>,
+) -> (Program, Vec<Diagnostic>) {
+    let mut ck = Checker { mode, templates: templates.clone(), ..Checker::default() };
     ck.declare_globals(tu);
     ck.declare_functions(tu);
     let mut program = Program::default();
@@ -29,6 +34,10 @@ pub fn check(tu: &ast::TranslationUnit, mode: Mode) -> (Program, Vec<Diagnostic>
     ck.check_recursion(&program);
     program.legacy_warp = ck.legacy_warp.take();
     program.globals = std::mem::take(&mut ck.globals);
+    program.template_requests = std::mem::take(&mut ck.template_requests);
+    let mut defs: Vec<_> = templates.values().collect();
+    defs.sort_by_key(|d| d.span.start);
+    program.templates = defs.iter().map(|d| (d.name.clone(), d.header(), d.is_kernel)).collect();
     (program, ck.diags)
 }
 
@@ -66,6 +75,10 @@ struct Checker {
     global_scope: HashMap<String, Binding>,
     /// The typed values of file-scope constants.
     constants: Vec<Expr>,
+    /// The file's function templates, for calls that deduce their arguments.
+    templates: HashMap<String, super::template::TemplateDef>,
+    /// Instances a call needs that are not parsed yet (see [`Program::template_requests`]).
+    template_requests: Vec<TemplateRequest>,
     fns: HashMap<String, FnId>,
     sigs: Vec<Signature>,
     diags: Vec<Diagnostic>,
@@ -1041,6 +1054,9 @@ impl Checker {
         }
         if let Some(e) = self.builtin_call(name, args, span) {
             return e;
+        }
+        if !self.fns.contains_key(&name.name) && self.templates.contains_key(&name.name) {
+            return self.template_call(name, args, span);
         }
         if let Some(&id) = self.fns.get(&name.name) {
             let sig = self.sigs[id.0 as usize].clone();

@@ -1,0 +1,250 @@
+//! Function templates (kernels and device functions): a definition keeps its tokens, and each instantiation
+//! (`// @kernel reduce<512>`, `warpReduce<float, 32>(x)`, or a call whose type arguments follow from its
+//! argument types) substitutes the arguments' tokens for the parameters and parses the result as an ordinary
+//! function named `reduce<512>`. A non-type argument becomes a parenthesised constant, so
+//! `if (iBlockSize >= 1024 && tid < 512)` folds like a literal.
+
+use std::collections::HashMap;
+
+use super::ast::{Function, TypeSpec};
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::parser::Parser;
+use super::source::Span;
+use super::token::{Kw, Punct, TokKind, Token};
+
+/// One template parameter.
+#[derive(Clone, Debug)]
+pub struct TemplateParam {
+    pub name: String,
+    /// `typename T` / `class T`; else a constant (`unsigned int N`).
+    pub is_type: bool,
+    pub default: Option<Vec<Token>>,
+    /// A constant parameter's type (`unsigned int`): arguments are converted to it, as C++ does.
+    pub ty: Vec<Token>,
+    /// As written, for messages: `unsigned int iBlockSize`.
+    pub text: String,
+}
+
+/// A function template: its parameters and the function's tokens after `template <...>`.
+#[derive(Clone, Debug)]
+pub struct TemplateDef {
+    pub name: String,
+    pub params: Vec<TemplateParam>,
+    pub tokens: Vec<Token>,
+    pub is_kernel: bool,
+    pub span: Span,
+}
+
+impl TemplateDef {
+    /// `template <unsigned int iBlockSize>`, for messages.
+    pub fn header(&self) -> String {
+        let ps: Vec<&str> = self.params.iter().map(|p| p.text.as_str()).collect();
+        format!("template <{}>", ps.join(", "))
+    }
+
+    /// For each function parameter whose type is a template type parameter (`T x`, `const T *p`): the
+    /// template parameter's index and the pointer levels written after it.
+    pub fn deducible(&self) -> Vec<Option<(usize, usize)>> {
+        let Some(open) = self.tokens.iter().position(|t| t.kind == TokKind::Punct(Punct::LParen)) else {
+            return vec![];
+        };
+        let mut out = vec![];
+        let mut depth = 0;
+        let mut current: Vec<&Token> = vec![];
+        for t in &self.tokens[open + 1..] {
+            match t.kind {
+                TokKind::Punct(Punct::LParen) => depth += 1,
+                TokKind::Punct(Punct::RParen) if depth == 0 => {
+                    if !current.is_empty() {
+                        out.push(self.deduce_from(&current));
+                    }
+                    break;
+                }
+                TokKind::Punct(Punct::RParen) => depth -= 1,
+                TokKind::Punct(Punct::Comma) if depth == 0 => {
+                    out.push(self.deduce_from(&current));
+                    current.clear();
+                    continue;
+                }
+                _ => {}
+            }
+            current.push(t);
+        }
+        out
+    }
+
+    fn deduce_from(&self, toks: &[&Token]) -> Option<(usize, usize)> {
+        let at = toks.iter().position(|t| matches!(&t.kind, TokKind::Ident(n) if self.type_param(n).is_some()))?;
+        let TokKind::Ident(n) = &toks[at].kind else { return None };
+        let stars = toks[at + 1..].iter().filter(|t| t.kind == TokKind::Punct(Punct::Star)).count();
+        Some((self.type_param(n)?, stars))
+    }
+
+    fn type_param(&self, name: &str) -> Option<usize> {
+        self.params.iter().position(|p| p.is_type && p.name == name)
+    }
+}
+
+/// The templates of a file, and the instantiations its text asks for by name.
+#[derive(Clone, Debug, Default)]
+pub struct Templates {
+    pub defs: HashMap<String, TemplateDef>,
+    /// The file's typedefs, which an instantiation's body may use.
+    pub typedefs: HashMap<String, TypeSpec>,
+    /// Instances named with explicit arguments (`f<float, 32>`): the instance name -> template and arguments.
+    pub requested: Vec<super::tast::TemplateRequest>,
+}
+
+/// `name<a, b>`: the name an instantiation has everywhere (IR, screen, `@kernel`).
+pub fn instance_name(base: &str, args: &[Vec<Token>]) -> String {
+    let args: Vec<String> =
+        args.iter().map(|a| a.iter().map(|t| spell(&t.kind)).collect::<Vec<_>>().join(" ")).collect();
+    format!("{base}<{}>", args.join(", "))
+}
+
+/// A token's text, rebuilt from its kind.
+pub fn spell(k: &TokKind) -> String {
+    match k {
+        TokKind::Ident(n) => n.clone(),
+        TokKind::Kw(k) => k.as_str().to_string(),
+        TokKind::Punct(p) => p.as_str().to_string(),
+        TokKind::Int { value, suffix, .. } => {
+            format!("{value}{}{}", if suffix.unsigned { "u" } else { "" }, if suffix.long { "ll" } else { "" })
+        }
+        TokKind::Float { value, single } => format!("{value:?}{}", if *single { "f" } else { "" }),
+        TokKind::Str(s) => format!("{s:?}"),
+        TokKind::Char(c) => c.to_string(),
+        TokKind::Eof => String::new(),
+    }
+}
+
+/// Splits `< a, b >` template arguments starting at `toks[0]` (the `<`): the arguments' tokens and the index
+/// after the closing `>`. Commas and `>` inside parentheses belong to an argument.
+pub fn split_args(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize)> {
+    if toks.first()?.kind != TokKind::Punct(Punct::Lt) {
+        return None;
+    }
+    let mut args = vec![vec![]];
+    let mut depth = 0i32;
+    for (i, t) in toks.iter().enumerate().skip(1) {
+        match t.kind {
+            TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+            TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+            TokKind::Punct(Punct::Gt) if depth == 0 => {
+                if args.len() == 1 && args[0].is_empty() {
+                    args.clear();
+                }
+                return Some((args, i + 1));
+            }
+            TokKind::Punct(Punct::Comma) if depth == 0 => {
+                args.push(vec![]);
+                continue;
+            }
+            TokKind::Punct(Punct::Semi | Punct::LBrace | Punct::RBrace) | TokKind::Eof => return None,
+            _ => {}
+        }
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+impl Templates {
+    /// Parses instance `name` of template `base` with `args` (defaults fill the rest): the function, and
+    /// what parsing it asked for (its own explicit instantiations are added to `self.requested`).
+    pub fn instantiate(
+        &mut self,
+        base: &str,
+        args: &[Vec<Token>],
+        name: &str,
+        text: &str,
+        at: Span,
+    ) -> Result<Function, Vec<Diagnostic>> {
+        let Some(def) = self.defs.get(base).cloned() else {
+            return Err(vec![Diagnostic::new(ErrorCode::Name, at, format!("no template named `{base}`"))]);
+        };
+        if args.len() > def.params.len() || def.params[args.len()..].iter().any(|p| p.default.is_none()) {
+            return Err(vec![
+                Diagnostic::new(
+                    ErrorCode::Type,
+                    at,
+                    format!(
+                        "`{base}` takes {} template argument{}, {} given",
+                        def.params.len(),
+                        if def.params.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                )
+                .with_secondary(def.span, def.header()),
+            ]);
+        }
+        let mut values: HashMap<&str, (Vec<Token>, &TemplateParam)> = HashMap::new();
+        for (i, p) in def.params.iter().enumerate() {
+            let a = args.get(i).cloned().or_else(|| p.default.clone()).unwrap_or_default();
+            if !p.is_type && a.iter().any(|t| matches!(t.kind, TokKind::Kw(k) if k.starts_type())) {
+                return Err(vec![
+                    Diagnostic::new(ErrorCode::Type, at, format!("`{}` takes a constant, not a type", p.name))
+                        .with_secondary(def.span, def.header()),
+                ]);
+            }
+            values.insert(p.name.as_str(), (a, p));
+        }
+        let mut toks = Vec::with_capacity(def.tokens.len() + 8);
+        for t in &def.tokens {
+            match &t.kind {
+                TokKind::Ident(n) if values.contains_key(n.as_str()) => {
+                    let (a, p) = &values[n.as_str()];
+                    let re = |k: &TokKind| Token { kind: k.clone(), span: t.span };
+                    let paren = |c| re(&TokKind::Punct(c));
+                    if p.is_type {
+                        toks.extend(a.iter().map(|x| re(&x.kind)));
+                    } else {
+                        // `((unsigned int)(512))`: the argument converted to the parameter's type.
+                        toks.extend([paren(Punct::LParen), paren(Punct::LParen)]);
+                        toks.extend(p.ty.iter().map(|x| re(&x.kind)));
+                        toks.extend([paren(Punct::RParen), paren(Punct::LParen)]);
+                        toks.extend(a.iter().map(|x| re(&x.kind)));
+                        toks.extend([paren(Punct::RParen), paren(Punct::RParen)]);
+                    }
+                }
+                _ => toks.push(t.clone()),
+            }
+        }
+        let end = toks.last().map_or(at, |t| t.span);
+        toks.push(Token { kind: TokKind::Eof, span: end });
+        let mut p = Parser::new(&toks, text, 0);
+        p.set_context(self);
+        let f = p.single_function(name);
+        let (diags, requested) = p.finish_instance();
+        self.requested.extend(requested);
+        match f {
+            Some(f) if diags.is_empty() => Ok(f),
+            _ => Err(diags),
+        }
+    }
+}
+
+impl Kw {
+    /// Whether the keyword can begin a type (so a template argument made of it is a type).
+    pub fn starts_type(self) -> bool {
+        matches!(
+            self,
+            Kw::Int | Kw::Unsigned | Kw::Signed | Kw::Short | Kw::Long | Kw::Char | Kw::Float | Kw::Double | Kw::Bool
+        )
+    }
+}
+
+/// The template and arguments of an instance name (`reduce<512>` -> `reduce`, `[512]`), as a directive or
+/// `--kernel` wrote it.
+pub fn parse_instance_name(name: &str) -> Option<(String, Vec<Vec<Token>>)> {
+    let lt = name.find('<')?;
+    let lexed = super::lexer::lex(super::source::FileId(0), &name[lt..], 0);
+    let (args, _) = split_args(&lexed.tokens)?;
+    Some((name[..lt].to_string(), args))
+}
+
+/// The tokens of a type written as text (`unsigned int`), for a deduced template argument.
+pub fn type_tokens(text: &str) -> Vec<Token> {
+    let mut toks = super::lexer::lex(super::source::FileId(0), text, 0).tokens;
+    toks.pop(); // Eof
+    toks
+}
