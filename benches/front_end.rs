@@ -118,7 +118,8 @@ fn phase_typeck(bencher: Bencher) {
     let text = BIG.as_str();
     let lexed = lexer::lex(FileId(0), text, 0);
     let tu = parser::Parser::new(&lexed.tokens, text, 0).translation_unit();
-    bencher.bench(|| typeck::check(black_box(&tu), warpdbg::launch::Mode::Its));
+    let templates = Default::default();
+    bencher.bench(|| typeck::check(black_box(&tu), warpdbg::launch::Mode::Its, &templates));
 }
 
 #[divan::bench(sample_count = 30)]
