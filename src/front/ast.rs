@@ -86,6 +86,8 @@ pub struct GlobalDecl {
 pub struct TranslationUnit {
     pub functions: Vec<Function>,
     pub globals: Vec<GlobalDecl>,
+    /// Host functions, whose bodies are skipped: device code may not call them.
+    pub host_functions: Vec<Ident>,
 }
 
 /// One name in a declaration: `*p = q`, `smem[512]`, `x`.

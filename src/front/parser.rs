@@ -25,6 +25,8 @@ pub struct Parser<'t> {
     typedefs: std::collections::HashMap<String, TypeSpec>,
     /// Function templates seen so far, and the instances the text names (`f<float>(...)`).
     templates: Templates,
+    /// Host functions, skipped.
+    host_functions: Vec<Ident>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -50,6 +52,7 @@ impl<'t> Parser<'t> {
             saw_shared: false,
             typedefs: Default::default(),
             templates: Templates::default(),
+            host_functions: vec![],
             diags: vec![],
         }
     }
@@ -244,6 +247,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        tu.host_functions = self.host_functions.clone();
         tu
     }
 
@@ -290,6 +294,21 @@ impl<'t> Parser<'t> {
                     self.bump(); // extern "C"
                 }
                 TokKind::Kw(Kw::Extern) => is_extern = true,
+                // `namespace cg = cooperative_groups;`: names are looked up without namespaces.
+                TokKind::Ident(n) if n == "namespace" => {
+                    while !self.at_eof() && !self.eat(Punct::Semi) {
+                        if self.is(Punct::LBrace) {
+                            return Err(self.error(Diagnostic::unsupported(self.span(), "namespace blocks")));
+                        }
+                        self.bump();
+                    }
+                    return Ok(None);
+                }
+                TokKind::Ident(n) if n == "__launch_bounds__" => {
+                    self.bump();
+                    self.skip_parens()?;
+                    continue;
+                }
                 TokKind::Kw(Kw::Shared) => space = VarSpace::Shared,
                 TokKind::Kw(Kw::Constant) => space = VarSpace::Constant,
                 TokKind::Kw(Kw::Template) => {
@@ -312,6 +331,21 @@ impl<'t> Parser<'t> {
         if std::mem::take(&mut self.saw_shared) {
             space = VarSpace::Shared;
         }
+        // `void __global__ k(...)`, `float __device__ __forceinline__ f(...)`: qualifiers after the type.
+        loop {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
+                TokKind::Kw(Kw::Device) if kind.is_none() => kind = Some(FnKind::Device),
+                TokKind::Kw(Kw::Device | Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Ident(n) if n == "__launch_bounds__" => {
+                    self.bump();
+                    self.skip_parens()?;
+                    continue;
+                }
+                _ => break,
+            }
+            self.bump();
+        }
         let name = self.ident("a function name")?;
         if !self.is(Punct::LParen) {
             // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
@@ -327,10 +361,16 @@ impl<'t> Parser<'t> {
             return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
         let Some(kind) = kind else {
-            let d = Diagnostic::unsupported(start.to(name.span), "host functions")
-                .label("warpdbg runs kernels only: mark it __global__ or __device__")
-                .hint("the launch lives in `// @grid`, `// @block` and `// @arg` directives, not in host code");
-            return Err(self.error(d));
+            if name.name == "main" {
+                let d = Diagnostic::unsupported(start.to(name.span), "whole programs (a file with `main`) yet")
+                    .label("warpdbg runs kernel files: the launch is given by directives")
+                    .hint("the launch lives in `// @grid`, `// @block` and `// @arg` directives, not in host code");
+                return Err(self.error(d));
+            }
+            // A host helper (timing, checking, printing): nvcc compiles it for the CPU, and a kernel file's
+            // launch does not run it, so its body is skipped unread; device code that calls it is an error.
+            self.skip_host_function(&name)?;
+            return Ok(None);
         };
         self.bump(); // (
         let mut params = vec![];
@@ -396,6 +436,49 @@ impl<'t> Parser<'t> {
             }
             _ => false,
         }
+    }
+
+    /// Skips `( ... )`, nested parentheses included.
+    fn skip_parens(&mut self) -> PResult<()> {
+        self.expect(Punct::LParen)?;
+        let mut depth = 1;
+        while depth > 0 && !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LParen) => depth += 1,
+                TokKind::Punct(Punct::RParen) => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+        Ok(())
+    }
+
+    /// Skips a host function's parameters and body (or a prototype's `;`), remembering its name.
+    fn skip_host_function(&mut self, name: &Ident) -> PResult<()> {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+                TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    break;
+                }
+                TokKind::Punct(Punct::LBrace) if depth == 0 => {
+                    self.skip_braces()?;
+                    break;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        self.host_functions.push(name.clone());
+        Ok(())
+    }
+
+    /// Host functions skipped so far (so that a call from device code can say what it calls).
+    pub fn host_functions(&self) -> &[Ident] {
+        &self.host_functions
     }
 
     /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
@@ -510,6 +593,15 @@ impl<'t> Parser<'t> {
         // `typedef` and `using` are one keyword to the lexer; what follows tells them apart.
         let namespace = matches!(self.kind(), TokKind::Ident(n) if n == "namespace");
         let alias = matches!(self.kind(), TokKind::Ident(_)) && *self.peek_kind(1) == TokKind::Punct(Punct::Assign);
+        // `using std::min;`: a using-declaration names nothing new here.
+        let declaration =
+            matches!(self.kind(), TokKind::Ident(_)) && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon);
+        if declaration {
+            while !self.at_eof() && !self.eat(Punct::Semi) {
+                self.bump();
+            }
+            return Ok(());
+        }
         if namespace || alias {
             if namespace {
                 // `using namespace std;` and the like: names are looked up without namespaces anyway.
@@ -1091,6 +1183,14 @@ impl<'t> Parser<'t> {
                 self.expect(Punct::RBracket)?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
+            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
+                return Err(self.error(
+                    Diagnostic::unsupported(
+                        e.span.to(self.span()),
+                        "launching a kernel from a kernel (dynamic parallelism)",
+                    )
+                    .label("a launch inside device code"),
+                ));
             } else if self.is(Punct::LParen) {
                 let ExprKind::Name(name) = &e.kind else {
                     return Err(self.error(

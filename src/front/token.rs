@@ -111,7 +111,7 @@ impl Kw {
             "__restrict__" | "__restrict" => Kw::Restrict,
             "__forceinline__" => Kw::ForceInline,
             "__noinline__" => Kw::NoInline,
-            "inline" => Kw::Inline,
+            "inline" | "__inline__" | "__inline" => Kw::Inline,
             "static" => Kw::Static,
             "extern" => Kw::Extern,
             "const" | "constexpr" => Kw::Const,

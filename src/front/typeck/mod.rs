@@ -23,7 +23,8 @@ pub fn check(
     mode: Mode,
     templates: &HashMap<String, super::template::TemplateDef>,
 ) -> (Program, Vec<Diagnostic>) {
-    let mut ck = Checker { mode, templates: templates.clone(), ..Checker::default() };
+    let mut ck =
+        Checker { mode, templates: templates.clone(), host_functions: tu.host_functions.clone(), ..Checker::default() };
     ck.declare_globals(tu);
     ck.declare_functions(tu);
     let mut program = Program::default();
@@ -79,6 +80,8 @@ struct Checker {
     templates: HashMap<String, super::template::TemplateDef>,
     /// Instances a call needs that are not parsed yet (see [`Program::template_requests`]).
     template_requests: Vec<TemplateRequest>,
+    /// Host functions of the file (skipped by the parser).
+    host_functions: Vec<ast::Ident>,
     fns: HashMap<String, FnId>,
     sigs: Vec<Signature>,
     diags: Vec<Diagnostic>,
@@ -1096,6 +1099,13 @@ impl Checker {
         }
         if let Some(why) = unsupported_function(&name.name) {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
+        } else if let Some(host) = self.host_functions.iter().find(|h| h.name == name.name) {
+            self.err(
+                Diagnostic::new(ErrorCode::Name, name.span, format!("`{}` is a host function", name.name))
+                    .label("device code cannot call it")
+                    .with_secondary(host.span, "declared without __device__")
+                    .hint("mark it `__host__ __device__` to compile it for both"),
+            );
         } else {
             let mut known: Vec<String> = self.fns.keys().cloned().collect();
             known.extend(INTRINSIC_NAMES.iter().chain(builtins::BUILTIN_NAMES).map(|s| s.to_string()));

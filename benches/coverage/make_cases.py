@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Turns a corpus of CUDA course code into warpdbg kernel files: one per __global__ function.
+
+    python3 benches/coverage/make_cases.py CORPUS_DIR CASES_LIST
+
+For every .cu file under CORPUS_DIR and every __global__ function defined in it, writes
+`FILE.<kernel>.case.cu` next to the original (so that its quoted #includes resolve as they did for nvcc): the
+file's text with host code taken out (functions that are neither __global__ nor __device__, `main` among them,
+and file-scope statements that only host code has), followed by generated launch directives. The paths of the
+cases are written to CASES_LIST, one per line. Nothing here is specific to one repository.
+
+Directives: `@kernel NAME` (with template arguments taken from a launch `NAME<...><<<` in the file, else 256
+for constants and float for types), `@grid`/`@block` from a launch `NAME<<<g, b>>>` whose values are integer
+literals (else grid 4, block 256), `@shared` from a launch's third value when it is a literal (else 4096 for a
+kernel that uses extern __shared__), and one `@arg` per parameter: pointers get `T[grid*block*4] = rand(0, 9)`,
+integer scalars `grid*block` when named like a size (n, N, size, len, count, width...), else 16; float scalars
+1.5.
+"""
+import os
+import re
+import sys
+
+KEEP_WORDS = ("__device__", "__constant__", "__shared__", "__global__", "typedef", "using", "struct", "class",
+              "enum", "union", "namespace", "template", "const", "constexpr", "extern")
+
+
+def strip_comments_and_strings(text):
+    """The text with comments and string/char literals blanked (same length), for scanning braces."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            for k in range(i, j):
+                out[k] = " "
+            i = j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            for k in range(i, j):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j
+        elif c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                out[k] = " "
+            i = j + 1
+        else:
+            i += 1
+    return "".join(out)
+
+
+def blank_preprocessor(clean):
+    """Blanks preprocessor lines (with their continuations) in cleaned text."""
+    lines = clean.split("\n")
+    cont = False
+    for k, line in enumerate(lines):
+        if cont or line.lstrip().startswith("#"):
+            cont = line.rstrip().endswith("\\")
+            lines[k] = " " * len(line)
+        else:
+            cont = False
+    return "\n".join(lines)
+
+
+def top_level_items(clean):
+    """(start, end, kind) of each top-level item: 'func' for a function definition, 'block' for another
+    braced item (struct, namespace, initialiser), 'stmt' for a declaration ending in ';'."""
+    items = []
+    depth = 0
+    start = 0
+    i = 0
+    n = len(clean)
+    body_start = None
+    while i < n:
+        c = clean[i]
+        if c == "{":
+            if depth == 0:
+                body_start = i
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0 and body_start is not None:
+                head = clean[start:body_start].strip()
+                # A function: `... name(...) [const|__launch_bounds__(...)] {`
+                is_func = bool(re.search(r"\)\s*(const\s*)?(__launch_bounds__\s*\([^)]*\)\s*)?$", head)) and "=" not in head.split("(")[0]
+                j = i + 1
+                if not is_func:
+                    # `struct S { ... } s;` and initialisers end with `;`
+                    m = re.match(r"[^;{}]*;", clean[j:])
+                    if m:
+                        j += m.end()
+                items.append((start, j, "func" if is_func else "block"))
+                start = j
+                i = j
+                body_start = None
+                continue
+            if depth < 0:
+                depth = 0
+        elif c == ";" and depth == 0:
+            items.append((start, i + 1, "stmt"))
+            start = i + 1
+        i += 1
+    return items
+
+
+def host_code_removed(text):
+    clean = blank_preprocessor(strip_comments_and_strings(text))
+    # Preprocessor lines stay whatever item they sit in: #define and #if are not host code.
+    pre = []
+    cont = False
+    for line in text.split("\n"):
+        is_pre = cont or line.lstrip().startswith("#")
+        cont = is_pre and line.rstrip().endswith("\\")
+        pre.extend([is_pre] * (len(line) + 1))
+    out = list(text)
+    for start, end, kind in top_level_items(clean):
+        head = clean[start:end]
+        keep = True
+        if kind == "func":
+            keep = "__global__" in head.split("{")[0] or "__device__" in head.split("{")[0]
+        elif kind == "stmt":
+            words = set(re.findall(r"[A-Za-z_]\w*", head))
+            keep = any(w in words for w in KEEP_WORDS)
+            # A prototype of a host function, or a host variable: out.
+            if keep and "(" in head and not any(w in words for w in ("__device__", "__global__", "template")):
+                keep = "=" in head or "typedef" in words or "using" in words
+        if not keep:
+            for k in range(start, end):
+                if out[k] != "\n" and not pre[k]:
+                    out[k] = " "
+    return "".join(out)
+
+
+KERNEL = re.compile(r"__global__\s+(?:[\w:<>,\s\*&]*?\s)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(([^)]*)\)\s*\{", re.S)
+
+
+def template_params(clean, kernel_at):
+    """The template parameters right before the kernel definition at `kernel_at`, as (kind, name, default)."""
+    before = clean[max(0, kernel_at - 400):kernel_at]
+    m = re.search(r"template\s*<([^<>]*)>\s*(?:__device__\s*)?$", before)
+    if not m:
+        return None
+    params = []
+    for p in m.group(1).split(","):
+        p = p.strip()
+        if not p:
+            continue
+        default = None
+        if "=" in p:
+            p, default = [x.strip() for x in p.split("=", 1)]
+        words = p.split()
+        kind = "type" if words[0] in ("typename", "class") else "value"
+        params.append((kind, words[-1], default))
+    return params
+
+
+def literal(expr, env):
+    expr = expr.strip()
+    try:
+        v = eval(expr, {"__builtins__": {}}, dict(env))  # integer literals and macro constants only
+        if isinstance(v, int) and v > 0:
+            return v
+    except Exception:
+        pass
+    return None
+
+
+def macro_constants(text):
+    env = {}
+    for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+\(?\s*([0-9]+)\s*\)?\s*$", text, re.M):
+        env[m.group(1)] = int(m.group(2))
+    for m in re.finditer(r"(?:const|constexpr)\s+(?:unsigned\s+)?int\s+(\w+)\s*=\s*([0-9]+)\s*;", text):
+        env[m.group(1)] = int(m.group(2))
+    return env
+
+
+SIZE_NAMES = re.compile(r"^(n|N|size|len|length|count|num\w*|nx|ny|width|height|w|h|rows|cols|elements|nElem|n_\w+|\w*[Ss]ize|\w*[Ll]en)$")
+
+
+def arg_directive(param, total):
+    p = re.sub(r"\b(const|__restrict__|__restrict|volatile|struct)\b", " ", param).strip()
+    p = re.sub(r"\s+", " ", p)
+    if not p or p == "void":
+        return None
+    m = re.match(r"(.*?)(\**)\s*(\w+)\s*(\[\s*\])?$", p.replace("*", " * ").replace("  ", " "))
+    if not m:
+        return "# cannot read parameter: " + param
+    ty = " ".join(m.group(1).split())
+    stars = p.count("*") + (1 if m.group(4) else 0)
+    name = m.group(3)
+    ty = ty.replace("*", "").strip()
+    if stars >= 1:
+        init = "i % 7" if any(w in ty for w in ("float", "double")) else "rand(0, 9)"
+        return f"// @arg {name} {ty}[{total * 4}] = {init}"
+    if any(w in ty for w in ("float", "double")):
+        return f"// @arg {name} = 1.5"
+    if SIZE_NAMES.match(name):
+        return f"// @arg {name} = {total}"
+    return f"// @arg {name} = 16"
+
+
+def cases_for(path):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if "__global__" not in text:
+        return []
+    clean = blank_preprocessor(strip_comments_and_strings(text))
+    stripped = host_code_removed(text)
+    env = macro_constants(text)
+    out = []
+    for m in KERNEL.finditer(clean):
+        name = m.group(1)
+        params_text = text[m.start(2):m.end(2)]
+        launch = re.search(re.escape(name) + r"\s*(<[^<>;]*>)?\s*<<<([^>]*)>>>", clean)
+        grid, block, shared = 4, 256, None
+        targs = None
+        if launch:
+            if launch.group(1):
+                targs = launch.group(1)
+            parts = [x for x in launch.group(2).split(",")]
+            if len(parts) >= 2:
+                g, b = literal(parts[0], env), literal(parts[1], env)
+                grid = g if g and g <= 65535 else grid
+                block = b if b and b <= 1024 else block
+            if len(parts) >= 3:
+                shared = literal(parts[2].replace("sizeof(float)", "4").replace("sizeof(int)", "4")
+                                 .replace("sizeof(double)", "8"), env)
+        tp = template_params(clean, m.start())
+        kernel = name
+        if tp is not None:
+            if targs and "<" not in targs[1:-1]:
+                kernel = name + targs.replace(" ", "")
+            else:
+                vals = [d if d else ("float" if k == "type" else str(block)) for k, _, d in tp]
+                kernel = name + "<" + ", ".join(vals) + ">"
+        total = grid * block
+        lines = [f"// @kernel {kernel}", f"// @grid {grid}", f"// @block {block}"]
+        uses_dynamic = re.search(r"extern\s+__shared__", clean) is not None
+        if uses_dynamic:
+            lines.append(f"// @shared {shared if shared else 4096}")
+        for p in [x for x in params_text.split(",")]:
+            d = arg_directive(" ".join(p.split()), total)
+            if d:
+                lines.append(d)
+        case = path + "." + name + ".case.cu"
+        with open(case, "w", encoding="utf-8") as f:
+            f.write(stripped)
+            f.write("\n// ---- generated by benches/coverage/make_cases.py ----\n")
+            f.write("\n".join(lines) + "\n")
+        out.append(case)
+    return out
+
+
+def main():
+    corpus, listing = sys.argv[1], sys.argv[2]
+    cases = []
+    for root, _, files in sorted(os.walk(corpus)):
+        for fn in sorted(files):
+            if fn.endswith(".cu") and ".case." not in fn:
+                cases.extend(cases_for(os.path.join(root, fn)))
+    with open(listing, "w") as f:
+        f.write("\n".join(cases) + "\n")
+    print(f"{len(cases)} kernels")
+
+
+if __name__ == "__main__":
+    main()
