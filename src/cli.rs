@@ -108,6 +108,9 @@ pub struct LaunchArgs {
     /// Bytes of dynamic shared memory per block, for `extern __shared__` arrays (overrides `// @shared`).
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub shared: Option<String>,
+    /// A folder to search for `#include`d headers, after the including file's own (as nvcc's -I); repeatable.
+    #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
+    pub include_dirs: Vec<String>,
     /// Schedule warps (and, in ITS, thread groups) from this seed instead of round-robin; reproducible.
     #[arg(long, value_name = "N")]
     pub schedule_seed: Option<u64>,
@@ -127,6 +130,7 @@ impl LaunchArgs {
             seed: self.seed.clone(),
             mode: self.mode,
             shared: self.shared.clone(),
+            include_dirs: self.include_dirs.clone(),
         }
     }
 }
@@ -316,6 +320,7 @@ pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::
         args: launch.args.clone(),
         seed: launch.seed.clone(),
         shared: launch.shared.clone(),
+        include_dirs: launch.include_dirs.clone(),
         mode: app.session.mode(),
         theme: app.theme.name.clone(),
         breakpoints: app.session.breakpoints.iter().copied().collect(),

@@ -297,6 +297,8 @@ pub struct Overrides {
     pub mode: Option<Mode>,
     /// Dynamic shared memory bytes (`--shared`).
     pub shared: Option<String>,
+    /// Folders `#include "..."` also searches, after the including file's own (`-I`).
+    pub include_dirs: Vec<String>,
 }
 
 #[cfg(test)]

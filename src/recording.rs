@@ -34,6 +34,9 @@ pub struct Header {
     /// The `--shared` bytes the session ran with, if any.
     #[serde(default)]
     pub shared: Option<String>,
+    /// The `-I` folders the session ran with.
+    #[serde(default)]
+    pub include_dirs: Vec<String>,
     pub mode: Mode,
     pub theme: String,
     pub breakpoints: Vec<u32>,
@@ -53,6 +56,7 @@ impl Header {
             seed: self.seed.clone(),
             mode: Some(self.mode),
             shared: self.shared.clone(),
+            include_dirs: self.include_dirs.clone(),
         }
     }
 }

@@ -6,8 +6,10 @@
 For every .cu file under CORPUS_DIR and every __global__ function defined in it, writes
 `FILE.<kernel>.case.cu` next to the original (so that its quoted #includes resolve as they did for nvcc): the
 file's text with host code taken out (functions that are neither __global__ nor __device__, `main` among them,
-and file-scope statements that only host code has), followed by generated launch directives. The paths of the
-cases are written to CASES_LIST, one per line. Nothing here is specific to one repository.
+and file-scope statements that only host code has), followed by generated launch directives. Each case's path and
+its repository's root (an include folder, as the course's build files give nvcc with -I) are written to
+CASES_LIST, one case per line, separated by a tab. Code that uses the warp functions CUDA 9 removed (`__shfl`,
+`__ballot`, ...) was written for pre-Volta GPUs and gets `// @mode pre-volta`. Nothing here is specific to one repository.
 
 Directives: `@kernel NAME` (with template arguments taken from a launch `NAME<...><<<` in the file, else 256
 for constants and float for types), `@grid`/`@block` from a launch `NAME<<<g, b>>>` whose values are integer
@@ -241,6 +243,9 @@ def cases_for(path):
                 kernel = name + "<" + ", ".join(vals) + ">"
         total = grid * block
         lines = [f"// @kernel {kernel}", f"// @grid {grid}", f"// @block {block}"]
+        # Code written for Kepler/Pascal uses the warp functions CUDA 9 removed for Volta: run it as its GPUs did.
+        if re.search(r"\b__(shfl|shfl_up|shfl_down|shfl_xor|any|all|ballot)\s*\(", clean):
+            lines.append("// @mode pre-volta")
         uses_dynamic = re.search(r"extern\s+__shared__", clean) is not None
         if uses_dynamic:
             lines.append(f"// @shared {shared if shared else 4096}")
@@ -261,9 +266,13 @@ def main():
     corpus, listing = sys.argv[1], sys.argv[2]
     cases = []
     for root, _, files in sorted(os.walk(corpus)):
+        # The repository's root is an include folder, as the courses' build files make it (-I..).
+        repo = os.path.join(corpus, os.path.relpath(root, corpus).split(os.sep)[0])
+        dirs = [repo] + [os.path.join(repo, d) for d in ("include", "inc", "common")
+                         if os.path.isdir(os.path.join(repo, d))]
         for fn in sorted(files):
             if fn.endswith(".cu") and ".case." not in fn:
-                cases.extend(cases_for(os.path.join(root, fn)))
+                cases.extend(c + "\t" + "\t".join(dirs) for c in cases_for(os.path.join(root, fn)))
     with open(listing, "w") as f:
         f.write("\n".join(cases) + "\n")
     print(f"{len(cases)} kernels")

@@ -15,9 +15,11 @@ import subprocess
 import sys
 
 
-def check(warpdbg, case):
+def check(warpdbg, line):
+    case, *includes = line.split("\t")
+    args = [warpdbg, "check", case] + [a for d in includes for a in ("-I", d)]
     try:
-        p = subprocess.run([warpdbg, "check", case], capture_output=True, text=True, timeout=30)
+        p = subprocess.run(args, capture_output=True, text=True, timeout=30)
     except subprocess.TimeoutExpired:
         return case, "timeout", ""
     if p.returncode == 0:
@@ -36,7 +38,7 @@ def reason(first):
 
 def main():
     warpdbg, listing = sys.argv[1], sys.argv[2]
-    cases = [l.strip() for l in open(listing) if l.strip()]
+    cases = [l.rstrip("\n") for l in open(listing) if l.strip()]
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
         results = list(ex.map(lambda c: check(warpdbg, c), cases))
     ok = sum(1 for _, s, _ in results if s == "ok")

@@ -133,6 +133,7 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
         mode: overrides.mode.or_else(|| directives::mode_of(&directive_lines)).unwrap_or_default(),
         device: true,
         defines: vec![],
+        include_dirs: overrides.include_dirs.iter().map(std::path::PathBuf::from).collect(),
     };
     let pre = preprocess::run(file, lexed, &mut sources, &options, &preprocess::FsLoader);
     let mut diags = pre.diags;

@@ -32,6 +32,9 @@ pub struct Options {
     pub device: bool,
     /// Extra `-D NAME=VALUE` definitions.
     pub defines: Vec<(String, String)>,
+    /// Folders searched for `#include "..."` after the includer's own, and for `<...>` headers that are not
+    /// built in (`-I`).
+    pub include_dirs: Vec<std::path::PathBuf>,
 }
 
 /// Bound on nested `#include`s (a file that includes itself without a guard stops here).
@@ -53,7 +56,15 @@ pub fn run(
     options: &Options,
     loader: &dyn IncludeLoader,
 ) -> Preprocessed {
-    let mut pp = Pp { macros: Macros::default(), loader, once: HashSet::new(), out: vec![], diags: vec![], depth: 0 };
+    let mut pp = Pp {
+        macros: Macros::default(),
+        loader,
+        once: HashSet::new(),
+        out: vec![],
+        diags: vec![],
+        depth: 0,
+        include_dirs: options.include_dirs.clone(),
+    };
     pp.predefine(options, sources);
     let eof = lexed.tokens.last().map(|t| t.span).unwrap_or_default();
     pp.file(file, lexed, sources);
@@ -102,6 +113,7 @@ struct Pp<'l> {
     out: Vec<Token>,
     diags: Vec<Diagnostic>,
     depth: usize,
+    include_dirs: Vec<std::path::PathBuf>,
 }
 
 /// One open conditional group.
@@ -425,16 +437,19 @@ impl Pp<'_> {
                 return;
             }
         };
-        if !quoted {
-            // The system headers provide warpdbg's built-in declarations; an unknown one is accepted too:
-            // anything the kernel uses from it is diagnosed where it is used.
+        if !quoted && headers::is_built_in(&name) {
             return;
         }
-        let path = headers::resolve(&sources.get(file).name, &name);
-        let Some(text) = self.loader.load(&path) else {
-            if headers::is_built_in(&name) {
+        let own = headers::resolve(&sources.get(file).name, &name);
+        let candidates = std::iter::once(own.clone()).filter(|_| quoted).chain(self.include_dirs.iter().map(|d| d.join(&name)));
+        let found = candidates.into_iter().find_map(|p| self.loader.load(&p).map(|t| (p, t)));
+        let Some((path, text)) = found else {
+            // The system headers provide warpdbg's built-in declarations; an unknown `<...>` one is accepted
+            // too: anything the kernel uses from it is diagnosed where it is used.
+            if !quoted || headers::is_built_in(&name) {
                 return;
             }
+            let path = own;
             self.err(
                 Diagnostic::new(ErrorCode::Syntax, whole, format!("cannot open included file \"{name}\""))
                     .label(format!("looked for {}", path.display())),
