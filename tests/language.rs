@@ -321,3 +321,87 @@ fn template_mistakes_are_diagnosed() {
     assert!(r.contains("cannot tell `T` of template `zero` from the arguments"), "{r}");
     assert!(r.contains("hint: name the arguments: `zero<...>(...)`"), "{r}");
 }
+
+#[test]
+fn structs_in_memory_in_variables_and_by_value() {
+    let r = common::run("tests/conformance/aos_soa.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed");
+    let (aos, soa, out) = (r.floats("aos"), r.floats("soa"), r.floats("out"));
+    for i in 0..64usize {
+        let x = (2 * i + 1) as f64; // p.x += 1 on (2i, 2i + 1), stored back whole
+        assert_eq!((aos[2 * i], aos[2 * i + 1]), (x, x), "aos[{i}]");
+        assert_eq!(soa[i], (i + 2) as f64, "soa[{i}]");
+        let energy = x * x + 0.5 * x;
+        assert_eq!(out[i], energy + (i + 2) as f64 * (64 + i) as f64, "out[{i}]");
+    }
+}
+
+#[test]
+fn an_array_of_structs_argument_and_a_struct_copy() {
+    let r = run_text(
+        "struct innerStruct {\n    float x;\n    float y;\n};\n// @grid 2\n// @block 32\n\
+         // @arg data innerStruct[64] = i\n// @arg result innerStruct[64] = 0\n// @arg n = 60\n\
+         __global__ void testInnerStruct(innerStruct *data, innerStruct *result, const int n) {\n    \
+         unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {\n        \
+         innerStruct tmp = data[i];\n        tmp.x += 10.f;\n        tmp.y += 20.f;\n        result[i] = tmp;\n    }\n}\n",
+        Mode::Its,
+    );
+    // An array of structs of floats is its fields one after another: x0, y0, x1, y1, ...
+    let result = r.floats("result");
+    assert_eq!(result.len(), 128);
+    for i in 0..64usize {
+        let want = if i < 60 { ((2 * i) as f64 + 10.0, (2 * i + 1) as f64 + 20.0) } else { (0.0, 0.0) };
+        assert_eq!((result[2 * i], result[2 * i + 1]), want, "result[{i}]");
+    }
+}
+
+#[test]
+fn vector_types_load_whole_and_a_misaligned_one_faults_like_the_gpu() {
+    let r = common::run("tests/conformance/misaligned_vec.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "fault");
+    let f = &r.json["faults"][0];
+    assert_eq!((f["line"].as_u64(), f["thread"][0].as_u64()), (Some(13), Some(5)));
+    let m = f["message"].as_str().expect("message");
+    assert!(m.contains("Invalid __global__ read of size 16 bytes"), "{m}");
+    assert!(m.contains("is misaligned"), "{m}");
+    // Before the fault, the aligned float4 loads summed their four floats.
+    for (t, &v) in r.floats("out").iter().take(32).enumerate() {
+        assert_eq!(v, (16 * t + 6) as f64, "out[{t}]");
+    }
+    let r = run_text(
+        "// @block 4\n// @arg out int[8] = 0\n__global__ void k(int *out) {\n    int t = threadIdx.x;\n    \
+         int2 v = make_int2(t, -t);\n    uchar4 c = {1, 2, 3, 4};\n    dim3 d = {2, 3, 4};\n    \
+         reinterpret_cast<int2 *>(out)[t] = v;\n    out[t] += c.w * d.z;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    // The int2 stores write (t, -t) at out[2t]; then the first four add c.w * d.z = 16.
+    assert_eq!(r.ints("out"), vec![16, 16, 17, 15, 2, -2, 3, -3]);
+}
+
+#[test]
+fn struct_mistakes_are_diagnosed() {
+    let cases = [
+        ("struct P { float x; };\n", "P *p", "p->z = 1;", "`P` has no field `z`"),
+        ("struct P { float x, y; };\n", "P *p", "p[0].yy = 1;", "did you mean `y`?"),
+        ("union U { int i; float f; };\n", "int *p", "p[0] = 1;", "not supported by warpdbg: unions"),
+        ("struct P { float x; __device__ float get() { return x; } };\n", "int *p", "p[0] = 1;", "member functions"),
+        (
+            "struct P { float x; };\nstruct Q { float x; };\n",
+            "P *p, Q *q",
+            "p[0] = q[0];",
+            "cannot assign a `Q` to a `P`",
+        ),
+        (
+            "struct P { float x; };\n__device__ P make() { P p; return p; }\n",
+            "int *o",
+            "o[0] = 1;",
+            "functions that return a struct",
+        ),
+    ];
+    for (defs, params, body, message) in cases {
+        let text = format!("{defs}// @arg p int[1] = 0\n__global__ void k({params}) {{ {body} }}\n");
+        let r = compile_err(&text, Mode::Its).render();
+        assert!(r.contains(message), "{body}:\n{r}");
+    }
+}

@@ -31,6 +31,8 @@ pub enum BaseType {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TypeSpec {
     pub base: BaseType,
+    /// A struct or vector type's name (`innerStruct`, `float4`); `base` is then meaningless.
+    pub named: Option<String>,
     pub is_const: bool,
     pub is_volatile: bool,
     pub pointers: u8,
@@ -62,6 +64,23 @@ pub struct Function {
     pub body_end: Span,
 }
 
+/// `struct Name { fields };` (also `class`, and `typedef struct { ... } Name;`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StructDecl {
+    pub name: Ident,
+    pub fields: Vec<(TypeSpec, Declarator)>,
+    /// `__align__(N)` / `alignas(N)`.
+    pub align: Option<Expr>,
+    pub span: Span,
+}
+
+/// `enum [class] Name { A, B = 3 };`: its constants.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EnumDecl {
+    pub name: Option<Ident>,
+    pub values: Vec<(Ident, Option<Expr>)>,
+}
+
 /// Where a file-scope variable lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum VarSpace {
@@ -88,6 +107,8 @@ pub struct TranslationUnit {
     pub globals: Vec<GlobalDecl>,
     /// Host functions, whose bodies are skipped: device code may not call them.
     pub host_functions: Vec<Ident>,
+    pub structs: Vec<StructDecl>,
+    pub enums: Vec<EnumDecl>,
 }
 
 /// One name in a declaration: `*p = q`, `smem[512]`, `x`.
@@ -230,6 +251,10 @@ pub enum ExprKind {
     Cast(TypeSpec, Box<Expr>),
     /// `{a, b, c}`: an initialiser list (only as a declaration's initialiser).
     InitList(Vec<Expr>),
+    /// `sizeof(T)`.
+    SizeofType(TypeSpec),
+    /// `sizeof x`.
+    SizeofExpr(Box<Expr>),
     /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
     Error,
 }

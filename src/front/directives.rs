@@ -20,7 +20,14 @@ use crate::launch::{ArgValue, Dim3, InitExpr, InitOp, Launch, LaunchArg, Mode, O
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {
     Scalar(ast::Expr),
-    Array { elem: Scalar, elem_span: Span, len: ast::Expr, init: Option<ast::Expr> },
+    /// `strukt` names a struct or vector element type (`naiveStruct[n]`, `float4[n]`); `elem` is then its fields'.
+    Array {
+        elem: Scalar,
+        elem_span: Span,
+        len: ast::Expr,
+        init: Option<ast::Expr>,
+        strukt: Option<String>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -222,6 +229,24 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     if toks[i].kind == TokKind::Punct(Punct::Assign) {
         i += 1;
     }
+    // A struct or vector element type: `naiveStruct[n]`, `float4[n]` (its fields, one after another).
+    if let TokKind::Ident(n) = &toks[i].kind
+        && fixed_width(n).is_none()
+        && toks[i + 1].kind == TokKind::Punct(Punct::LBracket)
+    {
+        let elem_span = toks[i].span;
+        p.skip_to(i + 2);
+        let len = single_expr(p)?;
+        if !p.expect_punct(Punct::RBracket) {
+            return None;
+        }
+        let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
+        let strukt = Some(n.clone());
+        return Some(DirectiveKind::Arg {
+            name,
+            spec: ArgSpec::Array { elem: Scalar::U8, elem_span, len, init, strukt },
+        });
+    }
     // Element type: a few keywords, then `[`.
     let ty_start = i;
     while is_type_start(&toks[i].kind) {
@@ -301,7 +326,7 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
         return None;
     }
     let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
-    Some(DirectiveKind::Arg { name, spec: ArgSpec::Array { elem, elem_span, len, init } })
+    Some(DirectiveKind::Arg { name, spec: ArgSpec::Array { elem, elem_span, len, init, strukt: None } })
 }
 
 /// Directives of a file plus the command-line overrides, resolved for one kernel. `partial` says the parser
@@ -531,10 +556,40 @@ pub fn resolve(
     }
     for (pi, p) in params.iter().enumerate() {
         let Some(d) = by_name.get(p.name.as_str()) else { continue };
-        let DirectiveKind::Arg { spec: ArgSpec::Array { elem, elem_span, len, init }, name } = &d.kind else {
+        let DirectiveKind::Arg { spec: ArgSpec::Array { elem, elem_span, len, init, strukt }, name } = &d.kind else {
             continue;
         };
+        // A struct element: its fields are the array's elements, so they must share one scalar type.
+        let mut per_elem = 1u64;
+        let mut elem = *elem;
+        if let (Some(sname), Some(Type::Struct(def))) = (strukt, p.ty.pointee()) {
+            let scalars: Vec<Option<Scalar>> = def.fields.iter().map(|f| f.ty.scalar()).collect();
+            match scalars.first().copied().flatten() {
+                Some(s0)
+                    if def.name == *sname
+                        && scalars.iter().all(|s| *s == Some(s0))
+                        && def.size == s0.size() * scalars.len() as u32 =>
+                {
+                    elem = s0;
+                    per_elem = scalars.len() as u64;
+                }
+                _ if def.name != *sname => {}
+                _ => {
+                    diags.push(
+                        Diagnostic::unsupported(
+                            *elem_span,
+                            format!("`@arg` arrays of `{sname}`, whose fields differ in type"),
+                        )
+                        .hint("give the kernel a pointer to one field type, or use a struct whose fields share one"),
+                    );
+                    continue;
+                }
+            }
+        }
         let pointee = match &p.ty {
+            Type::Ptr { elem: pe, .. } if per_elem > 1 || matches!(**pe, Type::Struct(_)) => {
+                (per_elem > 1).then_some(elem)
+            }
             Type::Ptr { elem, .. } => elem.scalar(),
             _ => {
                 diags.push(
@@ -548,12 +603,13 @@ pub fn resolve(
                 continue;
             }
         };
-        if pointee != Some(*elem) {
+        if pointee != Some(elem) {
+            let written = strukt.clone().unwrap_or_else(|| elem.name().to_string());
             diags.push(
                 Diagnostic::new(
                     ErrorCode::Directive,
                     *elem_span,
-                    format!("element type `{}` does not match the parameter `{} {}`", elem.name(), p.ty, p.name),
+                    format!("element type `{written}` does not match the parameter `{} {}`", p.ty, p.name),
                 )
                 .label("differs from the kernel's parameter")
                 .with_secondary(p.span, "parameter declared here"),
@@ -581,7 +637,7 @@ pub fn resolve(
         };
         args[pi] = Some(LaunchArg {
             name: p.name.clone(),
-            value: ArgValue::Array { elem: *elem, len: n, init },
+            value: ArgValue::Array { elem, len: n * per_elem, init },
             global: false,
         });
     }

@@ -27,6 +27,9 @@ pub struct Parser<'t> {
     templates: Templates,
     /// Host functions, skipped.
     host_functions: Vec<Ident>,
+    /// Struct and enum definitions seen so far (their names are type names from here on).
+    structs: Vec<StructDecl>,
+    enums: Vec<EnumDecl>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -53,6 +56,8 @@ impl<'t> Parser<'t> {
             typedefs: Default::default(),
             templates: Templates::default(),
             host_functions: vec![],
+            structs: vec![],
+            enums: vec![],
             diags: vec![],
         }
     }
@@ -248,6 +253,8 @@ impl<'t> Parser<'t> {
             }
         }
         tu.host_functions = self.host_functions.clone();
+        tu.structs = std::mem::take(&mut self.structs);
+        tu.enums = std::mem::take(&mut self.enums);
         tu
     }
 
@@ -315,8 +322,22 @@ impl<'t> Parser<'t> {
                     self.template()?;
                     return Ok(None);
                 }
-                TokKind::Kw(Kw::Struct) => {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
+                // `struct S { ... };` (a definition; `struct S *p` declares with it below).
+                TokKind::Kw(Kw::Struct | Kw::Enum) if self.starts_definition() => {
+                    let named = self.struct_or_enum()?;
+                    if self.eat(Punct::Semi) {
+                        return Ok(None);
+                    }
+                    // `struct S { ... } s;`: declare with it.
+                    let Some(name) = named else {
+                        return Err(self.error(Diagnostic::unsupported(self.span(), "variables of an unnamed struct")));
+                    };
+                    let _ = name;
+                    return Err(self
+                        .error(Diagnostic::unsupported(self.span(), "variables declared with a struct's definition")));
+                }
+                TokKind::Kw(Kw::Union) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "unions")));
                 }
                 TokKind::Kw(Kw::Typedef) => {
                     self.typedef()?;
@@ -428,14 +449,119 @@ impl<'t> Parser<'t> {
                     | Kw::Static
                     | Kw::Shared
                     | Kw::Restrict
+                    | Kw::Struct
+                    | Kw::Enum
             ),
             TokKind::Ident(name) => {
                 typedef_name(name).is_some()
                     || self.typedefs.contains_key(name)
                     || unsupported_type_name(name).is_some()
+                    || is_vector_type(name)
+                    || self.structs.iter().any(|s| s.name.name == *name)
+                    || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
             }
             _ => false,
         }
+    }
+
+    /// At `struct`/`enum`: is this a definition (`struct S {`, `struct {`, `enum class E {`)?
+    fn starts_definition(&self) -> bool {
+        let mut i = 1;
+        loop {
+            match self.peek_kind(i) {
+                TokKind::Punct(Punct::LBrace | Punct::Colon) => return true,
+                TokKind::Ident(_) | TokKind::Kw(Kw::Struct) => i += 1,
+                TokKind::Punct(Punct::LParen) => {
+                    // `__align__(16)`: skip the parenthesised argument.
+                    i += 1;
+                    while !matches!(self.peek_kind(i), TokKind::Punct(Punct::RParen) | TokKind::Eof) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => return false,
+            }
+            if i > 8 {
+                return false;
+            }
+        }
+    }
+
+    /// `struct [__align__(N)] [Name] { fields }` or `enum [class] [Name] { A, B = 2 }`: records the definition;
+    /// returns its name (empty for an unnamed struct, which a typedef names).
+    fn struct_or_enum(&mut self) -> PResult<Option<String>> {
+        let start = self.span();
+        let is_enum = self.is_kw(Kw::Enum);
+        self.bump();
+        if is_enum && self.is_kw(Kw::Struct) {
+            self.bump(); // enum class
+        }
+        let mut align = None;
+        let mut name = None;
+        loop {
+            match self.kind().clone() {
+                TokKind::Ident(n) if n == "__align__" || n == "alignas" || n == "__builtin_align__" => {
+                    self.bump();
+                    self.expect(Punct::LParen)?;
+                    align = Some(self.expr()?);
+                    self.expect(Punct::RParen)?;
+                }
+                TokKind::Ident(_) if name.is_none() => name = Some(self.ident("a name")?),
+                _ => break,
+            }
+        }
+        if self.is(Punct::Colon) {
+            let what = if is_enum { "enums with an underlying type" } else { "inheritance" };
+            return Err(self.error(Diagnostic::unsupported(self.span(), what)));
+        }
+        self.expect(Punct::LBrace)?;
+        if is_enum {
+            let mut values = vec![];
+            while !self.is(Punct::RBrace) && !self.at_eof() {
+                let v = self.ident("an enumerator")?;
+                let e = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                values.push((v, e));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            self.enums.push(EnumDecl { name: name.clone(), values });
+            return Ok(name.map(|n| n.name));
+        }
+        let mut fields = vec![];
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
+                self.bump();
+                self.expect(Punct::Colon)?;
+                continue;
+            }
+            if self.is_kw(Kw::Template) || self.is_kw(Kw::Struct) || self.is_kw(Kw::Typedef) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "nested type declarations in structs")));
+            }
+            let qualifier = matches!(
+                self.kind(),
+                TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline)
+            );
+            let constructor = matches!(self.kind(), TokKind::Ident(n) if Some(n) == name.as_ref().map(|i| &i.name))
+                || matches!(self.kind(), TokKind::Punct(Punct::Tilde));
+            if qualifier || constructor {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "member functions")));
+            }
+            let ty = self.type_spec()?;
+            let first = self.ident("a field name")?;
+            if self.is(Punct::LParen) || first.name == "operator" {
+                return Err(self.error(Diagnostic::unsupported(first.span, "member functions")));
+            }
+            for d in self.declarators(Some(first))? {
+                fields.push((ty.clone(), d));
+            }
+            self.expect_semi()?;
+        }
+        self.expect(Punct::RBrace)?;
+        let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
+        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()) });
+        Ok(Some(name.map_or(String::new(), |n| n.name)))
     }
 
     /// Skips `( ... )`, nested parentheses included.
@@ -617,10 +743,15 @@ impl<'t> Parser<'t> {
             self.typedefs.insert(name.name, ty);
             return Ok(());
         }
-        if self.is_kw(Kw::Struct) {
-            return Err(self.error(Diagnostic::unsupported(self.span(), "structs, classes, unions and enums")));
-        }
-        let ty = self.type_spec()?;
+        let ty = if (self.is_kw(Kw::Struct) || self.is_kw(Kw::Enum)) && self.starts_definition() {
+            // `typedef struct [Tag] { ... } Name;`
+            let start = self.span();
+            let tag = self.struct_or_enum()?;
+            let named = tag.clone();
+            TypeSpec { base: BaseType::Int, named, is_const: false, is_volatile: false, pointers: 0, span: start }
+        } else {
+            self.type_spec()?
+        };
         loop {
             let mut t = ty.clone();
             while self.eat(Punct::Star) {
@@ -629,6 +760,13 @@ impl<'t> Parser<'t> {
             let name = self.ident("the new type's name")?;
             if self.is(Punct::LBracket) || self.is(Punct::LParen) {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "typedefs of arrays and functions")));
+            }
+            // An unnamed struct takes the typedef's name.
+            if t.named.as_deref() == Some("") {
+                if let Some(s) = self.structs.last_mut().filter(|s| s.name.name.is_empty()) {
+                    s.name = name.clone();
+                }
+                t.named = Some(name.name.clone());
             }
             self.typedefs.insert(name.name, t);
             if !self.eat(Punct::Comma) {
@@ -643,6 +781,7 @@ impl<'t> Parser<'t> {
         let (mut is_const, mut is_volatile) = (false, false);
         let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);
         let (mut short, mut longs) = (false, 0u8);
+        let mut struct_name: Option<String> = None;
         // Pointer levels a typedef name brings (`typedef float *fptr;`).
         let mut typedef_pointers = 0u8;
         let mut any = false;
@@ -661,6 +800,19 @@ impl<'t> Parser<'t> {
                 TokKind::Kw(Kw::Bool) => named = Some(BaseType::Bool),
                 TokKind::Kw(Kw::Void) => named = Some(BaseType::Void),
                 TokKind::Kw(Kw::Short) => short = true,
+                // `struct S *p`, `enum E e`.
+                TokKind::Kw(Kw::Struct | Kw::Enum) if !any || struct_name.is_none() => {
+                    let is_enum = self.is_kw(Kw::Enum);
+                    self.bump();
+                    let name = self.ident("a struct name")?;
+                    if is_enum {
+                        named = Some(BaseType::Int);
+                    } else {
+                        struct_name = Some(name.name);
+                    }
+                    any = true;
+                    continue;
+                }
                 TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
                 TokKind::Kw(Kw::Auto) => {
                     return Err(self.error(Diagnostic::unsupported(self.span(), "`auto`").hint("write the type")));
@@ -672,9 +824,14 @@ impl<'t> Parser<'t> {
                         named = Some(b);
                     } else if let Some(t) = self.typedefs.get(&name) {
                         named = Some(t.base);
+                        struct_name = t.named.clone();
                         is_const |= t.is_const;
                         is_volatile |= t.is_volatile;
                         typedef_pointers = t.pointers;
+                    } else if self.structs.iter().any(|s| s.name.name == name) || is_vector_type(&name) {
+                        struct_name = Some(name.clone());
+                    } else if self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == name)) {
+                        named = Some(BaseType::Int);
                     } else if let Some(why) = unsupported_type_name(&name) {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
                     } else {
@@ -687,6 +844,9 @@ impl<'t> Parser<'t> {
             self.bump();
         }
         let base = match (named, char_, signed, unsigned, int) {
+            _ if struct_name.is_some() && !char_ && !signed && !unsigned && !int && !short && longs == 0 => {
+                BaseType::Int
+            }
             (None, false, _, _, _) if short && longs == 0 => {
                 if unsigned {
                     BaseType::UShort
@@ -725,7 +885,7 @@ impl<'t> Parser<'t> {
             while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
         }
         let span = start.to(self.prev_span());
-        Ok(TypeSpec { base, is_const, is_volatile, pointers, span })
+        Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span })
     }
 
     // ---- statements ----
@@ -823,8 +983,9 @@ impl<'t> Parser<'t> {
                 }
                 return Err(bail);
             }
-            TokKind::Kw(Kw::Struct | Kw::Template) => {
-                return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations")));
+            TokKind::Kw(Kw::Struct | Kw::Enum) if !self.starts_definition() => StmtKind::Decl(self.declaration()?),
+            TokKind::Kw(Kw::Struct | Kw::Template | Kw::Union | Kw::Enum) => {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations inside functions")));
             }
             TokKind::Kw(Kw::Extern) => StmtKind::Decl(self.declaration()?),
             TokKind::Kw(Kw::Typedef) => {
@@ -1142,8 +1303,20 @@ impl<'t> Parser<'t> {
             let span = start.to(e.span);
             return Ok(Expr { kind: ExprKind::IncDec { increment, prefix: true, operand: Box::new(e) }, span });
         }
-        if self.is_kw(Kw::Sizeof) {
-            return Err(self.error(Diagnostic::unsupported(self.span(), "`sizeof`").hint("write the size in bytes")));
+        if self.eat_kw(Kw::Sizeof) {
+            if self.is(Punct::LParen) {
+                let save = self.pos;
+                self.bump();
+                if self.starts_type() {
+                    let ty = self.type_spec()?;
+                    self.expect(Punct::RParen)?;
+                    return Ok(Expr { kind: ExprKind::SizeofType(ty), span: start.to(self.prev_span()) });
+                }
+                self.pos = save;
+            }
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::SizeofExpr(Box::new(e)), span });
         }
         // A cast: `(` followed by a type.
         if self.is(Punct::LParen) {
@@ -1174,7 +1347,9 @@ impl<'t> Parser<'t> {
             // `a[i][j]`, `x++`: like a binary chain, each postfix operator nests the tree one level deeper.
             if matches!(
                 self.kind(),
-                TokKind::Punct(Punct::LBracket | Punct::LParen | Punct::Dot | Punct::PlusPlus | Punct::MinusMinus)
+                TokKind::Punct(
+                    Punct::LBracket | Punct::LParen | Punct::Dot | Punct::Arrow | Punct::PlusPlus | Punct::MinusMinus
+                )
             ) {
                 self.enter()?;
             }
@@ -1216,8 +1391,12 @@ impl<'t> Parser<'t> {
                 let field = self.ident("a field name")?;
                 let span = e.span.to(field.span);
                 e = Expr { kind: ExprKind::Member(Box::new(e), field), span };
-            } else if self.is(Punct::Arrow) {
-                return Err(self.error(Diagnostic::unsupported(self.span(), "`->` (structs)")));
+            } else if self.eat(Punct::Arrow) {
+                // `p->x` is `(*p).x`.
+                let field = self.ident("a field name")?;
+                let span = e.span.to(field.span);
+                let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(e)), span };
+                e = Expr { kind: ExprKind::Member(Box::new(deref), field), span };
             } else if self.is(Punct::PlusPlus) || self.is(Punct::MinusMinus) {
                 let increment = self.is(Punct::PlusPlus);
                 self.bump();
@@ -1240,7 +1419,7 @@ impl<'t> Parser<'t> {
             TokKind::Str(s) => ExprKind::Str(s),
             TokKind::Kw(Kw::True) => ExprKind::Bool(true),
             TokKind::Kw(Kw::False) => ExprKind::Bool(false),
-            TokKind::Ident(name) if name == "static_cast" || name == "reinterpret_cast" => {
+            TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
             }
             // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
@@ -1281,9 +1460,8 @@ impl<'t> Parser<'t> {
 
     fn cxx_cast(&mut self, reinterpret: bool) -> PResult<Expr> {
         let start = self.span();
-        if reinterpret {
-            return Err(self.error(Diagnostic::unsupported(start, "`reinterpret_cast`")));
-        }
+        // All three keep the value's bits where warpdbg's casts allow it; the C cast rules apply.
+        let _ = reinterpret;
         self.bump();
         self.expect(Punct::Lt)?;
         let ty = self.type_spec()?;
@@ -1312,10 +1490,14 @@ fn typedef_name(name: &str) -> Option<BaseType> {
     })
 }
 
+/// CUDA's vector types (`float4`, `int2`, `uchar4`, ...) and `dim3`, which are built-in structs.
+pub fn is_vector_type(name: &str) -> bool {
+    super::typeck::vector_type(name).is_some()
+}
+
 /// Common type names warpdbg knows but does not model, with the reason given to the student.
 fn unsupported_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "dim3" | "uint3" | "int2" | "int3" | "int4" | "float2" | "float3" | "float4" => "CUDA vector types",
         "half" | "__half" | "__nv_bfloat16" => "half-precision types",
         _ => return None,
     })

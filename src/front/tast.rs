@@ -307,6 +307,13 @@ pub enum Intrinsic {
     Vote(VoteKind),
     ActiveMask,
     Math(MathFn),
+    /// A vector access of `bytes` at the address argument must be `align`-aligned (else a misaligned-address
+    /// fault, as the GPU's 64- and 128-bit loads and stores give).
+    CheckAlign {
+        align: u32,
+        bytes: u32,
+        write: bool,
+    },
 }
 
 /// Where an assignment writes.

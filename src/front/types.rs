@@ -91,6 +91,44 @@ impl Scalar {
     }
 }
 
+/// A struct's layout, as nvcc lays it out: each field at the next multiple of its alignment, the size a
+/// multiple of the largest alignment (or of `__align__(N)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct StructDef {
+    pub name: String,
+    pub fields: Vec<Field>,
+    pub size: u32,
+    pub align: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+    pub offset: u32,
+}
+
+impl StructDef {
+    /// Lays out `fields` in order; `align` raises the alignment (`__align__(16)`).
+    pub fn new(name: impl Into<String>, fields: Vec<(String, Type)>, align: u32) -> StructDef {
+        let mut off = 0u32;
+        let mut max = align.max(1);
+        let mut out = vec![];
+        for (name, ty) in fields {
+            let a = ty.align();
+            max = max.max(a);
+            off = off.next_multiple_of(a);
+            out.push(Field { name, ty: ty.clone(), offset: off });
+            off = off.saturating_add(ty.size());
+        }
+        StructDef { name: name.into(), fields: out, size: off.next_multiple_of(max).max(1), align: max }
+    }
+
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
 /// A type of the kernel language.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Type {
@@ -104,6 +142,8 @@ pub enum Type {
     },
     /// A fixed-size array (only `__shared__` arrays and their rows).
     Array(Box<Type>, u32),
+    /// A struct of plain data (a user's, or a vector type such as `float4`).
+    Struct(std::sync::Arc<StructDef>),
     /// The type of an expression that already produced a diagnostic: accepted everywhere, silently.
     Error,
 }
@@ -140,6 +180,23 @@ impl Type {
             Type::Scalar(s) => s.size(),
             Type::Ptr { .. } => 8,
             Type::Array(e, n) => e.size().saturating_mul(*n),
+            Type::Struct(s) => s.size,
+        }
+    }
+
+    /// The alignment the type needs in memory.
+    pub fn align(&self) -> u32 {
+        match self {
+            Type::Array(e, _) => e.align(),
+            Type::Struct(s) => s.align,
+            t => t.size().clamp(1, 16),
+        }
+    }
+
+    pub fn as_struct(&self) -> Option<&StructDef> {
+        match self {
+            Type::Struct(s) => Some(s),
+            _ => None,
         }
     }
 
@@ -167,6 +224,7 @@ impl fmt::Display for Type {
                 }
             }
             Type::Array(e, n) => write!(f, "{e}[{n}]"),
+            Type::Struct(s) => write!(f, "{}", s.name),
             Type::Error => write!(f, "<error>"),
         }
     }

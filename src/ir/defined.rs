@@ -84,6 +84,7 @@ macro_rules! each_source {
             Instr::Atomic { addr, a, b, .. } => [addr, a, b].into_iter().for_each($f),
             Instr::Fma { a, b, c, .. } => [a, b, c].into_iter().for_each($f),
             Instr::SyncWarp { mask } => $f(mask),
+            Instr::CheckAlign { addr, .. } => $f(addr),
             Instr::Shfl { mask, value, lane, width, .. } => [mask, value, lane, width].into_iter().for_each($f),
             Instr::Vote { mask, pred, .. } => {
                 $f(mask);

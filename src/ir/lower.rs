@@ -588,6 +588,7 @@ impl<'p> Lowerer<'p> {
         let instr = match intr {
             Intrinsic::SyncThreads => Instr::SyncThreads,
             Intrinsic::ThreadFence => Instr::Fence,
+            Intrinsic::CheckAlign { align, bytes, write } => Instr::CheckAlign { addr: arg(0), align, bytes, write },
             Intrinsic::SyncWarp => Instr::SyncWarp { mask: arg(0) },
             Intrinsic::ActiveMask => {
                 let dst = self.temp(Ty::U32);

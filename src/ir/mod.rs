@@ -238,6 +238,14 @@ pub enum Instr {
         mask: Operand,
     },
     Fence,
+    /// Faults as a misaligned access of `bytes` (a read, or a write) unless `addr` is a multiple of `align`: a
+    /// vector type's 64- or 128-bit access, whose parts the lowering then loads or stores one by one.
+    CheckAlign {
+        addr: Operand,
+        align: u32,
+        bytes: u32,
+        write: bool,
+    },
     Shfl {
         kind: ShflKind,
         ty: Ty,

@@ -155,6 +155,11 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
         Instr::SyncThreads => "syncthreads".into(),
         Instr::SyncWarp { mask } => format!("syncwarp {}", o(mask, Ty::U32)),
         Instr::Fence => "threadfence".into(),
+        Instr::CheckAlign { addr, align, bytes, write } => format!(
+            "checkalign {} {}, {bytes} bytes, aligned {align}",
+            if *write { "write" } else { "read" },
+            o(addr, Ty::Ptr)
+        ),
         Instr::Shfl { kind, ty, dst, mask, value, lane, width } => format!(
             "{} = shfl.{}.{} {}, {}, {}, width {}",
             r(dst),

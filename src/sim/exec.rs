@@ -399,6 +399,17 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             return Ok(Effect::SyncWarp(named));
         }
         Instr::Fence => {}
+        Instr::CheckAlign { addr, align, bytes, write } => {
+            for l in mask.iter() {
+                let at = ctx.get(*addr, l);
+                if !at.is_multiple_of(*align as u64) {
+                    let space = if memory::is_shared(at) { memory::Space::Shared } else { memory::Space::Global };
+                    let access = if *write { AccessKind::Write } else { AccessKind::Read };
+                    let err = memory::MemError::Misaligned { space };
+                    return Err(ExecError::Memory { lane: l, access, size: *bytes, addr: at, err });
+                }
+            }
+        }
         Instr::Shfl { kind, ty: _, dst, mask: m, value, lane, width } => {
             let mut out = [0u64; 32];
             for l in mask.iter() {

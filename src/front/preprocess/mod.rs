@@ -441,7 +441,8 @@ impl Pp<'_> {
             return;
         }
         let own = headers::resolve(&sources.get(file).name, &name);
-        let candidates = std::iter::once(own.clone()).filter(|_| quoted).chain(self.include_dirs.iter().map(|d| d.join(&name)));
+        let candidates =
+            std::iter::once(own.clone()).filter(|_| quoted).chain(self.include_dirs.iter().map(|d| d.join(&name)));
         let found = candidates.into_iter().find_map(|p| self.loader.load(&p).map(|t| (p, t)));
         let Some((path, text)) = found else {
             // The system headers provide warpdbg's built-in declarations; an unknown `<...>` one is accepted

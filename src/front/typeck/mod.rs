@@ -3,6 +3,9 @@
 mod builtins;
 mod deduce;
 mod globals;
+mod structs;
+
+pub use structs::vector_type;
 
 use std::collections::HashMap;
 
@@ -25,6 +28,7 @@ pub fn check(
 ) -> (Program, Vec<Diagnostic>) {
     let mut ck =
         Checker { mode, templates: templates.clone(), host_functions: tu.host_functions.clone(), ..Checker::default() };
+    ck.declare_structs(tu);
     ck.declare_globals(tu);
     ck.declare_functions(tu);
     let mut program = Program::default();
@@ -61,6 +65,8 @@ enum Binding {
     Constant(u32),
     /// A file-scope variable of the host, declared here.
     HostVar(Span),
+    /// A struct variable (by index into `Checker::struct_locals`).
+    StructLocal(u32),
 }
 
 #[derive(Default)]
@@ -82,6 +88,10 @@ struct Checker {
     template_requests: Vec<TemplateRequest>,
     /// Host functions of the file (skipped by the parser).
     host_functions: Vec<ast::Ident>,
+    /// The file's structs by name.
+    structs: HashMap<String, std::sync::Arc<super::types::StructDef>>,
+    /// The current function's struct variables.
+    struct_locals: Vec<structs::StructLocal>,
     fns: HashMap<String, FnId>,
     sigs: Vec<Signature>,
     diags: Vec<Diagnostic>,
@@ -125,6 +135,15 @@ impl Checker {
             } else {
                 self.fns.insert(f.name.name.clone(), FnId(i as u32));
             }
+            let ret = if matches!(ret, Type::Struct(_)) {
+                self.err(
+                    Diagnostic::unsupported(f.ret.span, "functions that return a struct")
+                        .hint("pass a pointer to the result, or return its fields one by one"),
+                );
+                Type::Error
+            } else {
+                ret
+            };
             if f.kind == FnKind::Global && ret != Type::Void {
                 self.err(
                     Diagnostic::new(ErrorCode::Type, f.ret.span, "a __global__ function must return void")
@@ -137,6 +156,10 @@ impl Checker {
 
     fn resolve_type(&mut self, spec: &ast::TypeSpec, extra_pointers: u8) -> Type {
         let base = match spec.base {
+            _ if spec.named.is_some() => {
+                let name = spec.named.clone().unwrap_or_default();
+                self.struct_type(&name, spec.span)
+            }
             BaseType::Void => Type::Void,
             BaseType::Bool => Type::BOOL,
             BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
@@ -154,10 +177,6 @@ impl Checker {
         if levels == 0 {
             return base;
         }
-        if base == Type::Void {
-            self.err(Diagnostic::unsupported(spec.span, "`void *` pointers").hint("give the pointer an element type"));
-            return Type::Error;
-        }
         let mut ty = Type::ptr(base, spec.is_const);
         for _ in 1..levels {
             ty = Type::ptr(ty, false);
@@ -167,6 +186,7 @@ impl Checker {
 
     fn function(&mut self, f: &ast::Function, id: FnId) -> Function {
         self.locals.clear();
+        self.struct_locals.clear();
         self.shared.clear();
         self.scopes = vec![HashMap::new()];
         self.loops = 0;
@@ -176,6 +196,11 @@ impl Checker {
         for (p, ty) in f.params.iter().zip(self.sigs[id.0 as usize].params.clone()) {
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, p.ty.span, "a parameter cannot have type void"));
+            }
+            if matches!(ty, Type::Struct(_)) {
+                // A struct by value: one parameter per field, as a struct variable.
+                params.extend(self.struct_param(&p.name, ty));
+                continue;
             }
             let is_const = p.ty.is_const && p.ty.pointers == 0;
             params.push(self.declare_local(&p.name, ty, is_const, None));
@@ -195,6 +220,13 @@ impl Checker {
         }
     }
 
+    /// A local with no name in scope (a struct variable's field).
+    fn new_local(&mut self, name: &ast::Ident, ty: Type) -> LocalId {
+        let id = LocalId(self.locals.len() as u32);
+        self.locals.push(Local { name: name.name.clone(), ty, span: name.span, is_const: false, const_value: None });
+        id
+    }
+
     fn declare_local(&mut self, name: &ast::Ident, ty: Type, is_const: bool, const_value: Option<i64>) -> LocalId {
         self.check_redeclared(name);
         let id = LocalId(self.locals.len() as u32);
@@ -212,6 +244,10 @@ impl Checker {
                 Binding::Global(g) => self.globals[g.0 as usize].span,
                 Binding::Constant(c) => self.constants[c as usize].span,
                 Binding::HostVar(span) => span,
+                Binding::StructLocal(i) => {
+                    let first = self.struct_locals[i as usize].leaves.first().map(|l| l.1);
+                    first.map_or(name.span, |l| self.locals[l.0 as usize].span)
+                }
             };
             self.err(
                 Diagnostic::new(
@@ -264,6 +300,14 @@ impl Checker {
         let one = |kind| vec![Stmt { kind, span }];
         match &s.kind {
             ast::StmtKind::Decl(d) => self.decl(d),
+            ast::StmtKind::Expr(ast::Expr { kind: A::Assign(None, lhs, rhs), span: aspan }) => {
+                match self.struct_assign(lhs, rhs, *aspan) {
+                    Some(stmts) => one(StmtKind::Block(stmts)),
+                    None => one(StmtKind::Expr(
+                        self.expr(&ast::Expr { kind: A::Assign(None, lhs.clone(), rhs.clone()), span: *aspan }),
+                    )),
+                }
+            }
             ast::StmtKind::Expr(e) => one(StmtKind::Expr(self.expr(e))),
             ast::StmtKind::Block(b) => one(StmtKind::Block(self.block(b))),
             ast::StmtKind::If { cond, then, els } => {
@@ -361,6 +405,11 @@ impl Checker {
             }
             if d.shared && d.is_extern {
                 self.local_extern_shared(d, dc, &ty);
+                continue;
+            }
+            if matches!(ty, Type::Struct(_)) && !d.shared {
+                let stmts = self.struct_local(d, dc, ty);
+                out.extend(stmts);
                 continue;
             }
             if d.shared {
@@ -592,6 +641,14 @@ impl Checker {
         match &e.kind {
             A::Error => Expr::error(span),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
+            A::SizeofType(ts) => {
+                let t = self.resolve_type(ts, 0);
+                Expr::new(ExprKind::Const(t.size() as u64), Type::Scalar(Scalar::U64), span)
+            }
+            A::SizeofExpr(inner) => {
+                let v = self.expr(inner);
+                Expr::new(ExprKind::Const(v.ty.size() as u64), Type::Scalar(Scalar::U64), span)
+            }
             A::Int { value, unsigned, long, decimal } => self.int_literal(*value, *unsigned, *long, *decimal, span),
             A::Float { value, single: true } => {
                 Expr::new(ExprKind::Const((*value as f32).to_bits() as u64), Type::FLOAT, span)
@@ -678,6 +735,8 @@ impl Checker {
 
     fn name(&mut self, n: &str, span: Span) -> Expr {
         match self.lookup(n) {
+            Some(Binding::StructLocal(_)) => self
+                .type_error(span, format!("`{n}` is a struct: copy it with `a = {n};`, or use its fields (`{n}.x`)")),
             Some(Binding::Local(l)) => Expr::new(ExprKind::Local(l), self.locals[l.0 as usize].ty.clone(), span),
             Some(Binding::SharedArray(s)) => {
                 let Type::Array(elem, _) = self.shared[s.0 as usize].ty.clone() else {
@@ -714,6 +773,9 @@ impl Checker {
     }
 
     fn member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Expr {
+        if let Some(e) = self.struct_member(obj, field, span) {
+            return e;
+        }
         let A::Name(name) = &obj.kind else {
             return self.type_error(span, "only threadIdx, blockIdx, blockDim and gridDim have fields");
         };
@@ -747,6 +809,14 @@ impl Checker {
         match ptr.ty.clone() {
             Type::Ptr { elem, is_const } => match *elem {
                 Type::Array(inner, _) => Expr::new(ptr.kind, Type::Ptr { elem: inner, is_const }, span),
+                Type::Void => self.type_error(span, "cannot read through a `void *`: cast it to a typed pointer first"),
+                Type::Struct(s) => self.type_error(
+                    span,
+                    format!(
+                        "a `{}` is read field by field (`p->x`) or copied into a variable (`{} v = *p;`)",
+                        s.name, s.name
+                    ),
+                ),
                 ty => Expr::new(ExprKind::Load(Box::new(ptr)), ty, span),
             },
             _ => Expr::error(span),
@@ -755,6 +825,11 @@ impl Checker {
 
     /// The storage an lvalue expression names.
     fn place(&mut self, e: &ast::Expr) -> Option<Place> {
+        if let A::Member(obj, field) = &e.kind
+            && let Some(p) = self.struct_member_place(obj, field, e.span)
+        {
+            return p;
+        }
         match &e.kind {
             A::Name(n) => match self.lookup(n) {
                 Some(Binding::Local(l)) => Some(Place::Local(l)),
@@ -764,6 +839,13 @@ impl Checker {
                 }
                 Some(b @ (Binding::Global(_) | Binding::Constant(_) | Binding::HostVar(_))) => {
                     self.global_place(b, n, e.span)
+                }
+                Some(Binding::StructLocal(_)) => {
+                    self.err(
+                        Diagnostic::new(ErrorCode::Type, e.span, format!("`{n}` is a struct"))
+                            .label("a struct is assigned as a whole statement, `a = b;`, or field by field"),
+                    );
+                    None
                 }
                 _ => {
                     let v = self.name(n, e.span);
@@ -1029,12 +1111,11 @@ impl Checker {
             (Type::Scalar(_), Type::Scalar(_)) => Expr::new(ExprKind::Convert(Box::new(v)), to, span),
             (Type::Ptr { elem: a, .. }, Type::Ptr { elem: b, .. }) if a == b => Expr::new(v.kind, to, span),
             (Type::Ptr { .. }, Type::Scalar(Scalar::Bool)) => Expr::new(ExprKind::Convert(Box::new(v)), to, span),
-            (Type::Ptr { .. }, Type::Ptr { .. }) => {
-                self.err(
-                    Diagnostic::unsupported(span, "casts between pointers to different types")
-                        .label(format!("`{}` to `{to}`", v.ty)),
-                );
-                Expr::error(span)
+            // The address is the same; what it points to changes (`(float4 *)p`, `(char *)p`, from `void *`).
+            (Type::Ptr { .. }, Type::Ptr { .. }) => Expr::new(v.kind, to, span),
+            // `(size_t)p` and back: addresses are 64-bit numbers.
+            (Type::Ptr { .. }, Type::Scalar(s)) | (Type::Scalar(s), Type::Ptr { .. }) if s.is_wide_int() => {
+                Expr::new(ExprKind::Convert(Box::new(v)), to, span)
             }
             _ => {
                 self.err(
@@ -1081,14 +1162,20 @@ impl Checker {
                 );
                 return Expr::error(span);
             }
-            let args = args
-                .iter()
-                .zip(&sig.params)
-                .map(|(a, t)| {
-                    let v = self.expr(a);
-                    self.convert(v, t, "argument")
-                })
-                .collect();
+            let mut checked = vec![];
+            for (a, t) in args.iter().zip(&sig.params) {
+                if matches!(t, Type::Struct(_)) {
+                    // A struct by value passes its fields.
+                    match self.struct_args(a, t) {
+                        Some(fields) => checked.extend(fields),
+                        None => return Expr::error(span),
+                    }
+                    continue;
+                }
+                let v = self.expr(a);
+                checked.push(self.convert(v, t, "argument"));
+            }
+            let args = checked;
             if !self.calls.contains(&id) {
                 self.calls.push(id);
             }
@@ -1243,6 +1330,8 @@ impl Checker {
                 (if kind == VoteKind::Ballot { Type::UINT } else { Type::INT }, vec![mask, p])
             }
             Intrinsic::Math(f) => return self.math(f, name, args, span),
+            // Made by the struct copies, never by name.
+            Intrinsic::CheckAlign { .. } => return Expr::error(span),
         };
         Expr::new(ExprKind::Intrinsic(intr, args), ty, span)
     }

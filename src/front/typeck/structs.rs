@@ -1,0 +1,511 @@
+//! Structs and CUDA's vector types (`float4`, `int2`, `dim3`, ...).
+//!
+//! In memory a struct has nvcc's layout and its fields are loads and stores at offsets (`p[i].x`, `p->y`).
+//! A struct *variable* lives in registers, one local per field (`tmp.x`, `tmp.y`), so the debugger shows
+//! each field; copying a struct copies field by field, and a vector type copied to or from memory first
+//! checks the whole vector's alignment, as the GPU's 64- and 128-bit accesses require.
+
+use std::sync::Arc;
+
+use super::super::ast::{self, ExprKind as A};
+use super::super::diagnostic::{Diagnostic, ErrorCode};
+use super::super::source::Span;
+use super::super::tast::*;
+use super::super::types::{Scalar, StructDef, Type};
+use super::{Binding, Checker};
+
+/// A struct variable: its type and one local per scalar field (path `a.b` -> local).
+#[derive(Clone, Debug)]
+pub(super) struct StructLocal {
+    pub ty: Type,
+    pub leaves: Vec<(String, LocalId, Type)>,
+}
+
+/// Where a struct-typed expression's fields are.
+enum StructRef {
+    /// Fields of struct variable `idx` under `prefix` (`""`, or `"inner."`).
+    Local { idx: u32, prefix: String, ty: Type },
+    /// In memory at `addr` (a pointer to the struct).
+    Mem { addr: Expr, ty: Type },
+}
+
+/// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
+pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
+    if name == "dim3" {
+        return Some(Arc::new(vector_def(name, Scalar::U32, 3, 4)));
+    }
+    let n = name.chars().last()?.to_digit(10)?;
+    if !(1..=4).contains(&n) {
+        return None;
+    }
+    let s = match &name[..name.len() - 1] {
+        "char" => Scalar::I8,
+        "uchar" => Scalar::U8,
+        "short" => Scalar::I16,
+        "ushort" => Scalar::U16,
+        "int" => Scalar::I32,
+        "uint" => Scalar::U32,
+        "long" | "longlong" => Scalar::I64,
+        "ulong" | "ulonglong" => Scalar::U64,
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        _ => return None,
+    };
+    // 1- and 3-element vectors align as their element; 2 and 4 as the whole (at most 16 bytes).
+    let align = match n {
+        2 | 4 => (s.size() * n).min(16),
+        _ => s.size(),
+    };
+    Some(Arc::new(vector_def(name, s, n, align)))
+}
+
+fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
+    let fields = ["x", "y", "z", "w"].iter().take(n as usize).map(|f| (f.to_string(), Type::Scalar(s))).collect();
+    StructDef::new(name, fields, align)
+}
+
+/// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
+fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
+    match ty {
+        Type::Struct(s) => {
+            for f in &s.fields {
+                let p = if path.is_empty() { f.name.clone() } else { format!("{path}.{}", f.name) };
+                leaves(&f.ty, &p, offset + f.offset, out);
+            }
+        }
+        Type::Array(e, n) => {
+            for i in 0..*n {
+                leaves(e, &format!("{path}[{i}]"), offset + i * e.size(), out);
+            }
+        }
+        t => out.push((path.to_string(), offset, t.clone())),
+    }
+}
+
+impl Checker {
+    /// Lays out the file's structs, in order (a struct may use those before it).
+    pub(super) fn declare_structs(&mut self, tu: &ast::TranslationUnit) {
+        for s in &tu.structs {
+            let mut fields = vec![];
+            for (ts, dc) in &s.fields {
+                let mut ty = self.resolve_type(ts, dc.pointers);
+                for dim in dc.dims.iter().rev() {
+                    let e = self.expr(dim);
+                    match self.const_int(&e) {
+                        Some(n) if n > 0 && n < (1 << 24) => ty = Type::Array(Box::new(ty), n as u32),
+                        _ => {
+                            self.err(Diagnostic::new(
+                                ErrorCode::Type,
+                                dim.span,
+                                "a field's array size must be a positive constant",
+                            ));
+                            ty = Type::Error;
+                        }
+                    }
+                }
+                fields.push((dc.name.name.clone(), ty));
+            }
+            let align = s.align.as_ref().and_then(|a| {
+                let e = self.expr(a);
+                self.const_int(&e)
+            });
+            let def = StructDef::new(s.name.name.clone(), fields, align.unwrap_or(1).clamp(1, 256) as u32);
+            self.structs.insert(s.name.name.clone(), Arc::new(def));
+        }
+        for e in &tu.enums {
+            let mut next = 0i64;
+            for (name, value) in &e.values {
+                if let Some(v) = value {
+                    let x = self.expr(v);
+                    match self.const_int(&x) {
+                        Some(n) => next = n,
+                        None => self.err(Diagnostic::new(
+                            ErrorCode::Type,
+                            v.span,
+                            "an enumerator's value must be a constant",
+                        )),
+                    }
+                }
+                let id = self.constants.len() as u32;
+                self.constants.push(Expr::new(ExprKind::Const(next as i32 as u32 as u64), Type::INT, name.span));
+                self.global_scope.insert(name.name.clone(), Binding::Constant(id));
+                next += 1;
+            }
+        }
+    }
+
+    /// The struct type a written type names (a user's struct or a vector type).
+    pub(super) fn struct_type(&mut self, name: &str, span: Span) -> Type {
+        if let Some(s) = self.structs.get(name) {
+            return Type::Struct(s.clone());
+        }
+        if let Some(s) = vector_type(name) {
+            return Type::Struct(s);
+        }
+        self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
+        Type::Error
+    }
+
+    /// Declares struct variable `dc` (one local per field) and initialises it.
+    pub(super) fn struct_local(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> Vec<Stmt> {
+        let mut flat = vec![];
+        leaves(&ty, "", 0, &mut flat);
+        if flat.iter().any(|(p, ..)| p.contains('[')) || !dc.dims.is_empty() {
+            self.err(Diagnostic::unsupported(dc.name.span, "arrays in local variables (per-thread local arrays)"));
+            self.declare_local(&dc.name, Type::Error, false, None);
+            return vec![];
+        }
+        let values = match &dc.init {
+            Some(init) => match self.struct_values(init, &ty) {
+                Some(v) => Some(v),
+                None => return vec![],
+            },
+            None => None,
+        };
+        let mut out = vec![];
+        // A copy from memory checks a vector's alignment first.
+        let values = values.map(|v| {
+            let (checks, vals): (Vec<_>, Vec<_>) = v.into_iter().partition(|e| e.ty == Type::Void);
+            out.extend(checks.into_iter().map(|c| Stmt { kind: StmtKind::Expr(c), span: d.span }));
+            vals
+        });
+        let mut leaves_out = vec![];
+        for (i, (path, _, lty)) in flat.iter().enumerate() {
+            let ident = ast::Ident { name: format!("{}.{path}", dc.name.name), span: dc.name.span };
+            let id = self.new_local(&ident, lty.clone());
+            leaves_out.push((path.clone(), id, lty.clone()));
+            let init = values.as_ref().map(|v| v[i].clone());
+            out.push(Stmt { kind: StmtKind::Init(id, init), span: d.span });
+        }
+        self.check_redeclared(&dc.name);
+        let idx = self.struct_locals.len() as u32;
+        self.struct_locals.push(StructLocal { ty, leaves: leaves_out });
+        self.bind(&dc.name, Binding::StructLocal(idx));
+        out
+    }
+
+    /// A struct parameter: a struct variable whose fields are the function's parameters, in order.
+    pub(super) fn struct_param(&mut self, name: &ast::Ident, ty: Type) -> Vec<LocalId> {
+        let mut flat = vec![];
+        leaves(&ty, "", 0, &mut flat);
+        let mut leaves_out = vec![];
+        for (path, _, lty) in &flat {
+            let ident = ast::Ident { name: format!("{}.{path}", name.name), span: name.span };
+            leaves_out.push((path.clone(), self.new_local(&ident, lty.clone()), lty.clone()));
+        }
+        let ids = leaves_out.iter().map(|l| l.1).collect();
+        let idx = self.struct_locals.len() as u32;
+        self.struct_locals.push(StructLocal { ty, leaves: leaves_out });
+        self.bind(name, Binding::StructLocal(idx));
+        ids
+    }
+
+    /// A struct argument's field values (a by-value copy: alignment is checked where it is loaded).
+    pub(super) fn struct_args(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
+        let vals = self.struct_values(e, ty)?;
+        Some(vals.into_iter().filter(|v| v.ty != Type::Void).collect())
+    }
+
+    /// The scalar values, in field order, of a struct-typed initialiser or right-hand side of type `ty`.
+    fn struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
+        let mut flat = vec![];
+        leaves(ty, "", 0, &mut flat);
+        match &e.kind {
+            A::InitList(items) => {
+                let mut scalars = vec![];
+                flatten_list(items, &mut scalars);
+                if scalars.len() > flat.len() {
+                    self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("too many values for `{ty}`")));
+                    return None;
+                }
+                let mut out = vec![];
+                for (i, (_, _, lty)) in flat.iter().enumerate() {
+                    out.push(match scalars.get(i) {
+                        Some(x) => {
+                            let v = self.expr(x);
+                            self.convert(v, lty, "initialiser")
+                        }
+                        None => Expr::new(ExprKind::Const(0), lty.clone(), e.span),
+                    });
+                }
+                Some(out)
+            }
+            A::Call(name, args) if name.name.starts_with("make_") && vector_type(&name.name[5..]).is_some() => {
+                let want = vector_type(&name.name[5..]).map(Type::Struct)?;
+                if &want != ty {
+                    self.err(Diagnostic::new(
+                        ErrorCode::Type,
+                        e.span,
+                        format!("`{}` makes a `{want}`, not a `{ty}`", name.name),
+                    ));
+                    return None;
+                }
+                if args.len() != flat.len() {
+                    self.err(Diagnostic::new(
+                        ErrorCode::Type,
+                        e.span,
+                        format!("`{}` takes {} arguments but {} were given", name.name, flat.len(), args.len()),
+                    ));
+                    return None;
+                }
+                let mut out = vec![];
+                for (a, (_, _, lty)) in args.iter().zip(&flat) {
+                    let v = self.expr(a);
+                    out.push(self.convert(v, lty, "argument"));
+                }
+                Some(out)
+            }
+            _ => {
+                let r = self.struct_ref(e)?;
+                let (rty, out) = match r {
+                    StructRef::Local { idx, prefix, ty: rty } => {
+                        let sl = self.struct_locals[idx as usize].clone();
+                        let vals = sl
+                            .leaves
+                            .iter()
+                            .filter(|(p, ..)| p.starts_with(&prefix))
+                            .map(|(_, id, t)| Expr::new(ExprKind::Local(*id), t.clone(), e.span))
+                            .collect();
+                        (rty, vals)
+                    }
+                    StructRef::Mem { addr, ty: rty } => {
+                        let mut out = vec![];
+                        if let Some(c) = self.align_check(&addr, &rty, false, e.span) {
+                            out.push(c);
+                        }
+                        for (_, off, lty) in &flat {
+                            let field = field_addr(&addr, *off, lty, e.span);
+                            out.push(Expr::new(ExprKind::Load(Box::new(field)), lty.clone(), e.span));
+                        }
+                        (rty, out)
+                    }
+                };
+                if &rty != ty {
+                    self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("cannot assign a `{rty}` to a `{ty}`")));
+                    return None;
+                }
+                Some(out)
+            }
+        }
+    }
+
+    /// `CheckAlign` before a vector type's access, when the vector is wider than its elements.
+    fn align_check(&self, addr: &Expr, ty: &Type, write: bool, span: Span) -> Option<Expr> {
+        let s = ty.as_struct()?;
+        let elem = s.fields.first().map_or(1, |f| f.ty.size());
+        (s.align > elem).then(|| {
+            let intr = Intrinsic::CheckAlign { align: s.align, bytes: s.size, write };
+            Expr::new(ExprKind::Intrinsic(intr, vec![addr.clone()]), Type::Void, span)
+        })
+    }
+
+    /// Where the struct an expression denotes is, if it denotes one.
+    fn struct_ref(&mut self, e: &ast::Expr) -> Option<StructRef> {
+        match &e.kind {
+            A::Name(n) => match self.lookup(n)? {
+                Binding::StructLocal(idx) => {
+                    let ty = self.struct_locals[idx as usize].ty.clone();
+                    Some(StructRef::Local { idx, prefix: String::new(), ty })
+                }
+                _ => None,
+            },
+            A::Member(inner, field) => {
+                let r = self.struct_ref(inner)?;
+                let (owner, f) = self.field_of(&r, field)?;
+                if !matches!(f.ty, Type::Struct(_)) {
+                    return None;
+                }
+                let _ = owner;
+                Some(match r {
+                    StructRef::Local { idx, prefix, .. } => {
+                        StructRef::Local { idx, prefix: format!("{prefix}{}.", field.name), ty: f.ty.clone() }
+                    }
+                    StructRef::Mem { addr, .. } => {
+                        StructRef::Mem { addr: field_addr(&addr, f.offset, &f.ty, e.span), ty: f.ty.clone() }
+                    }
+                })
+            }
+            A::Index(..) | A::Unary(ast::UnaryOp::Deref, _) => {
+                let (base, idx) = match &e.kind {
+                    A::Index(b, i) => (b, Some(i)),
+                    A::Unary(_, p) => (p, None),
+                    _ => return None,
+                };
+                // Only pointers to structs are looked at here; anything else is an ordinary expression.
+                if !self.is_struct_pointer(base) {
+                    return None;
+                }
+                let p = self.expr(base);
+                let ty = p.ty.pointee()?.clone();
+                let addr = match idx {
+                    Some(i) => {
+                        let i = self.expr(i);
+                        self.ptr_offset(p, i, false, e.span)?
+                    }
+                    None => p,
+                };
+                Some(StructRef::Mem { addr, ty })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` is (syntactically cheap to tell) a pointer to a struct: a name, a field or a cast of one.
+    fn is_struct_pointer(&mut self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            A::Name(n) => match self.lookup(n) {
+                Some(Binding::Local(l)) => {
+                    matches!(self.locals[l.0 as usize].ty.pointee(), Some(Type::Struct(_)))
+                }
+                Some(Binding::Global(g)) => matches!(
+                    &self.globals[g.0 as usize].ty,
+                    Type::Array(e, _) if matches!(**e, Type::Struct(_))
+                ),
+                _ => false,
+            },
+            A::Cast(ts, _) => ts.named.is_some() && ts.pointers > 0,
+            A::Member(..) | A::Index(..) => {
+                // A field or element that is itself a pointer to a struct: check its type without diagnostics.
+                let before = self.diags.len();
+                let v = self.expr(e);
+                self.diags.truncate(before);
+                matches!(v.ty.pointee(), Some(Type::Struct(_)))
+            }
+            _ => false,
+        }
+    }
+
+    fn field_of(&mut self, r: &StructRef, field: &ast::Ident) -> Option<(Type, super::super::types::Field)> {
+        let ty = match r {
+            StructRef::Local { ty, .. } | StructRef::Mem { ty, .. } => ty.clone(),
+        };
+        let s = ty.as_struct()?;
+        match s.field(&field.name) {
+            Some(f) => Some((ty.clone(), f.clone())),
+            None => {
+                let names: Vec<String> = s.fields.iter().map(|f| f.name.clone()).collect();
+                let mut d =
+                    Diagnostic::new(ErrorCode::Name, field.span, format!("`{ty}` has no field `{}`", field.name))
+                        .label("unknown field");
+                if let Some(c) = super::closest(&field.name, &names) {
+                    d = d.hint(format!("did you mean `{c}`?"));
+                } else {
+                    d = d.hint(format!("its fields: {}", names.join(", ")));
+                }
+                self.err(d);
+                None
+            }
+        }
+    }
+
+    /// `s.f` / `p->f` / `a[i].f` as a value, if `obj` is a struct; None otherwise (not a struct).
+    pub(super) fn struct_member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Option<Expr> {
+        let r = self.struct_ref(obj)?;
+        let Some((_, f)) = self.field_of(&r, field) else { return Some(Expr::error(span)) };
+        Some(match r {
+            StructRef::Local { idx, prefix, .. } => {
+                let path = format!("{prefix}{}", field.name);
+                match self.struct_locals[idx as usize].leaves.iter().find(|(p, ..)| *p == path) {
+                    Some((_, id, t)) => Expr::new(ExprKind::Local(*id), t.clone(), span),
+                    None => self.type_error(span, format!("`{}` is a struct: use one of its fields", field.name)),
+                }
+            }
+            StructRef::Mem { addr, .. } => {
+                let a = field_addr(&addr, f.offset, &f.ty, span);
+                match &f.ty {
+                    Type::Array(e, _) => Expr::new(a.kind, Type::ptr((**e).clone(), false), span),
+                    Type::Struct(_) => {
+                        self.type_error(span, format!("`{}` is a struct: use one of its fields", field.name))
+                    }
+                    t => Expr::new(ExprKind::Load(Box::new(a)), t.clone(), span),
+                }
+            }
+        })
+    }
+
+    /// The storage `s.f` / `p->f` names, if `obj` is a struct.
+    pub(super) fn struct_member_place(
+        &mut self,
+        obj: &ast::Expr,
+        field: &ast::Ident,
+        span: Span,
+    ) -> Option<Option<Place>> {
+        let r = self.struct_ref(obj)?;
+        let Some((_, f)) = self.field_of(&r, field) else { return Some(None) };
+        Some(match r {
+            StructRef::Local { idx, prefix, .. } => {
+                let path = format!("{prefix}{}", field.name);
+                self.struct_locals[idx as usize]
+                    .leaves
+                    .iter()
+                    .find(|(p, ..)| *p == path)
+                    .map(|(_, id, _)| Place::Local(*id))
+            }
+            StructRef::Mem { addr, .. } => Some(Place::Mem(Box::new(field_addr(&addr, f.offset, &f.ty, span)))),
+        })
+    }
+
+    /// `a = b` where `a` is a struct: field-by-field assignments. None if `lhs` is not a struct.
+    pub(super) fn struct_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, span: Span) -> Option<Vec<Stmt>> {
+        let r = self.struct_ref(lhs)?;
+        let ty = match &r {
+            StructRef::Local { ty, .. } | StructRef::Mem { ty, .. } => ty.clone(),
+        };
+        let values = self.struct_values(rhs, &ty)?;
+        let mut out = vec![];
+        let expr_stmt = |e: Expr| Stmt { kind: StmtKind::Expr(e), span };
+        match r {
+            StructRef::Local { idx, prefix, .. } => {
+                let targets: Vec<_> = self.struct_locals[idx as usize]
+                    .leaves
+                    .iter()
+                    .filter(|(p, ..)| p.starts_with(&prefix))
+                    .cloned()
+                    .collect();
+                // Loads first (a check, then the values), then the stores: `a = a` style overlaps stay right.
+                let (checks, vals): (Vec<_>, Vec<_>) = values.into_iter().partition(|v| v.ty == Type::Void);
+                out.extend(checks.into_iter().map(expr_stmt));
+                for ((_, id, t), v) in targets.iter().zip(vals) {
+                    out.push(expr_stmt(Expr::new(ExprKind::Assign(Place::Local(*id), Box::new(v)), t.clone(), span)));
+                }
+            }
+            StructRef::Mem { addr, ty } => {
+                if let Some(name) = self.constant_target(&addr) {
+                    self.err(super::globals::constant_write(span, &name));
+                    return Some(vec![]);
+                }
+                let mut flat = vec![];
+                leaves(&ty, "", 0, &mut flat);
+                let (checks, vals): (Vec<_>, Vec<_>) = values.into_iter().partition(|v| v.ty == Type::Void);
+                out.extend(checks.into_iter().map(expr_stmt));
+                if let Some(c) = self.align_check(&addr, &ty, true, span) {
+                    out.push(expr_stmt(c));
+                }
+                for ((_, off, t), v) in flat.iter().zip(vals) {
+                    let place = Place::Mem(Box::new(field_addr(&addr, *off, t, span)));
+                    out.push(expr_stmt(Expr::new(ExprKind::Assign(place, Box::new(v)), t.clone(), span)));
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// The address of the field at byte `offset` of the struct at `addr`, typed as a pointer to `ty`.
+fn field_addr(addr: &Expr, offset: u32, ty: &Type, span: Span) -> Expr {
+    let index = Expr::new(ExprKind::Const(offset as u64), Type::INT, span);
+    Expr::new(
+        ExprKind::PtrOffset { ptr: Box::new(addr.clone()), index: Box::new(index), elem_size: 1, negate: false },
+        Type::ptr(ty.clone(), false),
+        span,
+    )
+}
+
+fn flatten_list<'a>(items: &'a [ast::Expr], out: &mut Vec<&'a ast::Expr>) {
+    for i in items {
+        match &i.kind {
+            A::InitList(inner) => flatten_list(inner, out),
+            _ => out.push(i),
+        }
+    }
+}
