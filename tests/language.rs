@@ -91,7 +91,7 @@ fn bit_and_integer_intrinsics_compute_like_the_gpu() {
 
 #[test]
 fn legacy_warp_functions_run_pre_volta_over_the_whole_warp() {
-    let r = common::run("tests/conformance/legacy_shfl.cu", Mode::PreVolta, &[]);
+    let r = common::run("tests/kernels/legacy_shfl.cu", Mode::PreVolta, &[]);
     assert_eq!(r.outcome(), "completed");
     let out = r.ints("out");
     for t in 0..64i64 {
@@ -108,7 +108,7 @@ fn legacy_warp_functions_run_pre_volta_over_the_whole_warp() {
 
 #[test]
 fn legacy_warp_functions_under_its_teach_why_they_were_removed() {
-    let text = std::fs::read_to_string(common::repo("tests/conformance/legacy_shfl.cu")).expect("read");
+    let text = std::fs::read_to_string(common::repo("tests/kernels/legacy_shfl.cu")).expect("read");
     let e = compile_err(&text.replace("// @mode pre-volta\n", ""), Mode::Its);
     let r = e.render();
     assert_eq!(e.diags.len(), 7, "{r}");
@@ -125,7 +125,7 @@ fn legacy_warp_functions_under_its_teach_why_they_were_removed() {
     assert_eq!(r.matches("no longer guaranteed").count(), 1, "{r}");
     assert!(r.contains("= hint: write `__ballot_sync(0xffffffff, predicate)`"), "{r}");
     // Compiled for pre-Volta, the debugger refuses to switch the session to ITS, saying why.
-    let c = common::compile("tests/conformance/legacy_shfl.cu", Mode::PreVolta, &[]);
+    let c = common::compile("tests/kernels/legacy_shfl.cu", Mode::PreVolta, &[]);
     let mut s = Session::new(c, Config::default()).expect("session");
     let err = s.set_mode(Mode::Its).expect_err("no ITS for __shfl_down");
     assert!(err.to_string().starts_with("`__shfl_down` exists only for pre-Volta GPUs"), "{err}");

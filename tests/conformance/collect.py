@@ -81,7 +81,7 @@ def main(raw):
         rec = {
             "file": source,
             "recorded": {"gpu": env.get("gpu"), "cuda": env.get("cuda"), "date": env.get("date"),
-                         "nvcc": "-O2 -arch=sm_90"},
+                         "nvcc": env.get("nvcc", "-O2 -arch=sm_90")},
         }
         rc = (read(os.path.join(d, "run.rc")) or "").strip()
         result = read(os.path.join(d, "result.json"))
@@ -100,7 +100,7 @@ def main(raw):
         rec["stdout"] = (read(os.path.join(d, "stdout.txt")) or "")[-4000:]
         rec["sanitizer"] = {t: sanitizer(read(os.path.join(d, t + ".txt"))) for t in ("memcheck", "racecheck", "synccheck")}
         rec["ncu"] = ncu(read(os.path.join(d, "ncu.csv")))
-        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note", "bank_note"):
+        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note", "bank_note", "mode"):
             if keep in old:
                 rec[keep] = old[keep]
         with open(out_path, "w", encoding="utf-8") as f:

@@ -36,6 +36,7 @@ fi
     echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
     echo "cuda: $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
     echo "date: $(date -u +%Y-%m-%d)"
+    echo "nvcc: -O2 -arch=$ARCH"
 } > "$RAW/env.txt"
 cat "$RAW/env.txt"
 

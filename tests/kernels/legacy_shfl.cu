@@ -1,5 +1,5 @@
 // The shuffles and votes of CUDA 8 and earlier, as a Pascal GPU ran them: implicitly the whole warp. CUDA 9
-// removed them for Volta and later; this file is recorded from PTX for compute_60 (see its expected file).
+// removed them for Volta and later, and CUDA 13 can no longer build for Pascal: not recorded on hardware.
 // @mode pre-volta
 // @block 64
 // @arg out int[64] = 0
