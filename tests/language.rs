@@ -405,3 +405,68 @@ fn struct_mistakes_are_diagnosed() {
         assert!(r.contains(message), "{body}:\n{r}");
     }
 }
+
+#[test]
+fn cooperative_groups_tiles_ranks_ballots_and_coalesced_threads() {
+    let r = common::run("tests/conformance/coop_tile.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    let input: Vec<i64> = (0..64).map(|t| 3 * t + 1).collect();
+    let (out, info) = (r.ints("out"), r.ints("info"));
+    for t in 0..64usize {
+        let warp_sum: i64 = input[t / 32 * 32..t / 32 * 32 + 32].iter().sum();
+        assert_eq!(out[t], warp_sum + input[t ^ 1] * 10000, "out[{t}]");
+        // The 8-thread tile's ballot of even inputs (odd t), counted from the tile's first lane.
+        let tile = t / 8 * 8;
+        let ballot = (0..8).filter(|k| input[tile + k] % 2 == 0).fold(0, |m, k| m | 1 << k);
+        let mut want = (t / 8) as i64 * 1000 + ballot;
+        if t % 3 == 0 {
+            let warp = t / 32 * 32;
+            let active: Vec<usize> = (warp..warp + 32).filter(|x| x % 3 == 0).collect();
+            let rank = active.iter().position(|&x| x == t).expect("active") as i64;
+            want += rank * 100_000 + active.len() as i64 * 10_000_000;
+        }
+        assert_eq!(info[t], want, "info[{t}]");
+    }
+}
+
+#[test]
+fn a_block_sync_in_a_divergent_branch_deadlocks_like_syncthreads() {
+    let text = |sync: &str| {
+        format!(
+            "#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n// @block 64\n// @arg out int[64] = 0\n\
+             __global__ void k(int *out) {{\n    thread_block b = this_thread_block();\n    \
+             if (threadIdx.x < 32) {{\n        {sync};\n    }}\n    out[threadIdx.x] = 1;\n}}\n"
+        )
+    };
+    let cg = run_text(&text("b.sync()"), Mode::PreVolta);
+    let plain = run_text(&text("__syncthreads()"), Mode::PreVolta);
+    assert_eq!(cg.outcome(), plain.outcome());
+    assert_eq!(cg.explanation(), plain.explanation());
+    assert_eq!(cg.waits(), plain.waits());
+    // A tile's sync is a __syncwarp over the tile's lanes: the same trace as writing that.
+    let tile = run_text(
+        "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n// @arg out int[32] = 0\n\
+         __global__ void k(int *out) {\n    auto t = cg::tiled_partition<16>(cg::this_thread_block());\n    \
+         out[threadIdx.x] = t.thread_rank();\n    t.sync();\n    out[threadIdx.x] += out[t.meta_group_rank() * 16];\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(tile.ints("out"), (0..32).map(|t| t % 16).collect::<Vec<i64>>());
+}
+
+#[test]
+fn cooperative_groups_warpdbg_does_not_model_are_named() {
+    let cases = [
+        ("auto g = cooperative_groups::this_grid();", "grid-wide cooperative groups (this_grid)"),
+        (
+            "auto t = cooperative_groups::tiled_partition<48>(cooperative_groups::this_thread_block());",
+            "a tile of 48 threads",
+        ),
+    ];
+    for (stmt, message) in cases {
+        let text = format!(
+            "#include <cooperative_groups.h>\n// @arg out int[32] = 0\n__global__ void k(int *out) {{\n    {stmt}\n}}\n"
+        );
+        let r = compile_err(&text, Mode::Its).render();
+        assert!(r.contains(message), "{stmt}:\n{r}");
+    }
+}

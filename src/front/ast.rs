@@ -49,6 +49,8 @@ pub enum FnKind {
 pub struct Param {
     pub ty: TypeSpec,
     pub name: Ident,
+    /// `T &x`: only cooperative groups may be passed so (they cannot change).
+    pub reference: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -251,6 +253,8 @@ pub enum ExprKind {
     Cast(TypeSpec, Box<Expr>),
     /// `{a, b, c}`: an initialiser list (only as a declaration's initialiser).
     InitList(Vec<Expr>),
+    /// `obj.method(args)` (cooperative groups: `tile.shfl_down(v, 1)`).
+    MethodCall(Box<Expr>, Ident, Vec<Expr>),
     /// `sizeof(T)`.
     SizeofType(TypeSpec),
     /// `sizeof x`.

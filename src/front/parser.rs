@@ -401,13 +401,14 @@ impl<'t> Parser<'t> {
             } else {
                 loop {
                     let ty = self.type_spec()?;
+                    let reference = self.eat(Punct::Amp);
                     let name = self.ident("a parameter name")?;
                     if self.is(Punct::LBracket) {
                         return Err(self.error(
                             Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
                         ));
                     }
-                    params.push(Param { ty, name });
+                    params.push(Param { ty, name, reference });
                     if !self.eat(Punct::Comma) {
                         break;
                     }
@@ -457,6 +458,9 @@ impl<'t> Parser<'t> {
                     || self.typedefs.contains_key(name)
                     || unsupported_type_name(name).is_some()
                     || is_vector_type(name)
+                    || name == "thread_block_tile"
+                    || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if super::typeck::vector_type(n).is_some() || n == "thread_block_tile"))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
             }
@@ -814,8 +818,22 @@ impl<'t> Parser<'t> {
                     continue;
                 }
                 TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
-                TokKind::Kw(Kw::Auto) => {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "`auto`").hint("write the type")));
+                // `auto x = ...`: the type the initialiser has.
+                TokKind::Kw(Kw::Auto) if !any => struct_name = Some("auto".into()),
+                // `cg::thread_block`: the namespace is dropped.
+                TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) && !any => {
+                    self.bump();
+                    self.bump();
+                    continue;
+                }
+                TokKind::Ident(name) if name == "thread_block_tile" && struct_name.is_none() => {
+                    let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                        return Err(self.expected("the tile size: `thread_block_tile<32>`"));
+                    };
+                    self.pos += 1 + after;
+                    struct_name = Some(template::instance_name(&name, &args));
+                    any = true;
+                    continue;
                 }
                 TokKind::Ident(name)
                     if !any || (!int && !char_ && named.is_none() && !signed && !unsigned && !short && longs == 0) =>
@@ -1366,6 +1384,21 @@ impl<'t> Parser<'t> {
                     )
                     .label("a launch inside device code"),
                 ));
+            } else if self.is(Punct::LParen) && matches!(e.kind, ExprKind::Member(..)) {
+                let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
+                self.bump();
+                let mut args = vec![];
+                if !self.is(Punct::RParen) {
+                    loop {
+                        args.push(self.assignment()?);
+                        if !self.eat(Punct::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Punct::RParen)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
             } else if self.is(Punct::LParen) {
                 let ExprKind::Name(name) = &e.kind else {
                     return Err(self.error(
@@ -1421,6 +1454,21 @@ impl<'t> Parser<'t> {
             TokKind::Kw(Kw::False) => ExprKind::Bool(false),
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
+            }
+            // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
+            TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
+                self.bump();
+                self.bump();
+                return self.primary();
+            }
+            // `tiled_partition<32>(block)`: cooperative groups' own template.
+            TokKind::Ident(name) if name == "tiled_partition" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                self.pos += 1 + after;
+                let instance = template::instance_name(&name, &args);
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
             // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
             TokKind::Ident(name)

@@ -3,6 +3,7 @@
 mod builtins;
 mod deduce;
 mod globals;
+mod groups;
 mod structs;
 
 pub use structs::vector_type;
@@ -194,6 +195,7 @@ impl Checker {
         self.ret = self.sigs[id.0 as usize].ret.clone();
         let mut params = vec![];
         for (p, ty) in f.params.iter().zip(self.sigs[id.0 as usize].params.clone()) {
+            self.check_reference_param(p, &ty);
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, p.ty.span, "a parameter cannot have type void"));
             }
@@ -395,7 +397,11 @@ impl Checker {
     fn decl(&mut self, d: &ast::Decl) -> Vec<Stmt> {
         let mut out = vec![];
         for dc in &d.declarators {
-            let ty = self.resolve_type(&d.ty, dc.pointers);
+            let ty = if d.ty.named.as_deref() == Some("auto") {
+                self.auto_type(dc.init.as_ref(), dc.name.span)
+            } else {
+                self.resolve_type(&d.ty, dc.pointers)
+            };
             // A declaration that is rejected still declares its name (with the error type), so that its uses
             // are not reported as undeclared on top.
             if ty == Type::Void {
@@ -641,6 +647,7 @@ impl Checker {
         match &e.kind {
             A::Error => Expr::error(span),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
+            A::MethodCall(obj, method, args) => self.method_call(obj, method, args, span),
             A::SizeofType(ts) => {
                 let t = self.resolve_type(ts, 0);
                 Expr::new(ExprKind::Const(t.size() as u64), Type::Scalar(Scalar::U64), span)
@@ -1133,6 +1140,17 @@ impl Checker {
         if name.name == "printf" {
             return self.printf(args, span);
         }
+        if name.name == "sync"
+            && let Some(e) = self.group_sync_call(args, span)
+        {
+            return e;
+        }
+        if groups::makes_group(&name.name).is_some() {
+            return self.type_error(
+                span,
+                format!("`{}` makes a group: give it a name, `auto g = {}(...);`", name.name, name.name),
+            );
+        }
         if let Some(intr) = intrinsic(&name.name) {
             return self.intrinsic(intr, &name.name, args, span);
         }
@@ -1184,7 +1202,8 @@ impl Checker {
         for a in args {
             self.expr(a);
         }
-        if let Some(why) = unsupported_function(&name.name) {
+        if self.unsupported_group_call(name) {
+        } else if let Some(why) = unsupported_function(&name.name) {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
         } else if let Some(host) = self.host_functions.iter().find(|h| h.name == name.name) {
             self.err(

@@ -31,6 +31,9 @@ enum StructRef {
 
 /// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
 pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
+    if let Some(g) = super::groups::group_type(name) {
+        return Some(g);
+    }
     if name == "dim3" {
         return Some(Arc::new(vector_def(name, Scalar::U32, 3, 4)));
     }
@@ -229,6 +232,20 @@ impl Checker {
                     });
                 }
                 Some(out)
+            }
+            A::Call(name, args) if super::groups::makes_group(&name.name).is_some() => {
+                let made = super::groups::makes_group(&name.name)
+                    .and_then(|t| super::groups::group_type(&t))
+                    .map(Type::Struct)?;
+                if &made != ty {
+                    self.err(Diagnostic::new(
+                        ErrorCode::Type,
+                        e.span,
+                        format!("`{}` makes a `{made}`, not a `{ty}`", name.name),
+                    ));
+                    return None;
+                }
+                self.group_values(&name.name, args, e.span)
             }
             A::Call(name, args) if name.name.starts_with("make_") && vector_type(&name.name[5..]).is_some() => {
                 let want = vector_type(&name.name[5..]).map(Type::Struct)?;
