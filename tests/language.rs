@@ -470,3 +470,20 @@ fn cooperative_groups_warpdbg_does_not_model_are_named() {
         assert!(r.contains(message), "{stmt}:\n{r}");
     }
 }
+
+#[test]
+fn template_parameters_do_not_shadow_fields_or_variables_named_like_templates() {
+    // `x` is a template parameter and a field; `twice` is a template and a variable.
+    let r = run_text(
+        "template <int x>\n__device__ int addx(int v) { return v + x + threadIdx.x; }\n\
+         template <typename T>\n__device__ T twice(T v) { return v + v; }\n// @block 4\n// @arg out int[4] = 0\n\
+         __global__ void k(int *out) {\n    int twice = 1;\n    if (twice < 3) out[threadIdx.x] = addx<10>(twice);\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.ints("out"), vec![11, 12, 13, 14]);
+    let e = compile_err(
+        "__constant__ float coef[2] = {1, 2, 3};\n// @arg o int[1] = 0\n__global__ void k(int *o) { o[0] = coef[0]; }\n",
+        Mode::Its,
+    );
+    assert!(e.render().contains("too many initialisers for `coef`"), "{}", e.render());
+}

@@ -347,6 +347,18 @@ impl<'t> Parser<'t> {
             }
             self.bump();
         }
+        // `cudaStream_t s[4];`, `StopWatchInterface *timer;`: a type warpdbg does not know, at file scope with
+        // no device qualifier, is the host's: skipped like a host function.
+        if kind.is_none()
+            && space == VarSpace::Plain
+            && let TokKind::Ident(n) = self.kind().clone()
+            && !self.starts_type()
+            && matches!(self.peek_kind(1), TokKind::Ident(_) | TokKind::Punct(Punct::Star | Punct::Amp))
+        {
+            let name = Ident { name: n, span: self.span() };
+            self.skip_host_function(&name)?;
+            return Ok(None);
+        }
         self.saw_shared = false;
         let ret = self.type_spec()?;
         if std::mem::take(&mut self.saw_shared) {
@@ -1471,8 +1483,17 @@ impl<'t> Parser<'t> {
                 return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
             // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
+            // (When no `<...>(` follows, as in `twice < K` with a variable named like a template, it is a
+            // comparison.)
             TokKind::Ident(name)
-                if self.templates.defs.contains_key(&name) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                if self.templates.defs.contains_key(&name)
+                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                        matches!(
+                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                            Some(TokKind::Punct(Punct::LParen))
+                        )
+                    }) =>
             {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
@@ -1546,7 +1567,11 @@ pub fn is_vector_type(name: &str) -> bool {
 /// Common type names warpdbg knows but does not model, with the reason given to the student.
 fn unsupported_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "half" | "__half" | "__nv_bfloat16" => "half-precision types",
+        "half" | "__half" | "half2" | "__half2" | "__nv_bfloat16" | "nv_bfloat16" => "half-precision types",
+        "curandState" | "curandState_t" | "curandStateXORWOW_t" | "curandStatePhilox4_32_10_t" => {
+            "the cuRAND device API (curandState)"
+        }
+        "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
         _ => return None,
     })
 }

@@ -189,9 +189,11 @@ impl Templates {
             values.insert(p.name.as_str(), (a, p));
         }
         let mut toks = Vec::with_capacity(def.tokens.len() + 8);
-        for t in &def.tokens {
+        for (i, t) in def.tokens.iter().enumerate() {
+            // `threadIdx.x` keeps its field whatever the parameters are called.
+            let after_member = i > 0 && matches!(def.tokens[i - 1].kind, TokKind::Punct(Punct::Dot | Punct::Arrow));
             match &t.kind {
-                TokKind::Ident(n) if values.contains_key(n.as_str()) => {
+                TokKind::Ident(n) if values.contains_key(n.as_str()) && !after_member => {
                     let (a, p) = &values[n.as_str()];
                     let re = |k: &TokKind| Token { kind: k.clone(), span: t.span };
                     let paren = |c| re(&TokKind::Punct(c));

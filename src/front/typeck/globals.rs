@@ -76,6 +76,13 @@ impl Checker {
             }
             init = self.init_values(e, elem);
         }
+        if let (Type::Array(..), Some(e)) = (&full, &dc.init)
+            && full.size() > 0
+            && init.len() as u64 > (full.size() / elem.size()) as u64
+        {
+            self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("too many initialisers for `{}`", dc.name.name)));
+            return;
+        }
         let full = match full {
             // `__constant__ float k[] = {1, 2, 3};`: the initialiser gives the length.
             Type::Array(e, 0) if !extern_shared => Type::Array(e, init.len().max(1) as u32),
