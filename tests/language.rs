@@ -487,3 +487,26 @@ fn template_parameters_do_not_shadow_fields_or_variables_named_like_templates() 
     );
     assert!(e.render().contains("too many initialisers for `coef`"), "{}", e.render());
 }
+
+#[test]
+fn per_thread_local_arrays_are_each_threads_own_and_checked() {
+    let text = "// @grid 2\n// @block 32\n// @arg out int[64] = 0\n// @arg k = 4\n\
+                __global__ void local(int *out, int k) {\n    int hist[4] = {1, 2};\n    \
+                int t = blockIdx.x * blockDim.x + threadIdx.x;\n    for (int i = 0; i < 4; i++) hist[i] += t * i;\n    \
+                int sum = 0;\n    for (int i = 0; i < 4; i++) sum += hist[i];\n    out[t] = sum + hist[t % k];\n}\n";
+    let r = run_text(text, Mode::Its);
+    assert_eq!(r.outcome(), "completed");
+    for (t, &v) in r.ints("out").iter().enumerate() {
+        let t = t as i64;
+        let hist = [1, 2 + t, 2 * t, 3 * t];
+        assert_eq!(v, hist.iter().sum::<i64>() + hist[(t % 4) as usize], "out[{t}]");
+    }
+    // Past the end: the fault names the array and the element, like compute-sanitizer's __local__ report.
+    let r = run_text(&text.replace("// @arg k = 4", "// @arg k = 8"), Mode::Its);
+    assert_eq!(r.outcome(), "fault");
+    let f = &r.json["faults"][0];
+    assert_eq!((f["line"].as_u64(), f["thread"][0].as_u64()), (Some(11), Some(4)));
+    let m = f["message"].as_str().expect("message");
+    assert!(m.contains("Invalid __local__ read of size 4 bytes"), "{m}");
+    assert!(m.contains("1 bytes after the nearest allocation hist"), "{m}");
+}

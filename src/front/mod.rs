@@ -259,14 +259,20 @@ fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
     }
 }
 
-/// The file's `__device__` and `__constant__` variables, as arrays after the kernel's own arguments (the
-/// lowering passes their addresses to the kernel in that order), initialised from their initialisers.
+/// The file's `__device__` and `__constant__` variables and the kernels' local arrays, as arrays after the
+/// kernel's own arguments (the lowering passes their addresses to the kernel in that order), initialised from
+/// their initialisers.
 fn add_global_args(program: &tast::Program, launch: &mut Launch) {
     use crate::launch::{ArgValue, InitExpr, LaunchArg};
+    let threads = launch.grid.count() * launch.block.count();
     for g in &program.globals {
-        if matches!(g.space, tast::GlobalSpace::Constant | tast::GlobalSpace::Device) {
-            let value = ArgValue::Array { elem: g.elem, len: g.len(), init: InitExpr::List(g.init.clone()) };
-            launch.args.push(LaunchArg { name: g.name.clone(), value, global: true });
-        }
+        let (len, init) = match g.space {
+            tast::GlobalSpace::Constant | tast::GlobalSpace::Device => (g.len(), InitExpr::List(g.init.clone())),
+            // Every thread's copy of a local array, thread after thread (initialised where it is declared).
+            tast::GlobalSpace::Local => (g.len().saturating_mul(threads), InitExpr::List(vec![])),
+            tast::GlobalSpace::Shared { .. } => continue,
+        };
+        let value = ArgValue::Array { elem: g.elem, len, init };
+        launch.args.push(LaunchArg { name: g.name.clone(), value, global: true });
     }
 }

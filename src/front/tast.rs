@@ -23,6 +23,8 @@ pub enum GlobalSpace {
     },
     Constant,
     Device,
+    /// A thread's local array: one copy per thread of the launch.
+    Local,
 }
 
 /// A `__shared__`, `__constant__` or `__device__` variable declared outside a function (or `extern
@@ -37,6 +39,8 @@ pub struct GlobalVar {
     /// The initialiser's elements, as values of `elem` (fewer than the elements: the rest are 0).
     pub init: Vec<crate::launch::Value>,
     pub span: Span,
+    /// The function a local array belongs to (None at file scope).
+    pub owner: Option<FnId>,
 }
 
 impl GlobalVar {
@@ -313,6 +317,10 @@ pub enum Intrinsic {
         align: u32,
         bytes: u32,
         write: bool,
+    },
+    /// The index (first argument) into local array `GlobalId(global)` (at the second), checked.
+    CheckIndex {
+        global: u32,
     },
 }
 

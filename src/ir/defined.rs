@@ -85,6 +85,10 @@ macro_rules! each_source {
             Instr::Fma { a, b, c, .. } => [a, b, c].into_iter().for_each($f),
             Instr::SyncWarp { mask } => $f(mask),
             Instr::CheckAlign { addr, .. } => $f(addr),
+            Instr::CheckBounds { index, base, .. } => {
+                $f(index);
+                $f(base);
+            }
             Instr::Shfl { mask, value, lane, width, .. } => [mask, value, lane, width].into_iter().for_each($f),
             Instr::Vote { mask, pred, .. } => {
                 $f(mask);

@@ -45,13 +45,22 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         locals.insert(p, reg);
         params.push(Param { name: local.name.clone(), ty: local.ty.clone(), reg, span: local.span });
     }
-    // File-scope `__device__` and `__constant__` variables arrive as hidden last arguments: their addresses.
+    // File-scope `__device__` and `__constant__` variables arrive as hidden last arguments: their addresses;
+    // so do local arrays, one copy per thread of the launch, each thread's at its linear index.
+    let used = reachable(program, id);
     for (i, g) in program.globals.iter().enumerate() {
-        if matches!(g.space, t::GlobalSpace::Constant | t::GlobalSpace::Device) {
+        if matches!(g.space, t::GlobalSpace::Constant | t::GlobalSpace::Device | t::GlobalSpace::Local) {
             let ty = crate::front::types::Type::ptr(crate::front::types::Type::Scalar(g.elem), false);
             let reg = lw.new_reg(Some(g.name.clone()), Ty::Ptr);
-            lw.global_regs.insert(i as u32, reg);
             params.push(Param { name: g.name.clone(), ty, reg, span: g.span });
+            // Only this kernel's own local arrays (and its callees') cost it instructions.
+            let own = match g.owner {
+                Some(f) if g.space == t::GlobalSpace::Local && used.contains(&f) => {
+                    lw.thread_copy(reg, g.ty.size(), g.span)
+                }
+                _ => reg,
+            };
+            lw.global_regs.insert(i as u32, own);
         }
     }
     lw.frames.push(Frame { func: id, locals, ret: None, loops: vec![] });
@@ -64,6 +73,21 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         ));
     }
     Ok(lw.finish(f.name.clone(), params, sources))
+}
+
+/// The functions kernel `id` runs: itself and every device function it calls, directly or not.
+fn reachable(program: &Program, id: FnId) -> Vec<FnId> {
+    let mut out = vec![id];
+    let mut i = 0;
+    while i < out.len() {
+        for &c in &program.function(out[i]).calls {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+        i += 1;
+    }
+    out
 }
 
 #[derive(Clone, Debug)]
@@ -589,6 +613,17 @@ impl<'p> Lowerer<'p> {
             Intrinsic::SyncThreads => Instr::SyncThreads,
             Intrinsic::ThreadFence => Instr::Fence,
             Intrinsic::CheckAlign { align, bytes, write } => Instr::CheckAlign { addr: arg(0), align, bytes, write },
+            Intrinsic::CheckIndex { global } => {
+                let g = &self.program.globals[global as usize];
+                let (len, elem_size) = match &g.ty {
+                    crate::front::types::Type::Array(e, n) => (*n, e.size()),
+                    t => (1, t.size()),
+                };
+                let name = self.strings.len() as u32;
+                self.strings.push(g.name.clone());
+                let dst = self.temp(ty);
+                Instr::CheckBounds { dst, index: arg(0), base: arg(1), len, elem_size, name }
+            }
             Intrinsic::SyncWarp => Instr::SyncWarp { mask: arg(0) },
             Intrinsic::ActiveMask => {
                 let dst = self.temp(Ty::U32);
@@ -640,6 +675,51 @@ impl<'p> Lowerer<'p> {
         self.frames.pop();
         self.switch_to(Term::Jump(cont), callee.span, cont);
         result.map_or(Operand::Imm(0), Operand::Reg)
+    }
+
+    /// The address of this thread's copy of a local array of `bytes` whose copies start at `base`.
+    fn thread_copy(&mut self, base: Reg, bytes: u32, span: Span) -> Reg {
+        use crate::front::tast::Special as Sp;
+        let special = |lw: &mut Self, which| {
+            let dst = lw.temp(Ty::U32);
+            lw.emit(Instr::Special { dst, which }, span);
+            Operand::Reg(dst)
+        };
+        let (tx, ty, tz) =
+            (special(self, Sp::ThreadIdx(0)), special(self, Sp::ThreadIdx(1)), special(self, Sp::ThreadIdx(2)));
+        let (bx, by, bz) =
+            (special(self, Sp::BlockIdx(0)), special(self, Sp::BlockIdx(1)), special(self, Sp::BlockIdx(2)));
+        let (dx, dy, dz) =
+            (special(self, Sp::BlockDim(0)), special(self, Sp::BlockDim(1)), special(self, Sp::BlockDim(2)));
+        let (gx, gy) = (special(self, Sp::GridDim(0)), special(self, Sp::GridDim(1)));
+        let op = |lw: &mut Self, op, ty, a, b| {
+            let dst = lw.temp(ty);
+            lw.emit(Instr::Binary { op, ty, dst, a, b }, span);
+            Operand::Reg(dst)
+        };
+        // Block (x fastest) times threads per block, plus the thread (x fastest), in 64 bits.
+        let wide = |lw: &mut Self, v| {
+            let dst = lw.temp(Ty::U64);
+            lw.emit(Instr::Convert { from: Ty::U32, to: Ty::U64, dst, src: v }, span);
+            Operand::Reg(dst)
+        };
+        let block = op(self, ArithOp::Mul, Ty::U32, bz, gy);
+        let block = op(self, ArithOp::Add, Ty::U32, block, by);
+        let block = op(self, ArithOp::Mul, Ty::U32, block, gx);
+        let block = op(self, ArithOp::Add, Ty::U32, block, bx);
+        let per_block = op(self, ArithOp::Mul, Ty::U32, dx, dy);
+        let per_block = op(self, ArithOp::Mul, Ty::U32, per_block, dz);
+        let thread = op(self, ArithOp::Mul, Ty::U32, tz, dy);
+        let thread = op(self, ArithOp::Add, Ty::U32, thread, ty);
+        let thread = op(self, ArithOp::Mul, Ty::U32, thread, dx);
+        let thread = op(self, ArithOp::Add, Ty::U32, thread, tx);
+        let (block, per_block, thread) = (wide(self, block), wide(self, per_block), wide(self, thread));
+        let linear = op(self, ArithOp::Mul, Ty::U64, block, per_block);
+        let linear = op(self, ArithOp::Add, Ty::U64, linear, thread);
+        let offset = op(self, ArithOp::Mul, Ty::U64, linear, Operand::Imm(bytes as u64));
+        let dst = self.new_reg(None, Ty::Ptr);
+        self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: offset }, span);
+        dst
     }
 
     /// The address of file-scope variable `g`: a shared array's, or the hidden parameter of a global one.

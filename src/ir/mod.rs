@@ -246,6 +246,16 @@ pub enum Instr {
         bytes: u32,
         write: bool,
     },
+    /// `dst = index`, faulting as an out-of-bounds `__local__` access when `index` (unsigned) is `len` or
+    /// more: an index into the thread's local array [`Kernel::strings`]`[name]` that starts at `base`.
+    CheckBounds {
+        dst: Reg,
+        index: Operand,
+        base: Operand,
+        len: u32,
+        elem_size: u32,
+        name: u32,
+    },
     Shfl {
         kind: ShflKind,
         ty: Ty,
@@ -322,7 +332,8 @@ impl Instr {
             | Instr::Vote { dst, .. }
             | Instr::ActiveMask { dst }
             | Instr::Math { dst, .. }
-            | Instr::Fma { dst, .. } => Some(*dst),
+            | Instr::Fma { dst, .. }
+            | Instr::CheckBounds { dst, .. } => Some(*dst),
             _ => None,
         }
     }
@@ -345,7 +356,8 @@ impl Instr {
             | Instr::Vote { dst, .. }
             | Instr::ActiveMask { dst }
             | Instr::Math { dst, .. }
-            | Instr::Fma { dst, .. } => Some(dst),
+            | Instr::Fma { dst, .. }
+            | Instr::CheckBounds { dst, .. } => Some(dst),
             _ => None,
         }
     }

@@ -155,6 +155,7 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
         Instr::SyncThreads => "syncthreads".into(),
         Instr::SyncWarp { mask } => format!("syncwarp {}", o(mask, Ty::U32)),
         Instr::Fence => "threadfence".into(),
+        Instr::CheckBounds { dst, index, len, .. } => format!("{} = checkbounds {} < {len}", r(dst), o(index, Ty::U32)),
         Instr::CheckAlign { addr, align, bytes, write } => format!(
             "checkalign {} {}, {bytes} bytes, aligned {align}",
             if *write { "write" } else { "read" },

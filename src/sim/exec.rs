@@ -399,6 +399,25 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             return Ok(Effect::SyncWarp(named));
         }
         Instr::Fence => {}
+        Instr::CheckBounds { dst, index, base, len, elem_size, name } => {
+            for l in mask.iter() {
+                let i = ctx.get(*index, l);
+                // An index is checked as unsigned: a negative one is a huge one.
+                let i32_index = i as u32 as i32 as i64;
+                if i as u32 >= *len {
+                    let b = ctx.get(*base, l);
+                    let bytes = *len as u64 * *elem_size as u64;
+                    let addr = b.wrapping_add((i32_index * *elem_size as i64) as u64);
+                    let distance = addr.wrapping_sub(b) as i64 - if i32_index >= 0 { bytes as i64 } else { 0 };
+                    let var = ctx.kernel.strings.get(*name as usize).cloned().unwrap_or_default();
+                    let nearest =
+                        Some(memory::Nearest { name: var, base: b, size: bytes, elem_size: *elem_size, distance });
+                    let err = memory::MemError::OutOfBounds { space: memory::Space::Local, nearest };
+                    return Err(ExecError::Memory { lane: l, access: AccessKind::Read, size: *elem_size, addr, err });
+                }
+                ctx.set(*dst, l, i);
+            }
+        }
         Instr::CheckAlign { addr, align, bytes, write } => {
             for l in mask.iter() {
                 let at = ctx.get(*addr, l);

@@ -19,6 +19,8 @@ const GUARD: u64 = 4096;
 pub enum Space {
     Global,
     Shared,
+    /// A thread's own local arrays.
+    Local,
 }
 
 impl Space {
@@ -26,6 +28,7 @@ impl Space {
         match self {
             Space::Global => "__global__",
             Space::Shared => "__shared__",
+            Space::Local => "__local__",
         }
     }
 }

@@ -101,7 +101,15 @@ impl Checker {
             _ => GlobalSpace::Device,
         };
         let id = GlobalId(self.globals.len() as u32);
-        self.globals.push(GlobalVar { name: dc.name.name.clone(), ty: full, elem, space, init, span: dc.name.span });
+        self.globals.push(GlobalVar {
+            name: dc.name.name.clone(),
+            ty: full,
+            elem,
+            space,
+            init,
+            span: dc.name.span,
+            owner: None,
+        });
         self.global_scope.insert(dc.name.name.clone(), Binding::Global(id));
     }
 
@@ -209,9 +217,99 @@ impl Checker {
             space,
             init: vec![],
             span: dc.name.span,
+            owner: None,
         });
         self.check_redeclared(&dc.name);
         self.bind(&dc.name, Binding::Global(id));
+    }
+
+    /// `float r[8];` in a function: a local array, one copy per thread, initialised where declared.
+    pub(super) fn local_array(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
+        let Some(elem) = element_scalar(ty) else {
+            self.err(Diagnostic::unsupported(dc.name.span, "local arrays of structs or pointers"));
+            self.declare_local(&dc.name, Type::Error, false, None);
+            return vec![];
+        };
+        let Some(full) = self.global_type(ty, dc, false) else {
+            self.declare_local(&dc.name, Type::Error, false, None);
+            return vec![];
+        };
+        let full = match full {
+            Type::Array(e, 0) => {
+                let n = dc.init.as_ref().map_or(1, |i| match &i.kind {
+                    ast::ExprKind::InitList(items) => items.len().max(1),
+                    _ => 1,
+                });
+                Type::Array(e, n as u32)
+            }
+            t => t,
+        };
+        if full.size() > 64 * 1024 {
+            self.err(Diagnostic::unsupported(dc.name.span, "local arrays larger than 64 KiB per thread"));
+            return vec![];
+        }
+        let id = GlobalId(self.globals.len() as u32);
+        self.globals.push(GlobalVar {
+            name: dc.name.name.clone(),
+            ty: full.clone(),
+            elem,
+            space: GlobalSpace::Local,
+            init: vec![],
+            span: dc.name.span,
+            owner: self.current_fn,
+        });
+        self.check_redeclared(&dc.name);
+        self.bind(&dc.name, Binding::Global(id));
+        // `= {1, 2}`: stores where the declaration is, the rest zero (C's rule).
+        let Some(init) = &dc.init else { return vec![] };
+        let values = self.init_values(init, elem);
+        let len = full.size() / elem.size();
+        if values.len() as u32 > len {
+            self.err(Diagnostic::new(
+                ErrorCode::Type,
+                init.span,
+                format!("too many initialisers for `{}`", dc.name.name),
+            ));
+            return vec![];
+        }
+        let base = self.global_addr(id, dc.name.span);
+        let base = Expr::new(base.kind, Type::ptr(Type::Scalar(elem), false), dc.name.span);
+        (0..len)
+            .map(|k| {
+                let v = values.get(k as usize).copied().unwrap_or(Value::Int(0));
+                let bits = match v {
+                    Value::Int(i) => Scalar::I64.convert_bits(elem, i as u64),
+                    Value::Float(f) => Scalar::F64.convert_bits(elem, f.to_bits()),
+                };
+                let idx = Expr::new(ExprKind::Const(k as u64), Type::INT, d.span);
+                let at = Expr::new(
+                    ExprKind::PtrOffset {
+                        ptr: Box::new(base.clone()),
+                        index: Box::new(idx),
+                        elem_size: elem.size(),
+                        negate: false,
+                    },
+                    base.ty.clone(),
+                    d.span,
+                );
+                let value = Expr::new(ExprKind::Const(bits), Type::Scalar(elem), d.span);
+                let assign =
+                    Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(value)), Type::Scalar(elem), d.span);
+                Stmt { kind: StmtKind::Expr(assign), span: d.span }
+            })
+            .collect()
+    }
+
+    /// `r[i]` where `r` is a local array: `i` checked against `r`'s first dimension.
+    pub(super) fn checked_local_index(&mut self, base: &ast::Expr, b: Expr, i: Expr) -> Expr {
+        let ast::ExprKind::Name(n) = &base.kind else { return i };
+        let Some(Binding::Global(g)) = self.lookup(n) else { return i };
+        if self.globals[g.0 as usize].space != GlobalSpace::Local {
+            return i;
+        }
+        let ty = i.ty.clone();
+        let span = i.span;
+        Expr::new(ExprKind::Intrinsic(Intrinsic::CheckIndex { global: g.0 }, vec![i, b]), ty, span)
     }
 
     /// The address of a file-scope variable, typed as a pointer to it (or, for an array, to its first element).

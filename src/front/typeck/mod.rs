@@ -91,6 +91,8 @@ struct Checker {
     host_functions: Vec<ast::Ident>,
     /// The file's structs by name.
     structs: HashMap<String, std::sync::Arc<super::types::StructDef>>,
+    /// The function being checked.
+    current_fn: Option<FnId>,
     /// The current function's struct variables.
     struct_locals: Vec<structs::StructLocal>,
     fns: HashMap<String, FnId>,
@@ -186,6 +188,7 @@ impl Checker {
     }
 
     fn function(&mut self, f: &ast::Function, id: FnId) -> Function {
+        self.current_fn = Some(id);
         self.locals.clear();
         self.struct_locals.clear();
         self.shared.clear();
@@ -425,11 +428,8 @@ impl Checker {
                 continue;
             }
             if !dc.dims.is_empty() {
-                self.err(
-                    Diagnostic::unsupported(dc.name.span, "per-thread local arrays")
-                        .label("declare it `__shared__` or use separate variables"),
-                );
-                self.declare_local(&dc.name, Type::Error, false, None);
+                let stmts = self.local_array(d, dc, &ty);
+                out.extend(stmts);
                 continue;
             }
             let init = dc.init.as_ref().map(|e| {
@@ -784,7 +784,14 @@ impl Checker {
             return e;
         }
         let A::Name(name) = &obj.kind else {
-            return self.type_error(span, "only threadIdx, blockIdx, blockDim and gridDim have fields");
+            // Already reported where it went wrong.
+            if self.expr(obj).ty.is_error() {
+                return Expr::error(span);
+            }
+            return self.type_error(
+                span,
+                "only structs, vector types and threadIdx, blockIdx, blockDim and gridDim have fields",
+            );
         };
         let axis = match field.name.as_str() {
             "x" => 0,
@@ -871,6 +878,8 @@ impl Checker {
                 if b.ty.is_error() || i.ty.is_error() {
                     return None;
                 }
+                // An index into a thread's local array is checked against its length.
+                let i = self.checked_local_index(base, b.clone(), i);
                 if !b.ty.is_ptr() {
                     let t = b.ty.to_string();
                     self.err(
@@ -1350,7 +1359,7 @@ impl Checker {
             }
             Intrinsic::Math(f) => return self.math(f, name, args, span),
             // Made by the struct copies, never by name.
-            Intrinsic::CheckAlign { .. } => return Expr::error(span),
+            Intrinsic::CheckAlign { .. } | Intrinsic::CheckIndex { .. } => return Expr::error(span),
         };
         Expr::new(ExprKind::Intrinsic(intr, args), ty, span)
     }

@@ -154,7 +154,7 @@ impl Checker {
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
         if flat.iter().any(|(p, ..)| p.contains('[')) || !dc.dims.is_empty() {
-            self.err(Diagnostic::unsupported(dc.name.span, "arrays in local variables (per-thread local arrays)"));
+            self.err(Diagnostic::unsupported(dc.name.span, "per-thread local arrays of structs or vectors"));
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
         }
