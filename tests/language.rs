@@ -510,3 +510,19 @@ fn per_thread_local_arrays_are_each_threads_own_and_checked() {
     assert!(m.contains("Invalid __local__ read of size 4 bytes"), "{m}");
     assert!(m.contains("1 bytes after the nearest allocation hist"), "{m}");
 }
+
+#[test]
+fn default_arguments_extern_c_blocks_and_inline_assembly() {
+    let r = run_text(
+        "extern \"C\" {\n__device__ float clip(float p, float eps = 0.25f) { return p < eps ? eps : p; }\n}\n\
+         // @block 4\n// @arg out float[4] = 0\n__global__ void k(float *out) {\n    \
+         out[threadIdx.x] = clip(threadIdx.x * 0.5f) + clip(1.0f, 2.0f);\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("out"), vec![2.25, 2.5, 3.0, 3.5]);
+    let e = compile_err(
+        "// @arg o int[1] = 0\n__global__ void k(int *o) { int r; asm(\"mov.u32 %0, 1;\" : \"=r\"(r)); o[0] = r; }\n",
+        Mode::Its,
+    );
+    assert!(e.render().contains("not supported by warpdbg: inline PTX assembly (`asm`)"), "{}", e.render());
+}

@@ -51,6 +51,8 @@ pub struct Param {
     pub name: Ident,
     /// `T &x`: only cooperative groups may be passed so (they cannot change).
     pub reference: bool,
+    /// `= value`: used when a call leaves the argument out.
+    pub default: Option<Expr>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

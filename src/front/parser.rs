@@ -27,6 +27,8 @@ pub struct Parser<'t> {
     templates: Templates,
     /// Host functions, skipped.
     host_functions: Vec<Ident>,
+    /// Open `extern "C" {` blocks.
+    extern_blocks: u32,
     /// Struct and enum definitions seen so far (their names are type names from here on).
     structs: Vec<StructDecl>,
     enums: Vec<EnumDecl>,
@@ -56,6 +58,7 @@ impl<'t> Parser<'t> {
             typedefs: Default::default(),
             templates: Templates::default(),
             host_functions: vec![],
+            extern_blocks: 0,
             structs: vec![],
             enums: vec![],
             diags: vec![],
@@ -239,6 +242,10 @@ impl<'t> Parser<'t> {
             if self.eat(Punct::Semi) {
                 continue;
             }
+            if self.extern_blocks > 0 && self.eat(Punct::RBrace) {
+                self.extern_blocks -= 1;
+                continue;
+            }
             let start = self.pos;
             match self.top_item() {
                 Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
@@ -299,6 +306,13 @@ impl<'t> Parser<'t> {
                 TokKind::Kw(Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
                 TokKind::Kw(Kw::Extern) if matches!(self.peek_kind(1), TokKind::Str(_)) => {
                     self.bump(); // extern "C"
+                    if *self.peek_kind(1) == TokKind::Punct(Punct::LBrace) {
+                        // `extern "C" { ... }`: its declarations are the file's; the `}` is skipped at top level.
+                        self.bump();
+                        self.bump();
+                        self.extern_blocks += 1;
+                        return Ok(None);
+                    }
                 }
                 TokKind::Kw(Kw::Extern) => is_extern = true,
                 // `namespace cg = cooperative_groups;`: names are looked up without namespaces.
@@ -420,7 +434,9 @@ impl<'t> Parser<'t> {
                             Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
                         ));
                     }
-                    params.push(Param { ty, name, reference });
+                    // `float eps = 1e-12`: a default argument.
+                    let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                    params.push(Param { ty, name, reference, default });
                     if !self.eat(Punct::Comma) {
                         break;
                     }
@@ -1472,6 +1488,9 @@ impl<'t> Parser<'t> {
                 self.bump();
                 self.bump();
                 return self.primary();
+            }
+            TokKind::Ident(name) if matches!(name.as_str(), "asm" | "__asm__" | "__asm") => {
+                return Err(self.error(Diagnostic::unsupported(span, "inline PTX assembly (`asm`)")));
             }
             // `tiled_partition<32>(block)`: cooperative groups' own template.
             TokKind::Ident(name) if name == "tiled_partition" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {

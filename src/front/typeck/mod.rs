@@ -51,6 +51,8 @@ pub fn check(
 struct Signature {
     ret: Type,
     params: Vec<Type>,
+    /// Default arguments, by parameter.
+    defaults: Vec<Option<ast::Expr>>,
     kind: FnKind,
     span: Span,
 }
@@ -153,7 +155,8 @@ impl Checker {
                         .label("here"),
                 );
             }
-            self.sigs.push(Signature { ret, params, kind: f.kind, span: f.span });
+            let defaults = f.params.iter().map(|p| p.default.clone()).collect();
+            self.sigs.push(Signature { ret, params, defaults, kind: f.kind, span: f.span });
         }
     }
 
@@ -1178,6 +1181,15 @@ impl Checker {
                 );
                 return Expr::error(span);
             }
+            // Arguments left out take their defaults.
+            let mut full: Vec<ast::Expr> = args.to_vec();
+            while full.len() < sig.params.len() {
+                match &sig.defaults[full.len()] {
+                    Some(d) => full.push(d.clone()),
+                    None => break,
+                }
+            }
+            let args = &full[..];
             if args.len() != sig.params.len() {
                 self.err(
                     Diagnostic::new(
