@@ -561,6 +561,32 @@ impl<'t> Parser<'t> {
             self.enums.push(EnumDecl { name: name.clone(), values });
             return Ok(name.map(|n| n.name));
         }
+        // A class with member functions none of which is `__device__` is the host's (a random-number helper,
+        // a timer): skipped like a host function.
+        let body_end = {
+            let mut depth = 1;
+            let mut i = self.pos;
+            while i < self.toks.len() && depth > 0 {
+                match self.toks[i].kind {
+                    TokKind::Punct(Punct::LBrace) => depth += 1,
+                    TokKind::Punct(Punct::RBrace) => depth -= 1,
+                    TokKind::Eof => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            i
+        };
+        let body = &self.toks[self.pos..body_end.min(self.toks.len())];
+        let has_functions = body.iter().any(|t| t.kind == TokKind::Punct(Punct::LParen));
+        let device = body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)));
+        if has_functions && !device {
+            self.pos = body_end;
+            if let Some(n) = &name {
+                self.host_functions.push(n.clone());
+            }
+            return Ok(name.map(|n| n.name));
+        }
         let mut fields = vec![];
         while !self.is(Punct::RBrace) && !self.at_eof() {
             if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
