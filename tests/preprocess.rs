@@ -317,3 +317,45 @@ fn directive_errors_are_diagnosed_with_their_place() {
         assert!(rendered.contains(&format!("bad.cu:{at}")), "{text}: {rendered}");
     }
 }
+
+mod soup {
+    use proptest::prelude::*;
+    use warpdbg::front;
+    use warpdbg::launch::Overrides;
+
+    /// Lines mixing directives, macro definitions and uses, and kernel code.
+    fn line() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("#define A 1".to_string()),
+            Just("#define F(x) ((x) + A)".to_string()),
+            Just("#define G(x, ...) F(x) __VA_ARGS__".to_string()),
+            Just("#define P(a, b) a ## b".to_string()),
+            Just("#define S(x) #x".to_string()),
+            Just("#define R R R".to_string()),
+            Just("#undef A".to_string()),
+            Just("#if A > 0 && defined(F)".to_string()),
+            Just("#ifdef G".to_string()),
+            Just("#elif 1 / 0".to_string()),
+            Just("#else".to_string()),
+            Just("#endif".to_string()),
+            Just("#error no".to_string()),
+            Just("#include \"missing.h\"".to_string()),
+            Just("#pragma unroll 4".to_string()),
+            Just("int v = F(G(1, 2)) + P(A, 1) + R;".to_string()),
+            Just("printf(S(hello) \"%d\\n\", __LINE__);".to_string()),
+            Just("x = F(\\".to_string()),
+            Just("out[threadIdx.x] = F(threadIdx.x);".to_string()),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+        /// Whatever the directives and macros, compiling gives a result or diagnostics, never a panic.
+        #[test]
+        fn directives_and_macros_never_panic(lines in proptest::collection::vec(line(), 0..24)) {
+            let body = lines.join("\n");
+            let text = format!("// @arg out int[32] = 0\n__global__ void k(int *out) {{\n{body}\n}}\n{body}\n");
+            let _ = front::compile("soup.cu", text.as_bytes(), &Overrides::default());
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! and its structural invariants are checked (the same as `tests/front_end_props.rs`, for as long as one likes).
 //!
 //! `cargo fuzz run front_end` (nightly), or on stable `RUSTC_BOOTSTRAP=1 cargo fuzz run front_end -s none`.
-//! Seed the corpus with the kernels: `mkdir -p fuzz/corpus/front_end && cp kernels/*.cu fuzz/corpus/front_end/`.
+//! Seed the corpus with the kernels: `mkdir -p fuzz/corpus/front_end && cp kernels/*.cu fuzz/corpus/front_end/`;
+//! `-- -dict=fuzz/front_end.dict` adds the preprocessor's directives and the language's constructs.
 
 #![no_main]
 
