@@ -526,3 +526,17 @@ fn default_arguments_extern_c_blocks_and_inline_assembly() {
     );
     assert!(e.render().contains("not supported by warpdbg: inline PTX assembly (`asm`)"), "{}", e.render());
 }
+
+#[test]
+fn a_group_passed_to_a_device_function_template() {
+    let r = run_text(
+        "#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n\
+         template <typename group_t>\n__device__ int warp_sum(group_t g, int v) {\n    \
+         for (int d = g.size() / 2; d > 0; d /= 2) v += g.shfl_down(v, d);\n    return v;\n}\n\
+         // @block 64\n// @arg out int[64] = 0\n__global__ void k(int *out) {\n    \
+         thread_block_tile<32> t = tiled_partition<32>(this_thread_block());\n    \
+         int s = warp_sum(t, (int)threadIdx.x);\n    if (t.thread_rank() == 0) out[threadIdx.x / 32] = s;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(&r.ints("out")[..2], &[(0..32).sum::<i64>(), (32..64).sum::<i64>()]);
+}

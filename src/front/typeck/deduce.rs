@@ -14,7 +14,14 @@ impl Checker {
     /// for (the front end parses it and checks the file again).
     pub(super) fn template_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Expr {
         let def = self.templates[&name.name].clone();
-        let vals: Vec<Expr> = args.iter().map(|a| self.expr(a)).collect();
+        // A struct variable (a group, a float4) is read by its type, not as a value.
+        let vals: Vec<Expr> = args
+            .iter()
+            .map(|a| match self.struct_local_type(a) {
+                Some(ty) => Expr::new(ExprKind::Const(0), ty, a.span),
+                None => self.expr(a),
+            })
+            .collect();
         if vals.iter().any(|v| v.ty.is_error()) {
             return Expr::error(span);
         }

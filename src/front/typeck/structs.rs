@@ -316,6 +316,15 @@ impl Checker {
         })
     }
 
+    /// The type of a struct variable named by `e`, if `e` is one.
+    pub(super) fn struct_local_type(&self, e: &ast::Expr) -> Option<Type> {
+        let A::Name(n) = &e.kind else { return None };
+        match self.lookup(n)? {
+            Binding::StructLocal(idx) => Some(self.struct_locals[idx as usize].ty.clone()),
+            _ => None,
+        }
+    }
+
     /// Where the struct an expression denotes is, if it denotes one.
     fn struct_ref(&mut self, e: &ast::Expr) -> Option<StructRef> {
         match &e.kind {
