@@ -540,3 +540,14 @@ fn a_group_passed_to_a_device_function_template() {
     );
     assert_eq!(&r.ints("out")[..2], &[(0..32).sum::<i64>(), (32..64).sum::<i64>()]);
 }
+
+#[test]
+fn dim3_and_uint3_take_the_index_vectors_and_struct_arrays_take_the_keyword() {
+    let r = run_text(
+        "struct P { float a, b; };\n// @block 4\n// @arg p struct P[4] = i\n// @arg out unsigned int[4] = 0\n\
+         __global__ void k(P *p, unsigned int *out) {\n    dim3 t = threadIdx;\n    uint3 b = blockDim;\n    \
+         out[t.x] = t.x * 100 + b.x + (unsigned)p[t.x].b;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.ints("out"), vec![5, 107, 209, 311]);
+}

@@ -229,6 +229,10 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     if toks[i].kind == TokKind::Punct(Punct::Assign) {
         i += 1;
     }
+    // `struct naiveStruct[n]`: the keyword adds nothing.
+    if toks[i].kind == TokKind::Kw(Kw::Struct) {
+        i += 1;
+    }
     // A struct or vector element type: `naiveStruct[n]`, `float4[n]` (its fields, one after another).
     if let TokKind::Ident(n) = &toks[i].kind
         && fixed_width(n).is_none()

@@ -233,6 +233,21 @@ impl Checker {
                 }
                 Some(out)
             }
+            // `dim3 t = threadIdx;`: the built-in index vectors as values.
+            A::Name(n) if super::BUILTIN_VECTORS.contains(&n.as_str()) && flat.len() == 3 => {
+                let which = |a: u8| match n.as_str() {
+                    "threadIdx" => Special::ThreadIdx(a),
+                    "blockIdx" => Special::BlockIdx(a),
+                    "blockDim" => Special::BlockDim(a),
+                    _ => Special::GridDim(a),
+                };
+                let mut out = vec![];
+                for (a, (_, _, lty)) in flat.iter().enumerate() {
+                    let v = Expr::new(ExprKind::Special(which(a as u8)), Type::UINT, e.span);
+                    out.push(self.convert(v, lty, "initialiser"));
+                }
+                Some(out)
+            }
             A::Call(name, args) if super::groups::makes_group(&name.name).is_some() => {
                 let made = super::groups::makes_group(&name.name)
                     .and_then(|t| super::groups::group_type(&t))
