@@ -359,3 +359,22 @@ mod soup {
         }
     }
 }
+
+#[test]
+fn code_from_a_header_runs_on_its_include_line() {
+    let dir = scratch("header-code");
+    std::fs::write(dir.join("util.h"), "#pragma once\n\n\n__device__ int twice(int v) {\n    return 2 * v;\n}\n")
+        .expect("write");
+    let kernel = dir.join("k.cu");
+    std::fs::write(
+        &kernel,
+        "#include \"util.h\"\n// @arg out int[32] = 0\n__global__ void k(int *out) {\n    out[threadIdx.x] = twice(threadIdx.x);\n}\n",
+    )
+    .expect("write");
+    let c = compile_file(&kernel, Mode::Its).unwrap_or_else(|e| panic!("{e}"));
+    // The header's instructions are shown on line 1 (its #include), never on the header's own line numbers.
+    let lines: std::collections::BTreeSet<u32> = c.kernel.lines.iter().copied().collect();
+    assert_eq!(lines, [1, 4, 5].into_iter().collect());
+    let r = common::run_compiled(&c, Config::default());
+    assert_eq!(r.ints("out"), (0..32).map(|t| 2 * t).collect::<Vec<i64>>());
+}

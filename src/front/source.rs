@@ -98,12 +98,36 @@ pub struct Expansion {
 pub struct SourceMap {
     files: Vec<SourceFile>,
     expansions: Vec<Expansion>,
+    /// For each included file, the `#include` that brought it in (by [`FileId`]; None for the main file).
+    included_at: Vec<Option<Span>>,
 }
 
 impl SourceMap {
     pub fn add(&mut self, file: SourceFile) -> FileId {
         self.files.push(file);
+        self.included_at.push(None);
         FileId(self.files.len() as u32 - 1)
+    }
+
+    /// Records that `file` was included by the `#include` at `site`.
+    pub fn set_included_at(&mut self, file: FileId, site: Span) {
+        if let Some(s) = self.included_at.get_mut(file.0 as usize) {
+            *s = Some(site);
+        }
+    }
+
+    /// The span in the including file (followed up to the first file) that brought `span`'s code in: code
+    /// from a header is shown, and stopped at, on its `#include` line of the file the user opened.
+    pub fn in_first_file(&self, mut span: Span) -> Span {
+        let mut hops = 0;
+        while let Some(Some(site)) = self.included_at.get(span.file.0 as usize) {
+            span = *site;
+            hops += 1;
+            if hops > 100 {
+                break;
+            }
+        }
+        span
     }
 
     pub fn get(&self, id: FileId) -> &SourceFile {

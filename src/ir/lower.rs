@@ -214,7 +214,10 @@ impl<'p> Lowerer<'p> {
         self.set_cur(b);
     }
 
+    /// The line an instruction is shown and stopped at: in the file the user opened (code from a header is
+    /// at its `#include`).
     fn line_of(&self, span: Span, sources: &SourceMap) -> u32 {
+        let span = sources.in_first_file(span);
         sources.get(span.file).line_of(span.start)
     }
 

@@ -473,6 +473,7 @@ impl Pp<'_> {
             return;
         }
         let id = sources.add(SourceFile::new(shown, text));
+        sources.set_included_at(id, whole);
         let text = sources.get(id).text.clone();
         let lexed = lexer::lex(id, &text, 0);
         self.depth += 1;
