@@ -1,0 +1,386 @@
+//! Expressions, by precedence climbing.
+
+use super::*;
+
+impl Parser<'_> {
+    // ---- expressions ----
+
+    pub(super) fn expr(&mut self) -> PResult<Expr> {
+        let e = self.assignment()?;
+        if self.is(Punct::Comma) {
+            return Err(self
+                .error(Diagnostic::unsupported(self.span(), "the comma operator").hint("write separate statements")));
+        }
+        Ok(e)
+    }
+
+    /// Parses one expression for a caller that reads a list (directives).
+    pub fn parse_expr_for_list(&mut self) -> Option<Expr> {
+        self.assignment().ok()
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.at_eof()
+    }
+
+    pub fn eat_comma(&mut self) -> bool {
+        self.eat(Punct::Comma)
+    }
+
+    pub fn eat_punct(&mut self, p: Punct) -> bool {
+        self.eat(p)
+    }
+
+    /// Like `expect`, for callers outside the parser: records the diagnostic and says whether it matched.
+    pub fn expect_punct(&mut self, p: Punct) -> bool {
+        self.expect(p).is_ok()
+    }
+
+    pub fn current_span(&self) -> Span {
+        self.span()
+    }
+
+    /// Moves to token index `i` (for callers that looked ahead themselves).
+    pub fn skip_to(&mut self, i: usize) {
+        self.pos = i.min(self.toks.len() - 1);
+    }
+
+    pub(super) fn assignment(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.assignment_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn assignment_inner(&mut self) -> PResult<Expr> {
+        let lhs = self.ternary()?;
+        let op = match self.kind() {
+            TokKind::Punct(p) => match p {
+                Punct::Assign => Some(None),
+                Punct::PlusAssign => Some(Some(BinaryOp::Add)),
+                Punct::MinusAssign => Some(Some(BinaryOp::Sub)),
+                Punct::StarAssign => Some(Some(BinaryOp::Mul)),
+                Punct::SlashAssign => Some(Some(BinaryOp::Div)),
+                Punct::PercentAssign => Some(Some(BinaryOp::Rem)),
+                Punct::AmpAssign => Some(Some(BinaryOp::BitAnd)),
+                Punct::PipeAssign => Some(Some(BinaryOp::BitOr)),
+                Punct::CaretAssign => Some(Some(BinaryOp::BitXor)),
+                Punct::ShlAssign => Some(Some(BinaryOp::Shl)),
+                Punct::ShrAssign => Some(Some(BinaryOp::Shr)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(op) = op else { return Ok(lhs) };
+        self.bump();
+        let rhs = self.assignment()?;
+        let span = lhs.span.to(rhs.span);
+        Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+    }
+
+    pub(super) fn ternary(&mut self) -> PResult<Expr> {
+        let cond = self.binary(0)?;
+        if !self.eat(Punct::Question) {
+            return Ok(cond);
+        }
+        let a = self.assignment()?;
+        self.expect(Punct::Colon)?;
+        let b = self.assignment()?;
+        let span = cond.span.to(b.span);
+        Ok(Expr { kind: ExprKind::Ternary(Box::new(cond), Box::new(a), Box::new(b)), span })
+    }
+
+    pub(super) fn binop_here(&self) -> Option<(BinaryOp, u8)> {
+        let TokKind::Punct(p) = self.kind() else { return None };
+        Some(match p {
+            Punct::OrOr => (BinaryOp::LogOr, 1),
+            Punct::AndAnd => (BinaryOp::LogAnd, 2),
+            Punct::Pipe => (BinaryOp::BitOr, 3),
+            Punct::Caret => (BinaryOp::BitXor, 4),
+            Punct::Amp => (BinaryOp::BitAnd, 5),
+            Punct::EqEq => (BinaryOp::Eq, 6),
+            Punct::Ne => (BinaryOp::Ne, 6),
+            Punct::Lt => (BinaryOp::Lt, 7),
+            Punct::Gt => (BinaryOp::Gt, 7),
+            Punct::Le => (BinaryOp::Le, 7),
+            Punct::Ge => (BinaryOp::Ge, 7),
+            Punct::Shl => (BinaryOp::Shl, 8),
+            Punct::Shr => (BinaryOp::Shr, 8),
+            Punct::Plus => (BinaryOp::Add, 9),
+            Punct::Minus => (BinaryOp::Sub, 9),
+            Punct::Star => (BinaryOp::Mul, 10),
+            Punct::Slash => (BinaryOp::Div, 10),
+            Punct::Percent => (BinaryOp::Rem, 10),
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing over the left-associative binary operators.
+    pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+        let outer = self.depth;
+        let r = self.binary_chain(min_prec);
+        self.depth = outer;
+        r
+    }
+
+    pub(super) fn binary_chain(&mut self, min_prec: u8) -> PResult<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some((op, prec)) = self.binop_here() {
+            if prec <= min_prec {
+                break;
+            }
+            self.bump();
+            // `a + b + c` is `(a + b) + c`: each operator of a chain nests the tree one level deeper, and the
+            // later phases recurse over it, so a long chain counts against the bound like parentheses do.
+            self.enter()?;
+            let rhs = self.binary(prec)?;
+            let span = lhs.span.to(rhs.span);
+            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        }
+        Ok(lhs)
+    }
+
+    pub(super) fn unary(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.unary_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn unary_inner(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        let op = match self.kind() {
+            TokKind::Punct(Punct::Minus) => Some(UnaryOp::Neg),
+            TokKind::Punct(Punct::Plus) => Some(UnaryOp::Plus),
+            TokKind::Punct(Punct::Bang) => Some(UnaryOp::Not),
+            TokKind::Punct(Punct::Tilde) => Some(UnaryOp::BitNot),
+            TokKind::Punct(Punct::Star) => Some(UnaryOp::Deref),
+            TokKind::Punct(Punct::Amp) => Some(UnaryOp::AddrOf),
+            _ => None,
+        };
+        if let Some(op) = op {
+            self.bump();
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::Unary(op, Box::new(e)), span });
+        }
+        if self.is(Punct::PlusPlus) || self.is(Punct::MinusMinus) {
+            let increment = self.is(Punct::PlusPlus);
+            self.bump();
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::IncDec { increment, prefix: true, operand: Box::new(e) }, span });
+        }
+        if self.eat_kw(Kw::Sizeof) {
+            if self.is(Punct::LParen) {
+                let save = self.pos;
+                self.bump();
+                if self.starts_type() {
+                    let ty = self.type_spec()?;
+                    self.expect(Punct::RParen)?;
+                    return Ok(Expr { kind: ExprKind::SizeofType(ty), span: start.to(self.prev_span()) });
+                }
+                self.pos = save;
+            }
+            let e = self.unary()?;
+            let span = start.to(e.span);
+            return Ok(Expr { kind: ExprKind::SizeofExpr(Box::new(e)), span });
+        }
+        // A cast: `(` followed by a type.
+        if self.is(Punct::LParen) {
+            let save = self.pos;
+            self.bump();
+            if self.starts_type() {
+                let ty = self.type_spec()?;
+                self.expect(Punct::RParen)?;
+                let e = self.unary()?;
+                let span = start.to(e.span);
+                return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
+            }
+            self.pos = save;
+        }
+        self.postfix()
+    }
+
+    pub(super) fn postfix(&mut self) -> PResult<Expr> {
+        let outer = self.depth;
+        let r = self.postfix_chain();
+        self.depth = outer;
+        r
+    }
+
+    pub(super) fn postfix_chain(&mut self) -> PResult<Expr> {
+        let mut e = self.primary()?;
+        loop {
+            // `a[i][j]`, `x++`: like a binary chain, each postfix operator nests the tree one level deeper.
+            if matches!(
+                self.kind(),
+                TokKind::Punct(
+                    Punct::LBracket | Punct::LParen | Punct::Dot | Punct::Arrow | Punct::PlusPlus | Punct::MinusMinus
+                )
+            ) {
+                self.enter()?;
+            }
+            if self.eat(Punct::LBracket) {
+                let idx = self.expr()?;
+                self.expect(Punct::RBracket)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
+            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
+                return Err(self.error(
+                    Diagnostic::unsupported(
+                        e.span.to(self.span()),
+                        "launching a kernel from a kernel (dynamic parallelism)",
+                    )
+                    .label("a launch inside device code"),
+                ));
+            } else if self.is(Punct::LParen) && matches!(e.kind, ExprKind::Member(..)) {
+                let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
+                self.bump();
+                let mut args = vec![];
+                if !self.is(Punct::RParen) {
+                    loop {
+                        args.push(self.assignment()?);
+                        if !self.eat(Punct::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Punct::RParen)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
+            } else if self.is(Punct::LParen) {
+                let ExprKind::Name(name) = &e.kind else {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "calls through expressions")
+                            .label("only named functions can be called"),
+                    ));
+                };
+                let callee = Ident { name: name.clone(), span: e.span };
+                self.bump();
+                let mut args = vec![];
+                if !self.is(Punct::RParen) {
+                    loop {
+                        args.push(self.assignment()?);
+                        if !self.eat(Punct::Comma) {
+                            break;
+                        }
+                    }
+                }
+                self.expect(Punct::RParen)?;
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::Call(callee, args), span };
+            } else if self.eat(Punct::Dot) {
+                let field = self.ident("a field name")?;
+                let span = e.span.to(field.span);
+                e = Expr { kind: ExprKind::Member(Box::new(e), field), span };
+            } else if self.eat(Punct::Arrow) {
+                // `p->x` is `(*p).x`.
+                let field = self.ident("a field name")?;
+                let span = e.span.to(field.span);
+                let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(e)), span };
+                e = Expr { kind: ExprKind::Member(Box::new(deref), field), span };
+            } else if self.is(Punct::PlusPlus) || self.is(Punct::MinusMinus) {
+                let increment = self.is(Punct::PlusPlus);
+                self.bump();
+                let span = e.span.to(self.prev_span());
+                e = Expr { kind: ExprKind::IncDec { increment, prefix: false, operand: Box::new(e) }, span };
+            } else {
+                return Ok(e);
+            }
+        }
+    }
+
+    pub(super) fn primary(&mut self) -> PResult<Expr> {
+        let span = self.span();
+        let kind = match self.kind().clone() {
+            TokKind::Int { value, suffix, decimal } => {
+                ExprKind::Int { value, unsigned: suffix.unsigned, long: suffix.long, decimal }
+            }
+            TokKind::Float { value, single } => ExprKind::Float { value, single },
+            TokKind::Char(c) => ExprKind::Char(c),
+            TokKind::Str(s) => ExprKind::Str(s),
+            TokKind::Kw(Kw::True) => ExprKind::Bool(true),
+            TokKind::Kw(Kw::False) => ExprKind::Bool(false),
+            TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
+                return self.cxx_cast(name == "reinterpret_cast");
+            }
+            // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
+            TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
+                self.bump();
+                self.bump();
+                return self.primary();
+            }
+            TokKind::Ident(name) if matches!(name.as_str(), "asm" | "__asm__" | "__asm") => {
+                return Err(self.error(Diagnostic::unsupported(span, "inline PTX assembly (`asm`)")));
+            }
+            // `tiled_partition<32>(block)`: cooperative groups' own template.
+            TokKind::Ident(name) if name == "tiled_partition" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                self.pos += 1 + after;
+                let instance = template::instance_name(&name, &args);
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
+            }
+            // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
+            // (When no `<...>(` follows, as in `twice < K` with a variable named like a template, it is a
+            // comparison.)
+            TokKind::Ident(name)
+                if self.templates.defs.contains_key(&name)
+                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                        matches!(
+                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                            Some(TokKind::Punct(Punct::LParen))
+                        )
+                    }) =>
+            {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                let instance = template::instance_name(&name, &args);
+                self.templates.requested.push((instance.clone(), name, args));
+                self.pos += 1 + after;
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
+            }
+            TokKind::Ident(name) => ExprKind::Name(name),
+            // `float(x)`: a functional cast.
+            TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::LParen) =>
+            {
+                let ty = self.type_spec()?;
+                self.expect(Punct::LParen)?;
+                let e = self.expr()?;
+                self.expect(Punct::RParen)?;
+                let span = span.to(self.prev_span());
+                return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
+            }
+            TokKind::Punct(Punct::LParen) => {
+                self.bump();
+                let e = self.expr()?;
+                self.expect(Punct::RParen)?;
+                return Ok(Expr { kind: e.kind, span: span.to(self.prev_span()) });
+            }
+            _ => return Err(self.expected("an expression")),
+        };
+        self.bump();
+        Ok(Expr { kind, span })
+    }
+
+    pub(super) fn cxx_cast(&mut self, reinterpret: bool) -> PResult<Expr> {
+        let start = self.span();
+        // All three keep the value's bits where warpdbg's casts allow it; the C cast rules apply.
+        let _ = reinterpret;
+        self.bump();
+        self.expect(Punct::Lt)?;
+        let ty = self.type_spec()?;
+        if !self.eat(Punct::Gt) {
+            return Err(self.expected("`>`"));
+        }
+        self.expect(Punct::LParen)?;
+        let e = self.expr()?;
+        self.expect(Punct::RParen)?;
+        Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span: start.to(self.prev_span()) })
+    }
+}

@@ -1,0 +1,493 @@
+//! Recursive-descent parser: tokens -> [`ast::TranslationUnit`].
+//!
+//! On an error it records a diagnostic, skips to the end of the statement (or declaration) and goes on, so one
+//! run reports several independent mistakes.
+
+mod expr;
+mod stmt;
+mod types;
+
+use super::ast::*;
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::source::Span;
+use super::template::{self, TemplateDef, TemplateParam, Templates};
+use super::token::{Kw, Punct, TokKind, Token};
+
+/// Deep enough for any real kernel, shallow enough that a pathological input cannot overflow the stack.
+const MAX_DEPTH: u32 = 200;
+const MAX_ERRORS: usize = 20;
+
+pub struct Parser<'t> {
+    toks: &'t [Token],
+    text: &'t str,
+    base: usize,
+    pos: usize,
+    depth: u32,
+    /// Set when a type specifier sequence contained `__shared__` (`volatile __shared__ int s[32];`).
+    saw_shared: bool,
+    /// Names `typedef` and `using` declared so far, and the types they stand for.
+    typedefs: std::collections::HashMap<String, TypeSpec>,
+    /// Function templates seen so far, and the instances the text names (`f<float>(...)`).
+    templates: Templates,
+    /// Host functions, skipped.
+    host_functions: Vec<Ident>,
+    /// Open `extern "C" {` blocks.
+    extern_blocks: u32,
+    /// Struct and enum definitions seen so far (their names are type names from here on).
+    structs: Vec<StructDecl>,
+    enums: Vec<EnumDecl>,
+    pub diags: Vec<Diagnostic>,
+}
+
+/// The marker type for "a diagnostic was recorded; unwind to a recovery point".
+struct Bail;
+
+/// What a file-scope item turned out to be.
+enum TopItem {
+    Function(Function),
+    Global(GlobalDecl),
+}
+type PResult<T> = Result<T, Bail>;
+
+impl<'t> Parser<'t> {
+    /// `text` is the source the token spans point into, starting at byte `base`.
+    pub fn new(toks: &'t [Token], text: &'t str, base: usize) -> Self {
+        Parser {
+            toks,
+            text,
+            base,
+            pos: 0,
+            depth: 0,
+            saw_shared: false,
+            typedefs: Default::default(),
+            templates: Templates::default(),
+            host_functions: vec![],
+            extern_blocks: 0,
+            structs: vec![],
+            enums: vec![],
+            diags: vec![],
+        }
+    }
+
+    // ---- token helpers ----
+
+    fn tok(&self) -> &Token {
+        &self.toks[self.pos.min(self.toks.len() - 1)]
+    }
+
+    fn kind(&self) -> &TokKind {
+        &self.tok().kind
+    }
+
+    fn peek_kind(&self, ahead: usize) -> &TokKind {
+        &self.toks[(self.pos + ahead).min(self.toks.len() - 1)].kind
+    }
+
+    fn span(&self) -> Span {
+        self.tok().span
+    }
+
+    fn prev_span(&self) -> Span {
+        self.toks[self.pos.saturating_sub(1)].span
+    }
+
+    fn bump(&mut self) -> Token {
+        let t = self.tok().clone();
+        if self.pos < self.toks.len() - 1 {
+            self.pos += 1;
+        }
+        t
+    }
+
+    fn is(&self, p: Punct) -> bool {
+        *self.kind() == TokKind::Punct(p)
+    }
+
+    fn is_kw(&self, k: Kw) -> bool {
+        *self.kind() == TokKind::Kw(k)
+    }
+
+    fn eat(&mut self, p: Punct) -> bool {
+        let yes = self.is(p);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn eat_kw(&mut self, k: Kw) -> bool {
+        let yes = self.is_kw(k);
+        if yes {
+            self.bump();
+        }
+        yes
+    }
+
+    fn at_eof(&self) -> bool {
+        *self.kind() == TokKind::Eof
+    }
+
+    /// How the current token reads in a message: its own text where it has one.
+    fn describe(&self) -> String {
+        let t = self.tok();
+        match &t.kind {
+            TokKind::Eof => "end of file".into(),
+            TokKind::Str(_) => "a string literal".into(),
+            // Spelled from the token: it may come from a macro or another file.
+            TokKind::Ident(n) => format!("`{n}`"),
+            TokKind::Punct(p) => format!("`{}`", p.as_str()),
+            _ => {
+                let r = t.span.range();
+                let s = self.text.get(r.start.saturating_sub(self.base)..r.end.saturating_sub(self.base)).unwrap_or("");
+                format!("`{s}`")
+            }
+        }
+    }
+
+    fn error(&mut self, d: Diagnostic) -> Bail {
+        if self.diags.len() < MAX_ERRORS {
+            self.diags.push(d);
+        }
+        Bail
+    }
+
+    fn expected(&mut self, what: &str) -> Bail {
+        let found = self.describe();
+        // A missing `;` or `)` is best shown right after the previous token, where it belongs.
+        let span = if matches!(what, "`;`" | "`)`" | "`]`") && self.pos > 0 {
+            let p = self.prev_span();
+            Span { file: p.file, start: p.end, end: p.end }
+        } else {
+            self.span()
+        };
+        let d = Diagnostic::new(ErrorCode::Syntax, span, format!("expected {what}, found {found}"))
+            .label(format!("expected {what}"));
+        self.error(d)
+    }
+
+    fn expect(&mut self, p: Punct) -> PResult<Span> {
+        if self.is(p) { Ok(self.bump().span) } else { Err(self.expected(&format!("`{}`", p.as_str()))) }
+    }
+
+    /// The `;` that ends a statement or declaration. Missing at the end of a line, the next line most likely
+    /// starts the next statement: report it and go on as if it were there, rather than skip that statement too
+    /// (and report its names as undeclared).
+    fn expect_semi(&mut self) -> PResult<()> {
+        if self.eat(Punct::Semi) {
+            return Ok(());
+        }
+        let bail = self.expected("`;`");
+        let (prev, cur) = (self.prev_span(), self.span());
+        let between = self
+            .text
+            .get((prev.end as usize).saturating_sub(self.base)..(cur.start as usize).saturating_sub(self.base));
+        if self.pos > 0 && cur.start >= prev.end && between.is_some_and(|t| t.contains('\n')) {
+            Ok(())
+        } else {
+            Err(bail)
+        }
+    }
+
+    fn ident(&mut self, what: &str) -> PResult<Ident> {
+        match self.kind().clone() {
+            TokKind::Ident(name) => {
+                let span = self.bump().span;
+                Ok(Ident { name, span })
+            }
+            _ => Err(self.expected(what)),
+        }
+    }
+
+    /// Goes one level deeper; every successful `enter` is matched by `self.depth -= 1` (or a saved depth
+    /// restored), and a failed one leaves the depth as it was.
+    fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_DEPTH {
+            let d = Diagnostic::new(ErrorCode::Syntax, self.span(), "nesting too deep")
+                .label(format!("more than {MAX_DEPTH} levels of nested expressions or statements"));
+            return Err(self.error(d));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Skips to just after the next `;` at this nesting level, or to a `}` closing it.
+    fn recover_statement(&mut self) {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace | Punct::LParen | Punct::LBracket) => depth += 1,
+                TokKind::Punct(Punct::RParen | Punct::RBracket) => depth = (depth - 1).max(0),
+                TokKind::Punct(Punct::RBrace) => {
+                    if depth == 0 {
+                        return;
+                    }
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    // ---- top level ----
+
+    pub fn translation_unit(&mut self) -> TranslationUnit {
+        let mut tu = TranslationUnit::default();
+        while !self.at_eof() && self.diags.len() < MAX_ERRORS {
+            // An empty declaration (`};` after a function, or after a construct skipped on an error).
+            if self.eat(Punct::Semi) {
+                continue;
+            }
+            if self.extern_blocks > 0 && self.eat(Punct::RBrace) {
+                self.extern_blocks -= 1;
+                continue;
+            }
+            let start = self.pos;
+            match self.top_item() {
+                Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
+                Ok(Some(TopItem::Global(g))) => tu.globals.push(g),
+                Ok(None) => {}
+                Err(Bail) => {
+                    self.recover_top();
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        tu.host_functions = self.host_functions.clone();
+        tu.structs = std::mem::take(&mut self.structs);
+        tu.enums = std::mem::take(&mut self.enums);
+        tu
+    }
+
+    /// After a bad top-level item: skip to the end of the function body or declaration.
+    fn recover_top(&mut self) {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth <= 0 {
+                        self.bump();
+                        return;
+                    }
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    fn top_item(&mut self) -> PResult<Option<TopItem>> {
+        let start = self.span();
+        let mut kind = None;
+        let (mut space, mut is_extern) = (VarSpace::Plain, false);
+        loop {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
+                TokKind::Kw(Kw::Device) => {
+                    if kind.is_none() {
+                        kind = Some(FnKind::Device)
+                    }
+                    if space == VarSpace::Plain {
+                        space = VarSpace::Device;
+                    }
+                }
+                TokKind::Kw(Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Kw(Kw::Extern) if matches!(self.peek_kind(1), TokKind::Str(_)) => {
+                    self.bump(); // extern "C"
+                    if *self.peek_kind(1) == TokKind::Punct(Punct::LBrace) {
+                        // `extern "C" { ... }`: its declarations are the file's; the `}` is skipped at top level.
+                        self.bump();
+                        self.bump();
+                        self.extern_blocks += 1;
+                        return Ok(None);
+                    }
+                }
+                TokKind::Kw(Kw::Extern) => is_extern = true,
+                // `namespace cg = cooperative_groups;`: names are looked up without namespaces.
+                TokKind::Ident(n) if n == "namespace" => {
+                    while !self.at_eof() && !self.eat(Punct::Semi) {
+                        if self.is(Punct::LBrace) {
+                            return Err(self.error(Diagnostic::unsupported(self.span(), "namespace blocks")));
+                        }
+                        self.bump();
+                    }
+                    return Ok(None);
+                }
+                TokKind::Ident(n) if n == "__launch_bounds__" => {
+                    self.bump();
+                    self.skip_parens()?;
+                    continue;
+                }
+                TokKind::Kw(Kw::Shared) => space = VarSpace::Shared,
+                TokKind::Kw(Kw::Constant) => space = VarSpace::Constant,
+                TokKind::Kw(Kw::Template) => {
+                    self.template()?;
+                    return Ok(None);
+                }
+                // `struct S { ... };` (a definition; `struct S *p` declares with it below).
+                TokKind::Kw(Kw::Struct | Kw::Enum) if self.starts_definition() => {
+                    let named = self.struct_or_enum()?;
+                    if self.eat(Punct::Semi) {
+                        return Ok(None);
+                    }
+                    // `struct S { ... } s;`: declare with it.
+                    let Some(name) = named else {
+                        return Err(self.error(Diagnostic::unsupported(self.span(), "variables of an unnamed struct")));
+                    };
+                    let _ = name;
+                    return Err(self
+                        .error(Diagnostic::unsupported(self.span(), "variables declared with a struct's definition")));
+                }
+                TokKind::Kw(Kw::Union) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "unions")));
+                }
+                TokKind::Kw(Kw::Typedef) => {
+                    self.typedef()?;
+                    return Ok(None);
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        // `cudaStream_t s[4];`, `StopWatchInterface *timer;`: a type warpdbg does not know, at file scope with
+        // no device qualifier, is the host's: skipped like a host function.
+        if kind.is_none()
+            && space == VarSpace::Plain
+            && let TokKind::Ident(n) = self.kind().clone()
+            && !self.starts_type()
+            && matches!(self.peek_kind(1), TokKind::Ident(_) | TokKind::Punct(Punct::Star | Punct::Amp))
+        {
+            let name = Ident { name: n, span: self.span() };
+            self.skip_host_function(&name)?;
+            return Ok(None);
+        }
+        self.saw_shared = false;
+        let ret = self.type_spec()?;
+        if std::mem::take(&mut self.saw_shared) {
+            space = VarSpace::Shared;
+        }
+        // `void __global__ k(...)`, `float __device__ __forceinline__ f(...)`: qualifiers after the type.
+        loop {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
+                TokKind::Kw(Kw::Device) if kind.is_none() => kind = Some(FnKind::Device),
+                TokKind::Kw(Kw::Device | Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Ident(n) if n == "__launch_bounds__" => {
+                    self.bump();
+                    self.skip_parens()?;
+                    continue;
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        let name = self.ident("a function name")?;
+        if !self.is(Punct::LParen) {
+            // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
+            let declarators = self.declarators(Some(name))?;
+            self.expect_semi()?;
+            let decl = Decl {
+                shared: space == VarSpace::Shared,
+                is_extern,
+                ty: ret,
+                declarators,
+                span: start.to(self.prev_span()),
+            };
+            return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
+        }
+        let Some(kind) = kind else {
+            if name.name == "main" {
+                let d = Diagnostic::unsupported(start.to(name.span), "whole programs (a file with `main`) yet")
+                    .label("warpdbg runs kernel files: the launch is given by directives")
+                    .hint("the launch lives in `// @grid`, `// @block` and `// @arg` directives, not in host code");
+                return Err(self.error(d));
+            }
+            // A host helper (timing, checking, printing): nvcc compiles it for the CPU, and a kernel file's
+            // launch does not run it, so its body is skipped unread; device code that calls it is an error.
+            self.skip_host_function(&name)?;
+            return Ok(None);
+        };
+        self.bump(); // (
+        let mut params = vec![];
+        if !self.is(Punct::RParen) {
+            if self.is_kw(Kw::Void) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
+                self.bump();
+            } else {
+                loop {
+                    let ty = self.type_spec()?;
+                    let reference = self.eat(Punct::Amp);
+                    let name = self.ident("a parameter name")?;
+                    if self.is(Punct::LBracket) {
+                        return Err(self.error(
+                            Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
+                        ));
+                    }
+                    // `float eps = 1e-12`: a default argument.
+                    let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                    params.push(Param { ty, name, reference, default });
+                    if !self.eat(Punct::Comma) {
+                        break;
+                    }
+                }
+            }
+        }
+        self.expect(Punct::RParen)?;
+        let sig = start.to(self.prev_span());
+        if self.eat(Punct::Semi) {
+            return Ok(None); // a prototype: the definition is what counts
+        }
+        if !self.is(Punct::LBrace) {
+            return Err(self.expected("`{`"));
+        }
+        let body = self.block()?;
+        Ok(Some(TopItem::Function(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() })))
+    }
+}
+
+/// Fixed-width names from `<cstdint>` that map onto the supported types.
+fn typedef_name(name: &str) -> Option<BaseType> {
+    Some(match name {
+        "uint32_t" | "uint" => BaseType::UInt,
+        "int32_t" => BaseType::Int,
+        "uint8_t" => BaseType::UChar,
+        "int8_t" => BaseType::SChar,
+        "int16_t" => BaseType::Short,
+        "uint16_t" | "ushort" => BaseType::UShort,
+        "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" => BaseType::Long,
+        "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" | "ulong" => BaseType::ULong,
+        _ => return None,
+    })
+}
+
+/// CUDA's vector types (`float4`, `int2`, `uchar4`, ...) and `dim3`, which are built-in structs.
+pub fn is_vector_type(name: &str) -> bool {
+    crate::front::typeck::vector_type(name).is_some()
+}
+
+/// Common type names warpdbg knows but does not model, with the reason given to the student.
+fn unsupported_type_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "half" | "__half" | "half2" | "__half2" | "__nv_bfloat16" | "nv_bfloat16" => "half-precision types",
+        "curandState" | "curandState_t" | "curandStateXORWOW_t" | "curandStatePhilox4_32_10_t" => {
+            "the cuRAND device API (curandState)"
+        }
+        "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
+        _ => return None,
+    })
+}

@@ -1,0 +1,252 @@
+//! Statements, blocks and declarations.
+
+use super::*;
+
+impl Parser<'_> {
+    // ---- statements ----
+
+    pub(super) fn block(&mut self) -> PResult<Vec<Stmt>> {
+        self.expect(Punct::LBrace)?;
+        let mut stmts = vec![];
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            let start = self.pos;
+            match self.statement() {
+                Ok(s) => stmts.push(s),
+                Err(Bail) => {
+                    if self.diags.len() >= MAX_ERRORS {
+                        return Err(Bail);
+                    }
+                    self.recover_statement();
+                    if self.pos == start {
+                        self.bump();
+                    }
+                }
+            }
+        }
+        self.expect(Punct::RBrace)?;
+        Ok(stmts)
+    }
+
+    pub(super) fn statement(&mut self) -> PResult<Stmt> {
+        self.enter()?;
+        let r = self.statement_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn statement_inner(&mut self) -> PResult<Stmt> {
+        let start = self.span();
+        let kind = match self.kind().clone() {
+            TokKind::Punct(Punct::LBrace) => StmtKind::Block(self.block()?),
+            TokKind::Punct(Punct::Semi) => {
+                self.bump();
+                StmtKind::Empty
+            }
+            TokKind::Kw(Kw::If) => {
+                self.bump();
+                let cond = self.paren_cond()?;
+                let then = Box::new(self.statement()?);
+                let els = if self.eat_kw(Kw::Else) { Some(Box::new(self.statement()?)) } else { None };
+                StmtKind::If { cond, then, els }
+            }
+            TokKind::Kw(Kw::While) => {
+                self.bump();
+                let cond = self.paren_cond()?;
+                StmtKind::While { cond, body: Box::new(self.statement()?) }
+            }
+            TokKind::Kw(Kw::Do) => {
+                self.bump();
+                let body = Box::new(self.statement()?);
+                if !self.eat_kw(Kw::While) {
+                    return Err(self.expected("`while`"));
+                }
+                let cond = self.paren_cond()?;
+                self.expect_semi()?;
+                StmtKind::DoWhile { body, cond }
+            }
+            TokKind::Kw(Kw::For) => self.for_stmt()?,
+            TokKind::Kw(Kw::Break) => {
+                self.bump();
+                self.expect_semi()?;
+                StmtKind::Break
+            }
+            TokKind::Kw(Kw::Continue) => {
+                self.bump();
+                self.expect_semi()?;
+                StmtKind::Continue
+            }
+            TokKind::Kw(Kw::Return) => {
+                self.bump();
+                let value = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
+                self.expect_semi()?;
+                StmtKind::Return(value)
+            }
+            TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
+                let what = match k {
+                    Kw::Goto => "`goto`",
+                    _ => "`switch` statements",
+                };
+                let d = Diagnostic::unsupported(self.span(), what).hint("write it with if/else");
+                let bail = self.error(d);
+                if k == Kw::Switch {
+                    // Skip the whole switch so its cases do not produce more errors.
+                    self.bump();
+                    while !self.at_eof() && !self.is(Punct::LBrace) {
+                        self.bump();
+                    }
+                    let _ = self.skip_braces();
+                }
+                return Err(bail);
+            }
+            TokKind::Kw(Kw::Struct | Kw::Enum) if !self.starts_definition() => StmtKind::Decl(self.declaration()?),
+            TokKind::Kw(Kw::Struct | Kw::Template | Kw::Union | Kw::Enum) => {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations inside functions")));
+            }
+            TokKind::Kw(Kw::Extern) => StmtKind::Decl(self.declaration()?),
+            TokKind::Kw(Kw::Typedef) => {
+                self.typedef()?;
+                StmtKind::Empty
+            }
+            _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
+            _ => {
+                let e = self.expr()?;
+                self.expect_semi()?;
+                StmtKind::Expr(e)
+            }
+        };
+        Ok(Stmt { kind, span: start.to(self.prev_span()) })
+    }
+
+    pub(super) fn skip_braces(&mut self) -> PResult<()> {
+        let mut depth = 0;
+        loop {
+            match self.kind() {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        return Ok(());
+                    }
+                }
+                TokKind::Eof => return Err(Bail),
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    pub(super) fn paren_cond(&mut self) -> PResult<Expr> {
+        self.expect(Punct::LParen)?;
+        let e = self.expr()?;
+        self.expect(Punct::RParen)?;
+        Ok(e)
+    }
+
+    pub(super) fn for_stmt(&mut self) -> PResult<StmtKind> {
+        self.bump();
+        self.expect(Punct::LParen)?;
+        let init = if self.eat(Punct::Semi) {
+            None
+        } else if self.starts_type() {
+            let start = self.span();
+            let d = self.declaration()?;
+            Some(Box::new(Stmt { kind: StmtKind::Decl(d), span: start.to(self.prev_span()) }))
+        } else {
+            let start = self.span();
+            let e = self.expr()?;
+            self.expect(Punct::Semi)?;
+            Some(Box::new(Stmt { kind: StmtKind::Expr(e), span: start.to(self.prev_span()) }))
+        };
+        let cond = if self.is(Punct::Semi) { None } else { Some(self.expr()?) };
+        self.expect(Punct::Semi)?;
+        let step = if self.is(Punct::RParen) { None } else { Some(self.expr()?) };
+        self.expect(Punct::RParen)?;
+        let body = Box::new(self.statement()?);
+        Ok(StmtKind::For { init, cond, step, body })
+    }
+
+    /// A declaration up to and including its `;`.
+    pub(super) fn declaration(&mut self) -> PResult<Decl> {
+        let start = self.span();
+        let (mut shared, mut is_extern) = (false, false);
+        while self.is_kw(Kw::Shared) || self.is_kw(Kw::Static) || self.is_kw(Kw::Extern) {
+            shared |= self.is_kw(Kw::Shared);
+            is_extern |= self.is_kw(Kw::Extern);
+            self.bump();
+        }
+        self.saw_shared = false;
+        let ty = self.type_spec()?;
+        shared |= self.saw_shared;
+        let declarators = self.declarators(None)?;
+        self.expect_semi()?;
+        Ok(Decl { shared, is_extern, ty, declarators, span: start.to(self.prev_span()) })
+    }
+
+    /// `*p = q, smem[512], x` after a declaration's type; `first` is a name already read.
+    pub(super) fn declarators(&mut self, mut first: Option<Ident>) -> PResult<Vec<Declarator>> {
+        let mut declarators = vec![];
+        loop {
+            let mut pointers = 0u8;
+            if first.is_none() {
+                while self.eat(Punct::Star) {
+                    pointers = pointers.saturating_add(1);
+                    while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+                }
+            }
+            let name = match first.take() {
+                Some(n) => n,
+                None => self.ident("a variable name")?,
+            };
+            let mut dims = vec![];
+            let mut open_size = false;
+            while self.eat(Punct::LBracket) {
+                if self.eat(Punct::RBracket) {
+                    open_size = true;
+                    continue;
+                }
+                if open_size {
+                    return Err(self.error(Diagnostic::new(
+                        ErrorCode::Syntax,
+                        self.span(),
+                        "only the first dimension of an array may be left out",
+                    )));
+                }
+                dims.push(self.expr()?);
+                self.expect(Punct::RBracket)?;
+            }
+            let init = if self.eat(Punct::Assign) {
+                Some(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? })
+            } else {
+                None
+            };
+            declarators.push(Declarator { name, pointers, dims, open_size, init });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        Ok(declarators)
+    }
+
+    /// `{ a, b, {c, d}, }`: a brace initialiser.
+    pub(super) fn init_list(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.init_list_inner();
+        self.depth -= 1;
+        r
+    }
+
+    pub(super) fn init_list_inner(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.expect(Punct::LBrace)?;
+        let mut items = vec![];
+        while !self.is(Punct::RBrace) {
+            items.push(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RBrace)?;
+        Ok(Expr { kind: ExprKind::InitList(items), span: start.to(self.prev_span()) })
+    }
+}

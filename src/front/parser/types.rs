@@ -1,0 +1,510 @@
+//! Types: type specifiers, typedefs, struct and enum definitions, templates, and the host code the parser skips.
+
+use super::*;
+
+impl Parser<'_> {
+    // ---- types ----
+
+    /// Can the current token begin a type (so a statement is a declaration, or `(` a cast)?
+    pub(super) fn starts_type(&self) -> bool {
+        match self.kind() {
+            TokKind::Kw(k) => matches!(
+                k,
+                Kw::Const
+                    | Kw::Volatile
+                    | Kw::Unsigned
+                    | Kw::Signed
+                    | Kw::Int
+                    | Kw::Short
+                    | Kw::Long
+                    | Kw::Char
+                    | Kw::Float
+                    | Kw::Double
+                    | Kw::Bool
+                    | Kw::Void
+                    | Kw::Auto
+                    | Kw::Static
+                    | Kw::Shared
+                    | Kw::Restrict
+                    | Kw::Struct
+                    | Kw::Enum
+            ),
+            TokKind::Ident(name) => {
+                typedef_name(name).is_some()
+                    || self.typedefs.contains_key(name)
+                    || unsupported_type_name(name).is_some()
+                    || is_vector_type(name)
+                    || name == "thread_block_tile"
+                    || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some() || n == "thread_block_tile"))
+                    || self.structs.iter().any(|s| s.name.name == *name)
+                    || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
+            }
+            _ => false,
+        }
+    }
+
+    /// At `struct`/`enum`: is this a definition (`struct S {`, `struct {`, `enum class E {`)?
+    pub(super) fn starts_definition(&self) -> bool {
+        let mut i = 1;
+        loop {
+            match self.peek_kind(i) {
+                TokKind::Punct(Punct::LBrace | Punct::Colon) => return true,
+                TokKind::Ident(_) | TokKind::Kw(Kw::Struct) => i += 1,
+                TokKind::Punct(Punct::LParen) => {
+                    // `__align__(16)`: skip the parenthesised argument.
+                    i += 1;
+                    while !matches!(self.peek_kind(i), TokKind::Punct(Punct::RParen) | TokKind::Eof) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => return false,
+            }
+            if i > 8 {
+                return false;
+            }
+        }
+    }
+
+    /// `struct [__align__(N)] [Name] { fields }` or `enum [class] [Name] { A, B = 2 }`: records the definition;
+    /// returns its name (empty for an unnamed struct, which a typedef names).
+    pub(super) fn struct_or_enum(&mut self) -> PResult<Option<String>> {
+        let start = self.span();
+        let is_enum = self.is_kw(Kw::Enum);
+        self.bump();
+        if is_enum && self.is_kw(Kw::Struct) {
+            self.bump(); // enum class
+        }
+        let mut align = None;
+        let mut name = None;
+        loop {
+            match self.kind().clone() {
+                TokKind::Ident(n) if n == "__align__" || n == "alignas" || n == "__builtin_align__" => {
+                    self.bump();
+                    self.expect(Punct::LParen)?;
+                    align = Some(self.expr()?);
+                    self.expect(Punct::RParen)?;
+                }
+                TokKind::Ident(_) if name.is_none() => name = Some(self.ident("a name")?),
+                _ => break,
+            }
+        }
+        if self.is(Punct::Colon) {
+            let what = if is_enum { "enums with an underlying type" } else { "inheritance" };
+            return Err(self.error(Diagnostic::unsupported(self.span(), what)));
+        }
+        self.expect(Punct::LBrace)?;
+        if is_enum {
+            let mut values = vec![];
+            while !self.is(Punct::RBrace) && !self.at_eof() {
+                let v = self.ident("an enumerator")?;
+                let e = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                values.push((v, e));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            self.enums.push(EnumDecl { name: name.clone(), values });
+            return Ok(name.map(|n| n.name));
+        }
+        // A class with member functions none of which is `__device__` is the host's (a random-number helper,
+        // a timer): skipped like a host function.
+        let body_end = {
+            let mut depth = 1;
+            let mut i = self.pos;
+            while i < self.toks.len() && depth > 0 {
+                match self.toks[i].kind {
+                    TokKind::Punct(Punct::LBrace) => depth += 1,
+                    TokKind::Punct(Punct::RBrace) => depth -= 1,
+                    TokKind::Eof => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            i
+        };
+        let body = &self.toks[self.pos..body_end.min(self.toks.len())];
+        let has_functions = body.iter().any(|t| t.kind == TokKind::Punct(Punct::LParen));
+        let device = body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)));
+        if has_functions && !device {
+            self.pos = body_end;
+            if let Some(n) = &name {
+                self.host_functions.push(n.clone());
+            }
+            return Ok(name.map(|n| n.name));
+        }
+        let mut fields = vec![];
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
+                self.bump();
+                self.expect(Punct::Colon)?;
+                continue;
+            }
+            if self.is_kw(Kw::Template) || self.is_kw(Kw::Struct) || self.is_kw(Kw::Typedef) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "nested type declarations in structs")));
+            }
+            let qualifier = matches!(
+                self.kind(),
+                TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline)
+            );
+            let constructor = matches!(self.kind(), TokKind::Ident(n) if Some(n) == name.as_ref().map(|i| &i.name))
+                || matches!(self.kind(), TokKind::Punct(Punct::Tilde));
+            if qualifier || constructor {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "member functions")));
+            }
+            let ty = self.type_spec()?;
+            let first = self.ident("a field name")?;
+            if self.is(Punct::LParen) || first.name == "operator" {
+                return Err(self.error(Diagnostic::unsupported(first.span, "member functions")));
+            }
+            for d in self.declarators(Some(first))? {
+                fields.push((ty.clone(), d));
+            }
+            self.expect_semi()?;
+        }
+        self.expect(Punct::RBrace)?;
+        let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
+        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()) });
+        Ok(Some(name.map_or(String::new(), |n| n.name)))
+    }
+
+    /// Skips `( ... )`, nested parentheses included.
+    pub(super) fn skip_parens(&mut self) -> PResult<()> {
+        self.expect(Punct::LParen)?;
+        let mut depth = 1;
+        while depth > 0 && !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LParen) => depth += 1,
+                TokKind::Punct(Punct::RParen) => depth -= 1,
+                _ => {}
+            }
+            self.bump();
+        }
+        Ok(())
+    }
+
+    /// Skips a host function's parameters and body (or a prototype's `;`), remembering its name.
+    pub(super) fn skip_host_function(&mut self, name: &Ident) -> PResult<()> {
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+                TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    break;
+                }
+                TokKind::Punct(Punct::LBrace) if depth == 0 => {
+                    self.skip_braces()?;
+                    break;
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        self.host_functions.push(name.clone());
+        Ok(())
+    }
+
+    /// Host functions skipped so far (so that a call from device code can say what it calls).
+    pub fn host_functions(&self) -> &[Ident] {
+        &self.host_functions
+    }
+
+    /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
+    pub(super) fn template(&mut self) -> PResult<()> {
+        let start = self.span();
+        self.bump(); // template
+        self.expect(Punct::Lt)?;
+        if self.eat(Punct::Gt) {
+            return Err(
+                self.error(Diagnostic::unsupported(start.to(self.prev_span()), "explicit template specialisation"))
+            );
+        }
+        let mut params = vec![];
+        loop {
+            let from = self.pos;
+            let is_type = self.is_kw(Kw::Template) || self.is_kw(Kw::Struct);
+            if is_type {
+                self.bump();
+            } else {
+                self.type_spec()?;
+            }
+            let ty = if is_type { vec![] } else { self.toks[from..self.pos].to_vec() };
+            let name = self.ident("a template parameter name")?;
+            let default = if self.eat(Punct::Assign) {
+                let from = self.pos;
+                while !self.at_eof() && !self.is(Punct::Comma) && !self.is(Punct::Gt) {
+                    self.bump();
+                }
+                Some(self.toks[from..self.pos].to_vec())
+            } else {
+                None
+            };
+            let text: Vec<String> = self.toks[from..self.pos].iter().map(|t| template::spell(&t.kind)).collect();
+            params.push(TemplateParam { name: name.name, is_type, default, ty, text: text.join(" ") });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::Gt)?;
+        let header = start.to(self.prev_span());
+        // The function: up to its body's closing brace (or a prototype's `;`).
+        let from = self.pos;
+        let mut name = None;
+        let mut is_kernel = false;
+        let mut depth = 0i32;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Kw(Kw::Global) => is_kernel = true,
+                TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
+                }
+                TokKind::Ident(n)
+                    if depth == 0 && *self.peek_kind(1) == TokKind::Punct(Punct::LParen) && name.is_none() =>
+                {
+                    name = Some(n.clone());
+                }
+                TokKind::Punct(Punct::Semi) if depth == 0 => {
+                    self.bump();
+                    return Ok(()); // a declaration: the definition is what counts
+                }
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        self.bump();
+                        break;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        let Some(name) = name else { return Err(self.expected("a function after the template parameters")) };
+        let tokens = self.toks[from..self.pos].to_vec();
+        let def = TemplateDef { name: name.clone(), params, tokens, is_kernel, span: header };
+        self.templates.defs.insert(name, def);
+        Ok(())
+    }
+
+    /// The templates and typedefs an instantiation's body is parsed with.
+    pub fn set_context(&mut self, t: &Templates) {
+        self.templates.defs = t.defs.clone();
+        self.typedefs = t.typedefs.clone();
+    }
+
+    /// Parses one function (a template's instance) and names it `name`.
+    pub fn single_function(&mut self, name: &str) -> Option<Function> {
+        match self.top_item() {
+            Ok(Some(TopItem::Function(mut f))) => {
+                f.name.name = name.to_string();
+                Some(f)
+            }
+            _ => None,
+        }
+    }
+
+    /// After [`Parser::single_function`]: its diagnostics and the instances its body named.
+    pub fn finish_instance(self) -> (Vec<Diagnostic>, Vec<crate::front::tast::TemplateRequest>) {
+        (self.diags, self.templates.requested)
+    }
+
+    /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
+    pub fn take_templates(&mut self) -> Templates {
+        let mut t = std::mem::take(&mut self.templates);
+        t.typedefs = self.typedefs.clone();
+        t
+    }
+
+    /// `typedef T name;`, `using name = T;` and `using namespace N;` (at file scope or in a block).
+    pub(super) fn typedef(&mut self) -> PResult<()> {
+        self.bump();
+        // `typedef` and `using` are one keyword to the lexer; what follows tells them apart.
+        let namespace = matches!(self.kind(), TokKind::Ident(n) if n == "namespace");
+        let alias = matches!(self.kind(), TokKind::Ident(_)) && *self.peek_kind(1) == TokKind::Punct(Punct::Assign);
+        // `using std::min;`: a using-declaration names nothing new here.
+        let declaration =
+            matches!(self.kind(), TokKind::Ident(_)) && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon);
+        if declaration {
+            while !self.at_eof() && !self.eat(Punct::Semi) {
+                self.bump();
+            }
+            return Ok(());
+        }
+        if namespace || alias {
+            if namespace {
+                // `using namespace std;` and the like: names are looked up without namespaces anyway.
+                while !self.at_eof() && !self.eat(Punct::Semi) {
+                    self.bump();
+                }
+                return Ok(());
+            }
+            let name = self.ident("a type name")?;
+            self.expect(Punct::Assign)?;
+            let ty = self.type_spec()?;
+            self.expect_semi()?;
+            self.typedefs.insert(name.name, ty);
+            return Ok(());
+        }
+        let ty = if (self.is_kw(Kw::Struct) || self.is_kw(Kw::Enum)) && self.starts_definition() {
+            // `typedef struct [Tag] { ... } Name;`
+            let start = self.span();
+            let tag = self.struct_or_enum()?;
+            let named = tag.clone();
+            TypeSpec { base: BaseType::Int, named, is_const: false, is_volatile: false, pointers: 0, span: start }
+        } else {
+            self.type_spec()?
+        };
+        loop {
+            let mut t = ty.clone();
+            while self.eat(Punct::Star) {
+                t.pointers = t.pointers.saturating_add(1);
+            }
+            let name = self.ident("the new type's name")?;
+            if self.is(Punct::LBracket) || self.is(Punct::LParen) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "typedefs of arrays and functions")));
+            }
+            // An unnamed struct takes the typedef's name.
+            if t.named.as_deref() == Some("") {
+                if let Some(s) = self.structs.last_mut().filter(|s| s.name.name.is_empty()) {
+                    s.name = name.clone();
+                }
+                t.named = Some(name.name.clone());
+            }
+            self.typedefs.insert(name.name, t);
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect_semi()
+    }
+
+    pub(super) fn type_spec(&mut self) -> PResult<TypeSpec> {
+        let start = self.span();
+        let (mut is_const, mut is_volatile) = (false, false);
+        let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);
+        let (mut short, mut longs) = (false, 0u8);
+        let mut struct_name: Option<String> = None;
+        // Pointer levels a typedef name brings (`typedef float *fptr;`).
+        let mut typedef_pointers = 0u8;
+        let mut any = false;
+        loop {
+            match self.kind().clone() {
+                TokKind::Kw(Kw::Const) => is_const = true,
+                TokKind::Kw(Kw::Volatile) => is_volatile = true,
+                TokKind::Kw(Kw::Static | Kw::Restrict) => {}
+                TokKind::Kw(Kw::Shared) => self.saw_shared = true,
+                TokKind::Kw(Kw::Unsigned) => unsigned = true,
+                TokKind::Kw(Kw::Signed) => signed = true,
+                TokKind::Kw(Kw::Int) => int = true,
+                TokKind::Kw(Kw::Char) => char_ = true,
+                TokKind::Kw(Kw::Float) => named = Some(BaseType::Float),
+                TokKind::Kw(Kw::Double) => named = Some(BaseType::Double),
+                TokKind::Kw(Kw::Bool) => named = Some(BaseType::Bool),
+                TokKind::Kw(Kw::Void) => named = Some(BaseType::Void),
+                TokKind::Kw(Kw::Short) => short = true,
+                // `struct S *p`, `enum E e`.
+                TokKind::Kw(Kw::Struct | Kw::Enum) if !any || struct_name.is_none() => {
+                    let is_enum = self.is_kw(Kw::Enum);
+                    self.bump();
+                    let name = self.ident("a struct name")?;
+                    if is_enum {
+                        named = Some(BaseType::Int);
+                    } else {
+                        struct_name = Some(name.name);
+                    }
+                    any = true;
+                    continue;
+                }
+                TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
+                // `auto x = ...`: the type the initialiser has.
+                TokKind::Kw(Kw::Auto) if !any => struct_name = Some("auto".into()),
+                // `cg::thread_block`: the namespace is dropped.
+                TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) && !any => {
+                    self.bump();
+                    self.bump();
+                    continue;
+                }
+                TokKind::Ident(name) if name == "thread_block_tile" && struct_name.is_none() => {
+                    let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                        return Err(self.expected("the tile size: `thread_block_tile<32>`"));
+                    };
+                    self.pos += 1 + after;
+                    struct_name = Some(template::instance_name(&name, &args));
+                    any = true;
+                    continue;
+                }
+                TokKind::Ident(name)
+                    if !any || (!int && !char_ && named.is_none() && !signed && !unsigned && !short && longs == 0) =>
+                {
+                    if let Some(b) = typedef_name(&name) {
+                        named = Some(b);
+                    } else if let Some(t) = self.typedefs.get(&name) {
+                        named = Some(t.base);
+                        struct_name = t.named.clone();
+                        is_const |= t.is_const;
+                        is_volatile |= t.is_volatile;
+                        typedef_pointers = t.pointers;
+                    } else if self.structs.iter().any(|s| s.name.name == name) || is_vector_type(&name) {
+                        struct_name = Some(name.clone());
+                    } else if self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == name)) {
+                        named = Some(BaseType::Int);
+                    } else if let Some(why) = unsupported_type_name(&name) {
+                        return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else {
+                        break;
+                    }
+                }
+                _ => break,
+            }
+            any = true;
+            self.bump();
+        }
+        let base = match (named, char_, signed, unsigned, int) {
+            _ if struct_name.is_some() && !char_ && !signed && !unsigned && !int && !short && longs == 0 => {
+                BaseType::Int
+            }
+            (None, false, _, _, _) if short && longs == 0 => {
+                if unsigned {
+                    BaseType::UShort
+                } else {
+                    BaseType::Short
+                }
+            }
+            (None, false, _, _, _) if longs > 0 && !short => {
+                if unsigned {
+                    BaseType::ULong
+                } else {
+                    BaseType::Long
+                }
+            }
+            // `long double` is a double on the GPU.
+            (Some(BaseType::Double), false, false, false, false) if longs == 1 && !short => BaseType::Double,
+            (Some(b), false, false, false, false) if !short && longs == 0 => b,
+            (None, true, false, false, false) => BaseType::Char,
+            (None, true, true, false, false) => BaseType::SChar,
+            (None, true, false, true, false) => BaseType::UChar,
+            (None, false, _, false, _) if signed || int => BaseType::Int,
+            (None, false, false, true, _) => BaseType::UInt,
+            _ if !any => return Err(self.expected("a type")),
+            _ => {
+                let span = start.to(self.prev_span());
+                return Err(self.error(Diagnostic::new(
+                    ErrorCode::Syntax,
+                    span,
+                    "invalid combination of type specifiers",
+                )));
+            }
+        };
+        let mut pointers = typedef_pointers;
+        while self.eat(Punct::Star) {
+            pointers = pointers.saturating_add(1);
+            while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
+        }
+        let span = start.to(self.prev_span());
+        Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span })
+    }
+}

@@ -1,0 +1,218 @@
+//! Statements and local declarations.
+
+use super::*;
+
+impl Checker {
+    // ---- statements ----
+
+    pub(super) fn block(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
+        self.scopes.push(HashMap::new());
+        let out = stmts.iter().flat_map(|s| self.stmt(s)).collect();
+        self.scopes.pop();
+        out
+    }
+
+    /// One parsed statement; a declaration of several names becomes several statements.
+    pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
+        let span = s.span;
+        let one = |kind| vec![Stmt { kind, span }];
+        match &s.kind {
+            ast::StmtKind::Decl(d) => self.decl(d),
+            ast::StmtKind::Expr(ast::Expr { kind: A::Assign(None, lhs, rhs), span: aspan }) => {
+                match self.struct_assign(lhs, rhs, *aspan) {
+                    Some(stmts) => one(StmtKind::Block(stmts)),
+                    None => one(StmtKind::Expr(
+                        self.expr(&ast::Expr { kind: A::Assign(None, lhs.clone(), rhs.clone()), span: *aspan }),
+                    )),
+                }
+            }
+            ast::StmtKind::Expr(e) => one(StmtKind::Expr(self.expr(e))),
+            ast::StmtKind::Block(b) => one(StmtKind::Block(self.block(b))),
+            ast::StmtKind::If { cond, then, els } => {
+                let cond = self.cond(cond);
+                let then = Box::new(self.scoped_stmt(then));
+                let els = els.as_ref().map(|e| Box::new(self.scoped_stmt(e)));
+                one(StmtKind::If { cond, then, els })
+            }
+            ast::StmtKind::While { cond, body } => {
+                let cond = self.cond(cond);
+                let body = Box::new(self.loop_body(body));
+                one(StmtKind::While { cond, body })
+            }
+            ast::StmtKind::DoWhile { body, cond } => {
+                let body = Box::new(self.loop_body(body));
+                let cond = self.cond(cond);
+                one(StmtKind::DoWhile { body, cond })
+            }
+            ast::StmtKind::For { init, cond, step, body } => {
+                self.scopes.push(HashMap::new());
+                let init = init.as_ref().map(|i| self.stmt(i)).unwrap_or_default();
+                let cond = cond.as_ref().map(|c| self.cond(c));
+                let step = step.as_ref().map(|e| self.expr(e));
+                let body = Box::new(self.loop_body(body));
+                self.scopes.pop();
+                one(StmtKind::For { init, cond, step, body })
+            }
+            ast::StmtKind::Break | ast::StmtKind::Continue => {
+                let is_break = matches!(s.kind, ast::StmtKind::Break);
+                if self.loops == 0 {
+                    let what = if is_break { "break" } else { "continue" };
+                    self.err(
+                        Diagnostic::new(ErrorCode::Syntax, span, format!("`{what}` outside of a loop"))
+                            .label("not in a loop"),
+                    );
+                }
+                one(if is_break { StmtKind::Break } else { StmtKind::Continue })
+            }
+            ast::StmtKind::Return(value) => {
+                let value = match (value, self.ret.clone()) {
+                    (None, Type::Void) => None,
+                    (None, ty) => {
+                        self.err(Diagnostic::new(
+                            ErrorCode::Type,
+                            span,
+                            format!("this function must return a value of type `{ty}`"),
+                        ));
+                        None
+                    }
+                    (Some(v), Type::Void) => {
+                        let e = self.expr(v);
+                        if !e.ty.is_error() {
+                            self.err(
+                                Diagnostic::new(ErrorCode::Type, v.span, "a void function cannot return a value")
+                                    .label(format!("this is a `{}`", e.ty)),
+                            );
+                        }
+                        None
+                    }
+                    (Some(v), ty) => {
+                        let e = self.expr(v);
+                        Some(self.convert(e, &ty, "return value"))
+                    }
+                };
+                one(StmtKind::Return(value))
+            }
+            ast::StmtKind::Empty => vec![],
+        }
+    }
+
+    pub(super) fn scoped_stmt(&mut self, s: &ast::Stmt) -> Stmt {
+        self.scopes.push(HashMap::new());
+        let mut v = self.stmt(s);
+        self.scopes.pop();
+        if v.len() == 1 { v.pop().expect("one statement") } else { Stmt { kind: StmtKind::Block(v), span: s.span } }
+    }
+
+    pub(super) fn loop_body(&mut self, s: &ast::Stmt) -> Stmt {
+        self.loops += 1;
+        let b = self.scoped_stmt(s);
+        self.loops -= 1;
+        b
+    }
+
+    pub(super) fn decl(&mut self, d: &ast::Decl) -> Vec<Stmt> {
+        let mut out = vec![];
+        for dc in &d.declarators {
+            let ty = if d.ty.named.as_deref() == Some("auto") {
+                self.auto_type(dc.init.as_ref(), dc.name.span)
+            } else {
+                self.resolve_type(&d.ty, dc.pointers)
+            };
+            // A declaration that is rejected still declares its name (with the error type), so that its uses
+            // are not reported as undeclared on top.
+            if ty == Type::Void {
+                self.err(Diagnostic::new(ErrorCode::Type, dc.name.span, "a variable cannot have type void"));
+                self.declare_local(&dc.name, Type::Error, false, None);
+                continue;
+            }
+            if d.shared && d.is_extern {
+                self.local_extern_shared(d, dc, &ty);
+                continue;
+            }
+            if matches!(ty, Type::Struct(_)) && !d.shared {
+                let stmts = self.struct_local(d, dc, ty);
+                out.extend(stmts);
+                continue;
+            }
+            if d.shared {
+                if !self.shared_decl(d, dc, ty) {
+                    self.declare_local(&dc.name, Type::Error, false, None);
+                }
+                continue;
+            }
+            if !dc.dims.is_empty() {
+                let stmts = self.local_array(d, dc, &ty);
+                out.extend(stmts);
+                continue;
+            }
+            let init = dc.init.as_ref().map(|e| {
+                let v = self.expr(e);
+                self.convert(v, &ty, "initialiser")
+            });
+            let is_const = d.ty.is_const && d.ty.pointers + dc.pointers == 0;
+            if is_const && init.is_none() {
+                self.err(Diagnostic::new(
+                    ErrorCode::Type,
+                    dc.name.span,
+                    format!("const variable `{}` needs an initialiser", dc.name.name),
+                ));
+            }
+            let const_value = if is_const { init.as_ref().and_then(|e| self.const_int(e)) } else { None };
+            let id = self.declare_local(&dc.name, ty, is_const, const_value);
+            out.push(Stmt { kind: StmtKind::Init(id, init), span: d.span });
+        }
+        out
+    }
+
+    /// Declares a `__shared__` variable; false (with a diagnostic) when it cannot be.
+    pub(super) fn shared_decl(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> bool {
+        if let Some(init) = &dc.init {
+            self.err(
+                Diagnostic::new(ErrorCode::Type, init.span, "a __shared__ variable cannot have an initialiser")
+                    .hint("assign it in the kernel body, e.g. `if (threadIdx.x == 0) s = 0; __syncthreads();`"),
+            );
+        }
+        let Some(elem) = ty.scalar() else {
+            self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
+            return false;
+        };
+        let mut full = ty.clone();
+        for dim in dc.dims.iter().rev() {
+            let e = self.expr(dim);
+            match self.const_int(&e) {
+                Some(n) if n > 0 && n <= (48 * 1024) => full = Type::Array(Box::new(full), n as u32),
+                Some(_) => {
+                    self.err(Diagnostic::new(
+                        ErrorCode::Type,
+                        dim.span,
+                        "a __shared__ array needs a size between 1 and 49152",
+                    ));
+                    return false;
+                }
+                None if !e.ty.is_error() => {
+                    self.err(
+                        Diagnostic::new(ErrorCode::Type, dim.span, "a __shared__ array size must be a constant")
+                            .label("not known before the launch")
+                            .hint("write a number or a `const int` initialised with one"),
+                    );
+                    return false;
+                }
+                None => return false,
+            }
+        }
+        if full.size() > 48 * 1024 {
+            self.err(Diagnostic::new(
+                ErrorCode::Type,
+                dc.name.span,
+                format!("__shared__ array of {} bytes exceeds the 48 KiB static limit", full.size()),
+            ));
+            return false;
+        }
+        self.check_redeclared(&dc.name);
+        let id = SharedId(self.shared.len() as u32);
+        let binding = if dc.dims.is_empty() { Binding::SharedScalar(id) } else { Binding::SharedArray(id) };
+        self.shared.push(SharedArray { name: dc.name.name.clone(), ty: full, elem, span: dc.name.span });
+        self.bind(&dc.name, binding);
+        true
+    }
+}
