@@ -236,17 +236,7 @@ impl Parser<'_> {
                 ));
             } else if self.is(Punct::LParen) && matches!(e.kind, ExprKind::Member(..)) {
                 let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
-                self.bump();
-                let mut args = vec![];
-                if !self.is(Punct::RParen) {
-                    loop {
-                        args.push(self.assignment()?);
-                        if !self.eat(Punct::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Punct::RParen)?;
+                let args = self.call_args()?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
             } else if self.is(Punct::LParen) {
@@ -257,17 +247,7 @@ impl Parser<'_> {
                     ));
                 };
                 let callee = Ident { name: name.clone(), span: e.span };
-                self.bump();
-                let mut args = vec![];
-                if !self.is(Punct::RParen) {
-                    loop {
-                        args.push(self.assignment()?);
-                        if !self.eat(Punct::Comma) {
-                            break;
-                        }
-                    }
-                }
-                self.expect(Punct::RParen)?;
+                let args = self.call_args()?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::Call(callee, args), span };
             } else if self.eat(Punct::Dot) {
@@ -366,6 +346,22 @@ impl Parser<'_> {
         };
         self.bump();
         Ok(Expr { kind, span })
+    }
+
+    /// `( a, b, ... )` after a callee, the parentheses included.
+    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+        self.expect(Punct::LParen)?;
+        let mut args = vec![];
+        if !self.is(Punct::RParen) {
+            loop {
+                args.push(self.assignment()?);
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+        }
+        self.expect(Punct::RParen)?;
+        Ok(args)
     }
 
     pub(super) fn cxx_cast(&mut self, reinterpret: bool) -> PResult<Expr> {
