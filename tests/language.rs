@@ -551,3 +551,14 @@ fn dim3_and_uint3_take_the_index_vectors_and_struct_arrays_take_the_keyword() {
     );
     assert_eq!(r.ints("out"), vec![5, 107, 209, 311]);
 }
+
+#[test]
+fn namespace_blocks_and_the_correctly_rounded_intrinsics() {
+    let r = run_text(
+        "namespace util {\n__device__ float half(float x) { return __fdiv_rn(x, 2.0f) + (float)__dadd_rn(0.25, 0.25); }\n}\n\
+         // @block 4\n// @arg out float[4] = 0\n\
+         __global__ void k(float *out) { out[threadIdx.x] = util::half(threadIdx.x) + __fsqrt_rn(4.0f); }\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("out"), vec![2.5, 3.0, 3.5, 4.0]);
+}

@@ -31,7 +31,7 @@ pub struct Parser<'t> {
     templates: Templates,
     /// Host functions, skipped.
     host_functions: Vec<Ident>,
-    /// Open `extern "C" {` blocks.
+    /// Open `extern "C" {` and `namespace x {` blocks.
     extern_blocks: u32,
     /// Struct and enum definitions seen so far (their names are type names from here on).
     structs: Vec<StructDecl>,
@@ -322,8 +322,11 @@ impl<'t> Parser<'t> {
                 // `namespace cg = cooperative_groups;`: names are looked up without namespaces.
                 TokKind::Ident(n) if n == "namespace" => {
                     while !self.at_eof() && !self.eat(Punct::Semi) {
-                        if self.is(Punct::LBrace) {
-                            return Err(self.error(Diagnostic::unsupported(self.span(), "namespace blocks")));
+                        if self.eat(Punct::LBrace) {
+                            // `namespace x { ... }`: its declarations are the file's (names are looked up
+                            // without their namespace); the `}` is skipped at top level.
+                            self.extern_blocks += 1;
+                            return Ok(None);
                         }
                         self.bump();
                     }

@@ -249,7 +249,10 @@ impl Checker {
         let common = kinds.iter().copied().reduce(Scalar::common).unwrap_or(Scalar::I32);
         // `...f` and `__...` names compute in float; min/max/abs follow their operands; the rest in the
         // operand's float type, double for integers (C++ overload resolution).
-        let ty = if name.ends_with('f') || name.starts_with("__") {
+        let ty = if name.starts_with("__d") {
+            // `__dadd_rn`, `__dsqrt_rn`: the double-precision forms.
+            Scalar::F64
+        } else if name.ends_with('f') || name.starts_with("__") {
             Scalar::F32
         } else if matches!(f, MathFn::Min | MathFn::Max | MathFn::Abs) || common == Scalar::F32 {
             common

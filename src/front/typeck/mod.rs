@@ -406,6 +406,11 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
         "__fmul_rn" => I::Math(M::MulRn),
         "__fadd_rn" => I::Math(M::AddRn),
         "__fsub_rn" => I::Math(M::SubRn),
+        "__fsqrt_rn" | "__dsqrt_rn" => I::Math(M::Sqrt),
+        "__fdiv_rn" | "__ddiv_rn" => I::Math(M::Div),
+        "__dadd_rn" => I::Math(M::AddRn),
+        "__dmul_rn" => I::Math(M::MulRn),
+        "__dsub_rn" => I::Math(M::SubRn),
         _ => return None,
     })
 }
