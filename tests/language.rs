@@ -562,3 +562,21 @@ fn namespace_blocks_and_the_correctly_rounded_intrinsics() {
     );
     assert_eq!(r.floats("out"), vec![2.5, 3.0, 3.5, 4.0]);
 }
+
+#[test]
+fn overloaded_device_functions_are_chosen_by_argument_types() {
+    let r = run_text(
+        "__device__ float gpdf(float val, float sigma) { return val * sigma; }\n\
+         __device__ double gpdf(double val, double sigma) { return val * sigma + 1000.0; }\n\
+         // @block 4\n// @arg out double[8] = 0\n__global__ void k(double *out) {\n    int t = threadIdx.x;\n    \
+         out[t] = gpdf((float)t, 2.0f);\n    out[4 + t] = gpdf((double)t, 2.0);\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("out"), vec![0.0, 2.0, 4.0, 6.0, 1000.0, 1002.0, 1004.0, 1006.0]);
+    let e = compile_err(
+        "__device__ int f(int a) { return a; }\n__device__ int f(int b) { return b; }\n// @arg o int[1] = 0\n\
+         __global__ void k(int *o) { o[0] = f(1); }\n",
+        Mode::Its,
+    );
+    assert!(e.render().contains("`f` is defined twice"), "{}", e.render());
+}

@@ -29,7 +29,8 @@ impl Checker {
         if !self.fns.contains_key(&name.name) && self.templates.contains_key(&name.name) {
             return self.template_call(name, args, span);
         }
-        if let Some(&id) = self.fns.get(&name.name) {
+        let chosen = self.overloads.get(&name.name).cloned().map(|ids| self.choose_overload(&ids, args));
+        if let Some(&id) = chosen.as_ref().or(self.fns.get(&name.name)) {
             let sig = self.sigs[id.0 as usize].clone();
             if sig.kind == FnKind::Global {
                 self.err(
@@ -101,6 +102,27 @@ impl Checker {
             self.err(d);
         }
         Expr::error(span)
+    }
+
+    /// The overload whose parameter types fit the arguments best: exact types first, then the fewest
+    /// conversions (C++'s rules, simplified to what course code overloads on: float against double).
+    fn choose_overload(&mut self, ids: &[FnId], args: &[ast::Expr]) -> FnId {
+        let before = self.diags.len();
+        let types: Vec<Type> =
+            args.iter().map(|a| self.struct_local_type(a).unwrap_or_else(|| self.expr(a).ty)).collect();
+        self.diags.truncate(before);
+        let score = |c: &Checker, id: FnId| -> Option<usize> {
+            let params = &c.sigs[id.0 as usize].params;
+            if params.len() < types.len() {
+                return None;
+            }
+            Some(params.iter().zip(&types).filter(|(p, t)| p != t).count())
+        };
+        ids.iter()
+            .copied()
+            .filter_map(|id| score(self, id).map(|s| (s, id)))
+            .min_by_key(|&(s, _)| s)
+            .map_or(ids[0], |(_, id)| id)
     }
 
     pub(super) fn printf(&mut self, args: &[ast::Expr], span: Span) -> Expr {

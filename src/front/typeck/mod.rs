@@ -92,6 +92,8 @@ struct Checker {
     templates: HashMap<String, super::template::TemplateDef>,
     /// Instances a call needs that are not parsed yet (see [`Program::template_requests`]).
     template_requests: Vec<TemplateRequest>,
+    /// Device functions of one name with different parameter types, all of them (the first is in `fns`).
+    overloads: HashMap<String, Vec<FnId>>,
     /// Host functions of the file (skipped by the parser).
     host_functions: Vec<ast::Ident>,
     /// The file's structs by name.
@@ -131,14 +133,26 @@ impl Checker {
     fn declare_functions(&mut self, tu: &ast::TranslationUnit) {
         for (i, f) in tu.functions.iter().enumerate() {
             let ret = self.resolve_type(&f.ret, 0);
-            let params = f.params.iter().map(|p| self.resolve_type(&p.ty, 0)).collect();
-            if let Some(&prev) = self.fns.get(&f.name.name) {
+            let params: Vec<Type> = f.params.iter().map(|p| self.resolve_type(&p.ty, 0)).collect();
+            let same_params = |c: &Checker, id: FnId| c.sigs[id.0 as usize].params == params;
+            // Overloads (`gpdf(float)` and `gpdf(double)`) are told apart by their parameter types at each call.
+            let is_overload = self.fns.get(&f.name.name).is_some_and(|&prev| {
+                !same_params(self, prev)
+                    && self.overloads.get(&f.name.name).is_none_or(|ids| ids.iter().all(|&o| !same_params(self, o)))
+                    && self.sigs[prev.0 as usize].kind == FnKind::Device
+                    && f.kind == FnKind::Device
+            });
+            if is_overload {
+                let first = self.fns[&f.name.name];
+                let ids = self.overloads.entry(f.name.name.clone()).or_insert_with(|| vec![first]);
+                ids.push(FnId(i as u32));
+            } else if let Some(&prev) = self.fns.get(&f.name.name) {
                 let prev_span = self.sigs[prev.0 as usize].span;
                 self.err(
                     Diagnostic::new(ErrorCode::Name, f.name.span, format!("`{}` is defined twice", f.name.name))
                         .label("second definition")
                         .with_secondary(prev_span, "first defined here")
-                        .hint("overloaded functions are not supported: give each a different name"),
+                        .hint("two functions of one name need different parameter types"),
                 );
             } else {
                 self.fns.insert(f.name.name.clone(), FnId(i as u32));
