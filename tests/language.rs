@@ -580,3 +580,12 @@ fn overloaded_device_functions_are_chosen_by_argument_types() {
     );
     assert!(e.render().contains("`f` is defined twice"), "{}", e.render());
 }
+
+#[test]
+fn an_arg_element_type_may_be_a_typedef_of_the_file() {
+    let r = run_text(
+        "typedef float real;\n// @block 4\n// @arg px real[4] = i\n__global__ void k(real *px) { px[threadIdx.x] *= 2; }\n",
+        Mode::Its,
+    );
+    assert_eq!(r.floats("px"), vec![0.0, 2.0, 4.0, 6.0]);
+}

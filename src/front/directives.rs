@@ -878,3 +878,38 @@ fn fixed_width(name: &str) -> Option<Scalar> {
         _ => return None,
     })
 }
+
+/// Replaces an `@arg` element type that names one of the file's typedefs of a number (`typedef float real;`)
+/// by that number type.
+pub fn resolve_typedef_elements(
+    directives: &mut [Directive],
+    typedefs: &std::collections::HashMap<String, ast::TypeSpec>,
+) {
+    for d in directives {
+        let DirectiveKind::Arg { spec: ArgSpec::Array { elem, strukt, .. }, .. } = &mut d.kind else { continue };
+        let Some(t) = strukt.as_ref().and_then(|n| typedefs.get(n)) else { continue };
+        if t.pointers != 0 {
+            continue;
+        }
+        if let Some(named) = &t.named {
+            *strukt = Some(named.clone());
+            continue;
+        }
+        let s = match t.base {
+            ast::BaseType::Bool => Scalar::Bool,
+            ast::BaseType::Char | ast::BaseType::SChar => Scalar::I8,
+            ast::BaseType::UChar => Scalar::U8,
+            ast::BaseType::Short => Scalar::I16,
+            ast::BaseType::UShort => Scalar::U16,
+            ast::BaseType::Int => Scalar::I32,
+            ast::BaseType::UInt => Scalar::U32,
+            ast::BaseType::Long => Scalar::I64,
+            ast::BaseType::ULong => Scalar::U64,
+            ast::BaseType::Float => Scalar::F32,
+            ast::BaseType::Double => Scalar::F64,
+            ast::BaseType::Void => continue,
+        };
+        *elem = s;
+        *strukt = None;
+    }
+}

@@ -149,6 +149,8 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
             directives.push(d);
         }
     }
+    // `@arg px real[n]` where the file says `typedef float real;`: the element type the typedef names.
+    directives::resolve_typedef_elements(&mut directives, &templates.typedefs);
     let (program, type_diags) =
         check_with_templates(&mut tu, &mut templates, &directives, overrides, &text, &options, &mut diags);
     diags.extend(type_diags);
