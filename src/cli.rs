@@ -108,6 +108,10 @@ pub struct LaunchArgs {
     /// Bytes of dynamic shared memory per block, for `extern __shared__` arrays (overrides `// @shared`).
     #[arg(long, value_name = "BYTES", allow_hyphen_values = true)]
     pub shared: Option<String>,
+    /// Contents of a `__constant__` or `__device__` variable, as `cudaMemcpyToSymbol` would set them
+    /// (`coef={1,2,3}` or `coef=rand(0,9)`; overrides `// @symbol`); repeatable.
+    #[arg(long = "symbol", value_name = "NAME=INIT", allow_hyphen_values = true)]
+    pub symbols: Vec<String>,
     /// A folder to search for `#include`d headers, after the including file's own (as nvcc's -I); repeatable.
     #[arg(short = 'I', long = "include-dir", value_name = "DIR")]
     pub include_dirs: Vec<String>,
@@ -130,6 +134,7 @@ impl LaunchArgs {
             seed: self.seed.clone(),
             mode: self.mode,
             shared: self.shared.clone(),
+            symbols: self.symbols.clone(),
             include_dirs: self.include_dirs.clone(),
         }
     }
@@ -320,6 +325,7 @@ pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::
         args: launch.args.clone(),
         seed: launch.seed.clone(),
         shared: launch.shared.clone(),
+        symbols: launch.symbols.clone(),
         include_dirs: launch.include_dirs.clone(),
         mode: app.session.mode(),
         theme: app.theme.name.clone(),

@@ -267,6 +267,9 @@ pub struct Launch {
     pub mode: Mode,
     /// Bytes of dynamic shared memory per block (`extern __shared__`; `// @shared`, `--shared`).
     pub dynamic_shared: u32,
+    /// `@symbol` / `--symbol` contents of `__constant__` and `__device__` variables, replacing their
+    /// initialisers.
+    pub symbols: Vec<(String, InitExpr)>,
 }
 
 impl Launch {
@@ -297,6 +300,8 @@ pub struct Overrides {
     pub mode: Option<Mode>,
     /// Dynamic shared memory bytes (`--shared`).
     pub shared: Option<String>,
+    /// `NAME=INIT` contents of `__constant__`/`__device__` variables (`--symbol`, replacing `// @symbol`).
+    pub symbols: Vec<String>,
     /// Folders `#include "..."` also searches, after the including file's own (`-I`).
     pub include_dirs: Vec<String>,
 }

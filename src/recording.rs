@@ -34,6 +34,9 @@ pub struct Header {
     /// The `--shared` bytes the session ran with, if any.
     #[serde(default)]
     pub shared: Option<String>,
+    /// The `--symbol` contents the session ran with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<String>,
     /// The `-I` folders the session ran with.
     #[serde(default)]
     pub include_dirs: Vec<String>,
@@ -56,6 +59,7 @@ impl Header {
             seed: self.seed.clone(),
             mode: Some(self.mode),
             shared: self.shared.clone(),
+            symbols: self.symbols.clone(),
             include_dirs: self.include_dirs.clone(),
         }
     }

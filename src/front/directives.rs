@@ -43,6 +43,12 @@ pub enum DirectiveKind {
     Mode(Mode),
     /// `@shared BYTES`: dynamic shared memory per block.
     Shared(ast::Expr),
+    /// `@symbol NAME = INIT`: the contents of a `__constant__` or `__device__` variable for the launch (what
+    /// `cudaMemcpyToSymbol` sets in a whole program), replacing its initialiser.
+    Symbol {
+        name: ast::Ident,
+        init: ast::Expr,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -52,7 +58,7 @@ pub struct Directive {
     pub span: Span,
 }
 
-const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode, @shared";
+const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode, @shared, @symbol";
 
 /// The most dynamic shared memory a block may ask for: an H100's 227 KiB.
 const MAX_DYNAMIC_SHARED: i64 = 227 * 1024;
@@ -66,7 +72,7 @@ pub fn parse_line(line: &DirectiveLine, diags: &mut Vec<Diagnostic>) -> Option<D
     let word_span = Span::new(line.span.file, line.span.start as usize, rest_off);
     let rest = &text[word_len..];
     let kind = match word {
-        "kernel" | "grid" | "block" | "arg" | "seed" | "mode" | "shared" => word,
+        "kernel" | "grid" | "block" | "arg" | "seed" | "mode" | "shared" | "symbol" => word,
         _ => {
             diags.push(
                 Diagnostic::new(ErrorCode::Directive, word_span, format!("unknown directive `@{word}`"))
@@ -158,6 +164,7 @@ pub fn parse_body(
         "seed" => single_expr(&mut p).map(DirectiveKind::Seed),
         "shared" => single_expr(&mut p).map(DirectiveKind::Shared),
         "arg" => arg_spec(&toks, &mut p, diags, at),
+        "symbol" => symbol_spec(&toks, &mut p, diags, at),
         _ => None,
     };
     if !p.at_end() && p.diags.is_empty() && diags.len() == before {
@@ -191,6 +198,28 @@ fn expr_list(p: &mut Parser, max: usize) -> Vec<ast::Expr> {
 
 fn single_expr(p: &mut Parser) -> Option<ast::Expr> {
     p.parse_expr_for_list()
+}
+
+/// `name = init` (also `name=init` as on the command line), where init is an element initialiser or a brace
+/// list of constants.
+fn symbol_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Span) -> Option<DirectiveKind> {
+    match (&toks[0].kind, &toks[1].kind) {
+        (TokKind::Ident(name), TokKind::Punct(Punct::Assign)) => {
+            let name = ast::Ident { name: name.clone(), span: toks[0].span };
+            p.skip_to(2);
+            let init =
+                if toks[2].kind == TokKind::Punct(Punct::LBrace) { p.parse_initializer()? } else { single_expr(p)? };
+            Some(DirectiveKind::Symbol { name, init })
+        }
+        _ => {
+            let span = if toks.len() > 1 { toks[0].span } else { at };
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, span, "`@symbol` needs a variable and its contents")
+                    .hint("write `@symbol name = {1, 2, 3}` or `@symbol name = rand(0, 9)` for a __constant__ or __device__ variable"),
+            );
+            None
+        }
+    }
 }
 
 /// `name = value` or `name type[len] [= init]` (also `name=type[len]=init` as on the command line).
@@ -374,6 +403,9 @@ pub fn resolve(
     for a in &overrides.args {
         add_override("--arg", "arg", a, &mut diags, &mut all);
     }
+    for a in &overrides.symbols {
+        add_override("--symbol", "symbol", a, &mut diags, &mut all);
+    }
     if let Some(m) = overrides.mode {
         all.retain(|d| !matches!(d.kind, DirectiveKind::Mode(_)));
         all.push(Directive { kind: DirectiveKind::Mode(m), span: file_span });
@@ -389,7 +421,7 @@ pub fn resolve(
             DirectiveKind::Seed(_) => "seed",
             DirectiveKind::Mode(_) => "mode",
             DirectiveKind::Shared(_) => "shared",
-            DirectiveKind::Arg { .. } => continue,
+            DirectiveKind::Arg { .. } | DirectiveKind::Symbol { .. } => continue,
         };
         if let Some(prev) = firsts.insert(key, d.span) {
             diags.push(
@@ -728,16 +760,111 @@ pub fn resolve(
         },
         None => 0,
     };
+    let symbols = symbols(program, &all, &mut diags);
     if !diags.is_empty() {
         return Err(diags);
     }
     let args = args.into_iter().map(|a| a.expect("every parameter resolved or diagnosed")).collect();
-    Ok(Launch { kernel: func.name.clone(), grid, block, args, seed, mode, dynamic_shared })
+    Ok(Launch { kernel: func.name.clone(), grid, block, args, seed, mode, dynamic_shared, symbols })
+}
+
+/// The `@symbol` contents of `__constant__` and `__device__` variables, by variable name.
+fn symbols(program: &Program, all: &[Directive], diags: &mut Vec<Diagnostic>) -> Vec<(String, InitExpr)> {
+    use super::tast::GlobalSpace;
+    let mut out: Vec<(String, InitExpr)> = vec![];
+    let mut seen: HashMap<&str, Span> = HashMap::new();
+    for d in all {
+        let DirectiveKind::Symbol { name, init } = &d.kind else { continue };
+        if let Some(prev) = seen.insert(&name.name, name.span) {
+            diags.push(
+                Diagnostic::new(ErrorCode::Directive, name.span, format!("`@symbol {}` is given twice", name.name))
+                    .label("second one")
+                    .with_secondary(prev, "first one"),
+            );
+            continue;
+        }
+        let Some(g) = program
+            .globals
+            .iter()
+            .find(|g| g.name == name.name && matches!(g.space, GlobalSpace::Constant | GlobalSpace::Device))
+        else {
+            let names: Vec<_> = program
+                .globals
+                .iter()
+                .filter(|g| matches!(g.space, GlobalSpace::Constant | GlobalSpace::Device))
+                .map(|g| format!("`{}`", g.name))
+                .collect();
+            diags.push(
+                Diagnostic::new(
+                    ErrorCode::Directive,
+                    name.span,
+                    format!("`{}` is not a __constant__ or __device__ variable of this file", name.name),
+                )
+                .label("unknown symbol")
+                .hint(if names.is_empty() {
+                    "this file declares no __constant__ or __device__ variables".to_string()
+                } else {
+                    format!("its variables: {}", names.join(", "))
+                }),
+            );
+            continue;
+        };
+        let ie = if let A::InitList(items) = &init.kind {
+            let mut values = vec![];
+            let mut ok = true;
+            flatten_consts(items, &mut values, &mut ok, diags);
+            if !ok {
+                continue;
+            }
+            if values.len() as u64 > g.len() {
+                diags.push(
+                    Diagnostic::new(
+                        ErrorCode::Directive,
+                        init.span,
+                        format!("{} values for `{}`, which holds {}", values.len(), g.name, g.len()),
+                    )
+                    .label("too many values"),
+                );
+                continue;
+            }
+            if g.elem.is_integer() && values.iter().any(|v| matches!(v, Value::Float(_))) {
+                diags.push(Diagnostic::new(
+                    ErrorCode::Directive,
+                    init.span,
+                    format!("`{}` holds integers; these values are not all integers", g.name),
+                ));
+                continue;
+            }
+            InitExpr::List(values)
+        } else {
+            match init_expr(init, diags) {
+                Some(ie) => ie,
+                None => continue,
+            }
+        };
+        out.push((g.name.clone(), ie));
+    }
+    out
+}
+
+/// The constants of a (nested) brace list, in order.
+fn flatten_consts(items: &[ast::Expr], out: &mut Vec<Value>, ok: &mut bool, diags: &mut Vec<Diagnostic>) {
+    for e in items {
+        if let A::InitList(inner) = &e.kind {
+            flatten_consts(inner, out, ok, diags);
+        } else {
+            match const_eval(e, &HashMap::new(), diags) {
+                Some(v) => out.push(v),
+                None => *ok = false,
+            }
+        }
+    }
 }
 
 fn same_target(a: &DirectiveKind, b: &DirectiveKind) -> bool {
     match (a, b) {
-        (DirectiveKind::Arg { name: x, .. }, DirectiveKind::Arg { name: y, .. }) => x.name == y.name,
+        (DirectiveKind::Arg { name: x, .. }, DirectiveKind::Arg { name: y, .. })
+        | (DirectiveKind::Symbol { name: x, .. }, DirectiveKind::Symbol { name: y, .. }) => x.name == y.name,
         _ => std::mem::discriminant(a) == std::mem::discriminant(b),
     }
 }

@@ -269,7 +269,10 @@ fn add_global_args(program: &tast::Program, launch: &mut Launch) {
     let threads = launch.grid.count() * launch.block.count();
     for g in &program.globals {
         let (len, init) = match g.space {
-            tast::GlobalSpace::Constant | tast::GlobalSpace::Device => (g.len(), InitExpr::List(g.init.clone())),
+            tast::GlobalSpace::Constant | tast::GlobalSpace::Device => {
+                let set = launch.symbols.iter().find(|(name, _)| *name == g.name);
+                (g.len(), set.map_or_else(|| InitExpr::List(g.init.clone()), |(_, init)| init.clone()))
+            }
             // Every thread's copy of a local array, thread after thread (initialised where it is declared).
             tast::GlobalSpace::Local => (g.len().saturating_mul(threads), InitExpr::List(vec![])),
             tast::GlobalSpace::Shared { .. } => continue,

@@ -19,6 +19,11 @@ impl Parser<'_> {
         self.assignment().ok()
     }
 
+    /// Parses a brace initialiser `{1, 2, {3}}` for a directive.
+    pub fn parse_initializer(&mut self) -> Option<Expr> {
+        self.init_list().ok()
+    }
+
     pub fn at_end(&self) -> bool {
         self.at_eof()
     }
