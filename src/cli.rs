@@ -9,6 +9,7 @@ use crate::front::{self, Compiled};
 use crate::ir::print::print_kernel;
 use crate::launch::{Mode, Overrides};
 use crate::session::Session;
+use crate::sim::memory_report::MemoryDetail;
 use crate::sim::{Config, Machine, Outcome, report};
 use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
@@ -120,6 +121,10 @@ pub struct LaunchArgs {
     pub schedule_seed: Option<u64>,
 }
 
+fn parse_memory_detail(s: &str) -> Result<MemoryDetail, String> {
+    MemoryDetail::parse(s).ok_or_else(|| format!("unknown memory detail `{s}`: expected full, changed or none"))
+}
+
 fn parse_mode(s: &str) -> Result<Mode, String> {
     Mode::parse(s).ok_or_else(|| format!("unknown execution model `{s}`: expected `its` or `pre-volta`"))
 }
@@ -150,6 +155,10 @@ pub enum Command {
         /// Print the JSON report of interface.md.
         #[arg(long)]
         json: bool,
+        /// How much of memory the JSON report shows: every element (full), each array's changed elements
+        /// as [index, value] pairs (changed), or none.
+        #[arg(long, value_name = "full|changed|none", value_parser = parse_memory_detail, default_value = "full", requires = "json")]
+        memory: MemoryDetail,
         /// Stop after this many issued instructions (default: 10,000 per warp, at least 10 million).
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
@@ -259,10 +268,11 @@ pub enum Command {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, max_steps, memory_cap, bench, explore, breaks }) => {
+        Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks }) => {
+            let json = json.then_some(memory);
             let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
             match explore {
-                Some(n) => explore_command(&file, &launch, json, config, n),
+                Some(n) => explore_command(&file, &launch, json.is_some(), config, n),
                 None if bench => bench_command(&file, &launch, config),
                 None if !breaks.is_empty() => run_break_command(&file, &launch, json, config, &breaks),
                 None => run_command(&file, &launch, json, config),
@@ -396,16 +406,22 @@ fn start(path: &Path, launch: &LaunchArgs, config: &Config) -> Result<Machine, E
     })
 }
 
-fn run_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config) -> Exit {
+/// Stdout with a large buffer: a textbook-sized report is hundreds of megabytes.
+fn buffered_stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock())
+}
+
+fn run_command(path: &Path, launch: &LaunchArgs, json: Option<MemoryDetail>, config: Config) -> Exit {
     let mut m = match start(path, launch, &config) {
         Ok(m) => m,
         Err(code) => return code,
     };
     let outcome = m.run();
-    let mut out = std::io::stdout().lock();
-    if json {
-        let _ = serde_json::to_writer_pretty(&mut out, &report::json(&m, &outcome));
-        let _ = writeln!(out);
+    let mut out = buffered_stdout();
+    if let Some(detail) = json {
+        // A closed pipe is not an error worth reporting.
+        let _ = report::write_json(&mut out, &m, &outcome, detail, serde_json::Map::new());
+        let _ = out.flush();
     } else {
         let _ = write!(out, "{}", report::text(&m, &outcome));
     }
@@ -921,7 +937,13 @@ fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -
 }
 
 /// `run --break SPEC...`: runs to the first breakpoint hit (or the end) and reports, with `stopped_at`.
-fn run_break_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config, specs: &[String]) -> Exit {
+fn run_break_command(
+    path: &Path,
+    launch: &LaunchArgs,
+    json: Option<MemoryDetail>,
+    config: Config,
+    specs: &[String],
+) -> Exit {
     use crate::session::Stop;
     let compiled = match load(path, launch) {
         Ok(c) => c,
@@ -955,12 +977,12 @@ fn run_break_command(path: &Path, launch: &LaunchArgs, json: bool, config: Confi
     };
     let outcome = session.machine.outcome().cloned().unwrap_or(Outcome::Paused);
     let m = &session.machine;
-    let mut out = std::io::stdout().lock();
-    if json {
-        let mut v = report::json(m, &outcome);
-        v["stopped_at"] = hit.as_ref().map_or(serde_json::Value::Null, |h| serde_json::json!(h));
-        let _ = serde_json::to_writer_pretty(&mut out, &v);
-        let _ = writeln!(out);
+    let mut out = buffered_stdout();
+    if let Some(detail) = json {
+        let mut extra = serde_json::Map::new();
+        extra.insert("stopped_at".into(), hit.as_ref().map_or(serde_json::Value::Null, |h| serde_json::json!(h)));
+        let _ = report::write_json(&mut out, m, &outcome, detail, extra);
+        let _ = out.flush();
     } else {
         match &hit {
             Some(h) => {

@@ -13,6 +13,7 @@ pub mod lane_bits;
 pub mod lane_mask;
 pub mod machine;
 pub mod memory;
+pub mod memory_report;
 pub mod metrics;
 pub mod printf;
 pub mod race;

@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::machine::{Machine, Outcome};
 use super::memory::Allocation;
+use super::memory_report::{self, MemoryDetail};
 use super::metrics::LineMetrics;
 use crate::ir::Ty;
 
@@ -54,10 +55,29 @@ fn round(x: f64, digits: i32) -> f64 {
 
 /// The `run --json` report.
 pub fn json(m: &Machine, outcome: &Outcome) -> Value {
-    let mut memory = Map::new();
-    for a in &m.global.allocs {
-        memory.insert(a.name.clone(), allocation_json(a));
-    }
+    let mut v = summary(m, outcome);
+    // Built element by element as serde_json values: the reference the streamed report is tested against.
+    let memory: Map<String, Value> = m.global.allocs.iter().map(|a| (a.name.clone(), allocation_json(a))).collect();
+    v.insert("memory".into(), Value::Object(memory));
+    Value::Object(v)
+}
+
+/// Writes the `run --json` report to `w` (buffer it), its memory streamed as `detail` says; `extra` entries
+/// are added to the object (`stopped_at` of `run --break`).
+pub fn write_json(
+    w: &mut impl std::io::Write,
+    m: &Machine,
+    outcome: &Outcome,
+    detail: MemoryDetail,
+    extra: Map<String, Value>,
+) -> std::io::Result<()> {
+    let mut v = summary(m, outcome);
+    v.extend(extra);
+    memory_report::write_report(w, &v, m, detail)
+}
+
+/// Everything in the report but its memory.
+fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
     let mt = &m.metrics;
     let metrics = MetricsJson {
         warps: mt.warps,
@@ -111,7 +131,7 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
             }),
         })
         .collect();
-    json!({
+    let v = json!({
         "kernel": m.launch.kernel,
         "args": args,
         "seed": m.launch.seed,
@@ -121,7 +141,6 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
         "outcome": outcome.name(),
         "explanation": explanation,
         "steps": m.steps,
-        "memory": memory,
         "metrics": metrics,
         "hazards": m.hazards.iter().map(|h| json!({
             "kind": h.kind.name(), "line": h.line, "message": h.message, "count": h.count,
@@ -138,7 +157,11 @@ pub fn json(m: &Machine, outcome: &Outcome) -> Value {
         "printf": m.output.iter().map(|p| json!({
             "block": p.block.as_array(), "thread": p.thread.as_array(), "text": p.text,
         })).collect::<Vec<_>>(),
-    })
+    });
+    match v {
+        Value::Object(map) => map,
+        _ => unreachable!("json! of an object literal is an object"),
+    }
 }
 
 pub fn step_limit_text(m: &Machine) -> String {

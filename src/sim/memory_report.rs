@@ -1,0 +1,154 @@
+//! The `memory` section of `run --json`: every array in full (interface.md's form), only the elements that
+//! changed, or nothing; written straight to a buffered writer so a textbook-sized launch (16 Mi ints) never
+//! holds its report in memory, one line per array.
+
+use std::io::{self, Write};
+
+use serde_json::{Map, Value};
+
+use super::machine::Machine;
+use super::memory::Allocation;
+use crate::ir::Ty;
+use crate::launch::ArgValue;
+
+/// How much of global memory a report shows (`run --json --memory full|changed|none`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MemoryDetail {
+    /// Every element of every array: `"name": [v0, v1, ...]`.
+    #[default]
+    Full,
+    /// Per array, its length and the elements that differ from their launch-time value:
+    /// `"name": {"len": N, "changed": [[index, value], ...]}`.
+    Changed,
+    /// No arrays: `"memory": {}` (for tools that only read outcome and metrics).
+    None,
+}
+
+impl MemoryDetail {
+    /// Parses `full`, `changed` or `none`.
+    pub fn parse(s: &str) -> Option<MemoryDetail> {
+        match s {
+            "full" => Some(MemoryDetail::Full),
+            "changed" => Some(MemoryDetail::Changed),
+            "none" => Some(MemoryDetail::None),
+            _ => None,
+        }
+    }
+}
+
+/// Writes the section's object; `indent` is the number of spaces before its closing brace.
+pub fn write(w: &mut impl Write, m: &Machine, detail: MemoryDetail, indent: usize) -> io::Result<()> {
+    let allocs: Vec<&Allocation> = if detail == MemoryDetail::None { vec![] } else { m.global.allocs.iter().collect() };
+    if allocs.is_empty() {
+        return w.write_all(b"{}");
+    }
+    // serde_json's maps are sorted by key: keep that order so `--json` reads as it always has.
+    let mut allocs = allocs;
+    allocs.sort_by(|a, b| a.name.cmp(&b.name));
+    w.write_all(b"{\n")?;
+    for (k, a) in allocs.iter().enumerate() {
+        write!(w, "{:indent$}  ", "", indent = indent)?;
+        serde_json::to_writer(&mut *w, &a.name)?;
+        w.write_all(b": ")?;
+        match detail {
+            MemoryDetail::Changed => write_changed(w, m, a)?,
+            _ => write_full(w, a)?,
+        }
+        w.write_all(if k + 1 < allocs.len() { b",\n" } else { b"\n" })?;
+    }
+    write!(w, "{:indent$}}}", "", indent = indent)
+}
+
+fn write_full(w: &mut impl Write, a: &Allocation) -> io::Result<()> {
+    w.write_all(b"[")?;
+    for i in 0..a.len {
+        if i > 0 {
+            w.write_all(b", ")?;
+        }
+        write_element(w, a.elem, a.element(i))?;
+    }
+    w.write_all(b"]")
+}
+
+fn write_changed(w: &mut impl Write, m: &Machine, a: &Allocation) -> io::Result<()> {
+    write!(w, "{{\"len\": {}, \"changed\": [", a.len)?;
+    // The launch argument that made this array, and its position (rand's stream number).
+    let made = m.launch.args.iter().enumerate().find(|(_, arg)| arg.name == a.name);
+    let mask = if a.elem.size() >= 8 { u64::MAX } else { (1u64 << (8 * a.elem.size())) - 1 };
+    let mut first = true;
+    for i in 0..a.len {
+        let initial = match made {
+            Some((stream, arg)) => match &arg.value {
+                ArgValue::Array { elem, init, .. } => init.eval(i, m.launch.seed, stream as u64).to_bits(*elem) & mask,
+                ArgValue::Scalar { .. } => 0,
+            },
+            None => 0,
+        };
+        let now = a.element(i);
+        if now == initial {
+            continue;
+        }
+        w.write_all(if first { b"[" } else { b", [" })?;
+        first = false;
+        write!(w, "{i}, ")?;
+        write_element(w, a.elem, now)?;
+        w.write_all(b"]")?;
+    }
+    w.write_all(b"]}")
+}
+
+/// One element as serde_json writes the number (`null` for a NaN or infinity, as serde_json's `Value` has
+/// them; floats in the shortest form that reads back, f32 widened to f64 first).
+pub fn write_element(w: &mut impl Write, ty: Ty, bits: u64) -> io::Result<()> {
+    let mut ints = itoa::Buffer::new();
+    let text: &str = match ty {
+        Ty::Bool => {
+            if bits & 1 != 0 {
+                "true"
+            } else {
+                "false"
+            }
+        }
+        Ty::I8 => ints.format(bits as u8 as i8),
+        Ty::U8 => ints.format(bits as u8),
+        Ty::I16 => ints.format(bits as u16 as i16),
+        Ty::U16 => ints.format(bits as u16),
+        Ty::I32 => ints.format(bits as u32 as i32),
+        Ty::U32 => ints.format(bits as u32),
+        Ty::I64 => ints.format(bits as i64),
+        Ty::U64 | Ty::Ptr => ints.format(bits),
+        Ty::F32 => return write_float(w, f32::from_bits(bits as u32) as f64),
+        Ty::F64 => return write_float(w, f64::from_bits(bits)),
+    };
+    w.write_all(text.as_bytes())
+}
+
+fn write_float(w: &mut impl Write, x: f64) -> io::Result<()> {
+    if x.is_finite() { w.write_all(ryu::Buffer::new().format_finite(x).as_bytes()) } else { w.write_all(b"null") }
+}
+
+/// Writes a JSON object whose keys are `entries`' (already in order) plus `memory`, which is streamed; nested
+/// values are pretty-printed as serde_json does, two spaces a level.
+pub fn write_report(
+    w: &mut impl Write,
+    entries: &Map<String, Value>,
+    m: &Machine,
+    detail: MemoryDetail,
+) -> io::Result<()> {
+    w.write_all(b"{\n")?;
+    let mut keys: Vec<&str> = entries.keys().map(String::as_str).chain(["memory"]).collect();
+    keys.sort_unstable();
+    for (k, key) in keys.iter().enumerate() {
+        w.write_all(b"  ")?;
+        serde_json::to_writer(&mut *w, key)?;
+        w.write_all(b": ")?;
+        if *key == "memory" {
+            write(w, m, detail, 2)?;
+        } else {
+            let text = serde_json::to_string_pretty(&entries[*key])?;
+            w.write_all(text.replace('\n', "\n  ").as_bytes())?;
+        }
+        w.write_all(if k + 1 < keys.len() { b",\n" } else { b"\n" })?;
+    }
+    w.write_all(b"}\n")
+}
