@@ -1,0 +1,37 @@
+#!/bin/bash
+# The user paths of issue 19 around one textbook launch (reduceNeighbored, n = 1<<24, block 512): `run` against
+# `run --json` (each --memory detail), wall time and peak resident memory, medians of RUNS alternating runs; and
+# the rate of `trace --jsonl` in lines per second. Prints a markdown table (benches/user_paths.md keeps it).
+#
+#   benches/user_paths.sh [BINARY] [RUNS]        default target/release/warpdbg, 3 runs
+set -euo pipefail
+bin=${1:-target/release/warpdbg} runs=${2:-3}
+cd "$(dirname "$0")/.."
+launch=(kernels/reduce_neighbored.cu --arg n=16777216 --block 512)
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
+# Wall seconds and peak KiB of one command, its output thrown away (a pipe's reader costs nothing here).
+measure() { /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1; }
+declare -A wall mem
+variants=("run" "run --json" "run --json --memory changed" "run --json --memory none")
+for _ in $(seq "$runs"); do
+    for v in "${variants[@]}"; do
+        # shellcheck disable=SC2086 # the variant is several words on purpose
+        read -r w m < <(measure "$bin" $v "${launch[@]}")
+        wall[$v]+="$w " mem[$v]+="$m "
+    done
+done
+echo "| command | wall (median of $runs) | peak memory | vs run |"
+echo "|---|---|---|---|"
+# shellcheck disable=SC2086
+base_w=$(median ${wall[run]}) base_m=$(median ${mem[run]})
+for v in "${variants[@]}"; do
+    # shellcheck disable=SC2086
+    w=$(median ${wall[$v]}) m=$(median ${mem[$v]})
+    echo "| \`$v\` | $w s | $((m / 1024)) MiB | $(echo "$w $base_w $m $base_m" | awk '{printf "%.2fx time, %.2fx memory", $1 / $2, $3 / $4}') |"
+done
+# trace --jsonl: lines per second on the default launch (n = 8192).
+start=$(date +%s.%N)
+lines=$("$bin" trace --jsonl kernels/reduce_neighbored.cu | wc -l)
+end=$(date +%s.%N)
+echo
+echo "\`trace --jsonl kernels/reduce_neighbored.cu\`: $lines lines in $(echo "$start $end" | awk '{printf "%.2f", $2 - $1}') s, $(echo "$lines $start $end" | awk '{printf "%.0f", $1 / ($3 - $2)}') lines/s"
