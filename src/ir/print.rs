@@ -152,7 +152,16 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
                 o(a, *ty)
             )
         }
-        Instr::SyncThreads => "syncthreads".into(),
+        Instr::SyncThreads { pred: None } => "syncthreads".into(),
+        Instr::SyncThreads { pred: Some(p) } => format!("syncthreads.reduce {}", o(p, Ty::Bool)),
+        Instr::ReadCounter { dst, which } => {
+            let what = match which {
+                crate::ir::Counter::Clock => "clock".to_string(),
+                crate::ir::Counter::Clock64 => "clock64".to_string(),
+                crate::ir::Counter::Barrier(k) => format!("barrier.{}", format!("{k:?}").to_lowercase()),
+            };
+            format!("{} = {what}", r(dst))
+        }
         Instr::SyncWarp { mask } => format!("syncwarp {}", o(mask, Ty::U32)),
         Instr::Fence => "threadfence".into(),
         Instr::CheckBounds { dst, index, len, .. } => format!("{} = checkbounds {} < {len}", r(dst), o(index, Ty::U32)),
