@@ -293,6 +293,8 @@ pub enum MathFn {
     /// The lane of set bit number `b mod popc(a)` of mask `a`, counted from bit 0 (0 for an empty mask): a
     /// coalesced group's thread of rank `b`.
     NthLane,
+    /// The bits of `a` at the set bits of mask `b`, packed from bit 0 (a group's ballot, by rank).
+    PackBits,
 }
 
 impl MathFn {
@@ -309,7 +311,8 @@ impl MathFn {
             | MathFn::SubRn
             | MathFn::MulHi
             | MathFn::Mul24
-            | MathFn::NthLane => 2,
+            | MathFn::NthLane
+            | MathFn::PackBits => 2,
             _ => 1,
         }
     }

@@ -331,6 +331,18 @@ fn bit_math(f: MathFn, ty: Ty, a: u64, b: u64) -> Option<u64> {
         }
         MathFn::Brev => (a as u32).reverse_bits() as u64,
         MathFn::Brev64 => a.reverse_bits(),
+        MathFn::PackBits => {
+            let (bits, mut mask) = (a as u32, b as u32);
+            let mut out = 0u32;
+            let mut k = 0;
+            while mask != 0 {
+                let l = mask.trailing_zeros();
+                out |= ((bits >> l) & 1) << k;
+                k += 1;
+                mask &= mask - 1;
+            }
+            out as u64
+        }
         MathFn::NthLane => {
             let (mut mask, n) = (a as u32, b as u32);
             if mask == 0 {

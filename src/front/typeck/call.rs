@@ -14,6 +14,11 @@ impl Checker {
         {
             return e;
         }
+        if name.name == "reduce"
+            && let Some(e) = self.group_reduce(args, span)
+        {
+            return e;
+        }
         if groups::makes_group(&name.name).is_some() {
             return self.type_error(
                 span,

@@ -5,6 +5,7 @@ mod call;
 mod deduce;
 mod expr;
 mod globals;
+mod group_ops;
 mod groups;
 mod stmt;
 mod structs;
