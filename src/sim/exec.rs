@@ -10,8 +10,8 @@ use super::decoded::{Alu, Op, Row};
 use super::lane_mask::{ActiveLanes, LaneMask};
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
-use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
 use crate::front::tast::BarrierReduce;
+use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
 use crate::ir::{BranchSite, Counter, Instr, Kernel, Operand, Pc, Reg, Ty};
 use crate::launch::Dim3;
 

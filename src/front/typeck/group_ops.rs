@@ -59,7 +59,10 @@ impl Checker {
             return match self.group_dim3(obj, method, args, span) {
                 Some(Some(_)) => self.type_error(
                     span,
-                    format!("`{}()` is a `dim3`: read a field, `.{}().x`, or copy it, `dim3 d = ...`", method.name, method.name),
+                    format!(
+                        "`{}()` is a `dim3`: read a field, `.{}().x`, or copy it, `dim3 d = ...`",
+                        method.name, method.name
+                    ),
                 ),
                 _ => Expr::error(span),
             };
@@ -140,8 +143,10 @@ impl Checker {
             let d = if METHODS.contains(&m) {
                 Diagnostic::new(ErrorCode::Type, method.span, format!("a `{}` has no method `{m}`", g.group.name()))
                     .hint(match g.group {
-                        Group::Dynamic => "a `thread_group` has `sync`, `thread_rank` and `size`: keep the tile's own \
-                                           type, `thread_block_tile<32> t = tiled_partition<32>(block);`",
+                        Group::Dynamic => {
+                            "a `thread_group` has `sync`, `thread_rank` and `size`: keep the tile's own \
+                                           type, `thread_block_tile<32> t = tiled_partition<32>(block);`"
+                        }
                         _ => "see docs/language.md for each group's methods",
                     })
             } else {
@@ -239,7 +244,11 @@ impl Checker {
         let mask = Self::group_mask(g, span);
         let shfl = |kind, lane: Expr, width: u64| {
             let width = Expr::new(ExprKind::Const(width), Type::INT, span);
-            Expr::new(ExprKind::Intrinsic(Intrinsic::Shfl(kind), vec![mask.clone(), v.clone(), lane, width]), Type::Scalar(s), span)
+            Expr::new(
+                ExprKind::Intrinsic(Intrinsic::Shfl(kind), vec![mask.clone(), v.clone(), lane, width]),
+                Type::Scalar(s),
+                span,
+            )
         };
         if let Group::Tile(n) = g.group {
             let kind = match m {
@@ -267,7 +276,9 @@ impl Checker {
             // without a branch: `lane + (src - lane) * in_range`.
             let size = umath(MathFn::Popc, vec![gmask], span);
             let cmp = match m {
-                "shfl_down" => Expr::new(ExprKind::Cmp(CmpOp::Lt, Box::new(src_rank), Box::new(size)), Type::BOOL, span),
+                "shfl_down" => {
+                    Expr::new(ExprKind::Cmp(CmpOp::Lt, Box::new(src_rank), Box::new(size)), Type::BOOL, span)
+                }
                 _ => Expr::new(ExprKind::Cmp(CmpOp::Le, Box::new(src_rank), Box::new(rank)), Type::BOOL, span),
             };
             let in_range = uint(ExprKind::Convert(Box::new(cmp)), span);

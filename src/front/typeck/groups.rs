@@ -151,7 +151,8 @@ pub(super) fn block_size(span: Span) -> Expr {
 /// The lanes of the thread's tile of `n` (an unsigned expression, 1 to 32), as a warp mask:
 /// `0xffffffff >> (32 - n) << lane / n * n` (no shift by 32 for a whole warp).
 pub(super) fn tile_mask_of(n: Expr, span: Span) -> Expr {
-    let ones = arith(ArithOp::Shr, konst(0xffff_ffff, span), arith(ArithOp::Sub, konst(32, span), n.clone(), span), span);
+    let ones =
+        arith(ArithOp::Shr, konst(0xffff_ffff, span), arith(ArithOp::Sub, konst(32, span), n.clone(), span), span);
     let first = arith(ArithOp::Mul, arith(ArithOp::Div, lane(span), n.clone(), span), n, span);
     arith(ArithOp::Shl, ones, first, span)
 }
@@ -240,7 +241,10 @@ impl Checker {
             self.err(Diagnostic::new(
                 ErrorCode::Type,
                 span,
-                format!("`tiled_partition` takes 2 arguments (the parent group and the tile size), {} given", args.len()),
+                format!(
+                    "`tiled_partition` takes 2 arguments (the parent group and the tile size), {} given",
+                    args.len()
+                ),
             ));
             return None;
         };
@@ -291,7 +295,12 @@ impl Checker {
                 let g = |a| special(Special::GridDim(a), span);
                 let block = arith(
                     ArithOp::Add,
-                    arith(ArithOp::Mul, arith(ArithOp::Add, arith(ArithOp::Mul, b(2), g(1), span), b(1), span), g(0), span),
+                    arith(
+                        ArithOp::Mul,
+                        arith(ArithOp::Add, arith(ArithOp::Mul, b(2), g(1), span), b(1), span),
+                        g(0),
+                        span,
+                    ),
                     b(0),
                     span,
                 );
@@ -321,8 +330,12 @@ impl Checker {
             return Some(vec![rank, size, mask]);
         }
         self.err(
-            Diagnostic::new(ErrorCode::Type, span, format!("cannot convert a `{}` to a `{}`", src.group.name(), to.name()))
-                .label("cooperative groups convert only to `thread_group`"),
+            Diagnostic::new(
+                ErrorCode::Type,
+                span,
+                format!("cannot convert a `{}` to a `{}`", src.group.name(), to.name()),
+            )
+            .label("cooperative groups convert only to `thread_group`"),
         );
         None
     }
@@ -385,14 +398,20 @@ impl Checker {
         };
         let g = self.group_operand(obj)?;
         let ok = match g.group {
-            Group::Block => matches!(method.name.as_str(), "group_index" | "thread_index" | "group_dim" | "dim_threads"),
+            Group::Block => {
+                matches!(method.name.as_str(), "group_index" | "thread_index" | "group_dim" | "dim_threads")
+            }
             Group::Grid => matches!(method.name.as_str(), "block_index" | "dim_blocks" | "group_dim" | "dim_threads"),
             _ => false,
         };
         if !ok {
             self.err(
-                Diagnostic::new(ErrorCode::Type, method.span, format!("`{}` has no `{}()`", g.group.name(), method.name))
-                    .hint("a block has `group_index()`, `thread_index()`, `group_dim()` and `dim_threads()`"),
+                Diagnostic::new(
+                    ErrorCode::Type,
+                    method.span,
+                    format!("`{}` has no `{}()`", g.group.name(), method.name),
+                )
+                .hint("a block has `group_index()`, `thread_index()`, `group_dim()` and `dim_threads()`"),
             );
             return Some(None);
         }
@@ -405,9 +424,12 @@ impl Checker {
                 .map(|a| match (g.group, method.name.as_str()) {
                     // The grid's dimensions: in blocks, or in threads.
                     (Group::Grid, "dim_blocks" | "group_dim") => special(Special::GridDim(a), span),
-                    (Group::Grid, "dim_threads") => {
-                        arith(ArithOp::Mul, special(Special::GridDim(a), span), special(Special::BlockDim(a), span), span)
-                    }
+                    (Group::Grid, "dim_threads") => arith(
+                        ArithOp::Mul,
+                        special(Special::GridDim(a), span),
+                        special(Special::BlockDim(a), span),
+                        span,
+                    ),
                     _ => special(which(a), span),
                 })
                 .collect(),
