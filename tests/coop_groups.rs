@@ -273,6 +273,13 @@ fn cooperative_group_mistakes_are_diagnosed_where_they_are() {
             "k.cu:7:30",
             "a `dim3` has no field `w`",
         ),
+        ("cg::thread_block_tile<48> t;\n    t.sync();", "k.cu:7:5", "a tile of 48 threads"),
+        ("float4 f;\n    f.sync();", "k.cu:7:5", "`.sync(...)`: only cooperative groups have methods here"),
+        (
+            "auto t = cg::tiled_partition<4>(cg::this_thread_block());\n    out[0] = cg::reduce(t, 1);",
+            "k.cu:7:18",
+            "`cg::reduce` takes 3 arguments (group, value, operation), 2 given",
+        ),
         ("out[0] = __syncthreads_count();", "k.cu:6:14", "`__syncthreads_count` takes 1 argument(s) but 0 were given"),
         ("out[0] = clock64(1);", "k.cu:6:14", "`clock64` takes 0 argument(s) but 1 were given"),
         (

@@ -68,7 +68,21 @@ impl Checker {
             };
         }
         let Some(g) = self.group_operand(obj) else {
-            if !matches!(&obj.kind, A::Call(f, _) if super::groups::makes_group(&f.name).is_some()) {
+            let ty = self.struct_local_type(obj);
+            if let Some(n) = ty.as_ref().and_then(|t| t.as_struct()?.name.strip_prefix("thread_block_tile<")) {
+                for a in args {
+                    self.expr(a);
+                }
+                let n = n.trim_end_matches('>');
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, obj.span, format!("a tile of {n} threads"))
+                        .label("thread_block_tile<N> takes a power of two up to 32")
+                        .hint("tiles are parts of one warp: 1, 2, 4, 8, 16 or 32 threads"),
+                );
+                return Expr::error(span);
+            }
+            let made = matches!(&obj.kind, A::Call(f, _) if super::groups::makes_group(&f.name).is_some());
+            if ty.is_none() && !made {
                 self.expr(obj);
             }
             for a in args {
@@ -293,10 +307,18 @@ impl Checker {
     /// butterfly of `shfl_xor` over the tile, so every thread gets the result. None when the call is not
     /// one (a function of the user's named `reduce`).
     pub(super) fn group_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        let [g, v, op] = args else { return None };
-        if !self.is_group_expr(g) {
+        if !args.first().is_some_and(|g| self.is_group_expr(g)) {
             return None;
         }
+        let [g, v, op] = args else {
+            for a in &args[1..] {
+                self.expr(a);
+            }
+            let n = args.len();
+            return Some(
+                self.type_error(span, format!("`cg::reduce` takes 3 arguments (group, value, operation), {n} given")),
+            );
+        };
         let gv = self.group_operand(g)?;
         let Group::Tile(n) = gv.group else {
             self.expr(v);
@@ -328,7 +350,9 @@ impl Checker {
             }
         };
         let x = self.expr(v);
-        let s = self.arith_operand(&x, "cg::reduce")?.promote();
+        let Some(s) = self.arith_operand(&x, "cg::reduce").map(Scalar::promote) else {
+            return Some(Expr::error(span));
+        };
         if s.is_float() && matches!(rop, ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor) {
             return Some(self.type_error(v.span, "a bitwise `cg::reduce` needs an integer value"));
         }

@@ -84,7 +84,14 @@ pub(super) fn group_of(ty: &Type) -> Option<Group> {
         "coalesced_group" => Some(Group::Coalesced),
         "thread_group" => Some(Group::Dynamic),
         "grid_group" => Some(Group::Grid),
-        n => n.strip_prefix("thread_block_tile<")?.strip_suffix('>')?.parse().ok().map(Group::Tile),
+        // (A tile of another size is diagnosed where it is made; its variables are no group.)
+        n => n
+            .strip_prefix("thread_block_tile<")?
+            .strip_suffix('>')?
+            .parse()
+            .ok()
+            .filter(|n: &u32| n.is_power_of_two() && *n <= 32)
+            .map(Group::Tile),
     }
 }
 
@@ -183,9 +190,10 @@ impl Checker {
                 _ => None,
             },
             A::Call(f, args) => {
-                let ty = group_type(&makes_group(&f.name)?)?;
-                let group = group_of(&Type::Struct(ty))?;
+                let made = makes_group(&f.name)?;
+                // (First: a tile of a size that is no group's is diagnosed there.)
                 let fields = self.group_values(&f.name, args, e.span)?;
+                let group = group_of(&Type::Struct(group_type(&made)?))?;
                 Some(GroupVal { group, fields })
             }
             _ => None,
@@ -344,9 +352,25 @@ impl Checker {
     /// (made, copied or converted), or a `dim3` from a group's `group_index()` and the like. None when `e`
     /// and `ty` are no such thing (the caller goes on); Some(None) after a diagnostic.
     pub(super) fn group_struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Option<Vec<Expr>>> {
-        if let Some(to) = group_of(ty) {
-            let src = self.group_operand(e)?;
-            return Some(self.convert_group(src, to, e.span));
+        let to = group_of(ty);
+        let made = matches!(&e.kind, A::Call(f, _) if makes_group(&f.name).is_some());
+        if to.is_some() || made {
+            return match (self.group_operand(e), to) {
+                (Some(src), Some(to)) => Some(self.convert_group(src, to, e.span)),
+                // Not a group: the caller says what it is.
+                (None, Some(_)) => None,
+                (Some(src), None) => {
+                    let d = Diagnostic::new(
+                        ErrorCode::Type,
+                        e.span,
+                        format!("cannot convert a `{}` to a `{ty}`", src.group.name()),
+                    );
+                    self.err(d);
+                    Some(None)
+                }
+                // (Diagnosed where it was made.)
+                (None, None) => Some(None),
+            };
         }
         let A::MethodCall(obj, method, args) = &e.kind else { return None };
         let s = ty.as_struct()?;
