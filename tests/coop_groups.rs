@@ -295,3 +295,23 @@ fn cooperative_group_mistakes_are_diagnosed_where_they_are() {
         assert!(r.contains(at), "{body}: expected at {at}\n{r}");
     }
 }
+
+#[test]
+fn a_files_own_reduce_over_a_copied_runtime_tile_is_that_function() {
+    // Partitions of partitions, copied with `auto`, passed by value to the file's own `reduce`.
+    let r = run_text(
+        "#include <cooperative_groups.h>\nusing namespace cooperative_groups;\n\
+         __device__ int reduce(thread_group g, int *x, int val) {\n    int lane = g.thread_rank();\n    \
+         for (int i = g.size() / 2; i > 0; i /= 2) {\n        x[lane] = val;\n        g.sync();\n        \
+         if (lane < i) val += x[lane + i];\n        g.sync();\n    }\n    return val;\n}\n\
+         // @block 64\n// @arg data int[64] = i % 7\n// @arg out int[4] = 0\n\
+         __global__ void k(int *data, int *out) {\n    __shared__ int s[64];\n    auto b = this_thread_block();\n    \
+         auto w = tiled_partition(b, 32);\n    auto h = tiled_partition(w, 16);\n    auto g = h;\n    \
+         int base = b.thread_index().x / g.size() * g.size();\n    int v = reduce(g, s + base, data[b.thread_rank()]);\n    \
+         if (g.thread_rank() == 0) out[base / 16] = v;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    let want: Vec<i64> = (0..4).map(|q| (q * 16..q * 16 + 16).map(|i| i % 7).sum()).collect();
+    assert_eq!(r.ints("out"), want);
+}

@@ -477,6 +477,10 @@ impl Checker {
                 let t = makes_group(&name.name).unwrap_or_default();
                 group_type(&t).map_or(Type::Error, Type::Struct)
             }
+            // `auto g = g3;`: a copy of a group.
+            Some(A::Name(_)) if init.is_some_and(|i| self.is_group_expr(i)) => {
+                init.and_then(|i| self.struct_local_type(i)).unwrap_or(Type::Error)
+            }
             Some(A::MethodCall(obj, m, _))
                 if self.is_group_expr(obj)
                     && matches!(
