@@ -633,7 +633,7 @@ impl<'p> Lowerer<'p> {
                 let cmp = Instr::Cmp { op: CmpOp::Eq, ty: Ty::U32, dst: is_block, a: arg(0), b: Operand::Imm(0) };
                 self.emit(cmp, span);
                 let (then, els, join) = (self.new_block(), self.new_block(), self.new_block());
-                let site = BranchSite { line: 0, kind: BranchKind::ShortCircuit, counted: false };
+                let site = BranchSite { line: 0, kind: BranchKind::GroupSync, counted: false };
                 self.terminate(Term::Branch { cond: Operand::Reg(is_block), then, els, site }, span);
                 self.set_cur(then);
                 self.emit(Instr::SyncThreads { pred: None }, span);

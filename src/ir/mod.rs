@@ -158,6 +158,9 @@ pub enum BranchKind {
     Ternary,
     /// An operand of `&&` / `||`: a real branch, but counted with its statement, not on its own.
     ShortCircuit,
+    /// A `thread_group`'s `sync()` choosing between a block's barrier and a tile's `__syncwarp` by the group's
+    /// mask: part of the call, not counted (every thread of a group goes the same way).
+    GroupSync,
 }
 
 /// Identity of a conditional branch for metrics: the statement's line and whether it counts as a branch of

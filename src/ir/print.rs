@@ -36,6 +36,7 @@ pub fn print_kernel(k: &Kernel) -> String {
                         BranchKind::Loop => "loop",
                         BranchKind::Ternary => "?:",
                         BranchKind::ShortCircuit => "&&/||",
+                        BranchKind::GroupSync => "thread_group sync",
                     };
                     let counted = if site.counted { "" } else { ", not counted" };
                     format!(
