@@ -734,7 +734,7 @@ pub fn before_issue(s: &mut Session, arriving: bool) -> Result<Option<Pending>, 
         barrier_waits: vec![],
         writes: vec![],
     };
-    let is_barrier = matches!(kernel.instrs[pc.0 as usize], Instr::SyncThreads);
+    let is_barrier = matches!(kernel.instrs[pc.0 as usize], Instr::SyncThreads { .. });
     let base = Hit { kind: "", spec: String::new(), step, line, block, warp, threads: vec![], message: String::new() };
     for (bi, bp) in s.event_breakpoints.iter().enumerate() {
         let hit = |kind: &Kind, threads: Vec<u32>, message: String| Hit {
@@ -920,7 +920,7 @@ pub fn after_issue(s: &mut Session, p: Pending) -> Option<Hit> {
                 );
                 return Some(hit(tids(p.warp, p.mask), msg));
             }
-            Kind::BarrierMismatch if matches!(s.machine.kernel.instrs[p.pc.0 as usize], Instr::SyncThreads) => {
+            Kind::BarrierMismatch if matches!(s.machine.kernel.instrs[p.pc.0 as usize], Instr::SyncThreads { .. }) => {
                 let arrived = threads_phrase(&tids(p.warp, p.mask));
                 if let Some((other, waiting)) = p.barrier_waits.first() {
                     let msg = format!(

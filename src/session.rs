@@ -414,6 +414,7 @@ impl Session {
             crate::ir::BranchKind::Loop => "loop condition",
             crate::ir::BranchKind::Ternary => "`?:`",
             crate::ir::BranchKind::ShortCircuit => "`&&`/`||` operand",
+            crate::ir::BranchKind::GroupSync => "`thread_group::sync` (block or tile)",
             crate::ir::BranchKind::If => "`if`",
         };
         let reconverge_line = (*reconv != crate::ir::Pc::EXIT).then(|| kernel.line(*reconv));

@@ -67,6 +67,7 @@ fn kind_name(k: BranchKind) -> &'static str {
         BranchKind::Loop => "loop",
         BranchKind::Ternary => "?:",
         BranchKind::ShortCircuit => "&&",
+        BranchKind::GroupSync => "thread_group sync",
     }
 }
 

@@ -456,7 +456,10 @@ fn a_block_sync_in_a_divergent_branch_deadlocks_like_syncthreads() {
 #[test]
 fn cooperative_groups_warpdbg_does_not_model_are_named() {
     let cases = [
-        ("auto g = cooperative_groups::this_grid();", "grid-wide cooperative groups (this_grid)"),
+        (
+            "auto g = cooperative_groups::this_grid();\n    g.sync();",
+            "grid-wide synchronisation (`this_grid().sync()`)",
+        ),
         (
             "auto t = cooperative_groups::tiled_partition<48>(cooperative_groups::this_thread_block());",
             "a tile of 48 threads",

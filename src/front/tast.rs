@@ -223,6 +223,17 @@ pub enum ShflKind {
     Xor,
 }
 
+/// What a reducing barrier computes over the block's predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BarrierReduce {
+    /// `__syncthreads_count`: how many threads' predicates were non-zero.
+    Count,
+    /// `__syncthreads_and`: 1 when every thread's was.
+    And,
+    /// `__syncthreads_or`: 1 when any thread's was.
+    Or,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum VoteKind {
     Ballot,
@@ -279,6 +290,11 @@ pub enum MathFn {
     Bits,
     Exp10,
     Log10,
+    /// The lane of set bit number `b mod popc(a)` of mask `a`, counted from bit 0 (0 for an empty mask): a
+    /// coalesced group's thread of rank `b`.
+    NthLane,
+    /// The bits of `a` at the set bits of mask `b`, packed from bit 0 (a group's ballot, by rank).
+    PackBits,
 }
 
 impl MathFn {
@@ -294,7 +310,9 @@ impl MathFn {
             | MathFn::AddRn
             | MathFn::SubRn
             | MathFn::MulHi
-            | MathFn::Mul24 => 2,
+            | MathFn::Mul24
+            | MathFn::NthLane
+            | MathFn::PackBits => 2,
             _ => 1,
         }
     }
@@ -304,6 +322,15 @@ impl MathFn {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Intrinsic {
     SyncThreads,
+    /// `__syncthreads_count/and/or(p)`: a barrier that also reduces `p` over the block's threads.
+    SyncThreadsReduce(BarrierReduce),
+    /// A cooperative group's `sync()` known only at run time (a `thread_group`): the argument is the
+    /// group's lane mask, 0 for a whole block (`__syncthreads()`), else `__syncwarp(mask)`.
+    GroupSync,
+    /// `clock()` (`wide`: false) or `clock64()`.
+    Clock {
+        wide: bool,
+    },
     SyncWarp,
     ThreadFence,
     Atomic(AtomicOp),

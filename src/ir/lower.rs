@@ -613,7 +613,35 @@ impl<'p> Lowerer<'p> {
         let vals: Vec<Operand> = args.iter().map(|a| self.expr(a)).collect();
         let arg = |i: usize| vals.get(i).copied().unwrap_or(Operand::Imm(0));
         let instr = match intr {
-            Intrinsic::SyncThreads => Instr::SyncThreads,
+            Intrinsic::SyncThreads => Instr::SyncThreads { pred: None },
+            // The barrier, then the block's result, read once it has released.
+            Intrinsic::SyncThreadsReduce(k) => {
+                self.emit(Instr::SyncThreads { pred: Some(arg(0)) }, span);
+                let dst = self.temp(ty);
+                Instr::ReadCounter { dst, which: crate::ir::Counter::Barrier(k) }
+            }
+            Intrinsic::Clock { wide } => {
+                let dst = self.temp(ty);
+                let which = if wide { crate::ir::Counter::Clock64 } else { crate::ir::Counter::Clock };
+                Instr::ReadCounter { dst, which }
+            }
+            // A `thread_group`'s sync: a whole block's barrier when its mask is 0, else the warp-level one
+            // over its lanes. Every thread of a group agrees, so the branch never diverges; it is part of
+            // the call, not a branch of the source, and is not counted.
+            Intrinsic::GroupSync => {
+                let is_block = self.temp(Ty::Bool);
+                let cmp = Instr::Cmp { op: CmpOp::Eq, ty: Ty::U32, dst: is_block, a: arg(0), b: Operand::Imm(0) };
+                self.emit(cmp, span);
+                let (then, els, join) = (self.new_block(), self.new_block(), self.new_block());
+                let site = BranchSite { line: 0, kind: BranchKind::GroupSync, counted: false };
+                self.terminate(Term::Branch { cond: Operand::Reg(is_block), then, els, site }, span);
+                self.set_cur(then);
+                self.emit(Instr::SyncThreads { pred: None }, span);
+                self.switch_to(Term::Jump(join), span, els);
+                self.emit(Instr::SyncWarp { mask: arg(0) }, span);
+                self.switch_to(Term::Jump(join), span, join);
+                return Operand::Imm(0);
+            }
             Intrinsic::ThreadFence => Instr::Fence,
             Intrinsic::CheckAlign { align, bytes, write } => Instr::CheckAlign { addr: arg(0), align, bytes, write },
             Intrinsic::CheckIndex { global } => {

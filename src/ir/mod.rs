@@ -10,7 +10,7 @@ pub mod postdom;
 pub mod print;
 
 use crate::front::source::Span;
-use crate::front::tast::{AtomicOp, MathFn, ShflKind, Special, VoteKind};
+use crate::front::tast::{AtomicOp, BarrierReduce, MathFn, ShflKind, Special, VoteKind};
 use crate::front::types::{Scalar, Type};
 
 pub use crate::front::tast::{ArithOp, CmpOp, UnOp};
@@ -138,6 +138,18 @@ pub enum Operand {
     Imm(u64),
 }
 
+/// A value the machine keeps rather than the thread (see [`Instr::ReadCounter`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Counter {
+    /// `clock()`: the low 32 bits of `clock64()`, sign-extended (CUDA's `clock_t` from the 32-bit `%clock`).
+    Clock,
+    /// `clock64()`: the instructions the simulated SM issued before this one (the run's step count), so
+    /// deterministic and non-decreasing for every thread.
+    Clock64,
+    /// The result of the block's last reducing barrier (`__syncthreads_count`, `_and`, `_or`).
+    Barrier(BarrierReduce),
+}
+
 /// What source construct a conditional branch comes from (for metrics and explanations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BranchKind {
@@ -146,6 +158,9 @@ pub enum BranchKind {
     Ternary,
     /// An operand of `&&` / `||`: a real branch, but counted with its statement, not on its own.
     ShortCircuit,
+    /// A `thread_group`'s `sync()` choosing between a block's barrier and a tile's `__syncwarp` by the group's
+    /// mask: part of the call, not counted (every thread of a group goes the same way).
+    GroupSync,
 }
 
 /// Identity of a conditional branch for metrics: the statement's line and whether it counts as a branch of
@@ -233,7 +248,16 @@ pub enum Instr {
         a: Operand,
         b: Operand,
     },
-    SyncThreads,
+    /// `__syncthreads()`; with `pred`, one of its reducing forms (`__syncthreads_count(p)`, ...): each
+    /// arriving thread's predicate counts towards the block's result, which [`Counter::Barrier`] reads after.
+    SyncThreads {
+        pred: Option<Operand>,
+    },
+    /// `dst` = a counter of the machine (the same value for every lane of the issue).
+    ReadCounter {
+        dst: Reg,
+        which: Counter,
+    },
     SyncWarp {
         mask: Operand,
     },
@@ -333,6 +357,7 @@ impl Instr {
             | Instr::ActiveMask { dst }
             | Instr::Math { dst, .. }
             | Instr::Fma { dst, .. }
+            | Instr::ReadCounter { dst, .. }
             | Instr::CheckBounds { dst, .. } => Some(*dst),
             _ => None,
         }
@@ -357,6 +382,7 @@ impl Instr {
             | Instr::ActiveMask { dst }
             | Instr::Math { dst, .. }
             | Instr::Fma { dst, .. }
+            | Instr::ReadCounter { dst, .. }
             | Instr::CheckBounds { dst, .. } => Some(dst),
             _ => None,
         }

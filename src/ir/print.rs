@@ -36,6 +36,7 @@ pub fn print_kernel(k: &Kernel) -> String {
                         BranchKind::Loop => "loop",
                         BranchKind::Ternary => "?:",
                         BranchKind::ShortCircuit => "&&/||",
+                        BranchKind::GroupSync => "thread_group sync",
                     };
                     let counted = if site.counted { "" } else { ", not counted" };
                     format!(
@@ -152,7 +153,16 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
                 o(a, *ty)
             )
         }
-        Instr::SyncThreads => "syncthreads".into(),
+        Instr::SyncThreads { pred: None } => "syncthreads".into(),
+        Instr::SyncThreads { pred: Some(p) } => format!("syncthreads.reduce {}", o(p, Ty::Bool)),
+        Instr::ReadCounter { dst, which } => {
+            let what = match which {
+                crate::ir::Counter::Clock => "clock".to_string(),
+                crate::ir::Counter::Clock64 => "clock64".to_string(),
+                crate::ir::Counter::Barrier(k) => format!("barrier.{}", format!("{k:?}").to_lowercase()),
+            };
+            format!("{} = {what}", r(dst))
+        }
         Instr::SyncWarp { mask } => format!("syncwarp {}", o(mask, Ty::U32)),
         Instr::Fence => "threadfence".into(),
         Instr::CheckBounds { dst, index, len, .. } => format!("{} = checkbounds {} < {len}", r(dst), o(index, Ty::U32)),

@@ -331,6 +331,28 @@ fn bit_math(f: MathFn, ty: Ty, a: u64, b: u64) -> Option<u64> {
         }
         MathFn::Brev => (a as u32).reverse_bits() as u64,
         MathFn::Brev64 => a.reverse_bits(),
+        MathFn::PackBits => {
+            let (bits, mut mask) = (a as u32, b as u32);
+            let mut out = 0u32;
+            let mut k = 0;
+            while mask != 0 {
+                let l = mask.trailing_zeros();
+                out |= ((bits >> l) & 1) << k;
+                k += 1;
+                mask &= mask - 1;
+            }
+            out as u64
+        }
+        MathFn::NthLane => {
+            let (mut mask, n) = (a as u32, b as u32);
+            if mask == 0 {
+                return Some(0);
+            }
+            for _ in 0..n % mask.count_ones() {
+                mask &= mask - 1;
+            }
+            mask.trailing_zeros() as u64
+        }
         MathFn::Mul24 if signed => {
             // The low 24 bits of each operand, sign-extended, multiplied; the low 32 bits kept.
             let x = ((a as u32) << 8) as i32 >> 8;

@@ -344,7 +344,11 @@ mod tests {
         assert!(p.consts.contains(&1) && p.consts.contains(&2) && p.consts.contains(&0));
         // Only the barrier and the exits run from the IR.
         for (op, i) in p.ops.iter().zip(&c.kernel.instrs) {
-            assert_eq!(matches!(op, Op::General), matches!(i, Instr::SyncThreads | Instr::Exit), "{i:?}: {op:?}");
+            assert_eq!(
+                matches!(op, Op::General),
+                matches!(i, Instr::SyncThreads { .. } | Instr::Exit),
+                "{i:?}: {op:?}"
+            );
         }
     }
 }

@@ -10,8 +10,9 @@ use super::decoded::{Alu, Op, Row};
 use super::lane_mask::{ActiveLanes, LaneMask};
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
+use crate::front::tast::BarrierReduce;
 use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
-use crate::ir::{BranchSite, Instr, Kernel, Operand, Pc, Reg, Ty};
+use crate::ir::{BranchSite, Counter, Instr, Kernel, Operand, Pc, Reg, Ty};
 use crate::launch::Dim3;
 
 /// What the instruction does to control flow.
@@ -92,6 +93,17 @@ pub struct Ctx<'a> {
     pub par: Option<&'a super::machine::SharedGlobal>,
     /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
     pub touched: Option<&'a mut Touched>,
+    /// What `clock()` and the reducing barriers' results read ([`Instr::ReadCounter`]).
+    pub counters: Counters,
+}
+
+/// The machine's values an instruction may read (see [`crate::ir::Counter`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// `clock64()`: the machine's steps (issued instructions) before this one.
+    pub clock: u64,
+    /// The block's last reducing barrier: (threads whose predicate was non-zero, threads that arrived).
+    pub barrier: (u32, u32),
 }
 
 /// The global byte ranges `[lo, hi)` one warp instruction accessed: at most one per lane, kept inline so the
@@ -393,11 +405,21 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 ctx.set(*dst, l, old);
             }
         }
-        Instr::SyncThreads => return Ok(Effect::SyncThreads),
-        Instr::SyncWarp { mask: m } => {
-            let named = mask.lowest().map_or(LaneMask::EMPTY, |l| LaneMask(ctx.get(*m, l) as u32));
-            return Ok(Effect::SyncWarp(named));
+        Instr::SyncThreads { .. } => return Ok(Effect::SyncThreads),
+        Instr::ReadCounter { dst, which } => {
+            let (count, arrived) = ctx.counters.barrier;
+            let v = match which {
+                Counter::Clock => ctx.counters.clock as u32 as i32 as i64 as u64,
+                Counter::Clock64 => ctx.counters.clock,
+                Counter::Barrier(BarrierReduce::Count) => count as u64,
+                Counter::Barrier(BarrierReduce::And) => (count == arrived) as u64,
+                Counter::Barrier(BarrierReduce::Or) => (count > 0) as u64,
+            };
+            for l in mask.iter() {
+                ctx.set(*dst, l, v);
+            }
         }
+        Instr::SyncWarp { mask: m } => return Ok(Effect::SyncWarp(named_lanes(ctx, *m, mask))),
         Instr::Fence => {}
         Instr::CheckBounds { dst, index, base, len, elem_size, name } => {
             for l in mask.iter() {
@@ -465,20 +487,21 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
         }
         Instr::Vote { kind, dst, mask: m, pred } => {
             check_sync_mask(ctx, *m, mask);
-            let named = mask.lowest().map_or(0, |l| ctx.get(*m, l) as u32);
-            let mut ballot = 0u32;
+            let mut all = 0u32;
             for l in mask.iter() {
-                if named & (1 << l) != 0 && ctx.get(*pred, l) != 0 {
-                    ballot |= 1 << l;
+                if ctx.get(*pred, l) != 0 {
+                    all |= 1 << l;
                 }
             }
-            let voters = LaneMask(named).and(mask);
-            let v = match kind {
-                VoteKind::Ballot => ballot as u64,
-                VoteKind::Any => (ballot != 0) as u64,
-                VoteKind::All => (ballot == voters.0) as u64,
-            };
+            // Each lane votes with the lanes its own mask names (a tile's lanes differ from the next tile's).
             for l in mask.iter() {
+                let voters = LaneMask(ctx.get(*m, l) as u32).and(mask);
+                let ballot = all & voters.0;
+                let v = match kind {
+                    VoteKind::Ballot => ballot as u64,
+                    VoteKind::Any => (ballot != 0) as u64,
+                    VoteKind::All => (ballot == voters.0) as u64,
+                };
                 ctx.set(*dst, l, v);
             }
         }
@@ -524,9 +547,20 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
     Ok(Effect::Next)
 }
 
+/// The lanes a `_sync` intrinsic's mask operand names, over every executing lane (the lanes of a warp's
+/// tiles name their own tile each).
+pub(crate) fn named_lanes(ctx: &Ctx, m: Operand, active: LaneMask) -> LaneMask {
+    match m {
+        Operand::Imm(v) => LaneMask(v as u32),
+        Operand::Reg(_) => active.iter().fold(LaneMask::EMPTY, |n, l| n.or(LaneMask(ctx.get(m, l) as u32))),
+    }
+}
+
 fn check_sync_mask(ctx: &mut Ctx, m: Operand, active: LaneMask) {
-    let Some(first) = active.lowest() else { return };
-    let named = LaneMask(ctx.get(m, first) as u32);
+    if active.is_empty() {
+        return;
+    }
+    let named = named_lanes(ctx, m, active);
     if !named.is_subset_of(active) {
         ctx.notes.push(Note::SyncMaskInactive { named, active });
     }

@@ -223,6 +223,10 @@ pub struct BlockState {
     race: RaceShadow,
     barrier_epoch: u32,
     warp_epochs: Vec<u32>,
+    /// Reducing barriers (`__syncthreads_count`, ...): (non-zero predicates, arrived threads) of the
+    /// barrier the block is gathering at, and of the last one released (what the threads then read).
+    barrier_votes: (u32, u32),
+    barrier_result: (u32, u32),
 }
 
 impl BlockState {
@@ -425,6 +429,8 @@ impl Machine {
                 race: RaceShadow::new(self.layout.bytes),
                 barrier_epoch: 0,
                 warp_epochs: vec![0; nwarps as usize],
+                barrier_votes: (0, 0),
+                barrier_result: (0, 0),
             });
         }
         // (In place: a whole run dispatches a block per retired one.)
@@ -659,6 +665,7 @@ impl Machine {
                 shared_accesses: std::mem::take(&mut self.shared_scratch),
                 par: self.par.as_ref().map(|p| &*p.view),
                 touched: touched.as_mut(),
+                counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
             };
             let r = exec::execute(&mut ctx, pc, mask);
             if !ctx.shared_accesses.is_empty() {
@@ -774,31 +781,34 @@ impl Machine {
             _ => return false,
         };
         let block = &mut self.blocks[b];
-        let lane0 = mask.lowest().unwrap_or(0);
-        let named = LaneMask(match mask_op {
-            crate::ir::Operand::Imm(v) => v as u32,
-            crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + lane0) as u32,
-        });
+        // Each lane's own mask: the lanes of a warp's tiles each name their tile.
+        let mut named = [LaneMask::EMPTY; 32];
+        for l in mask.iter() {
+            named[l as usize] = LaneMask(match mask_op {
+                crate::ir::Operand::Imm(v) => v as u32,
+                crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + l) as u32,
+            });
+        }
         let warp = &mut block.warps[w];
-        let need = named.and(warp.live);
+        let live = warp.live;
         let WarpModel::Its(its) = &mut warp.model else { return false };
         if mask.is_subset_of(its.sync_passed) {
             its.sync_passed = its.sync_passed.minus(mask);
             return false;
         }
-        if need.is_subset_of(mask) {
+        // The lanes whose named lanes are not all here wait; if every lane's are, the group issues.
+        let waiting = mask.iter().filter(|&l| !named[l as usize].and(live).is_subset_of(mask));
+        let waiting = waiting.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
+        if waiting.is_empty() {
             return false;
         }
-        its.block(mask, ThreadState::WarpSync);
-        for l in mask.iter() {
-            its.sync_mask[l as usize] = named;
+        its.block(waiting, ThreadState::WarpSync);
+        for l in waiting.iter() {
+            its.sync_mask[l as usize] = named[l as usize];
         }
-        // Everyone named is here (waiting at this PC, or for `__syncwarp` at any `__syncwarp` with the same
-        // mask): they go on together.
-        let here = sync_partners(&self.kernel, its, pc);
-        if need.is_subset_of(here) {
-            release_sync(its, here, pc);
-        }
+        // Lanes whose named lanes are all here (waiting at this PC, or for `__syncwarp` at any `__syncwarp`
+        // with the same mask) go on together; the rest of the group issues without the waiting lanes next.
+        release_ready(&self.kernel, its, live, pc);
         self.progress();
         true
     }
@@ -815,6 +825,11 @@ impl Machine {
             }
         }
         let next = Pc(pc.0 + 1);
+        if effect == Effect::SyncThreads
+            && let Instr::SyncThreads { pred: Some(p) } = self.kernel.instrs[pc.0 as usize]
+        {
+            self.barrier_vote(b, w, mask, p);
+        }
         let idx = self.blocks[b].idx;
         let warp = &mut self.blocks[b].warps[w];
         if effect == Effect::Exit {
@@ -927,6 +942,7 @@ impl Machine {
             return;
         }
         block.barrier_epoch += 1;
+        block.barrier_result = std::mem::take(&mut block.barrier_votes);
         for w in &mut block.warps {
             match &mut w.model {
                 WarpModel::PreVolta { at_barrier, .. } => *at_barrier = None,
@@ -942,6 +958,20 @@ impl Machine {
         self.progress();
     }
 
+    /// The lanes `mask` of warp `w` arrive at a reducing barrier with predicate `p`: they count towards the
+    /// block's result (a pre-Volta warp arrives whole, but only the lanes that executed it have a predicate).
+    fn barrier_vote(&mut self, b: usize, w: usize, mask: LaneMask, p: crate::ir::Operand) {
+        let block = &mut self.blocks[b];
+        for l in mask.iter() {
+            let v = match p {
+                crate::ir::Operand::Imm(v) => v,
+                crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + l),
+            };
+            block.barrier_votes.0 += (v != 0) as u32;
+            block.barrier_votes.1 += 1;
+        }
+    }
+
     /// ITS: lanes waiting at a `_sync` intrinsic for lanes that have now exited go on.
     fn its_release_warp_syncs(&mut self, b: usize, w: usize) {
         let warp = &mut self.blocks[b].warps[w];
@@ -951,12 +981,8 @@ impl Machine {
             if its.state(l) != ThreadState::WarpSync {
                 continue; // released with an earlier lane's group
             }
-            let need = its.sync_mask[l as usize].and(live);
             let pc = its.pc[l as usize];
-            let here = sync_partners(&self.kernel, its, pc);
-            if need.is_subset_of(here) {
-                release_sync(its, here, pc);
-            }
+            release_ready(&self.kernel, its, live, pc);
         }
     }
 
@@ -1032,25 +1058,37 @@ impl Machine {
     }
 }
 
-/// ITS: the lanes waiting at the `_sync` intrinsic at `pc` that complete it together: the lanes at the same
-/// PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same instruction),
-/// lanes waiting at any `__syncwarp` with the same mask.
+/// ITS: the lanes waiting at the `_sync` intrinsic at `pc` that may complete it together: the lanes at the
+/// same PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same
+/// instruction), lanes waiting at any `__syncwarp` with the mask of a lane at `pc`.
 fn sync_partners(kernel: &Kernel, its: &ItsWarp, pc: Pc) -> LaneMask {
     let waiting = its.lanes_in(ThreadState::WarpSync);
     let any_site = matches!(kernel.instrs[pc.0 as usize], Instr::SyncWarp { .. });
-    let named = waiting.iter().find(|&l| its.pc[l as usize] == pc).map(|l| its.sync_mask[l as usize]);
+    let at_pc = waiting.iter().filter(|&l| its.pc[l as usize] == pc);
+    let masks: Vec<LaneMask> = at_pc.map(|l| its.sync_mask[l as usize]).collect();
     let mut here = LaneMask::EMPTY;
     for l in waiting.iter() {
         let at = its.pc[l as usize];
         let partner = at == pc
             || (any_site
                 && matches!(kernel.instrs[at.0 as usize], Instr::SyncWarp { .. })
-                && Some(its.sync_mask[l as usize]) == named);
+                && masks.contains(&its.sync_mask[l as usize]));
         if partner {
             here = here.or(LaneMask::lane(l));
         }
     }
     here
+}
+
+/// ITS: releases the lanes waiting at (or, for `__syncwarp`, with) the `_sync` intrinsic at `pc` whose
+/// named live lanes are all waiting there: each lane by its own mask, as each tile of a warp syncs alone.
+fn release_ready(kernel: &Kernel, its: &mut ItsWarp, live: LaneMask, pc: Pc) {
+    let here = sync_partners(kernel, its, pc);
+    let ready = here.iter().filter(|&l| its.sync_mask[l as usize].and(live).is_subset_of(here));
+    let ready = ready.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
+    if !ready.is_empty() {
+        release_sync(its, ready, pc);
+    }
 }
 
 /// ITS: `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other

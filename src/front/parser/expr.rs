@@ -299,8 +299,19 @@ impl Parser<'_> {
             TokKind::Ident(name) if matches!(name.as_str(), "asm" | "__asm__" | "__asm") => {
                 return Err(self.error(Diagnostic::unsupported(span, "inline PTX assembly (`asm`)")));
             }
-            // `tiled_partition<32>(block)`: cooperative groups' own template.
-            TokKind::Ident(name) if name == "tiled_partition" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {
+            // `tiled_partition<32>(block)`, `cg::plus<int>()`: cooperative groups' own templates (the
+            // functors only where `<...>(` follows: `less < x` stays a comparison).
+            TokKind::Ident(name)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    && (name == "tiled_partition"
+                        || matches!(name.as_str(), "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor")
+                            && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                                matches!(
+                                    self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                                    Some(TokKind::Punct(Punct::LParen))
+                                )
+                            })) =>
+            {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
                 };

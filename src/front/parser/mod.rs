@@ -472,7 +472,7 @@ fn typedef_name(name: &str) -> Option<BaseType> {
         "int8_t" => BaseType::SChar,
         "int16_t" => BaseType::Short,
         "uint16_t" | "ushort" => BaseType::UShort,
-        "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" => BaseType::Long,
+        "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" | "clock_t" => BaseType::Long,
         "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" | "ulong" => BaseType::ULong,
         _ => return None,
     })

@@ -280,6 +280,9 @@ impl Checker {
     }
 
     pub(super) fn member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Expr {
+        if let Some(e) = self.group_member(obj, field, span) {
+            return e;
+        }
         if let Some(e) = self.struct_member(obj, field, span) {
             return e;
         }

@@ -1,10 +1,13 @@
-//! Cooperative groups, the part courses teach: `this_thread_block()`, `tiled_partition<N>(block)`,
-//! `coalesced_threads()` and their methods, lowered to the barriers, shuffles and votes they are made of. A
-//! group is a struct with no fields (a block, a tile: all is known from the thread's index and the tile
-//! size, which is part of the type) or with its lane mask (a coalesced group).
+//! Cooperative groups, the part courses teach: the group types (`thread_block`, `thread_block_tile<N>`,
+//! `coalesced_group`, `thread_group`, `grid_group`), the calls that make them (`this_thread_block()`,
+//! `tiled_partition<N>(block)`, `tiled_partition(block, n)`, `coalesced_threads()`, `this_grid()`) and how
+//! one group converts to another; their methods are in `group_ops.rs`. Everything lowers to the indices,
+//! barriers, shuffles and votes a group is made of.
 //!
-//! A tile's `sync()` is a `__syncwarp` over the tile's lanes: under ITS a warp-level convergence point, shown
-//! as such; a block's is `__syncthreads()`.
+//! A group is a struct whose fields are what the thread cannot recompute from its indices: none for a block,
+//! a tile (its size is part of its type) or the grid; the lane mask for a coalesced group (the lanes active
+//! where it was made); and for a `thread_group`, which holds any of them at run time, the thread's rank, the
+//! group's size and its lane mask (0 for a whole block). The debugger shows these fields as the variable's.
 
 use std::sync::Arc;
 
@@ -17,17 +20,54 @@ use super::{Binding, Checker};
 
 /// A group type's kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
-enum Group {
+pub(super) enum Group {
     Block,
     Tile(u32),
     Coalesced,
+    /// `thread_group`: a block, a tile or a coalesced group, known at run time.
+    Dynamic,
+    Grid,
+}
+
+impl Group {
+    pub(super) fn name(self) -> String {
+        match self {
+            Group::Block => "thread_block".into(),
+            Group::Tile(n) => format!("thread_block_tile<{n}>"),
+            Group::Coalesced => "coalesced_group".into(),
+            Group::Dynamic => "thread_group".into(),
+            Group::Grid => "grid_group".into(),
+        }
+    }
+}
+
+/// A group's value: its kind and its fields' values, in the order of its struct's fields.
+pub(super) struct GroupVal {
+    pub group: Group,
+    pub fields: Vec<Expr>,
+}
+
+impl GroupVal {
+    /// The lane mask of a coalesced group or `thread_group`.
+    pub(super) fn field(&self, name: &str, span: Span) -> Expr {
+        let i = match (self.group, name) {
+            (Group::Dynamic, "rank") => 0,
+            (Group::Dynamic, "size") => 1,
+            (Group::Dynamic, _) => 2,
+            _ => 0,
+        };
+        self.fields.get(i).cloned().unwrap_or_else(|| konst(0, span))
+    }
 }
 
 /// The struct type of a cooperative-groups type name (`thread_block`, `thread_block_tile<32>`, ...).
 pub fn group_type(name: &str) -> Option<Arc<StructDef>> {
+    let u = |f: &str| (f.to_string(), Type::UINT);
     let def = match name {
-        "thread_block" | "thread_group" => StructDef::new("thread_block", vec![], 1),
-        "coalesced_group" => StructDef::new("coalesced_group", vec![("mask".into(), Type::UINT)], 4),
+        "thread_block" => StructDef::new(name, vec![], 1),
+        "grid_group" => StructDef::new(name, vec![], 1),
+        "thread_group" => StructDef::new(name, vec![u("rank"), u("size"), u("mask")], 4),
+        "coalesced_group" => StructDef::new(name, vec![u("mask")], 4),
         _ => {
             let n: u32 = name.strip_prefix("thread_block_tile<")?.strip_suffix('>')?.trim().parse().ok()?;
             StructDef::new(format!("thread_block_tile<{n}>"), vec![], 1)
@@ -36,20 +76,33 @@ pub fn group_type(name: &str) -> Option<Arc<StructDef>> {
     Some(Arc::new(def))
 }
 
-fn group_of(ty: &Type) -> Option<Group> {
+/// The group kind of a type, if it is a group type.
+pub(super) fn group_of(ty: &Type) -> Option<Group> {
     let s = ty.as_struct()?;
     match s.name.as_str() {
         "thread_block" => Some(Group::Block),
         "coalesced_group" => Some(Group::Coalesced),
-        n => n.strip_prefix("thread_block_tile<")?.strip_suffix('>')?.parse().ok().map(Group::Tile),
+        "thread_group" => Some(Group::Dynamic),
+        "grid_group" => Some(Group::Grid),
+        // (A tile of another size is diagnosed where it is made; its variables are no group.)
+        n => n
+            .strip_prefix("thread_block_tile<")?
+            .strip_suffix('>')?
+            .parse()
+            .ok()
+            .filter(|n: &u32| n.is_power_of_two() && *n <= 32)
+            .map(Group::Tile),
     }
 }
 
-/// Whether a function's name makes a group (`this_thread_block`, `tiled_partition<N>`, `coalesced_threads`).
+/// The type name of the group a function makes (`this_thread_block`, `tiled_partition<N>`,
+/// `tiled_partition`, `coalesced_threads`, `this_grid`), if it makes one.
 pub(super) fn makes_group(name: &str) -> Option<String> {
     match name {
         "this_thread_block" => Some("thread_block".into()),
         "coalesced_threads" => Some("coalesced_group".into()),
+        "tiled_partition" => Some("thread_group".into()),
+        "this_grid" => Some("grid_group".into()),
         _ => {
             let n = name.strip_prefix("tiled_partition<")?.strip_suffix('>')?;
             Some(format!("thread_block_tile<{}>", n.trim()))
@@ -57,24 +110,30 @@ pub(super) fn makes_group(name: &str) -> Option<String> {
     }
 }
 
-fn uint(kind: ExprKind, span: Span) -> Expr {
+pub(super) fn uint(kind: ExprKind, span: Span) -> Expr {
     Expr::new(kind, Type::UINT, span)
 }
 
-fn konst(v: u64, span: Span) -> Expr {
+pub(super) fn konst(v: u64, span: Span) -> Expr {
     uint(ExprKind::Const(v), span)
 }
 
-fn arith(op: ArithOp, a: Expr, b: Expr, span: Span) -> Expr {
-    uint(ExprKind::Arith(op, Box::new(a), Box::new(b)), span)
+pub(super) fn arith(op: ArithOp, a: Expr, b: Expr, span: Span) -> Expr {
+    let ty = a.ty.clone();
+    Expr::new(ExprKind::Arith(op, Box::new(a), Box::new(b)), ty, span)
 }
 
-fn special(s: Special, span: Span) -> Expr {
+pub(super) fn special(s: Special, span: Span) -> Expr {
     uint(ExprKind::Special(s), span)
 }
 
+/// A 32-bit math intrinsic on unsigned operands (`__popc`, [`MathFn::NthLane`], ...).
+pub(super) fn umath(f: MathFn, args: Vec<Expr>, span: Span) -> Expr {
+    uint(ExprKind::Intrinsic(Intrinsic::Math(f), args), span)
+}
+
 /// The thread's index in its block, x fastest.
-fn thread_rank(span: Span) -> Expr {
+pub(super) fn thread_rank(span: Span) -> Expr {
     let (tx, ty, tz) = (
         special(Special::ThreadIdx(0), span),
         special(Special::ThreadIdx(1), span),
@@ -86,37 +145,85 @@ fn thread_rank(span: Span) -> Expr {
     arith(ArithOp::Add, arith(ArithOp::Add, tx, y, span), z, span)
 }
 
-fn block_size(span: Span) -> Expr {
+/// The thread's lane in its warp.
+pub(super) fn lane(span: Span) -> Expr {
+    arith(ArithOp::Rem, thread_rank(span), konst(32, span), span)
+}
+
+pub(super) fn block_size(span: Span) -> Expr {
     let d = |a| special(Special::BlockDim(a), span);
     arith(ArithOp::Mul, arith(ArithOp::Mul, d(0), d(1), span), d(2), span)
 }
 
-/// The lanes of the thread's tile of `n`, as a warp mask.
-fn tile_mask(n: u32, span: Span) -> Expr {
-    if n >= 32 {
-        return konst(0xffff_ffff, span);
-    }
-    let lane = arith(ArithOp::Rem, thread_rank(span), konst(32, span), span);
-    let first =
-        arith(ArithOp::Mul, arith(ArithOp::Div, lane, konst(n as u64, span), span), konst(n as u64, span), span);
-    arith(ArithOp::Shl, konst((1u64 << n) - 1, span), first, span)
+/// The lanes of the thread's tile of `n` (an unsigned expression, 1 to 32), as a warp mask:
+/// `0xffffffff >> (32 - n) << lane / n * n` (no shift by 32 for a whole warp).
+pub(super) fn tile_mask_of(n: Expr, span: Span) -> Expr {
+    let ones =
+        arith(ArithOp::Shr, konst(0xffff_ffff, span), arith(ArithOp::Sub, konst(32, span), n.clone(), span), span);
+    let first = arith(ArithOp::Mul, arith(ArithOp::Div, lane(span), n.clone(), span), n, span);
+    arith(ArithOp::Shl, ones, first, span)
+}
+
+/// The lanes of the thread's tile of `n`.
+pub(super) fn tile_mask(n: u32, span: Span) -> Expr {
+    if n >= 32 { konst(0xffff_ffff, span) } else { tile_mask_of(konst(n as u64, span), span) }
+}
+
+/// The thread's rank in a coalesced group of lanes `mask`: the lanes of the mask below its own.
+pub(super) fn coalesced_rank(mask: Expr, span: Span) -> Expr {
+    let below = arith(ArithOp::Sub, arith(ArithOp::Shl, konst(1, span), lane(span), span), konst(1, span), span);
+    umath(MathFn::Popc, vec![arith(ArithOp::And, mask, below, span)], span)
 }
 
 impl Checker {
-    /// The values a group-making call gives (none for a block or tile, the active mask for a coalesced group).
+    /// The group an expression denotes: a group variable or parameter, or a call that makes one (evaluated
+    /// here). None, with nothing reported, for anything else.
+    pub(super) fn group_operand(&mut self, e: &ast::Expr) -> Option<GroupVal> {
+        match &e.kind {
+            A::Name(n) => match self.lookup(n)? {
+                Binding::StructLocal(i) => {
+                    let sl = &self.struct_locals[i as usize];
+                    let group = group_of(&sl.ty)?;
+                    let fields = sl.leaves.iter().map(|(_, id, t)| Expr::new(ExprKind::Local(*id), t.clone(), e.span));
+                    Some(GroupVal { group, fields: fields.collect() })
+                }
+                _ => None,
+            },
+            A::Call(f, args) => {
+                let made = makes_group(&f.name)?;
+                // (First: a tile of a size that is no group's is diagnosed there.)
+                let fields = self.group_values(&f.name, args, e.span)?;
+                let group = group_of(&Type::Struct(group_type(&made)?))?;
+                Some(GroupVal { group, fields })
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `e` names or makes a group (looked at without evaluating anything).
+    pub(super) fn is_group_expr(&self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            A::Name(n) => match self.lookup(n) {
+                Some(Binding::StructLocal(i)) => group_of(&self.struct_locals[i as usize].ty).is_some(),
+                _ => false,
+            },
+            A::Call(f, _) => makes_group(&f.name).is_some(),
+            _ => false,
+        }
+    }
+
+    /// The field values of the group that call `name(args)` makes (None after a diagnostic).
     pub(super) fn group_values(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Vec<Expr>> {
+        let ty = makes_group(name)?;
+        if name == "tiled_partition" {
+            return self.runtime_partition(args, span);
+        }
         // The parent group (`tiled_partition<32>(block)`) only says which threads: nothing to evaluate.
         for a in args {
-            let is_group = match &a.kind {
-                A::Name(n) => matches!(self.lookup(n), Some(Binding::StructLocal(_))),
-                A::Call(f, _) => makes_group(&f.name).is_some(),
-                _ => false,
-            };
-            if !is_group {
+            if !self.is_group_expr(a) {
                 self.expr(a);
             }
         }
-        let ty = makes_group(name)?;
         if let Some(n) = ty.strip_prefix("thread_block_tile<").and_then(|n| n.strip_suffix('>')) {
             match n.parse::<u32>() {
                 Ok(k) if k.is_power_of_two() && k <= 32 => {}
@@ -130,176 +237,227 @@ impl Checker {
                 }
             }
         }
-        Some(if ty == "coalesced_group" {
-            vec![uint(ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]), span)]
-        } else {
-            vec![]
+        Some(match ty.as_str() {
+            "coalesced_group" => vec![uint(ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]), span)],
+            _ => vec![],
         })
     }
 
-    /// `g.method(args)` on a cooperative group.
-    pub(super) fn method_call(&mut self, obj: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Expr {
-        let (group, mask_local) = match &obj.kind {
-            A::Name(n) => match self.lookup(n) {
-                Some(Binding::StructLocal(i)) => {
-                    let sl = &self.struct_locals[i as usize];
-                    (group_of(&sl.ty), sl.leaves.first().map(|l| l.1))
-                }
-                _ => (None, None),
-            },
-            _ => (None, None),
+    /// `tiled_partition(parent, n)`: a `thread_group` of tiles of `n` threads, `n` known at run time.
+    fn runtime_partition(&mut self, args: &[ast::Expr], span: Span) -> Option<Vec<Expr>> {
+        let [parent, n] = args else {
+            self.err(Diagnostic::new(
+                ErrorCode::Type,
+                span,
+                format!(
+                    "`tiled_partition` takes 2 arguments (the parent group and the tile size), {} given",
+                    args.len()
+                ),
+            ));
+            return None;
         };
-        let Some(group) = group else {
-            for a in args {
-                self.expr(a);
+        let Some(p) = self.group_operand(parent) else {
+            self.expr(parent);
+            self.err(
+                Diagnostic::new(ErrorCode::Type, parent.span, "`tiled_partition` partitions a group")
+                    .hint("pass the block: `tiled_partition(this_thread_block(), 32)`"),
+            );
+            return None;
+        };
+        if matches!(p.group, Group::Grid | Group::Coalesced) {
+            self.err(Diagnostic::unsupported(parent.span, format!("partitioning a `{}`", p.group.name())));
+            return None;
+        }
+        let nv = self.expr(n);
+        let nv = self.convert(nv, &Type::UINT, "argument");
+        if nv.ty.is_error() {
+            return None;
+        }
+        match self.const_int(&nv) {
+            Some(k) if k > 0 && k <= 32 && (k as u64).is_power_of_two() => {}
+            Some(k) => {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, n.span, format!("a tile of {k} threads"))
+                        .label("tiled_partition takes a power of two up to 32")
+                        .hint("tiles are parts of one warp: 1, 2, 4, 8, 16 or 32 threads"),
+                );
+                return None;
             }
-            return self
-                .type_error(span, format!("`.{}(...)`: only cooperative groups have methods here", method.name));
+            // Known at run time only: a size that is not a power of two up to 32 makes tiles that are not
+            // CUDA's (undefined there).
+            None => {}
+        }
+        let rank = arith(ArithOp::Rem, self.group_rank(&p, span), nv.clone(), span);
+        Some(vec![rank, nv.clone(), tile_mask_of(nv, span)])
+    }
+
+    /// The thread's rank in group `g`.
+    pub(super) fn group_rank(&mut self, g: &GroupVal, span: Span) -> Expr {
+        match g.group {
+            Group::Block => thread_rank(span),
+            Group::Tile(n) => arith(ArithOp::Rem, thread_rank(span), konst(n as u64, span), span),
+            Group::Coalesced => coalesced_rank(g.field("mask", span), span),
+            Group::Dynamic => g.field("rank", span),
+            Group::Grid => {
+                let b = |a| special(Special::BlockIdx(a), span);
+                let g = |a| special(Special::GridDim(a), span);
+                let block = arith(
+                    ArithOp::Add,
+                    arith(
+                        ArithOp::Mul,
+                        arith(ArithOp::Add, arith(ArithOp::Mul, b(2), g(1), span), b(1), span),
+                        g(0),
+                        span,
+                    ),
+                    b(0),
+                    span,
+                );
+                let wide = |e: Expr| Expr::new(ExprKind::Convert(Box::new(e)), Type::Scalar(super::Scalar::U64), span);
+                let r = arith(ArithOp::Mul, wide(block), wide(block_size(span)), span);
+                arith(ArithOp::Add, r, wide(thread_rank(span)), span)
+            }
+        }
+    }
+
+    /// The values of group `src` as a `to` (`thread_group g = this_thread_block();`, an argument passed to a
+    /// `const thread_group &` parameter); None after a diagnostic.
+    fn convert_group(&mut self, src: GroupVal, to: Group, span: Span) -> Option<Vec<Expr>> {
+        if src.group == to {
+            return Some(src.fields);
+        }
+        if to == Group::Dynamic && src.group != Group::Grid {
+            let rank = self.group_rank(&src, span);
+            let (size, mask) = match src.group {
+                Group::Block => (block_size(span), konst(0, span)),
+                Group::Tile(n) => (konst(n as u64, span), tile_mask(n, span)),
+                _ => {
+                    let m = src.field("mask", span);
+                    (umath(MathFn::Popc, vec![m.clone()], span), m)
+                }
+            };
+            return Some(vec![rank, size, mask]);
+        }
+        self.err(
+            Diagnostic::new(
+                ErrorCode::Type,
+                span,
+                format!("cannot convert a `{}` to a `{}`", src.group.name(), to.name()),
+            )
+            .label("cooperative groups convert only to `thread_group`"),
+        );
+        None
+    }
+
+    /// The field values of a struct-typed initialiser or argument that involves a group: a group of type `ty`
+    /// (made, copied or converted), or a `dim3` from a group's `group_index()` and the like. None when `e`
+    /// and `ty` are no such thing (the caller goes on); Some(None) after a diagnostic.
+    pub(super) fn group_struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Option<Vec<Expr>>> {
+        let to = group_of(ty);
+        let made = matches!(&e.kind, A::Call(f, _) if makes_group(&f.name).is_some());
+        if to.is_some() || made {
+            return match (self.group_operand(e), to) {
+                (Some(src), Some(to)) => Some(self.convert_group(src, to, e.span)),
+                // Not a group: the caller says what it is.
+                (None, Some(_)) => None,
+                (Some(src), None) => {
+                    let d = Diagnostic::new(
+                        ErrorCode::Type,
+                        e.span,
+                        format!("cannot convert a `{}` to a `{ty}`", src.group.name()),
+                    );
+                    self.err(d);
+                    Some(None)
+                }
+                // (Diagnosed where it was made.)
+                (None, None) => Some(None),
+            };
+        }
+        let A::MethodCall(obj, method, args) = &e.kind else { return None };
+        let s = ty.as_struct()?;
+        if s.fields.len() != 3 || !self.is_group_expr(obj) {
+            return None;
+        }
+        let v = self.group_dim3(obj, method, args, e.span)?;
+        let Some(v) = v else { return Some(None) };
+        let fields: Vec<Type> = s.fields.iter().map(|f| f.ty.clone()).collect();
+        Some(Some(v.into_iter().zip(&fields).map(|(x, t)| self.convert(x, t, "initialiser")).collect()))
+    }
+
+    /// `g.group_index().x` and the other fields of a group's `dim3` methods; None when `obj` is no such call.
+    pub(super) fn group_member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Option<Expr> {
+        let A::MethodCall(g, method, args) = &obj.kind else { return None };
+        if !self.is_group_expr(g) {
+            return None;
+        }
+        let v = self.group_dim3(g, method, args, span)?;
+        let Some(v) = v else { return Some(Expr::error(span)) };
+        let axis = match field.name.as_str() {
+            "x" => 0,
+            "y" => 1,
+            "z" => 2,
+            _ => {
+                let d = Diagnostic::new(ErrorCode::Name, field.span, format!("a `dim3` has no field `{}`", field.name))
+                    .label("expected x, y or z");
+                self.err(d);
+                return Some(Expr::error(span));
+            }
         };
-        self.group_method(group, mask_local, method, args, span)
+        v.into_iter().nth(axis)
     }
 
-    /// `cg::sync(g)`.
-    pub(super) fn group_sync_call(&mut self, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        let [g] = args else { return None };
-        let sync = ast::Ident { name: "sync".into(), span };
-        Some(self.method_call(g, &sync, &[], span))
-    }
-
-    fn group_method(
+    /// The three values of a group's `dim3` method (`group_index()`, `thread_index()`, `group_dim()`,
+    /// `dim_threads()`; the grid's `block_index()`, `dim_blocks()`); None when `method` is none of them.
+    pub(super) fn group_dim3(
         &mut self,
-        group: Group,
-        mask_local: Option<LocalId>,
+        obj: &ast::Expr,
         method: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Expr {
-        let n = match group {
-            Group::Tile(n) => n,
-            _ => 32,
+    ) -> Option<Option<Vec<Expr>>> {
+        let which: fn(u8) -> Special = match method.name.as_str() {
+            "group_index" | "block_index" => Special::BlockIdx,
+            "thread_index" => Special::ThreadIdx,
+            "group_dim" | "dim_threads" | "dim_blocks" => Special::BlockDim,
+            _ => return None,
         };
-        let mask = match (group, mask_local) {
-            (Group::Coalesced, Some(l)) => uint(ExprKind::Local(l), span),
-            (Group::Tile(n), _) => tile_mask(n, span),
-            _ => konst(0xffff_ffff, span),
+        let g = self.group_operand(obj)?;
+        let ok = match g.group {
+            Group::Block => {
+                matches!(method.name.as_str(), "group_index" | "thread_index" | "group_dim" | "dim_threads")
+            }
+            Group::Grid => matches!(method.name.as_str(), "block_index" | "dim_blocks" | "group_dim" | "dim_threads"),
+            _ => false,
         };
-        let want = |c: &mut Checker, k: usize| -> bool {
-            if args.len() == k {
-                return true;
-            }
-            c.err(Diagnostic::new(
-                ErrorCode::Type,
-                span,
-                format!("`{}` takes {k} argument{}, {} given", method.name, if k == 1 { "" } else { "s" }, args.len()),
-            ));
-            false
-        };
-        let lane = arith(ArithOp::Rem, thread_rank(span), konst(32, span), span);
-        match (group, method.name.as_str()) {
-            (_, "sync") => {
-                if !want(self, 0) {
-                    return Expr::error(span);
-                }
-                match group {
-                    Group::Block => Expr::new(ExprKind::Intrinsic(Intrinsic::SyncThreads, vec![]), Type::Void, span),
-                    // The tiles of a warp reach their sync together when the warp is converged: one
-                    // __syncwarp over the lanes that are here (every tile names its own lanes, and a warp's
-                    // instruction has one mask in warpdbg's model).
-                    Group::Tile(_) => {
-                        let active = uint(ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]), span);
-                        Expr::new(ExprKind::Intrinsic(Intrinsic::SyncWarp, vec![active]), Type::Void, span)
-                    }
-                    Group::Coalesced => {
-                        Expr::new(ExprKind::Intrinsic(Intrinsic::SyncWarp, vec![mask]), Type::Void, span)
-                    }
-                }
-            }
-            (Group::Block, "thread_rank") => thread_rank(span),
-            (Group::Block, "size" | "num_threads") => block_size(span),
-            (Group::Tile(_), "thread_rank") => arith(ArithOp::Rem, thread_rank(span), konst(n as u64, span), span),
-            (Group::Tile(_), "size" | "num_threads") => konst(n as u64, span),
-            (Group::Tile(_), "meta_group_rank") => arith(ArithOp::Div, thread_rank(span), konst(n as u64, span), span),
-            (Group::Tile(_), "meta_group_size") => {
-                let up = arith(ArithOp::Add, block_size(span), konst(n as u64 - 1, span), span);
-                arith(ArithOp::Div, up, konst(n as u64, span), span)
-            }
-            (Group::Coalesced, "thread_rank") => {
-                // The active lanes below this one.
-                let below = arith(ArithOp::Sub, arith(ArithOp::Shl, konst(1, span), lane, span), konst(1, span), span);
-                let m = arith(ArithOp::And, mask, below, span);
-                uint(ExprKind::Intrinsic(Intrinsic::Math(MathFn::Popc), vec![m]), span)
-            }
-            (Group::Coalesced, "size" | "num_threads") => {
-                uint(ExprKind::Intrinsic(Intrinsic::Math(MathFn::Popc), vec![mask]), span)
-            }
-            (Group::Tile(_), "shfl" | "shfl_down" | "shfl_up" | "shfl_xor") => {
-                if !want(self, 2) {
-                    return Expr::error(span);
-                }
-                let kind = match method.name.as_str() {
-                    "shfl" => ShflKind::Idx,
-                    "shfl_down" => ShflKind::Down,
-                    "shfl_up" => ShflKind::Up,
-                    _ => ShflKind::Xor,
-                };
-                let v = self.expr(&args[0]);
-                let Some(s) = self.arith_operand(&v, &method.name) else { return Expr::error(span) };
-                let s = s.promote();
-                let v = Self::to_scalar(v, s);
-                let l = self.expr(&args[1]);
-                let l = self.convert(l, &Type::INT, "argument");
-                let width = Expr::new(ExprKind::Const(n as u64), Type::INT, span);
-                Expr::new(ExprKind::Intrinsic(Intrinsic::Shfl(kind), vec![mask, v, l, width]), Type::Scalar(s), span)
-            }
-            (Group::Tile(_) | Group::Coalesced, "any" | "all" | "ballot") => {
-                if !want(self, 1) {
-                    return Expr::error(span);
-                }
-                let kind = match method.name.as_str() {
-                    "any" => VoteKind::Any,
-                    "all" => VoteKind::All,
-                    _ => VoteKind::Ballot,
-                };
-                let p = self.cond(&args[0]);
-                // One ballot over the lanes that are here, then the group's own bits: the tiles of a warp
-                // vote in one instruction, each over its lanes.
-                let active = uint(ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]), span);
-                let ballot = uint(ExprKind::Intrinsic(Intrinsic::Vote(VoteKind::Ballot), vec![active, p]), span);
-                let mine = arith(ArithOp::And, ballot, mask.clone(), span);
-                let bool_int = |op, a, b| {
-                    let cmp = Expr::new(ExprKind::Cmp(op, Box::new(a), Box::new(b)), Type::BOOL, span);
-                    Expr::new(ExprKind::Convert(Box::new(cmp)), Type::INT, span)
-                };
-                match (kind, group) {
-                    (VoteKind::Any, _) => bool_int(CmpOp::Ne, mine, konst(0, span)),
-                    (VoteKind::All, _) => {
-                        let here = uint(ExprKind::Intrinsic(Intrinsic::ActiveMask, vec![]), span);
-                        bool_int(CmpOp::Eq, mine, arith(ArithOp::And, here, mask, span))
-                    }
-                    // A tile's ballot counts from its own first lane.
-                    (_, Group::Tile(n)) if n < 32 => {
-                        let first = arith(
-                            ArithOp::Mul,
-                            arith(ArithOp::Div, lane, konst(n as u64, span), span),
-                            konst(n as u64, span),
-                            span,
-                        );
-                        let shifted = arith(ArithOp::Shr, mine, first, span);
-                        arith(ArithOp::And, shifted, konst((1u64 << n) - 1, span), span)
-                    }
-                    _ => mine,
-                }
-            }
-            (_, m) => {
-                let what = match group {
-                    Group::Block => "thread_block",
-                    Group::Tile(_) => "thread_block_tile",
-                    Group::Coalesced => "coalesced_group",
-                };
-                self.err(Diagnostic::unsupported(method.span, format!("`{what}::{m}`")));
-                Expr::error(span)
-            }
+        if !ok {
+            self.err(
+                Diagnostic::new(
+                    ErrorCode::Type,
+                    method.span,
+                    format!("`{}` has no `{}()`", g.group.name(), method.name),
+                )
+                .hint("a block has `group_index()`, `thread_index()`, `group_dim()` and `dim_threads()`"),
+            );
+            return Some(None);
         }
+        if !args.is_empty() {
+            self.err(Diagnostic::new(ErrorCode::Type, span, format!("`{}` takes no arguments", method.name)));
+            return Some(None);
+        }
+        Some(Some(
+            (0..3u8)
+                .map(|a| match (g.group, method.name.as_str()) {
+                    // The grid's dimensions: in blocks, or in threads.
+                    (Group::Grid, "dim_blocks" | "group_dim") => special(Special::GridDim(a), span),
+                    (Group::Grid, "dim_threads") => arith(
+                        ArithOp::Mul,
+                        special(Special::GridDim(a), span),
+                        special(Special::BlockDim(a), span),
+                        span,
+                    ),
+                    _ => special(which(a), span),
+                })
+                .collect(),
+        ))
     }
 
     /// The check for a `T &` parameter: only groups may be passed by reference (they do not change).
@@ -319,6 +477,19 @@ impl Checker {
                 let t = makes_group(&name.name).unwrap_or_default();
                 group_type(&t).map_or(Type::Error, Type::Struct)
             }
+            // `auto g = g3;`: a copy of a group.
+            Some(A::Name(_)) if init.is_some_and(|i| self.is_group_expr(i)) => {
+                init.and_then(|i| self.struct_local_type(i)).unwrap_or(Type::Error)
+            }
+            Some(A::MethodCall(obj, m, _))
+                if self.is_group_expr(obj)
+                    && matches!(
+                        m.name.as_str(),
+                        "group_index" | "thread_index" | "group_dim" | "dim_threads" | "block_index" | "dim_blocks"
+                    ) =>
+            {
+                super::structs::vector_type("dim3").map_or(Type::Error, Type::Struct)
+            }
             Some(_) => {
                 let before = self.diags.len();
                 let v = init.map(|e| self.expr(e)).map_or(Type::Error, |v| v.ty);
@@ -332,14 +503,13 @@ impl Checker {
         }
     }
 
-    /// `this_grid()` and the rest of cooperative groups warpdbg does not model.
+    /// The parts of cooperative groups warpdbg does not model.
     pub(super) fn unsupported_group_call(&mut self, name: &ast::Ident) -> bool {
         let what = match name.name.as_str() {
-            "this_grid" | "this_multi_grid" => "grid-wide cooperative groups (this_grid)",
-            "tiled_partition" => "tiled_partition with a size chosen at run time: write tiled_partition<N>(block)",
+            "this_multi_grid" => "multi-device cooperative groups (this_multi_grid)",
             "binary_partition" | "labeled_partition" => "partitioned cooperative groups",
-            "reduce" | "inclusive_scan" | "exclusive_scan" => "cooperative groups' collective algorithms (cg::reduce)",
-            "memcpy_async" | "wait" => "cooperative groups' asynchronous copies",
+            "inclusive_scan" | "exclusive_scan" => "cooperative groups' scans (cg::inclusive_scan)",
+            "memcpy_async" | "wait" | "wait_prior" => "cooperative groups' asynchronous copies",
             _ => return false,
         };
         self.err(Diagnostic::unsupported(name.span, what));

@@ -5,6 +5,7 @@ mod call;
 mod deduce;
 mod expr;
 mod globals;
+mod group_ops;
 mod groups;
 mod stmt;
 mod structs;
@@ -311,8 +312,13 @@ impl Checker {
     }
 }
 
-const INTRINSIC_NAMES: [&str; 57] = [
+const INTRINSIC_NAMES: [&str; 62] = [
     "__syncthreads",
+    "__syncthreads_count",
+    "__syncthreads_and",
+    "__syncthreads_or",
+    "clock",
+    "clock64",
     "__syncwarp",
     "__threadfence",
     "__threadfence_block",
@@ -376,6 +382,11 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
     use MathFn as M;
     Some(match name {
         "__syncthreads" => I::SyncThreads,
+        "__syncthreads_count" => I::SyncThreadsReduce(BarrierReduce::Count),
+        "__syncthreads_and" => I::SyncThreadsReduce(BarrierReduce::And),
+        "__syncthreads_or" => I::SyncThreadsReduce(BarrierReduce::Or),
+        "clock" => I::Clock { wide: false },
+        "clock64" => I::Clock { wide: true },
         "__syncwarp" => I::SyncWarp,
         "__threadfence" | "__threadfence_block" | "__threadfence_system" => I::ThreadFence,
         "atomicAdd" => I::Atomic(AtomicOp::Add),
@@ -431,7 +442,6 @@ fn intrinsic(name: &str) -> Option<Intrinsic> {
 
 fn unsupported_function(name: &str) -> Option<&'static str> {
     Some(match name {
-        "__syncthreads_count" | "__syncthreads_and" | "__syncthreads_or" => "barrier reductions",
         "atomicAdd_block" | "atomicAdd_system" => "this atomic variant",
         "__stcg" | "__stcs" | "__stwt" => "cache-hinted stores; use a plain store",
         "malloc" | "free" | "memcpy" | "memset" | "cudaMalloc" | "cudaMemcpy" => {
@@ -439,7 +449,6 @@ fn unsupported_function(name: &str) -> Option<&'static str> {
         }
         "__match_any_sync" | "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
         "tex1D" | "tex2D" | "tex1Dfetch" | "surf2Dread" => "textures and surfaces",
-        "clock" | "clock64" => "clock(): warpdbg's time is its step count, shown in the header",
         "assert" => "device-side assert",
         _ => return None,
     })

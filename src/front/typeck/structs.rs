@@ -211,6 +211,9 @@ impl Checker {
 
     /// The scalar values, in field order, of a struct-typed initialiser or right-hand side of type `ty`.
     fn struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
+        if let Some(v) = self.group_struct_values(e, ty) {
+            return v;
+        }
         let mut flat = vec![];
         leaves(ty, "", 0, &mut flat);
         match &e.kind {
@@ -247,20 +250,6 @@ impl Checker {
                     out.push(self.convert(v, lty, "initialiser"));
                 }
                 Some(out)
-            }
-            A::Call(name, args) if super::groups::makes_group(&name.name).is_some() => {
-                let made = super::groups::makes_group(&name.name)
-                    .and_then(|t| super::groups::group_type(&t))
-                    .map(Type::Struct)?;
-                if &made != ty {
-                    self.err(Diagnostic::new(
-                        ErrorCode::Type,
-                        e.span,
-                        format!("`{}` makes a `{made}`, not a `{ty}`", name.name),
-                    ));
-                    return None;
-                }
-                self.group_values(&name.name, args, e.span)
             }
             A::Call(name, args) if name.name.starts_with("make_") && vector_type(&name.name[5..]).is_some() => {
                 let want = vector_type(&name.name[5..]).map(Type::Struct)?;

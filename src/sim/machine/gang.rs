@@ -312,7 +312,7 @@ impl Machine {
                         ctx.base = m.w * 32;
                         m.effect = match kernel.instrs[pc.0 as usize] {
                             // (What `exec::execute` returns for it, without its context.)
-                            Instr::SyncThreads => Effect::SyncThreads,
+                            Instr::SyncThreads { .. } => Effect::SyncThreads,
                             _ => match exec::execute(&mut ctx, pc, acts[m.w].mask) {
                                 // Notes become hazards, and a hazard refuses the parallel run.
                                 Ok(e) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => e,

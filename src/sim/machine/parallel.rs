@@ -6,8 +6,9 @@
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
 //! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
-//!   block, and a kernel without atomics, `printf` (its lines carry the global step) and `__shared__` arrays
-//!   (bank-conflict samples keep the first access in global order);
+//!   block, and a kernel without atomics, `printf` (its lines carry the global step), `clock()` (the global
+//!   step too), reducing barriers and `__shared__` arrays (bank-conflict samples keep the first access in
+//!   global order);
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
 //! - no two blocks touch the same global bytes unless both only read them (each block's accessed ranges, per
@@ -600,7 +601,16 @@ impl Machine {
             && self.total_blocks > 1
             && self.kernel.shared.is_empty()
             && self.layout.bytes == 0
-            && !self.kernel.instrs.iter().any(|i| matches!(i, Instr::Atomic { .. } | Instr::Printf { .. }))
+            && !self.kernel.instrs.iter().any(|i| {
+                // (A counter's value depends on the whole machine: its steps, the block's barrier votes.)
+                matches!(
+                    i,
+                    Instr::Atomic { .. }
+                        | Instr::Printf { .. }
+                        | Instr::ReadCounter { .. }
+                        | Instr::SyncThreads { pred: Some(_) }
+                )
+            })
     }
 
     /// A machine that runs blocks `first..end` one at a time on `view`.

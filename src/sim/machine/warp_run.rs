@@ -56,6 +56,8 @@ pub(super) fn run_parts<'a>(
         shared_accesses: vec![],
         par: Some(view),
         touched: Some(touched),
+        // (Kernels that read counters never run here: `Machine::parallel_eligible`.)
+        counters: exec::Counters::default(),
     };
     (ctx, &mut block.warps, &mut block.spin_seen)
 }
