@@ -667,7 +667,7 @@ fn doubling_macros_are_bounded() {
     let start = std::time::Instant::now();
     let e = front::compile("bomb.cu", src.as_bytes(), &Overrides::default()).expect_err("bounded");
     assert!(e.render().contains("macros that expand to more than"), "{}", e.render());
-    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
     // One use of a big macro many times over is bounded too.
     let mut src = format!("#define BIG {}\n__global__ void g() {{ int x = 0; ", "x + ".repeat(1000) + "1");
     src.push_str(&"x = BIG; ".repeat(2000));
