@@ -294,7 +294,10 @@ impl Parser<'_> {
                 self.bump();
                 self.bump();
                 let member = self.ident("a member")?;
-                return Ok(Expr { kind: ExprKind::Name(format!("{class}::{}", member.name)), span: span.to(member.span) });
+                return Ok(Expr {
+                    kind: ExprKind::Name(format!("{class}::{}", member.name)),
+                    span: span.to(member.span),
+                });
             }
             // `Vec3{1, 2, 3}`: a temporary, built as `Vec3(1, 2, 3)` is.
             TokKind::Ident(class)

@@ -76,8 +76,8 @@ impl Parser<'_> {
             }
             return Ok(None);
         }
-        let is_ctor =
-            matches!(self.kind(), TokKind::Ident(n) if n == class) && *self.peek_kind(1) == TokKind::Punct(Punct::LParen);
+        let is_ctor = matches!(self.kind(), TokKind::Ident(n) if n == class)
+            && *self.peek_kind(1) == TokKind::Punct(Punct::LParen);
         let (ret, ret_ref, name) = if is_ctor {
             let name = self.ident("a constructor")?;
             (void_spec(name.span), false, name)
@@ -232,7 +232,9 @@ impl Parser<'_> {
         }
         // Declared `__device__` in the class or here.
         let device = |p: &Self, class: &str, name: &str| {
-            p.structs.iter().any(|s| s.name.name == class && s.methods.iter().any(|m| m.func.name.name == name && m.device))
+            p.structs
+                .iter()
+                .any(|s| s.name.name == class && s.methods.iter().any(|m| m.func.name.name == name && m.device))
         };
         let (class, m) = if ctor {
             let class = ret.named.clone().unwrap_or_default();

@@ -138,13 +138,8 @@ impl Parser<'_> {
         let mut fields = vec![];
         let mut methods = vec![];
         // The class's name is a type inside its own member functions.
-        let provisional = name.clone().map(|n| StructDecl {
-            name: n,
-            fields: vec![],
-            align: None,
-            span: start,
-            methods: vec![],
-        });
+        let provisional =
+            name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
         let has_provisional = provisional.is_some();
         self.structs.extend(provisional);
         while !self.is(Punct::RBrace) && !self.at_eof() {

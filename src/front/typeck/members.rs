@@ -204,7 +204,8 @@ impl Checker {
                     for (field, args) in inits {
                         let span = field.span;
                         let lhs = ast::Expr { kind: A::Member(Box::new(this_deref(span)), field.clone()), span };
-                        let spec = s.fields.iter().find(|(_, d)| d.name.name == field.name).map(|(t, d)| (t, d.pointers));
+                        let spec =
+                            s.fields.iter().find(|(_, d)| d.name.name == field.name).map(|(t, d)| (t, d.pointers));
                         let rhs = match (spec, args.as_slice()) {
                             (Some((t, 0)), _) if t.named.is_some() && t.pointers == 0 => {
                                 let ty = ast::Ident { name: t.named.clone().unwrap_or_default(), span };
@@ -319,7 +320,11 @@ impl Checker {
         let Some(idx) = self.ret_slot else { return vec![ret] };
         let ty = self.struct_locals[idx as usize].ty.clone();
         let Some(v) = value else {
-            self.err(Diagnostic::new(ErrorCode::Type, span, format!("this function must return a value of type `{ty}`")));
+            self.err(Diagnostic::new(
+                ErrorCode::Type,
+                span,
+                format!("this function must return a value of type `{ty}`"),
+            ));
             return vec![ret];
         };
         let slot = StructRef::Local { idx, prefix: String::new(), ty, pre: vec![] };
@@ -462,7 +467,11 @@ impl Checker {
             || name.strip_prefix("make_").is_some_and(|t| vector_type(t).is_some())
             || self.fns.get(name).is_some_and(|id| is_struct(&self.sigs[id.0 as usize].ret))
             || self.overloads.get(name).is_some_and(|ids| ids.iter().any(|id| is_struct(&self.sigs[id.0 as usize].ret)))
-            || self.members.by_name.get(name).is_some_and(|ids| ids.iter().any(|id| is_struct(&self.sigs[id.0 as usize].ret)))
+            || self
+                .members
+                .by_name
+                .get(name)
+                .is_some_and(|ids| ids.iter().any(|id| is_struct(&self.sigs[id.0 as usize].ret)))
     }
 
     /// A struct-valued call or operator, evaluated into a temporary.
@@ -598,7 +607,13 @@ impl Checker {
     }
 
     /// `obj.m(args)` as a value; None when `obj` is no struct with member functions (a cooperative group).
-    pub(super) fn member_call(&mut self, obj: &ast::Expr, method: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+    pub(super) fn member_call(
+        &mut self,
+        obj: &ast::Expr,
+        method: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Expr> {
         let ty = self.probe_type(obj);
         let s = ty.as_struct()?;
         if super::groups::group_type(&s.name).is_some() {
@@ -778,11 +793,7 @@ impl Checker {
         }
         let Some((_, id, member)) = best else {
             let names: Vec<String> = types.iter().map(|t| format!("`{t}`")).collect();
-            self.err(Diagnostic::new(
-                ErrorCode::Type,
-                e.span,
-                format!("no `{fname}` takes {}", names.join(" and ")),
-            ));
+            self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("no `{fname}` takes {}", names.join(" and "))));
             return None;
         };
         if member {
