@@ -76,6 +76,29 @@ pub struct StructDecl {
     /// `__align__(N)` / `alignas(N)`.
     pub align: Option<Expr>,
     pub span: Span,
+    /// Member functions, constructors and friend functions, defined in the body or out of line.
+    pub methods: Vec<Method>,
+}
+
+/// A member function of a struct or class (`__device__ float dot(const Vec3 &o) const { ... }`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Method {
+    /// Named by the member's own name (`dot`, `operator+`, the class's name for a constructor).
+    pub func: Function,
+    /// `static`: no object (`Point::make(1, 2)`).
+    pub is_static: bool,
+    /// `... ) const`: may not change the object.
+    pub is_const: bool,
+    /// A constructor, with its member initialisers (`: x(a), y(b)`).
+    pub ctor: Option<Vec<(Ident, Vec<Expr>)>>,
+    /// A `friend` function defined in the class: an ordinary function of the file.
+    pub friend: bool,
+    /// Compiled for the device (`__device__`, `__host__ __device__`); a host-only member is only declared.
+    pub device: bool,
+    /// Only declared here (`float dot(const Vec3 &o) const;`), defined out of line.
+    pub prototype: bool,
+    /// Returns a reference (`Vec3 &operator+=(...)`): to the object itself, as `return *this;` gives.
+    pub ret_ref: bool,
 }
 
 /// `enum [class] Name { A, B = 3 };`: its constants.

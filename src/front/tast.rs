@@ -89,6 +89,9 @@ pub struct Function {
     pub body_end: Span,
     /// Device functions this one calls (for recursion checks and inlining order).
     pub calls: Vec<FnId>,
+    /// Parameters passed by reference: each is given a caller's local (a struct's field, `this`, the slot a
+    /// returned struct goes to), and names that local's register, not a copy.
+    pub by_ref: Vec<LocalId>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -426,6 +429,8 @@ pub enum ExprKind {
     Call(FnId, Vec<Expr>),
     /// Format string and arguments after the default argument promotions.
     Printf(String, Vec<Expr>),
+    /// The statements, then the value: a call that fills a struct before its field is read.
+    Seq(Vec<Stmt>, Box<Expr>),
 }
 
 impl Expr {

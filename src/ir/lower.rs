@@ -552,6 +552,14 @@ impl<'p> Lowerer<'p> {
             }
             E::Intrinsic(intr, args) => self.intrinsic(*intr, args, ty, span),
             E::Call(f, args) => self.inline_call(*f, args, ty),
+            E::Seq(stmts, value) => {
+                let saved = self.stmt_span;
+                for st in stmts {
+                    self.stmt(st);
+                }
+                self.stmt_span = saved;
+                self.expr(value)
+            }
             E::Printf(fmt, args) => {
                 let fmt_id = self.strings.iter().position(|s| s == fmt).unwrap_or_else(|| {
                     self.strings.push(fmt.clone());
@@ -691,6 +699,14 @@ impl<'p> Lowerer<'p> {
         let callee = self.program.function(id);
         let mut locals = HashMap::new();
         for (&p, a) in callee.params.iter().zip(args) {
+            // A reference names the caller's register itself.
+            if callee.by_ref.contains(&p)
+                && let E::Local(l) = a.kind
+            {
+                let reg = self.local_reg(l);
+                locals.insert(p, reg);
+                continue;
+            }
             let v = self.expr(a);
             let local = &callee.locals[p.0 as usize];
             let reg = self.new_reg(Some(local.name.clone()), Ty::of(&local.ty));

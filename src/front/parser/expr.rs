@@ -290,6 +290,34 @@ impl Parser<'_> {
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
             }
+            // `Point::make(1, 2)`: a static member function keeps its class.
+            TokKind::Ident(class)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                    && self.structs.iter().any(|s| s.name.name == class)
+                    && matches!(self.peek_kind(2), TokKind::Ident(_)) =>
+            {
+                self.bump();
+                self.bump();
+                let member = self.ident("a member")?;
+                return Ok(Expr {
+                    kind: ExprKind::Name(format!("{class}::{}", member.name)),
+                    span: span.to(member.span),
+                });
+            }
+            // `Vec3{1, 2, 3}`: a temporary, built as `Vec3(1, 2, 3)` is.
+            TokKind::Ident(class)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::LBrace)
+                    && (self.structs.iter().any(|s| s.name.name == class) || is_vector_type(&class)) =>
+            {
+                self.bump();
+                let list = self.init_list()?;
+                let items = match list.kind {
+                    ExprKind::InitList(items) => items,
+                    _ => vec![],
+                };
+                let callee = Ident { name: class, span };
+                return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
+            }
             // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
             TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
                 self.bump();
@@ -365,7 +393,7 @@ impl Parser<'_> {
     }
 
     /// `( a, b, ... )` after a callee, the parentheses included.
-    fn call_args(&mut self) -> PResult<Vec<Expr>> {
+    pub(super) fn call_args(&mut self) -> PResult<Vec<Expr>> {
         self.expect(Punct::LParen)?;
         let mut args = vec![];
         if !self.is(Punct::RParen) {

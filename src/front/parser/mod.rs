@@ -4,6 +4,7 @@
 //! run reports several independent mistakes.
 
 mod expr;
+mod members;
 mod stmt;
 mod types;
 
@@ -400,7 +401,11 @@ impl<'t> Parser<'t> {
             }
             self.bump();
         }
+        if self.out_of_line_member(start, kind, &ret)? {
+            return Ok(None);
+        }
         let name = self.ident("a function name")?;
+        let name = self.operator_name(name)?;
         if !self.is(Punct::LParen) {
             // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
             let declarators = self.declarators(Some(name))?;

@@ -217,6 +217,14 @@ impl Parser<'_> {
             }
             let init = if self.eat(Punct::Assign) {
                 Some(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? })
+            } else if self.is(Punct::LBrace) && dims.is_empty() {
+                // `Vec3 v{1, 2, 3};`
+                Some(self.init_list()?)
+            } else if self.is(Punct::LParen) && dims.is_empty() {
+                // `Vec3 v(1, 2, 3);`: a constructor's arguments, taken as a brace initialiser is.
+                let at = self.span();
+                let args = self.call_args()?;
+                Some(Expr { kind: ExprKind::InitList(args), span: at.to(self.prev_span()) })
             } else {
                 None
             };

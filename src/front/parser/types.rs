@@ -136,37 +136,50 @@ impl Parser<'_> {
             return Ok(name.map(|n| n.name));
         }
         let mut fields = vec![];
+        let mut methods = vec![];
+        // The class's name is a type inside its own member functions.
+        let provisional =
+            name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
+        let has_provisional = provisional.is_some();
+        self.structs.extend(provisional);
         while !self.is(Punct::RBrace) && !self.at_eof() {
             if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
                 self.bump();
                 self.expect(Punct::Colon)?;
                 continue;
             }
+            if self.is_kw(Kw::Union) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "unions")
+                        .hint("use separate fields, or reinterpret with `__float_as_int` and friends"),
+                ));
+            }
             if self.is_kw(Kw::Template) || self.is_kw(Kw::Struct) || self.is_kw(Kw::Typedef) {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "nested type declarations in structs")));
             }
-            let qualifier = matches!(
-                self.kind(),
-                TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline)
-            );
-            let constructor = matches!(self.kind(), TokKind::Ident(n) if Some(n) == name.as_ref().map(|i| &i.name))
-                || matches!(self.kind(), TokKind::Punct(Punct::Tilde));
-            if qualifier || constructor {
-                return Err(self.error(Diagnostic::unsupported(self.span(), "member functions")));
+            if self.eat(Punct::Semi) {
+                continue;
+            }
+            let class = name.as_ref().map_or("", |n| n.name.as_str()).to_string();
+            if self.starts_member_function(&class) {
+                if let Some(m) = self.member_function(&class)? {
+                    methods.push(m);
+                }
+                continue;
             }
             let ty = self.type_spec()?;
             let first = self.ident("a field name")?;
-            if self.is(Punct::LParen) || first.name == "operator" {
-                return Err(self.error(Diagnostic::unsupported(first.span, "member functions")));
-            }
             for d in self.declarators(Some(first))? {
                 fields.push((ty.clone(), d));
             }
             self.expect_semi()?;
         }
         self.expect(Punct::RBrace)?;
+        if has_provisional {
+            self.structs.pop();
+        }
         let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
-        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()) });
+        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()), methods });
         Ok(Some(name.map_or(String::new(), |n| n.name)))
     }
 
@@ -443,7 +456,9 @@ impl Parser<'_> {
                     continue;
                 }
                 TokKind::Ident(name)
-                    if !any || (!int && !char_ && named.is_none() && !signed && !unsigned && !short && longs == 0) =>
+                    if struct_name.is_none()
+                        && (!any
+                            || (!int && !char_ && named.is_none() && !signed && !unsigned && !short && longs == 0)) =>
                 {
                     if let Some(b) = typedef_name(&name) {
                         named = Some(b);

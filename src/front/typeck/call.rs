@@ -38,6 +38,12 @@ impl Checker {
             return self.template_call(name, args, span);
         }
         let chosen = self.overloads.get(&name.name).cloned().map(|ids| self.choose_overload(&ids, args));
+        let chosen = chosen.or_else(|| {
+            // `Point::make(1, 2)`: a static member function.
+            let ids = self.members_named(&name.name)?;
+            let refs: Vec<&ast::Expr> = args.iter().collect();
+            self.best_fit_pub(&ids, &refs).or(ids.first().copied())
+        });
         if let Some(&id) = chosen.as_ref().or(self.fns.get(&name.name)) {
             let sig = self.sigs[id.0 as usize].clone();
             if sig.kind == FnKind::Global {
@@ -47,44 +53,8 @@ impl Checker {
                 );
                 return Expr::error(span);
             }
-            // Arguments left out take their defaults.
-            let mut full: Vec<ast::Expr> = args.to_vec();
-            while full.len() < sig.params.len() {
-                match &sig.defaults[full.len()] {
-                    Some(d) => full.push(d.clone()),
-                    None => break,
-                }
-            }
-            let args = &full[..];
-            if args.len() != sig.params.len() {
-                self.err(
-                    Diagnostic::new(
-                        ErrorCode::Type,
-                        span,
-                        format!("`{}` takes {} argument(s) but {} were given", name.name, sig.params.len(), args.len()),
-                    )
-                    .with_secondary(sig.span, "declared here"),
-                );
-                return Expr::error(span);
-            }
-            let mut checked = vec![];
-            for (a, t) in args.iter().zip(&sig.params) {
-                if matches!(t, Type::Struct(_)) {
-                    // A struct by value passes its fields.
-                    match self.struct_args(a, t) {
-                        Some(fields) => checked.extend(fields),
-                        None => return Expr::error(span),
-                    }
-                    continue;
-                }
-                let v = self.expr(a);
-                checked.push(self.convert(v, t, "argument"));
-            }
-            let args = checked;
-            if !self.calls.contains(&id) {
-                self.calls.push(id);
-            }
-            return Expr::new(ExprKind::Call(id, args), sig.ret, span);
+            let out = self.emit_call(id, None, args, span);
+            return self.call_value(out, span);
         }
         for a in args {
             self.expr(a);

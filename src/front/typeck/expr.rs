@@ -144,6 +144,28 @@ impl Checker {
     /// An expression used as a value (arrays decay to pointers).
     pub(super) fn expr(&mut self, e: &ast::Expr) -> Expr {
         let span = e.span;
+        // Operators, member functions and struct-making calls of the file's own structs (see `members`).
+        match &e.kind {
+            A::Binary(..)
+            | A::Index(..)
+            | A::Assign(Some(_), ..)
+            | A::Unary(UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, _) => {
+                if let Some(v) = self.operator_value(e) {
+                    return v;
+                }
+            }
+            A::MethodCall(obj, method, args) => {
+                if let Some(v) = self.member_call(obj, method, args, span) {
+                    return v;
+                }
+            }
+            A::Call(name, _) if self.struct_call(&name.name) => {
+                if let Some(r) = self.struct_temp(e) {
+                    return self.temp_value(r, span);
+                }
+            }
+            _ => {}
+        }
         match &e.kind {
             A::Error => Expr::error(span),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),

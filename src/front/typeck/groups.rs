@@ -462,7 +462,8 @@ impl Checker {
 
     /// The check for a `T &` parameter: only groups may be passed by reference (they do not change).
     pub(super) fn check_reference_param(&mut self, p: &ast::Param, ty: &Type) {
-        if p.reference && group_of(ty).is_none() {
+        // A struct by reference is the caller's variable itself (see `members`).
+        if p.reference && group_of(ty).is_none() && !matches!(ty, Type::Struct(_)) {
             self.err(
                 Diagnostic::unsupported(p.name.span, "reference parameters (except cooperative groups)")
                     .hint("pass a pointer: `int *x`"),

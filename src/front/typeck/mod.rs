@@ -7,6 +7,7 @@ mod expr;
 mod globals;
 mod group_ops;
 mod groups;
+mod members;
 mod stmt;
 mod structs;
 
@@ -35,10 +36,18 @@ pub fn check(
         Checker { mode, templates: templates.clone(), host_functions: tu.host_functions.clone(), ..Checker::default() };
     ck.declare_structs(tu);
     ck.declare_globals(tu);
-    ck.declare_functions(tu);
+    // The file's functions, friends defined in classes, then member functions (see `members`).
+    let (all, first_member) = ck.all_functions(tu);
+    ck.declare_functions(&all[..first_member]);
+    ck.declare_members(&all, first_member);
     let mut program = Program::default();
-    for (i, f) in tu.functions.iter().enumerate() {
+    for (i, f) in all.iter().enumerate() {
+        let before = ck.diags.len();
         let func = ck.function(f, FnId(i as u32));
+        if ck.members.is_memory_variant(FnId(i as u32)) {
+            // The same body again, with `this` in memory: its mistakes were reported for the first.
+            ck.diags.truncate(before);
+        }
         program.functions.push(func);
     }
     ck.check_recursion(&program);
@@ -57,6 +66,8 @@ struct Signature {
     params: Vec<Type>,
     /// Default arguments, by parameter.
     defaults: Vec<Option<ast::Expr>>,
+    /// Non-const reference parameters (`Vec3 &v`): the caller's variable itself.
+    refs: Vec<bool>,
     kind: FnKind,
     span: Span,
 }
@@ -113,6 +124,16 @@ struct Checker {
     loops: u32,
     ret: Type,
     calls: Vec<FnId>,
+    /// Member functions and what they are members of (see `members`).
+    members: members::Members,
+    /// The current function's parameters passed by reference.
+    by_ref: Vec<LocalId>,
+    /// The struct variable a struct-returning function's `return` fills (by struct-local index).
+    ret_slot: Option<u32>,
+    /// The current function returns `*this` by reference: `return *this;` returns nothing more.
+    ret_this: bool,
+    /// Types of expressions already worked out for operator lookup, in the current statement.
+    type_cache: HashMap<(usize, u32, u32), Type>,
 }
 
 const BUILTIN_VECTORS: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
@@ -131,8 +152,8 @@ impl Checker {
 
     // ---- declarations ----
 
-    fn declare_functions(&mut self, tu: &ast::TranslationUnit) {
-        for (i, f) in tu.functions.iter().enumerate() {
+    fn declare_functions(&mut self, functions: &[ast::Function]) {
+        for (i, f) in functions.iter().enumerate() {
             let ret = self.resolve_type(&f.ret, 0);
             let params: Vec<Type> = f.params.iter().map(|p| self.resolve_type(&p.ty, 0)).collect();
             let same_params = |c: &Checker, id: FnId| c.sigs[id.0 as usize].params == params;
@@ -158,15 +179,6 @@ impl Checker {
             } else {
                 self.fns.insert(f.name.name.clone(), FnId(i as u32));
             }
-            let ret = if matches!(ret, Type::Struct(_)) {
-                self.err(
-                    Diagnostic::unsupported(f.ret.span, "functions that return a struct")
-                        .hint("pass a pointer to the result, or return its fields one by one"),
-                );
-                Type::Error
-            } else {
-                ret
-            };
             if f.kind == FnKind::Global && ret != Type::Void {
                 self.err(
                     Diagnostic::new(ErrorCode::Type, f.ret.span, "a __global__ function must return void")
@@ -174,7 +186,8 @@ impl Checker {
                 );
             }
             let defaults = f.params.iter().map(|p| p.default.clone()).collect();
-            self.sigs.push(Signature { ret, params, defaults, kind: f.kind, span: f.span });
+            let refs = f.params.iter().map(|p| p.reference && !p.ty.is_const).collect();
+            self.sigs.push(Signature { ret, params, defaults, refs, kind: f.kind, span: f.span });
         }
     }
 
@@ -216,16 +229,24 @@ impl Checker {
         self.scopes = vec![HashMap::new()];
         self.loops = 0;
         self.calls.clear();
+        self.by_ref.clear();
+        self.type_cache.clear();
         self.ret = self.sigs[id.0 as usize].ret.clone();
-        let mut params = vec![];
+        // The slot a returned struct goes to, and `this`: hidden first parameters.
+        let mut params = self.hidden_params(id, f.span);
         for (p, ty) in f.params.iter().zip(self.sigs[id.0 as usize].params.clone()) {
             self.check_reference_param(p, &ty);
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, p.ty.span, "a parameter cannot have type void"));
             }
             if matches!(ty, Type::Struct(_)) {
-                // A struct by value: one parameter per field, as a struct variable.
-                params.extend(self.struct_param(&p.name, ty));
+                // A struct by value: one parameter per field, as a struct variable; by (non-const) reference,
+                // the caller's own fields.
+                let ids = self.struct_param(&p.name, ty);
+                if p.reference && !p.ty.is_const {
+                    self.by_ref.extend(&ids);
+                }
+                params.extend(ids);
                 continue;
             }
             let is_const = p.ty.is_const && p.ty.pointers == 0;
@@ -243,6 +264,7 @@ impl Checker {
             span: f.span,
             body_end: f.body_end,
             calls: std::mem::take(&mut self.calls),
+            by_ref: std::mem::take(&mut self.by_ref),
         }
     }
 

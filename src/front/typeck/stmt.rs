@@ -15,6 +15,7 @@ impl Checker {
     /// One parsed statement; a declaration of several names becomes several statements.
     pub(super) fn stmt(&mut self, s: &ast::Stmt) -> Vec<Stmt> {
         let span = s.span;
+        self.type_cache.clear();
         let one = |kind| vec![Stmt { kind, span }];
         match &s.kind {
             ast::StmtKind::Decl(d) => self.decl(d),
@@ -63,6 +64,9 @@ impl Checker {
                     );
                 }
                 one(if is_break { StmtKind::Break } else { StmtKind::Continue })
+            }
+            ast::StmtKind::Return(value) if self.ret_slot.is_some() || self.ret_this => {
+                self.struct_return(value.as_ref(), span)
             }
             ast::StmtKind::Return(value) => {
                 let value = match (value, self.ret.clone()) {
@@ -146,6 +150,11 @@ impl Checker {
                 continue;
             }
             let init = dc.init.as_ref().map(|e| {
+                // `int n(4);`, `float x{1.5f};`: one value in parentheses or braces.
+                let e = match &e.kind {
+                    A::InitList(items) if items.len() == 1 => &items[0],
+                    _ => e,
+                };
                 let v = self.expr(e);
                 self.convert(v, &ty, "initialiser")
             });

@@ -22,11 +22,20 @@ pub(super) struct StructLocal {
 }
 
 /// Where a struct-typed expression's fields are.
-enum StructRef {
-    /// Fields of struct variable `idx` under `prefix` (`""`, or `"inner."`).
-    Local { idx: u32, prefix: String, ty: Type },
+pub(super) enum StructRef {
+    /// Fields of struct variable `idx` under `prefix` (`""`, or `"inner."`), once `pre` has run (the call
+    /// that fills a temporary; empty for a variable).
+    Local { idx: u32, prefix: String, ty: Type, pre: Vec<Stmt> },
     /// In memory at `addr` (a pointer to the struct).
     Mem { addr: Expr, ty: Type },
+}
+
+impl StructRef {
+    pub(super) fn ty(&self) -> &Type {
+        match self {
+            StructRef::Local { ty, .. } | StructRef::Mem { ty, .. } => ty,
+        }
+    }
 }
 
 /// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
@@ -68,7 +77,7 @@ fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
 }
 
 /// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
-fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
+pub(super) fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
     match ty {
         Type::Struct(s) => {
             for f in &s.fields {
@@ -158,7 +167,10 @@ impl Checker {
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
         }
-        let values = match &dc.init {
+        // `Vec3 v;` runs the default constructor, when the class has one.
+        let default_ctor = ast::Expr { kind: A::InitList(vec![]), span: dc.name.span };
+        let init = dc.init.as_ref().or(self.has_default_ctor(&ty).then_some(&default_ctor));
+        let values = match init {
             Some(init) => match self.struct_values(init, &ty) {
                 Some(v) => Some(v),
                 None => return vec![],
@@ -203,20 +215,23 @@ impl Checker {
         ids
     }
 
-    /// A struct argument's field values (a by-value copy: alignment is checked where it is loaded).
-    pub(super) fn struct_args(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
-        let vals = self.struct_values(e, ty)?;
-        Some(vals.into_iter().filter(|v| v.ty != Type::Void).collect())
-    }
-
-    /// The scalar values, in field order, of a struct-typed initialiser or right-hand side of type `ty`.
-    fn struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
+    /// The scalar values, in field order, of a struct-typed initialiser or right-hand side of type `ty`; the
+    /// `void` expressions first are checks and calls to run before the values are read.
+    pub(super) fn struct_values(&mut self, e: &ast::Expr, ty: &Type) -> Option<Vec<Expr>> {
         if let Some(v) = self.group_struct_values(e, ty) {
             return v;
         }
         let mut flat = vec![];
         leaves(ty, "", 0, &mut flat);
         match &e.kind {
+            // `Vec3 v = {1, 2, 3};`, `Vec3 v(1, 2, 3);` of a class with constructors: one of them.
+            A::InitList(items) if self.has_ctors(ty) => {
+                let (pre, idx) = self.construct(ty, items, e.span);
+                let r = StructRef::Local { idx, prefix: String::new(), ty: ty.clone(), pre };
+                let mut out = vec![];
+                self.ref_values(r, &flat, e.span, &mut out);
+                Some(out)
+            }
             A::InitList(items) => {
                 let mut scalars = vec![];
                 flatten_list(items, &mut scalars);
@@ -277,35 +292,54 @@ impl Checker {
                 Some(out)
             }
             _ => {
-                let r = self.struct_ref(e)?;
-                let (rty, out) = match r {
-                    StructRef::Local { idx, prefix, ty: rty } => {
-                        let sl = self.struct_locals[idx as usize].clone();
-                        let vals = sl
-                            .leaves
-                            .iter()
-                            .filter(|(p, ..)| p.starts_with(&prefix))
-                            .map(|(_, id, t)| Expr::new(ExprKind::Local(*id), t.clone(), e.span))
-                            .collect();
-                        (rty, vals)
+                let Some(r) = self.struct_ref(e) else {
+                    // Not a struct: say what it is.
+                    let v = self.expr(e);
+                    if !v.ty.is_error() {
+                        self.err(Diagnostic::new(
+                            ErrorCode::Type,
+                            e.span,
+                            format!("mismatched types: expected `{ty}`, found `{}`", v.ty),
+                        ));
                     }
-                    StructRef::Mem { addr, ty: rty } => {
-                        let mut out = vec![];
-                        if let Some(c) = self.align_check(&addr, &rty, false, e.span) {
-                            out.push(c);
-                        }
-                        for (_, off, lty) in &flat {
-                            let field = field_addr(&addr, *off, lty, e.span);
-                            out.push(Expr::new(ExprKind::Load(Box::new(field)), lty.clone(), e.span));
-                        }
-                        (rty, out)
-                    }
+                    return None;
                 };
+                let rty = r.ty().clone();
+                let mut out = vec![];
+                self.ref_values(r, &flat, e.span, &mut out);
                 if &rty != ty {
                     self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("cannot assign a `{rty}` to a `{ty}`")));
                     return None;
                 }
                 Some(out)
+            }
+        }
+    }
+
+    /// The values of the fields `r` names (`flat`: its type's leaves), after the checks and calls to run first.
+    fn ref_values(&mut self, r: StructRef, flat: &[(String, u32, Type)], span: Span, out: &mut Vec<Expr>) {
+        match r {
+            StructRef::Local { idx, prefix, pre, .. } => {
+                if !pre.is_empty() {
+                    let done = Expr::new(ExprKind::Const(0), Type::Void, span);
+                    out.push(Expr::new(ExprKind::Seq(pre, Box::new(done)), Type::Void, span));
+                }
+                let sl = self.struct_locals[idx as usize].clone();
+                out.extend(
+                    sl.leaves
+                        .iter()
+                        .filter(|(p, ..)| p.starts_with(&prefix))
+                        .map(|(_, id, t)| Expr::new(ExprKind::Local(*id), t.clone(), span)),
+                );
+            }
+            StructRef::Mem { addr, ty } => {
+                if let Some(c) = self.align_check(&addr, &ty, false, span) {
+                    out.push(c);
+                }
+                for (_, off, lty) in flat {
+                    let field = field_addr(&addr, *off, lty, span);
+                    out.push(Expr::new(ExprKind::Load(Box::new(field)), lty.clone(), span));
+                }
             }
         }
     }
@@ -329,16 +363,26 @@ impl Checker {
         }
     }
 
-    /// Where the struct an expression denotes is, if it denotes one.
-    fn struct_ref(&mut self, e: &ast::Expr) -> Option<StructRef> {
+    /// Where the struct an expression denotes is, if it denotes one (a temporary for a call or an operator
+    /// that makes one).
+    pub(super) fn struct_ref(&mut self, e: &ast::Expr) -> Option<StructRef> {
         match &e.kind {
             A::Name(n) => match self.lookup(n)? {
                 Binding::StructLocal(idx) => {
                     let ty = self.struct_locals[idx as usize].ty.clone();
-                    Some(StructRef::Local { idx, prefix: String::new(), ty })
+                    Some(StructRef::Local { idx, prefix: String::new(), ty, pre: vec![] })
                 }
                 _ => None,
             },
+            // `*this` in a member function whose object is in registers.
+            A::Unary(ast::UnaryOp::Deref, inner)
+                if matches!(&inner.kind, A::Name(n) if n == "this")
+                    && matches!(self.lookup("this"), Some(Binding::StructLocal(_))) =>
+            {
+                let Some(Binding::StructLocal(idx)) = self.lookup("this") else { return None };
+                let ty = self.struct_locals[idx as usize].ty.clone();
+                Some(StructRef::Local { idx, prefix: String::new(), ty, pre: vec![] })
+            }
             A::Member(inner, field) => {
                 let r = self.struct_ref(inner)?;
                 let (owner, f) = self.field_of(&r, field)?;
@@ -347,8 +391,8 @@ impl Checker {
                 }
                 let _ = owner;
                 Some(match r {
-                    StructRef::Local { idx, prefix, .. } => {
-                        StructRef::Local { idx, prefix: format!("{prefix}{}.", field.name), ty: f.ty.clone() }
+                    StructRef::Local { idx, prefix, pre, .. } => {
+                        StructRef::Local { idx, prefix: format!("{prefix}{}.", field.name), ty: f.ty.clone(), pre }
                     }
                     StructRef::Mem { addr, .. } => {
                         StructRef::Mem { addr: field_addr(&addr, f.offset, &f.ty, e.span), ty: f.ty.clone() }
@@ -376,12 +420,12 @@ impl Checker {
                 };
                 Some(StructRef::Mem { addr, ty })
             }
-            _ => None,
+            _ => self.struct_temp(e),
         }
     }
 
     /// Whether `e` is (syntactically cheap to tell) a pointer to a struct: a name, a field or a cast of one.
-    fn is_struct_pointer(&mut self, e: &ast::Expr) -> bool {
+    pub(super) fn is_struct_pointer(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
             A::Name(n) => match self.lookup(n) {
                 Some(Binding::Local(l)) => {
@@ -406,9 +450,7 @@ impl Checker {
     }
 
     fn field_of(&mut self, r: &StructRef, field: &ast::Ident) -> Option<(Type, super::super::types::Field)> {
-        let ty = match r {
-            StructRef::Local { ty, .. } | StructRef::Mem { ty, .. } => ty.clone(),
-        };
+        let ty = r.ty().clone();
         let s = ty.as_struct()?;
         match s.field(&field.name) {
             Some(f) => Some((ty.clone(), f.clone())),
@@ -433,11 +475,17 @@ impl Checker {
         let r = self.struct_ref(obj)?;
         let Some((_, f)) = self.field_of(&r, field) else { return Some(Expr::error(span)) };
         Some(match r {
-            StructRef::Local { idx, prefix, .. } => {
+            StructRef::Local { idx, prefix, pre, .. } => {
                 let path = format!("{prefix}{}", field.name);
-                match self.struct_locals[idx as usize].leaves.iter().find(|(p, ..)| *p == path) {
+                let v = match self.struct_locals[idx as usize].leaves.iter().find(|(p, ..)| *p == path) {
                     Some((_, id, t)) => Expr::new(ExprKind::Local(*id), t.clone(), span),
                     None => self.type_error(span, format!("`{}` is a struct: use one of its fields", field.name)),
+                };
+                if pre.is_empty() {
+                    v
+                } else {
+                    let ty = v.ty.clone();
+                    Expr::new(ExprKind::Seq(pre, Box::new(v)), ty, span)
                 }
             }
             StructRef::Mem { addr, .. } => {
@@ -463,6 +511,13 @@ impl Checker {
         let r = self.struct_ref(obj)?;
         let Some((_, f)) = self.field_of(&r, field) else { return Some(None) };
         Some(match r {
+            StructRef::Local { pre, .. } if !pre.is_empty() => {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, span, "this expression is not assignable")
+                        .label("a field of a temporary"),
+                );
+                None
+            }
             StructRef::Local { idx, prefix, .. } => {
                 let path = format!("{prefix}{}", field.name);
                 self.struct_locals[idx as usize]
@@ -478,14 +533,18 @@ impl Checker {
     /// `a = b` where `a` is a struct: field-by-field assignments. None if `lhs` is not a struct.
     pub(super) fn struct_assign(&mut self, lhs: &ast::Expr, rhs: &ast::Expr, span: Span) -> Option<Vec<Stmt>> {
         let r = self.struct_ref(lhs)?;
-        let ty = match &r {
-            StructRef::Local { ty, .. } | StructRef::Mem { ty, .. } => ty.clone(),
-        };
-        let values = self.struct_values(rhs, &ty)?;
+        Some(self.assign_ref(r, rhs, span))
+    }
+
+    /// Stores struct value `rhs` into the fields `r` names.
+    pub(super) fn assign_ref(&mut self, r: StructRef, rhs: &ast::Expr, span: Span) -> Vec<Stmt> {
+        let ty = r.ty().clone();
+        let Some(values) = self.struct_values(rhs, &ty) else { return vec![] };
         let mut out = vec![];
         let expr_stmt = |e: Expr| Stmt { kind: StmtKind::Expr(e), span };
         match r {
-            StructRef::Local { idx, prefix, .. } => {
+            StructRef::Local { idx, prefix, pre, .. } => {
+                out.extend(pre);
                 let targets: Vec<_> = self.struct_locals[idx as usize]
                     .leaves
                     .iter()
@@ -502,7 +561,7 @@ impl Checker {
             StructRef::Mem { addr, ty } => {
                 if let Some(name) = self.constant_target(&addr) {
                     self.err(super::globals::constant_write(span, &name));
-                    return Some(vec![]);
+                    return vec![];
                 }
                 let mut flat = vec![];
                 leaves(&ty, "", 0, &mut flat);
@@ -517,12 +576,12 @@ impl Checker {
                 }
             }
         }
-        Some(out)
+        out
     }
 }
 
 /// The address of the field at byte `offset` of the struct at `addr`, typed as a pointer to `ty`.
-fn field_addr(addr: &Expr, offset: u32, ty: &Type, span: Span) -> Expr {
+pub(super) fn field_addr(addr: &Expr, offset: u32, ty: &Type, span: Span) -> Expr {
     let index = Expr::new(ExprKind::Const(offset as u64), Type::INT, span);
     Expr::new(
         ExprKind::PtrOffset { ptr: Box::new(addr.clone()), index: Box::new(index), elem_size: 1, negate: false },

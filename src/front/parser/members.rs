@@ -1,0 +1,271 @@
+//! Member functions of structs and classes: in the class body, out of line (`float Vec3::dot(...) const`),
+//! constructors with member initialisers, operators, and the `operator+` names of free functions.
+
+use super::*;
+
+/// The qualifiers before a member function.
+#[derive(Default)]
+struct Quals {
+    device: bool,
+    is_static: bool,
+    friend: bool,
+}
+
+impl Parser<'_> {
+    /// In a class body: does a member function (or constructor, destructor, operator) start here, rather
+    /// than a field?
+    pub(super) fn starts_member_function(&self, class: &str) -> bool {
+        for i in 0..64 {
+            match self.peek_kind(i) {
+                TokKind::Ident(n) if matches!(n.as_str(), "operator" | "virtual" | "friend" | "explicit") => {
+                    return true;
+                }
+                TokKind::Ident(n) if i == 0 && n == class => return true,
+                TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline) => {
+                    return true;
+                }
+                TokKind::Punct(Punct::Tilde | Punct::LParen) => return true,
+                TokKind::Punct(Punct::Semi | Punct::LBrace | Punct::Assign | Punct::LBracket | Punct::Colon)
+                | TokKind::Eof => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// One member function of class `class`; None for what declares nothing device code uses (an empty
+    /// destructor).
+    pub(super) fn member_function(&mut self, class: &str) -> PResult<Option<Method>> {
+        let start = self.span();
+        let mut q = Quals::default();
+        let mut host = false;
+        loop {
+            match self.kind().clone() {
+                TokKind::Kw(Kw::Device) => q.device = true,
+                TokKind::Kw(Kw::Host) => host = true,
+                TokKind::Kw(Kw::Global) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "__global__ member functions")));
+                }
+                TokKind::Kw(Kw::Static) => q.is_static = true,
+                TokKind::Kw(Kw::ForceInline | Kw::Inline | Kw::NoInline) => {}
+                TokKind::Ident(n) if n == "explicit" => {}
+                TokKind::Ident(n) if n == "friend" => q.friend = true,
+                TokKind::Ident(n) if n == "virtual" => {
+                    return Err(self.error(
+                        Diagnostic::unsupported(self.span(), "virtual functions")
+                            .hint("device code of plain data: call the function of the type you have"),
+                    ));
+                }
+                _ => break,
+            }
+            self.bump();
+        }
+        let _ = host;
+        if self.is(Punct::Tilde) {
+            // `~Vec3() {}`: plain data has nothing to destroy; a destructor that does something is not run.
+            let at = self.span();
+            self.bump();
+            self.ident("the class name")?;
+            self.param_list()?;
+            if self.eat(Punct::Semi) {
+                return Ok(None);
+            }
+            let body = self.block()?;
+            if !body.is_empty() {
+                return Err(self.error(Diagnostic::unsupported(at, "destructors that do something")));
+            }
+            return Ok(None);
+        }
+        let is_ctor = matches!(self.kind(), TokKind::Ident(n) if n == class)
+            && *self.peek_kind(1) == TokKind::Punct(Punct::LParen);
+        let (ret, ret_ref, name) = if is_ctor {
+            let name = self.ident("a constructor")?;
+            (void_spec(name.span), false, name)
+        } else {
+            let ret = self.type_spec()?;
+            let ret_ref = self.eat(Punct::Amp);
+            let name = self.ident("a member function name")?;
+            (ret, ret_ref, self.operator_name(name)?)
+        };
+        let m = self.member_rest(start, q, is_ctor, ret, ret_ref, name)?;
+        Ok(Some(m))
+    }
+
+    /// After the name: parameters, `const`, member initialisers and the body (or `;`).
+    fn member_rest(
+        &mut self,
+        start: Span,
+        q: Quals,
+        is_ctor: bool,
+        ret: TypeSpec,
+        ret_ref: bool,
+        name: Ident,
+    ) -> PResult<Method> {
+        let params = self.param_list()?;
+        let is_const = self.eat_kw(Kw::Const);
+        let span = start.to(self.prev_span());
+        let mut inits = vec![];
+        if is_ctor && self.eat(Punct::Colon) {
+            loop {
+                let field = self.ident("a field to initialise")?;
+                let args = if self.is(Punct::LBrace) {
+                    match self.init_list()?.kind {
+                        ExprKind::InitList(items) => items,
+                        _ => vec![],
+                    }
+                } else {
+                    self.call_args()?
+                };
+                inits.push((field, args));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+        }
+        let mut prototype = false;
+        let mut body = vec![];
+        if self.eat(Punct::Assign) {
+            // `= default;`, `= delete;`: nothing to run.
+            self.bump();
+            self.expect_semi()?;
+        } else if self.eat(Punct::Semi) {
+            prototype = true;
+        } else if !q.device {
+            // A host member: device code may not call it, so its body is not read.
+            if !self.is(Punct::LBrace) {
+                return Err(self.expected("`{`"));
+            }
+            self.skip_braces()?;
+        } else {
+            if !self.is(Punct::LBrace) {
+                return Err(self.expected("`{`"));
+            }
+            body = self.block()?;
+        }
+        let body_end = self.prev_span();
+        let func = Function { kind: FnKind::Device, ret, name, params, body, span, body_end };
+        let ctor = is_ctor.then_some(inits);
+        Ok(Method {
+            func,
+            is_static: q.is_static,
+            is_const,
+            ctor,
+            friend: q.friend,
+            device: q.device,
+            prototype,
+            ret_ref,
+        })
+    }
+
+    /// `operator+`, `operator[]`, `operator()`: the whole name, when `name` is `operator`.
+    pub(super) fn operator_name(&mut self, name: Ident) -> PResult<Ident> {
+        if name.name != "operator" {
+            return Ok(name);
+        }
+        let symbol = match self.kind().clone() {
+            TokKind::Punct(Punct::LParen) if *self.peek_kind(1) == TokKind::Punct(Punct::RParen) => {
+                self.bump();
+                "()".to_string()
+            }
+            TokKind::Punct(Punct::LBracket) if *self.peek_kind(1) == TokKind::Punct(Punct::RBracket) => {
+                self.bump();
+                "[]".to_string()
+            }
+            TokKind::Punct(p) => template::spell(&TokKind::Punct(p)),
+            _ => {
+                return Err(self.error(
+                    Diagnostic::unsupported(name.span.to(self.span()), "conversion operators")
+                        .hint("write a member function that returns the value"),
+                ));
+            }
+        };
+        self.bump();
+        Ok(Ident { name: format!("operator{symbol}"), span: name.span.to(self.prev_span()) })
+    }
+
+    /// `( const Vec3 &o, float s = 1 )`: a member function's parameters (names may be left out in a
+    /// declaration).
+    pub(super) fn param_list(&mut self) -> PResult<Vec<Param>> {
+        self.expect(Punct::LParen)?;
+        let mut params = vec![];
+        if self.is_kw(Kw::Void) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
+            self.bump();
+        }
+        while !self.is(Punct::RParen) && !self.at_eof() {
+            let ty = self.type_spec()?;
+            let reference = self.eat(Punct::Amp);
+            let name = match self.kind() {
+                TokKind::Ident(_) => self.ident("a parameter name")?,
+                _ => Ident { name: String::new(), span: self.span() },
+            };
+            if self.is(Punct::LBracket) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
+                ));
+            }
+            let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+            params.push(Param { ty, name, reference, default });
+            if !self.eat(Punct::Comma) {
+                break;
+            }
+        }
+        self.expect(Punct::RParen)?;
+        Ok(params)
+    }
+
+    /// At file scope after the return type: `Vec3::dot(...)` or the constructor `Vec3::Vec3(...)`, defined
+    /// out of its class. Records it with the class's members; false when no such definition starts here.
+    pub(super) fn out_of_line_member(&mut self, start: Span, kind: Option<FnKind>, ret: &TypeSpec) -> PResult<bool> {
+        let is_class = |p: &Self, n: &str| p.structs.iter().any(|s| s.name.name == n);
+        // `Vec3::Vec3(`: the type specifier already read `Vec3::Vec3` as the type `Vec3`.
+        let ctor = self.is(Punct::LParen)
+            && self.pos >= 3
+            && self.toks[self.pos - 2].kind == TokKind::Punct(Punct::ColonColon)
+            && ret.named.as_deref().is_some_and(|n| is_class(self, n))
+            && matches!(&self.toks[self.pos - 3].kind, TokKind::Ident(n) if Some(n) == ret.named.as_ref());
+        let amp = usize::from(self.is(Punct::Amp));
+        let method = matches!(self.peek_kind(amp), TokKind::Ident(n) if is_class(self, n))
+            && *self.peek_kind(amp + 1) == TokKind::Punct(Punct::ColonColon)
+            && matches!(self.peek_kind(amp + 2), TokKind::Ident(_));
+        if !ctor && !method {
+            return Ok(false);
+        }
+        // Declared `__device__` in the class or here.
+        let device = |p: &Self, class: &str, name: &str| {
+            p.structs
+                .iter()
+                .any(|s| s.name.name == class && s.methods.iter().any(|m| m.func.name.name == name && m.device))
+        };
+        let (class, m) = if ctor {
+            let class = ret.named.clone().unwrap_or_default();
+            let name = Ident { name: class.clone(), span: self.toks[self.pos - 1].span };
+            let q = Quals { device: kind.is_some() || device(self, &class, &class), ..Quals::default() };
+            (class.clone(), self.member_rest(start, q, true, void_spec(name.span), false, name)?)
+        } else {
+            let ret_ref = self.eat(Punct::Amp);
+            let class = self.ident("a class")?.name;
+            self.bump(); // ::
+            let name = self.ident("a member function name")?;
+            let name = self.operator_name(name)?;
+            let q = Quals { device: kind.is_some() || device(self, &class, &name.name), ..Quals::default() };
+            (class, self.member_rest(start, q, false, ret.clone(), ret_ref, name)?)
+        };
+        let Some(s) = self.structs.iter_mut().rev().find(|s| s.name.name == class) else { return Ok(true) };
+        let declared = s.methods.iter().position(|p| {
+            p.prototype && p.func.name.name == m.func.name.name && p.func.params.len() == m.func.params.len()
+        });
+        let mut m = m;
+        if let Some(i) = declared {
+            let p = s.methods.remove(i);
+            m.is_static = p.is_static;
+            m.device |= p.device;
+            m.ret_ref |= p.ret_ref;
+        }
+        s.methods.push(m);
+        Ok(true)
+    }
+}
+
+fn void_spec(span: Span) -> TypeSpec {
+    TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span }
+}
