@@ -274,7 +274,7 @@ fn cooperative_group_mistakes_are_diagnosed_where_they_are() {
             "a `dim3` has no field `w`",
         ),
         ("cg::thread_block_tile<48> t;\n    t.sync();", "k.cu:7:5", "a tile of 48 threads"),
-        ("float4 f;\n    f.sync();", "k.cu:7:5", "`.sync(...)`: only cooperative groups have methods here"),
+        ("float4 f;\n    f.sync();", "k.cu:7:7", "`float4` has no member function `sync`"),
         (
             "auto t = cg::tiled_partition<4>(cg::this_thread_block());\n    out[0] = cg::reduce(t, 1);",
             "k.cu:7:18",
