@@ -569,6 +569,11 @@ pub fn resolve(
         if let (Some(sname), Some(Type::Struct(def))) = (strukt, p.ty.pointee()) {
             let scalars: Vec<Option<Scalar>> = def.fields.iter().map(|f| f.ty.scalar()).collect();
             match scalars.first().copied().flatten() {
+                // A cuRAND state array starts as bytes (zero, or a value per byte): `curand_init` fills it.
+                _ if def.name == *sname && crate::front::typeck::is_curand_state(&Type::Struct(def.clone())) => {
+                    elem = Scalar::U8;
+                    per_elem = def.size as u64;
+                }
                 Some(s0)
                     if def.name == *sname
                         && scalars.iter().all(|s| *s == Some(s0))

@@ -322,6 +322,11 @@ pub enum Intrinsic {
     CheckIndex {
         global: u32,
     },
+    /// Output word `out` of a cuRAND device function (see `sim::curand`): the new state's words, then results.
+    Curand {
+        f: crate::sim::curand::CurandFn,
+        out: u8,
+    },
 }
 
 /// Where an assignment writes.
@@ -399,6 +404,8 @@ pub enum ExprKind {
     Call(FnId, Vec<Expr>),
     /// Format string and arguments after the default argument promotions.
     Printf(String, Vec<Expr>),
+    /// Statements run first, then the expression's value (a library call that updates a state struct).
+    Seq(Vec<Stmt>, Box<Expr>),
 }
 
 impl Expr {

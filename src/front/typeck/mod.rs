@@ -2,6 +2,7 @@
 
 mod builtins;
 mod call;
+mod curand;
 mod deduce;
 mod expr;
 mod globals;
@@ -9,6 +10,7 @@ mod groups;
 mod stmt;
 mod structs;
 
+pub use curand::is_state as is_curand_state;
 pub use structs::vector_type;
 
 use std::collections::HashMap;
