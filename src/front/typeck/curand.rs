@@ -110,9 +110,6 @@ impl Checker {
     pub(super) fn curand_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
         if UNSUPPORTED.contains(&name.name.as_str()) {
             self.err(Diagnostic::unsupported(name.span, format!("the cuRAND device function `{}`", name.name)));
-            for a in args {
-                self.expr(a);
-            }
             return Some(Expr::error(span));
         }
         let draw = function(&name.name)?;
@@ -123,7 +120,7 @@ impl Checker {
                 format!("`{}` returns a `{ty}`: assign it to one (`{ty} r = {}(...);`)", name.name, name.name),
             ));
         }
-        let (stmts, mut results) = self.curand_parts(name, args, span)?;
+        let Some((stmts, mut results)) = self.curand_parts(name, args, span) else { return Some(Expr::error(span)) };
         let value = results.pop().unwrap_or_else(|| Expr::new(ExprKind::Const(0), Type::Void, span));
         let ty = value.ty.clone();
         Some(Expr::new(ExprKind::Seq(stmts, Box::new(value)), ty, span))
@@ -135,7 +132,11 @@ impl Checker {
         let A::Call(name, args) = &e.kind else { return None };
         let want = function(&name.name).flatten().map(result_type)?;
         if &want != ty {
-            self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("`{}` returns a `{want}`, not a `{ty}`", name.name)));
+            self.err(Diagnostic::new(
+                ErrorCode::Type,
+                e.span,
+                format!("`{}` returns a `{want}`, not a `{ty}`", name.name),
+            ));
             return None;
         }
         let (stmts, mut results) = self.curand_parts(name, args, e.span)?;
@@ -208,7 +209,8 @@ impl Checker {
             let assign = Expr::new(ExprKind::Assign(place.clone(), Box::new(v)), t.clone(), span);
             stmts.push(Stmt { kind: StmtKind::Expr(assign), span });
         }
-        let results = temps[places.len()..].iter().map(|(id, t)| Expr::new(ExprKind::Local(*id), t.clone(), span)).collect();
+        let results =
+            temps[places.len()..].iter().map(|(id, t)| Expr::new(ExprKind::Local(*id), t.clone(), span)).collect();
         Some((stmts, results))
     }
 

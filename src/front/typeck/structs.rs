@@ -359,7 +359,10 @@ impl Checker {
         let base = Expr::new(ExprKind::Local(id), pty, span);
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
-        let places = flat.iter().map(|(_, off, t)| (Place::Mem(Box::new(field_addr(&base, *off, t, span))), t.clone())).collect();
+        let places = flat
+            .iter()
+            .map(|(_, off, t)| (Place::Mem(Box::new(field_addr(&base, *off, t, span))), t.clone()))
+            .collect();
         (ty, vec![Stmt { kind: StmtKind::Init(id, Some(addr)), span }], places)
     }
 

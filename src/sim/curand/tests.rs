@@ -15,7 +15,13 @@ impl Naive {
         let t1 = 2591861531u32.wrapping_mul((seed >> 32) as u32 ^ 0xf7dcefdd);
         Naive {
             d: 6615241u32.wrapping_add(t1).wrapping_add(t0),
-            v: [123456789u32.wrapping_add(t0), 362436069 ^ t0, 521288629u32.wrapping_add(t1), 88675123 ^ t1, 5783321u32.wrapping_add(t0)],
+            v: [
+                123456789u32.wrapping_add(t0),
+                362436069 ^ t0,
+                521288629u32.wrapping_add(t1),
+                88675123 ^ t1,
+                5783321u32.wrapping_add(t0),
+            ],
         }
     }
 
