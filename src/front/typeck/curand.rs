@@ -216,7 +216,7 @@ impl Checker {
 
     /// The state a `curandState *` argument points to: its type, statements that compute its address once,
     /// and each scalar field's place, in layout order.
-    fn curand_state(&mut self, arg: &ast::Expr) -> Option<(Type, Vec<Stmt>, Vec<(Place, Type)>)> {
+    fn curand_state(&mut self, arg: &ast::Expr) -> Option<super::structs::LeafPlaces> {
         let found = match &arg.kind {
             A::Unary(ast::UnaryOp::AddrOf, inner) => self.struct_leaf_places(inner, arg.span),
             _ => None,

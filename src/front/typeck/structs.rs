@@ -21,6 +21,9 @@ pub(super) struct StructLocal {
     pub leaves: Vec<(String, LocalId, Type)>,
 }
 
+/// A struct's type, the statements that compute its address once, and each scalar field's place and type.
+pub(super) type LeafPlaces = (Type, Vec<Stmt>, Vec<(Place, Type)>);
+
 /// Where a struct-typed expression's fields are.
 enum StructRef {
     /// Fields of struct variable `idx` under `prefix` (`""`, or `"inner."`).
@@ -328,11 +331,7 @@ impl Checker {
     /// The scalar fields of the struct `e` denotes, for a library call that updates it in place (`curand(&s)`):
     /// its type, statements that compute its address once (when in memory), each field's place in layout order.
     /// None if `e` is not a struct.
-    pub(super) fn struct_leaf_places(
-        &mut self,
-        e: &ast::Expr,
-        span: Span,
-    ) -> Option<(Type, Vec<Stmt>, Vec<(Place, Type)>)> {
+    pub(super) fn struct_leaf_places(&mut self, e: &ast::Expr, span: Span) -> Option<LeafPlaces> {
         Some(match self.struct_ref(e)? {
             StructRef::Local { idx, prefix, ty } => {
                 let places = self.struct_locals[idx as usize]
@@ -348,12 +347,7 @@ impl Checker {
     }
 
     /// The scalar fields of the struct of type `ty` at `addr` (evaluated once, into a local).
-    pub(super) fn struct_leaves_at(
-        &mut self,
-        addr: Expr,
-        ty: Type,
-        span: Span,
-    ) -> (Type, Vec<Stmt>, Vec<(Place, Type)>) {
+    pub(super) fn struct_leaves_at(&mut self, addr: Expr, ty: Type, span: Span) -> LeafPlaces {
         let pty = addr.ty.clone();
         let id = self.new_local(&ast::Ident { name: format!("&{ty}"), span }, pty.clone());
         let base = Expr::new(ExprKind::Local(id), pty, span);

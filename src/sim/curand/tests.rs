@@ -40,7 +40,7 @@ fn xorwow_words(seed: u64, sub: u64, off: u64, n: usize) -> Vec<u32> {
     (0..n).map(|_| eval_u32(Gen::Xorwow, &mut s)).collect()
 }
 
-fn eval_u32(g: Gen, s: &mut Vec<u64>) -> u32 {
+fn eval_u32(g: Gen, s: &mut [u64]) -> u32 {
     let out = eval(CurandFn::Draw(g, Draw::U32), s);
     let n = s.len();
     s.copy_from_slice(&out[..n]);
