@@ -6,7 +6,7 @@
 #include <curand_kernel.h>
 // @grid 2
 // @block 32
-// @arg states curandState[64]
+// @arg states curandState_t[64]
 // @arg words unsigned int[256] = 0
 // @arg unif float[128] = 0
 // @arg norm float[192] = 0
