@@ -601,6 +601,14 @@ pub fn resolve(
         if let (Some(sname), Some(Type::Struct(def))) = (strukt, p.ty.pointee()) {
             let scalars: Vec<Option<Scalar>> = def.fields.iter().map(|f| f.ty.scalar()).collect();
             match scalars.first().copied().flatten() {
+                // A cuRAND state array starts as bytes (zero, or a value per byte): `curand_init` fills it.
+                // (Any of its names: `curandState_t[n]` for a `curandState *`.)
+                _ if crate::front::typeck::is_curand_state(&Type::Struct(def.clone()))
+                    && crate::front::typeck::vector_type(sname).is_some_and(|d| d.name == def.name) =>
+                {
+                    elem = Scalar::U8;
+                    per_elem = def.size as u64;
+                }
                 Some(s0)
                     if def.name == *sname
                         && scalars.iter().all(|s| *s == Some(s0))

@@ -352,6 +352,11 @@ pub enum Intrinsic {
     CheckIndex {
         global: u32,
     },
+    /// Output word `out` of a cuRAND device function (see `sim::curand`): the new state's words, then results.
+    Curand {
+        f: crate::sim::curand::CurandFn,
+        out: u8,
+    },
 }
 
 /// Where an assignment writes.

@@ -96,6 +96,7 @@ macro_rules! each_source {
                 $f(pred);
             }
             Instr::Printf { args, .. } => args.$iter().for_each(|(o, _)| $f(o)),
+            Instr::Curand { args, .. } => args.$iter().for_each($f),
             Instr::Branch { cond, .. } => $f(cond),
             Instr::Special { .. }
             | Instr::SharedAddr { .. }

@@ -551,15 +551,15 @@ impl<'p> Lowerer<'p> {
                 if *prefix { new } else { old }
             }
             E::Intrinsic(intr, args) => self.intrinsic(*intr, args, ty, span),
-            E::Call(f, args) => self.inline_call(*f, args, ty),
             E::Seq(stmts, value) => {
-                let saved = self.stmt_span;
-                for st in stmts {
-                    self.stmt(st);
+                let outer = self.stmt_span;
+                for s in stmts {
+                    self.stmt(s);
                 }
-                self.stmt_span = saved;
+                self.stmt_span = outer;
                 self.expr(value)
             }
+            E::Call(f, args) => self.inline_call(*f, args, ty),
             E::Printf(fmt, args) => {
                 let fmt_id = self.strings.iter().position(|s| s == fmt).unwrap_or_else(|| {
                     self.strings.push(fmt.clone());
@@ -680,6 +680,10 @@ impl<'p> Lowerer<'p> {
             Intrinsic::Vote(kind) => {
                 let dst = self.temp(ty);
                 Instr::Vote { kind, dst, mask: arg(0), pred: arg(1) }
+            }
+            Intrinsic::Curand { f, out } => {
+                let dst = self.temp(ty);
+                Instr::Curand { f, out, ty, dst, args: vals.clone().into_boxed_slice() }
             }
             Intrinsic::Math(MathFn::Fma) => {
                 let dst = self.temp(ty);

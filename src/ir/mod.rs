@@ -314,6 +314,14 @@ pub enum Instr {
         b: Operand,
         c: Operand,
     },
+    /// Output word `out` of cuRAND function `f` on `args` (see `sim::curand`).
+    Curand {
+        f: crate::sim::curand::CurandFn,
+        out: u8,
+        ty: Ty,
+        dst: Reg,
+        args: Box<[Operand]>,
+    },
     /// `fmt` indexes [`Kernel::strings`].
     Printf {
         fmt: u32,
@@ -358,6 +366,7 @@ impl Instr {
             | Instr::Math { dst, .. }
             | Instr::Fma { dst, .. }
             | Instr::ReadCounter { dst, .. }
+            | Instr::Curand { dst, .. }
             | Instr::CheckBounds { dst, .. } => Some(*dst),
             _ => None,
         }
@@ -383,6 +392,7 @@ impl Instr {
             | Instr::Math { dst, .. }
             | Instr::Fma { dst, .. }
             | Instr::ReadCounter { dst, .. }
+            | Instr::Curand { dst, .. }
             | Instr::CheckBounds { dst, .. } => Some(dst),
             _ => None,
         }

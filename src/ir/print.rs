@@ -205,6 +205,10 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
                 format!("{} = {}.{} {}", r(dst), format!("{func:?}").to_lowercase(), ty.name(), o(a, *ty))
             }
         }
+        Instr::Curand { f, out, ty, dst, args } => {
+            let a: Vec<String> = args.iter().map(|x| o(x, Ty::U64)).collect();
+            format!("{} = curand.{f:?}.{out}.{} {}", r(dst), ty.name(), a.join(", "))
+        }
         Instr::Printf { fmt, args } => {
             let a: Vec<String> = args.iter().map(|(x, t)| o(x, *t)).collect();
             format!("printf {:?}{}{}", k.strings[*fmt as usize], if a.is_empty() { "" } else { ", " }, a.join(", "))

@@ -522,6 +522,13 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 ctx.set(*dst, l, v);
             }
         }
+        Instr::Curand { f, out, dst, args, .. } => {
+            for l in mask.iter() {
+                let vals: Vec<u64> = args.iter().map(|o| ctx.get(*o, l)).collect();
+                let v = crate::sim::curand::eval_one(*f, &vals, *out as usize);
+                ctx.set(*dst, l, v);
+            }
+        }
         Instr::Printf { fmt, args } => {
             let fmt = &kernel.strings[*fmt as usize];
             for l in mask.iter() {

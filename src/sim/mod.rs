@@ -3,6 +3,7 @@
 
 pub mod alu;
 pub mod banks;
+pub mod curand;
 pub mod decoded;
 pub mod exec;
 pub mod explain;

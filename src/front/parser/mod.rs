@@ -492,8 +492,8 @@ pub fn is_vector_type(name: &str) -> bool {
 fn unsupported_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
         "half" | "__half" | "half2" | "__half2" | "__nv_bfloat16" | "nv_bfloat16" => "half-precision types",
-        "curandState" | "curandState_t" | "curandStateXORWOW_t" | "curandStatePhilox4_32_10_t" => {
-            "the cuRAND device API (curandState)"
+        "curandStateMRG32k3a_t" | "curandStateMRG32k3a" | "curandStateSobol32_t" | "curandStateMtgp32_t" => {
+            "cuRAND generators other than XORWOW and Philox"
         }
         "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
         _ => return None,

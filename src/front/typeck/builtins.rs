@@ -134,6 +134,9 @@ pub(super) const BUILTIN_NAMES: &[&str] = &[
 impl Checker {
     /// Checks a call of a built-in function of this module; None if `name` is not one.
     pub(super) fn builtin_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
+        if let Some(e) = self.curand_call(name, args, span) {
+            return Some(e);
+        }
         let b = builtin(&name.name)?;
         Some(match b {
             Builtin::Math { f, arg, ret } => {

@@ -242,7 +242,9 @@ impl Checker {
             }
             Intrinsic::Math(f) => return self.math(f, name, args, span),
             // Made by the struct copies, never by name.
-            Intrinsic::CheckAlign { .. } | Intrinsic::CheckIndex { .. } => return Expr::error(span),
+            Intrinsic::CheckAlign { .. } | Intrinsic::CheckIndex { .. } | Intrinsic::Curand { .. } => {
+                return Expr::error(span);
+            }
         };
         Expr::new(ExprKind::Intrinsic(intr, args), ty, span)
     }

@@ -2,6 +2,7 @@
 
 mod builtins;
 mod call;
+mod curand;
 mod deduce;
 mod expr;
 mod globals;
@@ -11,6 +12,7 @@ mod members;
 mod stmt;
 mod structs;
 
+pub use curand::is_state as is_curand_state;
 pub use structs::vector_type;
 
 use std::collections::HashMap;

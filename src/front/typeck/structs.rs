@@ -21,6 +21,9 @@ pub(super) struct StructLocal {
     pub leaves: Vec<(String, LocalId, Type)>,
 }
 
+/// A struct's type, the statements that compute its address once, and each scalar field's place and type.
+pub(super) type LeafPlaces = (Type, Vec<Stmt>, Vec<(Place, Type)>);
+
 /// Where a struct-typed expression's fields are.
 pub(super) enum StructRef {
     /// Fields of struct variable `idx` under `prefix` (`""`, or `"inner."`), once `pre` has run (the call
@@ -42,6 +45,9 @@ impl StructRef {
 pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
     if let Some(g) = super::groups::group_type(name) {
         return Some(g);
+    }
+    if let Some(s) = super::curand::state_type(name) {
+        return Some(s);
     }
     if name == "dim3" {
         return Some(Arc::new(vector_def(name, Scalar::U32, 3, 4)));
@@ -162,7 +168,7 @@ impl Checker {
     pub(super) fn struct_local(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> Vec<Stmt> {
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
-        if flat.iter().any(|(p, ..)| p.contains('[')) || !dc.dims.is_empty() {
+        if (flat.iter().any(|(p, ..)| p.contains('[')) && !super::curand::is_state(&ty)) || !dc.dims.is_empty() {
             self.err(Diagnostic::unsupported(dc.name.span, "per-thread local arrays of structs or vectors"));
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
@@ -266,6 +272,7 @@ impl Checker {
                 }
                 Some(out)
             }
+            A::Call(name, _) if super::curand::returns_struct(&name.name) => self.curand_struct_values(e, ty),
             A::Call(name, args) if name.name.starts_with("make_") && vector_type(&name.name[5..]).is_some() => {
                 let want = vector_type(&name.name[5..]).map(Type::Struct)?;
                 if &want != ty {
@@ -342,6 +349,38 @@ impl Checker {
                 }
             }
         }
+    }
+
+    /// The scalar fields of the struct `e` denotes, for a library call that updates it in place (`curand(&s)`):
+    /// its type, statements that compute its address once (when in memory), each field's place in layout order.
+    /// None if `e` is not a struct.
+    pub(super) fn struct_leaf_places(&mut self, e: &ast::Expr, span: Span) -> Option<LeafPlaces> {
+        Some(match self.struct_ref(e)? {
+            StructRef::Local { idx, prefix, ty, pre } => {
+                let places = self.struct_locals[idx as usize]
+                    .leaves
+                    .iter()
+                    .filter(|(p, ..)| p.starts_with(&prefix))
+                    .map(|(_, id, t)| (Place::Local(*id), t.clone()))
+                    .collect();
+                (ty, pre, places)
+            }
+            StructRef::Mem { addr, ty } => self.struct_leaves_at(addr, ty, span),
+        })
+    }
+
+    /// The scalar fields of the struct of type `ty` at `addr` (evaluated once, into a local).
+    pub(super) fn struct_leaves_at(&mut self, addr: Expr, ty: Type, span: Span) -> LeafPlaces {
+        let pty = addr.ty.clone();
+        let id = self.new_local(&ast::Ident { name: format!("&{ty}"), span }, pty.clone());
+        let base = Expr::new(ExprKind::Local(id), pty, span);
+        let mut flat = vec![];
+        leaves(&ty, "", 0, &mut flat);
+        let places = flat
+            .iter()
+            .map(|(_, off, t)| (Place::Mem(Box::new(field_addr(&base, *off, t, span))), t.clone()))
+            .collect();
+        (ty, vec![Stmt { kind: StmtKind::Init(id, Some(addr)), span }], places)
     }
 
     /// `CheckAlign` before a vector type's access, when the vector is wider than its elements.
