@@ -384,8 +384,8 @@ fn struct_mistakes_are_diagnosed() {
     let cases = [
         ("struct P { float x; };\n", "P *p", "p->z = 1;", "`P` has no field `z`"),
         ("struct P { float x, y; };\n", "P *p", "p[0].yy = 1;", "did you mean `y`?"),
-        ("union U { int i; float f; };\n", "int *p", "p[0] = 1;", "not supported by warpdbg: unions"),
-        ("struct P { float x; __device__ float get() { return x; } };\n", "int *p", "p[0] = 1;", "member functions"),
+        ("union U { int i; float f; };\n", "U *p", "p[0].i = 1;", "not supported by warpdbg: unions"),
+        ("struct P { float x; __device__ float get() { return x; } };\n", "P *p", "p[0].x = 1;", "member functions"),
         (
             "struct P { float x; };\nstruct Q { float x; };\n",
             "P *p, Q *q",
@@ -395,7 +395,7 @@ fn struct_mistakes_are_diagnosed() {
         (
             "struct P { float x; };\n__device__ P make() { P p; return p; }\n",
             "int *o",
-            "o[0] = 1;",
+            "make(); o[0] = 1;",
             "functions that return a struct",
         ),
     ];

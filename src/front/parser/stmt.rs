@@ -13,7 +13,9 @@ impl Parser<'_> {
             match self.statement() {
                 Ok(s) => stmts.push(s),
                 Err(Bail) => {
-                    if self.diags.len() >= MAX_ERRORS {
+                    // An unsupported construct makes the whole function unavailable: unwind to the file-scope
+                    // item, which skips the rest of the body.
+                    if self.diags.len() >= MAX_ERRORS || self.unsupported_in_item() {
                         return Err(Bail);
                     }
                     self.recover_statement();

@@ -39,6 +39,7 @@ impl Parser<'_> {
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some() || n == "thread_block_tile"))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
+                    || self.unavailable_type(name)
             }
             _ => false,
         }
@@ -91,6 +92,14 @@ impl Parser<'_> {
             }
         }
         if self.is(Punct::Colon) {
+            if !is_enum && let Some(end) = self.host_class_end() {
+                // `class Timer : public Base { ... }` with no device code: the host's, skipped.
+                self.pos = end;
+                if let Some(n) = &name {
+                    self.host_functions.push(n.clone());
+                }
+                return Ok(name.map(|n| n.name));
+            }
             let what = if is_enum { "enums with an underlying type" } else { "inheritance" };
             return Err(self.error(Diagnostic::unsupported(self.span(), what)));
         }
@@ -126,9 +135,7 @@ impl Parser<'_> {
             i
         };
         let body = &self.toks[self.pos..body_end.min(self.toks.len())];
-        let has_functions = body.iter().any(|t| t.kind == TokKind::Punct(Punct::LParen));
-        let device = body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)));
-        if has_functions && !device {
+        if has_member_functions(body) && !has_device_code(body) {
             self.pos = body_end;
             if let Some(n) = &name {
                 self.host_functions.push(n.clone());
@@ -168,6 +175,32 @@ impl Parser<'_> {
         let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
         self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()) });
         Ok(Some(name.map_or(String::new(), |n| n.name)))
+    }
+
+    /// At a class's `: public Base` (or at its `struct`/`class`): if the class is the host's (member functions,
+    /// none of them device code), the token just after its closing brace.
+    pub(super) fn host_class_end(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while i < self.toks.len() && !matches!(self.toks[i].kind, TokKind::Punct(Punct::LBrace | Punct::Semi)) {
+            i += 1;
+        }
+        if self.toks.get(i)?.kind != TokKind::Punct(Punct::LBrace) {
+            return None;
+        }
+        let start = i + 1;
+        let mut depth = 1;
+        i += 1;
+        while i < self.toks.len() && depth > 0 {
+            match self.toks[i].kind {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => depth -= 1,
+                TokKind::Eof => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        let body = &self.toks[start..i.min(self.toks.len())];
+        (has_member_functions(body) && !has_device_code(body)).then_some(i)
     }
 
     /// Skips `( ... )`, nested parentheses included.
@@ -260,6 +293,14 @@ impl Parser<'_> {
             match self.kind() {
                 TokKind::Kw(Kw::Global) => is_kernel = true,
                 TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
+                    // A class template of the host's (no device code in it) is skipped like other host code.
+                    if let Some(end) = self.host_class_end() {
+                        if let TokKind::Ident(n) = self.peek_kind(1).clone() {
+                            self.host_functions.push(Ident { name: n, span: self.toks[self.pos + 1].span });
+                        }
+                        self.pos = end;
+                        return Ok(());
+                    }
                     return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
                 }
                 TokKind::Ident(n)
@@ -454,6 +495,16 @@ impl Parser<'_> {
                         named = Some(BaseType::Int);
                     } else if let Some(why) = unsupported_type_name(&name) {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else if let Some(lib) = host_type_name(&name) {
+                        let d = Diagnostic::new(
+                            ErrorCode::Unsupported,
+                            self.span(),
+                            format!("`{name}` is a host-only type of {lib}: device code cannot use it"),
+                        )
+                        .label("host-only type");
+                        return Err(self.error(d));
+                    } else if self.unavailable_type(&name) {
+                        struct_name = Some(name.clone());
                     } else {
                         break;
                     }
@@ -507,4 +558,33 @@ impl Parser<'_> {
         let span = start.to(self.prev_span());
         Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span })
     }
+}
+
+/// Does a class body declare member functions? A member function is a name followed by `(` outside brackets
+/// and parentheses (`float a[f(2)]` is a field; `void reset();`, `Timer()`, `~Timer()` and `operator()` are
+/// functions).
+fn has_member_functions(body: &[Token]) -> bool {
+    let mut depth = 0i32;
+    let mut braces = 0i32;
+    for (i, t) in body.iter().enumerate() {
+        match &t.kind {
+            TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+            TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+            TokKind::Punct(Punct::LBrace) => braces += 1,
+            TokKind::Punct(Punct::RBrace) => braces -= 1,
+            TokKind::Ident(n) if depth == 0 && braces == 0 => {
+                let next = body.get(i + 1).map(|t| &t.kind);
+                if n == "operator" || next == Some(&TokKind::Punct(Punct::LParen)) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Does a class body hold device code (`__device__` or `__global__` members)?
+fn has_device_code(body: &[Token]) -> bool {
+    body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)))
 }

@@ -87,6 +87,10 @@ impl Checker {
                     }
                     (Some(v), ty) => {
                         let e = self.expr(v);
+                        // Deducing an `auto` return type: the first return's value gives it.
+                        if let Some(slot @ None) = &mut self.auto_ret {
+                            *slot = Some(e.ty.clone());
+                        }
                         Some(self.convert(e, &ty, "return value"))
                     }
                 };

@@ -145,7 +145,9 @@ impl Checker {
         if let Some(s) = vector_type(name) {
             return Type::Struct(s);
         }
-        self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
+        if !self.unavailable_use(name, &[ast::ItemKind::Type], span) {
+            self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
+        }
         Type::Error
     }
 
