@@ -16,7 +16,9 @@ for constants and float for types), `@grid`/`@block` from a launch `NAME<<<g, b>
 literals (else grid 4, block 256), `@shared` from a launch's third value when it is a literal (else 4096 for a
 kernel that uses extern __shared__), and one `@arg` per parameter: pointers get `T[grid*block*4] = rand(0, 9)`,
 integer scalars `grid*block` when named like a size (n, N, size, len, count, width...), else 16; float scalars
-1.5.
+1.5. A struct passed by value gets one `@arg` per field (`@arg data.r float[...]`), and a pointer to a struct an
+array of it sized so its fields' elements number about grid*block*4 (the struct definitions are read from the
+file and the files it includes with quotes).
 """
 import os
 import re
@@ -177,6 +179,12 @@ def macro_constants(text):
     env = {}
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+\(?\s*([0-9]+)\s*\)?\s*$", text, re.M):
         env[m.group(1)] = int(m.group(2))
+    # `#define SIZE (1<<18)`: integer arithmetic on literals.
+    for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+([0-9()+\-*/<> ]+)$", text, re.M):
+        if m.group(1) not in env:
+            v = literal(m.group(2).replace("/", "//"), {})
+            if v:
+                env[m.group(1)] = v
     for m in re.finditer(r"(?:const|constexpr)\s+(?:unsigned\s+)?int\s+(\w+)\s*=\s*([0-9]+)\s*;", text):
         env[m.group(1)] = int(m.group(2))
     return env
@@ -207,6 +215,86 @@ def arg_directive(param, total):
     return f"// @arg {name} = 16"
 
 
+STRUCT = re.compile(r"\b(?:struct|class)\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?(\w+)\s*\{([^{}]*)\}")
+TYPEDEF_STRUCT = re.compile(r"\btypedef\s+struct\s*(?:__align__\s*\(\s*\d+\s*\)\s*)?(\w+)?\s*\{([^{}]*)\}\s*(\w+)\s*;")
+
+
+def struct_fields(body, env):
+    """(type, name, elements) of each field of a struct body: `float x, y;` gives two; `float a[N]` has N
+    elements (macro constants evaluated; 1 when unknown). None for a body with member functions."""
+    if "(" in body:
+        return None
+    fields = []
+    for decl in body.split(";"):
+        decl = re.sub(r"\b(public|private|protected)\s*:", " ", decl).strip()
+        if not decl:
+            continue
+        m = re.match(r"((?:const\s+|unsigned\s+|signed\s+|long\s+|short\s+)*[\w:]+)\s*(.*)$", decl, re.S)
+        if not m:
+            return None
+        for name in m.group(2).split(","):
+            stars = name.count("*")
+            dm = re.match(r"\s*\**\s*(\w+)\s*((?:\[[^\]]*\]\s*)*)$", name)
+            if not dm:
+                return None
+            n = 1
+            for d in re.findall(r"\[([^\]]*)\]", dm.group(2)):
+                # A size that cannot be read may be large: count it so (the array argument gets one struct).
+                n *= literal(d, env) or (1 << 30)
+            # `#ifdef` variants of one field (the preprocessor lines are blanked): the first counts.
+            if all(f[1] != dm.group(1) for f in fields):
+                fields.append((m.group(1) + " " + "*" * stars, dm.group(1), n))
+    return fields
+
+
+def struct_defs(text, path, env):
+    """Struct definitions of the file and of the files it includes with quotes (one level), by name."""
+    texts = [text]
+    for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+        try:
+            with open(os.path.join(os.path.dirname(path), inc), encoding="utf-8", errors="replace") as f:
+                texts.append(f.read())
+        except OSError:
+            pass
+    defs = {}
+    for t in texts:
+        clean = blank_preprocessor(strip_comments_and_strings(t))
+        for m in TYPEDEF_STRUCT.finditer(clean):
+            fields = struct_fields(m.group(2), env)
+            if fields is not None:
+                defs[m.group(3)] = fields
+                if m.group(1):
+                    defs[m.group(1)] = fields
+        for m in STRUCT.finditer(clean):
+            fields = struct_fields(m.group(2), env)
+            if fields is not None:
+                defs.setdefault(m.group(1), fields)
+    return defs
+
+
+def struct_arg_directives(param, total, structs):
+    """For a struct parameter: one `@arg` per field (`data.r`) when it is passed by value; for a pointer to a
+    struct, its array sized so the fields' elements stay about the size of the other arrays. None otherwise."""
+    p = re.sub(r"\b(const|__restrict__|__restrict|volatile|struct|class)\b", " ", param).strip()
+    m = re.match(r"^(\w+)\s*(\**)\s*(\w+)$", " ".join(p.split()))
+    if not m or m.group(1) not in structs:
+        return None
+    ty, stars, name = m.groups()
+    fields = structs[ty]
+    if not stars:
+        out = []
+        for fty, fname, n in fields:
+            d = arg_directive(f"{fty} {fname}", total)
+            if d is None or d.startswith("#"):
+                return None
+            out.append(d.replace(f"// @arg {fname} ", f"// @arg {name}.{fname} ", 1))
+        return out
+    if len(stars) == 1:
+        elements = max(1, sum(n for _, _, n in fields))
+        return [f"// @arg {name} {ty}[{max(1, total * 4 // elements)}] = rand(0, 9)"]
+    return None
+
+
 def cases_for(path):
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
@@ -215,6 +303,7 @@ def cases_for(path):
     clean = blank_preprocessor(strip_comments_and_strings(text))
     stripped = host_code_removed(text)
     env = macro_constants(text)
+    structs = struct_defs(text, path, env)
     out = []
     for m in KERNEL.finditer(clean):
         name = m.group(1)
@@ -250,6 +339,10 @@ def cases_for(path):
         if uses_dynamic:
             lines.append(f"// @shared {shared if shared else 4096}")
         for p in [x for x in params_text.split(",")]:
+            by_struct = struct_arg_directives(" ".join(p.split()), total, structs)
+            if by_struct:
+                lines.extend(by_struct)
+                continue
             d = arg_directive(" ".join(p.split()), total)
             if d:
                 lines.append(d)

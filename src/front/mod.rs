@@ -238,15 +238,16 @@ fn settle_unavailable(
             warned.push(*f);
             let func = program.function(*f);
             let kind = if func.kind == ast::FnKind::Global { ast::ItemKind::Kernel } else { ast::ItemKind::Function };
-            let mut d = d.clone();
-            d.secondary.clear();
-            warnings.push(ast::Unavailable { name: func.name.clone(), kind, diag: d }.warning());
+            let mut w = ast::Unavailable { name: func.name.clone(), kind, diag: d.clone() }.warning();
+            // Where it uses an unavailable item, say so (the item gets no warning of its own).
+            w.secondary = d.secondary.clone();
+            warnings.push(w);
         }
     }
     for u in &program.unavailable {
         // Reached code that uses the item reported its diagnostic; unreached code that does was warned about.
-        let same = |d: &Diagnostic| d.span == u.diag.span && !d.warning == !u.diag.warning;
-        if !diags.iter().any(|d| same(d) && d.message == u.diag.message) && !warnings.iter().any(same) {
+        let reported = diags.iter().any(|d| d.span == u.diag.span && d.message == u.diag.message);
+        if !reported && !warnings.iter().any(|w| w.span == u.diag.span) {
             warnings.push(u.warning());
         }
     }
