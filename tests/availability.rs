@@ -346,3 +346,27 @@ fn reciprocal_and_integer_dot_product_intrinsics() {
     // Unsigned: 255 * (4 + 3 + 2 + 1) + 1; half-words 1, 2 against bytes 4, 3 of b's high half.
     assert_eq!(r.ints("u"), vec![2551, 4 + 2 * 3]);
 }
+
+#[test]
+fn library_complex_types_are_vector_types_and_host_handles_in_kernels_name_themselves() {
+    let text = "// @block 4\n// @arg in float[4] = i\n// @arg out cufftComplex[4] = 0\n\
+                __global__ void k(float *in, cufftComplex *out) {\n\
+                    cufftComplex c;\n\
+                    c.x = in[threadIdx.x];\n\
+                    c.y = -1.0f;\n\
+                    out[threadIdx.x] = c;\n\
+                }\n\
+                __global__ void spawn(float *in) { cudaStream_t s; cudaStreamCreate(&s); }\n";
+    let c = ok(text, Some("k"));
+    assert_eq!(
+        common::run_compiled(&c, Config::default()).floats("out"),
+        vec![0.0, -1.0, 1.0, -1.0, 2.0, -1.0, 3.0, -1.0]
+    );
+    let e = err(text, Some("spawn"));
+    assert!(
+        e.starts_with(
+            "error[E-unsupported]: `cudaStream_t` is a host-only type of the CUDA runtime: device code cannot use it\n   ┌─ k.cu:10:36\n"
+        ),
+        "{e}"
+    );
+}

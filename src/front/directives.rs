@@ -253,7 +253,8 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
             return None;
         }
         let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
-        let strukt = Some(n.clone());
+        // `cufftComplex[n]` is `float2[n]`.
+        let strukt = Some(super::parser::library_vector_type(n).map_or_else(|| n.clone(), str::to_string));
         return Some(DirectiveKind::Arg {
             name,
             spec: ArgSpec::Array { elem: Scalar::U8, elem_span, len, init, strukt },

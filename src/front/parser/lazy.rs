@@ -16,6 +16,12 @@ impl Parser<'_> {
         self.unavailable.iter().any(|u| u.kind == ItemKind::Type && u.name == name)
     }
 
+    /// At `cudaStream_t s` (a host-only library type, then a name or `*`) inside a function.
+    pub(super) fn starts_host_type_decl(&self) -> bool {
+        matches!(self.kind(), TokKind::Ident(n) if host_type_name(n).is_some())
+            && matches!(self.peek_kind(1), TokKind::Ident(_) | TokKind::Punct(Punct::Star))
+    }
+
     /// After the file-scope item that began at token `start`: if it met an unsupported construct, sets it
     /// aside (skipping the rest of it) and returns `Ok(None)`; otherwise returns `item` as it is.
     pub(super) fn set_aside(&mut self, start: usize, item: PResult<Option<TopItem>>) -> PResult<Option<TopItem>> {

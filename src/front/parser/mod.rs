@@ -529,14 +529,21 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         }
         "curandGenerator_t" | "curandStatus_t" | "curandRngType_t" => "the cuRAND host API",
         "cublasHandle_t" | "cublasStatus_t" | "cublasOperation_t" | "cublasLtHandle_t" => "cuBLAS",
-        "cufftHandle" | "cufftComplex" | "cufftDoubleComplex" | "cufftReal" | "cufftDoubleReal" | "cufftResult" => {
-            "cuFFT"
-        }
+        "cufftHandle" | "cufftResult" | "cufftType" => "cuFFT",
         "cusparseHandle_t" | "cusparseStatus_t" | "cusparseMatDescr_t" => "cuSPARSE",
         "cusolverDnHandle_t" | "cusolverStatus_t" => "cuSOLVER",
         "cudnnHandle_t" | "cudnnStatus_t" | "cudnnTensorDescriptor_t" => "cuDNN",
         "ncclComm_t" | "ncclResult_t" | "ncclUniqueId" => "NCCL",
         "nvtxRangeId_t" | "nvtxEventAttributes_t" => "NVTX",
+        _ => return None,
+    })
+}
+
+/// The libraries' complex types, which are CUDA vector types in device code too (`cufftComplex` is `float2`).
+pub fn library_vector_type(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "cufftComplex" | "cuComplex" | "cuFloatComplex" => "float2",
+        "cufftDoubleComplex" | "cuDoubleComplex" => "double2",
         _ => return None,
     })
 }

@@ -109,7 +109,8 @@ impl Parser<'_> {
                 self.typedef()?;
                 StmtKind::Empty
             }
-            _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
+            // `cudaStream_t s;` in device code: a declaration, whose type says why it cannot be.
+            _ if self.starts_type() || self.starts_host_type_decl() => StmtKind::Decl(self.declaration()?),
             _ => {
                 let e = self.expr()?;
                 self.expect_semi()?;

@@ -40,6 +40,7 @@ impl Parser<'_> {
                     || self.structs.iter().any(|s| s.name.name == *name)
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
                     || self.unavailable_type(name)
+                    || library_vector_type(name).is_some()
             }
             _ => false,
         }
@@ -495,6 +496,9 @@ impl Parser<'_> {
                         named = Some(BaseType::Int);
                     } else if let Some(why) = unsupported_type_name(&name) {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else if let Some(vector) = library_vector_type(&name) {
+                        // `cufftComplex` is `float2` in device code too.
+                        struct_name = Some(vector.to_string());
                     } else if let Some(lib) = host_type_name(&name) {
                         let d = Diagnostic::new(
                             ErrorCode::Unsupported,
