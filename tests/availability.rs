@@ -200,10 +200,14 @@ fn unavailable_types_and_variables_are_errors_only_where_used() {
                 __global__ void draw(float *out) { out[threadIdx.x] = 1.0f; if (&states[threadIdx.x] == 0) out[0] = 0.0f; }\n";
     let c = ok(text, Some("k"));
     let w = warnings(&c);
-    assert!(w.starts_with("warning[E-unsupported]: type `Bits` is not available: unions is not supported by warpdbg\n"), "{w}");
+    assert!(
+        w.starts_with("warning[E-unsupported]: type `Bits` is not available: unions is not supported by warpdbg\n"),
+        "{w}"
+    );
     // `draw` uses `states`: one warning says both.
     assert!(
-        w.ends_with("\
+        w.ends_with(
+            "\
 warning[E-unsupported]: kernel `draw` is not available: the cuRAND device API (curandState) is not supported by warpdbg
   ┌─ k.cu:3:12
   │
@@ -215,13 +219,19 @@ warning[E-unsupported]: kernel `draw` is not available: the cuRAND device API (c
   │
   = note: the launched kernel does not use `draw`, so the rest of the file still runs
 
-"),
+"
+        ),
         "{w}"
     );
     assert_eq!(c.warnings.len(), 2, "{w}");
     assert_eq!(common::run_compiled(&c, Config::default()).floats("out"), vec![0.5; 4]);
     let e = err(text, Some("draw"));
-    assert!(e.starts_with("error[E-unsupported]: not supported by warpdbg: the cuRAND device API (curandState)\n  ┌─ k.cu:3:12\n"), "{e}");
+    assert!(
+        e.starts_with(
+            "error[E-unsupported]: not supported by warpdbg: the cuRAND device API (curandState)\n  ┌─ k.cu:3:12\n"
+        ),
+        "{e}"
+    );
     assert!(e.contains("`states` is used here"), "{e}");
 }
 
@@ -254,7 +264,9 @@ warning[E-unsupported]: function `bit_of` is not available: device functions def
         "{e}"
     );
     // Declared, then defined: nothing to say.
-    let defined = format!("{proto}__device__ unsigned int bit_of(unsigned int *word, int bit) {{ return (*word >> bit) & 1; }}\n");
+    let defined = format!(
+        "{proto}__device__ unsigned int bit_of(unsigned int *word, int bit) {{ return (*word >> bit) & 1; }}\n"
+    );
     assert!(ok(&defined, None).warnings.is_empty());
 }
 
@@ -369,4 +381,15 @@ fn library_complex_types_are_vector_types_and_host_handles_in_kernels_name_thems
         ),
         "{e}"
     );
+}
+
+#[test]
+fn nullptr_is_the_null_pointer_constant() {
+    let text = "// @block 2\n// @arg out int[2] = 5\n\
+                __device__ int *pick(int *p, int i) { if (i != 0) return nullptr; return p; }\n\
+                __global__ void k(int *out) {\n\
+                    int *q = pick(out, threadIdx.x);\n\
+                    if (q != nullptr) q[0] = 1; else out[1] = 2;\n\
+                }\n";
+    assert_eq!(common::run_compiled(&ok(text, None), Config::default()).ints("out"), vec![1, 2]);
 }

@@ -444,9 +444,7 @@ pub fn resolve(
         },
         None if kernels.len() == 1 => Some(kernels[0].0),
         // Every kernel was set aside for an unsupported construct: those constructs are why none can run.
-        None if kernels.is_empty()
-            && program.unavailable.iter().any(|u| u.kind == super::ast::ItemKind::Kernel) =>
-        {
+        None if kernels.is_empty() && program.unavailable.iter().any(|u| u.kind == super::ast::ItemKind::Kernel) => {
             let set_aside = program.unavailable.iter().filter(|u| u.kind == super::ast::ItemKind::Kernel);
             diags.extend(set_aside.map(|u| u.diag.clone()));
             None

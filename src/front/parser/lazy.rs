@@ -31,7 +31,9 @@ impl Parser<'_> {
         };
         let named = match &item {
             Ok(Some(TopItem::Function(f))) => Some((f.name.name.clone(), fn_item(f.kind))),
-            Ok(Some(TopItem::Global(g))) => g.decl.declarators.first().map(|d| (d.name.name.clone(), ItemKind::Variable)),
+            Ok(Some(TopItem::Global(g))) => {
+                g.decl.declarators.first().map(|d| (d.name.name.clone(), ItemKind::Variable))
+            }
             _ => self.item_name(start),
         };
         // `main` makes the file a whole program, which is a statement about the file, not one item.

@@ -521,9 +521,21 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
 /// reason rather than a parse error; device code that uses one gets that reason as an error.
 fn host_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "cudaStream_t" | "cudaEvent_t" | "cudaError_t" | "cudaError" | "cudaDeviceProp" | "cudaGraph_t"
-        | "cudaGraphExec_t" | "cudaArray_t" | "cudaMemcpyKind" | "cudaChannelFormatDesc" | "cudaPointerAttributes"
-        | "cudaFuncAttributes" | "cudaIpcMemHandle_t" | "cudaExtent" | "cudaPitchedPtr" => "the CUDA runtime",
+        "cudaStream_t"
+        | "cudaEvent_t"
+        | "cudaError_t"
+        | "cudaError"
+        | "cudaDeviceProp"
+        | "cudaGraph_t"
+        | "cudaGraphExec_t"
+        | "cudaArray_t"
+        | "cudaMemcpyKind"
+        | "cudaChannelFormatDesc"
+        | "cudaPointerAttributes"
+        | "cudaFuncAttributes"
+        | "cudaIpcMemHandle_t"
+        | "cudaExtent"
+        | "cudaPitchedPtr" => "the CUDA runtime",
         "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
             "the CUDA driver API"
         }

@@ -45,11 +45,15 @@ impl Checker {
             _ => return None,
         };
         if args.len() != want {
-            return Some(self.type_error(span, format!("`{name}` takes {want} argument(s) but {} were given", args.len())));
+            return Some(
+                self.type_error(span, format!("`{name}` takes {want} argument(s) but {} were given", args.len())),
+            );
         }
         let e = match name {
             "__frcp_rn" => bin(BinaryOp::Div, node(A::Float { value: 1.0, single: true }, span), args[0].clone(), span),
-            "__drcp_rn" => bin(BinaryOp::Div, node(A::Float { value: 1.0, single: false }, span), args[0].clone(), span),
+            "__drcp_rn" => {
+                bin(BinaryOp::Div, node(A::Float { value: 1.0, single: false }, span), args[0].clone(), span)
+            }
             _ => {
                 // The unsigned forms take and return `unsigned int`: the first operand's type chooses.
                 let before = self.diags.len();
