@@ -346,9 +346,9 @@ fn reciprocal_and_integer_dot_product_intrinsics() {
     let r = common::run_compiled(&ok(text, None), Config::default());
     assert_eq!(r.floats("f"), vec![f64::from(1.0f32 / 3.0), -2.0]);
     // 2*-1 + 1*3 + -1*2 + -128*127 + 10
-    let dp4a = 2 * -1 + 3 - 2 - 128 * 127 + 10;
+    let dp4a = -2 + 3 - 2 - 128 * 127 + 10;
     // a's half-words: 0x0102 = 258, 0x80FF = -32513; b's low bytes -1, 3 / high bytes 2, 127
-    let lo = 258 * -1 + -32513 * 3;
+    let lo = -258 + -32513 * 3;
     let hi = 258 * 2 + -32513 * 127;
     // Wraps like the hardware: 4 * 127 * 127 + 0x7FFFFFFF overflows 32 bits.
     let wrap = (4i64 * 127 * 127 + 0x7FFF_FFFF) as i32 as i64;

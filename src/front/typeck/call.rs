@@ -84,8 +84,8 @@ impl Checker {
         for a in args {
             self.expr(a);
         }
-        if self.unsupported_group_call(name) {
-        } else if self.unavailable_use(&name.name, &[ast::ItemKind::Function, ast::ItemKind::Kernel], name.span) {
+        let set_aside = [ast::ItemKind::Function, ast::ItemKind::Kernel];
+        if self.unsupported_group_call(name) || self.unavailable_use(&name.name, &set_aside, name.span) {
         } else if let Some(why) = unsupported_function(&name.name) {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
         } else if let Some(host) = self.host_functions.iter().find(|h| h.name == name.name) {
