@@ -393,3 +393,16 @@ fn nullptr_is_the_null_pointer_constant() {
                 }\n";
     assert_eq!(common::run_compiled(&ok(text, None), Config::default()).ints("out"), vec![1, 2]);
 }
+
+#[test]
+fn every_prefix_of_a_file_with_set_aside_items_compiles_or_reports_without_panicking() {
+    let extra = "template <class T> class Pool : public Base { void f(); };\n\
+                 typedef struct { cudaEvent_t e; } Ev;\n__device__ half h[2] = {0, 1};\n\
+                 __device__ int ext(int);\n__global__ void k2(Ev e, int **p) { switch (1) { default: break; } }\n";
+    let text = format!("{MIXED}{extra}");
+    for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+        for kernel in [None, Some("child"), Some("k2"), Some("parent_kernel")] {
+            let _ = compile(&text[..end], kernel);
+        }
+    }
+}
