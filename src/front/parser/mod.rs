@@ -512,6 +512,7 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
             "the cuRAND device API (curandState)"
         }
         "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
+        "grid_group" | "multi_grid_group" => "grid-wide cooperative groups (this_grid)",
         _ => return None,
     })
 }

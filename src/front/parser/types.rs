@@ -36,7 +36,8 @@ impl Parser<'_> {
                     || is_vector_type(name)
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some() || n == "thread_block_tile"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
+                            || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
                     || self.unavailable_type(name)
@@ -464,8 +465,19 @@ impl Parser<'_> {
                 TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
                 // `auto x = ...`: the type the initialiser has.
                 TokKind::Kw(Kw::Auto) if !any => struct_name = Some("auto".into()),
-                // `cg::thread_block`: the namespace is dropped.
-                TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) && !any => {
+                // `cg::thread_block`, `const cg::grid_group &`: the namespace is dropped.
+                TokKind::Ident(_)
+                    if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && (!any
+                            || (!int
+                                && !char_
+                                && named.is_none()
+                                && struct_name.is_none()
+                                && !signed
+                                && !unsigned
+                                && !short
+                                && longs == 0)) =>
+                {
                     self.bump();
                     self.bump();
                     continue;
