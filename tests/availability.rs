@@ -406,3 +406,29 @@ fn every_prefix_of_a_file_with_set_aside_items_compiles_or_reports_without_panic
         }
     }
 }
+
+#[test]
+fn grid_groups_are_set_aside_and_const_namespaced_types_parse() {
+    let text = "// @block 4\n// @arg out int[4] = 0\n#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n\
+                __device__ int rank(const cg::thread_block &b) { return b.thread_rank(); }\n\
+                __device__ void total(const cg::grid_group &grid) { grid.sync(); }\n\
+                __global__ void whole(int *out) { cg::grid_group grid = cg::this_grid(); total(grid); }\n\
+                __global__ void k(int *out) { cg::thread_block b = cg::this_thread_block(); out[threadIdx.x] = rank(b) * 2; }\n";
+    let c = ok(text, Some("k"));
+    let w: Vec<&str> = c.warnings.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        w,
+        vec![
+            "function `total` is not available: grid-wide cooperative groups (this_grid) is not supported by warpdbg",
+            "kernel `whole` is not available: grid-wide cooperative groups (this_grid) is not supported by warpdbg",
+        ]
+    );
+    assert_eq!(common::run_compiled(&c, Config::default()).ints("out"), vec![0, 2, 4, 6]);
+    let e = err(text, Some("whole"));
+    assert!(
+        e.starts_with(
+            "error[E-unsupported]: not supported by warpdbg: grid-wide cooperative groups (this_grid)\n  ┌─ k.cu:7:"
+        ),
+        "{e}"
+    );
+}
