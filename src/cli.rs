@@ -312,12 +312,15 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
             return Err(Exit::Usage);
         }
     };
-    front::compile(&path.display().to_string(), &bytes, &launch.overrides()).map_err(|e| {
+    let compiled = front::compile(&path.display().to_string(), &bytes, &launch.overrides()).map_err(|e| {
         e.emit_stderr();
         let n = e.diags.len();
         eprintln!("error: could not compile {}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });
         Exit::Usage
-    })
+    })?;
+    // Items the launched kernel does not reach, set aside for an unsupported construct.
+    front::diagnostic::emit_stderr(&compiled.sources, &compiled.warnings);
+    Ok(compiled)
 }
 
 /// The header `--record` writes: the kernel file's text, the launch overrides, and the app's mode, theme,

@@ -108,7 +108,14 @@ pub struct Compare {
 fn clone_compiled(c: &Compiled, mode: Mode) -> Compiled {
     let mut launch = c.launch.clone();
     launch.mode = mode;
-    Compiled { sources: c.sources.clone(), file: c.file, program: c.program.clone(), launch, kernel: c.kernel.clone() }
+    Compiled {
+        sources: c.sources.clone(),
+        file: c.file,
+        program: c.program.clone(),
+        launch,
+        kernel: c.kernel.clone(),
+        warnings: c.warnings.clone(),
+    }
 }
 
 /// As the session does: a machine that cannot issue (or is at its step limit) gets its outcome now.

@@ -384,11 +384,11 @@ fn struct_mistakes_are_diagnosed() {
     let cases = [
         ("struct P { float x; };\n", "P *p", "p->z = 1;", "`P` has no field `z`"),
         ("struct P { float x, y; };\n", "P *p", "p[0].yy = 1;", "did you mean `y`?"),
-        ("union U { int i; float f; };\n", "int *p", "p[0] = 1;", "not supported by warpdbg: unions"),
+        ("union U { int i; float f; };\n", "U *p", "p[0].i = 1;", "not supported by warpdbg: unions"),
         (
             "struct P { float x; __device__ virtual float get() { return x; } };\n",
-            "int *p",
-            "p[0] = 1;",
+            "P *p",
+            "p[0].x = 1;",
             "virtual functions",
         ),
         (

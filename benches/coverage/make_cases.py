@@ -16,7 +16,10 @@ for constants and float for types), `@grid`/`@block` from a launch `NAME<<<g, b>
 literals (else grid 4, block 256), `@shared` from a launch's third value when it is a literal (else 4096 for a
 kernel that uses extern __shared__), and one `@arg` per parameter: pointers get `T[grid*block*4] = rand(0, 9)`,
 integer scalars `grid*block` when named like a size (n, N, size, len, count, width...), else 16; float scalars
-1.5.
+1.5. A struct passed by value gets one `@arg` per field (`@arg data.r float[...]`), and a pointer to a struct an
+array of it sized so its fields' elements number about grid*block*4 (the struct definitions are read from the
+file and the files it includes with quotes). Unity builds: a .cu file that another .cu file includes is cased as
+part of the outermost file including it (its case is that file's text, written beside it).
 """
 import os
 import re
@@ -177,6 +180,12 @@ def macro_constants(text):
     env = {}
     for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+\(?\s*([0-9]+)\s*\)?\s*$", text, re.M):
         env[m.group(1)] = int(m.group(2))
+    # `#define SIZE (1<<18)`: integer arithmetic on literals.
+    for m in re.finditer(r"^\s*#\s*define\s+(\w+)\s+([0-9()+\-*/<> ]+)$", text, re.M):
+        if m.group(1) not in env:
+            v = literal(m.group(2).replace("/", "//"), {})
+            if v:
+                env[m.group(1)] = v
     for m in re.finditer(r"(?:const|constexpr)\s+(?:unsigned\s+)?int\s+(\w+)\s*=\s*([0-9]+)\s*;", text):
         env[m.group(1)] = int(m.group(2))
     return env
@@ -207,16 +216,133 @@ def arg_directive(param, total):
     return f"// @arg {name} = 16"
 
 
-def cases_for(path):
+STRUCT = re.compile(r"\b(?:struct|class)\s+(?:__align__\s*\(\s*\d+\s*\)\s*)?(\w+)\s*\{([^{}]*)\}")
+TYPEDEF_STRUCT = re.compile(r"\btypedef\s+struct\s*(?:__align__\s*\(\s*\d+\s*\)\s*)?(\w+)?\s*\{([^{}]*)\}\s*(\w+)\s*;")
+
+
+def struct_fields(body, env):
+    """(type, name, elements) of each field of a struct body: `float x, y;` gives two; `float a[N]` has N
+    elements (macro constants evaluated; 1 when unknown). None for a body with member functions."""
+    if "(" in body:
+        return None
+    fields = []
+    for decl in body.split(";"):
+        decl = re.sub(r"\b(public|private|protected)\s*:", " ", decl).strip()
+        if not decl:
+            continue
+        m = re.match(r"((?:const\s+|unsigned\s+|signed\s+|long\s+|short\s+)*[\w:]+)\s*(.*)$", decl, re.S)
+        if not m:
+            return None
+        for name in m.group(2).split(","):
+            stars = name.count("*")
+            dm = re.match(r"\s*\**\s*(\w+)\s*((?:\[[^\]]*\]\s*)*)$", name)
+            if not dm:
+                return None
+            n = 1
+            for d in re.findall(r"\[([^\]]*)\]", dm.group(2)):
+                # A size that cannot be read may be large: count it so (the array argument gets one struct).
+                n *= literal(d, env) or (1 << 30)
+            # `#ifdef` variants of one field (the preprocessor lines are blanked): the first counts.
+            if all(f[1] != dm.group(1) for f in fields):
+                fields.append((m.group(1) + " " + "*" * stars, dm.group(1), n))
+    return fields
+
+
+def struct_defs(text, path, env):
+    """Struct definitions of the file and of the files it includes with quotes (one level), by name."""
+    texts = [text]
+    for inc in re.findall(r'^\s*#\s*include\s*"([^"]+)"', text, re.M):
+        try:
+            with open(os.path.join(os.path.dirname(path), inc), encoding="utf-8", errors="replace") as f:
+                texts.append(f.read())
+        except OSError:
+            pass
+    defs = {}
+    for t in texts:
+        clean = blank_preprocessor(strip_comments_and_strings(t))
+        for m in TYPEDEF_STRUCT.finditer(clean):
+            fields = struct_fields(m.group(2), env)
+            if fields is not None:
+                defs[m.group(3)] = fields
+                if m.group(1):
+                    defs[m.group(1)] = fields
+        for m in STRUCT.finditer(clean):
+            fields = struct_fields(m.group(2), env)
+            if fields is not None:
+                defs.setdefault(m.group(1), fields)
+    return defs
+
+
+def struct_arg_directives(param, total, structs):
+    """For a struct parameter: one `@arg` per field (`data.r`) when it is passed by value; for a pointer to a
+    struct, its array sized so the fields' elements stay about the size of the other arrays. None otherwise."""
+    p = re.sub(r"\b(const|__restrict__|__restrict|volatile|struct|class)\b", " ", param).strip()
+    m = re.match(r"^(\w+)\s*(\**)\s*(\w+)$", " ".join(p.split()))
+    if not m or m.group(1) not in structs:
+        return None
+    ty, stars, name = m.groups()
+    fields = structs[ty]
+    if not stars:
+        out = []
+        for fty, fname, n in fields:
+            d = arg_directive(f"{fty} {fname}", total)
+            if d is None or d.startswith("#"):
+                return None
+            out.append(d.replace(f"// @arg {fname} ", f"// @arg {name}.{fname} ", 1))
+        return out
+    if len(stars) == 1:
+        elements = max(1, sum(n for _, _, n in fields))
+        return [f"// @arg {name} {ty}[{max(1, total * 4 // elements)}] = rand(0, 9)"]
+    return None
+
+
+INCLUDE_CU = re.compile(r'^\s*#\s*include\s*"([^"]+\.cu)"', re.M)
+
+
+def unity_roots(paths):
+    """Unity builds: a .cu file another .cu file includes (`#include "gpuSolver.cu"`) is compiled as part of
+    it, with what that file included before. Maps each such file to the outermost file including it."""
+    includer = {}
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for inc in INCLUDE_CU.findall(f.read()):
+                target = os.path.normpath(os.path.join(os.path.dirname(path), inc))
+                if target != path:
+                    includer.setdefault(target, path)
+    roots = {}
+    for path in includer:
+        root, seen = path, {path}
+        while root in includer and includer[root] not in seen:
+            root = includer[root]
+            seen.add(root)
+        roots[path] = root
+    return roots
+
+
+def cases_for(path, root=None):
+    """The cases of `path`'s kernels; with `root` (the file of a unity build that includes `path`), each case
+    is `root`'s text, written beside it, so what `root` includes before `path` is there."""
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
     if "__global__" not in text:
         return []
     clean = blank_preprocessor(strip_comments_and_strings(text))
-    stripped = host_code_removed(text)
     env = macro_constants(text)
+    structs = struct_defs(text, path, env)
+    host = path
+    if root:
+        with open(root, encoding="utf-8", errors="replace") as f:
+            root_text = f.read()
+        stripped = host_code_removed(root_text)
+        env = {**macro_constants(root_text), **env}
+        structs = {**struct_defs(root_text, root, env), **structs}
+        # Launches are in the host code of either file.
+        clean = clean + "\n" + blank_preprocessor(strip_comments_and_strings(root_text))
+        host = root
+    else:
+        stripped = host_code_removed(text)
     out = []
-    for m in KERNEL.finditer(clean):
+    for m in KERNEL.finditer(clean[:len(text)]):
         name = m.group(1)
         params_text = text[m.start(2):m.end(2)]
         launch = re.search(re.escape(name) + r"\s*(<[^<>;]*>)?\s*<<<([^>]*)>>>", clean)
@@ -235,12 +361,16 @@ def cases_for(path):
                                  .replace("sizeof(double)", "8"), env)
         tp = template_params(clean, m.start())
         kernel = name
+        # Template type parameters, by name, as the instance has them (`T` -> `float`), for the `@arg` types.
+        type_args = {}
         if tp is not None:
             if targs and "<" not in targs[1:-1]:
                 kernel = name + targs.replace(" ", "")
+                vals = [v.strip() for v in targs[1:-1].split(",")]
             else:
                 vals = [d if d else ("float" if k == "type" else str(block)) for k, _, d in tp]
                 kernel = name + "<" + ", ".join(vals) + ">"
+            type_args = {n: v for (k, n, _), v in zip(tp, vals) if k == "type"}
         total = grid * block
         lines = [f"// @kernel {kernel}", f"// @grid {grid}", f"// @block {block}"]
         # Code written for Kepler/Pascal uses the warp functions CUDA 9 removed for Volta: run it as its GPUs did.
@@ -250,10 +380,16 @@ def cases_for(path):
         if uses_dynamic:
             lines.append(f"// @shared {shared if shared else 4096}")
         for p in [x for x in params_text.split(",")]:
+            for t, v in type_args.items():
+                p = re.sub(r"\b" + re.escape(t) + r"\b", v, p)
+            by_struct = struct_arg_directives(" ".join(p.split()), total, structs)
+            if by_struct:
+                lines.extend(by_struct)
+                continue
             d = arg_directive(" ".join(p.split()), total)
             if d:
                 lines.append(d)
-        case = path + "." + name + ".case.cu"
+        case = host + "." + name + ".case.cu"
         with open(case, "w", encoding="utf-8") as f:
             f.write(stripped)
             f.write("\n// ---- generated by benches/coverage/make_cases.py ----\n")
@@ -265,6 +401,9 @@ def cases_for(path):
 def main():
     corpus, listing = sys.argv[1], sys.argv[2]
     cases = []
+    sources = [os.path.normpath(os.path.join(r, fn)) for r, _, fs in os.walk(corpus) for fn in fs
+               if fn.endswith(".cu") and ".case." not in fn]
+    roots = unity_roots(sources)
     for root, _, files in sorted(os.walk(corpus)):
         # The repository's root is an include folder, as the courses' build files make it (-I..).
         repo = os.path.join(corpus, os.path.relpath(root, corpus).split(os.sep)[0])
@@ -272,7 +411,8 @@ def main():
                          if os.path.isdir(os.path.join(repo, d))]
         for fn in sorted(files):
             if fn.endswith(".cu") and ".case." not in fn:
-                cases.extend(c + "\t" + "\t".join(dirs) for c in cases_for(os.path.join(root, fn)))
+                path = os.path.normpath(os.path.join(root, fn))
+                cases.extend(c + "\t" + "\t".join(dirs) for c in cases_for(path, roots.get(path)))
     with open(listing, "w") as f:
         f.write("\n".join(cases) + "\n")
     print(f"{len(cases)} kernels")

@@ -136,6 +136,64 @@ pub struct TranslationUnit {
     pub host_functions: Vec<Ident>,
     pub structs: Vec<StructDecl>,
     pub enums: Vec<EnumDecl>,
+    /// Items that use a construct warpdbg does not interpret, set aside with its diagnostic: an error only
+    /// where the launched kernel reaches them.
+    pub unavailable: Vec<Unavailable>,
+}
+
+/// What kind of item an [`Unavailable`] is (for its warning, and which names it hides).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ItemKind {
+    Kernel,
+    Function,
+    Type,
+    Variable,
+}
+
+impl ItemKind {
+    /// The word a warning names the item with.
+    pub fn word(self) -> &'static str {
+        match self {
+            ItemKind::Kernel => "kernel",
+            ItemKind::Function => "function",
+            ItemKind::Type => "type",
+            ItemKind::Variable => "variable",
+        }
+    }
+}
+
+/// A file-scope item set aside because it uses an unsupported construct; `diag` is that construct's
+/// diagnostic, reported as an error where reached code uses the item and as a warning otherwise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unavailable {
+    pub name: String,
+    pub kind: ItemKind,
+    pub diag: super::diagnostic::Diagnostic,
+}
+
+impl Unavailable {
+    /// The warning for an item nothing launched reaches: `kernel `k` is not available: X is not supported by
+    /// warpdbg`, pointing at the construct.
+    pub fn warning(&self) -> super::diagnostic::Diagnostic {
+        let d = &self.diag;
+        let why = match d.message.strip_prefix("not supported by warpdbg: ") {
+            Some(what) => format!("{what} is not supported by warpdbg"),
+            None => d.message.clone(),
+        };
+        let mut w = super::diagnostic::Diagnostic::new(
+            d.code,
+            d.span,
+            format!("{} `{}` is not available: {why}", self.kind.word(), self.name),
+        )
+        .label(if d.label.is_empty() { "here" } else { d.label.as_str() })
+        .into_warning();
+        w.notes = d.notes.clone();
+        w.notes.push(format!(
+            "note: the launched kernel does not use `{}`, so the rest of the file still runs",
+            self.name
+        ));
+        w
+    }
 }
 
 /// One name in a declaration: `*p = q`, `smem[512]`, `x`.

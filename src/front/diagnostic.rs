@@ -50,11 +50,27 @@ pub struct Diagnostic {
     pub label: String,
     pub secondary: Vec<(Span, String)>,
     pub notes: Vec<String>,
+    /// A warning: shown, but compilation goes on (an unavailable item nothing launched reaches).
+    pub warning: bool,
 }
 
 impl Diagnostic {
     pub fn new(code: ErrorCode, span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { code, message: message.into(), span, label: String::new(), secondary: vec![], notes: vec![] }
+        Diagnostic {
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            secondary: vec![],
+            notes: vec![],
+            warning: false,
+        }
+    }
+
+    /// The same diagnostic as a warning.
+    pub fn into_warning(mut self) -> Self {
+        self.warning = true;
+        self
     }
 
     /// Text written under the caret.
@@ -82,8 +98,8 @@ impl Diagnostic {
     fn to_codespan(&self) -> cs::Diagnostic<FileId> {
         let mut labels = vec![cs::Label::primary(self.span.file, self.span.range()).with_message(&self.label)];
         labels.extend(self.secondary.iter().map(|(s, m)| cs::Label::secondary(s.file, s.range()).with_message(m)));
-        cs::Diagnostic::error()
-            .with_code(self.code.as_str())
+        let head = if self.warning { cs::Diagnostic::warning() } else { cs::Diagnostic::error() };
+        head.with_code(self.code.as_str())
             .with_message(&self.message)
             .with_labels(labels)
             .with_notes(self.notes.clone())
@@ -98,7 +114,7 @@ pub fn render_plain(sources: &SourceMap, diags: &[Diagnostic]) -> String {
         // A span the file database cannot resolve is a warpdbg bug; still say what we know.
         match term::emit_into_string(&config, sources, &d.to_codespan()) {
             Ok(s) => out.push_str(&s),
-            Err(_) => out.push_str(&format!("error: {}\n", d.message)),
+            Err(_) => out.push_str(&format!("{}: {}\n", if d.warning { "warning" } else { "error" }, d.message)),
         }
     }
     out
@@ -114,7 +130,7 @@ pub fn emit_stderr(sources: &SourceMap, diags: &[Diagnostic]) {
     let config = term::Config::default();
     for d in diags {
         if term::emit_to_write_style(&mut lock, &config, sources, &d.to_codespan()).is_err() {
-            eprintln!("error: {}", d.message);
+            eprintln!("{}: {}", if d.warning { "warning" } else { "error" }, d.message);
         }
     }
 }

@@ -232,8 +232,16 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
         );
         return None;
     };
-    let name = ast::Ident { name: name.clone(), span: toks[0].span };
+    let mut name = ast::Ident { name: name.clone(), span: toks[0].span };
     let mut i = 1;
+    // `data.r`: a field of a struct parameter passed by value.
+    while toks[i].kind == TokKind::Punct(Punct::Dot)
+        && let TokKind::Ident(field) = &toks[i + 1].kind
+    {
+        name.name = format!("{}.{field}", name.name);
+        name.span = name.span.to(toks[i + 1].span);
+        i += 2;
+    }
     let is_type_start = |t: &TokKind| {
         matches!(
             t,
@@ -274,7 +282,8 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
             return None;
         }
         let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
-        let strukt = Some(n.clone());
+        // `cufftComplex[n]` is `float2[n]`.
+        let strukt = Some(super::parser::library_vector_type(n).map_or_else(|| n.clone(), str::to_string));
         return Some(DirectiveKind::Arg {
             name,
             spec: ArgSpec::Array { elem: Scalar::U8, elem_span, len, init, strukt },
@@ -439,6 +448,13 @@ pub fn resolve(
     let kernel = match &kernel_dir {
         Some(k) => match kernels.iter().find(|(_, f)| f.name == k.name) {
             Some(&(id, _)) => Some(id),
+            // A kernel set aside for an unsupported construct: that construct is why it cannot run.
+            None if let Some(u) =
+                program.unavailable.iter().find(|u| u.kind == super::ast::ItemKind::Kernel && u.name == k.name) =>
+            {
+                diags.push(u.diag.clone().with_secondary(k.span, "launched here"));
+                None
+            }
             None => {
                 let names: Vec<_> = kernels.iter().map(|(_, f)| format!("`{}`", f.name)).collect();
                 let mut d =
@@ -459,6 +475,12 @@ pub fn resolve(
             }
         },
         None if kernels.len() == 1 => Some(kernels[0].0),
+        // Every kernel was set aside for an unsupported construct: those constructs are why none can run.
+        None if kernels.is_empty() && program.unavailable.iter().any(|u| u.kind == super::ast::ItemKind::Kernel) => {
+            let set_aside = program.unavailable.iter().filter(|u| u.kind == super::ast::ItemKind::Kernel);
+            diags.extend(set_aside.map(|u| u.diag.clone()));
+            None
+        }
         None if kernels.is_empty() && program.templates.iter().any(|t| t.2) => {
             let (name, header, _) = program.templates.iter().find(|t| t.2).expect("a kernel template");
             diags.push(
@@ -504,6 +526,11 @@ pub fn resolve(
     let Some(kernel) = kernel else { return Err(diags) };
     let func = program.function(kernel);
     let params: Vec<_> = func.params.iter().map(|&p| &func.locals[p.0 as usize]).collect();
+    // A parameter whose type was already reported (unknown, or set aside as unavailable): its arguments
+    // cannot be checked against it.
+    if params.iter().any(|p| mentions_error(&p.ty)) {
+        return Err(diags);
+    }
 
     // Arguments: match them with parameters.
     let mut by_name: HashMap<&str, &Directive> = HashMap::new();
@@ -599,7 +626,9 @@ pub fn resolve(
         let mut per_elem = 1u64;
         let mut elem = *elem;
         if let (Some(sname), Some(Type::Struct(def))) = (strukt, p.ty.pointee()) {
-            let scalars: Vec<Option<Scalar>> = def.fields.iter().map(|f| f.ty.scalar()).collect();
+            // Array fields count element by element (`float a[4]` is four floats).
+            let scalars: Vec<Option<(Scalar, u32)>> = def.fields.iter().map(|f| leaf_scalars(&f.ty)).collect();
+            let count: u32 = scalars.iter().map(|s| s.map_or(0, |(_, n)| n)).sum();
             match scalars.first().copied().flatten() {
                 // A cuRAND state array starts as bytes (zero, or a value per byte): `curand_init` fills it.
                 // (Any of its names: `curandState_t[n]` for a `curandState *`.)
@@ -609,13 +638,13 @@ pub fn resolve(
                     elem = Scalar::U8;
                     per_elem = def.size as u64;
                 }
-                Some(s0)
+                Some((s0, _))
                     if def.name == *sname
-                        && scalars.iter().all(|s| *s == Some(s0))
-                        && def.size == s0.size() * scalars.len() as u32 =>
+                        && scalars.iter().all(|s| s.is_some_and(|(s, _)| s == s0))
+                        && def.size == s0.size() * count =>
                 {
                     elem = s0;
-                    per_elem = scalars.len() as u64;
+                    per_elem = count as u64;
                 }
                 _ if def.name != *sname => {}
                 _ => {
@@ -629,6 +658,20 @@ pub fn resolve(
                     continue;
                 }
             }
+        }
+        // `int **rows`: the launch would need an array of device pointers, each to its own array.
+        if let Type::Ptr { elem: pe, .. } = &p.ty
+            && matches!(**pe, Type::Ptr { .. })
+        {
+            diags.push(
+                Diagnostic::unsupported(
+                    p.span,
+                    format!("`@arg` for a pointer to pointers (`{} {}`): an array of device pointers", p.ty, p.name),
+                )
+                .label("a pointer to pointers")
+                .hint("give the kernel one flat array and index it as rows (`a[row * width + col]`)"),
+            );
+            continue;
         }
         let pointee = match &p.ty {
             Type::Ptr { elem: pe, .. } if per_elem > 1 || matches!(**pe, Type::Struct(_)) => {
@@ -1046,5 +1089,22 @@ pub fn resolve_typedef_elements(
         };
         *elem = s;
         *strukt = None;
+    }
+}
+
+/// A field's scalar type and how many of it the field holds (an array's elements, recursively); None for a
+/// struct or pointer field.
+fn leaf_scalars(ty: &Type) -> Option<(Scalar, u32)> {
+    match ty {
+        Type::Array(inner, n) => leaf_scalars(inner).map(|(s, k)| (s, k.saturating_mul(*n))),
+        _ => ty.scalar().map(|s| (s, 1)),
+    }
+}
+
+fn mentions_error(ty: &Type) -> bool {
+    match ty {
+        Type::Error => true,
+        Type::Ptr { elem, .. } | Type::Array(elem, _) => mentions_error(elem),
+        _ => false,
     }
 }

@@ -30,6 +30,8 @@ pub struct Compiled {
     pub program: tast::Program,
     pub launch: Launch,
     pub kernel: Kernel,
+    /// One warning for each item the launched kernel does not reach that uses an unsupported construct.
+    pub warnings: Vec<Diagnostic>,
 }
 
 impl Compiled {
@@ -45,6 +47,7 @@ impl Compiled {
             let mut out = vec![self.kernel.clone()];
             for (id, f) in self.program.kernels() {
                 if f.name != self.kernel.name
+                    && self.program.runnable(id)
                     && let Ok(k) = ir::lower::lower_kernel(&self.program, id, &self.sources)
                 {
                     out.push(k);
@@ -162,6 +165,8 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
             None
         }
     };
+    let launched = launched_kernel(&program, &directives, overrides);
+    let mut warnings = settle_unavailable(&program, launched, &mut diags);
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.span.file.0, d.span.start));
         note_expansions(&sources, &mut diags);
@@ -187,7 +192,66 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
         .hint("add `// @shared BYTES` to the file, or pass --shared BYTES");
         return Err(CompileError { sources, diags: vec![d] });
     }
-    Ok(Compiled { sources, file, program, launch, kernel })
+    warnings.sort_by_key(|d| (d.span.file.0, d.span.start));
+    note_expansions(&sources, &mut warnings);
+    Ok(Compiled { sources, file, program, launch, kernel, warnings })
+}
+
+/// The kernel the launch names (`@kernel`, `--kernel`), else the file's only kernel; known even where the
+/// launch's other directives have errors.
+fn launched_kernel(
+    program: &tast::Program,
+    directives: &[directives::Directive],
+    overrides: &Overrides,
+) -> Option<tast::FnId> {
+    let named = directives.iter().find_map(|d| match &d.kind {
+        directives::DirectiveKind::Kernel(k) => Some(k.name.clone()),
+        _ => None,
+    });
+    match overrides.kernel.clone().or(named) {
+        Some(name) => program.find(&name),
+        None => {
+            let mut kernels = program.kernels();
+            match (kernels.next(), kernels.next()) {
+                (Some((id, _)), None) => Some(id),
+                _ => None,
+            }
+        }
+    }
+}
+
+/// Unsupported constructs matter only where they run: those in functions the launched kernel reaches become
+/// errors (added to `diags`, with their text as found); every other function or item that has one gets one
+/// warning. With no kernel resolved, all are warnings (the errors that stopped resolution come first).
+fn settle_unavailable(
+    program: &tast::Program,
+    launched: Option<tast::FnId>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    let reached = launched.map(|k| program.reached_from(k)).unwrap_or_default();
+    let mut warnings: Vec<Diagnostic> = vec![];
+    let mut warned = vec![];
+    for (f, d) in &program.deferred {
+        if reached.get(f.0 as usize).copied().unwrap_or(false) {
+            diags.push(d.clone());
+        } else if !warned.contains(f) {
+            warned.push(*f);
+            let func = program.function(*f);
+            let kind = if func.kind == ast::FnKind::Global { ast::ItemKind::Kernel } else { ast::ItemKind::Function };
+            let mut w = ast::Unavailable { name: func.name.clone(), kind, diag: d.clone() }.warning();
+            // Where it uses an unavailable item, say so (the item gets no warning of its own).
+            w.secondary = d.secondary.clone();
+            warnings.push(w);
+        }
+    }
+    for u in &program.unavailable {
+        // Reached code that uses the item reported its diagnostic; unreached code that does was warned about.
+        let reported = diags.iter().any(|d| d.span == u.diag.span && d.message == u.diag.message);
+        if !reported && !warnings.iter().any(|w| w.span == u.diag.span) {
+            warnings.push(u.warning());
+        }
+    }
+    warnings
 }
 
 /// How many times the program is checked again for template instances that calls deduce (each round parses

@@ -106,6 +106,11 @@ pub struct Program {
     pub template_requests: Vec<TemplateRequest>,
     /// The file's function templates: name, `template <...>` header, whether a kernel.
     pub templates: Vec<(String, String, bool)>,
+    /// File-scope items the parser set aside for an unsupported construct.
+    pub unavailable: Vec<super::ast::Unavailable>,
+    /// Unsupported constructs found in type checking, by the function they are in: errors where the launched
+    /// kernel reaches the function, a warning for it otherwise.
+    pub deferred: Vec<(FnId, super::diagnostic::Diagnostic)>,
 }
 
 /// An instance to parse: its name, the template, the arguments' tokens.
@@ -118,6 +123,27 @@ impl Program {
 
     pub fn function(&self, id: FnId) -> &Function {
         &self.functions[id.0 as usize]
+    }
+
+    /// Which functions `root` reaches through calls (itself included), by [`FnId`].
+    pub fn reached_from(&self, root: FnId) -> Vec<bool> {
+        let mut seen = vec![false; self.functions.len()];
+        let mut stack = vec![root];
+        while let Some(f) = stack.pop() {
+            if let Some(s) = seen.get_mut(f.0 as usize)
+                && !*s
+            {
+                *s = true;
+                stack.extend(self.function(f).calls.iter().copied());
+            }
+        }
+        seen
+    }
+
+    /// Does `kernel` reach only functions without unsupported constructs (so it can be lowered)?
+    pub fn runnable(&self, kernel: FnId) -> bool {
+        let reached = self.reached_from(kernel);
+        !self.deferred.iter().any(|(f, _)| reached.get(f.0 as usize).copied().unwrap_or(false))
     }
 
     pub fn kernels(&self) -> impl Iterator<Item = (FnId, &Function)> {

@@ -287,6 +287,10 @@ impl Parser<'_> {
             TokKind::Str(s) => ExprKind::Str(s),
             TokKind::Kw(Kw::True) => ExprKind::Bool(true),
             TokKind::Kw(Kw::False) => ExprKind::Bool(false),
+            // C++'s null pointer: the null pointer constant `0`, which converts to every pointer type.
+            TokKind::Ident(name) if name == "nullptr" || name == "NULL" => {
+                ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }
+            }
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
             }

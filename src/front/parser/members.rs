@@ -20,7 +20,10 @@ impl Parser<'_> {
                 TokKind::Ident(n) if matches!(n.as_str(), "operator" | "virtual" | "friend" | "explicit") => {
                     return true;
                 }
-                TokKind::Ident(n) if i == 0 && n == class => return true,
+                // A constructor `Vec3(...)`, not a field `Node *next;` of the class's own type.
+                TokKind::Ident(n) if i == 0 && n == class => {
+                    return *self.peek_kind(1) == TokKind::Punct(Punct::LParen);
+                }
                 TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline) => {
                     return true;
                 }
@@ -183,8 +186,7 @@ impl Parser<'_> {
         Ok(Ident { name: format!("operator{symbol}"), span: name.span.to(self.prev_span()) })
     }
 
-    /// `( const Vec3 &o, float s = 1 )`: a member function's parameters (names may be left out in a
-    /// declaration).
+    /// `( const Vec3 &o, float s = 1 )`: a function's parameters (names may be left out).
     pub(super) fn param_list(&mut self) -> PResult<Vec<Param>> {
         self.expect(Punct::LParen)?;
         let mut params = vec![];

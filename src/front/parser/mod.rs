@@ -4,6 +4,7 @@
 //! run reports several independent mistakes.
 
 mod expr;
+mod lazy;
 mod members;
 mod stmt;
 mod types;
@@ -37,6 +38,13 @@ pub struct Parser<'t> {
     /// Struct and enum definitions seen so far (their names are type names from here on).
     structs: Vec<StructDecl>,
     enums: Vec<EnumDecl>,
+    /// Items set aside for an unsupported construct (see [`Unavailable`]).
+    unavailable: Vec<Unavailable>,
+    /// `diags.len()` when the current file-scope item began: an unsupported construct after it makes the
+    /// item unavailable, and its body is skipped rather than read on.
+    item_diags: usize,
+    /// Device functions declared by a prototype: name and signature.
+    prototypes: Vec<(Ident, Span)>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -66,6 +74,9 @@ impl<'t> Parser<'t> {
             extern_blocks: 0,
             structs: vec![],
             enums: vec![],
+            unavailable: vec![],
+            item_diags: usize::MAX,
+            prototypes: vec![],
             diags: vec![],
         }
     }
@@ -252,7 +263,11 @@ impl<'t> Parser<'t> {
                 continue;
             }
             let start = self.pos;
-            match self.top_item() {
+            self.item_diags = self.diags.len();
+            let item = self.top_item();
+            let item = self.set_aside(start, item);
+            self.item_diags = usize::MAX;
+            match item {
                 Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
                 Ok(Some(TopItem::Global(g))) => tu.globals.push(g),
                 Ok(None) => {}
@@ -264,6 +279,8 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        self.undefined_prototypes(&tu.functions);
+        tu.unavailable = std::mem::take(&mut self.unavailable);
         tu.host_functions = self.host_functions.clone();
         tu.structs = std::mem::take(&mut self.structs);
         tu.enums = std::mem::take(&mut self.enums);
@@ -431,34 +448,15 @@ impl<'t> Parser<'t> {
             self.skip_host_function(&name)?;
             return Ok(None);
         };
-        self.bump(); // (
-        let mut params = vec![];
-        if !self.is(Punct::RParen) {
-            if self.is_kw(Kw::Void) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
-                self.bump();
-            } else {
-                loop {
-                    let ty = self.type_spec()?;
-                    let reference = self.eat(Punct::Amp);
-                    let name = self.ident("a parameter name")?;
-                    if self.is(Punct::LBracket) {
-                        return Err(self.error(
-                            Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
-                        ));
-                    }
-                    // `float eps = 1e-12`: a default argument.
-                    let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
-                    params.push(Param { ty, name, reference, default });
-                    if !self.eat(Punct::Comma) {
-                        break;
-                    }
-                }
-            }
-        }
-        self.expect(Punct::RParen)?;
+        // Names may be left out (`void k(const Matrix, Matrix);`, or an unused parameter).
+        let params = self.param_list()?;
         let sig = start.to(self.prev_span());
         if self.eat(Punct::Semi) {
-            return Ok(None); // a prototype: the definition is what counts
+            // A prototype: the definition is what counts (and may be in another file).
+            if kind == FnKind::Device {
+                self.prototypes.push((name, sig));
+            }
+            return Ok(None);
         }
         if !self.is(Punct::LBrace) {
             return Err(self.expected("`{`"));
@@ -496,6 +494,51 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
             "cuRAND generators other than XORWOW and Philox"
         }
         "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
+        "multi_grid_group" => "multi-GPU cooperative groups (this_multi_grid)",
+        _ => return None,
+    })
+}
+
+/// Opaque handle types of the CUDA runtime and its libraries, which host code keeps in its structs and
+/// classes: the library each belongs to, or None. Known, so that such host code is set aside with a clear
+/// reason rather than a parse error; device code that uses one gets that reason as an error.
+fn host_type_name(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "cudaStream_t"
+        | "cudaEvent_t"
+        | "cudaError_t"
+        | "cudaError"
+        | "cudaDeviceProp"
+        | "cudaGraph_t"
+        | "cudaGraphExec_t"
+        | "cudaArray_t"
+        | "cudaMemcpyKind"
+        | "cudaChannelFormatDesc"
+        | "cudaPointerAttributes"
+        | "cudaFuncAttributes"
+        | "cudaIpcMemHandle_t"
+        | "cudaExtent"
+        | "cudaPitchedPtr" => "the CUDA runtime",
+        "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
+            "the CUDA driver API"
+        }
+        "curandGenerator_t" | "curandStatus_t" | "curandRngType_t" => "the cuRAND host API",
+        "cublasHandle_t" | "cublasStatus_t" | "cublasOperation_t" | "cublasLtHandle_t" => "cuBLAS",
+        "cufftHandle" | "cufftResult" | "cufftType" => "cuFFT",
+        "cusparseHandle_t" | "cusparseStatus_t" | "cusparseMatDescr_t" => "cuSPARSE",
+        "cusolverDnHandle_t" | "cusolverStatus_t" => "cuSOLVER",
+        "cudnnHandle_t" | "cudnnStatus_t" | "cudnnTensorDescriptor_t" => "cuDNN",
+        "ncclComm_t" | "ncclResult_t" | "ncclUniqueId" => "NCCL",
+        "nvtxRangeId_t" | "nvtxEventAttributes_t" => "NVTX",
+        _ => return None,
+    })
+}
+
+/// The libraries' complex types, which are CUDA vector types in device code too (`cufftComplex` is `float2`).
+pub fn library_vector_type(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "cufftComplex" | "cuComplex" | "cuFloatComplex" => "float2",
+        "cufftDoubleComplex" | "cuDoubleComplex" => "double2",
         _ => return None,
     })
 }

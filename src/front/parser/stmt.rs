@@ -13,7 +13,9 @@ impl Parser<'_> {
             match self.statement() {
                 Ok(s) => stmts.push(s),
                 Err(Bail) => {
-                    if self.diags.len() >= MAX_ERRORS {
+                    // An unsupported construct makes the whole function unavailable: unwind to the file-scope
+                    // item, which skips the rest of the body.
+                    if self.diags.len() >= MAX_ERRORS || self.unsupported_in_item() {
                         return Err(Bail);
                     }
                     self.recover_statement();
@@ -107,7 +109,8 @@ impl Parser<'_> {
                 self.typedef()?;
                 StmtKind::Empty
             }
-            _ if self.starts_type() => StmtKind::Decl(self.declaration()?),
+            // `cudaStream_t s;` in device code: a declaration, whose type says why it cannot be.
+            _ if self.starts_type() || self.starts_host_type_decl() => StmtKind::Decl(self.declaration()?),
             _ => {
                 let e = self.expr()?;
                 self.expect_semi()?;

@@ -36,9 +36,12 @@ impl Parser<'_> {
                     || is_vector_type(name)
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some() || n == "thread_block_tile"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
+                            || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
+                    || self.unavailable_type(name)
+                    || library_vector_type(name).is_some()
             }
             _ => false,
         }
@@ -91,6 +94,14 @@ impl Parser<'_> {
             }
         }
         if self.is(Punct::Colon) {
+            if !is_enum && let Some(end) = self.host_class_end() {
+                // `class Timer : public Base { ... }` with no device code: the host's, skipped.
+                self.pos = end;
+                if let Some(n) = &name {
+                    self.host_functions.push(n.clone());
+                }
+                return Ok(name.map(|n| n.name));
+            }
             let what = if is_enum { "enums with an underlying type" } else { "inheritance" };
             return Err(self.error(Diagnostic::unsupported(self.span(), what)));
         }
@@ -126,9 +137,7 @@ impl Parser<'_> {
             i
         };
         let body = &self.toks[self.pos..body_end.min(self.toks.len())];
-        let has_functions = body.iter().any(|t| t.kind == TokKind::Punct(Punct::LParen));
-        let device = body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)));
-        if has_functions && !device {
+        if has_member_functions(body) && !has_device_code(body) {
             self.pos = body_end;
             if let Some(n) = &name {
                 self.host_functions.push(n.clone());
@@ -142,6 +151,24 @@ impl Parser<'_> {
             name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
         let has_provisional = provisional.is_some();
         self.structs.extend(provisional);
+        let body = self.class_members(name.as_ref(), &mut fields, &mut methods);
+        if has_provisional {
+            self.structs.pop();
+        }
+        body?;
+        self.expect(Punct::RBrace)?;
+        let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
+        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()), methods });
+        Ok(Some(name.map_or(String::new(), |n| n.name)))
+    }
+
+    /// A class body's fields and member functions, up to its `}`.
+    fn class_members(
+        &mut self,
+        name: Option<&Ident>,
+        fields: &mut Vec<(TypeSpec, Declarator)>,
+        methods: &mut Vec<Method>,
+    ) -> PResult<()> {
         while !self.is(Punct::RBrace) && !self.at_eof() {
             if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
                 self.bump();
@@ -160,7 +187,7 @@ impl Parser<'_> {
             if self.eat(Punct::Semi) {
                 continue;
             }
-            let class = name.as_ref().map_or("", |n| n.name.as_str()).to_string();
+            let class = name.map_or("", |n| n.name.as_str()).to_string();
             if self.starts_member_function(&class) {
                 if let Some(m) = self.member_function(&class)? {
                     methods.push(m);
@@ -174,13 +201,33 @@ impl Parser<'_> {
             }
             self.expect_semi()?;
         }
-        self.expect(Punct::RBrace)?;
-        if has_provisional {
-            self.structs.pop();
+        Ok(())
+    }
+
+    /// At a class's `: public Base` (or at its `struct`/`class`): if the class is the host's (member functions,
+    /// none of them device code), the token just after its closing brace.
+    pub(super) fn host_class_end(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while i < self.toks.len() && !matches!(self.toks[i].kind, TokKind::Punct(Punct::LBrace | Punct::Semi)) {
+            i += 1;
         }
-        let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
-        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()), methods });
-        Ok(Some(name.map_or(String::new(), |n| n.name)))
+        if self.toks.get(i)?.kind != TokKind::Punct(Punct::LBrace) {
+            return None;
+        }
+        let start = i + 1;
+        let mut depth = 1;
+        i += 1;
+        while i < self.toks.len() && depth > 0 {
+            match self.toks[i].kind {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => depth -= 1,
+                TokKind::Eof => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        let body = &self.toks[start..i.min(self.toks.len())];
+        (has_member_functions(body) && !has_device_code(body)).then_some(i)
     }
 
     /// Skips `( ... )`, nested parentheses included.
@@ -273,6 +320,14 @@ impl Parser<'_> {
             match self.kind() {
                 TokKind::Kw(Kw::Global) => is_kernel = true,
                 TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
+                    // A class template of the host's (no device code in it) is skipped like other host code.
+                    if let Some(end) = self.host_class_end() {
+                        if let TokKind::Ident(n) = self.peek_kind(1).clone() {
+                            self.host_functions.push(Ident { name: n, span: self.toks[self.pos + 1].span });
+                        }
+                        self.pos = end;
+                        return Ok(());
+                    }
                     return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
                 }
                 TokKind::Ident(n)
@@ -435,7 +490,7 @@ impl Parser<'_> {
                 TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
                 // `auto x = ...`: the type the initialiser has.
                 TokKind::Kw(Kw::Auto) if !any => struct_name = Some("auto".into()),
-                // `cg::thread_block`, `const cg::thread_group &`: the namespace is dropped.
+                // `cg::thread_block`, `const cg::grid_group &`: the namespace is dropped.
                 TokKind::Ident(_)
                     if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && struct_name.is_none()
@@ -474,6 +529,19 @@ impl Parser<'_> {
                         named = Some(BaseType::Int);
                     } else if let Some(why) = unsupported_type_name(&name) {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else if let Some(vector) = library_vector_type(&name) {
+                        // `cufftComplex` is `float2` in device code too.
+                        struct_name = Some(vector.to_string());
+                    } else if let Some(lib) = host_type_name(&name) {
+                        let d = Diagnostic::new(
+                            ErrorCode::Unsupported,
+                            self.span(),
+                            format!("`{name}` is a host-only type of {lib}: device code cannot use it"),
+                        )
+                        .label("host-only type");
+                        return Err(self.error(d));
+                    } else if self.unavailable_type(&name) {
+                        struct_name = Some(name.clone());
                     } else {
                         break;
                     }
@@ -527,4 +595,33 @@ impl Parser<'_> {
         let span = start.to(self.prev_span());
         Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span })
     }
+}
+
+/// Does a class body declare member functions? A member function is a name followed by `(` outside brackets
+/// and parentheses (`float a[f(2)]` is a field; `void reset();`, `Timer()`, `~Timer()` and `operator()` are
+/// functions).
+fn has_member_functions(body: &[Token]) -> bool {
+    let mut depth = 0i32;
+    let mut braces = 0i32;
+    for (i, t) in body.iter().enumerate() {
+        match &t.kind {
+            TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+            TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+            TokKind::Punct(Punct::LBrace) => braces += 1,
+            TokKind::Punct(Punct::RBrace) => braces -= 1,
+            TokKind::Ident(n) if depth == 0 && braces == 0 => {
+                let next = body.get(i + 1).map(|t| &t.kind);
+                if n == "operator" || next == Some(&TokKind::Punct(Punct::LParen)) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Does a class body hold device code (`__device__` or `__global__` members)?
+fn has_device_code(body: &[Token]) -> bool {
+    body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)))
 }

@@ -85,7 +85,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         "__uint2float_rn" => round(None, U32, F32),
         "__ll2float_rn" => round(None, I64, F32),
         "__int2double_rn" => round(None, I32, F64),
-        "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv" => Builtin::Load,
+        n if is_load(n) => Builtin::Load,
         "__nanosleep" | "__prof_trigger" => Builtin::NoEffect,
         "__shfl" => Builtin::Legacy(Intrinsic::Shfl(ShflKind::Idx)),
         "__shfl_up" => Builtin::Legacy(Intrinsic::Shfl(ShflKind::Up)),
@@ -256,4 +256,9 @@ impl Checker {
         };
         self.intrinsic(intr, sync_name, &with_mask, span)
     }
+}
+
+/// The cache-hinted loads (`__ldg(p)` is `*p`).
+pub(super) fn is_load(name: &str) -> bool {
+    matches!(name, "__ldg" | "__ldca" | "__ldcg" | "__ldcs" | "__ldlu" | "__ldcv")
 }

@@ -28,6 +28,9 @@ impl Checker {
                 format!("`{}` makes a group: give it a name, `auto g = {}(...);`", name.name, name.name),
             );
         }
+        if let Some(e) = self.desugared_call(&name.name, args, span) {
+            return e;
+        }
         if let Some(intr) = intrinsic(&name.name) {
             return self.intrinsic(intr, &name.name, args, span);
         }
@@ -59,7 +62,8 @@ impl Checker {
         for a in args {
             self.expr(a);
         }
-        if self.unsupported_group_call(name) {
+        let set_aside = [ast::ItemKind::Function, ast::ItemKind::Kernel];
+        if self.unsupported_group_call(name) || self.unavailable_use(&name.name, &set_aside, name.span) {
         } else if let Some(why) = unsupported_function(&name.name) {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
         } else if let Some(host) = self.host_functions.iter().find(|h| h.name == name.name) {

@@ -289,6 +289,7 @@ impl Checker {
                 self.err(d);
                 Expr::error(span)
             }
+            None if self.unavailable_use(n, &[ast::ItemKind::Variable], span) => Expr::error(span),
             None => {
                 let mut d = Diagnostic::new(ErrorCode::Name, span, format!("cannot find `{n}` in this scope"))
                     .label("not declared");
@@ -318,6 +319,12 @@ impl Checker {
                 "only structs, vector types and threadIdx, blockIdx, blockDim and gridDim have fields",
             );
         };
+        // A variable whose type was already reported (an unavailable or unknown type): nothing more to say.
+        if let Some(Binding::Local(l)) = self.lookup(name)
+            && self.locals[l.0 as usize].ty.is_error()
+        {
+            return Expr::error(span);
+        }
         let axis = match field.name.as_str() {
             "x" => 0,
             "y" => 1,

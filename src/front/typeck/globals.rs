@@ -59,8 +59,17 @@ impl Checker {
             }
             return;
         }
-        let Some(elem) = element_scalar(&ty) else {
-            self.err(Diagnostic::unsupported(d.ty.span, "file-scope pointer variables"));
+        // A struct (or array of them) without an initialiser is its fields' memory, shown as its scalars.
+        let struct_elem = || dc.init.is_none().then(|| super::structs::memory_elem(array_element(&ty))).flatten();
+        let Some(elem) = element_scalar(&ty).or_else(struct_elem) else {
+            // Set aside like the parser's items: an error only where reached code uses it.
+            let what = if matches!(array_element(&ty), Type::Ptr { .. }) {
+                "file-scope pointer variables"
+            } else {
+                "file-scope variables of struct type"
+            };
+            let diag = Diagnostic::unsupported(d.ty.span, what);
+            self.unavailable.push(ast::Unavailable { name: dc.name.name.clone(), kind: ast::ItemKind::Variable, diag });
             return;
         };
         let extern_shared = space == VarSpace::Shared && d.is_extern;
@@ -203,7 +212,7 @@ impl Checker {
     /// `extern __shared__ T s[];` inside a function: the launch's dynamic shared memory, like one declared
     /// at file scope but visible only in this block.
     pub(super) fn local_extern_shared(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) {
-        let Some(elem) = ty.scalar() else {
+        let Some(elem) = super::structs::memory_elem(ty) else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
             return;
         };
@@ -313,7 +322,7 @@ impl Checker {
     }
 
     /// The address of a file-scope variable, typed as a pointer to it (or, for an array, to its first element).
-    fn global_addr(&self, id: GlobalId, span: Span) -> Expr {
+    pub(super) fn global_addr(&self, id: GlobalId, span: Span) -> Expr {
         let g = &self.globals[id.0 as usize];
         let is_const = g.space == GlobalSpace::Constant;
         let pointee = match &g.ty {
@@ -385,6 +394,14 @@ impl Checker {
                 _ => return None,
             }
         }
+    }
+}
+
+/// The element at the bottom of a (possibly array) type.
+fn array_element(t: &Type) -> &Type {
+    match t {
+        Type::Array(e, _) => array_element(e),
+        t => t,
     }
 }
 

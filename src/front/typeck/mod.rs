@@ -4,6 +4,7 @@ mod builtins;
 mod call;
 mod curand;
 mod deduce;
+mod desugar;
 mod expr;
 mod globals;
 mod group_ops;
@@ -34,14 +35,20 @@ pub fn check(
     mode: Mode,
     templates: &HashMap<String, super::template::TemplateDef>,
 ) -> (Program, Vec<Diagnostic>) {
-    let mut ck =
-        Checker { mode, templates: templates.clone(), host_functions: tu.host_functions.clone(), ..Checker::default() };
+    let mut ck = Checker {
+        mode,
+        templates: templates.clone(),
+        host_functions: tu.host_functions.clone(),
+        unavailable: tu.unavailable.clone(),
+        ..Checker::default()
+    };
     ck.declare_structs(tu);
     ck.declare_globals(tu);
     // The file's functions, friends defined in classes, then member functions (see `members`).
     let (all, first_member) = ck.all_functions(tu);
     ck.declare_functions(&all[..first_member]);
     ck.declare_members(&all, first_member);
+    ck.deduce_auto_returns(&all[..first_member]);
     let mut program = Program::default();
     for (i, f) in all.iter().enumerate() {
         let before = ck.diags.len();
@@ -50,9 +57,12 @@ pub fn check(
             // The same body again, with `this` in memory: its mistakes were reported for the first.
             ck.diags.truncate(before);
         }
+        ck.defer(FnId(i as u32), before);
         program.functions.push(func);
     }
     ck.check_recursion(&program);
+    program.unavailable = std::mem::take(&mut ck.unavailable);
+    program.deferred = std::mem::take(&mut ck.deferred);
     program.legacy_warp = ck.legacy_warp.take();
     program.globals = std::mem::take(&mut ck.globals);
     program.template_requests = std::mem::take(&mut ck.template_requests);
@@ -136,6 +146,14 @@ struct Checker {
     ret_this: bool,
     /// Types of expressions already worked out for operator lookup, in the current statement.
     type_cache: HashMap<(usize, u32, u32), Type>,
+    /// Items the parser set aside (see [`ast::Unavailable`]).
+    unavailable: Vec<ast::Unavailable>,
+    /// Unsupported constructs by the function they are in (see [`Program::deferred`]).
+    deferred: Vec<(FnId, Diagnostic)>,
+    /// Unavailable items already reported in the current function (each once).
+    reported_unavailable: Vec<String>,
+    /// While deducing an `auto` return type: the first returned value's type, once seen.
+    auto_ret: Option<Option<Type>>,
 }
 
 const BUILTIN_VECTORS: [&str; 4] = ["threadIdx", "blockIdx", "blockDim", "gridDim"];
@@ -147,6 +165,56 @@ impl Checker {
         }
     }
 
+    /// Moves the unsupported constructs reported since diagnostic `before` out of the errors, as function
+    /// `id`'s: they are errors only if the launched kernel reaches `id` (see [`Program::deferred`]).
+    fn defer(&mut self, id: FnId, before: usize) {
+        let mut i = before.min(self.diags.len());
+        while i < self.diags.len() {
+            if self.diags[i].code == ErrorCode::Unsupported {
+                let d = self.diags.remove(i);
+                self.deferred.push((id, d));
+            } else {
+                i += 1;
+            }
+        }
+    }
+
+    /// `auto f(...) { return x; }`: the return type is the first returned value's, found by checking the body
+    /// once beforehand (its diagnostics come again when it is checked for real). No value returned: void.
+    fn deduce_auto_returns(&mut self, functions: &[ast::Function]) {
+        for (i, f) in functions.iter().enumerate() {
+            if f.ret.named.as_deref() != Some("auto") || f.ret.pointers > 0 {
+                continue;
+            }
+            let (diags, globals, requests) = (self.diags.len(), self.globals.len(), self.template_requests.len());
+            self.auto_ret = Some(None);
+            self.sigs[i].ret = Type::Error;
+            let _ = self.function(f, FnId(i as u32));
+            let ty = self.auto_ret.take().flatten();
+            self.diags.truncate(diags);
+            self.globals.truncate(globals);
+            self.template_requests.truncate(requests);
+            self.sigs[i].ret = match ty {
+                Some(t) if !matches!(t, Type::Struct(_)) => t,
+                _ => Type::Void,
+            };
+        }
+    }
+
+    /// Reached code uses `name`, an item the parser set aside as one of `kinds`: reports the item's own
+    /// diagnostic (once per function), pointing at the use too. False if `name` is no such item.
+    fn unavailable_use(&mut self, name: &str, kinds: &[ast::ItemKind], span: Span) -> bool {
+        let Some(u) = self.unavailable.iter().find(|u| u.name == name && kinds.contains(&u.kind)) else {
+            return false;
+        };
+        let d = u.diag.clone().with_secondary(span, format!("`{name}` is used here"));
+        if !self.reported_unavailable.iter().any(|n| n == name) {
+            self.reported_unavailable.push(name.to_string());
+            self.err(d);
+        }
+        true
+    }
+
     fn type_error(&mut self, span: Span, msg: impl Into<String>) -> Expr {
         self.err(Diagnostic::new(ErrorCode::Type, span, msg));
         Expr::error(span)
@@ -156,7 +224,17 @@ impl Checker {
 
     fn declare_functions(&mut self, functions: &[ast::Function]) {
         for (i, f) in functions.iter().enumerate() {
-            let ret = self.resolve_type(&f.ret, 0);
+            let before = self.diags.len();
+            self.declare_function(f, i);
+            self.defer(FnId(i as u32), before);
+        }
+    }
+
+    fn declare_function(&mut self, f: &ast::Function, i: usize) {
+        {
+            // `auto`: deduced from the body once every signature is known.
+            let auto = f.ret.named.as_deref() == Some("auto") && f.ret.pointers == 0;
+            let ret = if auto { Type::Void } else { self.resolve_type(&f.ret, 0) };
             let params: Vec<Type> = f.params.iter().map(|p| self.resolve_type(&p.ty, 0)).collect();
             let same_params = |c: &Checker, id: FnId| c.sigs[id.0 as usize].params == params;
             // Overloads (`gpdf(float)` and `gpdf(double)`) are told apart by their parameter types at each call.
@@ -233,6 +311,7 @@ impl Checker {
         self.calls.clear();
         self.by_ref.clear();
         self.type_cache.clear();
+        self.reported_unavailable.clear();
         self.ret = self.sigs[id.0 as usize].ret.clone();
         // The slot a returned struct goes to, and `this`: hidden first parameters.
         let mut params = self.hidden_params(id, f.span);

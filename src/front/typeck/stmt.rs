@@ -91,6 +91,10 @@ impl Checker {
                     }
                     (Some(v), ty) => {
                         let e = self.expr(v);
+                        // Deducing an `auto` return type: the first return's value gives it.
+                        if let Some(slot @ None) = &mut self.auto_ret {
+                            *slot = Some(e.ty.clone());
+                        }
                         Some(self.convert(e, &ty, "return value"))
                     }
                 };
@@ -181,7 +185,7 @@ impl Checker {
                     .hint("assign it in the kernel body, e.g. `if (threadIdx.x == 0) s = 0; __syncthreads();`"),
             );
         }
-        let Some(elem) = ty.scalar() else {
+        let Some(elem) = super::structs::memory_elem(&ty) else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
             return false;
         };

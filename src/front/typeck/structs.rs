@@ -83,6 +83,25 @@ fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
 }
 
 /// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
+/// The element a memory view shows for an array of `ty` in shared memory: the scalar itself, a struct's
+/// scalar when all its fields share one (a `float3` is shown as floats), else its bytes. None for pointers.
+pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
+    if let Some(s) = ty.scalar() {
+        return Some(s);
+    }
+    let Type::Struct(_) = ty else { return None };
+    let mut flat = vec![];
+    leaves(ty, "", 0, &mut flat);
+    let scalars: Option<Vec<Scalar>> = flat.iter().map(|(_, _, t)| t.scalar()).collect();
+    let scalars = scalars?;
+    let first = *scalars.first()?;
+    Some(if scalars.iter().all(|&s| s == first) && first.size() * scalars.len() as u32 == ty.size() {
+        first
+    } else {
+        Scalar::U8
+    })
+}
+
 pub(super) fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
     match ty {
         Type::Struct(s) => {
@@ -160,7 +179,9 @@ impl Checker {
         if let Some(s) = vector_type(name) {
             return Type::Struct(s);
         }
-        self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
+        if !self.unavailable_use(name, &[ast::ItemKind::Type], span) {
+            self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
+        }
         Type::Error
     }
 
@@ -411,6 +432,17 @@ impl Checker {
                     let ty = self.struct_locals[idx as usize].ty.clone();
                     Some(StructRef::Local { idx, prefix: String::new(), ty, pre: vec![] })
                 }
+                // `__shared__ Vec3 centre;`: one struct in shared memory.
+                Binding::SharedScalar(s) if matches!(self.shared[s.0 as usize].ty, Type::Struct(_)) => {
+                    let ty = self.shared[s.0 as usize].ty.clone();
+                    let addr = Expr::new(ExprKind::SharedAddr(s), Type::ptr(ty.clone(), false), e.span);
+                    Some(StructRef::Mem { addr, ty })
+                }
+                // `__device__ Vec3 origin;`, `extern __shared__` and `__constant__` ones likewise.
+                Binding::Global(g) if matches!(self.globals[g.0 as usize].ty, Type::Struct(_)) => {
+                    let ty = self.globals[g.0 as usize].ty.clone();
+                    Some(StructRef::Mem { addr: self.global_addr(g, e.span), ty })
+                }
                 _ => None,
             },
             // `*this` in a member function whose object is in registers.
@@ -459,6 +491,15 @@ impl Checker {
                 };
                 Some(StructRef::Mem { addr, ty })
             }
+            // `__ldg(&a[i])`, `__ldg(p)` of a vector or struct: the load it is (the read-only cache is not modelled).
+            A::Call(name, args) if super::builtins::is_load(&name.name) && args.len() == 1 => match &args[0].kind {
+                A::Unary(ast::UnaryOp::AddrOf, inner) => self.struct_ref(inner),
+                _ => {
+                    let deref =
+                        ast::Expr { kind: A::Unary(ast::UnaryOp::Deref, Box::new(args[0].clone())), span: e.span };
+                    self.struct_ref(&deref)
+                }
+            },
             _ => self.struct_temp(e),
         }
     }
@@ -474,9 +515,17 @@ impl Checker {
                     &self.globals[g.0 as usize].ty,
                     Type::Array(e, _) if matches!(**e, Type::Struct(_))
                 ),
+                Some(Binding::SharedArray(s)) => matches!(
+                    &self.shared[s.0 as usize].ty,
+                    Type::Array(e, _) if matches!(**e, Type::Struct(_))
+                ),
                 _ => false,
             },
             A::Cast(ts, _) => ts.named.is_some() && ts.pointers > 0,
+            // `p + i`, `i + p`, `p - i`.
+            A::Binary(ast::BinaryOp::Add | ast::BinaryOp::Sub, a, b) => {
+                self.is_struct_pointer(a) || self.is_struct_pointer(b)
+            }
             A::Member(..) | A::Index(..) => {
                 // A field or element that is itself a pointer to a struct: check its type without diagnostics.
                 let before = self.diags.len();
