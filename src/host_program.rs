@@ -73,7 +73,9 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
          static void print_f64(FILE *f, unsigned long long b) { double x; memcpy(&x, &b, 8);\n  \
          if (std::isfinite(x)) fprintf(f, \"%.17g\", x); else fprintf(f, \"null\"); }\n\n",
     );
-    for arg in launch.args.iter().filter(|a| !a.global) {
+    // File-scope variables given by `@symbol` are set with `cudaMemcpyToSymbol`, like a course's host code.
+    let symbol = |name: &str| launch.symbols.iter().any(|(n, _)| n == name);
+    for arg in launch.args.iter().filter(|a| !a.global || symbol(&a.name)) {
         if let ArgValue::Array { elem, .. } = &arg.value {
             let a = mem.find(&arg.name).expect("every array argument is allocated");
             if a.bytes() > MAX_EMBEDDED_BYTES {
@@ -106,6 +108,9 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
     let (g, b) = (launch.grid, launch.block);
     out.push_str("\nint main(int argc, char **argv) {\n");
     out.push_str("  FILE *f = fopen(argc > 1 ? argv[1] : \"result.json\", \"w\");\n  if (!f) return 2;\n");
+    for arg in launch.args.iter().filter(|a| a.global && symbol(&a.name)) {
+        let _ = writeln!(out, "  cudaMemcpyToSymbol({n}, init_{n}, sizeof(init_{n}));", n = arg.name);
+    }
     let mut params = vec![];
     // File-scope variables are the program's own (the kernel file defines them): not launch arguments.
     for (i, arg) in launch.args.iter().enumerate().filter(|(_, a)| !a.global) {

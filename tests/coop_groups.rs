@@ -3,7 +3,7 @@
 //! block or a runtime tile, the global index from `group_index()`, atomic aggregation with
 //! `coalesced_threads()`, `__syncthreads_count` counting, a `clock64()` timing loop. Each is checked for exact
 //! final memory; a tile's `sync()` for being a convergence point over the tile's lanes only; every diagnostic
-//! for its text and position. The kernels of `tests/conformance/pending/` are waiting to be recorded on a GPU.
+//! for its text and position. The kernels of `tests/conformance/` are waiting to be recorded on a GPU.
 
 mod common;
 
@@ -32,7 +32,7 @@ const HEAD: &str =
 #[test]
 fn thread_group_parameters_runtime_tiles_cg_reduce_and_coalesced_aggregation() {
     for mode in [Mode::Its, Mode::PreVolta] {
-        let r = common::run("tests/conformance/pending/coop_reduce.cu", mode, &[]);
+        let r = common::run("tests/conformance/coop_reduce.cu", mode, &[]);
         assert_eq!(r.outcome(), "completed", "{mode:?}: {}", r.explanation());
         assert!(r.hazards().is_empty(), "{mode:?}: {:?}", r.hazards());
         let input: Vec<i64> = (0..128).map(|g| (g * 37) % 101).collect();
@@ -70,7 +70,7 @@ fn thread_group_parameters_runtime_tiles_cg_reduce_and_coalesced_aggregation() {
 #[test]
 fn syncthreads_count_and_or_reduce_a_predicate_over_the_block() {
     for mode in [Mode::Its, Mode::PreVolta] {
-        let r = common::run("tests/conformance/pending/sync_count.cu", mode, &[]);
+        let r = common::run("tests/conformance/sync_count.cu", mode, &[]);
         assert_eq!(r.outcome(), "completed", "{mode:?}");
         let input: Vec<i64> = (0..96).map(|i| (i * 5 + i / 7) % 8).collect();
         let hist: Vec<i64> = (0..8).map(|b| input.iter().filter(|&&v| v == b).count() as i64).collect();

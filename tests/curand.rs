@@ -39,7 +39,7 @@ fn compile_err(text: &str) -> CompileError {
 
 #[test]
 fn xorwow_kernel_matches_the_generator() {
-    let r = common::run("tests/conformance/pending/curand_xorwow.cu", Mode::Its, &[]);
+    let r = common::run("tests/conformance/curand_xorwow.cu", Mode::Its, &[]);
     assert_eq!(r.outcome(), "completed");
     let (words, unif, norm, dbl) = (r.ints("words"), r.floats("unif"), r.floats("norm"), r.floats("dbl"));
     for id in 0..64u64 {
@@ -67,7 +67,7 @@ fn xorwow_kernel_matches_the_generator() {
 
 #[test]
 fn philox_kernel_matches_the_generator() {
-    let r = common::run("tests/conformance/pending/curand_philox.cu", Mode::Its, &[]);
+    let r = common::run("tests/conformance/curand_philox.cu", Mode::Its, &[]);
     assert_eq!(r.outcome(), "completed");
     let (words, unif, norm) = (r.ints("words"), r.floats("unif"), r.floats("norm"));
     for id in 0..32u64 {

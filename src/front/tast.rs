@@ -460,6 +460,8 @@ pub enum ExprKind {
     Call(FnId, Vec<Expr>),
     /// Format string and arguments after the default argument promotions.
     Printf(String, Vec<Expr>),
+    /// `assert(cond)`: the condition's text and value; a thread whose value is zero stops the kernel.
+    Assert(String, Box<Expr>),
     /// The statements, then the value: a call that fills a struct before its field is read.
     Seq(Vec<Stmt>, Box<Expr>),
 }

@@ -93,12 +93,27 @@ impl Scalar {
 
 /// A struct's layout, as nvcc lays it out: each field at the next multiple of its alignment, the size a
 /// multiple of the largest alignment (or of `__align__(N)`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Eq)]
 pub struct StructDef {
     pub name: String,
     pub fields: Vec<Field>,
     pub size: u32,
     pub align: u32,
+}
+
+/// A struct being declared (size 0, no fields) is the same type as its finished definition: `Node *next`
+/// inside `struct Node` points to a `Node` (see [`StructDef::incomplete`]).
+impl PartialEq for StructDef {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name
+            && (self.is_incomplete() || o.is_incomplete() || (self.fields == o.fields && self.align == o.align))
+    }
+}
+
+impl std::hash::Hash for StructDef {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.name.hash(h);
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -109,6 +124,17 @@ pub struct Field {
 }
 
 impl StructDef {
+    /// The type a struct's name stands for inside its own definition, before its fields are known: only a
+    /// pointer to it can be a field (`struct Node { int key; Node *next; }`).
+    pub fn incomplete(name: impl Into<String>) -> StructDef {
+        StructDef { name: name.into(), fields: vec![], size: 0, align: 1 }
+    }
+
+    /// Whether this is [`StructDef::incomplete`] (every finished struct has a size of at least 1).
+    pub fn is_incomplete(&self) -> bool {
+        self.size == 0
+    }
+
     /// Lays out `fields` in order; `align` raises the alignment (`__align__(16)`).
     pub fn new(name: impl Into<String>, fields: Vec<(String, Type)>, align: u32) -> StructDef {
         let mut off = 0u32;

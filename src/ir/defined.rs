@@ -95,6 +95,7 @@ macro_rules! each_source {
                 $f(mask);
                 $f(pred);
             }
+            Instr::Assert { cond, .. } => $f(cond),
             Instr::Printf { args, .. } => args.$iter().for_each(|(o, _)| $f(o)),
             Instr::Curand { args, .. } => args.$iter().for_each($f),
             Instr::Branch { cond, .. } => $f(cond),

@@ -560,16 +560,27 @@ impl<'p> Lowerer<'p> {
                 self.expr(value)
             }
             E::Call(f, args) => self.inline_call(*f, args, ty),
+            E::Assert(text, cond) => {
+                let text = self.string_id(text);
+                let cond = self.expr(cond);
+                self.emit(Instr::Assert { cond, text }, span);
+                Operand::Imm(0)
+            }
             E::Printf(fmt, args) => {
-                let fmt_id = self.strings.iter().position(|s| s == fmt).unwrap_or_else(|| {
-                    self.strings.push(fmt.clone());
-                    self.strings.len() - 1
-                }) as u32;
+                let fmt_id = self.string_id(fmt);
                 let args: Vec<(Operand, Ty)> = args.iter().map(|a| (self.expr(a), Ty::of(&a.ty))).collect();
                 self.emit(Instr::Printf { fmt: fmt_id, args: args.into_boxed_slice() }, span);
                 Operand::Imm(0)
             }
         }
+    }
+
+    /// `s`'s index in [`Kernel::strings`], added once.
+    fn string_id(&mut self, s: &str) -> u32 {
+        self.strings.iter().position(|x| x == s).unwrap_or_else(|| {
+            self.strings.push(s.to_string());
+            self.strings.len() - 1
+        }) as u32
     }
 
     fn convert(&mut self, v: Operand, from: Ty, to: Ty, span: Span) -> Operand {

@@ -322,6 +322,12 @@ pub enum Instr {
         dst: Reg,
         args: Box<[Operand]>,
     },
+    /// `assert(cond)`: a lane whose `cond` is zero stops the kernel; `text` (the condition as written) indexes
+    /// [`Kernel::strings`].
+    Assert {
+        cond: Operand,
+        text: u32,
+    },
     /// `fmt` indexes [`Kernel::strings`].
     Printf {
         fmt: u32,

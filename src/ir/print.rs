@@ -209,6 +209,7 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
             let a: Vec<String> = args.iter().map(|x| o(x, Ty::U64)).collect();
             format!("{} = curand.{f:?}.{out}.{} {}", r(dst), ty.name(), a.join(", "))
         }
+        Instr::Assert { cond, text } => format!("assert {} ({:?})", o(cond, Ty::Bool), k.strings[*text as usize]),
         Instr::Printf { fmt, args } => {
             let a: Vec<String> = args.iter().map(|(x, t)| o(x, *t)).collect();
             format!("printf {:?}{}{}", k.strings[*fmt as usize], if a.is_empty() { "" } else { ", " }, a.join(", "))

@@ -36,8 +36,21 @@ pub enum Effect {
 /// Why execution stopped in a lane.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExecError {
-    Memory { lane: u32, access: AccessKind, size: u32, addr: u64, err: MemError },
-    DivideByZero { lane: u32 },
+    Memory {
+        lane: u32,
+        access: AccessKind,
+        size: u32,
+        addr: u64,
+        err: MemError,
+    },
+    DivideByZero {
+        lane: u32,
+    },
+    /// `assert` found its condition false; `text` indexes the kernel's strings.
+    Assert {
+        lane: u32,
+        text: u32,
+    },
 }
 
 /// Things worth telling the student that do not stop the machine.
@@ -527,6 +540,11 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 let vals: Vec<u64> = args.iter().map(|o| ctx.get(*o, l)).collect();
                 let v = crate::sim::curand::eval_one(*f, &vals, *out as usize);
                 ctx.set(*dst, l, v);
+            }
+        }
+        Instr::Assert { cond, text } => {
+            if let Some(l) = mask.iter().find(|&l| ctx.get(*cond, l) == 0) {
+                return Err(ExecError::Assert { lane: l, text: *text });
             }
         }
         Instr::Printf { fmt, args } => {

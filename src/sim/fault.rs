@@ -14,6 +14,8 @@ pub enum FaultKind {
     Misaligned,
     NullPointer,
     DivisionByZero,
+    /// A device-side `assert` failed (`cudaErrorAssert`).
+    Assertion,
 }
 
 /// A fault of one thread; the machine stops at the first.
@@ -143,6 +145,28 @@ pub fn memory(site: &FaultSite, access: AccessKind, size: u32, addr: u64, err: &
         address: Some(addr),
         report: header(site, &what) + &detail,
         sentence,
+    }
+}
+
+/// A failed `assert(cond)`: CUDA's own message line (`file:line: kernel: block: [..], thread: [..] Assertion
+/// `cond` failed.`), then the sentence.
+pub fn assertion(site: &FaultSite, cond: &str) -> Fault {
+    let (b, t) = (site.block, site.thread);
+    Fault {
+        kind: FaultKind::Assertion,
+        line: site.line,
+        pc: site.pc,
+        block: site.block,
+        thread: site.thread,
+        address: None,
+        report: format!(
+            "{}:{}: {}: block: [{},{},{}], thread: [{},{},{}] Assertion `{cond}` failed.\n",
+            site.file, site.line, site.kernel, b.x, b.y, b.z, t.x, t.y, t.z
+        ),
+        sentence: format!(
+            "Thread {} of block {} found `{cond}` false at line {}: the kernel stops (cudaErrorAssert, \"device-side assert triggered\").",
+            site.thread, site.block, site.line
+        ),
     }
 }
 

@@ -715,7 +715,7 @@ impl Machine {
     fn fault(&self, b: usize, w: usize, pc: Pc, err: ExecError) -> Fault {
         let block = &self.blocks[b];
         let lane = match &err {
-            ExecError::Memory { lane, .. } | ExecError::DivideByZero { lane } => *lane,
+            ExecError::Memory { lane, .. } | ExecError::DivideByZero { lane } | ExecError::Assert { lane, .. } => *lane,
         };
         let tid = w as u32 * 32 + lane;
         let site = FaultSite {
@@ -729,6 +729,12 @@ impl Machine {
         match err {
             ExecError::Memory { access, size, addr, err, .. } => fault::memory(&site, access, size, addr, &err),
             ExecError::DivideByZero { .. } => fault::division_by_zero(&site),
+            ExecError::Assert { text, .. } => {
+                // CUDA names the kernel by its signature (`void guarded(int *, int)`).
+                let params: Vec<String> = self.kernel.params.iter().map(|p| p.ty.to_string()).collect();
+                let signature = format!("void {}({})", self.kernel.name, params.join(", "));
+                fault::assertion(&FaultSite { kernel: &signature, ..site }, &self.kernel.strings[text as usize])
+            }
         }
     }
 

@@ -252,8 +252,13 @@ impl Parser<'_> {
                     ));
                 };
                 let callee = Ident { name: name.clone(), span: e.span };
-                let args = self.call_args()?;
+                let mut args = self.call_args()?;
                 let span = e.span.to(self.prev_span());
+                if name == "assert" && args.len() == 1 {
+                    // The condition as written, for the failure message (`Assertion `i < n` failed.`).
+                    let text = self.source_text(args[0].span);
+                    args.push(Expr { kind: ExprKind::Str(text), span: args[0].span });
+                }
                 e = Expr { kind: ExprKind::Call(callee, args), span };
             } else if self.eat(Punct::Dot) {
                 let field = self.ident("a field name")?;

@@ -139,6 +139,13 @@ impl<'t> Parser<'t> {
         *self.kind() == TokKind::Eof
     }
 
+    /// The source text `span` covers, with runs of white space as one space (as `#` stringifies).
+    fn source_text(&self, span: Span) -> String {
+        let r = span.start as usize..span.end as usize;
+        let s = self.text.get(r.start.saturating_sub(self.base)..r.end.saturating_sub(self.base)).unwrap_or("");
+        s.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
     /// How the current token reads in a message: its own text where it has one.
     fn describe(&self) -> String {
         let t = self.tok();

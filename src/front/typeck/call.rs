@@ -9,6 +9,9 @@ impl Checker {
         if name.name == "printf" {
             return self.printf(args, span);
         }
+        if name.name == "assert" && !self.fns.contains_key("assert") {
+            return self.assert(args, span);
+        }
         if name.name == "sync"
             && let Some(e) = self.group_sync_call(args, span)
         {
@@ -105,6 +108,15 @@ impl Checker {
             .filter_map(|id| score(self, id).map(|s| (s, id)))
             .min_by_key(|&(s, _)| s)
             .map_or(ids[0], |(_, id)| id)
+    }
+
+    /// `assert(cond)` (the parser added the condition's text as a second argument).
+    pub(super) fn assert(&mut self, args: &[ast::Expr], span: Span) -> Expr {
+        let [cond, ast::Expr { kind: A::Str(text), .. }] = args else {
+            return self.type_error(span, format!("`assert` takes 1 argument but {} were given", args.len()));
+        };
+        let c = self.cond(cond);
+        Expr::new(ExprKind::Assert(text.clone(), Box::new(c)), Type::Void, span)
     }
 
     pub(super) fn printf(&mut self, args: &[ast::Expr], span: Span) -> Expr {

@@ -227,6 +227,9 @@ impl Checker {
                     (Type::Error, _) | (_, Type::Error) => return Expr::error(span),
                     (Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(Scalar::common(*x, *y)),
                     (x, y) if x == y => x.clone(),
+                    // `c ? p : nullptr`: the null pointer constant takes the pointer's type.
+                    (p @ Type::Ptr { .. }, _) if matches!(b.kind, ExprKind::Const(0)) => p.clone(),
+                    (_, p @ Type::Ptr { .. }) if matches!(a.kind, ExprKind::Const(0)) => p.clone(),
                     (x, y) => {
                         return self
                             .type_error(span, format!("the two sides of `?:` have different types: `{x}` and `{y}`"));

@@ -324,7 +324,9 @@ impl Checker {
     /// The address of a file-scope variable, typed as a pointer to it (or, for an array, to its first element).
     pub(super) fn global_addr(&self, id: GlobalId, span: Span) -> Expr {
         let g = &self.globals[id.0 as usize];
-        let is_const = g.space == GlobalSpace::Constant;
+        // C++ gives `__constant__ int k[4]` the type `int[4]`: it decays to `int *` (passing it to an `int *`
+        // parameter compiles); a write that names it is still diagnosed (`constant_target`).
+        let is_const = false;
         let pointee = match &g.ty {
             Type::Array(e, _) => (**e).clone(),
             t => t.clone(),

@@ -552,7 +552,6 @@ fn unsupported_function(name: &str) -> Option<&'static str> {
         }
         "__match_any_sync" | "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
         "tex1D" | "tex2D" | "tex1Dfetch" | "surf2Dread" => "textures and surfaces",
-        "assert" => "device-side assert",
         _ => return None,
     })
 }

@@ -92,13 +92,12 @@ pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
     let Type::Struct(_) = ty else { return None };
     let mut flat = vec![];
     leaves(ty, "", 0, &mut flat);
-    let scalars: Option<Vec<Scalar>> = flat.iter().map(|(_, _, t)| t.scalar()).collect();
-    let scalars = scalars?;
-    let first = *scalars.first()?;
-    Some(if scalars.iter().all(|&s| s == first) && first.size() * scalars.len() as u32 == ty.size() {
-        first
-    } else {
-        Scalar::U8
+    let scalars: Vec<Option<Scalar>> = flat.iter().map(|(_, _, t)| t.scalar()).collect();
+    let first = scalars.first().copied().flatten();
+    Some(match first {
+        Some(f) if scalars.iter().all(|&s| s == Some(f)) && f.size() * scalars.len() as u32 == ty.size() => f,
+        // Mixed fields, or pointers among them: bytes.
+        _ => Scalar::U8,
     })
 }
 
@@ -124,8 +123,24 @@ impl Checker {
     pub(super) fn declare_structs(&mut self, tu: &ast::TranslationUnit) {
         for s in &tu.structs {
             let mut fields = vec![];
+            // The struct's own name, for pointer fields (`list_elem *next`).
+            if !s.name.name.is_empty() {
+                let own = Arc::new(StructDef::incomplete(s.name.name.clone()));
+                self.structs.entry(s.name.name.clone()).or_insert(own);
+            }
             for (ts, dc) in &s.fields {
                 let mut ty = self.resolve_type(ts, dc.pointers);
+                if matches!(&ty, Type::Struct(d) if d.is_incomplete()) {
+                    self.err(
+                        Diagnostic::new(
+                            ErrorCode::Type,
+                            dc.name.span,
+                            format!("field `{}` has incomplete type `{ty}`", dc.name.name),
+                        )
+                        .hint("a struct cannot contain itself; a pointer to it (`*`) can be a field"),
+                    );
+                    ty = Type::Error;
+                }
                 for dim in dc.dims.iter().rev() {
                     let e = self.expr(dim);
                     match self.const_int(&e) {
@@ -538,7 +553,14 @@ impl Checker {
     }
 
     fn field_of(&mut self, r: &StructRef, field: &ast::Ident) -> Option<(Type, super::super::types::Field)> {
-        let ty = r.ty().clone();
+        let mut ty = r.ty().clone();
+        // Reached through a pointer field of its own definition (`e->next->key`): the finished struct.
+        if let Type::Struct(d) = &ty
+            && d.is_incomplete()
+            && let Some(full) = self.structs.get(&d.name)
+        {
+            ty = Type::Struct(full.clone());
+        }
         let s = ty.as_struct()?;
         match s.field(&field.name) {
             Some(f) => Some((ty.clone(), f.clone())),

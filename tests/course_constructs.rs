@@ -1,0 +1,91 @@
+//! Constructs that course code uses and the coverage corpus showed missing: structs and vectors in shared
+//! memory and in `__device__` arrays, a struct pointing to its own type, prototypes with unnamed parameters,
+//! `__ldg` of vectors, `__dp4a` on `char4`, a `__constant__` array passed as `int *`, and device-side
+//! `assert`. Each kernel is checked for its exact final memory (or its exact fault).
+
+mod common;
+
+use warpdbg::front::{self, CompileError};
+use warpdbg::launch::{Mode, Overrides};
+
+fn compile_err(text: &str) -> CompileError {
+    let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
+    match front::compile("k.cu", text.as_bytes(), &o) {
+        Ok(_) => panic!("compiled, but should not:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn shared_float3_tiles_a_shared_struct_and_a_device_array_of_float3() {
+    let r = common::run("tests/kernels/course/shared_structs.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    // Thread t of block b reads pos[(t + 1) % 4] = (j, 2j, 3j) for j = 4b + (t + 1) % 4, adds soft (0.5),
+    // the block's tile number and acc[i].y = 2j + 0.5.
+    let want: Vec<f64> = (0..8)
+        .map(|i| {
+            let (b, t) = (i / 4, i % 4);
+            let j = (4 * b + (t + 1) % 4) as f64;
+            6.0 * j + 0.5 + b as f64 + (2.0 * j + 0.5)
+        })
+        .collect();
+    assert_eq!(r.floats("out"), want);
+    // The __device__ float3 array is shown as its floats: x and y written, z untouched.
+    let acc = r.floats("acc");
+    for i in 0..8 {
+        let j = (4 * (i / 4) + (i % 4 + 1) % 4) as f64;
+        assert_eq!(&acc[3 * i..3 * i + 3], &[j, 2.0 * j + 0.5, 0.0], "acc[{i}]");
+    }
+}
+
+#[test]
+fn a_list_of_nodes_pointing_to_their_own_type_is_walked() {
+    let r = common::run("tests/kernels/course/linked_list.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    // Thread t sums the keys from node t to the end: 10(t+1) + ... + 40.
+    assert_eq!(r.ints("out"), vec![100, 90, 70, 40]);
+    // The loop ends at a different node for each thread: the walk diverges.
+    assert_eq!(
+        r.line(common::line_of("tests/kernels/course/linked_list.cu", "while (e != nullptr)"))["divergent_branches"],
+        3
+    );
+}
+
+#[test]
+fn vector_loads_char4_dot_products_and_a_constant_array_as_int_pointer() {
+    let r = common::run("tests/kernels/course/vector_loads.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    let key = [3, 5, 7, 11];
+    // in[t] = (4t, 4t+1, 4t+2, 4t+3): a.x + a.w = 8t + 3, b = in[(t+1) % 4] so b.y = 4((t+1) % 4) + 1.
+    let out: Vec<i64> = (0..4).map(|t| 8 * t + 3 + 4 * ((t + 1) % 4) + 1 + key[t as usize]).collect();
+    assert_eq!(r.ints("out"), out);
+    // q[t] = (4t-6, ..., 4t-3) as signed bytes: the dot product with itself, plus 100.
+    let dot: Vec<i64> = (0..4).map(|t| 100 + (0..4).map(|k| (4 * t + k - 6) * (4 * t + k - 6)).sum::<i64>()).collect();
+    assert_eq!(r.ints("dot"), dot);
+}
+
+#[test]
+fn a_failed_device_assert_stops_the_kernel_with_cudas_message() {
+    let r = common::run("tests/kernels/course/assert_bounds.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "fault");
+    assert_eq!(
+        r.explanation(),
+        "tests/kernels/course/assert_bounds.cu:10: void guarded(int *, int): block: [1,0,0], thread: [5,0,0] Assertion `i < n` failed.\n\
+         Thread (5,0,0) of block (1,0,0) found `i < n` false at line 10: the kernel stops (cudaErrorAssert, \
+         \"device-side assert triggered\")."
+    );
+    assert_eq!(r.json["faults"][0]["kind"], "assertion");
+    // With enough data, nothing fails.
+    let r = common::run("tests/kernels/course/assert_bounds.cu", Mode::Its, &["n=16"]);
+    assert_eq!(r.outcome(), "completed");
+    assert_eq!(r.ints("out"), (0..16).map(|i| 2 * i).collect::<Vec<i64>>());
+}
+
+#[test]
+fn a_struct_containing_itself_and_a_misused_assert_are_diagnosed() {
+    let e = compile_err("struct N { int k; N inner; };\n// @arg o int[1] = 0\n__global__ void k(int *o) { N n; n.k = 1; o[0] = n.k; }\n").render();
+    assert!(e.contains("field `inner` has incomplete type `N`"), "{e}");
+    assert!(e.contains("a pointer to it (`*`) can be a field"), "{e}");
+    let e = compile_err("// @arg o int[1] = 0\n__global__ void k(int *o) { assert(o[0] == 0, 1); }\n").render();
+    assert!(e.contains("`assert` takes 1 argument but 2 were given"), "{e}");
+}
