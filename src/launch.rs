@@ -142,6 +142,9 @@ pub enum InitExpr {
     Rand(Box<InitExpr>, Box<InitExpr>),
     /// Element `i` is the `i`-th value, past the end 0: a `__constant__` or `__device__` array's initialiser.
     List(Vec<Value>),
+    /// One initialiser per field of a struct or vector array (`float4[n] = {i, 0, 1, rand(0, 9)}`): flat
+    /// element `k` is field `k % len` of struct `k / len`, and that field's `i` is the struct's index.
+    Fields(Vec<InitExpr>),
 }
 
 impl InitExpr {
@@ -151,6 +154,13 @@ impl InitExpr {
         match self {
             InitExpr::Const(v) => *v,
             InitExpr::List(values) => values.get(i as usize).copied().unwrap_or(Value::Int(0)),
+            InitExpr::Fields(fields) => {
+                let n = fields.len().max(1) as u64;
+                let f = (i % n) as usize;
+                // Each field draws its own random numbers.
+                let stream = stream.wrapping_mul(1 << 16).wrapping_add(f as u64 + 1);
+                fields.get(f).map_or(Value::Int(0), |e| e.eval(i / n, seed, stream))
+            }
             InitExpr::Index => Value::Int(i as i64),
             InitExpr::Neg(a) => match a.eval(i, seed, stream) {
                 Value::Int(x) => Value::Int(x.wrapping_neg()),
@@ -187,6 +197,7 @@ impl InitExpr {
             InitExpr::Const(_) => true,
             InitExpr::Index | InitExpr::Rand(..) => false,
             InitExpr::List(values) => values.is_empty(),
+            InitExpr::Fields(_) => false,
             InitExpr::Neg(a) | InitExpr::BitNot(a) => a.is_uniform(),
             InitExpr::Binary(_, a, b) => a.is_uniform() && b.is_uniform(),
         }

@@ -89,3 +89,26 @@ fn a_struct_containing_itself_and_a_misused_assert_are_diagnosed() {
     let e = compile_err("// @arg o int[1] = 0\n__global__ void k(int *o) { assert(o[0] == 0, 1); }\n").render();
     assert!(e.contains("`assert` takes 1 argument but 2 were given"), "{e}");
 }
+
+#[test]
+fn struct_and_vector_arrays_take_one_initialiser_per_field() {
+    let text = "// @block 4\n// @arg p float4[4] = {i, 0, 1, 2 * i}\n// @arg s Pair[4] = {i + 10, -i}\n\
+                // @arg r int2[4] = {rand(0, 1000), rand(0, 1000)}\n// @arg out float[4] = 0\n\
+                struct Pair { int a; int b; };\n\
+                __global__ void k(float4 *p, Pair *s, int2 *r, float *out) {\n\
+                    int t = threadIdx.x;\n    out[t] = p[t].x + p[t].w + s[t].a * 100 + s[t].b;\n}\n";
+    let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
+    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let r = common::run_compiled(&c, warpdbg::sim::Config::default());
+    // Field f of struct j: p = (j, 0, 1, 2j), s = (j + 10, -j).
+    assert_eq!(r.floats("p"), (0..4).flat_map(|j| [j as f64, 0.0, 1.0, 2.0 * j as f64]).collect::<Vec<_>>());
+    assert_eq!(r.ints("s"), (0..4).flat_map(|j| [j + 10, -j]).collect::<Vec<i64>>());
+    assert_eq!(r.floats("out"), (0..4).map(|j| (3 * j + 100 * (j + 10) - j) as f64).collect::<Vec<_>>());
+    // Two fields with the same `rand` draw their own numbers.
+    let rs = r.ints("r");
+    assert!(rs.chunks(2).any(|xy| xy[0] != xy[1]), "{rs:?}");
+    let e = compile_err(&text.replace("{i + 10, -i}", "{i + 10}")).render();
+    assert!(e.contains("`Pair` has 2 scalar fields; the list gives 1"), "{e}");
+    let e = compile_err(&text.replace("@arg out float[4] = 0", "@arg out float[4] = {1, 2}")).render();
+    assert!(e.contains("a brace list initialises the fields of a struct or vector element"), "{e}");
+}

@@ -200,6 +200,16 @@ fn single_expr(p: &mut Parser) -> Option<ast::Expr> {
     p.parse_expr_for_list()
 }
 
+/// An array's `= init`, if any: an element initialiser or a brace list (one per field of a struct element).
+/// None inside when there is no `=`; None outside on a syntax error.
+fn element_init(p: &mut Parser) -> Option<Option<ast::Expr>> {
+    if !p.eat_punct(Punct::Assign) {
+        return Some(None);
+    }
+    let e = if p.at_punct(Punct::LBrace) { p.parse_initializer()? } else { single_expr(p)? };
+    Some(Some(e))
+}
+
 /// `name = init` (also `name=init` as on the command line), where init is an element initialiser or a brace
 /// list of constants.
 fn symbol_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Span) -> Option<DirectiveKind> {
@@ -281,7 +291,8 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
         if !p.expect_punct(Punct::RBracket) {
             return None;
         }
-        let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
+        // `= i` counts fields; `= {i, 0, 1, 2 * i}` gives one initialiser per field.
+        let init = element_init(p)?;
         // `cufftComplex[n]` is `float2[n]`.
         let strukt = Some(super::parser::library_vector_type(n).map_or_else(|| n.clone(), str::to_string));
         return Some(DirectiveKind::Arg {
@@ -367,7 +378,7 @@ fn arg_spec(toks: &[Token], p: &mut Parser, diags: &mut Vec<Diagnostic>, at: Spa
     if !p.expect_punct(Punct::RBracket) {
         return None;
     }
-    let init = if p.eat_punct(Punct::Assign) { Some(single_expr(p)?) } else { None };
+    let init = element_init(p)?;
     Some(DirectiveKind::Arg { name, spec: ArgSpec::Array { elem, elem_span, len, init, strukt: None } })
 }
 
@@ -716,6 +727,25 @@ pub fn resolve(
             }
         };
         let init = match init {
+            // One initialiser per field of a struct or vector element.
+            Some(e @ ast::Expr { kind: ast::ExprKind::InitList(items), .. }) => {
+                if strukt.is_none() || items.len() as u64 != per_elem {
+                    let what = match strukt {
+                        Some(s) => format!("`{s}` has {per_elem} scalar fields; the list gives {}", items.len()),
+                        None => "a brace list initialises the fields of a struct or vector element".to_string(),
+                    };
+                    diags.push(
+                        Diagnostic::new(ErrorCode::Directive, e.span, what)
+                            .hint("give one initialiser per field, in order (`float4[n] = {i, 0, 1, rand(0, 9)}`), or one for all (`= i` counts fields)"),
+                    );
+                    continue;
+                }
+                let fields: Option<Vec<InitExpr>> = items.iter().map(|f| init_expr(f, &mut diags)).collect();
+                match fields {
+                    Some(f) => InitExpr::Fields(f),
+                    None => continue,
+                }
+            }
             Some(e) => match init_expr(e, &mut diags) {
                 Some(ie) => ie,
                 None => continue,
@@ -950,6 +980,7 @@ fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
         }
         InitExpr::Binary(_, a, b) | InitExpr::Rand(a, b) => find_div_zero(a, span).or_else(|| find_div_zero(b, span)),
         InitExpr::Neg(a) | InitExpr::BitNot(a) => find_div_zero(a, span),
+        InitExpr::Fields(fields) => fields.iter().find_map(|f| find_div_zero(f, span)),
         InitExpr::Const(_) | InitExpr::Index | InitExpr::List(_) => None,
     }
 }

@@ -36,6 +36,10 @@ impl Parser<'_> {
         self.eat(p)
     }
 
+    pub fn at_punct(&self, p: Punct) -> bool {
+        self.is(p)
+    }
+
     /// Like `expect`, for callers outside the parser: records the diagnostic and says whether it matched.
     pub fn expect_punct(&mut self, p: Punct) -> bool {
         self.expect(p).is_ok()
