@@ -4,6 +4,8 @@
 # the rate of `trace --jsonl` in lines per second. Prints a markdown table (benches/user_paths.md keeps it).
 #
 #   benches/user_paths.sh [BINARY] [RUNS]        default target/release/warpdbg, 3 runs
+#
+# Run it on the build before and the build after, one after the other, for a before/after pair.
 set -euo pipefail
 bin=${1:-target/release/warpdbg} runs=${2:-3}
 cd "$(dirname "$0")/.."
@@ -12,7 +14,11 @@ median() { printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {print v[int((NR
 # Wall seconds and peak KiB of one command, its output thrown away (a pipe's reader costs nothing here).
 measure() { /usr/bin/time -f '%e %M' "$@" 2>&1 >/dev/null | tail -1; }
 declare -A wall mem
-variants=("run" "run --json" "run --json --memory changed" "run --json --memory none")
+variants=("run" "run --json")
+# A build from before `--memory` (to measure the before side) gets the two commands it has.
+if "$bin" run --help | grep -qE -- '--memory[ <]'; then
+    variants+=("run --json --memory changed" "run --json --memory none")
+fi
 for _ in $(seq "$runs"); do
     for v in "${variants[@]}"; do
         # shellcheck disable=SC2086 # the variant is several words on purpose
