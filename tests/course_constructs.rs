@@ -112,3 +112,29 @@ fn struct_and_vector_arrays_take_one_initialiser_per_field() {
     let e = compile_err(&text.replace("@arg out float[4] = 0", "@arg out float[4] = {1, 2}")).render();
     assert!(e.contains("a brace list initialises the fields of a struct or vector element"), "{e}");
 }
+
+#[test]
+fn local_arrays_of_structs_are_per_thread_memory_with_checked_indices() {
+    let path = "tests/kernels/course/local_structs.cu";
+    let r = common::run(path, Mode::Its, &[]);
+    assert_eq!(r.outcome(), "fault");
+    // pts[2] = (t + 2, 4), pts[0].x = t, v[1].z = 3; thread 3 then reads pts[3].
+    assert_eq!(r.floats("out"), vec![9.0, 11.0, 13.0, 15.0]);
+    let line = common::line_of(path, "if (t == 3) out[t] = pts[t].x;");
+    assert_eq!(
+        r.explanation().lines().last(),
+        Some(
+            format!(
+                "Thread (3,0,0) of block (0,0,0) read pts[3], one element past the end of pts (3 elements) at line {line}."
+            )
+            .as_str()
+        )
+    );
+    // Each thread's copy, thread after thread: thread 1's pts = (1, 0), (2, 2), (3, 4).
+    assert_eq!(&r.floats("pts")[6..12], &[1.0, 0.0, 2.0, 2.0, 3.0, 4.0]);
+    let e = compile_err(
+        "struct P { float x, y; };\n// @arg o float[1] = 0\n__global__ void k(float *o) { P a[2] = {{1, 2}, {3, 4}}; o[0] = a[1].x; }\n",
+    )
+    .render();
+    assert!(e.contains("not supported by warpdbg: initialisers of local arrays of structs"), "{e}");
+}

@@ -234,8 +234,15 @@ impl Checker {
 
     /// `float r[8];` in a function: a local array, one copy per thread, initialised where declared.
     pub(super) fn local_array(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
-        let Some(elem) = element_scalar(ty) else {
-            self.err(Diagnostic::unsupported(dc.name.span, "local arrays of structs or pointers"));
+        let is_struct = matches!(array_element(ty), Type::Struct(_));
+        let elem =
+            element_scalar(ty).or_else(|| is_struct.then(|| super::structs::memory_elem(array_element(ty))).flatten());
+        let Some(elem) = elem.filter(|_| !(is_struct && dc.init.is_some())) else {
+            let what = if is_struct { "initialisers of local arrays of structs" } else { "local arrays of pointers" };
+            self.err(
+                Diagnostic::unsupported(dc.name.span, what)
+                    .hint("assign the elements in the kernel body (`pts[0].x = 1;`)"),
+            );
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
         };

@@ -202,9 +202,13 @@ impl Checker {
 
     /// Declares struct variable `dc` (one local per field) and initialises it.
     pub(super) fn struct_local(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> Vec<Stmt> {
+        // `Vec3 pts[4];`: per-thread memory like `float r[8]`, its elements reached through their address.
+        if !dc.dims.is_empty() {
+            return self.local_array(d, dc, &ty);
+        }
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
-        if (flat.iter().any(|(p, ..)| p.contains('[')) && !super::curand::is_state(&ty)) || !dc.dims.is_empty() {
+        if flat.iter().any(|(p, ..)| p.contains('[')) && !super::curand::is_state(&ty) {
             self.err(Diagnostic::unsupported(dc.name.span, "per-thread local arrays of structs or vectors"));
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
@@ -500,6 +504,8 @@ impl Checker {
                 let addr = match idx {
                     Some(i) => {
                         let i = self.expr(i);
+                        // A per-thread local array's index is checked against its length.
+                        let i = self.checked_local_index(base, p.clone(), i);
                         self.ptr_offset(p, i, false, e.span)?
                     }
                     None => p,
