@@ -145,6 +145,13 @@ pub enum InitExpr {
     /// One initialiser per field of a struct or vector array (`float4[n] = {i, 0, 1, rand(0, 9)}`): flat
     /// element `k` is field `k % len` of struct `k / len`, and that field's `i` is the struct's index.
     Fields(Vec<InitExpr>),
+    /// The bytes of an array of structs whose fields differ in type: flat element `k` is byte `k % size` of
+    /// struct `k / size`, taken from the value of the field that covers it (offset, type, initialiser; `i` is
+    /// the struct's index); padding is 0.
+    Bytes {
+        size: u32,
+        fields: Vec<(u32, Scalar, InitExpr)>,
+    },
 }
 
 impl InitExpr {
@@ -154,6 +161,20 @@ impl InitExpr {
         match self {
             InitExpr::Const(v) => *v,
             InitExpr::List(values) => values.get(i as usize).copied().unwrap_or(Value::Int(0)),
+            InitExpr::Bytes { size, fields } => {
+                let (s, b) = (i / (*size).max(1) as u64, (i % (*size).max(1) as u64) as u32);
+                let Some((f, &(off, ty, ref e))) =
+                    fields.iter().enumerate().find(|(_, (off, ty, _))| b >= *off && b < off + ty.size())
+                else {
+                    return Value::Int(0);
+                };
+                let stream = stream.wrapping_mul(1 << 16).wrapping_add(f as u64 + 1);
+                let bits = match e.eval(s, seed, stream) {
+                    Value::Int(x) => Scalar::I64.convert_bits(ty, x as u64),
+                    Value::Float(x) => Scalar::F64.convert_bits(ty, x.to_bits()),
+                };
+                Value::Int(((bits >> (8 * (b - off))) & 0xFF) as i64)
+            }
             InitExpr::Fields(fields) => {
                 let n = fields.len().max(1) as u64;
                 let f = (i % n) as usize;
@@ -197,7 +218,7 @@ impl InitExpr {
             InitExpr::Const(_) => true,
             InitExpr::Index | InitExpr::Rand(..) => false,
             InitExpr::List(values) => values.is_empty(),
-            InitExpr::Fields(_) => false,
+            InitExpr::Fields(_) | InitExpr::Bytes { .. } => false,
             InitExpr::Neg(a) | InitExpr::BitNot(a) => a.is_uniform(),
             InitExpr::Binary(_, a, b) => a.is_uniform() && b.is_uniform(),
         }

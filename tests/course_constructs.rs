@@ -138,3 +138,24 @@ fn local_arrays_of_structs_are_per_thread_memory_with_checked_indices() {
     .render();
     assert!(e.contains("not supported by warpdbg: initialisers of local arrays of structs"), "{e}");
 }
+
+#[test]
+fn arrays_of_structs_with_fields_of_different_types_are_bytes() {
+    let text = "// @block 4\n// @arg ps Particle[4] = {i, 0.5f * i, 0}\n// @arg nodes Node[4] = 0\n// @arg out float[4] = 0\n\
+                struct Particle { int id; float mass; Particle *next; };\n\
+                struct Node { int key; Node *next; };\n\
+                __global__ void k(Particle *ps, Node *nodes, float *out) {\n\
+                    int t = threadIdx.x;\n    nodes[t].key = 7 * t;\n    nodes[t].next = t < 3 ? &nodes[t + 1] : nullptr;\n\
+                    __syncthreads();\n\
+                    out[t] = ps[t].id + ps[t].mass + (ps[t].next == nullptr) + (t < 3 ? nodes[t].next->key : -1);\n}\n";
+    let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
+    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let r = common::run_compiled(&c, warpdbg::sim::Config::default());
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    // id = t, mass = t / 2, next = null; node t's successor has key 7(t + 1).
+    assert_eq!(r.floats("out"), vec![8.0, 16.5, 25.0, 4.5]);
+    // Shown as bytes: Particle 1 is id 1, then 0.5f (0x3f000000, little-endian), then a null pointer.
+    assert_eq!(&r.ints("ps")[16..32], &[1, 0, 0, 0, 0, 0, 0, 0x3f, 0, 0, 0, 0, 0, 0, 0, 0]);
+    let e = compile_err(&text.replace("{i, 0.5f * i, 0}", "{i, 0.5f * i}")).render();
+    assert!(e.contains("`Particle` has 3 scalar fields; the list gives 2"), "{e}");
+}

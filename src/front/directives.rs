@@ -636,6 +636,9 @@ pub fn resolve(
         // A struct element: its fields are the array's elements, so they must share one scalar type.
         let mut per_elem = 1u64;
         let mut elem = *elem;
+        // A struct whose fields differ in type is its bytes: (offset, type) of each scalar field, for a
+        // per-field initialiser.
+        let mut byte_fields: Option<Vec<(u32, Scalar)>> = None;
         if let (Some(sname), Some(Type::Struct(def))) = (strukt, p.ty.pointee()) {
             // Array fields count element by element (`float a[4]` is four floats).
             let scalars: Vec<Option<(Scalar, u32)>> = def.fields.iter().map(|f| leaf_scalars(&f.ty)).collect();
@@ -658,16 +661,22 @@ pub fn resolve(
                     per_elem = count as u64;
                 }
                 _ if def.name != *sname => {}
-                _ => {
-                    diags.push(
-                        Diagnostic::unsupported(
-                            *elem_span,
-                            format!("`@arg` arrays of `{sname}`, whose fields differ in type"),
-                        )
-                        .hint("give the kernel a pointer to one field type, or use a struct whose fields share one"),
-                    );
-                    continue;
-                }
+                // Fields of different types (or pointers): the array is bytes, each given by the initialiser
+                // (`= 0`), or each field by its own (`= {i, 0.5f, 0}`).
+                _ => match struct_scalar_fields(def) {
+                    Some(fields) => {
+                        elem = Scalar::U8;
+                        per_elem = def.size as u64;
+                        byte_fields = Some(fields);
+                    }
+                    None => {
+                        diags.push(
+                            Diagnostic::unsupported(*elem_span, format!("`@arg` arrays of `{sname}`"))
+                                .hint("give the kernel a pointer to one field type"),
+                        );
+                        continue;
+                    }
+                },
             }
         }
         // `int **rows`: the launch would need an array of device pointers, each to its own array.
@@ -729,9 +738,10 @@ pub fn resolve(
         let init = match init {
             // One initialiser per field of a struct or vector element.
             Some(e @ ast::Expr { kind: ast::ExprKind::InitList(items), .. }) => {
-                if strukt.is_none() || items.len() as u64 != per_elem {
+                let fields = byte_fields.as_ref().map_or(per_elem, |f| f.len() as u64);
+                if strukt.is_none() || items.len() as u64 != fields {
                     let what = match strukt {
-                        Some(s) => format!("`{s}` has {per_elem} scalar fields; the list gives {}", items.len()),
+                        Some(s) => format!("`{s}` has {fields} scalar fields; the list gives {}", items.len()),
                         None => "a brace list initialises the fields of a struct or vector element".to_string(),
                     };
                     diags.push(
@@ -740,10 +750,14 @@ pub fn resolve(
                     );
                     continue;
                 }
-                let fields: Option<Vec<InitExpr>> = items.iter().map(|f| init_expr(f, &mut diags)).collect();
-                match fields {
-                    Some(f) => InitExpr::Fields(f),
-                    None => continue,
+                let inits: Option<Vec<InitExpr>> = items.iter().map(|f| init_expr(f, &mut diags)).collect();
+                match (inits, &byte_fields) {
+                    (Some(f), Some(layout)) => InitExpr::Bytes {
+                        size: per_elem as u32,
+                        fields: layout.iter().zip(f).map(|(&(off, ty), e)| (off, ty, e)).collect(),
+                    },
+                    (Some(f), None) => InitExpr::Fields(f),
+                    (None, _) => continue,
                 }
             }
             Some(e) => match init_expr(e, &mut diags) {
@@ -981,6 +995,7 @@ fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
         InitExpr::Binary(_, a, b) | InitExpr::Rand(a, b) => find_div_zero(a, span).or_else(|| find_div_zero(b, span)),
         InitExpr::Neg(a) | InitExpr::BitNot(a) => find_div_zero(a, span),
         InitExpr::Fields(fields) => fields.iter().find_map(|f| find_div_zero(f, span)),
+        InitExpr::Bytes { fields, .. } => fields.iter().find_map(|(_, _, f)| find_div_zero(f, span)),
         InitExpr::Const(_) | InitExpr::Index | InitExpr::List(_) => None,
     }
 }
@@ -1125,6 +1140,24 @@ pub fn resolve_typedef_elements(
 
 /// A field's scalar type and how many of it the field holds (an array's elements, recursively); None for a
 /// struct or pointer field.
+/// Offset and type of each scalar field of `def` in layout order (array fields element by element, pointers as
+/// 64-bit integers); None when a field is a struct.
+fn struct_scalar_fields(def: &crate::front::types::StructDef) -> Option<Vec<(u32, Scalar)>> {
+    let mut out = vec![];
+    for f in &def.fields {
+        let (ty, n) = match &f.ty {
+            Type::Array(e, n) => (&**e, *n),
+            t => (t, 1),
+        };
+        let s = match ty {
+            Type::Ptr { .. } => Scalar::U64,
+            t => t.scalar()?,
+        };
+        out.extend((0..n).map(|k| (f.offset + k * s.size(), s)));
+    }
+    Some(out)
+}
+
 fn leaf_scalars(ty: &Type) -> Option<(Scalar, u32)> {
     match ty {
         Type::Array(inner, n) => leaf_scalars(inner).map(|(s, k)| (s, k.saturating_mul(*n))),
