@@ -241,7 +241,7 @@ impl Checker {
             let what = if is_struct { "initialisers of local arrays of structs" } else { "local arrays of pointers" };
             self.err(
                 Diagnostic::unsupported(dc.name.span, what)
-                    .hint("assign the elements in the kernel body (`pts[0].x = 1;`)"),
+                    .hint(format!("assign the elements in the kernel body (`{}[0] = ...;`)", dc.name.name)),
             );
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
