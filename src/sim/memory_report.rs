@@ -75,22 +75,31 @@ fn write_changed(w: &mut impl Write, m: &Machine, a: &Allocation) -> io::Result<
     // The launch argument that made this array, and its position (rand's stream number).
     let made = m.launch.args.iter().enumerate().find(|(_, arg)| arg.name == a.name);
     let mask = if a.elem.size() >= 8 { u64::MAX } else { (1u64 << (8 * a.elem.size())) - 1 };
+    let initial_of = |i: u64| match made {
+        Some((stream, arg)) => match &arg.value {
+            ArgValue::Array { elem, init, .. } => init.eval(i, m.launch.seed, stream as u64).to_bits(*elem) & mask,
+            ArgValue::Scalar { .. } => 0,
+        },
+        None => 0,
+    };
+    // A uniform initialiser (`= 0`) is evaluated once, not per element.
+    let uniform = made.is_none_or(|(_, arg)| match &arg.value {
+        ArgValue::Array { init, .. } => init.is_uniform(),
+        ArgValue::Scalar { .. } => true,
+    });
+    let uniform_value = initial_of(0);
     let mut first = true;
+    let mut index = itoa::Buffer::new();
     for i in 0..a.len {
-        let initial = match made {
-            Some((stream, arg)) => match &arg.value {
-                ArgValue::Array { elem, init, .. } => init.eval(i, m.launch.seed, stream as u64).to_bits(*elem) & mask,
-                ArgValue::Scalar { .. } => 0,
-            },
-            None => 0,
-        };
+        let initial = if uniform { uniform_value } else { initial_of(i) };
         let now = a.element(i);
         if now == initial {
             continue;
         }
         w.write_all(if first { b"[" } else { b", [" })?;
         first = false;
-        write!(w, "{i}, ")?;
+        w.write_all(index.format(i).as_bytes())?;
+        w.write_all(b", ")?;
         write_element(w, a.elem, now)?;
         w.write_all(b"]")?;
     }
