@@ -82,9 +82,9 @@ fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
     StructDef::new(name, fields, align)
 }
 
-/// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
-/// The element a memory view shows for an array of `ty` in shared memory: the scalar itself, a struct's
-/// scalar when all its fields share one (a `float3` is shown as floats), else its bytes. None for pointers.
+/// The element a memory view shows for an array of `ty` in memory (shared, global, per-thread local): the
+/// scalar itself, a struct's scalar when all its fields share one (a `float3` is shown as floats), else its
+/// bytes. None for pointers.
 pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
     if let Some(s) = ty.scalar() {
         return Some(s);
@@ -101,6 +101,7 @@ pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
     })
 }
 
+/// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
 pub(super) fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
     match ty {
         Type::Struct(s) => {

@@ -1,0 +1,73 @@
+//! `@arg` element types: typedefs of the file, and the scalar layout of struct elements.
+
+use super::*;
+
+/// Replaces an `@arg` element type that names one of the file's typedefs of a number (`typedef float real;`)
+/// by that number type.
+pub fn resolve_typedef_elements(
+    directives: &mut [Directive],
+    typedefs: &std::collections::HashMap<String, ast::TypeSpec>,
+) {
+    for d in directives {
+        let DirectiveKind::Arg { spec: ArgSpec::Array { elem, strukt, .. }, .. } = &mut d.kind else { continue };
+        let Some(t) = strukt.as_ref().and_then(|n| typedefs.get(n)) else { continue };
+        if t.pointers != 0 {
+            continue;
+        }
+        if let Some(named) = &t.named {
+            *strukt = Some(named.clone());
+            continue;
+        }
+        let s = match t.base {
+            ast::BaseType::Bool => Scalar::Bool,
+            ast::BaseType::Char | ast::BaseType::SChar => Scalar::I8,
+            ast::BaseType::UChar => Scalar::U8,
+            ast::BaseType::Short => Scalar::I16,
+            ast::BaseType::UShort => Scalar::U16,
+            ast::BaseType::Int => Scalar::I32,
+            ast::BaseType::UInt => Scalar::U32,
+            ast::BaseType::Long => Scalar::I64,
+            ast::BaseType::ULong => Scalar::U64,
+            ast::BaseType::Float => Scalar::F32,
+            ast::BaseType::Double => Scalar::F64,
+            ast::BaseType::Void => continue,
+        };
+        *elem = s;
+        *strukt = None;
+    }
+}
+
+/// A field's scalar type and how many of it the field holds (an array's elements, recursively); None for a
+/// struct or pointer field.
+/// Offset and type of each scalar field of `def` in layout order (array fields element by element, pointers as
+/// 64-bit integers); None when a field is a struct.
+pub(super) fn struct_scalar_fields(def: &crate::front::types::StructDef) -> Option<Vec<(u32, Scalar)>> {
+    let mut out = vec![];
+    for f in &def.fields {
+        let (ty, n) = match &f.ty {
+            Type::Array(e, n) => (&**e, *n),
+            t => (t, 1),
+        };
+        let s = match ty {
+            Type::Ptr { .. } => Scalar::U64,
+            t => t.scalar()?,
+        };
+        out.extend((0..n).map(|k| (f.offset + k * s.size(), s)));
+    }
+    Some(out)
+}
+
+pub(super) fn leaf_scalars(ty: &Type) -> Option<(Scalar, u32)> {
+    match ty {
+        Type::Array(inner, n) => leaf_scalars(inner).map(|(s, k)| (s, k.saturating_mul(*n))),
+        _ => ty.scalar().map(|s| (s, 1)),
+    }
+}
+
+pub(super) fn mentions_error(ty: &Type) -> bool {
+    match ty {
+        Type::Error => true,
+        Type::Ptr { elem, .. } | Type::Array(elem, _) => mentions_error(elem),
+        _ => false,
+    }
+}
