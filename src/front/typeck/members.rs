@@ -9,7 +9,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::structs::{StructRef, leaves};
+use super::struct_ref::StructRef;
+use super::structs::leaves;
 use super::*;
 
 /// Where a member function's object is.

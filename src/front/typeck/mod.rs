@@ -11,6 +11,7 @@ mod group_ops;
 mod groups;
 mod members;
 mod stmt;
+mod struct_ref;
 mod structs;
 
 pub use curand::is_state as is_curand_state;
