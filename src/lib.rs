@@ -25,3 +25,4 @@ pub mod session;
 pub mod sim;
 #[cfg(feature = "native")]
 pub mod tui;
+pub mod web;
