@@ -37,8 +37,8 @@ impl WebSession {
     /// launches it. The error is the diagnostics as plain text, as the terminal prints them without colour.
     pub fn compile(name: &str, source: &str, files: &Files, options: &Options) -> Result<WebSession, String> {
         let overrides = Overrides { mode: options.mode, args: options.args.clone(), ..Overrides::default() };
-        let compiled: Compiled = front::compile_with(name, source.as_bytes(), &overrides, files)
-            .map_err(|e| e.to_string())?;
+        let compiled: Compiled =
+            front::compile_with(name, source.as_bytes(), &overrides, files).map_err(|e| e.to_string())?;
         let config = Config { schedule_seed: options.schedule_seed, ..Config::default() };
         let session = Session::new(compiled, config).map_err(|e| format!("error: {e}"))?;
         Ok(WebSession { session, continuing: false })

@@ -726,17 +726,17 @@ impl Machine {
         let per = total.div_ceil(chunks);
         let abort = AtomicBool::new(false);
         let results: Vec<Option<Machine>> = map_on_threads(total.div_ceil(per), |c| {
-                let (first, end) = (c * per, ((c + 1) * per).min(total));
-                if abort.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let mut m = Machine::sub_machine(&template, first, end, view.clone());
-                if !m.run_blocks_alone(&abort) {
-                    abort.store(true, Ordering::Relaxed);
-                    return None;
-                }
-                Some(m)
-            });
+            let (first, end) = (c * per, ((c + 1) * per).min(total));
+            if abort.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut m = Machine::sub_machine(&template, first, end, view.clone());
+            if !m.run_blocks_alone(&abort) {
+                abort.store(true, Ordering::Relaxed);
+                return None;
+            }
+            Some(m)
+        });
         let merged = self.merge(results);
         if merged.is_none() {
             // Every block range has finished with the view; the memory they changed is made again as the
