@@ -107,12 +107,28 @@ fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     .expect("the closure runs exactly once")
 }
 
-/// Compiles kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`.
+/// Compiles kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`; quoted
+/// `#include`s read the disk.
 pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
-    with_stack(|| compile_here(name, bytes, overrides))
+    compile_with(name, bytes, overrides, &preprocess::FsLoader)
 }
 
-fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
+/// [`compile`], with quoted `#include`s read through `loader` (the web page's files are in memory).
+pub fn compile_with(
+    name: &str,
+    bytes: &[u8],
+    overrides: &Overrides,
+    loader: &(dyn preprocess::IncludeLoader + Sync),
+) -> Result<Compiled, CompileError> {
+    with_stack(|| compile_here(name, bytes, overrides, loader))
+}
+
+fn compile_here(
+    name: &str,
+    bytes: &[u8],
+    overrides: &Overrides,
+    loader: &dyn preprocess::IncludeLoader,
+) -> Result<Compiled, CompileError> {
     let mut sources = SourceMap::default();
     let (text, bad_utf8) = match std::str::from_utf8(bytes) {
         Ok(t) => (t.to_string(), None),
@@ -138,7 +154,7 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compi
         defines: vec![],
         include_dirs: overrides.include_dirs.iter().map(std::path::PathBuf::from).collect(),
     };
-    let pre = preprocess::run(file, lexed, &mut sources, &options, &preprocess::FsLoader);
+    let pre = preprocess::run(file, lexed, &mut sources, &options, loader);
     let mut diags = pre.diags;
     let mut parser = parser::Parser::new(&pre.tokens, &text, 0);
     let mut tu = parser.translation_unit();

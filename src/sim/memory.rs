@@ -138,14 +138,21 @@ impl GlobalMemory {
                     } else {
                         // Each element's value depends only on its index (and the seed): large arrays are
                         // filled on every core, with the same bytes as one after another.
-                        use rayon::prelude::*;
+                        // (One core without the `parallel` feature.)
                         const CHUNK: usize = 1 << 14;
-                        data.par_chunks_mut(CHUNK * size).enumerate().for_each(|(k, chunk)| {
+                        let fill = |(k, chunk): (usize, &mut [u8])| {
                             for (j, c) in chunk.chunks_exact_mut(size).enumerate() {
                                 let i = (k * CHUNK + j) as u64;
                                 write_le(c, init.eval(i, launch.seed, stream as u64).to_bits(*elem));
                             }
-                        });
+                        };
+                        #[cfg(feature = "parallel")]
+                        {
+                            use rayon::prelude::*;
+                            data.par_chunks_mut(CHUNK * size).enumerate().for_each(fill);
+                        }
+                        #[cfg(not(feature = "parallel"))]
+                        data.chunks_mut(CHUNK * size).enumerate().for_each(fill);
                     }
                     let bytes = data.len() as u64;
                     mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data });

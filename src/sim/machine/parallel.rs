@@ -37,6 +37,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 use super::warp_run::{WarpStop, groupable};
@@ -553,7 +554,10 @@ fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
 fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) -> bool {
     // (Half a million ranges at the textbook size: the sort is the one step after the blocks' runs, so it
     // runs on every core too.)
+    #[cfg(feature = "parallel")]
     writes.par_sort_unstable();
+    #[cfg(not(feature = "parallel"))]
+    writes.sort_unstable();
     // Writes of different blocks overlapping: the interval with the largest end so far is of another block.
     let mut reach: Option<(u64, u64)> = None; // (hi, block)
     for &(lo, hi, b) in &writes {
@@ -595,7 +599,9 @@ struct Template {
 impl Machine {
     /// Can this run use several cores at all (see the module's rule)?
     fn parallel_eligible(&self) -> bool {
-        self.outcome.is_none()
+        // Without threads (the web build) every run takes the sequential path.
+        cfg!(feature = "parallel")
+            && self.outcome.is_none()
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 1
@@ -716,24 +722,21 @@ impl Machine {
             max_steps: self.max_steps,
         };
         let total = self.total_blocks;
-        let chunks = (rayon::current_num_threads() as u64 * 8).min(total).max(1);
+        let chunks = (threads() as u64 * 8).min(total).max(1);
         let per = total.div_ceil(chunks);
         let abort = AtomicBool::new(false);
-        let results: Vec<Option<Machine>> = (0..total.div_ceil(per))
-            .into_par_iter()
-            .map(|c| {
-                let (first, end) = (c * per, ((c + 1) * per).min(total));
-                if abort.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let mut m = Machine::sub_machine(&template, first, end, view.clone());
-                if !m.run_blocks_alone(&abort) {
-                    abort.store(true, Ordering::Relaxed);
-                    return None;
-                }
-                Some(m)
-            })
-            .collect();
+        let results: Vec<Option<Machine>> = map_on_threads(total.div_ceil(per), |c| {
+            let (first, end) = (c * per, ((c + 1) * per).min(total));
+            if abort.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut m = Machine::sub_machine(&template, first, end, view.clone());
+            if !m.run_blocks_alone(&abort) {
+                abort.store(true, Ordering::Relaxed);
+                return None;
+            }
+            Some(m)
+        });
         let merged = self.merge(results);
         if merged.is_none() {
             // Every block range has finished with the view; the memory they changed is made again as the
@@ -789,6 +792,23 @@ impl Machine {
         self.ran_parallel = true;
         Some(Outcome::Completed)
     }
+}
+
+/// How many threads [`map_on_threads`] spreads over.
+fn threads() -> usize {
+    #[cfg(feature = "parallel")]
+    return rayon::current_num_threads();
+    #[cfg(not(feature = "parallel"))]
+    1
+}
+
+/// `f` of `0..n`, in order, computed on rayon's threads (one after another without the `parallel` feature,
+/// which never gets here: [`Machine::parallel_eligible`]).
+fn map_on_threads<T: Send>(n: u64, f: impl Fn(u64) -> T + Sync + Send) -> Vec<T> {
+    #[cfg(feature = "parallel")]
+    return (0..n).into_par_iter().map(f).collect();
+    #[cfg(not(feature = "parallel"))]
+    (0..n).map(f).collect()
 }
 
 /// `into += from`: counts add up, maxima take the larger.
