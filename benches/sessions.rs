@@ -165,3 +165,18 @@ fn snapshot_memory_10m() {
     s.goto(STEPS - iv / 2);
     println!("  goto {} (back {}) took     {:.2} ms", STEPS - iv / 2, iv / 2, t.elapsed().as_secs_f64() * 1e3);
 }
+
+/// Issue 19's compare target: `--compare` on reduceNeighbored at 1<<16 (block 512) reaches the end of both
+/// sides (the analysis that finds the first difference, then `c` to it and `c` to the ends) within 2 s.
+#[divan::bench(sample_count = 3)]
+fn compare_reduce_neighbored_1_16_to_the_end(b: divan::Bencher) {
+    let o = Overrides { args: vec!["n=65536".into()], block: Some("512".into()), ..Overrides::default() };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/reduce_neighbored.cu");
+    let compiled = warpdbg::front::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
+    b.bench_local(|| {
+        let mut c = warpdbg::compare::Compare::new(&compiled, &Config::default()).expect("launch");
+        c.cont();
+        c.cont();
+        assert!(c.sides.iter().all(|s| s.machine.outcome().is_some()));
+    });
+}

@@ -125,8 +125,8 @@ fn settle(m: &mut Machine) {
     }
 }
 
-/// Advances one machine by one instruction (and settles); the issued instruction's (block linear, pc).
-fn step_machine(m: &mut Machine) -> Option<(u64, crate::ir::Pc)> {
+/// Advances one machine by one instruction (and settles); the issued instruction's (block linear, warp, pc).
+fn step_machine(m: &mut Machine) -> Option<(u64, u32, crate::ir::Pc)> {
     if m.outcome().is_some() {
         return None;
     }
@@ -134,7 +134,7 @@ fn step_machine(m: &mut Machine) -> Option<(u64, crate::ir::Pc)> {
     m.step_traced(1, &mut |i| issued = Some(*i));
     settle(m);
     let g = m.launch.grid;
-    issued.map(|i| (i.block.x as u64 + g.x as u64 * (i.block.y as u64 + g.y as u64 * i.block.z as u64), i.pc))
+    issued.map(|i| (i.block.x as u64 + g.x as u64 * (i.block.y as u64 + g.y as u64 * i.block.z as u64), i.warp.0, i.pc))
 }
 
 fn warp_at(m: &Machine, block: u64, warp: u32) -> Option<WarpAt> {
@@ -155,27 +155,31 @@ fn same_warp(a: Option<WarpAt>, b: Option<WarpAt>) -> bool {
     }
 }
 
-/// The first difference between two machine states. `blocks`: the blocks to compare warp by warp (`None`:
-/// all); `memory`: compare memory too.
-fn differ(m: &mut [Machine; 2], blocks: Option<&[u64]>, memory: bool) -> Option<What> {
+/// The first difference between two machine states. `moved`: the warps to compare, as (block linear index,
+/// warp; `None`: every warp of the block), or `None` for every warp; `memory`: compare memory too.
+fn differ(m: &mut [Machine; 2], moved: Option<&[(u64, Option<u32>)]>, memory: bool) -> Option<What> {
     let resident: [Vec<u64>; 2] = [0, 1].map(|s| m[s].blocks.iter().map(|b| b.linear).collect());
-    let check_all = blocks.is_none() || resident[0] != resident[1];
-    let mut to_check: Vec<u64> = if check_all {
+    let check_all = moved.is_none() || resident[0] != resident[1];
+    let mut to_check: Vec<(u64, Option<u32>)> = if check_all {
         let mut v: Vec<u64> = resident[0].iter().chain(&resident[1]).copied().collect();
         v.sort_unstable();
         v.dedup();
-        v
+        v.into_iter().map(|b| (b, None)).collect()
     } else {
-        blocks.unwrap_or_default().to_vec()
+        moved.unwrap_or_default().to_vec()
     };
     to_check.dedup();
-    for block in to_check {
+    for (block, only) in to_check {
         let nwarps = [0, 1]
             .map(|s| m[s].blocks.iter().find(|b| b.linear == block).map_or(0, |b| b.warps.len() as u32))
             .into_iter()
             .max()
             .unwrap_or(0);
-        for warp in 0..nwarps.max(1) {
+        let warps = match only {
+            Some(w) => w..w + 1,
+            None => 0..nwarps.max(1),
+        };
+        for warp in warps {
             let sides = [warp_at(&m[0], block, warp), warp_at(&m[1], block, warp)];
             if !same_warp(sides[0], sides[1]) {
                 return Some(What::Warp { block, warp, sides });
@@ -232,6 +236,13 @@ fn memory_difference(m: &[Machine; 2]) -> Option<What> {
     None
 }
 
+/// Whether issuing the instruction at `pc` can change other warps of the block than the one issuing it: a
+/// barrier (its release), or an exit (a barrier may have been waiting for those threads). Every other
+/// instruction changes its own warp's state and memory only.
+fn moves_others(m: &Machine, pc: crate::ir::Pc) -> bool {
+    matches!(m.kernel.instrs.get(pc.0 as usize), Some(crate::ir::Instr::SyncThreads { .. } | crate::ir::Instr::Exit))
+}
+
 fn writes_memory(m: &Machine, pc: crate::ir::Pc) -> bool {
     matches!(m.kernel.instrs.get(pc.0 as usize), Some(crate::ir::Instr::Store { .. } | crate::ir::Instr::Atomic { .. }))
 }
@@ -268,7 +279,7 @@ pub fn analyse(
         settle(side);
     }
     let mut first = None;
-    let mut dirty: Option<Vec<u64>> = None;
+    let mut dirty: Option<Vec<(u64, Option<u32>)>> = None;
     let mut memory = true;
     loop {
         if let Some(what) = differ(&mut m, dirty.as_deref(), memory) {
@@ -281,8 +292,16 @@ pub fn analyse(
             break;
         }
         let issued = [step_machine(&mut m[0]), step_machine(&mut m[1])];
-        memory = issued.iter().enumerate().any(|(s, i)| i.is_some_and(|(_, pc)| writes_memory(&m[s], pc)));
-        dirty = Some(issued.iter().flatten().map(|(b, _)| *b).collect());
+        memory = issued.iter().enumerate().any(|(s, i)| i.is_some_and(|(_, _, pc)| writes_memory(&m[s], pc)));
+        // Only the warp that issued changed, unless its instruction can release or wake others (a barrier, a
+        // warp sync, an exit that a barrier was waiting for): then every warp of its block.
+        dirty = Some(
+            issued
+                .iter()
+                .enumerate()
+                .filter_map(|(s, i)| i.map(|(b, w, pc)| (b, (!moves_others(&m[s], pc)).then_some(w))))
+                .collect(),
+        );
     }
     // Both stopped the same way at the same step: only the final memory can still differ.
     if first.is_none()

@@ -79,7 +79,13 @@ pub fn summarize(m: &Machine, block: &BlockState, w: &Warp) -> WarpSummary {
 
 /// Live threads grouped by the PC they run next, with what they are doing.
 pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
-    let mut by_pc: BTreeMap<(Pc, &'static str), u32> = BTreeMap::new();
+    // A warp has a handful of groups: a small vector searched in order beats a tree (compare mode asks this
+    // for every warp the two models move, every step).
+    let mut by_pc: Vec<((Pc, &'static str), u32)> = Vec::with_capacity(4);
+    let mut add = |key: (Pc, &'static str), mask: u32| match by_pc.iter_mut().find(|(k, _)| *k == key) {
+        Some((_, m)) => *m |= mask,
+        None => by_pc.push((key, mask)),
+    };
     match &w.model {
         WarpModel::PreVolta { stack, at_barrier } => {
             // A lane waits in the topmost entry that holds it (the entries below hold it too, for later).
@@ -99,7 +105,7 @@ pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
                     "waiting in stack"
                 };
                 let pc = if top { at_barrier.unwrap_or(e.pc) } else { e.pc };
-                *by_pc.entry((pc, what)).or_default() |= mask;
+                add((pc, what), mask);
             }
         }
         WarpModel::Its(its) => {
@@ -111,10 +117,12 @@ pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
                     ThreadState::WarpSync => "at warp sync",
                     ThreadState::Exited | ThreadState::Absent => continue,
                 };
-                *by_pc.entry((its.pc[l as usize], what)).or_default() |= 1 << l;
+                add((its.pc[l as usize], what), 1 << l);
             }
         }
     }
+    // In (PC, what) order, as the tree gave them.
+    by_pc.sort_unstable_by_key(|(k, _)| *k);
     by_pc.into_iter().map(|((pc, what), m)| (pc, LaneMask(m), what)).collect()
 }
 
