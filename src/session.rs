@@ -8,6 +8,34 @@ use crate::history::History;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 
+/// Per-warp bookkeeping keyed by (block linear index, warp), hashed with one multiply per word: the keys are
+/// small integers and SipHash's resistance to chosen keys bought nothing but a quarter of every continue.
+pub(crate) type WarpMap<V> = HashMap<(u64, u32), V, std::hash::BuildHasherDefault<WarpHasher>>;
+
+/// The hasher of [`WarpMap`] (Fx-style: rotate, xor, multiply by an odd constant).
+#[derive(Default)]
+pub(crate) struct WarpHasher(u64);
+
+impl std::hash::Hasher for WarpHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, x: u32) {
+        self.write_u64(x as u64);
+    }
+}
+
 /// Why a command stopped.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stop {
@@ -33,9 +61,9 @@ pub struct Session {
     pub breakpoints: BTreeSet<u32>,
     pub break_on_divergence: bool,
     /// The line each warp (block linear index, warp) last issued, so a breakpoint stops a warp arriving.
-    pub(crate) last_line: HashMap<(u64, u32), u32>,
+    pub(crate) last_line: WarpMap<u32>,
     /// The lanes each warp last issued with (reconvergence and mask-condition breakpoints).
-    pub(crate) last_mask: HashMap<(u64, u32), crate::sim::LaneMask>,
+    pub(crate) last_mask: WarpMap<crate::sim::LaneMask>,
     /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
     pub event_breakpoints: Vec<crate::breakpoint::Breakpoint>,
     pub last_issue: Option<Issue>,
@@ -47,8 +75,8 @@ pub struct Session {
 #[derive(Clone)]
 pub struct Snapshot {
     machine: Machine,
-    last_line: HashMap<(u64, u32), u32>,
-    last_mask: HashMap<(u64, u32), crate::sim::LaneMask>,
+    last_line: WarpMap<u32>,
+    last_mask: WarpMap<crate::sim::LaneMask>,
     last_issue: Option<Issue>,
 }
 
@@ -73,8 +101,8 @@ impl Session {
             machine,
             breakpoints: BTreeSet::new(),
             break_on_divergence: false,
-            last_line: HashMap::new(),
-            last_mask: HashMap::new(),
+            last_line: WarpMap::default(),
+            last_mask: WarpMap::default(),
             event_breakpoints: vec![],
             last_issue: None,
             history,
@@ -84,8 +112,8 @@ impl Session {
     fn fresh_history(machine: &Machine) -> History<Snapshot> {
         let snap = Snapshot {
             machine: machine.clone(),
-            last_line: HashMap::new(),
-            last_mask: HashMap::new(),
+            last_line: WarpMap::default(),
+            last_mask: WarpMap::default(),
             last_issue: None,
         };
         let bytes = snap.bytes();
