@@ -596,6 +596,7 @@ impl Machine {
     /// Can this run use several cores at all (see the module's rule)?
     fn parallel_eligible(&self) -> bool {
         self.outcome.is_none()
+            && self.launch_memory
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 1
@@ -643,6 +644,7 @@ impl Machine {
             shared_scratch: Vec::with_capacity(32),
             par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
+            launch_memory: true,
         };
         m.dispatch();
         m
