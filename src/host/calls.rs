@@ -80,6 +80,15 @@ impl Interp<'_> {
                     .fold(0i64, |n, d| n.wrapping_mul(10).wrapping_add((d - b'0') as i64));
                 (sign * n) as i32 as u32 as u64
             }
+            Lib::Strcmp => {
+                let (a, b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
+                match a.cmp(&b) {
+                    std::cmp::Ordering::Less => u32::MAX as u64,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                }
+            }
+            Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
             Lib::Exit => return Err(Stop::Exit(v[0] as u8)),
             Lib::Math(f) => {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);

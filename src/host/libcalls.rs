@@ -26,6 +26,8 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "memcpy" => Some((Lib::Memcpy, vec![ptr(), ptr(), size], false, ptr())),
         "rand" => Some((Lib::Rand, vec![], false, int)),
         "srand" => Some((Lib::Srand, vec![Type::UINT], false, Type::Void)),
+        "strcmp" => Some((Lib::Strcmp, vec![ptr(), ptr()], false, int.clone())),
+        "strlen" => Some((Lib::Strlen, vec![ptr()], false, size.clone())),
         "atoi" => Some((Lib::Atoi, vec![ptr()], false, int)),
         "exit" => Some((Lib::Exit, vec![int], false, Type::Void)),
         "abs" => math1(MathFn::Abs, &int),

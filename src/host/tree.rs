@@ -106,6 +106,8 @@ pub enum Lib {
     Rand,
     Srand,
     Atoi,
+    Strcmp,
+    Strlen,
     Exit,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
     Math(MathFn),
