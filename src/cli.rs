@@ -175,6 +175,9 @@ pub enum Command {
         /// (`stopped_at` in the JSON report).
         #[arg(long = "break", value_name = "SPEC", allow_hyphen_values = true, conflicts_with_all = ["bench", "explore"])]
         breaks: Vec<String>,
+        /// A whole program's arguments (`argv[1..]`), after `--`.
+        #[arg(last = true, value_name = "ARGS")]
+        program_args: Vec<String>,
     },
     /// Print one line per issued instruction.
     Trace {
@@ -264,11 +267,29 @@ pub enum Command {
     },
 }
 
+/// Runs a parsed command line; returns the process exit status. `warpdbg run` on a whole program (a file
+/// with `main`) exits with the program's own status (programs.md); everything else with an [`Exit`].
+pub fn run_status(cli: Cli) -> u8 {
+    if let Some(Command::Run { file, launch, max_steps, memory_cap, program_args, .. }) = &cli.command
+        && let Ok(bytes) = std::fs::read(file)
+        && crate::program::is_program(&bytes)
+    {
+        let options = crate::program::RunOptions {
+            mode: launch.mode.unwrap_or_default(),
+            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..Config::default() },
+            args: program_args.clone(),
+            ..Default::default()
+        };
+        return crate::program::run_file(file, &bytes, &launch.overrides(), &options);
+    }
+    run(cli) as u8
+}
+
 /// Runs a parsed command line; returns the exit status.
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks }) => {
+        Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks, .. }) => {
             let json = json.then_some(memory);
             let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
             match explore {

@@ -15,9 +15,11 @@ pub mod cli;
 pub mod compare;
 pub mod front;
 pub mod history;
+pub mod host;
 pub mod host_program;
 pub mod ir;
 pub mod launch;
+pub mod program;
 pub mod quiz;
 #[cfg(feature = "native")]
 pub mod recording;

@@ -1,11 +1,11 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use warpdbg::cli::{Cli, run};
+use warpdbg::cli::{Cli, run_status};
 
 fn main() -> ExitCode {
     // Readable panic and error reports; a panic is still a warpdbg bug, never an answer.
     let _ = color_eyre::install();
     let cli = Cli::parse();
-    ExitCode::from(run(cli) as u8)
+    ExitCode::from(run_status(cli))
 }

@@ -136,6 +136,9 @@ pub struct TranslationUnit {
     pub host_functions: Vec<Ident>,
     pub structs: Vec<StructDecl>,
     pub enums: Vec<EnumDecl>,
+    /// A whole program's host functions (`main` among them), parsed only when the file defines `main`;
+    /// their `kind` means nothing (the host interpreter reads them, device type checking never does).
+    pub host_defs: Vec<Function>,
     /// Items that use a construct warpdbg does not interpret, set aside with its diagnostic: an error only
     /// where the launched kernel reaches them.
     pub unavailable: Vec<Unavailable>,
@@ -342,6 +345,9 @@ pub enum ExprKind {
     SizeofType(TypeSpec),
     /// `sizeof x`.
     SizeofExpr(Box<Expr>),
+    /// `k<<<grid, block[, shmem[, stream]]>>>(args)` in host code: the kernel (a name, perhaps a template
+    /// instance's), the configuration and the arguments.
+    Launch(Ident, Vec<Expr>, Vec<Expr>),
     /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
     Error,
 }

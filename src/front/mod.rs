@@ -7,6 +7,7 @@ pub mod directives;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;
+pub mod program;
 pub mod source;
 pub mod tast;
 pub mod template;

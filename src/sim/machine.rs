@@ -298,6 +298,9 @@ pub struct Machine {
     par: Option<Box<parallel::ParState>>,
     /// The last [`Machine::run`] ran the blocks on several cores.
     ran_parallel: bool,
+    /// Global memory is the launch's own (`GlobalMemory::from_launch`), so a refused parallel run can make
+    /// it again; false for a program's launch, whose memory is the program's device heap.
+    launch_memory: bool,
 }
 
 impl Machine {
@@ -347,9 +350,67 @@ impl Machine {
             shared_scratch: Vec::with_capacity(32),
             par: None,
             ran_parallel: false,
+            launch_memory: true,
         };
         m.dispatch();
         Ok(m)
+    }
+
+    /// A launch of a whole program: `kernel` runs on `global` (the program's device memory, which persists
+    /// across launches), with parameter register values `params`. Every check of [`Machine::new`] holds;
+    /// [`Machine::into_memory`] gives the memory back afterwards. Runs one instruction at a time (the
+    /// parallel whole run would need a copy of the memory to fall back on).
+    pub fn with_memory(
+        kernel: Arc<Kernel>,
+        launch: Launch,
+        file: String,
+        global: GlobalMemory,
+        params: Vec<u64>,
+        config: &Config,
+    ) -> Machine {
+        let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
+        let threads = launch.block.count().max(1);
+        let total_blocks = launch.grid.count();
+        let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
+        let warps = total_blocks * launch.warps_per_block();
+        let max_steps = config.max_steps.unwrap_or_else(|| (warps.saturating_mul(10_000)).max(10_000_000));
+        let mut m = Machine {
+            kernel,
+            file,
+            launch,
+            global,
+            layout,
+            params,
+            blocks: vec![],
+            next_block: 0,
+            total_blocks,
+            max_resident,
+            order: vec![],
+            cursor: 0,
+            steps: 0,
+            max_steps,
+            metrics: Metrics { warps, ..Default::default() },
+            hazards: vec![],
+            output: vec![],
+            outcome: None,
+            quiet: 0,
+            seen: HashSet::new(),
+            recent: VecDeque::with_capacity(512),
+            last_atomic: HashMap::new(),
+            mem_epoch: 0,
+            schedule_seed: config.schedule_seed,
+            shared_scratch: Vec::with_capacity(32),
+            par: None,
+            ran_parallel: false,
+            launch_memory: false,
+        };
+        m.dispatch();
+        m
+    }
+
+    /// The machine's global memory, taken out (a program's device memory after a launch).
+    pub fn into_memory(self) -> GlobalMemory {
+        self.global
     }
 
     pub fn mode(&self) -> Mode {

@@ -101,6 +101,10 @@ impl Parser<'_> {
 
     pub(super) fn binop_here(&self) -> Option<(BinaryOp, u8)> {
         let TokKind::Punct(p) = self.kind() else { return None };
+        // `>>>` closes a launch configuration.
+        if self.in_launch && *p == Punct::Shr && *self.peek_kind(1) == TokKind::Punct(Punct::Gt) {
+            return None;
+        }
         Some(match p {
             Punct::OrOr => (BinaryOp::LogOr, 1),
             Punct::AndAnd => (BinaryOp::LogAnd, 2),
@@ -235,6 +239,8 @@ impl Parser<'_> {
                 self.expect(Punct::RBracket)?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
+            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) && self.host {
+                return self.launch(e);
             } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
                 return Err(self.error(
                     Diagnostic::unsupported(
@@ -369,7 +375,7 @@ impl Parser<'_> {
                     && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
                         matches!(
                             self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                            Some(TokKind::Punct(Punct::LParen))
+                            Some(TokKind::Punct(Punct::LParen | Punct::Shl))
                         )
                     }) =>
             {
@@ -403,6 +409,40 @@ impl Parser<'_> {
         };
         self.bump();
         Ok(Expr { kind, span })
+    }
+
+    /// `<<<grid, block[, shmem[, stream]]>>>(args)` after a kernel's name, in host code.
+    fn launch(&mut self, kernel: Expr) -> PResult<Expr> {
+        let ExprKind::Name(name) = &kernel.kind else {
+            return Err(self.error(
+                Diagnostic::unsupported(kernel.span, "launching a kernel named by an expression")
+                    .label("only a kernel's name can be launched"),
+            ));
+        };
+        let callee = Ident { name: name.clone(), span: kernel.span };
+        self.bump();
+        self.bump();
+        let outer = std::mem::replace(&mut self.in_launch, true);
+        let mut config = vec![];
+        let r = loop {
+            match self.assignment() {
+                Ok(e) => config.push(e),
+                Err(b) => break Err(b),
+            }
+            if !self.eat(Punct::Comma) {
+                break Ok(());
+            }
+        };
+        self.in_launch = outer;
+        r?;
+        if !(self.is(Punct::Shr) && *self.peek_kind(1) == TokKind::Punct(Punct::Gt)) {
+            return Err(self.expected("`>>>`"));
+        }
+        self.bump();
+        self.bump();
+        let args = self.call_args()?;
+        let span = kernel.span.to(self.prev_span());
+        Ok(Expr { kind: ExprKind::Launch(callee, config, args), span })
     }
 
     /// `( a, b, ... )` after a callee, the parentheses included.

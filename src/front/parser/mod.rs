@@ -45,6 +45,14 @@ pub struct Parser<'t> {
     item_diags: usize,
     /// Device functions declared by a prototype: name and signature.
     prototypes: Vec<(Ident, Span)>,
+    /// The file defines `main`: host functions are parsed (for the host interpreter), not skipped.
+    program: bool,
+    /// Parsing a host function's body: launches and the CUDA runtime's types are allowed.
+    host: bool,
+    /// Inside `<<<...>>>`, where `>>` followed by `>` ends the configuration.
+    in_launch: bool,
+    /// The host functions of a program, in file order.
+    host_defs: Vec<Function>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -77,8 +85,17 @@ impl<'t> Parser<'t> {
             unavailable: vec![],
             item_diags: usize::MAX,
             prototypes: vec![],
+            program: defines_main(toks),
+            host: false,
+            in_launch: false,
+            host_defs: vec![],
             diags: vec![],
         }
+    }
+
+    /// Whether the tokens define `main` (a whole program rather than a kernel file).
+    pub fn is_program(&self) -> bool {
+        self.program
     }
 
     // ---- token helpers ----
@@ -289,6 +306,7 @@ impl<'t> Parser<'t> {
         self.undefined_prototypes(&tu.functions);
         tu.unavailable = std::mem::take(&mut self.unavailable);
         tu.host_functions = self.host_functions.clone();
+        tu.host_defs = std::mem::take(&mut self.host_defs);
         tu.structs = std::mem::take(&mut self.structs);
         tu.enums = std::mem::take(&mut self.enums);
         tu
@@ -399,6 +417,7 @@ impl<'t> Parser<'t> {
             && space == VarSpace::Plain
             && let TokKind::Ident(n) = self.kind().clone()
             && !self.starts_type()
+            && !(self.program && host_type_name(&n).is_some())
             && matches!(self.peek_kind(1), TokKind::Ident(_) | TokKind::Punct(Punct::Star | Punct::Amp))
         {
             let name = Ident { name: n, span: self.span() };
@@ -444,6 +463,9 @@ impl<'t> Parser<'t> {
             return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
         let Some(kind) = kind else {
+            if self.program {
+                return self.host_function(ret, name, start);
+            }
             if name.name == "main" {
                 let d = Diagnostic::unsupported(start.to(name.span), "whole programs (a file with `main`) yet")
                     .label("warpdbg runs kernel files: the launch is given by directives")
@@ -471,6 +493,27 @@ impl<'t> Parser<'t> {
         let body = self.block()?;
         Ok(Some(TopItem::Function(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() })))
     }
+}
+
+/// Whether the token stream defines `main`: `main` followed by `(` and, after its parameters, `{`.
+fn defines_main(toks: &[Token]) -> bool {
+    let mut depth = 0i32;
+    for (i, t) in toks.iter().enumerate() {
+        match &t.kind {
+            TokKind::Punct(Punct::LBrace) => depth += 1,
+            TokKind::Punct(Punct::RBrace) => depth -= 1,
+            TokKind::Ident(n) if depth == 0 && n == "main" => {
+                if toks.get(i + 1).is_some_and(|t| t.kind == TokKind::Punct(Punct::LParen))
+                    && let Some(close) = toks[i + 1..].iter().position(|t| t.kind == TokKind::Punct(Punct::RParen))
+                    && toks.get(i + 2 + close).is_some_and(|t| t.kind == TokKind::Punct(Punct::LBrace))
+                {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// Fixed-width names from `<cstdint>` that map onto the supported types.

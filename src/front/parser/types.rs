@@ -42,6 +42,7 @@ impl Parser<'_> {
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
                     || self.unavailable_type(name)
                     || library_vector_type(name).is_some()
+                    || ((self.host || self.program) && host_type_name(name).is_some())
             }
             _ => false,
         }
@@ -266,6 +267,31 @@ impl Parser<'_> {
         }
         self.host_functions.push(name.clone());
         Ok(())
+    }
+
+    /// A whole program's host function (its return type and name read): parameters and body, parsed for
+    /// the host interpreter. A prototype declares nothing the interpreter needs.
+    pub(super) fn host_function(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+        self.host_functions.push(name.clone());
+        let outer = std::mem::replace(&mut self.host, true);
+        let r = self.host_function_rest(ret, name, start);
+        self.host = outer;
+        r
+    }
+
+    fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+        let params = self.param_list()?;
+        let sig = start.to(self.prev_span());
+        if self.eat(Punct::Semi) {
+            return Ok(None);
+        }
+        if !self.is(Punct::LBrace) {
+            return Err(self.expected("`{`"));
+        }
+        let body = self.block()?;
+        let f = Function { kind: FnKind::Device, ret, name, params, body, span: sig, body_end: self.prev_span() };
+        self.host_defs.push(f);
+        Ok(None)
     }
 
     /// Host functions skipped so far (so that a call from device code can say what it calls).
@@ -532,6 +558,9 @@ impl Parser<'_> {
                     } else if let Some(vector) = library_vector_type(&name) {
                         // `cufftComplex` is `float2` in device code too.
                         struct_name = Some(vector.to_string());
+                    } else if (self.host || self.program) && host_type_name(&name).is_some() {
+                        // The host interpreter knows the runtime's handle and enum types by name.
+                        struct_name = Some(name.clone());
                     } else if let Some(lib) = host_type_name(&name) {
                         let d = Diagnostic::new(
                             ErrorCode::Unsupported,

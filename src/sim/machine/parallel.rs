@@ -602,6 +602,7 @@ impl Machine {
         // Without threads (the web build) every run takes the sequential path.
         cfg!(feature = "parallel")
             && self.outcome.is_none()
+            && self.launch_memory
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 1
@@ -649,6 +650,7 @@ impl Machine {
             shared_scratch: Vec::with_capacity(32),
             par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
+            launch_memory: true,
         };
         m.dispatch();
         m

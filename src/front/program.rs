@@ -1,0 +1,73 @@
+//! The front end for whole programs (a file that defines `main`): the same phases as a kernel file, with
+//! the host functions parsed (not skipped) and no launch directives; the host side is resolved by
+//! `crate::host::resolve`.
+
+use super::diagnostic::{Diagnostic, ErrorCode};
+use super::source::{FileId, SourceFile, SourceMap, Span};
+use super::{CompileError, ast, lexer, note_expansions, parser, preprocess, tast};
+use crate::launch::Overrides;
+
+/// A program's device side type-checked, and its host functions parsed.
+#[derive(Debug)]
+pub struct ProgramUnit {
+    pub sources: SourceMap,
+    pub file: FileId,
+    /// The device side (kernels and `__device__` functions), as for a kernel file.
+    pub program: tast::Program,
+    /// The host functions, `main` among them.
+    pub host: Vec<ast::Function>,
+    /// File-scope variables (host constants among them).
+    pub globals: Vec<ast::GlobalDecl>,
+    /// Items set aside for an unsupported construct that no launch reaches (yet).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Whether `bytes` are a whole program (they define `main`).
+pub fn is_program(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let mut lexed = lexer::lex(FileId(0), &text, 0);
+    lexed.directives.clear();
+    let toks = lexed.tokens;
+    parser::Parser::new(&toks, &text, 0).is_program()
+}
+
+/// Reads a program's text through the preprocessor, the parser and the device type checker.
+pub fn compile_unit(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<ProgramUnit, CompileError> {
+    super::with_stack(|| compile_here(name, bytes, overrides))
+}
+
+fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<ProgramUnit, CompileError> {
+    let mut sources = SourceMap::default();
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let file = sources.add(SourceFile::new(name, text.clone()));
+    if std::str::from_utf8(bytes).is_err() {
+        let d = Diagnostic::new(ErrorCode::Lexical, Span::new(file, 0, 0), "the file is not valid UTF-8");
+        return Err(CompileError { sources, diags: vec![d] });
+    }
+    let lexed = lexer::lex(file, &text, 0);
+    let options = preprocess::Options {
+        mode: overrides.mode.unwrap_or_default(),
+        device: true,
+        defines: vec![],
+        include_dirs: overrides.include_dirs.iter().map(std::path::PathBuf::from).collect(),
+    };
+    let pre = preprocess::run(file, lexed, &mut sources, &options, &preprocess::FsLoader);
+    let mut diags = pre.diags;
+    let mut parser = parser::Parser::new(&pre.tokens, &text, 0);
+    let mut tu = parser.translation_unit();
+    let mut templates = parser.take_templates();
+    diags.extend(parser.diags);
+    let (program, type_diags) =
+        super::check_with_templates(&mut tu, &mut templates, &[], overrides, &text, &options, &mut diags);
+    diags.extend(type_diags);
+    let mut warnings = super::settle_unavailable(&program, None, &mut diags);
+    if !diags.is_empty() {
+        diags.sort_by_key(|d| (d.span.file.0, d.span.start));
+        note_expansions(&sources, &mut diags);
+        return Err(CompileError { sources, diags });
+    }
+    warnings.sort_by_key(|d| (d.span.file.0, d.span.start));
+    note_expansions(&sources, &mut warnings);
+    let host = std::mem::take(&mut tu.host_defs);
+    Ok(ProgramUnit { sources, file, program, host, globals: tu.globals, warnings })
+}

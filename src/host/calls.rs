@@ -1,0 +1,175 @@
+//! Library calls at run time: the C library here, the CUDA runtime in [`super::cuda`].
+
+use super::interp::{Interp, Stop};
+use super::libc::{self, Piece};
+use super::memory::AllocKind;
+use super::tree::*;
+use super::HostError;
+use crate::front::types::{Scalar, Type};
+use crate::ir::Ty;
+use crate::sim::alu;
+
+impl Interp<'_> {
+    pub(super) fn lib(&mut self, lib: Lib, args: &[HExpr], slots: &mut [u64], e: &HExpr) -> Result<u64, Stop> {
+        let mut v = [0u64; 6];
+        for (i, a) in args.iter().enumerate().take(6) {
+            v[i] = self.eval(a, slots)?;
+        }
+        let line = self.line(e.span);
+        Ok(match lib {
+            Lib::Printf | Lib::Fprintf => {
+                let first = if lib == Lib::Fprintf { 1 } else { 0 };
+                let fmt = self.c_str(v[first], e)?;
+                let mut rest = vec![];
+                for a in &args[first + 1..] {
+                    rest.push((self.eval(a, slots)?, a.ty.clone()));
+                }
+                let text = self.format(&fmt, &rest, e)?;
+                let to_err = lib == Lib::Fprintf && v[0] == 2;
+                self.write(to_err, text.as_bytes());
+                text.len() as u64
+            }
+            Lib::Puts => {
+                let mut s = self.c_str(v[0], e)?;
+                s.push(b'\n');
+                self.write(false, &s);
+                s.len() as u64
+            }
+            Lib::Putchar => {
+                self.write(false, &[v[0] as u8]);
+                v[0] & 0xff
+            }
+            Lib::Malloc | Lib::Calloc => {
+                let (bytes, name) = if lib == Lib::Malloc { (v[0], v[1]) } else { (v[0].saturating_mul(v[1]), v[2]) };
+                if bytes > 1 << 36 {
+                    0
+                } else {
+                    let name = self.literal(name as u32);
+                    self.mem.alloc(bytes, AllocKind::Heap, &name, line)
+                }
+            }
+            Lib::Free => {
+                self.free(v[0], line)?;
+                0
+            }
+            Lib::Memset => {
+                self.write_bytes(v[0], None, v[2], v[1] as u8, e.span)?;
+                v[0]
+            }
+            Lib::Memcpy => {
+                let src = self.read_bytes(v[1], v[2], e.span)?;
+                self.write_bytes(v[0], Some(&src), v[2], 0, e.span)?;
+                v[0]
+            }
+            Lib::Rand => self.rand.next() as u32 as u64,
+            Lib::Srand => {
+                self.rand = libc::GlibcRand::new(v[0] as u32);
+                0
+            }
+            Lib::Atoi => {
+                let s = self.c_str(v[0], e)?;
+                let s = String::from_utf8_lossy(&s);
+                let t = s.trim_start();
+                let (sign, digits) = match t.strip_prefix('-') {
+                    Some(d) => (-1i64, d),
+                    None => (1, t.strip_prefix('+').unwrap_or(t)),
+                };
+                let n: i64 = digits
+                    .bytes()
+                    .take_while(u8::is_ascii_digit)
+                    .fold(0i64, |n, d| n.wrapping_mul(10).wrapping_add((d - b'0') as i64));
+                (sign * n) as i32 as u32 as u64
+            }
+            Lib::Strcmp => {
+                let (a, b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
+                match a.cmp(&b) {
+                    std::cmp::Ordering::Less => u32::MAX as u64,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                }
+            }
+            Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
+            Lib::Exit => return Err(Stop::Exit(v[0] as u8)),
+            Lib::Math(f) => {
+                let s = e.ty.scalar().unwrap_or(Scalar::F64);
+                alu::math(f, Ty::from(s), v[0], v[1])
+            }
+            _ => self.cuda(lib, &v, e)?,
+        })
+    }
+
+    /// The text of string literal `id` (allocation names).
+    pub(super) fn literal(&self, id: u32) -> String {
+        let s = self.prog.strings.get(id as usize).map_or(&[][..], |s| &s[..s.len().saturating_sub(1)]);
+        String::from_utf8_lossy(s).into_owned()
+    }
+
+    pub(super) fn write(&mut self, to_err: bool, bytes: &[u8]) {
+        let _ = if to_err { self.err.write_all(bytes) } else { self.out.write_all(bytes) };
+    }
+
+    pub(super) fn c_str(&mut self, addr: u64, e: &HExpr) -> Result<Vec<u8>, Stop> {
+        self.mem.c_string(addr).map_err(|f| self.fault(f, addr, false, None, e.span))
+    }
+
+    fn free(&mut self, addr: u64, line: u32) -> Result<(), Stop> {
+        if addr == 0 {
+            return Ok(());
+        }
+        match self.mem.at_base(addr) {
+            Some(i) if self.mem.allocs[i].kind == AllocKind::Heap => {
+                if let Some(at) = self.mem.allocs[i].freed {
+                    let message = format!(
+                        "host code at line {line} frees `{}` twice (allocated at line {}, first freed at line {at}): \
+                         double free",
+                        self.mem.allocs[i].name, self.mem.allocs[i].line
+                    );
+                    return Err(Stop::Error(HostError::BadFree { line, message }));
+                }
+                self.mem.release(i, line);
+                Ok(())
+            }
+            _ => {
+                let message = match self.dev.owner(addr) {
+                    Some(d) => format!(
+                        "host code at line {line} calls free on `{}`, device memory from cudaMalloc at line {}: \
+                         use cudaFree",
+                        d.name, d.line
+                    ),
+                    None => format!("host code at line {line} frees {addr:#x}, which malloc did not return"),
+                };
+                Err(Stop::Error(HostError::BadFree { line, message }))
+            }
+        }
+    }
+
+    /// `printf` formatting with arguments of the given types (already promoted).
+    fn format(&mut self, fmt: &[u8], args: &[(u64, Type)], e: &HExpr) -> Result<String, Stop> {
+        let fmt = String::from_utf8_lossy(fmt).into_owned();
+        let mut out = String::new();
+        let mut args = args.iter();
+        for p in libc::pieces(&fmt) {
+            match p {
+                Piece::Text(t) => out.push_str(t),
+                Piece::Conv(spec, conv) => {
+                    let Some((bits, ty)) = args.next() else {
+                        out.push_str(spec);
+                        out.push(conv);
+                        continue;
+                    };
+                    if conv == 's' {
+                        let s = self.c_str(*bits, e)?;
+                        out.push_str(&libc::string(spec, &s));
+                    } else {
+                        let t = match ty {
+                            Type::Scalar(s) => Ty::from(*s),
+                            _ => Ty::Ptr,
+                        };
+                        out.push_str(&libc::number(spec, conv, *bits, t));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,457 @@
+//! The host interpreter: runs a [`HostProgram`] on one deterministic host thread.
+
+use std::io::Write;
+
+use super::memory::{AllocKind, HostMemory, MemFault};
+use super::tree::*;
+use super::{Device, HostEnd, HostError};
+use crate::front::source::{SourceFile, Span};
+use crate::front::tast::ArithOp;
+use crate::front::types::Scalar;
+use crate::ir::Ty;
+use crate::sim::alu;
+
+/// Deepest host call nesting (a real 8 MiB stack holds about this many small frames).
+const MAX_DEPTH: u32 = 100_000;
+
+/// Why evaluation stopped early.
+pub(super) enum Stop {
+    Exit(u8),
+    Error(HostError),
+    Stopped(u8),
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return(u64),
+}
+
+/// A running host program.
+pub struct Interp<'a> {
+    pub(super) prog: &'a HostProgram,
+    pub(super) file: &'a SourceFile,
+    pub mem: HostMemory,
+    pub(super) dev: &'a mut dyn Device,
+    pub(super) out: &'a mut dyn Write,
+    pub(super) err: &'a mut dyn Write,
+    pub(super) rand: super::libc::GlibcRand,
+    /// `cudaGetLastError`'s error, and the sticky error of a broken context.
+    pub(super) last_error: u32,
+    pub(super) sticky: u32,
+    /// Addresses of the string literals, by id.
+    pub(super) strings: Vec<u64>,
+    /// Host copies of the runtime's error strings, by code (allocated on first use).
+    pub(super) error_strings: Vec<(u32, bool, u64)>,
+    depth: u32,
+    pub(super) steps: u64,
+    pub(super) max_steps: u64,
+}
+
+impl<'a> Interp<'a> {
+    pub fn new(
+        prog: &'a HostProgram,
+        file: &'a SourceFile,
+        dev: &'a mut dyn Device,
+        out: &'a mut dyn Write,
+        err: &'a mut dyn Write,
+        max_steps: u64,
+    ) -> Self {
+        let mut mem = HostMemory::default();
+        let strings = prog
+            .strings
+            .iter()
+            .map(|s| {
+                let at = mem.alloc(s.len() as u64, AllocKind::Literal, "a string literal", 0);
+                if let Ok(b) = mem.bytes(at, s.len() as u64) {
+                    b.copy_from_slice(s);
+                }
+                at
+            })
+            .collect();
+        Interp {
+            prog,
+            file,
+            mem,
+            dev,
+            out,
+            err,
+            rand: Default::default(),
+            last_error: 0,
+            sticky: 0,
+            strings,
+            error_strings: vec![],
+            depth: 0,
+            steps: 0,
+            max_steps,
+        }
+    }
+
+    /// Runs `main(argc, argv)` to its end.
+    pub fn run_main(&mut self, args: &[String]) -> HostEnd {
+        let main = &self.prog.functions[self.prog.main as usize];
+        let mut vals = vec![];
+        if main.params.len() >= 2 {
+            // argv: the program's name and the arguments, NUL-terminated, then a null pointer.
+            let argv = self.mem.alloc(8 * (args.len() as u64 + 2), AllocKind::Stack, "argv", 0);
+            for (i, a) in std::iter::once(&self.file.name).chain(args).enumerate() {
+                let at = self.mem.alloc(a.len() as u64 + 1, AllocKind::Stack, "argv", 0);
+                if let Ok(b) = self.mem.bytes(at, a.len() as u64) {
+                    b.copy_from_slice(a.as_bytes());
+                }
+                let _ = self.mem.store(argv + 8 * i as u64, 8, at);
+            }
+            vals = vec![args.len() as u64 + 1, argv];
+        }
+        let r = self.call(self.prog.main, vals, main.span);
+        let _ = self.out.flush();
+        match r {
+            Ok(v) => HostEnd::Exited(v as u8),
+            Err(Stop::Exit(code)) => HostEnd::Exited(code),
+            Err(Stop::Error(e)) => HostEnd::Error(e),
+            Err(Stop::Stopped(code)) => HostEnd::Stopped(code),
+        }
+    }
+
+    pub(super) fn line(&self, span: Span) -> u32 {
+        self.file.line_of(span.start)
+    }
+
+    fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Stop> {
+        let func = &self.prog.functions[f as usize];
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop::Error(HostError::StackOverflow { line: self.line(at), function: func.name.clone() }));
+        }
+        self.depth += 1;
+        let mut slots = vec![0u64; func.slots as usize];
+        for ((s, _), v) in func.params.iter().zip(args) {
+            slots[*s as usize] = v;
+        }
+        let line = self.line(func.span);
+        let mut frame = Vec::with_capacity(func.frame.len());
+        for (slot, size, name) in &func.frame {
+            let at = self.mem.alloc(*size as u64, AllocKind::Stack, name, line);
+            slots[*slot as usize] = at;
+            frame.push(at);
+        }
+        let r = self.block(&func.body, &mut slots);
+        // Freed newest first, so that each is the last allocation and its addresses are used again.
+        for at in frame.iter().rev() {
+            if let Some(i) = self.mem.at_base(*at) {
+                self.mem.release(i, line);
+            }
+        }
+        self.depth -= 1;
+        match r? {
+            Flow::Return(v) => Ok(v),
+            _ => Ok(0),
+        }
+    }
+
+    fn block(&mut self, stmts: &[HStmt], slots: &mut [u64]) -> Result<Flow, Stop> {
+        for s in stmts {
+            match self.stmt(s, slots)? {
+                Flow::Normal => {}
+                f => return Ok(f),
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    fn tick(&mut self, span: Span) -> Result<(), Stop> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(Stop::Error(HostError::StepLimit { line: self.line(span) }));
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &HStmt, slots: &mut [u64]) -> Result<Flow, Stop> {
+        match s {
+            HStmt::Expr(e) => {
+                self.eval(e, slots)?;
+            }
+            HStmt::Block(b) => return self.block(b, slots),
+            HStmt::If(c, t, e) => {
+                if self.eval(c, slots)? != 0 {
+                    return self.stmt(t, slots);
+                } else if let Some(e) = e {
+                    return self.stmt(e, slots);
+                }
+            }
+            HStmt::While(c, body) => {
+                while self.eval(c, slots)? != 0 {
+                    self.tick(c.span)?;
+                    match self.stmt(body, slots)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                }
+            }
+            HStmt::DoWhile(body, c) => loop {
+                self.tick(c.span)?;
+                match self.stmt(body, slots)? {
+                    Flow::Break => break,
+                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    _ => {}
+                }
+                if self.eval(c, slots)? == 0 {
+                    break;
+                }
+            },
+            HStmt::For(init, c, step, body) => {
+                self.block(init, slots)?;
+                loop {
+                    if let Some(c) = c {
+                        if self.eval(c, slots)? == 0 {
+                            break;
+                        }
+                        self.tick(c.span)?;
+                    }
+                    match self.stmt(body, slots)? {
+                        Flow::Break => break,
+                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        _ => {}
+                    }
+                    if let Some(s) = step {
+                        self.eval(s, slots)?;
+                    }
+                }
+            }
+            HStmt::Break => return Ok(Flow::Break),
+            HStmt::Continue => return Ok(Flow::Continue),
+            HStmt::Return(v) => {
+                let v = match v {
+                    Some(e) => self.eval(e, slots)?,
+                    None => 0,
+                };
+                return Ok(Flow::Return(v));
+            }
+            HStmt::Zero(slot, size) => {
+                let at = slots[*slot as usize];
+                if let Ok(b) = self.mem.bytes(at, *size as u64) {
+                    b.fill(0);
+                }
+            }
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// The explanation of a bad access of `size` bytes at `addr`.
+    pub(super) fn fault(&self, f: MemFault, addr: u64, write: bool, what: Option<&str>, span: Span) -> Stop {
+        let line = self.line(span);
+        let verb = if write { "writes" } else { "reads" };
+        let message = match f {
+            MemFault::Null => format!("host code at line {line} {verb} through a null pointer"),
+            MemFault::UseAfterFree { alloc } => {
+                let a = &self.mem.allocs[alloc];
+                format!(
+                    "host code at line {line} {verb} {} after it was freed at line {} (allocated at line {}): \
+                     use after free",
+                    describe(what, &a.name, addr - a.base),
+                    a.freed.unwrap_or(0),
+                    a.line
+                )
+            }
+            MemFault::OutOfBounds { alloc, offset } => {
+                let a = &self.mem.allocs[alloc];
+                let place = if offset < 0 {
+                    format!("{} bytes before", -offset)
+                } else {
+                    format!("{} bytes after the end of", offset - a.size as i64)
+                };
+                format!(
+                    "host code at line {line} {verb} out of bounds: {place} `{}` ({} bytes, allocated at line {})",
+                    a.name, a.size, a.line
+                )
+            }
+            MemFault::Wild => match self.dev.owner(addr) {
+                Some(d) => {
+                    let index = (addr - d.base) / d.elem_size.max(1) as u64;
+                    let name = what.unwrap_or(&d.name);
+                    format!(
+                        "host code at line {line} {verb} {name}[{index}], but {name} points to device memory from \
+                         cudaMalloc at line {}: copy it back with cudaMemcpy(..., cudaMemcpyDeviceToHost) first",
+                        d.line
+                    )
+                }
+                None => format!("host code at line {line} {verb} address {addr:#x}, which is in no allocation"),
+            },
+        };
+        Stop::Error(HostError::Memory { line, message })
+    }
+
+    /// A copy of `n` host bytes at `addr`.
+    pub(super) fn read_bytes(&mut self, addr: u64, n: u64, span: Span) -> Result<Vec<u8>, Stop> {
+        match self.mem.bytes(addr, n) {
+            Ok(b) => Ok(b.to_vec()),
+            Err(f) => Err(self.fault(f, addr, false, None, span)),
+        }
+    }
+
+    /// Writes `data` (or `n` copies of `fill` when `data` is None) to host memory at `addr`.
+    pub(super) fn write_bytes(&mut self, addr: u64, data: Option<&[u8]>, n: u64, fill: u8, span: Span) -> Result<(), Stop> {
+        match self.mem.bytes(addr, n) {
+            Ok(b) => {
+                match data {
+                    Some(d) => b.copy_from_slice(d),
+                    None => b.fill(fill),
+                }
+                Ok(())
+            }
+            Err(f) => Err(self.fault(f, addr, true, None, span)),
+        }
+    }
+
+    pub(super) fn load(&mut self, addr: u64, s: Scalar, what: Option<&str>, span: Span) -> Result<u64, Stop> {
+        self.mem.load(addr, s.size()).map_err(|f| self.fault(f, addr, false, what, span))
+    }
+
+    fn store(&mut self, p: &Place, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+        match p {
+            Place::Slot(s) => slots[*s as usize] = bits,
+            Place::Mem(addr, s, what) => {
+                let a = self.eval(addr, slots)?;
+                self.mem.store(a, s.size(), bits).map_err(|f| self.fault(f, a, true, what.as_deref(), span))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The current value of a place and, for memory, its address.
+    fn read_place(&mut self, p: &Place, slots: &mut [u64], span: Span) -> Result<(u64, u64), Stop> {
+        match p {
+            Place::Slot(s) => Ok((slots[*s as usize], 0)),
+            Place::Mem(addr, s, what) => {
+                let a = self.eval(addr, slots)?;
+                Ok((self.load(a, *s, what.as_deref(), span)?, a))
+            }
+        }
+    }
+
+    fn write_back(&mut self, p: &Place, addr: u64, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+        match p {
+            Place::Slot(s) => slots[*s as usize] = bits,
+            Place::Mem(_, s, what) => {
+                self.mem.store(addr, s.size(), bits).map_err(|f| self.fault(f, addr, true, what.as_deref(), span))?
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn eval(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+        Ok(match &e.kind {
+            HK::Const(v) => *v,
+            HK::Str(id) => self.strings[*id as usize],
+            HK::Slot(s) => slots[*s as usize],
+            HK::Load(addr, s, what) => {
+                let a = self.eval(addr, slots)?;
+                self.load(a, *s, what.as_deref(), e.span)?
+            }
+            HK::Assign(p, v) => {
+                let v = self.eval(v, slots)?;
+                self.store(p, v, slots, e.span)?;
+                v
+            }
+            HK::Compound(op, c, t, p, v) => {
+                let rhs = self.eval(v, slots)?;
+                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let x = t.convert_bits(*c, old);
+                let r = self.arith(*op, *c, x, rhs, e.span)?;
+                let new = c.convert_bits(*t, r);
+                self.write_back(p, addr, new, slots, e.span)?;
+                new
+            }
+            HK::PtrCompound(size, p, v) => {
+                let i = self.eval(v, slots)?;
+                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let new = old.wrapping_add((i as i64).wrapping_mul(*size) as u64);
+                self.write_back(p, addr, new, slots, e.span)?;
+                new
+            }
+            HK::IncDec(p, s, step, prefix) => {
+                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let new = if s.is_float() {
+                    let one = Scalar::I64.convert_bits(*s, *step as u64);
+                    alu::binary(ArithOp::Add, Ty::from(*s), old, one).unwrap_or(old)
+                } else {
+                    Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64))
+                };
+                self.write_back(p, addr, new, slots, e.span)?;
+                if *prefix { new } else { old }
+            }
+            HK::Unary(op, s, v) => {
+                let v = self.eval(v, slots)?;
+                alu::unary(*op, Ty::from(*s), v)
+            }
+            HK::Arith(op, s, a, b) => {
+                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
+                self.arith(*op, *s, a, b, e.span)?
+            }
+            HK::Cmp(op, s, a, b) => {
+                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
+                alu::compare(*op, Ty::from(*s), a, b) as u64
+            }
+            HK::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
+            HK::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
+            HK::Cond(c, a, b) => {
+                if self.eval(c, slots)? != 0 {
+                    self.eval(a, slots)?
+                } else {
+                    self.eval(b, slots)?
+                }
+            }
+            HK::Convert(from, to, v) => {
+                let v = self.eval(v, slots)?;
+                from.convert_bits(*to, v)
+            }
+            HK::PtrAdd(p, i, size) => {
+                let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
+                p.wrapping_add((i as i64).wrapping_mul(*size) as u64)
+            }
+            HK::PtrDiff(a, b, size) => {
+                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
+                ((a.wrapping_sub(b) as i64) / size) as u64
+            }
+            HK::Call(f, args) => {
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a, slots)?);
+                }
+                self.tick(e.span)?;
+                self.call(*f, vals, e.span)?
+            }
+            HK::Lib(lib, args) => self.lib(*lib, args, slots, e)?,
+            HK::Launch(l) => {
+                self.launch(l, slots, e.span)?;
+                0
+            }
+            HK::Comma(a, b) => {
+                self.eval(a, slots)?;
+                self.eval(b, slots)?
+            }
+            HK::InitDim3(addr, parts) => {
+                let a = self.eval(addr, slots)?;
+                for k in 0..3 {
+                    let v = match parts.get(k) {
+                        Some(p) => self.eval(p, slots)?,
+                        None => 1,
+                    };
+                    self.mem.store(a + 4 * k as u64, 4, v).map_err(|f| self.fault(f, a, true, None, e.span))?;
+                }
+                0
+            }
+        })
+    }
+
+    fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Stop> {
+        alu::binary(op, Ty::from(s), a, b).map_err(|_| Stop::Error(HostError::DivideByZero { line: self.line(span) }))
+    }
+}
+
+/// `h_a[3]` for an access `offset` bytes into allocation `name`, or its name alone.
+fn describe(what: Option<&str>, name: &str, offset: u64) -> String {
+    format!("`{}` (byte {offset})", what.unwrap_or(name))
+}

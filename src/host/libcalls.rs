@@ -1,0 +1,209 @@
+//! Calls in host code: the program's own functions, the C library, the CUDA runtime, and kernel launches.
+
+use super::resolve::{Res, Resolver, name_of};
+use super::tree::*;
+use crate::front::ast::{self, ExprKind as A};
+use crate::front::source::Span;
+use crate::front::tast::MathFn;
+use crate::front::types::{Scalar, Type};
+
+/// A library function: what it is, its fixed parameters (None: variadic after them) and result.
+fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
+    let ptr = || Type::ptr(Type::Void, false);
+    let (int, size, f64t, f32t) = (Type::INT, Type::Scalar(Scalar::U64), Type::Scalar(Scalar::F64), Type::FLOAT);
+    let long = Type::Scalar(Scalar::I64);
+    let math1 = |f: MathFn, t: &Type| Some((Lib::Math(f), vec![t.clone()], false, t.clone()));
+    let math2 = |f: MathFn, t: &Type| Some((Lib::Math(f), vec![t.clone(), t.clone()], false, t.clone()));
+    match name {
+        "printf" => Some((Lib::Printf, vec![ptr()], true, int)),
+        "fprintf" => Some((Lib::Fprintf, vec![ptr(), ptr()], true, int)),
+        "puts" => Some((Lib::Puts, vec![ptr()], false, int)),
+        "putchar" => Some((Lib::Putchar, vec![int.clone()], false, int)),
+        "malloc" => Some((Lib::Malloc, vec![size], false, ptr())),
+        "calloc" => Some((Lib::Calloc, vec![size.clone(), size], false, ptr())),
+        "free" => Some((Lib::Free, vec![ptr()], false, Type::Void)),
+        "memset" => Some((Lib::Memset, vec![ptr(), int, size], false, ptr())),
+        "memcpy" => Some((Lib::Memcpy, vec![ptr(), ptr(), size], false, ptr())),
+        "rand" => Some((Lib::Rand, vec![], false, int)),
+        "srand" => Some((Lib::Srand, vec![Type::UINT], false, Type::Void)),
+        "strcmp" => Some((Lib::Strcmp, vec![ptr(), ptr()], false, int.clone())),
+        "strlen" => Some((Lib::Strlen, vec![ptr()], false, size.clone())),
+        "atoi" => Some((Lib::Atoi, vec![ptr()], false, int)),
+        "exit" => Some((Lib::Exit, vec![int], false, Type::Void)),
+        "abs" => math1(MathFn::Abs, &int),
+        "labs" | "llabs" => math1(MathFn::Abs, &long),
+        "fabs" => math1(MathFn::Abs, &f64t),
+        "fabsf" => math1(MathFn::Abs, &f32t),
+        "sqrt" => math1(MathFn::Sqrt, &f64t),
+        "sqrtf" => math1(MathFn::Sqrt, &f32t),
+        "exp" => math1(MathFn::Exp, &f64t),
+        "expf" => math1(MathFn::Exp, &f32t),
+        "log" => math1(MathFn::Log, &f64t),
+        "logf" => math1(MathFn::Log, &f32t),
+        "log2" => math1(MathFn::Log2, &f64t),
+        "sin" => math1(MathFn::Sin, &f64t),
+        "sinf" => math1(MathFn::Sin, &f32t),
+        "cos" => math1(MathFn::Cos, &f64t),
+        "cosf" => math1(MathFn::Cos, &f32t),
+        "floor" => math1(MathFn::Floor, &f64t),
+        "floorf" => math1(MathFn::Floor, &f32t),
+        "ceil" => math1(MathFn::Ceil, &f64t),
+        "ceilf" => math1(MathFn::Ceil, &f32t),
+        "round" => math1(MathFn::Round, &f64t),
+        "pow" => math2(MathFn::Pow, &f64t),
+        "powf" => math2(MathFn::Pow, &f32t),
+        "fmod" => math2(MathFn::Fmod, &f64t),
+        "fmax" => math2(MathFn::Max, &f64t),
+        "fmaxf" => math2(MathFn::Max, &f32t),
+        "fmin" => math2(MathFn::Min, &f64t),
+        "fminf" => math2(MathFn::Min, &f32t),
+        "cudaMalloc" => Some((Lib::CudaMalloc, vec![ptr(), size], false, int)),
+        "cudaFree" => Some((Lib::CudaFree, vec![ptr()], false, int)),
+        "cudaMemcpy" => Some((Lib::CudaMemcpy, vec![ptr(), ptr(), size, int.clone()], false, int)),
+        "cudaMemset" => Some((Lib::CudaMemset, vec![ptr(), int.clone(), size], false, int)),
+        "cudaDeviceSynchronize" | "cudaThreadSynchronize" => Some((Lib::CudaDeviceSynchronize, vec![], false, int)),
+        "cudaDeviceReset" => Some((Lib::CudaDeviceReset, vec![], false, int)),
+        "cudaGetLastError" => Some((Lib::CudaGetLastError, vec![], false, int)),
+        "cudaPeekAtLastError" => Some((Lib::CudaPeekAtLastError, vec![], false, int)),
+        "cudaGetErrorString" => Some((Lib::CudaGetErrorString, vec![int.clone()], false, ptr())),
+        "cudaGetErrorName" => Some((Lib::CudaGetErrorName, vec![int.clone()], false, ptr())),
+        "cudaSetDevice" => Some((Lib::CudaSetDevice, vec![int.clone()], false, int)),
+        _ => None,
+    }
+}
+
+impl Resolver<'_> {
+    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        if let Some(&f) = self.fns.get(&name.name) {
+            let (ret, params) = self.sigs[f as usize].clone();
+            if params.len() != args.len() {
+                let n = params.len();
+                return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
+            }
+            let mut vals = vec![];
+            for (a, p) in args.iter().zip(&params) {
+                let v = self.rvalue(a)?;
+                vals.push(self.convert(v, p)?);
+            }
+            return Ok(HExpr::new(HK::Call(f, vals), ret, span));
+        }
+        if self.kernels.find(&name.name).is_some() {
+            return Err(self.unsupported(name.span, "calling a kernel or device function from host code")
+                .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
+        }
+        let Some((lib, params, variadic, ret)) = library(&name.name) else {
+            return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
+        };
+        if args.len() < params.len() || (!variadic && args.len() > params.len()) {
+            return Err(self.error(span, format!("`{}` takes {} arguments", name.name, params.len())));
+        }
+        let mut vals = vec![];
+        for (i, a) in args.iter().enumerate() {
+            let v = self.rvalue(a)?;
+            let v = match params.get(i) {
+                Some(p) => self.convert(v, p)?,
+                // Default argument promotions.
+                None => match v.ty.clone() {
+                    Type::Scalar(Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
+                    Type::Scalar(s) => self.convert(v, &Type::Scalar(s.promote()))?,
+                    Type::Ptr { .. } => v,
+                    t => return Err(self.error(a.span, format!("a `{t}` cannot be passed to `{}`", name.name))),
+                },
+            };
+            vals.push(v);
+        }
+        if let Lib::Math(_) = lib
+            && let Some(t) = params.first()
+        {
+            return Ok(HExpr::new(HK::Lib(lib, vals), t.clone(), span));
+        }
+        if matches!(lib, Lib::CudaMalloc | Lib::Malloc | Lib::Calloc) {
+            // The allocation's name, for messages (`d_a`).
+            let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
+            let id = self.string(&what);
+            vals.push(HExpr::new(HK::Const(id as u64), Type::INT, span));
+            if lib == Lib::CudaMalloc {
+                // The element type the pointer points to (`float **` -> float), for reports.
+                let elem = args.first().and_then(|a| self.pointee_elem(a)).unwrap_or(Scalar::U8);
+                vals.push(HExpr::new(HK::Const(elem as u64), Type::INT, span));
+            }
+        }
+        Ok(HExpr::new(HK::Lib(lib, vals), ret, span))
+    }
+
+    /// For `cudaMalloc((void **)&d_a, n)`: the scalar `d_a` points to.
+    fn pointee_elem(&mut self, a: &ast::Expr) -> Option<Scalar> {
+        let name = name_of(a)?;
+        let ty = match self.lookup(&name)? {
+            super::resolve::Var::Mem(_, t) | super::resolve::Var::Reg(_, t) => t,
+            super::resolve::Var::Const(..) => return None,
+        };
+        storage(ty.pointee()?)
+    }
+
+    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        let Some(id) = self.kernels.find(&k.name) else {
+            return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
+        };
+        let f = self.kernels.function(id);
+        if f.kind != ast::FnKind::Global {
+            return Err(self.error(k.span, format!("`{}` is not a `__global__` function", k.name)));
+        }
+        let params: Vec<Type> = f.params.iter().map(|p| f.locals[p.0 as usize].ty.clone()).collect();
+        if !(2..=4).contains(&config.len()) {
+            return Err(self.error(span, "a launch takes `<<<grid, block[, shared bytes[, stream]]>>>`"));
+        }
+        if params.len() != args.len() {
+            let n = params.len();
+            return Err(self.error(span, format!("`{}` takes {n} argument{}", k.name, if n == 1 { "" } else { "s" })));
+        }
+        let grid = self.dim3(&config[0])?;
+        let block = self.dim3(&config[1])?;
+        let shared = match config.get(2) {
+            Some(e) => {
+                let v = self.rvalue(e)?;
+                Some(self.convert(v, &Type::Scalar(Scalar::U64))?)
+            }
+            None => None,
+        };
+        let mut vals = vec![];
+        for (a, p) in args.iter().zip(&params) {
+            let Some(s) = storage(p) else {
+                return Err(self.unsupported(a.span, "passing structs to a kernel from host code yet"));
+            };
+            let v = self.rvalue(a)?;
+            vals.push((self.convert(v, p)?, s));
+        }
+        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, args: vals };
+        Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
+    }
+
+    fn dim3(&mut self, e: &ast::Expr) -> Res<Dim3Src> {
+        if let A::Call(n, parts) = &e.kind
+            && n.name == "dim3"
+        {
+            let mut out = vec![];
+            for p in parts.iter().take(3) {
+                let v = self.rvalue(p)?;
+                out.push(self.convert(v, &Type::UINT)?);
+            }
+            return Ok(Dim3Src::Parts(out));
+        }
+        let v = self.rvalue(e)?;
+        match &v.ty {
+            Type::Struct(_) => Ok(Dim3Src::Mem(v)),
+            Type::Scalar(s) if s.is_integer() => Ok(Dim3Src::Int(self.convert(v, &Type::UINT)?)),
+            t => Err(self.error(e.span, format!("a launch dimension must be an integer or a dim3, not `{t}`"))),
+        }
+    }
+}
+
+impl super::resolve::Fail {
+    /// Adds a hint to the diagnostic just recorded.
+    fn with_hint(self, r: &mut Resolver<'_>, hint: &str) -> Self {
+        if let Some(d) = r.diags.pop() {
+            r.diags.push(d.hint(hint));
+        }
+        self
+    }
+}

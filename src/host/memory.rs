@@ -1,0 +1,162 @@
+//! Host memory, checked like AddressSanitizer: every allocation (heap, stack, string literal) has an id, a
+//! kind and the line that made it; addresses are never inside two allocations, a guard gap follows each, and
+//! a freed block keeps its record so that a later access is reported as a use after free.
+
+/// Host allocations start here (far from device memory at `sim::memory::GLOBAL_BASE`).
+pub const HOST_BASE: u64 = 0x5555_0000_0000;
+/// Unused bytes after each allocation.
+const GUARD: u64 = 64;
+
+/// What made an allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AllocKind {
+    /// `malloc`/`calloc`.
+    Heap,
+    /// A local array, or a local whose address is taken.
+    Stack,
+    /// A string literal.
+    Literal,
+}
+
+/// One host allocation.
+#[derive(Clone, Debug)]
+pub struct HostAlloc {
+    pub base: u64,
+    pub size: u64,
+    pub data: Vec<u8>,
+    pub kind: AllocKind,
+    /// The variable it was made for (`h_a`), for messages.
+    pub name: String,
+    /// 1-based line that made it.
+    pub line: u32,
+    /// The line that freed it.
+    pub freed: Option<u32>,
+}
+
+/// Why a host access failed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum MemFault {
+    Null,
+    /// Outside allocation `alloc`, `offset` bytes from its start.
+    OutOfBounds { alloc: usize, offset: i64 },
+    UseAfterFree { alloc: usize },
+    /// In no host allocation at all (perhaps a device address).
+    Wild,
+}
+
+/// The program's host memory.
+#[derive(Clone, Debug)]
+pub struct HostMemory {
+    pub allocs: Vec<HostAlloc>,
+    next: u64,
+    last: usize,
+}
+
+impl Default for HostMemory {
+    fn default() -> Self {
+        HostMemory { allocs: vec![], next: HOST_BASE, last: 0 }
+    }
+}
+
+impl HostMemory {
+    /// A new zeroed allocation of `size` bytes; its address.
+    pub fn alloc(&mut self, size: u64, kind: AllocKind, name: &str, line: u32) -> u64 {
+        let base = self.next;
+        self.next = (base + size.max(1) + GUARD).next_multiple_of(16);
+        let data = vec![0u8; size as usize];
+        self.allocs.push(HostAlloc { base, size, data, kind, name: name.to_string(), line, freed: None });
+        base
+    }
+
+    /// The allocation that starts exactly at `addr`.
+    pub fn at_base(&self, addr: u64) -> Option<usize> {
+        self.allocs.binary_search_by_key(&addr, |a| a.base).ok()
+    }
+
+    /// Frees allocation `i`; the last stack allocation is reclaimed (its addresses are used again).
+    pub fn release(&mut self, i: usize, line: u32) {
+        if i + 1 == self.allocs.len() && self.allocs[i].kind == AllocKind::Stack {
+            self.next = self.allocs[i].base;
+            self.allocs.pop();
+            self.last = 0;
+            return;
+        }
+        let a = &mut self.allocs[i];
+        a.freed = Some(line);
+        a.data = vec![];
+    }
+
+    /// The allocation index and offset of `size` bytes at `addr`.
+    #[inline]
+    pub fn locate(&mut self, addr: u64, size: u64) -> Result<(usize, usize), MemFault> {
+        if let Some(a) = self.allocs.get(self.last)
+            && a.freed.is_none()
+            && addr >= a.base
+            && addr + size <= a.base + a.size
+        {
+            return Ok((self.last, (addr - a.base) as usize));
+        }
+        if addr < 4096 {
+            return Err(MemFault::Null);
+        }
+        // The allocation starting at or before `addr`.
+        let i = match self.allocs.binary_search_by_key(&addr, |a| a.base) {
+            Ok(i) => i,
+            Err(0) => return Err(MemFault::Wild),
+            Err(i) => i - 1,
+        };
+        let a = &self.allocs[i];
+        if a.freed.is_some() && addr < a.base + a.size.max(1) {
+            return Err(MemFault::UseAfterFree { alloc: i });
+        }
+        if addr + size <= a.base + a.size {
+            self.last = i;
+            return Ok((i, (addr - a.base) as usize));
+        }
+        if addr < a.base + a.size + GUARD {
+            return Err(MemFault::OutOfBounds { alloc: i, offset: (addr - a.base) as i64 });
+        }
+        // Just before the next allocation?
+        if let Some(b) = self.allocs.get(i + 1)
+            && b.base - addr <= GUARD
+        {
+            return Err(MemFault::OutOfBounds { alloc: i + 1, offset: addr as i64 - b.base as i64 });
+        }
+        if addr >= HOST_BASE && addr < self.next {
+            return Err(MemFault::OutOfBounds { alloc: i, offset: (addr - a.base) as i64 });
+        }
+        Err(MemFault::Wild)
+    }
+
+    pub fn load(&mut self, addr: u64, size: u32) -> Result<u64, MemFault> {
+        let (i, off) = self.locate(addr, size as u64)?;
+        let mut v = [0u8; 8];
+        v[..size as usize].copy_from_slice(&self.allocs[i].data[off..off + size as usize]);
+        Ok(u64::from_le_bytes(v))
+    }
+
+    pub fn store(&mut self, addr: u64, size: u32, bits: u64) -> Result<(), MemFault> {
+        let (i, off) = self.locate(addr, size as u64)?;
+        self.allocs[i].data[off..off + size as usize].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+        Ok(())
+    }
+
+    /// `len` bytes at `addr` (checked as one access).
+    pub fn bytes(&mut self, addr: u64, len: u64) -> Result<&mut [u8], MemFault> {
+        if len == 0 {
+            return Ok(&mut []);
+        }
+        let (i, off) = self.locate(addr, len)?;
+        Ok(&mut self.allocs[i].data[off..off + len as usize])
+    }
+
+    /// The NUL-terminated string at `addr` (at most 1 MiB).
+    pub fn c_string(&mut self, addr: u64) -> Result<Vec<u8>, MemFault> {
+        let (i, off) = self.locate(addr, 1)?;
+        let data = &self.allocs[i].data[off..];
+        match data.iter().take(1 << 20).position(|&b| b == 0) {
+            Some(n) => Ok(data[..n].to_vec()),
+            None => Err(MemFault::OutOfBounds { alloc: i, offset: self.allocs[i].size as i64 }),
+        }
+    }
+}

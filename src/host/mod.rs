@@ -1,0 +1,126 @@
+//! The host side of a whole CUDA program: host functions resolved to a slot-addressed tree ([`resolve`]),
+//! run by a deterministic interpreter on one host thread ([`interp`]) over checked host memory
+//! ([`memory`]), with the C library ([`libc`]) and the CUDA runtime API ([`cuda`]). The device itself (its
+//! memory and the simulated SM that runs launches) is behind the [`Device`] trait, which `crate::program`
+//! implements: this module never runs a kernel itself.
+
+mod calls;
+pub mod cuda;
+mod expr;
+pub mod interp;
+pub mod libc;
+mod libcalls;
+pub mod memory;
+pub mod resolve;
+pub mod tree;
+
+use std::fmt;
+
+use crate::front::types::Scalar;
+
+/// A device allocation, as host code sees it (for messages).
+#[derive(Clone, Debug)]
+pub struct DeviceAlloc {
+    pub name: String,
+    pub base: u64,
+    pub size: u64,
+    pub elem_size: u32,
+    /// The line of the `cudaMalloc` that made it.
+    pub line: u32,
+}
+
+/// A launch as the host asks for it.
+#[derive(Clone, Debug)]
+pub struct LaunchRequest {
+    pub kernel: String,
+    pub grid: [u32; 3],
+    pub block: [u32; 3],
+    pub shared: u32,
+    /// Argument bits, in parameter order.
+    pub args: Vec<u64>,
+    /// The host line of the launch.
+    pub line: u32,
+}
+
+/// How a launch went.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LaunchStatus {
+    /// Completed; its device `printf` output.
+    Ran(String),
+    /// Did not run: the CUDA error code (an invalid configuration).
+    Refused(u32),
+    /// A fault in the kernel: its `printf` output before it; the context is now broken (error 700). warpdbg
+    /// has reported it.
+    Faulted(String),
+    /// The program cannot go on (deadlock, livelock, step limit): warpdbg's exit status. Reported.
+    Stop(u8),
+}
+
+/// The GPU a program's host code talks to.
+pub trait Device {
+    /// `cudaMalloc`: a new allocation of `bytes` holding `elem`s, or None when out of memory.
+    fn malloc(&mut self, bytes: u64, elem: Scalar, name: &str, line: u32) -> Option<u64>;
+    /// `cudaFree`: false when `addr` is not the start of a live allocation.
+    fn free(&mut self, addr: u64) -> bool;
+    /// The live allocation `addr` falls in.
+    fn owner(&self, addr: u64) -> Option<DeviceAlloc>;
+    /// Copies device bytes out; None when the range is not inside one allocation.
+    fn read(&self, addr: u64, len: u64) -> Option<Vec<u8>>;
+    /// Copies bytes in; false when the range is not inside one allocation.
+    fn write(&mut self, addr: u64, data: &[u8]) -> bool;
+    /// Runs a launch to its end.
+    fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
+    /// `cudaDeviceReset`: frees everything.
+    fn reset(&mut self);
+}
+
+/// Why the host program stopped early (warpdbg's finding, exit status 1).
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostError {
+    /// A bad host memory access; the message says what and where.
+    Memory { line: u32, message: String },
+    /// `free` of something `malloc` did not return, or twice.
+    BadFree { line: u32, message: String },
+    DivideByZero { line: u32 },
+    /// Recursion deeper than the host stack allows.
+    StackOverflow { line: u32, function: String },
+    /// The host ran longer than its step limit.
+    StepLimit { line: u32 },
+}
+
+impl HostError {
+    /// warpdbg's exit status for it.
+    pub fn exit_status(&self) -> u8 {
+        match self {
+            HostError::StepLimit { .. } => 4,
+            _ => 1,
+        }
+    }
+}
+
+impl fmt::Display for HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            HostError::Memory { message, .. } | HostError::BadFree { message, .. } => f.write_str(message),
+            HostError::DivideByZero { line } => write!(f, "host code at line {line} divides an integer by zero"),
+            HostError::StackOverflow { line, function } => write!(
+                f,
+                "host code at line {line} calls `{function}` recursively too deep (stack overflow on a real machine)"
+            ),
+            HostError::StepLimit { line } => {
+                write!(f, "the host program ran past the step limit (at line {line}); does a loop never end?")
+            }
+        }
+    }
+}
+
+/// How the host program ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HostEnd {
+    /// `main` returned, or `exit` was called: the status (0..=255).
+    Exited(u8),
+    /// A host error warpdbg found.
+    Error(HostError),
+    /// A launch stopped the program (deadlock, step limit): warpdbg's status.
+    Stopped(u8),
+}

@@ -1,0 +1,650 @@
+//! Host functions (parse tree) -> [`HostProgram`]: names become slots, types are checked, conversions made
+//! explicit. Library calls are in [`super::libcalls`]; this file reads declarations, statements and the
+//! operators.
+
+use std::collections::{HashMap, HashSet};
+
+use super::tree::*;
+use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A, StmtKind as S, TypeSpec, UnaryOp};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::{self, ArithOp, CmpOp, UnOp};
+use crate::front::types::{Scalar, Type};
+
+/// A diagnostic was recorded.
+pub(super) struct Fail;
+pub(super) type Res<T> = Result<T, Fail>;
+
+/// What a name stands for in host code.
+#[derive(Clone, Debug)]
+pub(super) enum Var {
+    /// A register local.
+    Reg(Slot, Type),
+    /// A local in host memory: the slot holds its address.
+    Mem(Slot, Type),
+    /// A constant (a `const` file-scope variable, a `const` local with a constant initialiser).
+    Const(u64, Type),
+}
+
+/// Where an lvalue is.
+pub(super) enum Lv {
+    Reg(Slot),
+    Mem(HExpr, Option<String>),
+}
+
+/// Resolves the host functions `defs`; `kernels` is the type-checked device side (launch targets).
+pub fn resolve(
+    defs: &[ast::Function],
+    globals: &[ast::GlobalDecl],
+    kernels: &tast::Program,
+) -> Result<HostProgram, Vec<Diagnostic>> {
+    let mut r = Resolver {
+        kernels,
+        fns: HashMap::new(),
+        sigs: vec![],
+        consts: HashMap::new(),
+        strings: vec![],
+        diags: vec![],
+        scopes: vec![],
+        slots: 0,
+        frame: vec![],
+        addressed: HashSet::new(),
+        ret: Type::Void,
+    };
+    for (i, f) in defs.iter().enumerate() {
+        let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
+        let params = f.params.iter().map(|p| r.param_type(p)).collect();
+        r.fns.entry(f.name.name.clone()).or_insert(i as u32);
+        r.sigs.push((ret, params));
+    }
+    for g in globals {
+        r.global(g);
+    }
+    let mut functions = vec![];
+    for f in defs {
+        match r.function(f) {
+            Ok(h) => functions.push(h),
+            Err(Fail) => functions.push(HFunc {
+                name: f.name.name.clone(),
+                params: vec![],
+                slots: 0,
+                frame: vec![],
+                body: vec![],
+                ret: Type::Void,
+                span: f.span,
+            }),
+        }
+    }
+    let Some(&main) = r.fns.get("main") else {
+        return Err(vec![Diagnostic::new(ErrorCode::Name, Span::default(), "the program has no `main`")]);
+    };
+    if !r.diags.is_empty() {
+        return Err(r.diags);
+    }
+    Ok(HostProgram { functions, main, strings: r.strings })
+}
+
+pub(super) struct Resolver<'a> {
+    pub(super) kernels: &'a tast::Program,
+    pub(super) fns: HashMap<String, u32>,
+    pub(super) sigs: Vec<(Type, Vec<Type>)>,
+    consts: HashMap<String, (u64, Type)>,
+    pub(super) strings: Vec<Vec<u8>>,
+    pub(super) diags: Vec<Diagnostic>,
+    scopes: Vec<HashMap<String, Var>>,
+    slots: u32,
+    frame: Vec<(Slot, u32, String)>,
+    addressed: HashSet<String>,
+    ret: Type,
+}
+
+impl Resolver<'_> {
+    pub(super) fn error(&mut self, span: Span, msg: impl Into<String>) -> Fail {
+        self.diags.push(Diagnostic::new(ErrorCode::Type, span, msg));
+        Fail
+    }
+
+    pub(super) fn unsupported(&mut self, span: Span, what: impl std::fmt::Display) -> Fail {
+        self.diags.push(Diagnostic::unsupported(span, what).label("in host code"));
+        Fail
+    }
+
+    /// The type a written type names, with `extra` more pointer levels.
+    pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Res<Type> {
+        let base = if let Some(name) = &ts.named {
+            match name.as_str() {
+                "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
+                "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
+                "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
+                n => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
+            }
+        } else {
+            match ts.base {
+                BaseType::Void => Type::Void,
+                BaseType::Bool => Type::BOOL,
+                BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
+                BaseType::UChar => Type::Scalar(Scalar::U8),
+                BaseType::Short => Type::Scalar(Scalar::I16),
+                BaseType::UShort => Type::Scalar(Scalar::U16),
+                BaseType::Int => Type::INT,
+                BaseType::UInt => Type::UINT,
+                BaseType::Long => Type::Scalar(Scalar::I64),
+                BaseType::ULong => Type::Scalar(Scalar::U64),
+                BaseType::Float => Type::FLOAT,
+                BaseType::Double => Type::Scalar(Scalar::F64),
+            }
+        };
+        let mut t = base;
+        for _ in 0..ts.pointers as u32 + extra as u32 {
+            t = Type::ptr(t, false);
+        }
+        Ok(t)
+    }
+
+    fn param_type(&mut self, p: &ast::Param) -> Type {
+        if p.reference {
+            self.unsupported(p.name.span, "reference parameters in host code yet");
+            return Type::Error;
+        }
+        self.ty(&p.ty, 0).unwrap_or(Type::Error)
+    }
+
+    /// A file-scope variable: `const` ones with a constant initialiser are constants.
+    fn global(&mut self, g: &ast::GlobalDecl) {
+        if g.space != ast::VarSpace::Plain {
+            return;
+        }
+        for d in &g.decl.declarators {
+            let Ok(ty) = self.ty(&g.decl.ty, d.pointers) else { continue };
+            let value = d.init.as_ref().and_then(|i| self.const_eval(i));
+            match (g.decl.ty.is_const, value, storage(&ty)) {
+                (true, Some(v), Some(s)) if d.dims.is_empty() => {
+                    let bits = Scalar::I64.convert_bits(s, v as u64);
+                    self.consts.insert(d.name.name.clone(), (bits, ty));
+                }
+                _ => {
+                    self.unsupported(d.name.span, "host variables at file scope yet (only `const` scalars)");
+                }
+            }
+        }
+    }
+
+    /// The value of an integer constant expression, if it is one.
+    pub(super) fn const_eval(&self, e: &ast::Expr) -> Option<i64> {
+        match &e.kind {
+            A::Int { value, .. } => Some(*value as i64),
+            A::Char(c) => Some(*c as i64),
+            A::Name(n) => match self.lookup(n) {
+                Some(Var::Const(bits, Type::Scalar(s))) if s.is_integer() => Some(s.int_value(bits)),
+                _ => None,
+            },
+            A::Unary(UnaryOp::Neg, x) => self.const_eval(x).map(i64::wrapping_neg),
+            A::Unary(UnaryOp::Plus, x) => self.const_eval(x),
+            A::Cast(_, x) => self.const_eval(x),
+            A::SizeofType(_) => None,
+            A::Binary(op, a, b) => {
+                let (a, b) = (self.const_eval(a)?, self.const_eval(b)?);
+                Some(match op {
+                    BinaryOp::Add => a.wrapping_add(b),
+                    BinaryOp::Sub => a.wrapping_sub(b),
+                    BinaryOp::Mul => a.wrapping_mul(b),
+                    BinaryOp::Div => a.checked_div(b)?,
+                    BinaryOp::Rem => a.checked_rem(b)?,
+                    BinaryOp::Shl => a.wrapping_shl(b as u32),
+                    BinaryOp::Shr => a.wrapping_shr(b as u32),
+                    BinaryOp::BitAnd => a & b,
+                    BinaryOp::BitOr => a | b,
+                    BinaryOp::BitXor => a ^ b,
+                    _ => return None,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn lookup(&self, name: &str) -> Option<Var> {
+        self.scopes.iter().rev().find_map(|s| s.get(name).cloned()).or_else(|| {
+            let (bits, ty) = self.consts.get(name)?;
+            Some(Var::Const(*bits, ty.clone()))
+        })
+    }
+
+    fn function(&mut self, f: &ast::Function) -> Res<HFunc> {
+        self.scopes = vec![HashMap::new()];
+        self.slots = 0;
+        self.frame.clear();
+        self.addressed.clear();
+        f.body.iter().for_each(|s| addressed_in_stmt(s, &mut self.addressed));
+        let index = self.fns.get(&f.name.name).copied().unwrap_or(0) as usize;
+        let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
+        self.ret = ret.clone();
+        let mut params = vec![];
+        for (p, ty) in f.params.iter().zip(types) {
+            let slot = self.new_slot();
+            params.push((slot, ty.clone()));
+            if self.addressed.contains(&p.name.name) {
+                return Err(self.unsupported(p.name.span, "taking the address of a parameter in host code yet"));
+            }
+            self.scopes[0].insert(p.name.name.clone(), Var::Reg(slot, ty));
+        }
+        let body = self.stmts(&f.body)?;
+        Ok(HFunc {
+            name: f.name.name.clone(),
+            params,
+            slots: self.slots,
+            frame: std::mem::take(&mut self.frame),
+            body,
+            ret,
+            span: f.span,
+        })
+    }
+
+    fn new_slot(&mut self) -> Slot {
+        self.slots += 1;
+        self.slots - 1
+    }
+
+    fn stmts(&mut self, stmts: &[ast::Stmt]) -> Res<Vec<HStmt>> {
+        let mut out = vec![];
+        let mut failed = false;
+        for s in stmts {
+            match self.stmt(s, &mut out) {
+                Ok(()) => {}
+                Err(Fail) => failed = true,
+            }
+        }
+        if failed { Err(Fail) } else { Ok(out) }
+    }
+
+    fn scoped(&mut self, s: &ast::Stmt) -> Res<HStmt> {
+        self.scopes.push(HashMap::new());
+        let mut out = vec![];
+        let r = self.stmt(s, &mut out);
+        self.scopes.pop();
+        r?;
+        Ok(if out.len() == 1 { out.pop().unwrap_or(HStmt::Block(vec![])) } else { HStmt::Block(out) })
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<HStmt>) -> Res<()> {
+        let h = match &s.kind {
+            S::Decl(d) => return self.decl(d, out),
+            S::Expr(e) => HStmt::Expr(self.rvalue(e)?),
+            S::Block(b) => {
+                self.scopes.push(HashMap::new());
+                let r = self.stmts(b);
+                self.scopes.pop();
+                HStmt::Block(r?)
+            }
+            S::If { cond, then, els } => {
+                let c = self.cond(cond)?;
+                let t = self.scoped(then)?;
+                let e = match els {
+                    Some(e) => Some(Box::new(self.scoped(e)?)),
+                    None => None,
+                };
+                HStmt::If(c, Box::new(t), e)
+            }
+            S::While { cond, body } => HStmt::While(self.cond(cond)?, Box::new(self.scoped(body)?)),
+            S::DoWhile { body, cond } => HStmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
+            S::For { init, cond, step, body } => {
+                self.scopes.push(HashMap::new());
+                let r = self.for_parts(init, cond, step, body);
+                self.scopes.pop();
+                r?
+            }
+            S::Break => HStmt::Break,
+            S::Continue => HStmt::Continue,
+            S::Return(e) => {
+                let v = match e {
+                    Some(e) => {
+                        let v = self.rvalue(e)?;
+                        Some(self.convert(v, &self.ret.clone())?)
+                    }
+                    None => None,
+                };
+                HStmt::Return(v)
+            }
+            S::Empty => return Ok(()),
+        };
+        out.push(h);
+        Ok(())
+    }
+
+    fn for_parts(
+        &mut self,
+        init: &Option<Box<ast::Stmt>>,
+        cond: &Option<ast::Expr>,
+        step: &Option<ast::Expr>,
+        body: &ast::Stmt,
+    ) -> Res<HStmt> {
+        let mut i = vec![];
+        if let Some(s) = init {
+            self.stmt(s, &mut i)?;
+        }
+        let c = match cond {
+            Some(c) => Some(self.cond(c)?),
+            None => None,
+        };
+        let st = match step {
+            Some(e) => Some(self.rvalue(e)?),
+            None => None,
+        };
+        Ok(HStmt::For(i, c, st, Box::new(self.scoped(body)?)))
+    }
+
+    fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
+        for dc in &d.declarators {
+            let mut ty = self.ty(&d.ty, dc.pointers)?;
+            for dim in dc.dims.iter().rev() {
+                let Some(n) = self.const_eval(dim).filter(|n| (0..=1 << 28).contains(n)) else {
+                    return Err(self.unsupported(dim.span, "host arrays whose size is not a constant (use malloc)"));
+                };
+                ty = Type::Array(Box::new(ty), n as u32);
+            }
+            let name = dc.name.name.clone();
+            let span = dc.name.span;
+            let in_memory = matches!(ty, Type::Array(..) | Type::Struct(_)) || self.addressed.contains(&name);
+            if !in_memory {
+                // A `const` scalar with a constant initialiser can size arrays.
+                if d.ty.is_const
+                    && let (Some(init), Some(s)) = (&dc.init, storage(&ty))
+                    && let Some(v) = self.const_eval(init)
+                {
+                    let bits = Scalar::I64.convert_bits(s, v as u64);
+                    self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Const(bits, ty));
+                    continue;
+                }
+                let slot = self.new_slot();
+                let init = match &dc.init {
+                    Some(e) => {
+                        let v = self.rvalue(e)?;
+                        self.convert(v, &ty)?
+                    }
+                    None => HExpr::new(HK::Const(0), ty.clone(), span),
+                };
+                out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)), ty.clone(), span)));
+                self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
+                continue;
+            }
+            let slot = self.new_slot();
+            self.frame.push((slot, ty.size().max(1), name.clone()));
+            self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
+            out.push(HStmt::Zero(slot, ty.size()));
+            let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
+            let Some(init) = &dc.init else { continue };
+            match (&ty, &init.kind) {
+                (Type::Struct(_), A::InitList(items)) => {
+                    let parts = items.iter().map(|i| self.rvalue(i).and_then(|v| self.convert(v, &Type::UINT)));
+                    let parts = parts.collect::<Res<Vec<_>>>()?;
+                    if parts.len() > 3 {
+                        return Err(self.error(init.span, "a dim3 has three parts"));
+                    }
+                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                }
+                (Type::Struct(_), _) => {
+                    let v = self.rvalue(init)?;
+                    let parts = match v.ty {
+                        Type::Struct(_) => (0..3)
+                            .map(|k| {
+                                let at = ptr_add(v.clone(), 4 * k, &Type::UINT);
+                                HExpr::new(HK::Load(Box::new(at), Scalar::U32, None), Type::UINT, span)
+                            })
+                            .collect(),
+                        _ => vec![self.convert(v, &Type::UINT)?],
+                    };
+                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                }
+                (Type::Array(elem, _), A::InitList(items)) => {
+                    let Some(s) = storage(elem) else {
+                        return Err(self.unsupported(init.span, "initialising arrays of arrays in host code yet"));
+                    };
+                    for (k, item) in items.iter().enumerate() {
+                        let v = self.rvalue(item)?;
+                        let v = self.convert(v, elem)?;
+                        let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
+                    }
+                }
+                (_, _) if storage(&ty).is_some() => {
+                    let v = self.rvalue(init)?;
+                    let v = self.convert(v, &ty)?;
+                    let place = Place::Mem(Box::new(addr), storage(&ty).ok_or(Fail)?, Some(name));
+                    out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
+                }
+                _ => return Err(self.unsupported(init.span, "this initialiser in host code yet")),
+            }
+        }
+        Ok(())
+    }
+
+    /// A condition, as `bool`.
+    pub(super) fn cond(&mut self, e: &ast::Expr) -> Res<HExpr> {
+        let v = self.rvalue(e)?;
+        self.truth(v)
+    }
+
+    pub(super) fn truth(&mut self, v: HExpr) -> Res<HExpr> {
+        let span = v.span;
+        match storage(&v.ty) {
+            Some(Scalar::Bool) => Ok(v),
+            Some(s) => {
+                let zero = HExpr::new(HK::Const(0), v.ty.clone(), span);
+                Ok(HExpr::new(HK::Cmp(CmpOp::Ne, s, Box::new(v), Box::new(zero)), Type::BOOL, span))
+            }
+            None => Err(self.error(span, format!("a `{}` is not a condition", v.ty))),
+        }
+    }
+
+    /// `v` converted to `to` as by assignment.
+    pub(super) fn convert(&mut self, v: HExpr, to: &Type) -> Res<HExpr> {
+        let span = v.span;
+        if v.ty == *to || v.ty.is_error() || to.is_error() {
+            return Ok(v);
+        }
+        match (&v.ty, to) {
+            (Type::Scalar(a), Type::Scalar(b)) => {
+                let (a, b) = (*a, *b);
+                Ok(HExpr::new(HK::Convert(a, b, Box::new(v)), to.clone(), span))
+            }
+            // C converts any object pointer to and from `void *` implicitly; other pointer mixes compile
+            // with a warning in C, and casts say the same thing: accepted.
+            (Type::Ptr { .. }, Type::Ptr { .. }) => Ok(HExpr { ty: to.clone(), ..v }),
+            (Type::Scalar(s), Type::Ptr { .. }) if s.is_integer() => {
+                let v = HExpr::new(HK::Convert(*s, Scalar::U64, Box::new(v)), to.clone(), span);
+                Ok(v)
+            }
+            (Type::Ptr { .. }, Type::Scalar(s)) => {
+                Ok(HExpr::new(HK::Convert(Scalar::U64, *s, Box::new(v)), to.clone(), span))
+            }
+            (Type::Array(e, _), Type::Ptr { .. }) => {
+                let _ = e;
+                Ok(HExpr { ty: to.clone(), ..v })
+            }
+            _ => Err(self.error(span, format!("cannot convert `{}` to `{to}`", v.ty))),
+        }
+    }
+
+    /// An lvalue: where the expression's object is, and its type.
+    pub(super) fn lvalue(&mut self, e: &ast::Expr) -> Res<(Lv, Type)> {
+        match &e.kind {
+            A::Name(n) => match self.lookup(n) {
+                Some(Var::Reg(s, t)) => Ok((Lv::Reg(s), t)),
+                Some(Var::Mem(s, t)) => {
+                    Ok((Lv::Mem(HExpr::new(HK::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
+                }
+                Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
+                None => Err(self.undeclared(n, e.span)),
+            },
+            A::Index(a, i) => {
+                let p = self.rvalue(a)?;
+                let Some(elem) = p.ty.pointee().cloned() else {
+                    return Err(self.error(a.span, format!("`{}` cannot be indexed", p.ty)));
+                };
+                let idx = self.rvalue(i)?;
+                let idx = self.index(idx)?;
+                let what = name_of(a);
+                let size = elem.size() as i64;
+                let at = HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                Ok((Lv::Mem(at, what), elem))
+            }
+            A::Unary(UnaryOp::Deref, p) => {
+                let v = self.rvalue(p)?;
+                match v.ty.pointee().cloned() {
+                    Some(Type::Void) => Err(self.error(e.span, "a `void *` cannot be dereferenced")),
+                    Some(t) => Ok((Lv::Mem(v, name_of(p)), t)),
+                    None => Err(self.error(e.span, format!("`{}` is not a pointer", v.ty))),
+                }
+            }
+            A::Member(obj, field) => {
+                let (lv, t) = self.lvalue(obj)?;
+                let (Type::Struct(def), Lv::Mem(addr, _)) = (&t, lv) else {
+                    return Err(self.error(e.span, format!("`{t}` has no fields")));
+                };
+                let Some(f) = def.field(&field.name) else {
+                    return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
+                };
+                let (off, fty) = (f.offset as i64, f.ty.clone());
+                Ok((Lv::Mem(ptr_add(addr, off, &fty), None), fty))
+            }
+            _ => Err(self.error(e.span, "this expression cannot be assigned to")),
+        }
+    }
+
+    pub(super) fn undeclared(&mut self, n: &str, span: Span) -> Fail {
+        self.diags.push(Diagnostic::new(ErrorCode::Name, span, format!("`{n}` is not declared")).label("not declared"));
+        Fail
+    }
+
+    /// An index or offset, as `long long`.
+    pub(super) fn index(&mut self, v: HExpr) -> Res<HExpr> {
+        match v.ty {
+            Type::Scalar(s) if s.is_integer() => self.convert(v, &Type::Scalar(Scalar::I64)),
+            _ => Err(self.error(v.span, format!("an index must be an integer, not `{}`", v.ty))),
+        }
+    }
+
+    /// The value of an lvalue (arrays decay to a pointer to their first element).
+    pub(super) fn load(&mut self, lv: Lv, ty: Type, span: Span) -> Res<HExpr> {
+        Ok(match (lv, &ty) {
+            (Lv::Reg(s), _) => HExpr::new(HK::Slot(s), ty, span),
+            (Lv::Mem(addr, _), Type::Array(elem, _)) => HExpr { ty: Type::ptr((**elem).clone(), false), ..addr },
+            (Lv::Mem(addr, _), Type::Struct(_)) => HExpr { ty, ..addr },
+            (Lv::Mem(addr, what), _) => {
+                let s = storage(&ty).ok_or_else(|| self.error(span, format!("a `{ty}` has no value")))?;
+                HExpr::new(HK::Load(Box::new(addr), s, what), ty, span)
+            }
+        })
+    }
+
+    pub(super) fn place(&mut self, lv: Lv, ty: &Type, span: Span) -> Res<Place> {
+        Ok(match lv {
+            Lv::Reg(s) => Place::Slot(s),
+            Lv::Mem(addr, what) => {
+                let s = storage(ty).ok_or_else(|| self.error(span, format!("a `{ty}` cannot be assigned")))?;
+                Place::Mem(Box::new(addr), s, what)
+            }
+        })
+    }
+
+    pub(super) fn string(&mut self, s: &str) -> u32 {
+        let mut bytes = s.as_bytes().to_vec();
+        bytes.push(0);
+        self.strings.push(bytes);
+        self.strings.len() as u32 - 1
+    }
+
+    /// Arithmetic `a op b` after the usual conversions.
+    pub(super) fn arith(&mut self, op: ArithOp, a: HExpr, b: HExpr, span: Span) -> Res<HExpr> {
+        let (Some(sa), Some(sb)) = (a.ty.scalar(), b.ty.scalar()) else {
+            return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
+        };
+        let c = if matches!(op, ArithOp::Shl | ArithOp::Shr) { sa.promote() } else { Scalar::common(sa, sb) };
+        if c.is_float() && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
+        {
+            return Err(self.error(span, "this operator needs integer operands"));
+        }
+        let a = self.convert(a, &Type::Scalar(c))?;
+        let b = self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
+        let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
+        Ok(HExpr::new(HK::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
+    }
+
+    pub(super) fn unop(&mut self, op: UnOp, v: HExpr, span: Span) -> Res<HExpr> {
+        let Some(s) = v.ty.scalar() else { return Err(self.error(span, format!("no operator for `{}`", v.ty))) };
+        let p = s.promote();
+        let v = self.convert(v, &Type::Scalar(p))?;
+        Ok(HExpr::new(HK::Unary(op, p, Box::new(v)), Type::Scalar(p), span))
+    }
+}
+
+/// `p + off` bytes, typed as a pointer to `to`.
+pub(super) fn ptr_add(p: HExpr, off: i64, to: &Type) -> HExpr {
+    let span = p.span;
+    let k = HExpr::new(HK::Const(off as u64), Type::Scalar(Scalar::I64), span);
+    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(k), 1), Type::ptr(to.clone(), false), span)
+}
+
+/// The variable an expression names, through casts and `&` (`(void **)&d_a` is `d_a`).
+pub(super) fn name_of(e: &ast::Expr) -> Option<String> {
+    match &e.kind {
+        A::Name(n) => Some(n.clone()),
+        A::Cast(_, x) | A::Unary(UnaryOp::AddrOf, x) => name_of(x),
+        _ => None,
+    }
+}
+
+/// Names whose address the statement takes (`&x`): those locals live in host memory.
+fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
+    match &s.kind {
+        S::Decl(d) => d.declarators.iter().filter_map(|dc| dc.init.as_ref()).for_each(|e| addressed_in(e, out)),
+        S::Expr(e) | S::Return(Some(e)) => addressed_in(e, out),
+        S::Block(b) => b.iter().for_each(|s| addressed_in_stmt(s, out)),
+        S::If { cond, then, els } => {
+            addressed_in(cond, out);
+            addressed_in_stmt(then, out);
+            if let Some(e) = els {
+                addressed_in_stmt(e, out);
+            }
+        }
+        S::While { cond, body } | S::DoWhile { body, cond } => {
+            addressed_in(cond, out);
+            addressed_in_stmt(body, out);
+        }
+        S::For { init, cond, step, body } => {
+            if let Some(i) = init {
+                addressed_in_stmt(i, out);
+            }
+            cond.iter().chain(step.iter()).for_each(|e| addressed_in(e, out));
+            addressed_in_stmt(body, out);
+        }
+        _ => {}
+    }
+}
+
+fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>) {
+    match &e.kind {
+        A::Unary(UnaryOp::AddrOf, x) => {
+            if let A::Name(n) = &x.kind {
+                out.insert(n.clone());
+            }
+            addressed_in(x, out);
+        }
+        A::Member(x, _) | A::Unary(_, x) | A::Cast(_, x) | A::SizeofExpr(x) => addressed_in(x, out),
+        A::IncDec { operand, .. } => addressed_in(operand, out),
+        A::Index(a, b) | A::Binary(_, a, b) | A::Assign(_, a, b) => {
+            addressed_in(a, out);
+            addressed_in(b, out);
+        }
+        A::Ternary(a, b, c) => {
+            addressed_in(a, out);
+            addressed_in(b, out);
+            addressed_in(c, out);
+        }
+        A::Call(_, args) | A::InitList(args) | A::MethodCall(_, _, args) => {
+            args.iter().for_each(|a| addressed_in(a, out))
+        }
+        A::Launch(_, c, args) => c.iter().chain(args).for_each(|a| addressed_in(a, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,179 @@
+//! The host tree: a program's host functions with every name resolved to a slot, every expression typed and
+//! every implicit conversion explicit. [`super::resolve`] builds it from the parse tree; [`super::interp`]
+//! runs it. No string is looked up while a program runs.
+
+use crate::front::source::Span;
+use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
+use crate::front::types::{Scalar, Type};
+
+/// A local's index in its function's frame.
+pub type Slot = u32;
+
+/// A resolved whole program's host side.
+#[derive(Clone, Debug, Default)]
+pub struct HostProgram {
+    pub functions: Vec<HFunc>,
+    /// Index of `main` in `functions`.
+    pub main: u32,
+    /// String literals, each with its terminating NUL (placed in host memory before `main` runs).
+    pub strings: Vec<Vec<u8>>,
+}
+
+/// One host function.
+#[derive(Clone, Debug)]
+pub struct HFunc {
+    pub name: String,
+    /// Parameter slots with their types, in order.
+    pub params: Vec<(Slot, Type)>,
+    pub slots: u32,
+    /// Locals kept in host memory (arrays, and scalars whose address is taken): slot, bytes, name. Each gets
+    /// a stack allocation when the function is entered; the slot holds its address.
+    pub frame: Vec<(Slot, u32, String)>,
+    pub body: Vec<HStmt>,
+    pub ret: Type,
+    pub span: Span,
+}
+
+/// A statement.
+#[derive(Clone, Debug)]
+pub enum HStmt {
+    Expr(HExpr),
+    Block(Vec<HStmt>),
+    If(HExpr, Box<HStmt>, Option<Box<HStmt>>),
+    While(HExpr, Box<HStmt>),
+    DoWhile(Box<HStmt>, HExpr),
+    For(Vec<HStmt>, Option<HExpr>, Option<HExpr>, Box<HStmt>),
+    Break,
+    Continue,
+    Return(Option<HExpr>),
+    /// Zero `bytes` at the address in a slot (a memory local's declaration without a full initialiser).
+    Zero(Slot, u32),
+}
+
+/// A typed expression.
+#[derive(Clone, Debug)]
+pub struct HExpr {
+    pub kind: HK,
+    pub ty: Type,
+    pub span: Span,
+}
+
+/// Where an assignment stores.
+#[derive(Clone, Debug)]
+pub enum Place {
+    /// A register local.
+    Slot(Slot),
+    /// Host (or, wrongly, device) memory at an address, stored as `Scalar`; `what` names the pointer for
+    /// messages (`d_a`).
+    Mem(Box<HExpr>, Scalar, Option<String>),
+}
+
+/// Where a launch's `dim3` comes from.
+#[derive(Clone, Debug)]
+pub enum Dim3Src {
+    /// An integer: (n, 1, 1).
+    Int(HExpr),
+    /// A `dim3` variable at this address.
+    Mem(HExpr),
+    /// `dim3(x, y, z)` with up to three parts (the rest 1).
+    Parts(Vec<HExpr>),
+}
+
+/// A kernel launch written in host code.
+#[derive(Clone, Debug)]
+pub struct LaunchExpr {
+    /// The kernel (a template instance's name for `k<256>`).
+    pub kernel: String,
+    pub grid: Dim3Src,
+    pub block: Dim3Src,
+    pub shared: Option<HExpr>,
+    /// Arguments converted to the parameters' types, with the storage type of each.
+    pub args: Vec<(HExpr, Scalar)>,
+}
+
+/// Library functions host code calls (C library and CUDA runtime).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lib {
+    Printf,
+    Fprintf,
+    Puts,
+    Putchar,
+    Malloc,
+    Calloc,
+    Free,
+    Memset,
+    Memcpy,
+    Rand,
+    Srand,
+    Atoi,
+    Strcmp,
+    Strlen,
+    Exit,
+    /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
+    Math(MathFn),
+    CudaMalloc,
+    CudaFree,
+    CudaMemcpy,
+    CudaMemset,
+    CudaDeviceSynchronize,
+    CudaDeviceReset,
+    CudaGetLastError,
+    CudaPeekAtLastError,
+    CudaGetErrorString,
+    CudaGetErrorName,
+    CudaSetDevice,
+}
+
+/// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).
+#[derive(Clone, Debug)]
+pub enum HK {
+    Const(u64),
+    /// The address of string literal `n`.
+    Str(u32),
+    /// A register local's value.
+    Slot(Slot),
+    /// A value loaded from memory, stored as `Scalar`; `what` names the pointer for messages.
+    Load(Box<HExpr>, Scalar, Option<String>),
+    Assign(Box<Place>, Box<HExpr>),
+    /// `place op= value` in `Scalar` (the usual arithmetic conversion of both), converted back to the
+    /// place's storage type `Scalar`.
+    Compound(ArithOp, Scalar, Scalar, Box<Place>, Box<HExpr>),
+    /// `p += n` / `p -= n` on a pointer place: element size (negative to subtract).
+    PtrCompound(i64, Box<Place>, Box<HExpr>),
+    /// `++x` / `x--`: the place, its storage type, the step (element size for pointers), prefix.
+    IncDec(Box<Place>, Scalar, i64, bool),
+    Unary(UnOp, Scalar, Box<HExpr>),
+    Arith(ArithOp, Scalar, Box<HExpr>, Box<HExpr>),
+    Cmp(CmpOp, Scalar, Box<HExpr>, Box<HExpr>),
+    And(Box<HExpr>, Box<HExpr>),
+    Or(Box<HExpr>, Box<HExpr>),
+    Cond(Box<HExpr>, Box<HExpr>, Box<HExpr>),
+    Convert(Scalar, Scalar, Box<HExpr>),
+    /// `p + i * size` (`i` an `I64`).
+    PtrAdd(Box<HExpr>, Box<HExpr>, i64),
+    /// `(a - b) / size`.
+    PtrDiff(Box<HExpr>, Box<HExpr>, i64),
+    Call(u32, Vec<HExpr>),
+    /// A library call; `Scalar`s are the argument storage types after default promotions.
+    Lib(Lib, Vec<HExpr>),
+    Launch(Box<LaunchExpr>),
+    /// `a, b`: both, the value of `b`.
+    Comma(Box<HExpr>, Box<HExpr>),
+    /// Stores `dim3` parts (x, y, z; missing ones 1) at the address, value nothing.
+    InitDim3(Box<HExpr>, Vec<HExpr>),
+}
+
+impl HExpr {
+    pub fn new(kind: HK, ty: Type, span: Span) -> HExpr {
+        HExpr { kind, ty, span }
+    }
+}
+
+/// How a value of `ty` is stored (pointers as 64-bit integers); None for arrays, structs and void.
+pub fn storage(ty: &Type) -> Option<Scalar> {
+    match ty {
+        Type::Scalar(s) => Some(*s),
+        Type::Ptr { .. } => Some(Scalar::U64),
+        _ => None,
+    }
+}
