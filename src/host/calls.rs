@@ -61,7 +61,7 @@ impl Interp<'_> {
                 self.write_bytes(v[0], Some(&src), v[2], 0, e.span)?;
                 v[0]
             }
-            Lib::Rand => self.rand.next() as u32 as u64,
+            Lib::Rand => self.rand.rand() as u32 as u64,
             Lib::Srand => {
                 self.rand = libc::GlibcRand::new(v[0] as u32);
                 0

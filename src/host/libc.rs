@@ -48,7 +48,7 @@ impl GlibcRand {
     }
 
     /// The next `rand()`: 0 ..= RAND_MAX (2^31 - 1).
-    pub fn next(&mut self) -> i32 {
+    pub fn rand(&mut self) -> i32 {
         (self.step() >> 1) as i32
     }
 }
@@ -131,7 +131,7 @@ mod tests {
     fn glibc_rand_default_seed() {
         // The first values of rand() on glibc without srand.
         let mut g = GlibcRand::default();
-        let v: Vec<i32> = (0..3).map(|_| g.next()).collect();
+        let v: Vec<i32> = (0..3).map(|_| g.rand()).collect();
         assert_eq!(v, vec![1804289383, 846930886, 1681692777]);
     }
 }
