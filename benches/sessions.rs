@@ -7,10 +7,10 @@
 
 use std::cell::RefCell;
 
-use warpdbg::history::DEFAULT_BUDGET;
+use warpdbg::debug::history::DEFAULT_BUDGET;
 use warpdbg::launch::Overrides;
-use warpdbg::recording::{EventKind, Header, Recorder};
-use warpdbg::session::Session;
+use warpdbg::debug::recording::{EventKind, Header, Recorder};
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
@@ -123,7 +123,7 @@ fn recorder_write_one_event(b: divan::Bencher) {
     std::fs::create_dir_all(&dir).unwrap();
     let app = app();
     let mut rec = Recorder::create(&dir.join("bench.wdbg"), &header(&app)).unwrap();
-    let check = warpdbg::recording::state_check(&app.session.machine);
+    let check = warpdbg::debug::recording::state_check(&app.session.machine);
     b.bench_local(|| {
         rec.write(EventKind::Action { name: "Step".into(), steps: 12345, check: check.clone() }).unwrap();
     });
@@ -174,7 +174,7 @@ fn compare_reduce_neighbored_1_16_to_the_end(b: divan::Bencher) {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/reduce_neighbored.cu");
     let compiled = warpdbg::front::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
     b.bench_local(|| {
-        let mut c = warpdbg::compare::Compare::new(&compiled, &Config::default()).expect("launch");
+        let mut c = warpdbg::debug::compare::Compare::new(&compiled, &Config::default()).expect("launch");
         c.cont();
         c.cont();
         assert!(c.sides.iter().all(|s| s.machine.outcome().is_some()));

@@ -8,7 +8,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::front::{self, Compiled};
 use crate::ir::print::print_kernel;
 use crate::launch::{Mode, Overrides};
-use crate::session::Session;
+use crate::debug::session::Session;
 use crate::sim::memory_report::MemoryDetail;
 use crate::sim::{Config, Machine, Outcome, report};
 use crate::tui::app::App;
@@ -346,10 +346,10 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
 
 /// The header `--record` writes: the kernel file's text, the launch overrides, and the app's mode, theme,
 /// breakpoints and terminal size.
-pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::recording::Header {
-    crate::recording::Header {
-        format: crate::recording::FORMAT.into(),
-        version: crate::recording::VERSION,
+pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::debug::recording::Header {
+    crate::debug::recording::Header {
+        format: crate::debug::recording::FORMAT.into(),
+        version: crate::debug::recording::VERSION,
         warpdbg: env!("CARGO_PKG_VERSION").into(),
         file,
         source: app.session.compiled.source().text.clone(),
@@ -374,7 +374,7 @@ fn host_command(path: &Path, launch: &LaunchArgs) -> Exit {
         Ok(c) => c,
         Err(code) => return code,
     };
-    match crate::host_program::generate(&compiled) {
+    match crate::program::host_program::generate(&compiled) {
         Ok(text) => {
             print!("{text}");
             Exit::Ok
@@ -565,7 +565,7 @@ fn tui_command(
                 app.size = (c, r);
             }
             let header = recording_header(path.display().to_string(), &app, launch);
-            match crate::recording::Recorder::create(p, &header) {
+            match crate::debug::recording::Recorder::create(p, &header) {
                 Ok(r) => Some(r),
                 Err(e) => {
                     eprintln!("error: cannot record to {}: {e}", p.display());
@@ -616,9 +616,9 @@ fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size:
         return Exit::Ok;
     }
     if let Some(o) = app.session.run_to(steps) {
-        app.stopped(&crate::session::Stop::Finished(o));
+        app.stopped(&crate::debug::session::Stop::Finished(o));
     } else if steps > 0 {
-        app.stopped(&crate::session::Stop::Stepped);
+        app.stopped(&crate::debug::session::Stop::Stepped);
     }
     app.fix_selection();
     app.follow_selected();
@@ -666,8 +666,8 @@ fn bench_command(path: &Path, launch: &LaunchArgs, config: Config) -> Exit {
     exit_for(&outcome)
 }
 
-fn load_recording(path: &Path) -> Result<crate::recording::Recording, Exit> {
-    let rec = crate::recording::Recording::load(path).map_err(|e| {
+fn load_recording(path: &Path) -> Result<crate::debug::recording::Recording, Exit> {
+    let rec = crate::debug::recording::Recording::load(path).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
     })?;
@@ -800,7 +800,7 @@ fn explore_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config,
             }
         };
         let outcome = m.run();
-        let memory = crate::recording::memory_check(&m);
+        let memory = crate::debug::recording::memory_check(&m);
         let key = (outcome.name().to_string(), memory.clone());
         match results.iter_mut().find(|r| (r.outcome.clone(), r.memory.clone()) == key) {
             Some(r) => r.seeds.push(seed),
@@ -899,11 +899,11 @@ fn why_command(path: &Path, launch: &LaunchArgs, steps: u64, block: u64, warp: u
 }
 
 /// Parses `--break` specs against a compiled kernel; prints the diagnostics of the first bad one.
-pub fn parse_breaks(specs: &[String], compiled: &Compiled) -> Result<Vec<crate::breakpoint::Breakpoint>, Exit> {
+pub fn parse_breaks(specs: &[String], compiled: &Compiled) -> Result<Vec<crate::debug::breakpoint::Breakpoint>, Exit> {
     specs
         .iter()
         .map(|s| {
-            crate::breakpoint::Breakpoint::parse(s, compiled).map_err(|e| {
+            crate::debug::breakpoint::Breakpoint::parse(s, compiled).map_err(|e| {
                 eprint!("{}", e.render());
                 eprintln!("error: bad breakpoint `{s}`");
                 Exit::Usage
@@ -915,7 +915,7 @@ pub fn parse_breaks(specs: &[String], compiled: &Compiled) -> Result<Vec<crate::
 /// The debugger's app with `--break` and `--quiz` applied. With `--quiz`, FILE may be a recorded session
 /// (`.wdbg`): its kernel, launch and the instructor's quiz points.
 fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -> Result<App, Exit> {
-    use crate::quiz::{Points, QuestionKind, Quiz};
+    use crate::debug::quiz::{Points, QuestionKind, Quiz};
     let recorded = teach.quiz && path.extension().is_some_and(|e| e == "wdbg");
     let mut points = Points { defaults: true, ..Points::default() };
     let mut app = if recorded {
@@ -929,7 +929,7 @@ fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -
             .events
             .iter()
             .filter_map(|e| match &e.kind {
-                crate::recording::EventKind::Quiz { question, steps } => {
+                crate::debug::recording::EventKind::Quiz { question, steps } => {
                     QuestionKind::parse(question).map(|k| (*steps, k))
                 }
                 _ => None,
@@ -968,7 +968,7 @@ fn run_break_command(
     config: Config,
     specs: &[String],
 ) -> Exit {
-    use crate::session::Stop;
+    use crate::debug::session::Stop;
     let compiled = match load(path, launch) {
         Ok(c) => c,
         Err(code) => return code,
@@ -989,14 +989,14 @@ fn run_break_command(
     }
     let mut first = true;
     let stop = loop {
-        if let Some(stop) = session.cont(crate::session::CONTINUE_CHUNK, first) {
+        if let Some(stop) = session.cont(crate::debug::session::CONTINUE_CHUNK, first) {
             break stop;
         }
         first = false;
     };
     let hit = match &stop {
         Stop::Hit(h) => Some(h.clone()),
-        Stop::Breakpoint { line } => Some(crate::breakpoint::line_hit(&mut session, *line)),
+        Stop::Breakpoint { line } => Some(crate::debug::breakpoint::line_hit(&mut session, *line)),
         _ => None,
     };
     let outcome = session.machine.outcome().cloned().unwrap_or(Outcome::Paused);

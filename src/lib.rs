@@ -1,29 +1,24 @@
 //! warpdbg: a debugger that makes SIMT execution visible.
 //!
-//! The core is UI-free and flows one way: [`front`] (kernel text -> typed tree) -> [`ir`] (control-flow graph
-//! with reconvergence points) -> the simulated SM -> views. Nothing here imports a terminal library.
+//! The core is UI-free and flows one way: [`front`] (source text -> typed tree) -> [`ir`] (control-flow graph
+//! with reconvergence points) -> the simulated SM ([`sim`]) -> [`debug`] (sessions, breakpoints, time
+//! travel, compare, quiz, recordings). Whole programs add [`host`] (the host-code interpreter) and
+//! [`program`] (a run of many launches on one simulated device). Nothing here imports a terminal library.
 //!
-//! The front ends sit on top: [`cli`] and [`tui`] (with [`recording`]) need the `native` feature (the
+//! The front ends sit on top: [`cli`] and [`tui`] (with `debug::recording`) need the `native` feature (the
 //! default: a terminal, files, threads); [`web`] serves a page from a source string. Without `native` the
 //! library builds for `wasm32-unknown-unknown` (docs/wasm.md).
 
 #![deny(clippy::unwrap_used)]
 
-pub mod breakpoint;
 #[cfg(feature = "native")]
 pub mod cli;
-pub mod compare;
+pub mod debug;
 pub mod front;
-pub mod history;
 pub mod host;
-pub mod host_program;
 pub mod ir;
 pub mod launch;
 pub mod program;
-pub mod quiz;
-#[cfg(feature = "native")]
-pub mod recording;
-pub mod session;
 pub mod sim;
 #[cfg(feature = "native")]
 pub mod tui;

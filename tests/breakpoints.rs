@@ -5,9 +5,9 @@
 mod common;
 
 use common::{compile, warpdbg};
-use warpdbg::breakpoint::{Breakpoint, Hit, variable};
+use warpdbg::debug::breakpoint::{Breakpoint, Hit, variable};
 use warpdbg::launch::Mode;
-use warpdbg::session::{Session, Stop};
+use warpdbg::debug::session::{Session, Stop};
 use warpdbg::sim::{Config, Outcome};
 
 const DEADLOCK: &str = "kernels/deadlock.cu";
@@ -30,7 +30,7 @@ fn session(file: &str, mode: Mode, specs: &[&str]) -> Session {
 fn cont(s: &mut Session, first: bool) -> Stop {
     let mut first = first;
     loop {
-        if let Some(stop) = s.cont(warpdbg::session::CONTINUE_CHUNK, first) {
+        if let Some(stop) = s.cont(warpdbg::debug::session::CONTINUE_CHUNK, first) {
             return stop;
         }
         first = false;

@@ -1,4 +1,4 @@
-//! The side-by-side comparison (issue 10, part 1): the UI-free core (`warpdbg::compare`: the first point
+//! The side-by-side comparison (issue 10, part 1): the UI-free core (`warpdbg::debug::compare`: the first point
 //! where pre-Volta and ITS differ, how each ends, the lockstep-by-line rule), the split view driven by keys
 //! as the event loop drives it and drawn into a ratatui `TestBackend` (snapshots under `tests/snapshots/`,
 //! read and checked by hand), the `v` key, small screens, and `warpdbg view --compare`.
@@ -8,8 +8,8 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 use warpdbg::cli::LaunchArgs;
-use warpdbg::compare::{Compare, ITS, PRE_VOLTA, WarpAt, What};
-use warpdbg::session::Stop;
+use warpdbg::debug::compare::{Compare, ITS, PRE_VOLTA, WarpAt, What};
+use warpdbg::debug::session::Stop;
 use warpdbg::sim::inspect::WarpState;
 use warpdbg::sim::machine::WaitKind;
 use warpdbg::sim::{Config, LaneMask, Outcome};

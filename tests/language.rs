@@ -7,7 +7,7 @@ mod common;
 
 use warpdbg::front::{self, CompileError};
 use warpdbg::launch::{Mode, Overrides};
-use warpdbg::session::Session;
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 
 fn compile_err(text: &str, mode: Mode) -> CompileError {

@@ -19,8 +19,8 @@ use common::tmux::Tmux;
 use proptest::prelude::*;
 use session_support::*;
 use warpdbg::launch::{Mode, Overrides};
-use warpdbg::recording::{EventKind, Recording, state_check};
-use warpdbg::session::Session;
+use warpdbg::debug::recording::{EventKind, Recording, state_check};
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::export::frame_text;
 use warpdbg::tui::keymap::Keymap;
@@ -360,7 +360,7 @@ fn back_and_forward_from_a_deadlock_keeps_the_outcome() {
 #[test]
 fn history_stays_within_its_budget_on_a_long_run() {
     let mut s = session_for("kernels/vec_add.cu", Mode::Its);
-    s.history = warpdbg::history::History::new(s.history.before(0).1, s.machine.approx_bytes(), 8 << 20);
+    s.history = warpdbg::debug::history::History::new(s.history.before(0).1, s.machine.approx_bytes(), 8 << 20);
     s.run_to(u64::MAX);
     let end = s.machine.steps;
     assert!(s.history.bytes() <= 8 << 20, "{} bytes", s.history.bytes());

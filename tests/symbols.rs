@@ -84,7 +84,7 @@ fn symbol_mistakes_are_explained() {
 fn the_generated_host_program_sets_symbols_with_cuda_memcpy_to_symbol() {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
     let c = front::compile("stencil.cu", STENCIL.as_bytes(), &o).expect("compiles");
-    let host = warpdbg::host_program::generate(&c).expect("host program");
+    let host = warpdbg::program::host_program::generate(&c).expect("host program");
     // The values as bit patterns (0.5f is 0x3f000000), copied before the launch; `calls` keeps its initialiser.
     assert!(host.contains("static const unsigned int init_coef[5] = {\n  1056964608u,1065353216u,1073741824u,1065353216u,1056964608u,\n};"), "{host}");
     let copy = host.find("cudaMemcpyToSymbol(coef, init_coef, sizeof(init_coef));").expect("copied to the symbol");

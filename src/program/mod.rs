@@ -3,6 +3,7 @@
 //! warpdbg's when it found something (programs.md).
 
 pub mod device;
+pub mod host_program;
 
 use std::io::Write;
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::keymap::Keymap;
 use super::theme::{BannerKind, Theme};
-use crate::session::{Session, Stop, WhyInactive};
+use crate::debug::session::{Session, Stop, WhyInactive};
 use crate::sim::Outcome;
 
 /// The panes, in focus order.
@@ -99,15 +99,15 @@ pub struct App {
     /// The latest instructor's note and the step it belongs to.
     pub note: Option<(u64, String)>,
     /// Events for the session recording, drained by the event loop (update itself does no I/O).
-    pub outbox: Vec<crate::recording::EventKind>,
+    pub outbox: Vec<crate::debug::recording::EventKind>,
     /// Replay: a warning when the recording no longer matches the simulation.
     pub replay_warning: Option<String>,
     /// Replay: the player's status line (shown instead of the key hints).
     pub replay_status: Option<String>,
     /// Quiz mode (`--quiz`): the quiz in progress.
-    pub quiz: Option<crate::quiz::Quiz>,
+    pub quiz: Option<crate::debug::quiz::Quiz>,
     /// The side-by-side comparison of pre-Volta and ITS (`v`, `--compare`), drawn instead of the panes.
-    pub compare: Option<crate::compare::Compare>,
+    pub compare: Option<crate::debug::compare::Compare>,
     /// The lane selected in the selected warp (`>` / `<`), None until one is picked.
     pub lane: Option<u32>,
     /// Why the selected lane is (in)active, and the state it was worked out for (see [`App::refresh_why`]).
@@ -249,10 +249,10 @@ impl App {
     /// Queues a recorded action (name, and the step count and checksum after it).
     pub fn record_action(&mut self, name: &str) {
         let m = &self.session.machine;
-        self.outbox.push(crate::recording::EventKind::Action {
+        self.outbox.push(crate::debug::recording::EventKind::Action {
             name: name.to_string(),
             steps: m.steps,
-            check: crate::recording::state_check(m),
+            check: crate::debug::recording::state_check(m),
         });
     }
 

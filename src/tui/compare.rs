@@ -1,10 +1,10 @@
 //! The side-by-side comparison's commands: `v` opens and closes it; while it is open the stepping keys move
-//! both sides (see [`crate::compare`] for the lockstep rule) and the warp keys pick the warp both sides follow.
+//! both sides (see [`crate::debug::compare`] for the lockstep rule) and the warp keys pick the warp both sides follow.
 
 use super::action::Action;
 use super::app::{App, WarpRef};
 use super::theme::BannerKind;
-use crate::compare::{Compare, NAMES};
+use crate::debug::compare::{Compare, NAMES};
 
 /// Instructions one "step line" may take on each side.
 const LINE_BUDGET: u64 = 100_000;

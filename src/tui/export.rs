@@ -6,7 +6,7 @@ use std::fmt::Write;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
 
-use crate::recording::{EventKind, Recording};
+use crate::debug::recording::{EventKind, Recording};
 
 /// A frame: time (ms), the event that produced it, and the screen.
 pub type Frame = (u64, Option<usize>, Buffer);

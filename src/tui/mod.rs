@@ -69,7 +69,7 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
 }
 
 /// Runs the interactive debugger until the user quits (or SIGTERM arrives), recording if asked.
-pub fn run(app: App, recorder: Option<crate::recording::Recorder>) -> io::Result<()> {
+pub fn run(app: App, recorder: Option<crate::debug::recording::Recorder>) -> io::Result<()> {
     with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
 }
 
@@ -77,13 +77,13 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     stop: &AtomicBool,
     mut app: App,
-    mut recorder: Option<crate::recording::Recorder>,
+    mut recorder: Option<crate::debug::recording::Recorder>,
 ) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
     app.outbox.clear();
     if let Some(r) = recorder.as_mut() {
-        r.write(crate::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
+        r.write(crate::debug::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
     }
     update::keep_cursor_visible(&mut app);
     loop {
@@ -108,7 +108,7 @@ fn event_loop(
                 Event::Mouse(m) => update::mouse(&mut app, m),
                 Event::Resize(w, h) => {
                     app.size = (w, h);
-                    app.outbox.push(crate::recording::EventKind::Resize { cols: w, rows: h });
+                    app.outbox.push(crate::debug::recording::EventKind::Resize { cols: w, rows: h });
                 }
                 _ => {}
             }
@@ -123,10 +123,10 @@ fn event_loop(
     }
     if let Some(r) = recorder.as_mut() {
         let m = &app.session.machine;
-        r.write(crate::recording::EventKind::End {
+        r.write(crate::debug::recording::EventKind::End {
             steps: m.steps,
-            check: crate::recording::state_check(m),
-            memory: crate::recording::memory_check(m),
+            check: crate::debug::recording::state_check(m),
+            memory: crate::debug::recording::memory_check(m),
         })?;
     }
     Ok(())
@@ -134,7 +134,7 @@ fn event_loop(
 
 /// Plays a recording: Space pauses, Left/Right step through events, +/- change the speed, `e` lets the viewer
 /// take over (any debugger key) and `R` returns to the recording where it was.
-pub fn replay(rec: crate::recording::Recording, make: impl Fn() -> Result<App, String>, speed: f64) -> io::Result<()> {
+pub fn replay(rec: crate::debug::recording::Recording, make: impl Fn() -> Result<App, String>, speed: f64) -> io::Result<()> {
     let build = |upto: usize| -> Result<App, String> {
         let mut app = make()?;
         for (i, e) in rec.events.iter().enumerate().take(upto) {

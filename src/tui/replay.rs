@@ -8,8 +8,8 @@ use super::app::App;
 use super::keymap::Keymap;
 use super::theme::{BannerKind, Theme};
 use super::update;
-use crate::recording::{Event, EventKind, Recording, memory_check, state_check};
-use crate::session::Session;
+use crate::debug::recording::{Event, EventKind, Recording, memory_check, state_check};
+use crate::debug::session::Session;
 use crate::sim::Config;
 
 /// The debugger as it was when the recording started.
@@ -24,7 +24,7 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
         None => Theme::load(&h.theme).unwrap_or_else(|_| Theme::default_dark()),
     };
     let mut app = App::new(session, keymap, theme);
-    app.size = crate::recording::clamp_size(h.size);
+    app.size = crate::debug::recording::clamp_size(h.size);
     app.session.breakpoints.extend(h.breakpoints.iter().copied());
     update::keep_cursor_visible(&mut app);
     Ok(app)
@@ -85,7 +85,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             None
         }
         EventKind::Resize { cols, rows } => {
-            app.size = crate::recording::clamp_size((*cols, *rows));
+            app.size = crate::debug::recording::clamp_size((*cols, *rows));
             None
         }
         EventKind::Mouse { button, col, row } => {
@@ -103,7 +103,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             app.message = Some((BannerKind::Warn, format!("quiz point at step {steps}: {question}")));
             None
         }
-        EventKind::Breakpoint { spec } => match crate::breakpoint::Breakpoint::parse(spec, &app.session.compiled) {
+        EventKind::Breakpoint { spec } => match crate::debug::breakpoint::Breakpoint::parse(spec, &app.session.compiled) {
             Ok(bp) => {
                 app.session.add_breakpoint(bp);
                 None

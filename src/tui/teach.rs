@@ -1,11 +1,11 @@
 //! The thin TUI side of breakpoint specs and quiz mode: the prompts' answers, and asking at quiz points.
-//! The logic is UI-free, in [`crate::breakpoint`] and [`crate::quiz`].
+//! The logic is UI-free, in [`crate::debug::breakpoint`] and [`crate::debug::quiz`].
 
 use super::app::{App, Overlay, PromptKind};
 use super::theme::BannerKind;
-use crate::breakpoint::Breakpoint;
-use crate::quiz::QuestionKind;
-use crate::recording::EventKind;
+use crate::debug::breakpoint::Breakpoint;
+use crate::debug::quiz::QuestionKind;
+use crate::debug::recording::EventKind;
 
 fn prompt(app: &mut App, kind: PromptKind) {
     app.overlay = Some(Overlay::Prompt { kind, text: String::new() });

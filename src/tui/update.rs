@@ -9,7 +9,7 @@ use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::{Areas, layout};
 use crate::launch::Mode;
-use crate::session::{CONTINUE_CHUNK, Stop};
+use crate::debug::session::{CONTINUE_CHUNK, Stop};
 
 /// Steps a single "step line" may take before giving control back.
 const STEP_LINE_BUDGET: u64 = 1_000_000;
@@ -443,7 +443,7 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
         MouseEventKind::ScrollUp => "scroll_up",
         _ => return,
     };
-    app.outbox.push(crate::recording::EventKind::Mouse { button: button.into(), col: ev.column, row: ev.row });
+    app.outbox.push(crate::debug::recording::EventKind::Mouse { button: button.into(), col: ev.column, row: ev.row });
     if app.overlay.is_some() {
         if let MouseEventKind::Down(_) = ev.kind {
             app.overlay = None;
@@ -540,7 +540,7 @@ pub fn goto_step(app: &mut App, step: u64) {
 /// A note at the current step: shown now and on replay.
 pub fn add_note(app: &mut App, text: &str) {
     app.note = Some((app.session.machine.steps, text.to_string()));
-    app.outbox.push(crate::recording::EventKind::Note { text: text.to_string() });
+    app.outbox.push(crate::debug::recording::EventKind::Note { text: text.to_string() });
 }
 
 /// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.

@@ -10,7 +10,7 @@ pub use files::Files;
 
 use crate::front::{self, Compiled};
 use crate::launch::{Mode, Overrides};
-use crate::session::{CONTINUE_CHUNK, Session, Stop};
+use crate::debug::session::{CONTINUE_CHUNK, Session, Stop};
 use crate::sim::Config;
 
 /// Options a page may set before compiling (the terminal's launch flags).

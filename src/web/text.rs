@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::session::Session;
+use crate::debug::session::Session;
 use crate::sim::inspect;
 
 /// Source lines shown around the lines warps are at.

@@ -7,7 +7,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 use warpdbg::cli::LaunchArgs;
-use warpdbg::session::Session;
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::sim::inspect::{self, WarpState};
 use warpdbg::tui::app::{App, Overlay};

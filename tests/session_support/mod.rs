@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use warpdbg::recording::{EventKind, Header, Recorder, memory_check, state_check};
-use warpdbg::session::Session;
+use warpdbg::debug::recording::{EventKind, Header, Recorder, memory_check, state_check};
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;

@@ -120,7 +120,7 @@ fn mark_lane(spans: &mut [Span], lane: Option<u32>) {
 
 /// The selected lane and why it is (in)active: the session's answer, in a few short rows.
 fn why_lines(app: &App, warp: u32, out: &mut Vec<Line>) {
-    use crate::session::LaneState;
+    use crate::debug::session::LaneState;
     let t = &app.theme;
     let Some(lane) = app.lane else { return };
     let head = Span::styled(format!("lane {lane} (thread {}): ", warp * 32 + lane), t.fg(t.title));

@@ -3,7 +3,7 @@
 //! with a condition on the thread's values (`line 28 if tid == 5 && sum > 3`).
 //!
 //! Specs are parsed against the compiled kernel (its lines, variables and `@arg` arrays) and get diagnostics
-//! like kernels: `breakpoint:1:COL`, the spec, a caret and a clear message. UI-free: [`crate::session::Session`]
+//! like kernels: `breakpoint:1:COL`, the spec, a caret and a clear message. UI-free: [`crate::debug::session::Session`]
 //! checks them in `cont`, one instruction at a time, before it issues ([`before_issue`]) and after
 //! ([`after_issue`]).
 //!
@@ -25,7 +25,7 @@ use crate::front::Compiled;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::source::{FileId, SourceFile, SourceMap, Span};
 use crate::ir::{Instr, Kernel, Operand, Pc, Ty};
-use crate::session::Session;
+use crate::debug::session::Session;
 use crate::sim::LaneMask;
 use crate::sim::inspect;
 use crate::sim::lane_mask::{format_ranges, threads_phrase};

@@ -4,7 +4,7 @@
 use std::collections::{BTreeSet, HashMap};
 
 use crate::front::Compiled;
-use crate::history::History;
+use crate::debug::history::History;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 
@@ -45,8 +45,8 @@ pub enum Stop {
     Breakpoint { line: u32 },
     /// A branch diverged (with break-on-divergence on).
     Divergence { line: u32 },
-    /// An event breakpoint ([`crate::breakpoint`]) stopped.
-    Hit(crate::breakpoint::Hit),
+    /// An event breakpoint ([`crate::debug::breakpoint`]) stopped.
+    Hit(crate::debug::breakpoint::Hit),
     /// The machine reached a final outcome.
     Finished(Outcome),
 }
@@ -65,7 +65,7 @@ pub struct Session {
     /// The lanes each warp last issued with (reconvergence and mask-condition breakpoints).
     pub(crate) last_mask: WarpMap<crate::sim::LaneMask>,
     /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
-    pub event_breakpoints: Vec<crate::breakpoint::Breakpoint>,
+    pub event_breakpoints: Vec<crate::debug::breakpoint::Breakpoint>,
     pub last_issue: Option<Issue>,
     /// Snapshots for stepping back.
     pub history: History<Snapshot>,
@@ -117,7 +117,7 @@ impl Session {
             last_issue: None,
         };
         let bytes = snap.bytes();
-        History::new(snap, bytes, crate::history::DEFAULT_BUDGET)
+        History::new(snap, bytes, crate::debug::history::DEFAULT_BUDGET)
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -273,9 +273,9 @@ impl Session {
 
     /// Adds a parsed breakpoint: a plain `line N` joins [`Session::breakpoints`], the others are checked by
     /// `cont` as event breakpoints.
-    pub fn add_breakpoint(&mut self, bp: crate::breakpoint::Breakpoint) {
+    pub fn add_breakpoint(&mut self, bp: crate::debug::breakpoint::Breakpoint) {
         match bp.kind {
-            crate::breakpoint::Kind::Line { line, cond: None } => {
+            crate::debug::breakpoint::Kind::Line { line, cond: None } => {
                 self.breakpoints.insert(line);
             }
             _ => self.event_breakpoints.push(bp),
@@ -297,7 +297,7 @@ impl Session {
             let pending = if self.event_breakpoints.is_empty() {
                 None
             } else {
-                match crate::breakpoint::before_issue(self, arriving) {
+                match crate::debug::breakpoint::before_issue(self, arriving) {
                     Ok(p) => p,
                     Err(hit) => return Some(Stop::Hit(hit)),
                 }
@@ -311,7 +311,7 @@ impl Session {
                 return Some(Stop::Divergence { line });
             }
             if let Some(p) = pending
-                && let Some(hit) = crate::breakpoint::after_issue(self, p)
+                && let Some(hit) = crate::debug::breakpoint::after_issue(self, p)
             {
                 return Some(Stop::Hit(hit));
             }

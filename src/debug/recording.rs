@@ -132,7 +132,7 @@ impl EventKind {
             EventKind::Resize { cols, rows } => {
                 (*cols == 0 || *rows == 0).then(|| format!("bad screen size {cols}x{rows}"))
             }
-            EventKind::Quiz { question, .. } => crate::quiz::QuestionKind::parse(question)
+            EventKind::Quiz { question, .. } => crate::debug::quiz::QuestionKind::parse(question)
                 .is_none()
                 .then(|| format!("unknown quiz question `{question}`")),
             _ => None,

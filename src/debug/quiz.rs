@@ -13,9 +13,9 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use crate::breakpoint::{self, Breakpoint, Kind};
+use crate::debug::breakpoint::{self, Breakpoint, Kind};
 use crate::ir::{Instr, Pc};
-use crate::session::Session;
+use crate::debug::session::Session;
 use crate::sim::lane_mask::format_ranges;
 use crate::sim::{LaneMask, Machine, Outcome, inspect};
 

@@ -15,7 +15,7 @@
 
 use crate::front::Compiled;
 use crate::launch::Mode;
-use crate::session::{Session, Stop};
+use crate::debug::session::{Session, Stop};
 use crate::sim::inspect::{self, WarpState};
 use crate::sim::lane_mask::format_ranges;
 use crate::sim::machine::WaitKind;
