@@ -233,6 +233,12 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    /// `switch (cond) body` in host code; the body's `case`/`default` labels are statements in it.
+    Switch { cond: Expr, body: Box<Stmt> },
+    /// `case value:` (host code).
+    Case(Expr),
+    /// `default:` (host code).
+    Default,
     Empty,
 }
 
@@ -348,6 +354,13 @@ pub enum ExprKind {
     /// `k<<<grid, block[, shmem[, stream]]>>>(args)` in host code: the kernel (a name, perhaps a template
     /// instance's), the configuration and the arguments.
     Launch(Ident, Vec<Expr>, Vec<Expr>),
+    /// `new T`, `new T(args)`, `new T[n]` in host code: the type, the element count of an array `new`, the
+    /// constructor arguments.
+    New { ty: TypeSpec, count: Option<Box<Expr>>, args: Vec<Expr> },
+    /// `a, b` in host code.
+    Comma(Box<Expr>, Box<Expr>),
+    /// `delete p` (false) or `delete[] p` (true) in host code.
+    Delete(bool, Box<Expr>),
     /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
     Error,
 }

@@ -4,6 +4,7 @@ use super::resolve::{Fail, Lv, Res, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use crate::front::tast::{ArithOp, CmpOp, UnOp};
+use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 
 /// Names of the CUDA runtime's and C library's constants host code uses.
@@ -174,10 +175,55 @@ impl Resolver<'_> {
             }
             A::Call(name, args) => self.call(name, args, span),
             A::Launch(k, config, args) => self.launch(k, config, args, span),
+            A::Comma(a, b) => {
+                let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
+                let ty = b.ty.clone();
+                Ok(HExpr::new(HK::Comma(Box::new(a), Box::new(b)), ty, span))
+            }
+            A::New { ty, count, args } => self.new_expr(ty, count.as_deref(), args, span),
+            A::Delete(_, p) => {
+                let v = self.rvalue(p)?;
+                if !matches!(v.ty, Type::Ptr { .. }) {
+                    return Err(self.error(p.span, format!("`delete` needs a pointer, not `{}`", v.ty)));
+                }
+                Ok(HExpr::new(HK::Lib(Lib::Free, vec![v]), Type::Void, span))
+            }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
             A::MethodCall(_, m, _) => Err(self.unsupported(m.span, "member functions in host code yet")),
             A::Error => Err(Fail),
         }
+    }
+
+    /// `new T[n]`, `new T`, `new T(v)`: heap memory as `malloc` gives it (named for messages), the scalar
+    /// initialised when a value is given.
+    fn new_expr(&mut self, ts: &ast::TypeSpec, count: Option<&ast::Expr>, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        let elem = self.ty(ts, 0)?;
+        let size = HExpr::new(HK::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
+        let bytes = match count {
+            Some(n) => {
+                let n = self.rvalue(n)?;
+                let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
+                HExpr::new(HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)), Type::Scalar(Scalar::U64), span)
+            }
+            None => size,
+        };
+        let name = self.string(&format!("new {}", elem));
+        let name = HExpr::new(HK::Const(name as u64), Type::INT, span);
+        let ptr_ty = Type::ptr(elem.clone(), false);
+        let alloc = HExpr::new(HK::Lib(Lib::Malloc, vec![bytes, name]), ptr_ty.clone(), span);
+        let init = match (args, count) {
+            ([], _) | (_, Some(_)) => return Ok(alloc),
+            ([v], None) if storage(&elem).is_some() => self.rvalue(v)?,
+            _ => return Err(self.unsupported(span, "`new` with constructor arguments in host code yet")),
+        };
+        let init = self.convert(init, &elem)?;
+        let slot = self.new_slot();
+        let at = HExpr::new(HK::Slot(slot), ptr_ty.clone(), span);
+        let keep = HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(alloc)), ptr_ty.clone(), span);
+        let place = Place::Mem(Box::new(at.clone()), storage(&elem).ok_or(Fail)?, None);
+        let store = HExpr::new(HK::Assign(Box::new(place), Box::new(init)), elem, span);
+        let both = HExpr::new(HK::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
+        Ok(HExpr::new(HK::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
     }
 
     fn binary(&mut self, op: BinaryOp, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {

@@ -208,8 +208,9 @@ impl<'a> Interp<'a> {
                         if self.eval(c, slots)? == 0 {
                             break;
                         }
-                        self.tick(c.span)?;
                     }
+                    // (A `for (;;)` counts too: the step limit must stop it.)
+                    self.tick(c.as_ref().or(step.as_ref()).map(|e| e.span).unwrap_or_default())?;
                     match self.stmt(body, slots)? {
                         Flow::Break => break,
                         Flow::Return(v) => return Ok(Flow::Return(v)),
@@ -217,6 +218,16 @@ impl<'a> Interp<'a> {
                     }
                     if let Some(s) = step {
                         self.eval(s, slots)?;
+                    }
+                }
+            }
+            HStmt::Switch(v, cases, default, body) => {
+                let v = self.eval(v, slots)?;
+                let start = cases.iter().find(|(c, _)| *c == v).map(|(_, i)| *i).or(*default);
+                if let Some(start) = start {
+                    match self.block(&body[start..], slots)? {
+                        Flow::Break | Flow::Normal => {}
+                        f => return Ok(f),
                     }
                 }
             }

@@ -239,7 +239,7 @@ impl Resolver<'_> {
         })
     }
 
-    fn new_slot(&mut self) -> Slot {
+    pub(super) fn new_slot(&mut self) -> Slot {
         self.slots += 1;
         self.slots - 1
     }
@@ -304,10 +304,48 @@ impl Resolver<'_> {
                 };
                 HStmt::Return(v)
             }
+            S::Switch { cond, body } => self.switch(cond, body)?,
+            S::Case(_) | S::Default => {
+                return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
+            }
             S::Empty => return Ok(()),
         };
         out.push(h);
         Ok(())
+    }
+
+    /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Res<HStmt> {
+        let v = self.rvalue(cond)?;
+        let Some(s) = v.ty.scalar().filter(|s| s.is_integer()) else {
+            return Err(self.error(cond.span, format!("a switch needs an integer, not `{}`", v.ty)));
+        };
+        let s = s.promote();
+        let v = self.convert(v, &Type::Scalar(s))?;
+        let S::Block(items) = &body.kind else {
+            return Err(self.unsupported(body.span, "a switch whose body is not a block"));
+        };
+        self.scopes.push(HashMap::new());
+        let (mut cases, mut default, mut out) = (vec![], None, vec![]);
+        let mut failed = false;
+        for item in items {
+            match &item.kind {
+                S::Case(e) => match self.const_eval(e) {
+                    Some(k) => cases.push((Scalar::I64.convert_bits(s, k as u64), out.len())),
+                    None => {
+                        self.error(e.span, "a case label must be an integer constant");
+                        failed = true;
+                    }
+                },
+                S::Default => default = Some(out.len()),
+                _ => failed |= self.stmt(item, &mut out).is_err(),
+            }
+        }
+        self.scopes.pop();
+        if failed {
+            return Err(Fail);
+        }
+        Ok(HStmt::Switch(v, cases, default, out))
     }
 
     fn for_parts(
@@ -599,6 +637,10 @@ fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
     match &s.kind {
         S::Decl(d) => d.declarators.iter().filter_map(|dc| dc.init.as_ref()).for_each(|e| addressed_in(e, out)),
         S::Expr(e) | S::Return(Some(e)) => addressed_in(e, out),
+        S::Switch { cond, body } => {
+            addressed_in(cond, out);
+            addressed_in_stmt(body, out);
+        }
         S::Block(b) => b.iter().for_each(|s| addressed_in_stmt(s, out)),
         S::If { cond, then, els } => {
             addressed_in(cond, out);
@@ -630,7 +672,14 @@ fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>) {
             }
             addressed_in(x, out);
         }
-        A::Member(x, _) | A::Unary(_, x) | A::Cast(_, x) | A::SizeofExpr(x) => addressed_in(x, out),
+        A::Member(x, _) | A::Unary(_, x) | A::Cast(_, x) | A::SizeofExpr(x) | A::Delete(_, x) => {
+            addressed_in(x, out)
+        }
+        A::Comma(a, b) => {
+            addressed_in(a, out);
+            addressed_in(b, out);
+        }
+        A::New { count, args, .. } => count.iter().map(|c| &**c).chain(args).for_each(|a| addressed_in(a, out)),
         A::IncDec { operand, .. } => addressed_in(operand, out),
         A::Index(a, b) | A::Binary(_, a, b) | A::Assign(_, a, b) => {
             addressed_in(a, out);

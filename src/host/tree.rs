@@ -46,6 +46,9 @@ pub enum HStmt {
     Break,
     Continue,
     Return(Option<HExpr>),
+    /// `switch`: the value, each `case` value with the index of the body statement it labels, the `default`
+    /// label's index, and the body's statements (labels removed). `break` leaves the switch.
+    Switch(HExpr, Vec<(u64, usize)>, Option<usize>, Vec<HStmt>),
     /// Zero `bytes` at the address in a slot (a memory local's declaration without a full initialiser).
     Zero(Slot, u32),
 }

@@ -6,7 +6,12 @@ impl Parser<'_> {
     // ---- expressions ----
 
     pub(super) fn expr(&mut self) -> PResult<Expr> {
-        let e = self.assignment()?;
+        let mut e = self.assignment()?;
+        while self.host && self.eat(Punct::Comma) {
+            let b = self.assignment()?;
+            let span = e.span.to(b.span);
+            e = Expr { kind: ExprKind::Comma(Box::new(e), Box::new(b)), span };
+        }
         if self.is(Punct::Comma) {
             return Err(self
                 .error(Diagnostic::unsupported(self.span(), "the comma operator").hint("write separate statements")));
@@ -198,6 +203,12 @@ impl Parser<'_> {
             let e = self.unary()?;
             let span = start.to(e.span);
             return Ok(Expr { kind: ExprKind::SizeofExpr(Box::new(e)), span });
+        }
+        if self.host
+            && let TokKind::Ident(n) = self.kind()
+            && (n == "new" || n == "delete")
+        {
+            return if n == "new" { self.new_expr() } else { self.delete_expr() };
         }
         // A cast: `(` followed by a type.
         if self.is(Punct::LParen) {
@@ -409,6 +420,39 @@ impl Parser<'_> {
         };
         self.bump();
         Ok(Expr { kind, span })
+    }
+
+    /// `new T`, `new T(args)`, `new T[n]` (host code).
+    fn new_expr(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.bump();
+        if !self.starts_type() {
+            return Err(self.expected("a type after `new`"));
+        }
+        let ty = self.type_spec()?;
+        let mut count = None;
+        let mut args = vec![];
+        if self.eat(Punct::LBracket) {
+            count = Some(Box::new(self.expr()?));
+            self.expect(Punct::RBracket)?;
+        } else if self.is(Punct::LParen) {
+            args = self.call_args()?;
+        }
+        Ok(Expr { kind: ExprKind::New { ty, count, args }, span: start.to(self.prev_span()) })
+    }
+
+    /// `delete p`, `delete[] p` (host code).
+    fn delete_expr(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.bump();
+        let array = self.is(Punct::LBracket) && *self.peek_kind(1) == TokKind::Punct(Punct::RBracket);
+        if array {
+            self.bump();
+            self.bump();
+        }
+        let e = self.unary()?;
+        let span = start.to(e.span);
+        Ok(Expr { kind: ExprKind::Delete(array, Box::new(e)), span })
     }
 
     /// `<<<grid, block[, shmem[, stream]]>>>(args)` after a kernel's name, in host code.

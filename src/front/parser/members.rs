@@ -194,16 +194,27 @@ impl Parser<'_> {
             self.bump();
         }
         while !self.is(Punct::RParen) && !self.at_eof() {
-            let ty = self.type_spec()?;
+            let mut ty = self.type_spec()?;
             let reference = self.eat(Punct::Amp);
             let name = match self.kind() {
                 TokKind::Ident(_) => self.ident("a parameter name")?,
                 _ => Ident { name: String::new(), span: self.span() },
             };
+            // `T a[]` and `T a[N]` are `T *a` (C adjusts the parameter's type); `a[N][M]` is not.
             if self.is(Punct::LBracket) {
-                return Err(self.error(
-                    Diagnostic::unsupported(self.span(), "array parameters").hint("write a pointer: `int *a`"),
-                ));
+                let at = self.span();
+                self.bump();
+                while !self.is(Punct::RBracket) && !self.at_eof() {
+                    self.bump();
+                }
+                self.expect(Punct::RBracket)?;
+                if self.is(Punct::LBracket) {
+                    return Err(self.error(
+                        Diagnostic::unsupported(at, "parameters that are arrays of arrays")
+                            .hint("write a pointer: `float *m` and index it `m[row * width + col]`"),
+                    ));
+                }
+                ty.pointers += 1;
             }
             let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
             params.push(Param { ty, name, reference, default });

@@ -83,6 +83,22 @@ impl Parser<'_> {
                 self.expect_semi()?;
                 StmtKind::Return(value)
             }
+            TokKind::Kw(Kw::Switch) if self.host => {
+                self.bump();
+                let cond = self.paren_cond()?;
+                StmtKind::Switch { cond, body: Box::new(self.statement()?) }
+            }
+            TokKind::Kw(Kw::Case) if self.host => {
+                self.bump();
+                let value = self.ternary()?;
+                self.expect(Punct::Colon)?;
+                StmtKind::Case(value)
+            }
+            TokKind::Kw(Kw::Default) if self.host && *self.peek_kind(1) == TokKind::Punct(Punct::Colon) => {
+                self.bump();
+                self.bump();
+                StmtKind::Default
+            }
             TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
                 let what = match k {
                     Kw::Goto => "`goto`",

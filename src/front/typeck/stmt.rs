@@ -101,6 +101,11 @@ impl Checker {
                 one(StmtKind::Return(value))
             }
             ast::StmtKind::Empty => vec![],
+            // The parser reads these only in host code.
+            ast::StmtKind::Switch { .. } | ast::StmtKind::Case(_) | ast::StmtKind::Default => {
+                self.err(Diagnostic::unsupported(span, "`switch` statements").hint("write it with if/else"));
+                vec![]
+            }
         }
     }
 

@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Program coverage: runs `warpdbg run` on every whole program a GPU ran, and compares standard output.
+
+    python3 benches/programs/run.py WARPDBG CASES_TSV GPU_DIR OUT_JSON [-j JOBS] [--only K,K,...]
+
+GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case K, the line number in
+CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
+passes when warpdbg's standard output equals the GPU's and its exit status is the program's own. Lines that
+print timings or device facts are compared by shape (their numbers masked): a line counts as one when it names
+time (time, elapsed, ms, sec, GFLOPS, GB/s, bandwidth, speedup, clock) or the device (Device, GPU name, SMs,
+compute capability, memory clock, shared memory per block). Each failure is classified: the construct warpdbg
+names as unsupported, a compile error, a host error or fault warpdbg reported, the step limit, a timeout, or
+different output (with the first differing line).
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+TIMING = re.compile(
+    r"time|elapsed|\bms\b|msec|\bsec|\bs\b|gflop|gb/s|bandwidth|speedup|clock|throughput|"
+    r"device|gpu|\bsm\b|compute capability|multiprocessor|memory clock|shared memory|bus width|"
+    r"cuda driver|runtime version|global memory|constant memory|registers|warp size|l2 cache",
+    re.I,
+)
+NUMBER = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?")
+
+
+def shape(line):
+    return NUMBER.sub("#", line) if TIMING.search(line) else line
+
+
+def classify(proc, gpu_out, gpu_status):
+    out = proc.stdout.decode("utf-8", "replace")
+    err = proc.stderr.decode("utf-8", "replace")
+    a, b = out.splitlines(), gpu_out.splitlines()
+    same = len(a) == len(b) and all(shape(x) == shape(y) for x, y in zip(a, b))
+    if same and proc.returncode == gpu_status:
+        return "pass", ""
+    m = re.search(r"not supported by warpdbg: ([^\n]*)", err)
+    if m:
+        return "unsupported", m.group(1).strip()
+    if proc.returncode == 2:
+        m = re.search(r"error(\[[^\]]*\])?: ([^\n]*)", err)
+        return "compile error", m.group(2).strip() if m else err.strip()[:200]
+    m = re.search(r"warpdbg: error: ([^\n]*)", err)
+    if m:
+        return "host error", m.group(1)[:200]
+    if proc.returncode == 4:
+        return "step limit", ""
+    if "panicked" in err:
+        return "panic", err.strip()[-300:]
+    for i, (x, y) in enumerate(zip(a, b)):
+        if shape(x) != shape(y):
+            return "different output", f"line {i + 1}: warpdbg {x!r} / GPU {y!r}"
+    if len(a) != len(b):
+        return "different output", f"{len(a)} lines / GPU {len(b)} lines; status {proc.returncode} / {gpu_status}"
+    return "different status", f"warpdbg {proc.returncode} / GPU {gpu_status}: {err.strip()[-200:]}"
+
+
+def main():
+    args = sys.argv[1:]
+    jobs, only = 2, None
+    if "-j" in args:
+        i = args.index("-j")
+        jobs = int(args[i + 1])
+        del args[i : i + 2]
+    if "--only" in args:
+        i = args.index("--only")
+        only = {int(x) for x in args[i + 1].split(",")}
+        del args[i : i + 2]
+    warpdbg, cases_path, gpu_dir, out_json = args
+    warpdbg = os.path.abspath(warpdbg)
+    cases = []
+    for k, line in enumerate(open(cases_path), 1):
+        path, dirs, cls = line.rstrip("\n").split("\t")
+        if cls != "candidate" or (only and k not in only):
+            continue
+        st = os.path.join(gpu_dir, f"{k}.status")
+        if not os.path.exists(st):
+            continue
+        status = open(st).read().strip()
+        if status in ("build", "124", "137"):
+            continue
+        gpu_out = open(os.path.join(gpu_dir, f"{k}.stdout"), errors="replace").read()
+        cases.append((k, path, dirs.split(":"), int(status), gpu_out))
+
+    def one(case):
+        k, path, dirs, status, gpu_out = case
+        cmd = [warpdbg, "run", path]
+        for d in dirs:
+            cmd += ["-I", d]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, timeout=120, cwd=os.path.dirname(path))
+        except subprocess.TimeoutExpired:
+            return {"case": k, "path": path, "result": "timeout", "detail": "over 120 s"}
+        result, detail = classify(proc, gpu_out, status)
+        return {"case": k, "path": path, "result": result, "detail": detail}
+
+    with ThreadPoolExecutor(jobs) as pool:
+        results = list(pool.map(one, cases))
+    json.dump(results, open(out_json, "w"), indent=1)
+    counts = {}
+    for r in results:
+        counts[r["result"]] = counts.get(r["result"], 0) + 1
+    n = len(results)
+    print(f"{counts.get('pass', 0)} of {n} pass; " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
+
+
+if __name__ == "__main__":
+    main()
