@@ -90,6 +90,10 @@ impl Interp<'_> {
             }
             Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
             Lib::Exit => return Err(Stop::Exit(v[0] as u8)),
+            Lib::Stream(to_err, item) => {
+                self.stream(to_err, item, v[0], e)?;
+                0
+            }
             Lib::Math(f) => {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);
                 alu::math(f, Ty::from(s), v[0], v[1])

@@ -232,6 +232,11 @@ impl Resolver<'_> {
             let k = if op == BinaryOp::LogAnd { HK::And(x, y) } else { HK::Or(x, y) };
             return Ok(HExpr::new(k, Type::INT, span));
         }
+        if op == BinaryOp::Shl
+            && let Some(chain) = self.stream_shift(a, b, span)
+        {
+            return chain;
+        }
         let (x, y) = (self.rvalue(a)?, self.rvalue(b)?);
         if let Some(cmp) = cmp_op(op) {
             let s = match (&x.ty, &y.ty) {

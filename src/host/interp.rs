@@ -44,6 +44,8 @@ pub struct Interp<'a> {
     pub(super) strings: Vec<u64>,
     /// Host copies of the runtime's error strings, by code (allocated on first use).
     pub(super) error_strings: Vec<(u32, bool, u64)>,
+    /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
+    pub(super) stream_state: super::stream::StreamState,
     depth: u32,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
@@ -82,6 +84,7 @@ impl<'a> Interp<'a> {
             sticky: 0,
             strings,
             error_strings: vec![],
+            stream_state: Default::default(),
             depth: 0,
             steps: 0,
             max_steps,

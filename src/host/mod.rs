@@ -12,6 +12,7 @@ pub mod libc;
 mod libcalls;
 pub mod memory;
 pub mod resolve;
+mod stream;
 pub mod tree;
 
 use std::fmt;

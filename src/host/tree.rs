@@ -114,6 +114,8 @@ pub enum Lib {
     Exit,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
     Math(MathFn),
+    /// One item of `std::cout << ...` (true: `std::cerr`).
+    Stream(bool, super::stream::StreamItem),
     CudaMalloc,
     CudaFree,
     CudaMemcpy,

@@ -177,12 +177,26 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
         'g' | 'G' => {
             let v = as_f64(bits, ty);
             let p = s.precision.unwrap_or(6).max(1);
-            let exp = if v == 0.0 { 0 } else { v.abs().log10().floor() as i32 };
-            let body = if exp < -4 || exp >= p as i32 {
-                c_exp(v, p - 1, conv == 'G')
+            // C's rule: the exponent X that `%e` with precision P-1 would print (after rounding) picks the
+            // style; then trailing zeros go unless `#`.
+            let e = c_exp(v, p - 1, false);
+            let exp: i32 = e.rsplit_once('e').and_then(|(_, x)| x.parse().ok()).unwrap_or(0);
+            let strip = |t: String| {
+                if s.alt || !t.contains('.') {
+                    return t;
+                }
+                match t.split_once(['e', 'E']) {
+                    Some((m, x)) => {
+                        let m = m.trim_end_matches('0').trim_end_matches('.');
+                        format!("{m}{}{x}", if conv == 'G' { 'E' } else { 'e' })
+                    }
+                    None => t.trim_end_matches('0').trim_end_matches('.').to_string(),
+                }
+            };
+            let body = if v.is_finite() && exp >= -4 && exp < p as i32 {
+                strip(format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, v))
             } else {
-                let f = format!("{:.*}", (p as i32 - 1 - exp).max(0) as usize, v);
-                if f.contains('.') && !s.alt { f.trim_end_matches('0').trim_end_matches('.').to_string() } else { f }
+                strip(c_exp(v, p - 1, conv == 'G'))
             };
             pad(&s, signed(&s, body, v.is_sign_negative()), true)
         }
@@ -211,6 +225,10 @@ mod tests {
         assert_eq!(format("tid %d of %d\n", &[i(5), i(32)]), "tid 5 of 32\n");
         assert_eq!(format("%5d|%-4d|%04d", &[i(42), i(-3), i(-7)]), "   42|-3  |-007");
         assert_eq!(format("%.2f %e %g", &[f(1.23456), f(12345.678), f(0.0001)]), "1.23 1.234568e+04 0.0001");
+        assert_eq!(
+            format("%g %g %g %g %G %#g", &[f(1e7), f(999999.5), f(0.00001234), f(100.0), f(1.5e-10), f(2.0)]),
+            "1e+07 1e+06 1.234e-05 100 1.5E-10 2.00000"
+        );
         assert_eq!(format("%x %#X %u %%", &[i(255), i(255), i(-1)]), "ff 0XFF 4294967295 %");
         let big = |v: i64| (v as u64, Ty::I64);
         assert_eq!(

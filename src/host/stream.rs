@@ -1,0 +1,181 @@
+//! `std::cout << ... << std::endl` and `std::cerr`: the part of `<iostream>`/`<iomanip>` course code uses.
+//!
+//! A chain `cout << a << b` is resolved into one library call per item ([`StreamItem`]), each formatted as
+//! libstdc++ does: integers in decimal, floating-point values like `%g` with the stream's precision (6 unless
+//! `std::setprecision` changed it; `std::fixed` and `std::scientific` switch to `%f` and `%e`), `char` as a
+//! character, `bool` as 1 or 0, `char *` as text, other pointers in hex; `std::setw(n)` pads the next item
+//! only, on the left.
+
+use super::interp::{Interp, Stop};
+use super::resolve::{Res, Resolver};
+use super::tree::*;
+use crate::front::ast::{self, BinaryOp, ExprKind as A};
+use crate::front::source::Span;
+use crate::front::types::{Scalar, Type};
+use crate::ir::Ty;
+
+/// One item written to a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamItem {
+    /// A C string (a literal or a `char *`).
+    Text,
+    Char,
+    /// An integer of this type.
+    Int(Scalar),
+    /// A floating-point value, as `double`.
+    Float,
+    Bool,
+    Pointer,
+    /// `std::endl`: a newline (and a flush).
+    Endl,
+    /// `std::flush`.
+    Flush,
+    SetW,
+    SetPrecision,
+    Fixed,
+    Scientific,
+    /// `std::defaultfloat`.
+    DefaultFloat,
+}
+
+/// How a stream formats floating-point values, and the width of its next item.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamState {
+    precision: u32,
+    float: char,
+    width: u32,
+}
+
+impl Default for StreamState {
+    fn default() -> Self {
+        StreamState { precision: 6, float: 'g', width: 0 }
+    }
+}
+
+/// `cout`/`cerr` (false/true) when `e` is the start of an output chain, that is, names one of them.
+fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<bool> {
+    match &e.kind {
+        A::Name(n) if r.lookup(n).is_none() => match n.as_str() {
+            "cout" => Some(false),
+            "cerr" | "clog" => Some(true),
+            _ => None,
+        },
+        A::Binary(BinaryOp::Shl, a, _) => stream_name(r, a),
+        _ => None,
+    }
+}
+
+impl Resolver<'_> {
+    /// `a << b` when `a` is an output chain: the items written, in order, or None when it is a shift.
+    pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Res<HExpr>> {
+        let to_err = stream_name(self, a)?;
+        let mut items = vec![b];
+        let mut at = a;
+        while let A::Binary(BinaryOp::Shl, x, y) = &at.kind {
+            items.push(y);
+            at = x;
+        }
+        items.reverse();
+        let mut out: Option<HExpr> = None;
+        for item in items {
+            let call = match self.stream_item(to_err, item) {
+                Ok(c) => c,
+                Err(f) => return Some(Err(f)),
+            };
+            out = Some(match out {
+                None => call,
+                Some(prev) => HExpr::new(HK::Comma(Box::new(prev), Box::new(call)), Type::Void, span),
+            });
+        }
+        out.map(Ok)
+    }
+
+    fn stream_item(&mut self, to_err: bool, e: &ast::Expr) -> Res<HExpr> {
+        let span = e.span;
+        let call = |item, args| HExpr::new(HK::Lib(Lib::Stream(to_err, item), args), Type::Void, span);
+        let manipulator = match &e.kind {
+            A::Name(n) if self.lookup(n).is_none() => match n.as_str() {
+                "endl" => Some(StreamItem::Endl),
+                "flush" => Some(StreamItem::Flush),
+                "fixed" => Some(StreamItem::Fixed),
+                "scientific" => Some(StreamItem::Scientific),
+                "defaultfloat" => Some(StreamItem::DefaultFloat),
+                "left" | "right" | "dec" | "boolalpha" | "noboolalpha" => {
+                    return Err(self.unsupported(span, format_args!("the stream manipulator `{n}` yet")));
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        if let Some(m) = manipulator {
+            return Ok(call(m, vec![]));
+        }
+        if let A::Call(f, args) = &e.kind
+            && matches!(f.name.as_str(), "setw" | "setprecision")
+            && args.len() == 1
+            && !self.fns.contains_key(&f.name)
+        {
+            let v = self.rvalue(&args[0])?;
+            let v = self.convert(v, &Type::Scalar(Scalar::U64))?;
+            let item = if f.name == "setw" { StreamItem::SetW } else { StreamItem::SetPrecision };
+            return Ok(call(item, vec![v]));
+        }
+        let v = self.rvalue(e)?;
+        let item = match &v.ty {
+            // A character literal is a `char` in C++ (an `int` in C, as host code otherwise reads it).
+            _ if matches!(e.kind, A::Char(_)) => StreamItem::Char,
+            Type::Scalar(Scalar::Bool) => StreamItem::Bool,
+            Type::Scalar(Scalar::I8 | Scalar::U8) => StreamItem::Char,
+            Type::Scalar(s) if s.is_float() => StreamItem::Float,
+            Type::Scalar(s) => StreamItem::Int(*s),
+            Type::Ptr { elem, .. } if matches!(**elem, Type::Scalar(Scalar::I8 | Scalar::U8)) => StreamItem::Text,
+            Type::Ptr { .. } => StreamItem::Pointer,
+            t => return Err(self.error(span, format!("a `{t}` cannot be written to a stream"))),
+        };
+        let v = if item == StreamItem::Float { self.convert(v, &Type::Scalar(Scalar::F64))? } else { v };
+        Ok(call(item, vec![v]))
+    }
+}
+
+impl Interp<'_> {
+    /// Writes one stream item (its value in `bits`).
+    pub(super) fn stream(&mut self, to_err: bool, item: StreamItem, bits: u64, e: &HExpr) -> Result<(), Stop> {
+        let st = &mut self.stream_state;
+        let width = if st.width > 0 { st.width.to_string() } else { String::new() };
+        let text = match item {
+            StreamItem::SetW => {
+                st.width = bits.min(1 << 16) as u32;
+                return Ok(());
+            }
+            StreamItem::SetPrecision => {
+                st.precision = bits.min(1 << 10) as u32;
+                return Ok(());
+            }
+            StreamItem::Fixed | StreamItem::Scientific | StreamItem::DefaultFloat => {
+                st.float = match item {
+                    StreamItem::Fixed => 'f',
+                    StreamItem::Scientific => 'e',
+                    _ => 'g',
+                };
+                return Ok(());
+            }
+            StreamItem::Endl => "\n".to_string(),
+            StreamItem::Flush => return Ok(()),
+            StreamItem::Float => {
+                let spec = format!("%{width}.{}", st.precision);
+                super::libc::number(&spec, st.float, bits, Ty::F64)
+            }
+            StreamItem::Int(s) => super::libc::number(&format!("%{width}"), 'd', bits, Ty::from(s)),
+            StreamItem::Bool => super::libc::number(&format!("%{width}"), 'd', bits & 1, Ty::I32),
+            StreamItem::Char => super::libc::number(&format!("%{width}"), 'c', bits, Ty::I32),
+            StreamItem::Pointer => super::libc::number(&format!("%{width}"), 'p', bits, Ty::Ptr),
+            StreamItem::Text => {
+                let s = self.c_str(bits, e)?;
+                super::libc::string(&format!("%{width}"), &s)
+            }
+        };
+        self.stream_state.width = 0;
+        self.write(to_err, text.as_bytes());
+        Ok(())
+    }
+}
