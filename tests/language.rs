@@ -591,3 +591,17 @@ fn an_arg_element_type_may_be_a_typedef_of_the_file() {
     );
     assert_eq!(r.floats("px"), vec![0.0, 2.0, 4.0, 6.0]);
 }
+
+#[test]
+fn each_declarator_has_its_own_stars_as_in_c() {
+    // `float *a, *b, c;`: a and b are `float *`, c is a `float` (the first `*` is not part of the type).
+    let r = run_text(
+        "// @grid 1\n// @block 1\n// @arg out float[3] = 0\n\
+         struct Pair { float *p, *q; };\n\
+         __global__ void k(float *out) {\n    float *a, *b, c = 5.0f;\n    a = out; b = out + 1;\n\
+             Pair s; s.p = out + 2; s.q = b;\n    *a = 1.0f; *s.q = 2.0f; *s.p = c;\n}\n",
+        Mode::Its,
+    );
+    assert_eq!(r.outcome(), "completed");
+    assert_eq!(r.floats("out"), vec![1.0, 2.0, 5.0]);
+}

@@ -90,6 +90,23 @@ impl Interp<'_> {
             }
             Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
             Lib::Exit => return Err(Stop::Exit(v[0] as u8)),
+            // SIGABRT: a shell reports 128 + 6.
+            Lib::Abort => return Err(Stop::Exit(134)),
+            Lib::Assert => {
+                if v[0] != 0 {
+                    return Ok(0);
+                }
+                let text = String::from_utf8_lossy(&self.c_str(v[1], e)?).into_owned();
+                let func = self.current_function().to_string();
+                let message = format!(
+                    "{}:{line}: {func}: Assertion `{text}' failed.\n",
+                    self.file.name.rsplit('/').next().unwrap_or_default()
+                );
+                self.write(true, message.as_bytes());
+                return Err(Stop::Exit(134));
+            }
+            Lib::Setenv => 0,
+            Lib::Getenv => 0,
             Lib::Stream(to_err, item) => {
                 self.stream(to_err, item, v[0], e)?;
                 0

@@ -47,6 +47,8 @@ pub struct Interp<'a> {
     /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
     pub(super) stream_state: super::stream::StreamState,
     depth: u32,
+    /// The functions being run, innermost last.
+    calls: Vec<u32>,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
 }
@@ -86,6 +88,7 @@ impl<'a> Interp<'a> {
             error_strings: vec![],
             stream_state: Default::default(),
             depth: 0,
+            calls: vec![],
             steps: 0,
             max_steps,
         }
@@ -117,6 +120,15 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// The running function's signature as `__PRETTY_FUNCTION__` gives it (`int main(int, char **)`).
+    pub(super) fn current_function(&self) -> String {
+        let Some(f) = self.calls.last().and_then(|&f| self.prog.functions.get(f as usize)) else {
+            return String::new();
+        };
+        let params: Vec<String> = f.params.iter().map(|(_, t)| t.to_string()).collect();
+        format!("{} {}({})", f.ret, f.name, params.join(", "))
+    }
+
     pub(super) fn line(&self, span: Span) -> u32 {
         self.file.line_of(span.start)
     }
@@ -127,6 +139,7 @@ impl<'a> Interp<'a> {
             return Err(Stop::Error(HostError::StackOverflow { line: self.line(at), function: func.name.clone() }));
         }
         self.depth += 1;
+        self.calls.push(f);
         let mut slots = vec![0u64; func.slots as usize];
         for ((s, _), v) in func.params.iter().zip(args) {
             slots[*s as usize] = v;
@@ -146,6 +159,7 @@ impl<'a> Interp<'a> {
             }
         }
         self.depth -= 1;
+        self.calls.pop();
         match r? {
             Flow::Return(v) => Ok(v),
             _ => Ok(0),

@@ -29,7 +29,14 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "strcmp" => Some((Lib::Strcmp, vec![ptr(), ptr()], false, int.clone())),
         "strlen" => Some((Lib::Strlen, vec![ptr()], false, size.clone())),
         "atoi" => Some((Lib::Atoi, vec![ptr()], false, int)),
-        "exit" => Some((Lib::Exit, vec![int], false, Type::Void)),
+        "exit" => Some((Lib::Exit, vec![int.clone()], false, Type::Void)),
+        "abort" => Some((Lib::Abort, vec![], false, Type::Void)),
+        // The parser appends the condition's text.
+        "assert" => Some((Lib::Assert, vec![int.clone(), ptr()], false, Type::Void)),
+        // The environment: `setenv("CUDA_LAUNCH_BLOCKING", "1", 1)` changes nothing here (work is already
+        // synchronous), and no variable is set.
+        "setenv" => Some((Lib::Setenv, vec![ptr(), ptr(), int.clone()], false, int.clone())),
+        "getenv" => Some((Lib::Getenv, vec![ptr()], false, ptr())),
         "abs" => math1(MathFn::Abs, &int),
         "labs" | "llabs" => math1(MathFn::Abs, &long),
         "fabs" => math1(MathFn::Abs, &f64t),

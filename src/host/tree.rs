@@ -112,6 +112,11 @@ pub enum Lib {
     Strcmp,
     Strlen,
     Exit,
+    Abort,
+    /// `assert(cond)`: the condition and its text.
+    Assert,
+    Setenv,
+    Getenv,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
     Math(MathFn),
     /// One item of `std::cout << ...` (true: `std::cerr`).

@@ -451,7 +451,10 @@ impl<'t> Parser<'t> {
         let name = self.operator_name(name)?;
         if !self.is(Punct::LParen) {
             // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
-            let declarators = self.declarators(Some(name))?;
+            let name_at = self.pos - 1;
+            let mut declarators = self.declarators(Some(name))?;
+            let mut ret = ret;
+            self.own_stars(&mut ret, &mut declarators, name_at);
             self.expect_semi()?;
             let decl = Decl {
                 shared: space == VarSpace::Shared,

@@ -195,11 +195,36 @@ impl Parser<'_> {
             self.bump();
         }
         self.saw_shared = false;
-        let ty = self.type_spec()?;
+        let mut ty = self.type_spec()?;
         shared |= self.saw_shared;
-        let declarators = self.declarators(None)?;
+        let name_at = self.pos;
+        let mut declarators = self.declarators(None)?;
+        self.own_stars(&mut ty, &mut declarators, name_at);
         self.expect_semi()?;
         Ok(Decl { shared, is_extern, ty, declarators, span: start.to(self.prev_span()) })
+    }
+
+    /// `float *a, *b`: the type reader took the first declarator's `*`s into the type (they sit right before
+    /// the name at token `name_at`); they belong to that declarator alone, as in C.
+    pub(super) fn own_stars(&self, ty: &mut TypeSpec, declarators: &mut [Declarator], name_at: usize) {
+        let mut stars = 0u8;
+        let mut i = name_at;
+        while i > 0 {
+            match &self.toks[i - 1].kind {
+                TokKind::Punct(Punct::Star) => stars += 1,
+                TokKind::Kw(Kw::Restrict | Kw::Const | Kw::Volatile) => {}
+                _ => break,
+            }
+            i -= 1;
+        }
+        let stars = stars.min(ty.pointers);
+        if declarators.len() > 1
+            && stars > 0
+            && let Some(first) = declarators.first_mut()
+        {
+            ty.pointers -= stars;
+            first.pointers += stars;
+        }
     }
 
     /// `*p = q, smem[512], x` after a declaration's type; `first` is a name already read.

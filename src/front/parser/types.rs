@@ -195,9 +195,12 @@ impl Parser<'_> {
                 }
                 continue;
             }
-            let ty = self.type_spec()?;
+            let mut ty = self.type_spec()?;
+            let name_at = self.pos;
             let first = self.ident("a field name")?;
-            for d in self.declarators(Some(first))? {
+            let mut declarators = self.declarators(Some(first))?;
+            self.own_stars(&mut ty, &mut declarators, name_at);
+            for d in declarators {
                 fields.push((ty.clone(), d));
             }
             self.expect_semi()?;
