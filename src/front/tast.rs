@@ -111,6 +111,8 @@ pub struct Program {
     /// Unsupported constructs found in type checking, by the function they are in: errors where the launched
     /// kernel reaches the function, a warning for it otherwise.
     pub deferred: Vec<(FnId, super::diagnostic::Diagnostic)>,
+    /// The file's structs and classes by name (typedef names included): host code uses them too.
+    pub structs: std::collections::HashMap<String, std::sync::Arc<super::types::StructDef>>,
 }
 
 /// An instance to parse: its name, the template, the arguments' tokens.

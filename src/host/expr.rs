@@ -274,6 +274,9 @@ impl Resolver<'_> {
     fn assign(&mut self, op: Option<BinaryOp>, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {
         let (lv, ty) = self.lvalue(a)?;
         let v = self.rvalue(b)?;
+        if let (Type::Struct(_), None, Lv::Mem(addr, _)) = (&ty, op, &lv) {
+            return self.copy_struct(addr.clone(), v, &ty, span);
+        }
         let place = self.place(lv, &ty, span)?;
         let Some(op) = op else {
             let v = self.convert(v, &ty)?;

@@ -116,6 +116,11 @@ impl Resolver<'_> {
                 "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
                 "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
+                "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
+                "cudaSharedMemConfig" | "cudaFuncCache" => Type::INT,
+                n if self.kernels.structs.contains_key(n) => {
+                    Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Fail)?)
+                }
                 n => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
             }
         } else {
@@ -219,15 +224,26 @@ impl Resolver<'_> {
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
         self.ret = ret.clone();
         let mut params = vec![];
+        let mut copies = vec![];
         for (p, ty) in f.params.iter().zip(types) {
             let slot = self.new_slot();
             params.push((slot, ty.clone()));
+            if let Type::Struct(_) = ty {
+                // A struct passed by value: the caller passes its address; the callee works on its own copy.
+                let own = self.new_slot();
+                self.frame.push((own, ty.size().max(1), p.name.name.clone()));
+                let (to, from) = (HExpr::new(HK::Slot(own), ty.clone(), p.name.span), HExpr::new(HK::Slot(slot), ty.clone(), p.name.span));
+                copies.push(HStmt::Expr(self.copy_struct(to, from, &ty, p.name.span)?));
+                self.scopes[0].insert(p.name.name.clone(), Var::Mem(own, ty));
+                continue;
+            }
             if self.addressed.contains(&p.name.name) {
                 return Err(self.unsupported(p.name.span, "taking the address of a parameter in host code yet"));
             }
             self.scopes[0].insert(p.name.name.clone(), Var::Reg(slot, ty));
         }
-        let body = self.stmts(&f.body)?;
+        let mut body = copies;
+        body.extend(self.stmts(&f.body)?);
         Ok(HFunc {
             name: f.name.name.clone(),
             params,
@@ -411,6 +427,26 @@ impl Resolver<'_> {
             let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
             let Some(init) = &dc.init else { continue };
             match (&ty, &init.kind) {
+                (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
+                    let def = def.clone();
+                    if items.len() > def.fields.len() {
+                        return Err(self.error(init.span, format!("`{}` has {} fields", def.name, def.fields.len())));
+                    }
+                    for (f, item) in def.fields.iter().zip(items) {
+                        let Some(s) = storage(&f.ty) else {
+                            return Err(self.unsupported(item.span, "initialising a struct's array or struct field in host code yet"));
+                        };
+                        let v = self.rvalue(item)?;
+                        let v = self.convert(v, &f.ty)?;
+                        let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), f.ty.clone(), span)));
+                    }
+                }
+                (Type::Struct(def), _) if def.name != "dim3" => {
+                    let v = self.rvalue(init)?;
+                    out.push(HStmt::Expr(self.copy_struct(addr, v, &ty, span)?));
+                }
                 (Type::Struct(_), A::InitList(items)) => {
                     let parts = items.iter().map(|i| self.rvalue(i).and_then(|v| self.convert(v, &Type::UINT)));
                     let parts = parts.collect::<Res<Vec<_>>>()?;
@@ -454,6 +490,15 @@ impl Resolver<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `*to = from` for a struct: its bytes copied.
+    pub(super) fn copy_struct(&mut self, to: HExpr, from: HExpr, ty: &Type, span: Span) -> Res<HExpr> {
+        if from.ty != *ty {
+            return Err(self.error(span, format!("cannot convert `{}` to `{ty}`", from.ty)));
+        }
+        let n = HExpr::new(HK::Const(ty.size() as u64), Type::Scalar(Scalar::U64), span);
+        Ok(HExpr::new(HK::Lib(Lib::Memcpy, vec![to, from, n]), Type::Void, span))
     }
 
     /// A condition, as `bool`.

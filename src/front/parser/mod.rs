@@ -571,7 +571,10 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaFuncAttributes"
         | "cudaIpcMemHandle_t"
         | "cudaExtent"
-        | "cudaPitchedPtr" => "the CUDA runtime",
+        | "cudaPitchedPtr"
+        | "cudaSharedMemConfig"
+        | "cudaFuncCache" => "the CUDA runtime",
+        "time_t" | "clock_t" | "FILE" => "the C library",
         "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
             "the CUDA driver API"
         }

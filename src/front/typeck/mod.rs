@@ -67,6 +67,7 @@ pub fn check(
     program.legacy_warp = ck.legacy_warp.take();
     program.globals = std::mem::take(&mut ck.globals);
     program.template_requests = std::mem::take(&mut ck.template_requests);
+    program.structs = std::mem::take(&mut ck.structs);
     let mut defs: Vec<_> = templates.values().collect();
     defs.sort_by_key(|d| d.span.start);
     program.templates = defs.iter().map(|d| (d.name.clone(), d.header(), d.is_kernel)).collect();
