@@ -357,6 +357,8 @@ pub enum ExprKind {
     /// `new T`, `new T(args)`, `new T[n]` in host code: the type, the element count of an array `new`, the
     /// constructor arguments.
     New { ty: TypeSpec, count: Option<Box<Expr>>, args: Vec<Expr> },
+    /// `[captures](params) { body }` in host code (an argument of `std::generate` and the like).
+    Lambda { params: Vec<Param>, body: Vec<Stmt> },
     /// `a, b` in host code.
     Comma(Box<Expr>, Box<Expr>),
     /// `delete p` (false) or `delete[] p` (true) in host code.

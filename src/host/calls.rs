@@ -107,6 +107,11 @@ impl Interp<'_> {
             }
             Lib::Setenv => 0,
             Lib::Getenv => 0,
+            Lib::VecResize(_) | Lib::VecReserve(_) | Lib::VecPush(_) => {
+                self.vector_op(lib, &v, e)?;
+                0
+            }
+            Lib::Accumulate(elem, acc) => self.accumulate(elem, acc, &v, e)?,
             Lib::Stream(to_err, item) => {
                 self.stream(to_err, item, v[0], e)?;
                 0

@@ -189,7 +189,14 @@ impl Resolver<'_> {
                 Ok(HExpr::new(HK::Lib(Lib::Free, vec![v]), Type::Void, span))
             }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
-            A::MethodCall(_, m, _) => Err(self.unsupported(m.span, "member functions in host code yet")),
+            A::MethodCall(obj, m, args) => {
+                let o = self.rvalue(obj)?;
+                if super::vector::vector_elem(&o.ty).is_some() {
+                    return self.vector_method(o, m, args, span);
+                }
+                Err(self.unsupported(m.span, "member functions in host code yet"))
+            }
+            A::Lambda { .. } => Err(self.unsupported(span, "a lambda here in host code yet")),
             A::Error => Err(Fail),
         }
     }

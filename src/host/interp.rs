@@ -456,6 +456,16 @@ impl<'a> Interp<'a> {
                 self.launch(l, slots, e.span)?;
                 0
             }
+            HK::Generate(first, last, s, value) => {
+                let (mut p, last) = (self.eval(first, slots)?, self.eval(last, slots)?);
+                while p < last {
+                    self.tick(e.span)?;
+                    let v = self.eval(value, slots)?;
+                    self.mem.store(p, s.size(), v).map_err(|f| self.fault(f, p, true, None, e.span))?;
+                    p += s.size() as u64;
+                }
+                0
+            }
             HK::Comma(a, b) => {
                 self.eval(a, slots)?;
                 self.eval(b, slots)?

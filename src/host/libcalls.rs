@@ -87,12 +87,29 @@ impl Resolver<'_> {
                 let n = params.len();
                 return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
             }
+            let refs = self.refs.get(&name.name).cloned().unwrap_or_default();
             let mut vals = vec![];
-            for (a, p) in args.iter().zip(&params) {
+            for (k, (a, p)) in args.iter().zip(&params).enumerate() {
+                if refs.get(k).copied().unwrap_or(false) {
+                    // A reference parameter: the argument's address.
+                    match self.lvalue(a)? {
+                        (super::resolve::Lv::Mem(addr, _), t) if t == *p || p.is_error() => vals.push(addr),
+                        (super::resolve::Lv::Mem(..), t) => {
+                            return Err(self.error(a.span, format!("a `{t}` cannot bind to a `{p} &`")));
+                        }
+                        (super::resolve::Lv::Reg(_), _) => {
+                            return Err(self.unsupported(a.span, "passing this to a reference parameter in host code yet"));
+                        }
+                    }
+                    continue;
+                }
                 let v = self.rvalue(a)?;
                 vals.push(self.convert(v, p)?);
             }
             return Ok(HExpr::new(HK::Call(f, vals), ret, span));
+        }
+        if let Some(r) = self.algorithm(&name.name, args, span) {
+            return r;
         }
         if self.kernels.find(&name.name).is_some() {
             return Err(self.unsupported(name.span, "calling a kernel or device function from host code")

@@ -13,6 +13,7 @@ mod libcalls;
 pub mod memory;
 pub mod resolve;
 mod stream;
+mod vector;
 pub mod tree;
 
 use std::fmt;

@@ -49,12 +49,14 @@ pub fn resolve(
         slots: 0,
         frame: vec![],
         addressed: HashSet::new(),
+        refs: HashMap::new(),
         ret: Type::Void,
     };
     for (i, f) in defs.iter().enumerate() {
         let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
         let params = f.params.iter().map(|p| r.param_type(p)).collect();
         r.fns.entry(f.name.name.clone()).or_insert(i as u32);
+        r.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
         r.sigs.push((ret, params));
     }
     for g in globals {
@@ -95,6 +97,8 @@ pub(super) struct Resolver<'a> {
     slots: u32,
     frame: Vec<(Slot, u32, String)>,
     addressed: HashSet<String>,
+    /// Reference parameters of the host functions, by name.
+    pub(super) refs: Refs,
     ret: Type,
 }
 
@@ -118,6 +122,7 @@ impl Resolver<'_> {
                 "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
                 "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
                 "cudaSharedMemConfig" | "cudaFuncCache" => Type::INT,
+                n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Fail)?,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Fail)?)
                 }
@@ -147,10 +152,6 @@ impl Resolver<'_> {
     }
 
     fn param_type(&mut self, p: &ast::Param) -> Type {
-        if p.reference {
-            self.unsupported(p.name.span, "reference parameters in host code yet");
-            return Type::Error;
-        }
         self.ty(&p.ty, 0).unwrap_or(Type::Error)
     }
 
@@ -219,7 +220,7 @@ impl Resolver<'_> {
         self.slots = 0;
         self.frame.clear();
         self.addressed.clear();
-        f.body.iter().for_each(|s| addressed_in_stmt(s, &mut self.addressed));
+        f.body.iter().for_each(|s| addressed_in_stmt(s, &mut self.addressed, &self.refs));
         let index = self.fns.get(&f.name.name).copied().unwrap_or(0) as usize;
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
         self.ret = ret.clone();
@@ -228,6 +229,11 @@ impl Resolver<'_> {
         for (p, ty) in f.params.iter().zip(types) {
             let slot = self.new_slot();
             params.push((slot, ty.clone()));
+            if p.reference {
+                // The caller passes the address of its object; the name stands for that object.
+                self.scopes[0].insert(p.name.name.clone(), Var::Mem(slot, ty));
+                continue;
+            }
             if let Type::Struct(_) = ty {
                 // A struct passed by value: the caller passes its address; the callee works on its own copy.
                 let own = self.new_slot();
@@ -426,6 +432,10 @@ impl Resolver<'_> {
             out.push(HStmt::Zero(slot, ty.size()));
             let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
             let Some(init) = &dc.init else { continue };
+            if super::vector::vector_elem(&ty).is_some() {
+                self.vector_init(addr, &ty, init, out)?;
+                continue;
+            }
             match (&ty, &init.kind) {
                 (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
                     let def = def.clone();
@@ -561,6 +571,10 @@ impl Resolver<'_> {
             },
             A::Index(a, i) => {
                 let p = self.rvalue(a)?;
+                if super::vector::vector_elem(&p.ty).is_some() {
+                    let i = self.rvalue(i)?;
+                    return self.vector_index(p, i, e.span, name_of(a));
+                }
                 let Some(elem) = p.ty.pointee().cloned() else {
                     return Err(self.error(a.span, format!("`{}` cannot be indexed", p.ty)));
                 };
@@ -677,68 +691,80 @@ pub(super) fn name_of(e: &ast::Expr) -> Option<String> {
     }
 }
 
+/// Which parameters of each host function are references.
+pub(super) type Refs = HashMap<String, Vec<bool>>;
+
 /// Names whose address the statement takes (`&x`): those locals live in host memory.
-fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>) {
+fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>, refs: &Refs) {
     match &s.kind {
-        S::Decl(d) => d.declarators.iter().filter_map(|dc| dc.init.as_ref()).for_each(|e| addressed_in(e, out)),
-        S::Expr(e) | S::Return(Some(e)) => addressed_in(e, out),
+        S::Decl(d) => d.declarators.iter().filter_map(|dc| dc.init.as_ref()).for_each(|e| addressed_in(e, out, refs)),
+        S::Expr(e) | S::Return(Some(e)) => addressed_in(e, out, refs),
         S::Switch { cond, body } => {
-            addressed_in(cond, out);
-            addressed_in_stmt(body, out);
+            addressed_in(cond, out, refs);
+            addressed_in_stmt(body, out, refs);
         }
-        S::Block(b) => b.iter().for_each(|s| addressed_in_stmt(s, out)),
+        S::Block(b) => b.iter().for_each(|s| addressed_in_stmt(s, out, refs)),
         S::If { cond, then, els } => {
-            addressed_in(cond, out);
-            addressed_in_stmt(then, out);
+            addressed_in(cond, out, refs);
+            addressed_in_stmt(then, out, refs);
             if let Some(e) = els {
-                addressed_in_stmt(e, out);
+                addressed_in_stmt(e, out, refs);
             }
         }
         S::While { cond, body } | S::DoWhile { body, cond } => {
-            addressed_in(cond, out);
-            addressed_in_stmt(body, out);
+            addressed_in(cond, out, refs);
+            addressed_in_stmt(body, out, refs);
         }
         S::For { init, cond, step, body } => {
             if let Some(i) = init {
-                addressed_in_stmt(i, out);
+                addressed_in_stmt(i, out, refs);
             }
-            cond.iter().chain(step.iter()).for_each(|e| addressed_in(e, out));
-            addressed_in_stmt(body, out);
+            cond.iter().chain(step.iter()).for_each(|e| addressed_in(e, out, refs));
+            addressed_in_stmt(body, out, refs);
         }
         _ => {}
     }
 }
 
-fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>) {
+fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>, refs: &Refs) {
     match &e.kind {
         A::Unary(UnaryOp::AddrOf, x) => {
             if let A::Name(n) = &x.kind {
                 out.insert(n.clone());
             }
-            addressed_in(x, out);
+            addressed_in(x, out, refs);
         }
         A::Member(x, _) | A::Unary(_, x) | A::Cast(_, x) | A::SizeofExpr(x) | A::Delete(_, x) => {
-            addressed_in(x, out)
+            addressed_in(x, out, refs)
         }
         A::Comma(a, b) => {
-            addressed_in(a, out);
-            addressed_in(b, out);
+            addressed_in(a, out, refs);
+            addressed_in(b, out, refs);
         }
-        A::New { count, args, .. } => count.iter().map(|c| &**c).chain(args).for_each(|a| addressed_in(a, out)),
-        A::IncDec { operand, .. } => addressed_in(operand, out),
+        A::New { count, args, .. } => count.iter().map(|c| &**c).chain(args).for_each(|a| addressed_in(a, out, refs)),
+        A::IncDec { operand, .. } => addressed_in(operand, out, refs),
         A::Index(a, b) | A::Binary(_, a, b) | A::Assign(_, a, b) => {
-            addressed_in(a, out);
-            addressed_in(b, out);
+            addressed_in(a, out, refs);
+            addressed_in(b, out, refs);
         }
         A::Ternary(a, b, c) => {
-            addressed_in(a, out);
-            addressed_in(b, out);
-            addressed_in(c, out);
+            addressed_in(a, out, refs);
+            addressed_in(b, out, refs);
+            addressed_in(c, out, refs);
         }
-        A::Call(_, args) | A::InitList(args) | A::MethodCall(_, _, args) => {
-            args.iter().for_each(|a| addressed_in(a, out))
+        A::Call(f, args) => {
+            // A local passed to a reference parameter lives in memory (the callee gets its address).
+            if let Some(r) = refs.get(&f.name) {
+                for (a, _) in args.iter().zip(r).filter(|(_, r)| **r) {
+                    if let A::Name(n) = &a.kind {
+                        out.insert(n.clone());
+                    }
+                }
+            }
+            args.iter().for_each(|a| addressed_in(a, out, refs))
         }
-        A::Launch(_, c, args) => c.iter().chain(args).for_each(|a| addressed_in(a, out)),
+        A::InitList(args) | A::MethodCall(_, _, args) => args.iter().for_each(|a| addressed_in(a, out, refs)),
+        A::Launch(_, c, args) => c.iter().chain(args).for_each(|a| addressed_in(a, out, refs)),
         _ => {}
     }
 }

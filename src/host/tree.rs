@@ -119,6 +119,12 @@ pub enum Lib {
     Getenv,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
     Math(MathFn),
+    /// `std::vector<T>` operations on the vector at the first argument (T stored as the scalar).
+    VecResize(Scalar),
+    VecReserve(Scalar),
+    VecPush(Scalar),
+    /// `std::accumulate` over elements of the first scalar type into the second.
+    Accumulate(Scalar, Scalar),
     /// One item of `std::cout << ...` (true: `std::cerr`).
     Stream(bool, super::stream::StreamItem),
     CudaMalloc,
@@ -169,6 +175,9 @@ pub enum HK {
     Launch(Box<LaunchExpr>),
     /// `a, b`: both, the value of `b`.
     Comma(Box<HExpr>, Box<HExpr>),
+    /// `[first, last)` each set to the value (evaluated once per element: `std::generate`), stored as the
+    /// scalar.
+    Generate(Box<HExpr>, Box<HExpr>, Scalar, Box<HExpr>),
     /// Stores `dim3` parts (x, y, z; missing ones 1) at the address, value nothing.
     InitDim3(Box<HExpr>, Vec<HExpr>),
 }

@@ -410,6 +410,7 @@ impl Parser<'_> {
                 let span = span.to(self.prev_span());
                 return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
             }
+            TokKind::Punct(Punct::LBracket) if self.host => return self.lambda(),
             TokKind::Punct(Punct::LParen) => {
                 self.bump();
                 let e = self.expr()?;
@@ -420,6 +421,23 @@ impl Parser<'_> {
         };
         self.bump();
         Ok(Expr { kind, span })
+    }
+
+    /// `[captures](params) { body }` (host code): the captures are skipped (the host interpreter lowers the
+    /// few calls that take a lambda in place, where every name is in scope).
+    fn lambda(&mut self) -> PResult<Expr> {
+        let start = self.span();
+        self.bump();
+        while !self.is(Punct::RBracket) && !self.at_eof() {
+            self.bump();
+        }
+        self.expect(Punct::RBracket)?;
+        let params = if self.is(Punct::LParen) { self.param_list()? } else { vec![] };
+        if !self.is(Punct::LBrace) {
+            return Err(self.expected("the lambda's body `{ ... }`"));
+        }
+        let body = self.block()?;
+        Ok(Expr { kind: ExprKind::Lambda { params, body }, span: start.to(self.prev_span()) })
     }
 
     /// `new T`, `new T(args)`, `new T[n]` (host code).

@@ -34,6 +34,10 @@ impl Parser<'_> {
                     || self.typedefs.contains_key(name)
                     || unsupported_type_name(name).is_some()
                     || is_vector_type(name)
+                    || ((self.host || self.program) && name == "vector" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
+                    || ((self.host || self.program)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
@@ -528,6 +532,21 @@ impl Parser<'_> {
                 {
                     self.bump();
                     self.bump();
+                    continue;
+                }
+                // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`).
+                TokKind::Ident(name)
+                    if name == "vector"
+                        && (self.host || self.program)
+                        && struct_name.is_none()
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                        return Err(self.expected("the element type: `vector<int>`"));
+                    };
+                    self.pos += 1 + after;
+                    struct_name = Some(template::instance_name(&name, &args));
+                    any = true;
                     continue;
                 }
                 TokKind::Ident(name) if name == "thread_block_tile" && struct_name.is_none() => {

@@ -172,6 +172,7 @@ impl Checker {
             A::Launch(..) => self.type_error(span, "a kernel launch in device code"),
             A::New { .. } | A::Delete(..) => self.type_error(span, "`new`/`delete` in device code"),
             A::Comma(..) => self.type_error(span, "the comma operator in device code"),
+            A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
             A::MethodCall(obj, method, args) => self.method_call(obj, method, args, span),
             A::SizeofType(ts) => {

@@ -1,0 +1,294 @@
+//! `std::vector` of scalars in host code: what course code does with it (construct with a size and a value,
+//! `[]`, `size`, `data`, `push_back`, `reserve`, `resize`, `clear`, `empty`, `begin`/`end` as pointers), plus
+//! the `<algorithm>`/`<numeric>` calls it is filled and checked with (`std::generate` with a lambda that
+//! returns a value, `std::fill`, `std::fill_n`, `std::accumulate`).
+//!
+//! A vector is three pointers in host memory, as in libstdc++: its first element, one past its last, one past
+//! its storage. Its elements live in one heap block that grows by doubling (a new block, the old one freed),
+//! so an index past `size()` but inside the storage reads what is there, as on a real machine, and one past
+//! the storage is an out-of-bounds access. The storage of a vector is freed only when the program ends.
+
+use super::interp::{Interp, Stop};
+use super::memory::AllocKind;
+use super::resolve::{Fail, Lv, Res, Resolver};
+use super::tree::*;
+use crate::front::ast::{self, ExprKind as A, StmtKind as S};
+use crate::front::source::Span;
+use crate::front::types::{Field, Scalar, StructDef, Type};
+use std::sync::Arc;
+
+/// The host type of `vector<elem>`.
+pub fn vector_type(name: &str, elem: Type) -> Type {
+    let p = Type::ptr(elem, false);
+    let field = |n: &str, k: u32| Field { name: n.into(), ty: p.clone(), offset: 8 * k };
+    let fields = vec![field("_M_start", 0), field("_M_finish", 1), field("_M_end_of_storage", 2)];
+    Type::Struct(Arc::new(StructDef { name: name.into(), fields, size: 24, align: 8 }))
+}
+
+/// The element type when `ty` is a vector.
+pub fn vector_elem(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Struct(d) if d.name.starts_with("vector<") => d.fields.first().and_then(|f| f.ty.pointee()),
+        _ => None,
+    }
+}
+
+/// A scalar type written as text (a template argument).
+fn scalar_named(text: &str) -> Option<Scalar> {
+    Some(match text {
+        "int" | "signed int" | "int32_t" => Scalar::I32,
+        "unsigned int" | "unsigned" | "uint32_t" | "uint" => Scalar::U32,
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        "char" | "signed char" | "int8_t" => Scalar::I8,
+        "unsigned char" | "uint8_t" => Scalar::U8,
+        "short" | "int16_t" => Scalar::I16,
+        "unsigned short" | "uint16_t" => Scalar::U16,
+        "long" | "long long" | "int64_t" | "ptrdiff_t" => Scalar::I64,
+        "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Scalar::U64,
+        "bool" => Scalar::Bool,
+        _ => return None,
+    })
+}
+
+impl Resolver<'_> {
+    /// `vector<T>` named in a type: the host type, or None when the text is not a vector of scalars.
+    pub(super) fn vector_named(&mut self, name: &str, span: Span) -> Res<Option<Type>> {
+        let Some(inner) = name.strip_prefix("vector<").and_then(|r| r.strip_suffix('>')) else {
+            return Ok(None);
+        };
+        match scalar_named(inner.trim()) {
+            Some(s) => Ok(Some(vector_type(name, Type::Scalar(s)))),
+            None => Err(self.unsupported(span, format_args!("`std::vector<{inner}>` yet (vectors of numbers only)"))),
+        }
+    }
+
+    /// A vector declaration's initialiser: `(n)`, `(n, value)` (a brace list of one or two is read the
+    /// same way).
+    pub(super) fn vector_init(&mut self, addr: HExpr, ty: &Type, init: &ast::Expr, out: &mut Vec<HStmt>) -> Res<()> {
+        let span = init.span;
+        let elem = vector_elem(ty).cloned().ok_or(Fail)?;
+        let A::InitList(items) = &init.kind else {
+            return Err(self.unsupported(span, "copying a std::vector in host code yet"));
+        };
+        let (n, value) = match items.as_slice() {
+            [n] => (self.rvalue(n)?, HExpr::new(HK::Const(0), elem.clone(), span)),
+            [n, v] => {
+                let v = self.rvalue(v)?;
+                (self.rvalue(n)?, self.convert(v, &elem)?)
+            }
+            _ => return Err(self.unsupported(span, "a std::vector initialised with a list of elements yet")),
+        };
+        let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
+        let s = elem.scalar().ok_or(Fail)?;
+        out.push(HStmt::Expr(HExpr::new(HK::Lib(Lib::VecResize(s), vec![addr, n, value]), Type::Void, span)));
+        Ok(())
+    }
+
+    /// The pointer field `k` (0 start, 1 finish) of the vector at `addr`.
+    fn vector_ptr(&self, addr: HExpr, k: i64, elem: &Type) -> HExpr {
+        let span = addr.span;
+        let at = super::resolve::ptr_add(addr, 8 * k, &Type::ptr(elem.clone(), false));
+        HExpr::new(HK::Load(Box::new(at), Scalar::U64, None), Type::ptr(elem.clone(), false), span)
+    }
+
+    /// `v[i]` on a vector: where the element is.
+    pub(super) fn vector_index(&mut self, v: HExpr, i: HExpr, span: Span, what: Option<String>) -> Res<(Lv, Type)> {
+        let elem = vector_elem(&v.ty).cloned().ok_or(Fail)?;
+        let start = self.vector_ptr(v, 0, &elem);
+        let i = self.index(i)?;
+        let size = elem.size() as i64;
+        let at = HExpr::new(HK::PtrAdd(Box::new(start), Box::new(i), size), Type::ptr(elem.clone(), false), span);
+        Ok((Lv::Mem(at, what), elem))
+    }
+
+    /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).
+    pub(super) fn vector_method(&mut self, obj: HExpr, m: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        let elem = vector_elem(&obj.ty).cloned().ok_or(Fail)?;
+        let s = elem.scalar().ok_or(Fail)?;
+        let size = elem.size() as i64;
+        let u64t = Type::Scalar(Scalar::U64);
+        let arity = |n: usize| args.len() == n;
+        let call = |lib, vals| HExpr::new(HK::Lib(lib, vals), Type::Void, span);
+        Ok(match m.name.as_str() {
+            "size" if arity(0) => {
+                let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
+                HExpr::new(HK::PtrDiff(Box::new(a), Box::new(b), size), u64t, span)
+            }
+            "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
+            "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
+            "empty" if arity(0) => {
+                let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
+                HExpr::new(HK::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)), Type::BOOL, span)
+            }
+            "push_back" | "emplace_back" if arity(1) => {
+                let v = self.rvalue(&args[0])?;
+                let v = self.convert(v, &elem)?;
+                call(Lib::VecPush(s), vec![obj, v])
+            }
+            "reserve" if arity(1) => {
+                let n = self.rvalue(&args[0])?;
+                let n = self.convert(n, &u64t)?;
+                call(Lib::VecReserve(s), vec![obj, n])
+            }
+            "resize" if arity(1) || arity(2) => {
+                let n = self.rvalue(&args[0])?;
+                let n = self.convert(n, &u64t)?;
+                let v = match args.get(1) {
+                    Some(a) => {
+                        let v = self.rvalue(a)?;
+                        self.convert(v, &elem)?
+                    }
+                    None => HExpr::new(HK::Const(0), elem.clone(), span),
+                };
+                call(Lib::VecResize(s), vec![obj, n, v])
+            }
+            "clear" if arity(0) => {
+                let zero = HExpr::new(HK::Const(0), u64t, span);
+                call(Lib::VecResize(s), vec![obj, zero.clone(), zero])
+            }
+            _ => return Err(self.unsupported(m.span, format_args!("`std::vector::{}` with these arguments yet", m.name))),
+        })
+    }
+
+    /// `std::begin(v)`, `std::end(v)`, `std::generate`, `std::fill`, `std::fill_n`, `std::accumulate`: None
+    /// when `name` is none of them.
+    pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Res<HExpr>> {
+        match (name, args) {
+            ("begin" | "end", [v]) => Some(self.rvalue(v).and_then(|v| {
+                let elem = vector_elem(&v.ty).cloned().ok_or_else(|| self.error(span, "`begin`/`end` of a non-vector"))?;
+                Ok(self.vector_ptr(v, if name == "begin" { 0 } else { 1 }, &elem))
+            })),
+            ("generate", [first, last, f]) => Some(self.generate(first, last, f, span)),
+            ("fill", [first, last, v]) => Some((|| {
+                let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
+                self.fill(first, last, v, span)
+            })()),
+            ("fill_n", [first, n, v]) => Some((|| {
+                let first = self.rvalue(first)?;
+                let n = self.rvalue(n)?;
+                let n = self.index(n)?;
+                let size = first.ty.pointee().map_or(1, |t| t.size() as i64);
+                let ty = first.ty.clone();
+                let last = HExpr::new(HK::PtrAdd(Box::new(first.clone()), Box::new(n), size), ty, span);
+                self.fill(first, last, v, span)
+            })()),
+            ("accumulate", [first, last, init]) => Some((|| {
+                let (first, last, init) = (self.rvalue(first)?, self.rvalue(last)?, self.rvalue(init)?);
+                let (Some(elem), Some(acc)) = (first.ty.pointee().and_then(|t| t.scalar()), init.ty.scalar()) else {
+                    return Err(self.error(span, "`accumulate` needs pointers to numbers and a number"));
+                };
+                let ty = init.ty.clone();
+                Ok(HExpr::new(HK::Lib(Lib::Accumulate(elem, acc), vec![first, last, init]), ty, span))
+            })()),
+            _ => None,
+        }
+    }
+
+    fn fill(&mut self, first: HExpr, last: HExpr, v: &ast::Expr, span: Span) -> Res<HExpr> {
+        let elem = first.ty.pointee().cloned().ok_or_else(|| self.error(span, "`fill` needs pointers"))?;
+        let v = self.rvalue(v)?;
+        let v = self.convert(v, &elem)?;
+        let s = elem.scalar().ok_or(Fail)?;
+        Ok(HExpr::new(HK::Generate(Box::new(first), Box::new(last), s, Box::new(v)), Type::Void, span))
+    }
+
+    /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.
+    fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Res<HExpr> {
+        let value = match &f.kind {
+            A::Lambda { params, body } if params.is_empty() => match body.as_slice() {
+                [ast::Stmt { kind: S::Return(Some(v)), .. }] => v,
+                _ => return Err(self.unsupported(f.span, "a lambda whose body is more than `return value;` yet")),
+            },
+            _ => return Err(self.unsupported(f.span, "`std::generate` with a function that is not a lambda yet")),
+        };
+        let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
+        self.fill(first, last, value, span)
+    }
+}
+
+impl Interp<'_> {
+    /// The vector at `at`: its start, finish and end of storage.
+    fn vector_at(&mut self, at: u64, e: &HExpr) -> Result<[u64; 3], Stop> {
+        let mut p = [0u64; 3];
+        for (k, v) in p.iter_mut().enumerate() {
+            *v = self.load(at + 8 * k as u64, Scalar::U64, None, e.span)?;
+        }
+        Ok(p)
+    }
+
+    fn set_vector(&mut self, at: u64, p: [u64; 3], e: &HExpr) -> Result<(), Stop> {
+        for (k, v) in p.iter().enumerate() {
+            self.write_bytes(at + 8 * k as u64, Some(&v.to_le_bytes()), 8, 0, e.span)?;
+        }
+        Ok(())
+    }
+
+    /// Makes the storage of the vector at `at` hold at least `n` elements of `size` bytes.
+    fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &HExpr) -> Result<[u64; 3], Stop> {
+        let [start, finish, end] = self.vector_at(at, e)?;
+        if n * size <= end - start {
+            return Ok([start, finish, end]);
+        }
+        let bytes = n.checked_mul(size).filter(|b| *b <= 1 << 36).ok_or_else(|| {
+            Stop::Error(super::HostError::Memory {
+                line: self.line(e.span),
+                message: format!("host code at line {} makes a std::vector of {n} elements: out of memory", self.line(e.span)),
+            })
+        })?;
+        let line = self.line(e.span);
+        let new = self.mem.alloc(bytes, AllocKind::Heap, "std::vector's storage", line);
+        if finish > start {
+            let old = self.read_bytes(start, finish - start, e.span)?;
+            self.write_bytes(new, Some(&old), old.len() as u64, 0, e.span)?;
+        }
+        if let Some(i) = self.mem.at_base(start) {
+            self.mem.release(i, line);
+        }
+        let p = [new, new + (finish - start), new + bytes];
+        self.set_vector(at, p, e)?;
+        Ok(p)
+    }
+
+    /// `resize`, `reserve`, `push_back` on the vector at `v[0]`.
+    pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &HExpr) -> Result<(), Stop> {
+        let at = v[0];
+        match lib {
+            Lib::VecResize(s) => {
+                let size = s.size() as u64;
+                let [start, finish, end] = self.vector_grow(at, v[1], size, e)?;
+                let old = (finish - start) / size;
+                for i in old..v[1] {
+                    self.write_bytes(start + i * size, Some(&v[2].to_le_bytes()[..size as usize]), size, 0, e.span)?;
+                }
+                self.set_vector(at, [start, start + v[1] * size, end], e)
+            }
+            Lib::VecReserve(s) => self.vector_grow(at, v[1], s.size() as u64, e).map(|_| ()),
+            Lib::VecPush(s) => {
+                let size = s.size() as u64;
+                let [start, finish, end] = self.vector_at(at, e)?;
+                let [start, finish, end] = if finish + size > end {
+                    let n = ((finish - start) / size).max(1) * 2;
+                    self.vector_grow(at, n, size, e)?
+                } else {
+                    [start, finish, end]
+                };
+                self.write_bytes(finish, Some(&v[1].to_le_bytes()[..size as usize]), size, 0, e.span)?;
+                self.set_vector(at, [start, finish + size, end], e)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// `std::accumulate` over `[first, last)` of `elem`, starting from `init` in `acc`.
+    pub(super) fn accumulate(&mut self, elem: Scalar, acc: Scalar, v: &[u64], e: &HExpr) -> Result<u64, Stop> {
+        let (mut p, last, mut sum) = (v[0], v[1], v[2]);
+        while p < last {
+            let x = self.load(p, elem, None, e.span)?;
+            let x = elem.convert_bits(acc, x);
+            sum = crate::sim::alu::binary(crate::front::tast::ArithOp::Add, crate::ir::Ty::from(acc), sum, x).unwrap_or(sum);
+            p += elem.size() as u64;
+        }
+        Ok(sum)
+    }
+}
