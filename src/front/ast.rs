@@ -226,15 +226,33 @@ pub enum StmtKind {
     Decl(Decl),
     Expr(Expr),
     Block(Vec<Stmt>),
-    If { cond: Expr, then: Box<Stmt>, els: Option<Box<Stmt>> },
-    While { cond: Expr, body: Box<Stmt> },
-    DoWhile { body: Box<Stmt>, cond: Expr },
-    For { init: Option<Box<Stmt>>, cond: Option<Expr>, step: Option<Expr>, body: Box<Stmt> },
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        els: Option<Box<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
+    DoWhile {
+        body: Box<Stmt>,
+        cond: Expr,
+    },
+    For {
+        init: Option<Box<Stmt>>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     /// `switch (cond) body` in host code; the body's `case`/`default` labels are statements in it.
-    Switch { cond: Expr, body: Box<Stmt> },
+    Switch {
+        cond: Expr,
+        body: Box<Stmt>,
+    },
     /// `case value:` (host code).
     Case(Expr),
     /// `default:` (host code).
@@ -356,9 +374,16 @@ pub enum ExprKind {
     Launch(Ident, Vec<Expr>, Vec<Expr>),
     /// `new T`, `new T(args)`, `new T[n]` in host code: the type, the element count of an array `new`, the
     /// constructor arguments.
-    New { ty: TypeSpec, count: Option<Box<Expr>>, args: Vec<Expr> },
+    New {
+        ty: TypeSpec,
+        count: Option<Box<Expr>>,
+        args: Vec<Expr>,
+    },
     /// `[captures](params) { body }` in host code (an argument of `std::generate` and the like).
-    Lambda { params: Vec<Param>, body: Vec<Stmt> },
+    Lambda {
+        params: Vec<Param>,
+        body: Vec<Stmt>,
+    },
     /// `a, b` in host code.
     Comma(Box<Expr>, Box<Expr>),
     /// `delete p` (false) or `delete[] p` (true) in host code.

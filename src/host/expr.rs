@@ -3,8 +3,8 @@
 use super::resolve::{Fail, Lv, Res, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
-use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::source::Span;
+use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
 
 /// Names of the CUDA runtime's and C library's constants host code uses.
@@ -203,14 +203,24 @@ impl Resolver<'_> {
 
     /// `new T[n]`, `new T`, `new T(v)`: heap memory as `malloc` gives it (named for messages), the scalar
     /// initialised when a value is given.
-    fn new_expr(&mut self, ts: &ast::TypeSpec, count: Option<&ast::Expr>, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    fn new_expr(
+        &mut self,
+        ts: &ast::TypeSpec,
+        count: Option<&ast::Expr>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Res<HExpr> {
         let elem = self.ty(ts, 0)?;
         let size = HExpr::new(HK::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
         let bytes = match count {
             Some(n) => {
                 let n = self.rvalue(n)?;
                 let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
-                HExpr::new(HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)), Type::Scalar(Scalar::U64), span)
+                HExpr::new(
+                    HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)),
+                    Type::Scalar(Scalar::U64),
+                    span,
+                )
             }
             None => size,
         };
@@ -278,9 +288,18 @@ impl Resolver<'_> {
         }
     }
 
-    fn assign(&mut self, op: Option<BinaryOp>, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {
+    fn assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: crate::front::source::Span,
+    ) -> Res<HExpr> {
         let (lv, ty) = self.lvalue(a)?;
-        let v = self.rvalue(b)?;
+        let mut v = self.rvalue(b)?;
+        if let Some(n) = super::resolve::name_of(a) {
+            self.name_allocation(&mut v, &n);
+        }
         if let (Type::Struct(_), None, Lv::Mem(addr, _)) = (&ty, op, &lv) {
             return self.copy_struct(addr.clone(), v, &ty, span);
         }

@@ -221,10 +221,10 @@ impl<'a> Interp<'a> {
             HStmt::For(init, c, step, body) => {
                 self.block(init, slots)?;
                 loop {
-                    if let Some(c) = c {
-                        if self.eval(c, slots)? == 0 {
-                            break;
-                        }
+                    if let Some(c) = c
+                        && self.eval(c, slots)? == 0
+                    {
+                        break;
                     }
                     // (A `for (;;)` counts too: the step limit must stop it.)
                     self.tick(c.as_ref().or(step.as_ref()).map(|e| e.span).unwrap_or_default())?;
@@ -320,7 +320,14 @@ impl<'a> Interp<'a> {
     }
 
     /// Writes `data` (or `n` copies of `fill` when `data` is None) to host memory at `addr`.
-    pub(super) fn write_bytes(&mut self, addr: u64, data: Option<&[u8]>, n: u64, fill: u8, span: Span) -> Result<(), Stop> {
+    pub(super) fn write_bytes(
+        &mut self,
+        addr: u64,
+        data: Option<&[u8]>,
+        n: u64,
+        fill: u8,
+        span: Span,
+    ) -> Result<(), Stop> {
         match self.mem.bytes(addr, n) {
             Ok(b) => {
                 match data {

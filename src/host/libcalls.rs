@@ -85,7 +85,9 @@ impl Resolver<'_> {
             let (ret, params) = self.sigs[f as usize].clone();
             if params.len() != args.len() {
                 let n = params.len();
-                return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
+                return Err(
+                    self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" }))
+                );
             }
             let refs = self.refs.get(&name.name).cloned().unwrap_or_default();
             let mut vals = vec![];
@@ -98,7 +100,9 @@ impl Resolver<'_> {
                             return Err(self.error(a.span, format!("a `{t}` cannot bind to a `{p} &`")));
                         }
                         (super::resolve::Lv::Reg(_), _) => {
-                            return Err(self.unsupported(a.span, "passing this to a reference parameter in host code yet"));
+                            return Err(
+                                self.unsupported(a.span, "passing this to a reference parameter in host code yet")
+                            );
                         }
                     }
                     continue;
@@ -112,7 +116,8 @@ impl Resolver<'_> {
             return r;
         }
         if self.kernels.find(&name.name).is_some() {
-            return Err(self.unsupported(name.span, "calling a kernel or device function from host code")
+            return Err(self
+                .unsupported(name.span, "calling a kernel or device function from host code")
                 .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
         }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
@@ -165,7 +170,13 @@ impl Resolver<'_> {
         storage(ty.pointee()?)
     }
 
-    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn launch(
+        &mut self,
+        k: &ast::Ident,
+        config: &[ast::Expr],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };

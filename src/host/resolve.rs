@@ -238,7 +238,10 @@ impl Resolver<'_> {
                 // A struct passed by value: the caller passes its address; the callee works on its own copy.
                 let own = self.new_slot();
                 self.frame.push((own, ty.size().max(1), p.name.name.clone()));
-                let (to, from) = (HExpr::new(HK::Slot(own), ty.clone(), p.name.span), HExpr::new(HK::Slot(slot), ty.clone(), p.name.span));
+                let (to, from) = (
+                    HExpr::new(HK::Slot(own), ty.clone(), p.name.span),
+                    HExpr::new(HK::Slot(slot), ty.clone(), p.name.span),
+                );
                 copies.push(HStmt::Expr(self.copy_struct(to, from, &ty, p.name.span)?));
                 self.scopes[0].insert(p.name.name.clone(), Var::Mem(own, ty));
                 continue;
@@ -417,12 +420,17 @@ impl Resolver<'_> {
                 let slot = self.new_slot();
                 let init = match &dc.init {
                     Some(e) => {
-                        let v = self.rvalue(e)?;
+                        let mut v = self.rvalue(e)?;
+                        self.name_allocation(&mut v, &name);
                         self.convert(v, &ty)?
                     }
                     None => HExpr::new(HK::Const(0), ty.clone(), span),
                 };
-                out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)), ty.clone(), span)));
+                out.push(HStmt::Expr(HExpr::new(
+                    HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
+                    ty.clone(),
+                    span,
+                )));
                 self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
                 continue;
             }
@@ -444,7 +452,10 @@ impl Resolver<'_> {
                     }
                     for (f, item) in def.fields.iter().zip(items) {
                         let Some(s) = storage(&f.ty) else {
-                            return Err(self.unsupported(item.span, "initialising a struct's array or struct field in host code yet"));
+                            return Err(self.unsupported(
+                                item.span,
+                                "initialising a struct's array or struct field in host code yet",
+                            ));
                         };
                         let v = self.rvalue(item)?;
                         let v = self.convert(v, &f.ty)?;
@@ -487,7 +498,11 @@ impl Resolver<'_> {
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
-                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
+                        out.push(HStmt::Expr(HExpr::new(
+                            HK::Assign(Box::new(place), Box::new(v)),
+                            (**elem).clone(),
+                            span,
+                        )));
                     }
                 }
                 (_, _) if storage(&ty).is_some() => {
@@ -500,6 +515,23 @@ impl Resolver<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `p = (int *)malloc(n)`, `p = new float[n]`: the allocation takes the name of the pointer it is stored
+    /// in, for messages (`h_data`).
+    pub(super) fn name_allocation(&mut self, v: &mut HExpr, name: &str) {
+        match &mut v.kind {
+            HK::Lib(Lib::Malloc | Lib::Calloc, args) => {
+                if let Some(HExpr { kind: HK::Const(id), .. }) = args.last_mut() {
+                    let old = self.strings.get(*id as usize).map(|s| s.as_slice());
+                    if old.is_some_and(|s| s == b"allocation\0" || s.starts_with(b"new ")) {
+                        *id = self.string(name) as u64;
+                    }
+                }
+            }
+            HK::Convert(_, _, inner) => self.name_allocation(inner, name),
+            _ => {}
+        }
     }
 
     /// `*to = from` for a struct: its bytes copied.
@@ -582,7 +614,8 @@ impl Resolver<'_> {
                 let idx = self.index(idx)?;
                 let what = name_of(a);
                 let size = elem.size() as i64;
-                let at = HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                let at =
+                    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
                 Ok((Lv::Mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
@@ -657,12 +690,14 @@ impl Resolver<'_> {
             return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
         };
         let c = if matches!(op, ArithOp::Shl | ArithOp::Shr) { sa.promote() } else { Scalar::common(sa, sb) };
-        if c.is_float() && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
+        if c.is_float()
+            && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
         {
             return Err(self.error(span, "this operator needs integer operands"));
         }
         let a = self.convert(a, &Type::Scalar(c))?;
-        let b = self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
+        let b =
+            self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
         let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
         Ok(HExpr::new(HK::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
     }

@@ -119,7 +119,11 @@ impl Resolver<'_> {
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
             "empty" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
-                HExpr::new(HK::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)), Type::BOOL, span)
+                HExpr::new(
+                    HK::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)),
+                    Type::BOOL,
+                    span,
+                )
             }
             "push_back" | "emplace_back" if arity(1) => {
                 let v = self.rvalue(&args[0])?;
@@ -147,7 +151,9 @@ impl Resolver<'_> {
                 let zero = HExpr::new(HK::Const(0), u64t, span);
                 call(Lib::VecResize(s), vec![obj, zero.clone(), zero])
             }
-            _ => return Err(self.unsupported(m.span, format_args!("`std::vector::{}` with these arguments yet", m.name))),
+            _ => {
+                return Err(self.unsupported(m.span, format_args!("`std::vector::{}` with these arguments yet", m.name)));
+            }
         })
     }
 
@@ -156,7 +162,8 @@ impl Resolver<'_> {
     pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Res<HExpr>> {
         match (name, args) {
             ("begin" | "end", [v]) => Some(self.rvalue(v).and_then(|v| {
-                let elem = vector_elem(&v.ty).cloned().ok_or_else(|| self.error(span, "`begin`/`end` of a non-vector"))?;
+                let elem =
+                    vector_elem(&v.ty).cloned().ok_or_else(|| self.error(span, "`begin`/`end` of a non-vector"))?;
                 Ok(self.vector_ptr(v, if name == "begin" { 0 } else { 1 }, &elem))
             })),
             ("generate", [first, last, f]) => Some(self.generate(first, last, f, span)),
@@ -233,7 +240,10 @@ impl Interp<'_> {
         let bytes = n.checked_mul(size).filter(|b| *b <= 1 << 36).ok_or_else(|| {
             Stop::Error(super::HostError::Memory {
                 line: self.line(e.span),
-                message: format!("host code at line {} makes a std::vector of {n} elements: out of memory", self.line(e.span)),
+                message: format!(
+                    "host code at line {} makes a std::vector of {n} elements: out of memory",
+                    self.line(e.span)
+                ),
             })
         })?;
         let line = self.line(e.span);
@@ -286,7 +296,8 @@ impl Interp<'_> {
         while p < last {
             let x = self.load(p, elem, None, e.span)?;
             let x = elem.convert_bits(acc, x);
-            sum = crate::sim::alu::binary(crate::front::tast::ArithOp::Add, crate::ir::Ty::from(acc), sum, x).unwrap_or(sum);
+            sum = crate::sim::alu::binary(crate::front::tast::ArithOp::Add, crate::ir::Ty::from(acc), sum, x)
+                .unwrap_or(sum);
             p += elem.size() as u64;
         }
         Ok(sum)

@@ -1,3 +1,5 @@
+// finding: points to device memory from cudaMalloc
+// status: 1
 // A common first mistake: reading the result through the device pointer.
 #include <stdio.h>
 #include <stdlib.h>

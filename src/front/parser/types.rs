@@ -34,7 +34,9 @@ impl Parser<'_> {
                     || self.typedefs.contains_key(name)
                     || unsupported_type_name(name).is_some()
                     || is_vector_type(name)
-                    || ((self.host || self.program) && name == "vector" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
+                    || ((self.host || self.program)
+                        && name == "vector"
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
