@@ -21,11 +21,11 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use crate::debug::session::Session;
 use crate::front::Compiled;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::source::{FileId, SourceFile, SourceMap, Span};
 use crate::ir::{Instr, Kernel, Operand, Pc, Ty};
-use crate::debug::session::Session;
 use crate::sim::LaneMask;
 use crate::sim::inspect;
 use crate::sim::lane_mask::{format_ranges, threads_phrase};
@@ -720,9 +720,8 @@ pub fn before_issue(s: &mut Session, arriving: bool) -> Result<Option<Pending>, 
     let line = kernel.line(pc);
     let block = s.machine.blocks[slot].linear;
     let warp = w as u32;
-    let key = (block, warp);
-    let prev_mask = s.last_mask.get(&key).copied();
-    let prev_line = s.last_line.get(&key).copied();
+    let prev = s.last_issued(slot, w);
+    let (prev_line, prev_mask) = (prev.map(|(l, _)| l), prev.map(|(_, m)| m));
     let step = s.machine.steps;
     let mut pending = Pending {
         block,
