@@ -34,6 +34,8 @@ pub struct Session {
     pub break_on_divergence: bool,
     /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
     pub event_breakpoints: Vec<crate::debug::breakpoint::Breakpoint>,
+    /// The last instruction issued; `None` at step 0 and once the machine has its final outcome (nothing
+    /// reads it then, and a whole run does not know which instruction the sequential schedule issued last).
     pub last_issue: Option<Issue>,
     /// Snapshots for stepping back.
     pub history: History<Snapshot>,
@@ -85,6 +87,18 @@ impl Session {
 
     fn snapshot(&self) -> Snapshot {
         Snapshot { machine: self.machine.clone(), last_issue: self.last_issue }
+    }
+
+    /// After stepping: the last instruction issued (if any did; none once the machine has its final outcome),
+    /// and a snapshot if the history wants one at this step.
+    fn note_issue(&mut self, issued: Option<Issue>) {
+        if issued.is_some() {
+            self.last_issue = issued;
+        }
+        if self.machine.outcome().is_some() {
+            self.last_issue = None;
+        }
+        self.observe();
     }
 
     /// Takes a snapshot if the history wants one at this step.
@@ -188,7 +202,7 @@ impl Session {
                         self.travel_start(0);
                         return None;
                     }
-                    // The last issue of the sequential run is not known; nothing reads it after the end.
+                    // (At a final outcome there is no last issue: `note_issue`.)
                     self.last_issue = None;
                     return Some(o);
                 }
@@ -223,10 +237,7 @@ impl Session {
             decisions -= chunk;
             let mut last = None;
             let halt = self.machine.step_until(chunk, stops, &mut |i| last = Some(*i));
-            if last.is_some() {
-                self.last_issue = last;
-            }
-            self.observe();
+            self.note_issue(last);
             if halt != Halt::Budget {
                 return Some(halt);
             }
@@ -245,16 +256,16 @@ impl Session {
             self.machine.step(1);
             debug_assert_eq!(self.machine.steps, steps, "settling issues nothing");
         }
+        if self.machine.outcome().is_some() {
+            self.last_issue = None;
+        }
         self.machine.outcome().cloned()
     }
 
     fn step_one(&mut self) -> Stop {
         let mut issued = None;
         let o = self.machine.step_traced(1, &mut |i| issued = Some(*i));
-        if issued.is_some() {
-            self.last_issue = issued;
-        }
-        self.observe();
+        self.note_issue(issued);
         if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
     }
 
