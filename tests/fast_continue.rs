@@ -244,3 +244,39 @@ fn interrupting_a_whole_run_goes_back_to_where_it_started() {
     update::finish_running(&mut a);
     assert!(a.session.machine.outcome().is_some());
 }
+
+/// A conditional line breakpoint (`line N if ...`), checked inside the machine, stops where checking every
+/// instruction (`before_issue`) stops, with the same hit; here first in the last block.
+#[test]
+fn continue_with_a_conditional_line_breakpoint_stops_where_checking_each_instruction_does() {
+    use warpdbg::debug::breakpoint::{Breakpoint, before_issue};
+    for spec in ["line 41 if block == 15", "line 33 if tid == 64 && stride == 4", "line 31 if warp == 3"] {
+        let mut fast = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);
+        let mut slow = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);
+        let bp = Breakpoint::parse(spec, &fast.compiled).unwrap_or_else(|e| panic!("{spec}: {e:?}"));
+        fast.add_breakpoint(bp.clone());
+        slow.add_breakpoint(bp);
+        for k in 0..4 {
+            let stop = fast_continued(&mut fast);
+            let mut first = true;
+            let expected = loop {
+                if let Some(o) = slow.machine.outcome() {
+                    break Stop::Finished(o.clone());
+                }
+                if let Err(hit) = before_issue(&mut slow, !first) {
+                    break Stop::Hit(hit);
+                }
+                first = false;
+                if let Stop::Finished(o) = slow.step_instruction() {
+                    break Stop::Finished(o);
+                }
+            };
+            assert_eq!(stop, expected, "{spec}: stop {k}");
+            assert_eq!(state(&fast), state(&slow), "{spec}: stop {k}");
+            if k == 0 && spec.contains("block == 15") {
+                let Stop::Hit(h) = &stop else { panic!("{stop:?}") };
+                assert_eq!(h.block, 15);
+            }
+        }
+    }
+}

@@ -381,7 +381,11 @@ impl Session {
     /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
     /// `budget` instructions ran without stopping (call again to go on).
     pub fn cont(&mut self, budget: u64, first: bool) -> Option<Stop> {
-        if !self.event_breakpoints.is_empty() {
+        use crate::debug::breakpoint::{arrival_holds, before_issue, conditional_line};
+        use crate::sim::Halt;
+        // Plain and conditional line breakpoints and divergence are checked inside the machine; the other
+        // event breakpoints before and after every instruction.
+        if !self.event_breakpoints.iter().all(|bp| conditional_line(bp).is_some()) {
             return self.cont_checked(budget, first);
         }
         if let Some(o) = self.machine.outcome() {
@@ -399,14 +403,36 @@ impl Session {
                 return Some(Stop::Divergence { line: self.last_issue.map_or(0, |i| i.line) });
             }
         }
-        let stops =
-            crate::sim::Stops::new(&self.machine.kernel, |l| self.breakpoints.contains(&l), self.break_on_divergence);
-        match self.run_steps(u64::MAX, left, &stops) {
-            Some(crate::sim::Halt::Line(line)) => Some(Stop::Breakpoint { line }),
-            Some(crate::sim::Halt::Divergence(line)) => Some(Stop::Divergence { line }),
-            Some(crate::sim::Halt::Final(o)) => Some(Stop::Finished(o)),
-            Some(crate::sim::Halt::Budget) | None => None,
+        let kernel = self.machine.kernel.clone();
+        let plain = std::mem::take(&mut self.breakpoints);
+        let conds = std::mem::take(&mut self.event_breakpoints);
+        let filter = |b: &crate::sim::machine::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
+            let line = kernel.line(pc);
+            plain.contains(&line) || arrival_holds(&conds, line, b, warp, mask)
+        };
+        let lines = |l: u32| plain.contains(&l) || conds.iter().any(|bp| conditional_line(bp) == Some(l));
+        let mut stops = crate::sim::Stops::new(&kernel, lines, self.break_on_divergence);
+        if !conds.is_empty() {
+            stops.filter = Some(&filter);
         }
+        let halt = self.run_steps(u64::MAX, left, &stops);
+        drop(stops);
+        let stop = match halt {
+            Some(Halt::Line(line)) => Some(Stop::Breakpoint { line }),
+            Some(Halt::Divergence(line)) => Some(Stop::Divergence { line }),
+            Some(Halt::Final(o)) => Some(Stop::Finished(o)),
+            Some(Halt::Budget) | None => None,
+        };
+        self.breakpoints = plain;
+        self.event_breakpoints = conds;
+        // A conditional breakpoint's hit, described as the per-instruction check describes it.
+        if let Some(Stop::Breakpoint { line }) = stop
+            && !self.breakpoints.contains(&line)
+            && let Err(hit) = before_issue(self, true)
+        {
+            return Some(Stop::Hit(hit));
+        }
+        stop
     }
 
     /// [`Session::cont`] with event breakpoints: checked before and after every instruction.

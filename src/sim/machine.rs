@@ -30,7 +30,7 @@ mod warp_run;
 mod whole_run;
 pub use parallel::SharedGlobal;
 use stops::Step;
-pub use stops::{Halt, Stops};
+pub use stops::{ArrivalFilter, Halt, Stops};
 pub use whole_run::WholeProgress;
 
 /// Limits of one run.
@@ -654,7 +654,7 @@ impl Machine {
         let Some((i, b, w, pc, mask)) = self.find_issue() else {
             return Step::Final(explain::deadlock(self));
         };
-        if let Some(line) = stops.and_then(|s| s.halts(kernel, &self.blocks[b], w, pc)) {
+        if let Some(line) = stops.and_then(|s| s.halts(kernel, &self.blocks[b], w, pc, mask)) {
             return Step::Halt(line);
         }
         // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.

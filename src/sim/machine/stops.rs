@@ -8,6 +8,7 @@
 
 use super::{BlockState, Issue, Machine, Outcome};
 use crate::ir::{Kernel, Pc};
+use crate::sim::LaneMask;
 
 /// What ends one scheduling decision of [`Machine::step_once`].
 pub(super) enum Step {
@@ -19,21 +20,27 @@ pub(super) enum Step {
     Halt(u32),
 }
 
+/// Whether a warp arriving at a breakpoint line stops: (its block, the warp, the PC, the lanes about to
+/// issue). Conditional line breakpoints evaluate their condition here.
+pub type ArrivalFilter<'a> = &'a dyn Fn(&BlockState, u32, Pc, LaneMask) -> bool;
+
 /// The stops [`Machine::step_until`] checks.
-#[derive(Clone, Debug, Default)]
-pub struct Stops {
+#[derive(Clone, Default)]
+pub struct Stops<'a> {
     /// Per PC: its line has a breakpoint.
     at_pc: Vec<bool>,
     /// Stop right after a branch diverges.
     pub divergence: bool,
+    /// When set, a warp arriving at a breakpoint line stops only if this holds.
+    pub filter: Option<ArrivalFilter<'a>>,
 }
 
-impl Stops {
+impl<'a> Stops<'a> {
     /// Breakpoints on `lines` of `kernel` (and break-on-divergence when `divergence`).
-    pub fn new(kernel: &Kernel, lines: impl Fn(u32) -> bool, divergence: bool) -> Stops {
+    pub fn new(kernel: &Kernel, lines: impl Fn(u32) -> bool, divergence: bool) -> Stops<'a> {
         let at_pc: Vec<bool> = (0..kernel.instrs.len()).map(|pc| lines(kernel.line(Pc(pc as u32)))).collect();
         let at_pc = if at_pc.iter().any(|b| *b) { at_pc } else { vec![] };
-        Stops { at_pc, divergence }
+        Stops { at_pc, divergence, filter: None }
     }
 
     /// Nothing would stop a run.
@@ -43,13 +50,13 @@ impl Stops {
 
     /// The breakpoint line warp `w` of `block` arrives at if it issues `pc` next.
     #[inline]
-    pub(super) fn halts(&self, kernel: &Kernel, block: &BlockState, w: usize, pc: Pc) -> Option<u32> {
+    pub(super) fn halts(&self, kernel: &Kernel, block: &BlockState, w: usize, pc: Pc, mask: LaneMask) -> Option<u32> {
         if !self.at_pc.get(pc.0 as usize).copied().unwrap_or(false) {
             return None;
         }
         let line = kernel.line(pc);
         let last = block.last_issued.get(w).copied().flatten().map(|(l, _)| l);
-        (last != Some(line)).then_some(line)
+        (last != Some(line) && self.filter.is_none_or(|f| f(block, w as u32, pc, mask))).then_some(line)
     }
 }
 
