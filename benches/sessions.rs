@@ -180,3 +180,61 @@ fn compare_reduce_neighbored_1_16_to_the_end(b: divan::Bencher) {
         assert!(c.sides.iter().all(|s| s.machine.outcome().is_some()));
     });
 }
+
+/// reduceNeighbored at 1<<20 ints, block 512 (2048 blocks, 5,468,160 instructions), as the TUI opens it.
+fn reduce_neighbored_1_20_app() -> App {
+    let o = Overrides { args: vec!["n=1048576".into()], block: Some("512".into()), ..Overrides::default() };
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/reduce_neighbored.cu");
+    let compiled = warpdbg::front::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
+    let session = Session::new(compiled, Config::default()).expect("launch");
+    App::new(session, Keymap::default_map(), Theme::default_dark())
+}
+
+/// Issue 19 item 2: `c` in the TUI to the end of reduceNeighbored at 1<<20 (no breakpoint): the update and
+/// every tick of the event loop until it stops (drawing left out). Target: at most 3 s.
+#[divan::bench(sample_count = 3)]
+fn tui_continue_reduce_neighbored_1_20(b: divan::Bencher) {
+    b.with_inputs(reduce_neighbored_1_20_app).bench_local_values(|mut app| {
+        update::update(&mut app, Action::Continue);
+        update::finish_running(&mut app);
+        assert!(app.session.machine.outcome().is_some());
+        app
+    });
+}
+
+/// `S` right after that continue: back one step (re-executed from the nearest snapshot, in pieces).
+#[divan::bench(sample_count = 3)]
+fn tui_step_back_after_continue_1_20(b: divan::Bencher) {
+    let at_end = || {
+        let mut app = reduce_neighbored_1_20_app();
+        update::update(&mut app, Action::Continue);
+        update::finish_running(&mut app);
+        app
+    };
+    b.with_inputs(at_end).bench_local_values(|mut app| {
+        let end = app.session.machine.steps;
+        update::update(&mut app, Action::StepBack);
+        update::finish_running(&mut app);
+        assert_eq!(app.session.machine.steps, end - 1);
+        app
+    });
+}
+
+/// `c` with a line breakpoint that first hits in the last block (`line 41 if block == 2047`: its `if (tid ==
+/// 0)` line). Target: within 2x of the continue without one.
+#[divan::bench(sample_count = 3)]
+fn tui_continue_breakpoint_in_last_block_1_20(b: divan::Bencher) {
+    let with_breakpoint = || {
+        let mut app = reduce_neighbored_1_20_app();
+        let bp = warpdbg::debug::breakpoint::Breakpoint::parse("line 41 if block == 2047", &app.session.compiled)
+            .expect("breakpoint");
+        app.session.add_breakpoint(bp);
+        app
+    };
+    b.with_inputs(with_breakpoint).bench_local_values(|mut app| {
+        update::update(&mut app, Action::Continue);
+        update::finish_running(&mut app);
+        assert!(app.session.machine.outcome().is_none(), "stopped at the breakpoint");
+        app
+    });
+}

@@ -207,8 +207,8 @@ pub enum Command {
         launch: LaunchArgs,
         #[command(flatten)]
         ui: UiArgs,
-        /// Instructions to issue before drawing.
-        #[arg(long, value_name = "N", default_value_t = 0)]
+        /// Instructions to issue before drawing (a count, or `1e7`).
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_count)]
         steps: u64,
         /// Screen size (default 120x40).
         #[arg(long, value_name = "COLSxROWS", default_value = "120x40")]
@@ -222,8 +222,8 @@ pub enum Command {
         file: PathBuf,
         #[command(flatten)]
         launch: LaunchArgs,
-        /// Instructions to issue first.
-        #[arg(long, value_name = "N", default_value_t = 0)]
+        /// Instructions to issue first (a count, or `1e7`).
+        #[arg(long, value_name = "N", default_value_t = 0, value_parser = parse_count)]
         steps: u64,
         /// The block, as its linear index (x + y*gridDim.x + ...).
         #[arg(long = "in-block", value_name = "N", default_value_t = 0)]
@@ -592,6 +592,21 @@ fn tui_command(
             Exit::Usage
         }
     }
+}
+
+/// A count of instructions: digits, or `MeE` (`1e7`, `5.5e6`) when that is a whole number.
+fn parse_count(s: &str) -> Result<u64, String> {
+    if let Ok(n) = s.parse::<u64>() {
+        return Ok(n);
+    }
+    let bad = || format!("`{s}` is not a count of instructions (e.g. 400 or 1e7)");
+    let (m, e) = s.to_ascii_lowercase().split_once('e').map(|(m, e)| (m.to_string(), e.to_string())).ok_or_else(bad)?;
+    let (m, e) = (m.parse::<f64>().map_err(|_| bad())?, e.parse::<i32>().map_err(|_| bad())?);
+    let v = m * 10f64.powi(e);
+    if !(0.0..=u64::MAX as f64).contains(&v) || v.fract() != 0.0 {
+        return Err(bad());
+    }
+    Ok(v as u64)
 }
 
 fn parse_size(s: &str) -> Option<(u16, u16)> {
@@ -1028,5 +1043,17 @@ mod tests {
     #[test]
     fn command_line_definition_is_consistent() {
         super::Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn counts_take_digits_or_a_power_of_ten() {
+        use super::parse_count;
+        assert_eq!(parse_count("400"), Ok(400));
+        assert_eq!(parse_count("1e7"), Ok(10_000_000));
+        assert_eq!(parse_count("5.5E6"), Ok(5_500_000));
+        assert!(parse_count("1.5e0").is_err());
+        assert!(parse_count("-1e3").is_err());
+        assert!(parse_count("1e400").is_err());
+        assert!(parse_count("lots").is_err());
     }
 }

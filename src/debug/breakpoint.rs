@@ -720,9 +720,8 @@ pub fn before_issue(s: &mut Session, arriving: bool) -> Result<Option<Pending>, 
     let line = kernel.line(pc);
     let block = s.machine.blocks[slot].linear;
     let warp = w as u32;
-    let key = (block, warp);
-    let prev_mask = s.last_mask.get(&key).copied();
-    let prev_line = s.last_line.get(&key).copied();
+    let prev = s.last_issued(slot, w);
+    let (prev_line, prev_mask) = (prev.map(|(l, _)| l), prev.map(|(_, m)| m));
     let step = s.machine.steps;
     let mut pending = Pending {
         block,
@@ -854,6 +853,33 @@ pub fn before_issue(s: &mut Session, arriving: bool) -> Result<Option<Pending>, 
         }
     }
     Ok(Some(pending))
+}
+
+/// The line of a conditional line breakpoint (`line N if ...`), the one kind the machine can check itself.
+pub fn conditional_line(bp: &Breakpoint) -> Option<u32> {
+    match bp.kind {
+        Kind::Line { line, cond: Some(_) } => Some(line),
+        _ => None,
+    }
+}
+
+/// Does a warp arriving at `line` (lanes `mask` of warp `warp` of `block`) stop at one of `bps`' conditional
+/// line breakpoints: does a condition hold for one of its lanes? (What [`before_issue`] checks for them.)
+pub fn arrival_holds(
+    bps: &[Breakpoint],
+    line: u32,
+    block: &crate::sim::machine::BlockState,
+    warp: u32,
+    mask: LaneMask,
+) -> bool {
+    bps.iter().any(|bp| match &bp.kind {
+        Kind::Line { line: l, cond: Some(c) } if *l == line => mask.iter().any(|lane| {
+            let tid = warp * 32 + lane;
+            let reg = |r: u32| block.reg(r, tid);
+            c.holds(&Env { tid, lane, warp, block: block.linear, active: mask.count(), reg: &reg })
+        }),
+        _ => false,
+    })
 }
 
 /// Would the branch about to issue at `pc` split the lanes `mask` (a counted `if`, loop or `?:`)?

@@ -1,6 +1,8 @@
 //! Time travel: periodic snapshots of the machine plus deterministic re-execution.
 //!
-//! Snapshots are taken every `interval` steps. When they would exceed the byte budget, the interval doubles
+//! Snapshots are taken every `interval` steps, at first about one step per 32 bytes of a snapshot (at least
+//! 1,024, a power of two): copying a snapshot then costs a few percent of running to the next, and going
+//! back re-executes a few milliseconds per MiB of machine. When they would exceed the byte budget, the interval doubles
 //! and every other snapshot is dropped, so memory stays under the budget however long the run (the snapshot
 //! of step 0 always stays), and going back to any step re-executes at most `interval` steps. Each snapshot is
 //! counted at the size it has when taken, so what grows with the run (hazards, output) is counted too.
@@ -8,6 +10,14 @@
 /// Default memory budget for snapshots: 256 MiB.
 pub const DEFAULT_BUDGET: u64 = 256 << 20;
 
+/// The first interval is one step per this many bytes of a snapshot.
+const BYTES_PER_STEP: u64 = 32;
+/// The shortest interval between snapshots.
+const MIN_INTERVAL: u64 = 1024;
+/// The longest first interval (the budget may double it later).
+const MAX_FIRST_INTERVAL: u64 = 1 << 22;
+
+/// Snapshots of a run and the interval between them.
 #[derive(Clone)]
 pub struct History<T: Clone> {
     /// (step, state, bytes it holds) in increasing step order; the first is step 0.
@@ -19,7 +29,8 @@ pub struct History<T: Clone> {
 impl<T: Clone> History<T> {
     /// Starts with the state at step 0, which holds `bytes`.
     pub fn new(initial: T, bytes: u64, budget: u64) -> Self {
-        History { snapshots: vec![(0, initial, bytes)], interval: 1024, budget }
+        let interval = (bytes / BYTES_PER_STEP).next_power_of_two().clamp(MIN_INTERVAL, MAX_FIRST_INTERVAL);
+        History { snapshots: vec![(0, initial, bytes)], interval, budget }
     }
 
     /// Bytes held by snapshots now (each counted when it was taken: what grows with the run is included).
@@ -27,10 +38,12 @@ impl<T: Clone> History<T> {
         self.snapshots.iter().map(|(_, _, b)| b).sum()
     }
 
+    /// Snapshots kept.
     pub fn len(&self) -> usize {
         self.snapshots.len()
     }
 
+    /// No snapshot kept (never: step 0's stays).
     pub fn is_empty(&self) -> bool {
         self.snapshots.is_empty()
     }
@@ -55,6 +68,12 @@ impl<T: Clone> History<T> {
                 break;
             }
         }
+    }
+
+    /// The step of the latest snapshot at or before `step` (how far going there re-executes).
+    pub fn step_before(&self, step: u64) -> u64 {
+        let i = self.snapshots.partition_point(|(s, _, _)| *s <= step).saturating_sub(1);
+        self.snapshots.get(i).map_or(0, |(s, _, _)| *s)
     }
 
     /// The latest snapshot at or before `step`.

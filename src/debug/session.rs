@@ -1,40 +1,12 @@
 //! A debugging session: the compiled kernel, its machine, breakpoints and the stepping commands the TUI,
 //! `warpdbg view` and replay share. UI-free; every command goes through [`Machine::step`].
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use crate::debug::history::History;
 use crate::front::Compiled;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
-
-/// Per-warp bookkeeping keyed by (block linear index, warp), hashed with one multiply per word: the keys are
-/// small integers and SipHash's resistance to chosen keys bought nothing but a quarter of every continue.
-pub(crate) type WarpMap<V> = HashMap<(u64, u32), V, std::hash::BuildHasherDefault<WarpHasher>>;
-
-/// The hasher of [`WarpMap`] (Fx-style: rotate, xor, multiply by an odd constant).
-#[derive(Default)]
-pub(crate) struct WarpHasher(u64);
-
-impl std::hash::Hasher for WarpHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_u32(&mut self, x: u32) {
-        self.write_u64(x as u64);
-    }
-}
 
 /// Why a command stopped.
 #[derive(Clone, Debug, PartialEq)]
@@ -60,34 +32,32 @@ pub struct Session {
     pub machine: Machine,
     pub breakpoints: BTreeSet<u32>,
     pub break_on_divergence: bool,
-    /// The line each warp (block linear index, warp) last issued, so a breakpoint stops a warp arriving.
-    pub(crate) last_line: WarpMap<u32>,
-    /// The lanes each warp last issued with (reconvergence and mask-condition breakpoints).
-    pub(crate) last_mask: WarpMap<crate::sim::LaneMask>,
     /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
     pub event_breakpoints: Vec<crate::debug::breakpoint::Breakpoint>,
+    /// The last instruction issued; `None` at step 0 and once the machine has its final outcome (nothing
+    /// reads it then, and a whole run does not know which instruction the sequential schedule issued last).
     pub last_issue: Option<Issue>,
     /// Snapshots for stepping back.
     pub history: History<Snapshot>,
+    /// The whole-run path was tried on this launch and mode and refused (it would be refused again).
+    whole_refused: bool,
+    /// Where the launch ends (its steps), once a whole run has found it: going to an earlier step does not
+    /// try one.
+    whole_end: Option<u64>,
 }
 
-/// What time travel restores: the machine and the session's per-warp bookkeeping.
+/// What time travel restores: the machine (which keeps each warp's last issued line and lanes) and the last
+/// issued instruction.
 #[derive(Clone)]
 pub struct Snapshot {
     machine: Machine,
-    last_line: WarpMap<u32>,
-    last_mask: WarpMap<crate::sim::LaneMask>,
     last_issue: Option<Issue>,
 }
 
 impl Snapshot {
-    /// Bytes this snapshot holds: the machine's clone and the session's per-warp maps.
+    /// Bytes this snapshot holds: the machine's clone.
     pub fn bytes(&self) -> u64 {
-        // A hash map entry: the key and value, and about one control byte per bucket.
-        let entry = std::mem::size_of::<((u64, u32), u32)>() as u64 + 1;
-        self.machine.approx_bytes()
-            + (self.last_line.capacity() + self.last_mask.capacity()) as u64 * entry
-            + std::mem::size_of::<Snapshot>() as u64
+        self.machine.approx_bytes() + std::mem::size_of::<Snapshot>() as u64
     }
 }
 
@@ -101,45 +71,73 @@ impl Session {
             machine,
             breakpoints: BTreeSet::new(),
             break_on_divergence: false,
-            last_line: WarpMap::default(),
-            last_mask: WarpMap::default(),
             event_breakpoints: vec![],
             last_issue: None,
             history,
+            whole_refused: false,
+            whole_end: None,
         })
     }
 
     fn fresh_history(machine: &Machine) -> History<Snapshot> {
-        let snap = Snapshot {
-            machine: machine.clone(),
-            last_line: WarpMap::default(),
-            last_mask: WarpMap::default(),
-            last_issue: None,
-        };
+        let snap = Snapshot { machine: machine.clone(), last_issue: None };
         let bytes = snap.bytes();
         History::new(snap, bytes, crate::debug::history::DEFAULT_BUDGET)
     }
 
     fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            machine: self.machine.clone(),
-            last_line: self.last_line.clone(),
-            last_mask: self.last_mask.clone(),
-            last_issue: self.last_issue,
+        Snapshot { machine: self.machine.clone(), last_issue: self.last_issue }
+    }
+
+    /// After stepping: the last instruction issued (if any did; none once the machine has its final outcome),
+    /// and a snapshot if the history wants one at this step.
+    fn note_issue(&mut self, issued: Option<Issue>) {
+        if issued.is_some() {
+            self.last_issue = issued;
+        }
+        if self.machine.outcome().is_some() {
+            self.last_issue = None;
+        }
+        self.observe();
+    }
+
+    /// Takes a snapshot if the history wants one at this step.
+    fn observe(&mut self) {
+        if self.history.wants(self.machine.steps) {
+            let snap = self.snapshot();
+            self.history.observe(self.machine.steps, &snap, snap.bytes());
         }
     }
 
     /// Goes to `step` (forwards by running, backwards from the nearest snapshot), or to where the machine
     /// stops first. Breakpoints are not checked.
     pub fn goto(&mut self, step: u64) -> Option<Outcome> {
+        self.travel_start(step);
+        self.run_to(step)
+    }
+
+    /// Starts going to `step`: when it lies behind, restores the nearest snapshot at or before it. Then
+    /// [`Session::travel_piece`] runs towards it a piece at a time (a front end draws progress between
+    /// pieces); [`Session::goto`] is both at once.
+    pub fn travel_start(&mut self, step: u64) {
+        self.machine.abandon_whole_run();
         if step < self.machine.steps {
             let (_, snap) = self.history.before(step);
             self.machine = snap.machine;
-            self.last_line = snap.last_line;
-            self.last_mask = snap.last_mask;
             self.last_issue = snap.last_issue;
         }
-        self.run_to(step)
+    }
+
+    /// Runs at most `budget` instructions towards `step` (after [`Session::travel_start`]): `Some` with the
+    /// machine's outcome there (`None` inside: it can go on) once it has arrived or stopped, `None` while it
+    /// is on its way.
+    pub fn travel_piece(&mut self, step: u64, budget: u64) -> Option<Option<Outcome>> {
+        let to = step.min(self.machine.steps.saturating_add(budget));
+        let o = self.run_steps(to, u64::MAX, &crate::sim::Stops::default());
+        if self.machine.steps >= step || self.machine.outcome().is_some() || o.is_some() {
+            return Some(self.settle());
+        }
+        None
     }
 
     /// Steps back `n` instructions.
@@ -165,21 +163,86 @@ impl Session {
         self.compiled.launch.mode = mode;
         self.machine = Machine::new(&self.compiled, &self.config)?;
         self.history = Session::fresh_history(&self.machine);
-        self.last_line.clear();
-        self.last_mask.clear();
         self.last_issue = None;
+        self.whole_refused = false;
+        self.whole_end = None;
         self.run_to(step);
         Ok(())
     }
 
-    /// Runs (no breakpoints) until `step` instructions have issued or the machine stops.
+    /// Runs (no breakpoints) until `step` instructions have issued or the machine stops. From step 0 it
+    /// first tries the whole run (`Machine::start_whole_run`), abandoned as soon as it has issued more than
+    /// `step` instructions, and kept when the launch ends by then: the state single-stepping reaches.
     pub fn run_to(&mut self, step: u64) -> Option<Outcome> {
-        while self.machine.steps < step {
-            if let Stop::Finished(o) = self.step_one() {
-                return Some(o);
+        if step > self.machine.steps && self.try_whole_run(step, u64::MAX).is_some() {
+            return self.settle();
+        }
+        self.run_steps(step, u64::MAX, &crate::sim::Stops::default());
+        self.settle()
+    }
+
+    /// The whole-run path from step 0 (nothing can stop the run): runs pieces of about `piece` instructions
+    /// until the launch ends (`Some`, the machine at its end), or with a bounded `piece` for one piece
+    /// (`None`, the run in progress). When the rule fails, or the run would go past step `limit` (judged from
+    /// the first piece's instructions per block, or found on the way), the machine is back at step 0 and
+    /// `None` returned.
+    fn try_whole_run(&mut self, limit: u64, piece: u64) -> Option<Outcome> {
+        use crate::sim::WholeProgress;
+        if self.whole_refused || self.whole_end.is_some_and(|end| end > limit) || !self.machine.start_whole_run() {
+            return None;
+        }
+        loop {
+            // Unbounded: pieces of an eighth of the limit, so a run past it stops early.
+            let size = if piece == u64::MAX { (limit / 8).clamp(1 << 16, 1 << 24) } else { piece };
+            match self.machine.whole_run_piece(size) {
+                WholeProgress::Done(o) => {
+                    self.whole_end = Some(self.machine.steps);
+                    if self.machine.steps > limit {
+                        // Past the step asked for: back to step 0 (the snapshot there), to step from.
+                        self.travel_start(0);
+                        return None;
+                    }
+                    // (At a final outcome there is no last issue: `note_issue`.)
+                    self.last_issue = None;
+                    return Some(o);
+                }
+                WholeProgress::Running { blocks, of, steps } => {
+                    let expected = (steps as u128 * of as u128 / blocks.max(1) as u128).min(u64::MAX as u128) as u64;
+                    if steps > limit || expected > limit.saturating_add(limit / 2) {
+                        self.machine.abandon_whole_run();
+                        return None;
+                    }
+                    if piece != u64::MAX {
+                        return None;
+                    }
+                }
+                WholeProgress::Refused => {
+                    self.whole_refused = true;
+                    return None;
+                }
             }
         }
-        self.settle()
+    }
+
+    /// Issues instructions until step `to`, a stop in `stops`, a final outcome, or `decisions` scheduling
+    /// decisions (a `_sync` wait is one that issues nothing), taking the history's snapshots on the way; what
+    /// stopped it (`None`: it reached `to` or used its decisions).
+    fn run_steps(&mut self, to: u64, mut decisions: u64, stops: &crate::sim::Stops) -> Option<crate::sim::Halt> {
+        use crate::sim::Halt;
+        while self.machine.steps < to && decisions > 0 {
+            // Up to the next snapshot (one scheduling decision issues at most one instruction).
+            let iv = self.history.interval;
+            let next = (self.machine.steps / iv + 1).saturating_mul(iv).min(to);
+            let chunk = (next - self.machine.steps).min(decisions);
+            decisions -= chunk;
+            let mut last = None;
+            let halt = self.machine.step_until(chunk, stops, &mut |i| last = Some(*i));
+            self.note_issue(last);
+            if halt != Halt::Budget {
+                return Some(halt);
+            }
+        }
+        None
     }
 
     /// Gives the machine its final outcome when nothing can issue from here (a deadlock, the end, the step
@@ -193,22 +256,16 @@ impl Session {
             self.machine.step(1);
             debug_assert_eq!(self.machine.steps, steps, "settling issues nothing");
         }
+        if self.machine.outcome().is_some() {
+            self.last_issue = None;
+        }
         self.machine.outcome().cloned()
     }
 
     fn step_one(&mut self) -> Stop {
         let mut issued = None;
         let o = self.machine.step_traced(1, &mut |i| issued = Some(*i));
-        if let Some(i) = issued {
-            let linear = self.machine_block_linear(i.block);
-            self.last_line.insert((linear, i.warp.0), i.line);
-            self.last_mask.insert((linear, i.warp.0), i.mask);
-            self.last_issue = Some(i);
-        }
-        if self.history.wants(self.machine.steps) {
-            let snap = self.snapshot();
-            self.history.observe(self.machine.steps, &snap, snap.bytes());
-        }
+        self.note_issue(issued);
         if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
     }
 
@@ -259,6 +316,12 @@ impl Session {
         w.candidate().map(|(pc, _)| kernel.line(pc))
     }
 
+    /// The line and lanes warp `warp` of the block in slot `slot` last issued with (`None` before its first
+    /// issue): a breakpoint stops a warp arriving at its line, not the warp already there.
+    pub fn last_issued(&self, slot: usize, warp: usize) -> Option<(u32, crate::sim::LaneMask)> {
+        self.machine.blocks.get(slot)?.last_issued.get(warp).copied().flatten()
+    }
+
     /// The breakpoint line the next instruction's warp is arriving at, if any: where a continue stops before
     /// issuing (replay asks this to stop where the recording stopped).
     pub fn breakpoint_ahead(&mut self) -> Option<u32> {
@@ -267,8 +330,8 @@ impl Session {
         }
         let (slot, w, pc, _) = self.machine.peek()?;
         let line = self.machine.kernel.line(pc);
-        let linear = self.machine.blocks[slot].linear;
-        (self.breakpoints.contains(&line) && self.last_line.get(&(linear, w as u32)) != Some(&line)).then_some(line)
+        let last = self.last_issued(slot, w).map(|(l, _)| l);
+        (self.breakpoints.contains(&line) && last != Some(line)).then_some(line)
     }
 
     /// Adds a parsed breakpoint: a plain `line N` joins [`Session::breakpoints`], the others are checked by
@@ -282,9 +345,98 @@ impl Session {
         }
     }
 
+    /// Nothing set can stop a continue before the end: no breakpoint of any kind, no break on divergence.
+    pub fn nothing_can_stop(&self) -> bool {
+        self.breakpoints.is_empty() && self.event_breakpoints.is_empty() && !self.break_on_divergence
+    }
+
+    /// A continue that takes the whole-run path (the machine's whole run on every core, in pieces) when it
+    /// provably reaches the state single-stepping would: from step 0, with nothing set that could stop it,
+    /// and the run's rule holding (`Machine::start_whole_run`). Otherwise, or when the rule fails, as
+    /// [`Session::cont`]. Returns as `cont` does; `None` after each piece of about `budget` instructions
+    /// ([`Session::whole_run_progress`] says how far a whole run is).
+    pub fn cont_fast(&mut self, budget: u64, first: bool) -> Option<Stop> {
+        let whole = self.machine.whole_run_active() || (self.machine.steps == 0 && self.nothing_can_stop());
+        if whole {
+            if let Some(o) = self.try_whole_run(u64::MAX, budget.max(1)) {
+                return Some(Stop::Finished(o));
+            }
+            if self.machine.whole_run_active() {
+                return None;
+            }
+        }
+        self.cont(budget, first)
+    }
+
+    /// Blocks done, of all, while a whole run is in progress.
+    pub fn whole_run_progress(&self) -> Option<(u64, u64)> {
+        self.machine.whole_run_progress()
+    }
+
+    /// Stops a whole run in progress: the machine goes back to where it started (step 0).
+    pub fn interrupt(&mut self) {
+        self.machine.abandon_whole_run();
+    }
+
     /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
     /// `budget` instructions ran without stopping (call again to go on).
     pub fn cont(&mut self, budget: u64, first: bool) -> Option<Stop> {
+        use crate::debug::breakpoint::{arrival_holds, before_issue, conditional_line};
+        use crate::sim::Halt;
+        // Plain and conditional line breakpoints and divergence are checked inside the machine; the other
+        // event breakpoints before and after every instruction.
+        if !self.event_breakpoints.iter().all(|bp| conditional_line(bp).is_some()) {
+            return self.cont_checked(budget, first);
+        }
+        if let Some(o) = self.machine.outcome() {
+            return Some(Stop::Finished(o.clone()));
+        }
+        let mut left = budget;
+        // The first instruction does not stop at a breakpoint: its warp is already there.
+        if first && left > 0 {
+            left -= 1;
+            let before = self.machine.metrics.divergent_branches;
+            if let Stop::Finished(o) = self.step_one() {
+                return Some(Stop::Finished(o));
+            }
+            if self.break_on_divergence && self.machine.metrics.divergent_branches > before {
+                return Some(Stop::Divergence { line: self.last_issue.map_or(0, |i| i.line) });
+            }
+        }
+        let kernel = self.machine.kernel.clone();
+        let plain = std::mem::take(&mut self.breakpoints);
+        let conds = std::mem::take(&mut self.event_breakpoints);
+        let filter = |b: &crate::sim::machine::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
+            let line = kernel.line(pc);
+            plain.contains(&line) || arrival_holds(&conds, line, b, warp, mask)
+        };
+        let lines = |l: u32| plain.contains(&l) || conds.iter().any(|bp| conditional_line(bp) == Some(l));
+        let mut stops = crate::sim::Stops::new(&kernel, lines, self.break_on_divergence);
+        if !conds.is_empty() {
+            stops.filter = Some(&filter);
+        }
+        let halt = self.run_steps(u64::MAX, left, &stops);
+        drop(stops);
+        let stop = match halt {
+            Some(Halt::Line(line)) => Some(Stop::Breakpoint { line }),
+            Some(Halt::Divergence(line)) => Some(Stop::Divergence { line }),
+            Some(Halt::Final(o)) => Some(Stop::Finished(o)),
+            Some(Halt::Budget) | None => None,
+        };
+        self.breakpoints = plain;
+        self.event_breakpoints = conds;
+        // A conditional breakpoint's hit, described as the per-instruction check describes it.
+        if let Some(Stop::Breakpoint { line }) = stop
+            && !self.breakpoints.contains(&line)
+            && let Err(hit) = before_issue(self, true)
+        {
+            return Some(Stop::Hit(hit));
+        }
+        stop
+    }
+
+    /// [`Session::cont`] with event breakpoints: checked before and after every instruction.
+    fn cont_checked(&mut self, budget: u64, first: bool) -> Option<Stop> {
         for k in 0..budget {
             if let Some(o) = self.machine.outcome() {
                 return Some(Stop::Finished(o.clone()));
@@ -294,13 +446,9 @@ impl Session {
             if arriving && let Some(line) = self.breakpoint_ahead() {
                 return Some(Stop::Breakpoint { line });
             }
-            let pending = if self.event_breakpoints.is_empty() {
-                None
-            } else {
-                match crate::debug::breakpoint::before_issue(self, arriving) {
-                    Ok(p) => p,
-                    Err(hit) => return Some(Stop::Hit(hit)),
-                }
+            let pending = match crate::debug::breakpoint::before_issue(self, arriving) {
+                Ok(p) => p,
+                Err(hit) => return Some(Stop::Hit(hit)),
             };
             let before = self.machine.metrics.divergent_branches;
             if let Stop::Finished(o) = self.step_one() {
@@ -414,8 +562,7 @@ impl Session {
         let cond_text = src.slice(span).to_string();
         // Values at the moment the branch ran: go back to just before it, read, come back.
         let here = self.machine.steps;
-        let saved = (self.machine.clone(), self.last_line.clone(), self.last_issue);
-        let saved_masks = self.last_mask.clone();
+        let saved = (self.machine.clone(), self.last_issue);
         self.goto(step.saturating_sub(1));
         let names = crate::ir::print::reg_names(&kernel);
         let mut values = vec![];
@@ -435,8 +582,7 @@ impl Session {
                 taken = Some(bs.reg(c.0, tid) != 0);
             }
         }
-        (self.machine, self.last_line, self.last_issue) = saved;
-        self.last_mask = saved_masks;
+        (self.machine, self.last_issue) = saved;
         debug_assert_eq!(self.machine.steps, here);
         let kind = match site.kind {
             crate::ir::BranchKind::Loop => "loop condition",

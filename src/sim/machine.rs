@@ -25,8 +25,13 @@ use crate::launch::{Dim3, Launch, Mode};
 
 mod gang;
 mod parallel;
+mod stops;
 mod warp_run;
+mod whole_run;
 pub use parallel::SharedGlobal;
+use stops::Step;
+pub use stops::{ArrivalFilter, Halt, Stops};
+pub use whole_run::WholeProgress;
 
 /// Limits of one run.
 #[derive(Clone, Debug)]
@@ -217,6 +222,9 @@ pub struct BlockState {
     pub regs: Vec<u64>,
     pub shared: Vec<u8>,
     pub warps: Vec<Warp>,
+    /// Per warp: the line and lanes it last issued with (`None` before its first issue), so a breakpoint
+    /// stops a warp arriving at a line and not the warp already there. Empty in whole runs (never read).
+    pub last_issued: Vec<Option<(u32, LaneMask)>>,
     /// Per warp (ITS): hashes of spin states seen at loop back edges while threads wait to reconverge.
     spin_seen: Vec<Vec<u64>>,
     /// Shared-memory race detection: shadow words, `__syncthreads()` count, `__syncwarp()` count per warp.
@@ -301,6 +309,8 @@ pub struct Machine {
     /// Global memory is the launch's own (`GlobalMemory::from_launch`), so a refused parallel run can make
     /// it again; false for a program's launch, whose memory is the program's device heap.
     launch_memory: bool,
+    /// A whole run in pieces in progress ([`Machine::start_whole_run`]); never cloned.
+    whole: whole_run::Slot,
 }
 
 impl Machine {
@@ -351,6 +361,7 @@ impl Machine {
             par: None,
             ran_parallel: false,
             launch_memory: true,
+            whole: whole_run::Slot::default(),
         };
         m.dispatch();
         Ok(m)
@@ -403,6 +414,7 @@ impl Machine {
             par: None,
             ran_parallel: false,
             launch_memory: false,
+            whole: whole_run::Slot::default(),
         };
         m.dispatch();
         m
@@ -478,6 +490,7 @@ impl Machine {
                 stride,
                 regs,
                 shared: vec![0u8; self.layout.bytes as usize],
+                last_issued: if self.par.is_some() { vec![] } else { vec![None; nwarps as usize] },
                 warps,
                 spin_seen: match self.par.as_mut() {
                     Some(p) if p.spare_spin_seen.len() == nwarps as usize => {
@@ -521,12 +534,13 @@ impl Machine {
 
     /// Like [`Machine::step`], reporting every issued instruction to `sink`.
     pub fn step_traced(&mut self, budget: u64, sink: &mut dyn FnMut(&Issue)) -> Outcome {
+        self.abandon_whole_run();
         let kernel = self.kernel.clone();
         for _ in 0..budget {
             if let Some(o) = &self.outcome {
                 return o.clone();
             }
-            if let Some(o) = self.step_once(&kernel, sink) {
+            if let Step::Final(o) = self.step_once(&kernel, sink, None) {
                 self.outcome = Some(o.clone());
                 return o;
             }
@@ -628,19 +642,24 @@ impl Machine {
         None
     }
 
-    fn step_once(&mut self, kernel: &Kernel, sink: &mut dyn FnMut(&Issue)) -> Option<Outcome> {
+    /// One scheduling decision: issues one instruction (or lets a `_sync` wait), or finds the final outcome,
+    /// or (with `stops`) halts before a warp arriving at a breakpoint line issues.
+    fn step_once(&mut self, kernel: &Kernel, sink: &mut dyn FnMut(&Issue), stops: Option<&Stops>) -> Step {
         if self.order.is_empty() {
-            return Some(Outcome::Completed);
+            return Step::Final(Outcome::Completed);
         }
         if self.steps >= self.max_steps {
-            return Some(Outcome::StepLimit);
+            return Step::Final(Outcome::StepLimit);
         }
         let Some((i, b, w, pc, mask)) = self.find_issue() else {
-            return Some(explain::deadlock(self));
+            return Step::Final(explain::deadlock(self));
         };
+        if let Some(line) = stops.and_then(|s| s.halts(kernel, &self.blocks[b], w, pc, mask)) {
+            return Step::Halt(line);
+        }
         // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.
         if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
-            return None;
+            return Step::Issued;
         }
         let issue = Issue {
             step: self.steps + 1,
@@ -654,7 +673,7 @@ impl Machine {
         self.cursor = i + 1;
         let effect = match self.execute_issue(kernel, b, w, pc, mask) {
             Ok(e) => e,
-            Err(fault) => return Some(Outcome::Fault(fault)),
+            Err(fault) => return Step::Final(Outcome::Fault(fault)),
         };
         // Recent issues explain a livelock; they only matter once the machine has been quiet for a while.
         if self.quiet >= QUIET_BEFORE_HASHING / 2 {
@@ -664,6 +683,9 @@ impl Machine {
             self.recent.push_back(Recent { slot: b, warp: w as u32, pc, mask });
         }
         sink(&issue);
+        if let Some(last) = self.blocks[b].last_issued.get_mut(w) {
+            *last = Some((issue.line, mask));
+        }
 
         let exits = effect == Effect::Exit;
         if let Some(seed) = self.schedule_seed
@@ -680,12 +702,12 @@ impl Machine {
             self.retire(b);
             self.progress();
         } else if let Some(o) = self.watch_livelock() {
-            return Some(o);
+            return Step::Final(o);
         }
         if self.order.is_empty() && self.next_block >= self.total_blocks {
-            return Some(Outcome::Completed);
+            return Step::Final(Outcome::Completed);
         }
-        None
+        Step::Issued
     }
 
     /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every

@@ -23,5 +23,5 @@ pub mod simt_stack;
 pub mod warp;
 
 pub use lane_mask::LaneMask;
-pub use machine::{Config, Issue, LaunchError, Machine, Outcome};
+pub use machine::{Config, Halt, Issue, LaunchError, Machine, Outcome, Stops, WholeProgress};
 pub use warp::WarpId;

@@ -90,6 +90,9 @@ pub struct App {
     /// A `continue` in progress (the event loop runs it in chunks).
     pub running: bool,
     pub first_chunk: bool,
+    /// While `running`: going to this step (a step back that re-executes a long stretch from a snapshot)
+    /// rather than a continue.
+    pub travel: Option<u64>,
     /// Why the last command stopped, for the status line.
     pub message: Option<(BannerKind, String)>,
     /// Global memory before the last command, to highlight what changed (first cells of each array).
@@ -143,6 +146,7 @@ impl App {
             scroll: HashMap::new(),
             running: false,
             first_chunk: false,
+            travel: None,
             message: None,
             before: vec![],
             size: (80, 24),

@@ -74,7 +74,13 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
                 }
                 "Goto" => update::goto_step(app, *steps),
                 other => match serde_json::from_value::<Action>(serde_json::Value::String(other.to_string())) {
-                    Ok(a) => update::update(app, a),
+                    Ok(a) => {
+                        update::update(app, a);
+                        // A long step back runs in pieces in the debugger; replay goes all the way at once.
+                        if app.travel.is_some() {
+                            update::finish_running(app);
+                        }
+                    }
                     Err(_) => app.message = Some((BannerKind::Warn, format!("unknown recorded action `{other}`"))),
                 },
             }

@@ -18,6 +18,14 @@ pub fn update(app: &mut App, action: Action) {
     // While a continue runs, any key but quit interrupts it.
     if app.running && action != Action::Quit {
         app.running = false;
+        if app.travel.take().is_some() {
+            app.message = Some((BannerKind::Warn, format!("stopped going back at step {}", app.session.machine.steps)));
+            app.fix_selection();
+            app.record_action("Goto");
+            return;
+        }
+        // A whole run in progress is abandoned: the machine is back where the continue started.
+        app.session.interrupt();
         app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
         app.record_action("Continue");
         return;
@@ -40,8 +48,11 @@ pub fn update(app: &mut App, action: Action) {
     }
     apply(app, action);
     app.refresh_why();
-    // A continue is recorded when it stops (with where it stopped); prompts when they are answered.
-    if !matches!(action, Action::Continue | Action::Goto | Action::Note | Action::BreakSpec | Action::QuizHere) {
+    // A continue is recorded when it stops (with where it stopped), a long step back as a `Goto` where it
+    // arrives; prompts when they are answered.
+    if !matches!(action, Action::Continue | Action::Goto | Action::Note | Action::BreakSpec | Action::QuizHere)
+        && app.travel.is_none()
+    {
         app.record_action(&format!("{action:?}"));
     }
 }
@@ -66,6 +77,15 @@ fn apply(app: &mut App, action: Action) {
         }
         Action::StepBack => {
             app.remember_memory();
+            let target = app.session.machine.steps.saturating_sub(1);
+            if target - app.session.history.step_before(target) > TRAVEL_AT_ONCE {
+                // A long stretch to re-execute (after a whole run, from step 0): in pieces, with progress.
+                app.session.travel_start(target);
+                app.travel = Some(target);
+                app.running = true;
+                app.message = Some((BannerKind::Warn, format!("going back to step {target}... (any key stops)")));
+                return;
+            }
             app.session.step_back(1);
             app.fix_selection();
             app.follow_selected();
@@ -203,18 +223,22 @@ fn jump_to_branch(app: &mut App) {
     ));
 }
 
-/// A frame's worth of a running `continue`; the event loop calls it between frames.
+/// A frame's worth of a running `continue` (or of a long step back); the event loop calls it between frames.
 pub fn tick(app: &mut App) {
     if !app.running {
         return;
     }
+    if let Some(target) = app.travel {
+        return travel_tick(app, target);
+    }
     // Pieces of a frame's worth of time, not a fixed count: a launch of many warps, or a debug build, would
-    // otherwise make each frame of a running continue as slow as its chunk.
+    // otherwise make each frame of a running continue as slow as its chunk. From step 0 with nothing set
+    // that could stop it, the continue is the machine's whole run (on every core, in pieces of blocks).
     let start = std::time::Instant::now();
     loop {
         let first = app.first_chunk;
         app.first_chunk = false;
-        if let Some(stop) = app.session.cont(CONTINUE_PIECE, first) {
+        if let Some(stop) = app.session.cont_fast(CONTINUE_PIECE, first) {
             app.running = false;
             after_run(app, &stop);
             app.record_action("Continue");
@@ -224,12 +248,46 @@ pub fn tick(app: &mut App) {
             break;
         }
     }
-    app.message =
-        Some((BannerKind::Warn, format!("running... step {} (any key interrupts)", app.session.machine.steps)));
+    let text = match app.session.whole_run_progress() {
+        Some((done, of)) => format!("running (whole run, every core)... block {done} of {of} (any key interrupts)"),
+        None => format!("running... step {} (any key interrupts)", app.session.machine.steps),
+    };
+    app.message = Some((BannerKind::Warn, text));
+}
+
+/// A frame's worth of a long step back: re-executing from the snapshot towards `target`.
+fn travel_tick(app: &mut App, target: u64) {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(outcome) = app.session.travel_piece(target, TRAVEL_PIECE) {
+            app.running = false;
+            app.travel = None;
+            app.fix_selection();
+            app.follow_selected();
+            match outcome {
+                Some(o) => {
+                    app.stopped(&Stop::Finished(o));
+                    reveal_stuck_lines(app);
+                }
+                None => app.message = Some((BannerKind::Ok, format!("back to step {}", app.session.machine.steps))),
+            }
+            app.record_action("Goto");
+            return;
+        }
+        if start.elapsed() >= FRAME_BUDGET {
+            break;
+        }
+    }
+    let at = app.session.machine.steps;
+    app.message = Some((BannerKind::Warn, format!("going back to step {target}... at step {at} (any key stops)")));
 }
 
 /// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET`] has passed.
 const CONTINUE_PIECE: u64 = 2_000;
+/// Instructions per piece of a long step back.
+const TRAVEL_PIECE: u64 = 20_000;
+/// A step back that re-executes at most this many instructions happens at once; a longer one in pieces.
+const TRAVEL_AT_ONCE: u64 = 200_000;
 /// Time a running continue may take before the next frame is drawn (keys are read between frames).
 const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
 

@@ -71,7 +71,7 @@ unsafe impl Sync for SharedGlobal {}
 
 impl SharedGlobal {
     /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment).
-    fn new(mem: &mut GlobalMemory) -> Option<SharedGlobal> {
+    pub(super) fn new(mem: &mut GlobalMemory) -> Option<SharedGlobal> {
         let mut allocs = vec![];
         for a in &mut mem.allocs {
             let ptr = a.data.as_mut_ptr();
@@ -588,7 +588,7 @@ fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) 
 }
 
 /// What the sub-machines need from the launch, shareable across threads.
-struct Template {
+pub(super) struct Template {
     kernel: Kernel,
     launch: Launch,
     layout: SharedLayout,
@@ -598,7 +598,7 @@ struct Template {
 
 impl Machine {
     /// Can this run use several cores at all (see the module's rule)?
-    fn parallel_eligible(&self) -> bool {
+    pub(super) fn parallel_eligible(&self) -> bool {
         // Without threads (the web build) every run takes the sequential path.
         cfg!(feature = "parallel")
             && self.outcome.is_none()
@@ -620,8 +620,19 @@ impl Machine {
             })
     }
 
+    /// What every block range's machine starts from.
+    pub(super) fn template(&self) -> Template {
+        Template {
+            kernel: crate::ir::pack::pack_registers(&self.kernel),
+            launch: self.launch.clone(),
+            layout: self.layout.clone(),
+            params: self.params.clone(),
+            max_steps: self.max_steps,
+        }
+    }
+
     /// A machine that runs blocks `first..end` one at a time on `view`.
-    fn sub_machine(t: &Template, first: u64, end: u64, view: Arc<SharedGlobal>) -> Machine {
+    pub(super) fn sub_machine(t: &Template, first: u64, end: u64, view: Arc<SharedGlobal>) -> Machine {
         let mut m = Machine {
             kernel: Arc::new(t.kernel.clone()),
             launch: t.launch.clone(),
@@ -651,6 +662,7 @@ impl Machine {
             par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
             launch_memory: true,
+            whole: Default::default(),
         };
         m.dispatch();
         m
@@ -659,7 +671,7 @@ impl Machine {
     /// Runs this sub-machine's blocks one after another, each warp of a block as far as it can go before the
     /// next (the order inside a barrier interval does not matter: see the module's rule). False as soon as
     /// the result could differ from the sequential run's or another range failed (`abort`).
-    fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
+    pub(super) fn run_blocks_alone(&mut self, abort: &AtomicBool) -> bool {
         let kernel = self.kernel.clone();
         // Cloned once here: a clone per warp run is two atomic operations on a count every core shares.
         let Some((view, program)) = self.par.as_ref().map(|p| (p.view.clone(), p.program.clone())) else {
@@ -716,13 +728,7 @@ impl Machine {
             return None;
         }
         let view = Arc::new(SharedGlobal::new(&mut self.global)?);
-        let template = Template {
-            kernel: crate::ir::pack::pack_registers(&self.kernel),
-            launch: self.launch.clone(),
-            layout: self.layout.clone(),
-            params: self.params.clone(),
-            max_steps: self.max_steps,
-        };
+        let template = self.template();
         let total = self.total_blocks;
         let chunks = (threads() as u64 * 8).min(total).max(1);
         let per = total.div_ceil(chunks);
@@ -751,7 +757,7 @@ impl Machine {
     }
 
     /// Takes over the blocks' results, or None when any rule fails.
-    fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
+    pub(super) fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
         let mut steps = 0u64;
         let mut max_interval = 0u64;
         let (mut writes, mut reads) = (vec![], vec![]);
@@ -797,7 +803,7 @@ impl Machine {
 }
 
 /// How many threads [`map_on_threads`] spreads over.
-fn threads() -> usize {
+pub(super) fn threads() -> usize {
     #[cfg(feature = "parallel")]
     return rayon::current_num_threads();
     #[cfg(not(feature = "parallel"))]
