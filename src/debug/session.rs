@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::front::Compiled;
 use crate::debug::history::History;
+use crate::front::Compiled;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 

@@ -1,10 +1,10 @@
 //! Library calls at run time: the C library here, the CUDA runtime in [`super::cuda`].
 
+use super::HostError;
 use super::interp::{Interp, Stop};
 use super::libc::{self, Piece};
 use super::memory::AllocKind;
 use super::tree::*;
-use super::HostError;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 use crate::sim::alu;
@@ -94,7 +94,7 @@ impl Interp<'_> {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);
                 alu::math(f, Ty::from(s), v[0], v[1])
             }
-            _ => self.cuda(lib, &v, e)?,
+            Lib::Cuda(api) => self.runtime(api, &v, e)?,
         })
     }
 

@@ -24,7 +24,7 @@ fn known_constant(name: &str) -> Option<(u64, Type)> {
         "cudaErrorInvalidMemcpyDirection" => int(21),
         "stdout" => Some((1, Type::ptr(Type::Void, false))),
         "stderr" => Some((2, Type::ptr(Type::Void, false))),
-        _ => None,
+        _ => super::cuda::names::constant(name),
     }
 }
 
@@ -220,7 +220,13 @@ impl Resolver<'_> {
         }
     }
 
-    fn assign(&mut self, op: Option<BinaryOp>, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {
+    fn assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: crate::front::source::Span,
+    ) -> Res<HExpr> {
         let (lv, ty) = self.lvalue(a)?;
         let v = self.rvalue(b)?;
         let place = self.place(lv, &ty, span)?;

@@ -37,13 +37,10 @@ pub struct Interp<'a> {
     pub(super) out: &'a mut dyn Write,
     pub(super) err: &'a mut dyn Write,
     pub(super) rand: super::libc::GlibcRand,
-    /// `cudaGetLastError`'s error, and the sticky error of a broken context.
-    pub(super) last_error: u32,
-    pub(super) sticky: u32,
+    /// The CUDA runtime's state: errors, events, streams, virtual time, findings.
+    pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
     pub(super) strings: Vec<u64>,
-    /// Host copies of the runtime's error strings, by code (allocated on first use).
-    pub(super) error_strings: Vec<(u32, bool, u64)>,
     depth: u32,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
@@ -78,10 +75,8 @@ impl<'a> Interp<'a> {
             out,
             err,
             rand: Default::default(),
-            last_error: 0,
-            sticky: 0,
+            rt: Default::default(),
             strings,
-            error_strings: vec![],
             depth: 0,
             steps: 0,
             max_steps,
@@ -292,7 +287,14 @@ impl<'a> Interp<'a> {
     }
 
     /// Writes `data` (or `n` copies of `fill` when `data` is None) to host memory at `addr`.
-    pub(super) fn write_bytes(&mut self, addr: u64, data: Option<&[u8]>, n: u64, fill: u8, span: Span) -> Result<(), Stop> {
+    pub(super) fn write_bytes(
+        &mut self,
+        addr: u64,
+        data: Option<&[u8]>,
+        n: u64,
+        fill: u8,
+        span: Span,
+    ) -> Result<(), Stop> {
         match self.mem.bytes(addr, n) {
             Ok(b) => {
                 match data {

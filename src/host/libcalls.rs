@@ -57,17 +57,6 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "fmaxf" => math2(MathFn::Max, &f32t),
         "fmin" => math2(MathFn::Min, &f64t),
         "fminf" => math2(MathFn::Min, &f32t),
-        "cudaMalloc" => Some((Lib::CudaMalloc, vec![ptr(), size], false, int)),
-        "cudaFree" => Some((Lib::CudaFree, vec![ptr()], false, int)),
-        "cudaMemcpy" => Some((Lib::CudaMemcpy, vec![ptr(), ptr(), size, int.clone()], false, int)),
-        "cudaMemset" => Some((Lib::CudaMemset, vec![ptr(), int.clone(), size], false, int)),
-        "cudaDeviceSynchronize" | "cudaThreadSynchronize" => Some((Lib::CudaDeviceSynchronize, vec![], false, int)),
-        "cudaDeviceReset" => Some((Lib::CudaDeviceReset, vec![], false, int)),
-        "cudaGetLastError" => Some((Lib::CudaGetLastError, vec![], false, int)),
-        "cudaPeekAtLastError" => Some((Lib::CudaPeekAtLastError, vec![], false, int)),
-        "cudaGetErrorString" => Some((Lib::CudaGetErrorString, vec![int.clone()], false, ptr())),
-        "cudaGetErrorName" => Some((Lib::CudaGetErrorName, vec![int.clone()], false, ptr())),
-        "cudaSetDevice" => Some((Lib::CudaSetDevice, vec![int.clone()], false, int)),
         _ => None,
     }
 }
@@ -78,7 +67,9 @@ impl Resolver<'_> {
             let (ret, params) = self.sigs[f as usize].clone();
             if params.len() != args.len() {
                 let n = params.len();
-                return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
+                return Err(
+                    self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" }))
+                );
             }
             let mut vals = vec![];
             for (a, p) in args.iter().zip(&params) {
@@ -88,8 +79,12 @@ impl Resolver<'_> {
             return Ok(HExpr::new(HK::Call(f, vals), ret, span));
         }
         if self.kernels.find(&name.name).is_some() {
-            return Err(self.unsupported(name.span, "calling a kernel or device function from host code")
+            return Err(self
+                .unsupported(name.span, "calling a kernel or device function from host code")
                 .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
+        }
+        if let Some(call) = self.runtime_call(name, args, span) {
+            return call;
         }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
@@ -117,31 +112,22 @@ impl Resolver<'_> {
         {
             return Ok(HExpr::new(HK::Lib(lib, vals), t.clone(), span));
         }
-        if matches!(lib, Lib::CudaMalloc | Lib::Malloc | Lib::Calloc) {
-            // The allocation's name, for messages (`d_a`).
+        if matches!(lib, Lib::Malloc | Lib::Calloc) {
+            // The allocation's name, for messages (`h_a`).
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
             vals.push(HExpr::new(HK::Const(id as u64), Type::INT, span));
-            if lib == Lib::CudaMalloc {
-                // The element type the pointer points to (`float **` -> float), for reports.
-                let elem = args.first().and_then(|a| self.pointee_elem(a)).unwrap_or(Scalar::U8);
-                vals.push(HExpr::new(HK::Const(elem as u64), Type::INT, span));
-            }
         }
         Ok(HExpr::new(HK::Lib(lib, vals), ret, span))
     }
 
-    /// For `cudaMalloc((void **)&d_a, n)`: the scalar `d_a` points to.
-    fn pointee_elem(&mut self, a: &ast::Expr) -> Option<Scalar> {
-        let name = name_of(a)?;
-        let ty = match self.lookup(&name)? {
-            super::resolve::Var::Mem(_, t) | super::resolve::Var::Reg(_, t) => t,
-            super::resolve::Var::Const(..) => return None,
-        };
-        storage(ty.pointee()?)
-    }
-
-    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn launch(
+        &mut self,
+        k: &ast::Ident,
+        config: &[ast::Expr],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };
@@ -174,7 +160,15 @@ impl Resolver<'_> {
             let v = self.rvalue(a)?;
             vals.push((self.convert(v, p)?, s));
         }
-        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, args: vals };
+        let stream = match config.get(3) {
+            Some(e) => {
+                let v = self.rvalue(e)?;
+                Some(self.convert(v, &Type::Scalar(Scalar::U64))?)
+            }
+            None => None,
+        };
+        let names = f.params.iter().map(|p| f.locals[p.0 as usize].name.clone()).collect();
+        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, stream, params: names, args: vals };
         Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
     }
 

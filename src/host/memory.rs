@@ -16,6 +16,10 @@ pub enum AllocKind {
     Stack,
     /// A string literal.
     Literal,
+    /// Pinned host memory from `cudaMallocHost`/`cudaHostAlloc` (the device reaches it too).
+    Pinned,
+    /// Managed memory from `cudaMallocManaged` (host and device share it).
+    Managed,
 }
 
 /// One host allocation.
@@ -38,8 +42,13 @@ pub struct HostAlloc {
 pub enum MemFault {
     Null,
     /// Outside allocation `alloc`, `offset` bytes from its start.
-    OutOfBounds { alloc: usize, offset: i64 },
-    UseAfterFree { alloc: usize },
+    OutOfBounds {
+        alloc: usize,
+        offset: i64,
+    },
+    UseAfterFree {
+        alloc: usize,
+    },
     /// In no host allocation at all (perhaps a device address).
     Wild,
 }

@@ -87,6 +87,10 @@ pub struct LaunchExpr {
     pub grid: Dim3Src,
     pub block: Dim3Src,
     pub shared: Option<HExpr>,
+    /// The stream (`<<<g, b, s, stream>>>`).
+    pub stream: Option<HExpr>,
+    /// The kernel's parameter names, for messages.
+    pub params: Vec<String>,
     /// Arguments converted to the parameters' types, with the storage type of each.
     pub args: Vec<(HExpr, Scalar)>,
 }
@@ -111,17 +115,8 @@ pub enum Lib {
     Exit,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.
     Math(MathFn),
-    CudaMalloc,
-    CudaFree,
-    CudaMemcpy,
-    CudaMemset,
-    CudaDeviceSynchronize,
-    CudaDeviceReset,
-    CudaGetLastError,
-    CudaPeekAtLastError,
-    CudaGetErrorString,
-    CudaGetErrorName,
-    CudaSetDevice,
+    /// The CUDA runtime and the clocks ([`super::cuda`]).
+    Cuda(super::cuda::Api),
 }
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).
