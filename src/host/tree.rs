@@ -89,8 +89,8 @@ pub struct LaunchExpr {
     pub shared: Option<HExpr>,
     /// The stream (`<<<g, b, s, stream>>>`).
     pub stream: Option<HExpr>,
-    /// The kernel's parameter names, for messages.
-    pub params: Vec<String>,
+    /// The kernel's parameter names, each with the variable the launch passes (if it is one), for messages.
+    pub params: Vec<(String, Option<String>)>,
     /// Arguments converted to the parameters' types, with the storage type of each.
     pub args: Vec<(HExpr, Scalar)>,
 }

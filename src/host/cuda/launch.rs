@@ -49,13 +49,13 @@ impl Interp<'_> {
         self.settle();
         self.flush_printf();
         self.rt.clock.host_ns += timing::LAUNCH_NS;
-        self.rt.launches += 1;
         if self.rt.sticky != 0 {
+            self.rt.launches += 1;
             self.rt.last_error = self.rt.sticky;
             return Ok(());
         }
         let req = LaunchRequest {
-            index: self.rt.launches,
+            index: self.rt.launches + 1,
             kernel: l.kernel.clone(),
             grid,
             block,
@@ -64,10 +64,12 @@ impl Interp<'_> {
             line,
         };
         if !self.stream_ok(stream) {
+            self.rt.launches += 1;
             self.refuse(&req, INVALID_RESOURCE_HANDLE, "its stream was destroyed or never created".into());
             return Ok(());
         }
         self.check_pointer_args(l, &req);
+        self.rt.launches += 1;
         self.mirrors_to_device();
         let _ = self.out.flush();
         let status = self.dev.launch(&req);
@@ -106,15 +108,16 @@ impl Interp<'_> {
             }
             let Ok((i, _)) = self.mem.locate(bits, 1) else { continue };
             let h = &self.mem.allocs[i];
-            let param = l.params.get(k).map_or(String::new(), |p| format!(" `{p}`"));
+            let param = l.params.get(k).map_or(String::new(), |p| format!(" `{}`", p.0));
+            let name = l.params.get(k).and_then(|p| p.1.clone()).unwrap_or_else(|| h.name.clone());
+            let from = if h.kind == AllocKind::Heap { "from malloc" } else { "a host variable" };
             let message = format!(
-                "the launch {} at line {} passes `{}`, host memory (allocated at line {}), as parameter {}{param}: a \
-                 kernel cannot reach host memory, so its accesses through it fail (cudaErrorIllegalAddress). \
+                "the launch {} at line {} passes `{name}`, host memory ({from} at line {}), as parameter {}{param}: \
+                 a kernel cannot reach host memory, so its accesses through it fail (cudaErrorIllegalAddress). \
                  Allocate device memory with cudaMalloc, copy the data there with cudaMemcpy(..., \
                  cudaMemcpyHostToDevice) and pass that pointer",
                 req.config(),
                 req.line,
-                h.name,
                 h.line,
                 k + 1
             );

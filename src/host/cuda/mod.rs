@@ -164,6 +164,18 @@ impl Interp<'_> {
                 self.rt.last_error as u64
             }
             Api::GetErrorString | Api::GetErrorName => self.error_string(v[0] as u32, api == Api::GetErrorName),
+            Api::DeviceReset => {
+                // Destroys the context, a broken one too: the program starts again with a fresh device.
+                self.wait_gpu();
+                self.flush_printf();
+                self.collect_leaks();
+                self.dev.reset();
+                self.rt.mirrors.clear();
+                self.rt.sticky = 0;
+                self.rt.last_error = 0;
+                self.rt.origin = None;
+                SUCCESS as u64
+            }
             _ if broken => self.status(0),
             Api::Malloc
             | Api::MallocManaged
@@ -194,17 +206,6 @@ impl Interp<'_> {
                 self.wait_gpu();
                 self.flush_printf();
                 self.status(SUCCESS)
-            }
-            Api::DeviceReset => {
-                self.wait_gpu();
-                self.flush_printf();
-                self.collect_leaks();
-                self.dev.reset();
-                self.rt.mirrors.clear();
-                self.rt.sticky = 0;
-                self.rt.last_error = 0;
-                self.rt.origin = None;
-                SUCCESS as u64
             }
             Api::SetDevice => self.status(if v[0] == 0 { SUCCESS } else { INVALID_DEVICE }),
             Api::GetDevice => {
