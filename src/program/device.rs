@@ -17,7 +17,7 @@ use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Kernel, Ty};
 use crate::launch::{Dim3, Launch, LaunchArg, Mode};
 use crate::sim::fault::FaultKind;
-use crate::sim::machine::{Config, Machine, Outcome};
+use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
 use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory, SharedLayout};
 use crate::sim::memory_report::MemoryDetail;
 
@@ -116,6 +116,7 @@ impl<'a> SimDevice<'a> {
             launches: vec![],
             finding: 0,
         };
+        d.mem.init = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
             if matches!(g.space, tast::GlobalSpace::Device | tast::GlobalSpace::Constant) {
                 let size = g.elem.size() as u64 * g.len();
@@ -298,6 +299,10 @@ impl<'a> SimDevice<'a> {
         for h in &m.hazards {
             text.push_str(&format!("warpdbg:   hazard: {}\n", h.message));
         }
+        if m.hazards.iter().any(|h| h.kind == HazardKind::UninitializedRead) {
+            self.finding = self.finding.max(1);
+            text.push_str(&self.copy_hint(&m.global));
+        }
         if !matches!(outcome, Outcome::Completed) {
             text.push_str(&crate::sim::report::text(&m, &outcome));
         }
@@ -359,7 +364,7 @@ impl<'a> SimDevice<'a> {
         let bytes = a.data.len() as u64;
         let (t, line) = (c_name(a.elem), self.lines.get(&a.base).copied().unwrap_or(0));
         Some(format!(
-            "hint: `{}` has {bytes} bytes (cudaMalloc at line {line}), room for {} {t}s, and the kernel reaches \
+            "warpdbg:   hint: `{}` has {bytes} bytes (cudaMalloc at line {line}), room for {} {t}s, and the kernel reaches \
              element {}. cudaMalloc takes a size in bytes: cudaMalloc(&{}, n) gives n bytes, not n {t}s. Write \
              cudaMalloc(&{}, n * sizeof({t}))\n",
             a.name,
@@ -368,6 +373,32 @@ impl<'a> SimDevice<'a> {
             a.name,
             a.name
         ))
+    }
+
+    /// For uninitialised reads: allocations written only in their first 1/sizeof(element) (a copy of `n`
+    /// bytes where `n * sizeof(T)` was meant).
+    fn copy_hint(&self, mem: &GlobalMemory) -> String {
+        let Some(init) = mem.init.as_deref() else { return String::new() };
+        let mut s = String::new();
+        for a in mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base) && a.elem.size() > 1) {
+            let bytes = a.data.len() as u64;
+            let Some(p) = init.written_prefix(a.base) else { continue };
+            if p > 0 && p * a.elem.size() as u64 == bytes {
+                let t = c_name(a.elem);
+                s.push_str(&format!(
+                    "warpdbg:   hint: only the first {p} bytes of `{}` ({bytes} bytes, {} {t}s) were ever written: a copy of n \
+                     bytes where n counts {t}s copies a {} of them. Copy n * sizeof({t}) bytes\n",
+                    a.name,
+                    bytes / a.elem.size() as u64,
+                    match a.elem.size() {
+                        2 => "half",
+                        4 => "quarter",
+                        _ => "fraction",
+                    }
+                ));
+            }
+        }
+        s
     }
 
     fn find(&self, addr: u64) -> Option<&Allocation> {
@@ -386,6 +417,9 @@ impl crate::host::Device for SimDevice<'_> {
         }
         let at = self.alloc(bytes, elem, name);
         self.lines.insert(at, line);
+        if let Some(init) = self.mem.init.as_deref_mut() {
+            init.track(at, bytes);
+        }
         Some(at)
     }
 
@@ -402,6 +436,9 @@ impl crate::host::Device for SimDevice<'_> {
         match self.mem.allocs.iter().position(|a| a.base == addr) {
             Some(i) if self.lines.contains_key(&addr) => {
                 self.mem.allocs.remove(i);
+                if let Some(init) = self.mem.init.as_deref_mut() {
+                    init.forget(addr);
+                }
                 self.lines.remove(&addr);
                 true
             }
@@ -436,6 +473,9 @@ impl crate::host::Device for SimDevice<'_> {
         match off.checked_add(data.len()).and_then(|end| a.data.get_mut(off..end)) {
             Some(d) => {
                 d.copy_from_slice(data);
+                if let Some(init) = self.mem.init.as_deref_mut() {
+                    init.mark(addr, data.len() as u64);
+                }
                 true
             }
             None => false,
@@ -461,5 +501,8 @@ impl crate::host::Device for SimDevice<'_> {
         let keep: Vec<u64> = self.symbols.iter().map(|(_, a)| *a).collect();
         self.mem.allocs.retain(|a| keep.contains(&a.base));
         self.lines.clear();
+        if let Some(init) = self.mem.init.as_deref_mut() {
+            init.clear();
+        }
     }
 }

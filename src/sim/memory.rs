@@ -108,10 +108,68 @@ fn write_le(b: &mut [u8], bits: u64) {
     b.copy_from_slice(&bits.to_le_bytes()[..n]);
 }
 
+/// Which bytes of global memory something wrote (compute-sanitizer's initcheck): one bit per byte of each
+/// tracked allocation, by base address. Allocations it does not track count as written.
+#[derive(Clone, Debug, Default)]
+pub struct InitShadow {
+    bits: std::collections::BTreeMap<u64, (u64, Vec<u64>)>,
+}
+
+impl InitShadow {
+    /// Tracks a new allocation of `bytes` at `base`, nothing written yet.
+    pub fn track(&mut self, base: u64, bytes: u64) {
+        self.bits.insert(base, (bytes, vec![0; bytes.div_ceil(64) as usize]));
+    }
+
+    /// Stops tracking the allocation at `base` (freed).
+    pub fn forget(&mut self, base: u64) {
+        self.bits.remove(&base);
+    }
+
+    /// Forgets every allocation.
+    pub fn clear(&mut self) {
+        self.bits.clear();
+    }
+
+    /// The tracked allocation holding `addr`: its base, size and bits.
+    fn at(&self, addr: u64) -> Option<(u64, u64, &Vec<u64>)> {
+        let (&base, (size, bits)) = self.bits.range(..=addr).next_back()?;
+        (addr < base + size).then_some((base, *size, bits))
+    }
+
+    /// Marks `len` bytes at `addr` written.
+    pub fn mark(&mut self, addr: u64, len: u64) {
+        let Some((&base, (size, bits))) = self.bits.range_mut(..=addr).next_back() else { return };
+        let end = (addr + len).min(base + *size);
+        for b in addr.max(base)..end {
+            let i = b - base;
+            bits[(i / 64) as usize] |= 1 << (i % 64);
+        }
+    }
+
+    /// Whether all `len` bytes at `addr` were written (untracked bytes were).
+    pub fn written(&self, addr: u64, len: u64) -> bool {
+        let Some((base, size, bits)) = self.at(addr) else { return true };
+        (addr..(addr + len).min(base + size)).all(|b| {
+            let i = b - base;
+            bits[(i / 64) as usize] & (1 << (i % 64)) != 0
+        })
+    }
+
+    /// How many bytes from the start of the allocation at `base` were written before the first unwritten
+    /// one (None when it is not tracked).
+    pub fn written_prefix(&self, base: u64) -> Option<u64> {
+        let (size, bits) = self.bits.get(&base)?;
+        Some((0..*size).find(|&i| bits[(i / 64) as usize] & (1 << (i % 64)) == 0).unwrap_or(*size))
+    }
+}
+
 /// The launch's global memory.
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
     pub allocs: Vec<Allocation>,
+    /// Which bytes were written, when uninitialised reads are checked (whole programs).
+    pub init: Option<Box<InitShadow>>,
     /// The allocation the last access hit: warps walk arrays, so it is usually the next one too.
     last: std::cell::Cell<usize>,
 }

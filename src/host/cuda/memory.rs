@@ -41,7 +41,8 @@ impl Interp<'_> {
         if addr == 0 {
             return format!("the {role} is a null pointer");
         }
-        if let Some(d) = self.dev.owner(addr) {
+        let mirrored = self.rt.mirrors.iter().any(|m| addr >= m.addr && addr < m.addr + m.size.max(1));
+        if let Some(d) = self.dev.owner(addr).filter(|_| !mirrored) {
             return format!("`{}` is device memory (cudaMalloc at line {})", d.name, d.line);
         }
         if let Ok((i, _)) = self.mem.locate(addr, 1) {
