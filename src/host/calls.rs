@@ -21,8 +21,10 @@ impl Interp<'_> {
                 let first = if lib == Lib::Fprintf { 1 } else { 0 };
                 let fmt = self.c_str(v[first], e)?;
                 let mut rest = vec![];
-                for a in &args[first + 1..] {
-                    rest.push((self.eval(a, slots)?, a.ty.clone()));
+                // The first six arguments are evaluated once above (their side effects too).
+                for (k, a) in args.iter().enumerate().skip(first + 1) {
+                    let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
+                    rest.push((bits, a.ty.clone()));
                 }
                 let text = self.format(&fmt, &rest, e)?;
                 let to_err = lib == Lib::Fprintf && v[0] == 2;

@@ -15,7 +15,9 @@ int main(void)
     size_t bytes = n * sizeof(float);
     float *h = (float *)malloc(bytes);
     for (int i = 0; i < n; i++) h[i] = (float)i;
-    float *d_in, *d_out, *d_tmp;
+    float *d_in;
+    float *d_out;
+    float *d_tmp;
     cudaMalloc((void **)&d_in, bytes);
     cudaMalloc((void **)&d_out, bytes);
     cudaMalloc((void **)&d_tmp, 256);

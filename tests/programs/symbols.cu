@@ -25,7 +25,8 @@ int main(void)
     for (int i = 0; i < n; i++) h_in[i] = (float)i;
     float h_coef[2 * RADIUS + 1] = {0.1f, 0.2f, 0.4f, 0.2f, 0.1f};
     cudaMemcpyToSymbol(coef, h_coef, sizeof(h_coef));
-    float *d_in, *d_out;
+    float *d_in;
+    float *d_out;
     cudaMalloc((void **)&d_in, n * sizeof(float));
     cudaMalloc((void **)&d_out, n * sizeof(float));
     cudaMemcpy(d_in, h_in, n * sizeof(float), cudaMemcpyHostToDevice);

@@ -15,7 +15,8 @@ int main(void)
     const int n = 256;
     int *h = (int *)malloc(n * sizeof(int));
     for (int i = 0; i < n; i++) h[i] = 1;
-    int *d_in, *d_out;
+    int *d_in;
+    int *d_out;
     cudaMalloc((void **)&d_in, n * sizeof(int));
     cudaMalloc((void **)&d_out, sizeof(int));
     cudaMemcpy(d_in, h, n, cudaMemcpyHostToDevice);
