@@ -22,8 +22,8 @@ pub fn kernel_ns(gpu: &Gpu, m: &Machine) -> u64 {
 /// `work` warp-instructions (replays included) of `warps` warps.
 pub fn duration_ns(gpu: &Gpu, work: u64, warps: u64) -> u64 {
     let lanes = warps.clamp(1, gpu.sms() * SCHEDULERS_PER_SM);
-    let cycles = (work * CYCLES_PER_INSTRUCTION).div_ceil(lanes);
-    LAUNCH_LATENCY_NS + cycles * 1_000_000 / gpu.clock_khz()
+    let cycles = work.saturating_mul(CYCLES_PER_INSTRUCTION).div_ceil(lanes);
+    LAUNCH_LATENCY_NS.saturating_add(cycles.saturating_mul(1_000_000) / gpu.clock_khz())
 }
 
 #[cfg(test)]

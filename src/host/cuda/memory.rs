@@ -78,7 +78,7 @@ impl Interp<'_> {
             "{what} at line {line} {verb} {n} bytes {dir} `{name}`, which has {} (allocated at line {at}): {} bytes \
              past its end. Copy only as many bytes as both sides hold (count * sizeof(element))",
             if room == size { format!("{size} bytes") } else { format!("{room} bytes left of its {size}") },
-            n - room
+            n.saturating_sub(room)
         );
         Stop::Error(HostError::Memory { line, message })
     }
@@ -121,7 +121,7 @@ impl Interp<'_> {
     /// A device range of a copy that does not fit: the call fails (cudaErrorInvalidValue), with a finding.
     fn device_room(&mut self, what: &str, addr: u64, n: u64, into: bool, line: u32) -> bool {
         let Some(d) = self.dev.owner(addr) else { return true };
-        let room = d.base + d.size - addr;
+        let room = (d.base + d.size).saturating_sub(addr);
         if n <= room {
             return true;
         }

@@ -179,7 +179,7 @@ impl Interp<'_> {
             Api::GetTimeOfDay => {
                 let now = self.now_ns();
                 self.out_param(v[0], 8, EPOCH_S + now / 1_000_000_000, e)?;
-                self.out_param(v[0] + 8, 8, (now / 1000) % 1_000_000, e)?;
+                self.out_param(v[0].wrapping_add(8), 8, (now / 1000) % 1_000_000, e)?;
                 0
             }
             _ => self.status(SUCCESS),
