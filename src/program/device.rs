@@ -169,9 +169,8 @@ impl<'a> SimDevice<'a> {
     /// the codes CUDA 12 documents (docs/programs.md says which are measured).
     fn check_config(&self, req: &LaunchRequest, kernel: &Kernel) -> Option<(u32, String)> {
         let threads: u64 = req.block.iter().map(|&b| b as u64).product();
-        // (The layout's arithmetic is 32-bit: too much dynamic memory is refused before it is laid out.)
-        let dynamic = req.shared.min(SHARED_PER_BLOCK as u32 + 1);
-        let shared = SharedLayout::new(kernel, dynamic).bytes as u64;
+        // Static arrays (laid out without the dynamic part) plus the dynamic bytes the launch asks for.
+        let shared = SharedLayout::new(kernel, 0).bytes as u64 + req.shared as u64;
         if req.grid.contains(&0) || req.block.contains(&0) {
             return Some((INVALID_CONFIGURATION, "a grid or block dimension is 0".into()));
         }
