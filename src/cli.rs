@@ -270,7 +270,7 @@ pub enum Command {
 /// Runs a parsed command line; returns the process exit status. `warpdbg run` on a whole program (a file
 /// with `main`) exits with the program's own status (programs.md); everything else with an [`Exit`].
 pub fn run_status(cli: Cli) -> u8 {
-    if let Some(Command::Run { file, launch, max_steps, memory_cap, program_args, .. }) = &cli.command
+    if let Some(Command::Run { file, launch, max_steps, memory_cap, program_args, json, memory, .. }) = &cli.command
         && let Ok(bytes) = std::fs::read(file)
         && crate::program::is_program(&bytes)
     {
@@ -278,6 +278,7 @@ pub fn run_status(cli: Cli) -> u8 {
             mode: launch.mode.unwrap_or_default(),
             config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..Config::default() },
             args: program_args.clone(),
+            json: json.then_some(*memory),
             ..Default::default()
         };
         return crate::program::run_file(file, &bytes, &launch.overrides(), &options);

@@ -21,8 +21,10 @@ impl Interp<'_> {
                 let first = if lib == Lib::Fprintf { 1 } else { 0 };
                 let fmt = self.c_str(v[first], e)?;
                 let mut rest = vec![];
-                for a in &args[first + 1..] {
-                    rest.push((self.eval(a, slots)?, a.ty.clone()));
+                // The first six arguments are evaluated once above (their side effects too).
+                for (k, a) in args.iter().enumerate().skip(first + 1) {
+                    let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
+                    rest.push((bits, a.ty.clone()));
                 }
                 let text = self.format(&fmt, &rest, e)?;
                 let to_err = lib == Lib::Fprintf && v[0] == 2;
@@ -120,7 +122,7 @@ impl Interp<'_> {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);
                 alu::math(f, Ty::from(s), v[0], v[1])
             }
-            _ => self.cuda(lib, &v, e)?,
+            Lib::Cuda(api) => self.runtime(api, &v, e)?,
         })
     }
 

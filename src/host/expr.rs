@@ -25,7 +25,7 @@ fn known_constant(name: &str) -> Option<(u64, Type)> {
         "cudaErrorInvalidMemcpyDirection" => int(21),
         "stdout" => Some((1, Type::ptr(Type::Void, false))),
         "stderr" => Some((2, Type::ptr(Type::Void, false))),
-        _ => None,
+        _ => super::cuda::names::constant(name),
     }
 }
 

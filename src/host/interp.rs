@@ -37,13 +37,10 @@ pub struct Interp<'a> {
     pub(super) out: &'a mut dyn Write,
     pub(super) err: &'a mut dyn Write,
     pub(super) rand: super::libc::GlibcRand,
-    /// `cudaGetLastError`'s error, and the sticky error of a broken context.
-    pub(super) last_error: u32,
-    pub(super) sticky: u32,
+    /// The CUDA runtime's state: errors, events, streams, virtual time, findings.
+    pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
     pub(super) strings: Vec<u64>,
-    /// Host copies of the runtime's error strings, by code (allocated on first use).
-    pub(super) error_strings: Vec<(u32, bool, u64)>,
     /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
     pub(super) stream_state: super::stream::StreamState,
     depth: u32,
@@ -82,10 +79,8 @@ impl<'a> Interp<'a> {
             out,
             err,
             rand: Default::default(),
-            last_error: 0,
-            sticky: 0,
+            rt: Default::default(),
             strings,
-            error_strings: vec![],
             stream_state: Default::default(),
             depth: 0,
             calls: vec![],

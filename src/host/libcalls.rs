@@ -64,17 +64,6 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "fmaxf" => math2(MathFn::Max, &f32t),
         "fmin" => math2(MathFn::Min, &f64t),
         "fminf" => math2(MathFn::Min, &f32t),
-        "cudaMalloc" => Some((Lib::CudaMalloc, vec![ptr(), size], false, int)),
-        "cudaFree" => Some((Lib::CudaFree, vec![ptr()], false, int)),
-        "cudaMemcpy" => Some((Lib::CudaMemcpy, vec![ptr(), ptr(), size, int.clone()], false, int)),
-        "cudaMemset" => Some((Lib::CudaMemset, vec![ptr(), int.clone(), size], false, int)),
-        "cudaDeviceSynchronize" | "cudaThreadSynchronize" => Some((Lib::CudaDeviceSynchronize, vec![], false, int)),
-        "cudaDeviceReset" => Some((Lib::CudaDeviceReset, vec![], false, int)),
-        "cudaGetLastError" => Some((Lib::CudaGetLastError, vec![], false, int)),
-        "cudaPeekAtLastError" => Some((Lib::CudaPeekAtLastError, vec![], false, int)),
-        "cudaGetErrorString" => Some((Lib::CudaGetErrorString, vec![int.clone()], false, ptr())),
-        "cudaGetErrorName" => Some((Lib::CudaGetErrorName, vec![int.clone()], false, ptr())),
-        "cudaSetDevice" => Some((Lib::CudaSetDevice, vec![int.clone()], false, int)),
         _ => None,
     }
 }
@@ -120,6 +109,9 @@ impl Resolver<'_> {
                 .unsupported(name.span, "calling a kernel or device function from host code")
                 .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
         }
+        if let Some(call) = self.runtime_call(name, args, span) {
+            return call;
+        }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
         };
@@ -146,29 +138,15 @@ impl Resolver<'_> {
         {
             return Ok(HExpr::new(HK::Lib(lib, vals), t.clone(), span));
         }
-        if matches!(lib, Lib::CudaMalloc | Lib::Malloc | Lib::Calloc) {
-            // The allocation's name, for messages (`d_a`).
+        if matches!(lib, Lib::Malloc | Lib::Calloc) {
+            // The allocation's name, for messages (`h_a`).
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
             vals.push(HExpr::new(HK::Const(id as u64), Type::INT, span));
-            if lib == Lib::CudaMalloc {
-                // The element type the pointer points to (`float **` -> float), for reports.
-                let elem = args.first().and_then(|a| self.pointee_elem(a)).unwrap_or(Scalar::U8);
-                vals.push(HExpr::new(HK::Const(elem as u64), Type::INT, span));
-            }
         }
         Ok(HExpr::new(HK::Lib(lib, vals), ret, span))
     }
 
-    /// For `cudaMalloc((void **)&d_a, n)`: the scalar `d_a` points to.
-    fn pointee_elem(&mut self, a: &ast::Expr) -> Option<Scalar> {
-        let name = name_of(a)?;
-        let ty = match self.lookup(&name)? {
-            super::resolve::Var::Mem(_, t) | super::resolve::Var::Reg(_, t) => t,
-            super::resolve::Var::Const(..) => return None,
-        };
-        storage(ty.pointee()?)
-    }
 
     pub(super) fn launch(
         &mut self,
@@ -209,7 +187,15 @@ impl Resolver<'_> {
             let v = self.rvalue(a)?;
             vals.push((self.convert(v, p)?, s));
         }
-        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, args: vals };
+        let stream = match config.get(3) {
+            Some(e) => {
+                let v = self.rvalue(e)?;
+                Some(self.convert(v, &Type::Scalar(Scalar::U64))?)
+            }
+            None => None,
+        };
+        let names = f.params.iter().zip(args).map(|(p, a)| (f.locals[p.0 as usize].name.clone(), name_of(a))).collect();
+        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, stream, params: names, args: vals };
         Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
     }
 

@@ -16,6 +16,10 @@ pub enum AllocKind {
     Stack,
     /// A string literal.
     Literal,
+    /// Pinned host memory from `cudaMallocHost`/`cudaHostAlloc` (the device reaches it too).
+    Pinned,
+    /// Managed memory from `cudaMallocManaged` (host and device share it).
+    Managed,
 }
 
 /// One host allocation.

@@ -7,6 +7,7 @@
 mod calls;
 pub mod cuda;
 mod expr;
+pub mod findings;
 pub mod interp;
 pub mod libc;
 mod libcalls;
@@ -27,6 +28,8 @@ pub struct DeviceAlloc {
     pub base: u64,
     pub size: u64,
     pub elem_size: u32,
+    /// The element's C type (`int`), for hints.
+    pub elem: &'static str,
     /// The line of the `cudaMalloc` that made it.
     pub line: u32,
 }
@@ -34,6 +37,8 @@ pub struct DeviceAlloc {
 /// A launch as the host asks for it.
 #[derive(Clone, Debug)]
 pub struct LaunchRequest {
+    /// The program's launch number, from 1.
+    pub index: usize,
     pub kernel: String,
     pub grid: [u32; 3],
     pub block: [u32; 3],
@@ -44,24 +49,43 @@ pub struct LaunchRequest {
     pub line: u32,
 }
 
+impl LaunchRequest {
+    /// `fill<<<2, 2048>>>` (dimensions of 1 left out as a program writes them).
+    pub fn config(&self) -> String {
+        let dim = |d: [u32; 3]| match d {
+            [x, 1, 1] => x.to_string(),
+            [x, y, 1] => format!("({x},{y})"),
+            [x, y, z] => format!("({x},{y},{z})"),
+        };
+        let shared = if self.shared > 0 { format!(", {}", self.shared) } else { String::new() };
+        format!("{}<<<{}, {}{shared}>>>", self.kernel, dim(self.grid), dim(self.block))
+    }
+}
+
 /// How a launch went.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaunchStatus {
-    /// Completed; its device `printf` output.
-    Ran(String),
-    /// Did not run: the CUDA error code (an invalid configuration).
-    Refused(u32),
-    /// A fault in the kernel: its `printf` output before it; the context is now broken (error 700). warpdbg
-    /// has reported it.
-    Faulted(String),
+    /// Completed: its device `printf` output and its duration in virtual nanoseconds.
+    Ran { printed: String, ns: u64 },
+    /// Did not run (an invalid configuration): the CUDA error code and why, in words ("2048 threads per
+    /// block; at most 1024").
+    Refused { code: u32, reason: String },
+    /// A fault in the kernel (warpdbg has reported it): its `printf` output before it, the sticky CUDA error
+    /// the context now has, and the virtual time it ran.
+    Faulted { printed: String, code: u32, ns: u64 },
     /// The program cannot go on (deadlock, livelock, step limit): warpdbg's exit status. Reported.
     Stop(u8),
 }
 
 /// The GPU a program's host code talks to.
 pub trait Device {
+    /// The simulated device's model and memory size (`cudaGetDeviceProperties`).
+    fn gpu(&self) -> cuda::props::Gpu;
     /// `cudaMalloc`: a new allocation of `bytes` holding `elem`s, or None when out of memory.
     fn malloc(&mut self, bytes: u64, elem: Scalar, name: &str, line: u32) -> Option<u64>;
+    /// A device allocation at exactly `addr`, the device's view of host memory it can reach (managed or
+    /// mapped pinned memory; the host keeps both sides equal around launches). False when out of memory.
+    fn map(&mut self, addr: u64, bytes: u64, elem: Scalar, name: &str, line: u32) -> bool;
     /// `cudaFree`: false when `addr` is not the start of a live allocation.
     fn free(&mut self, addr: u64) -> bool;
     /// The live allocation `addr` falls in.
@@ -70,6 +94,11 @@ pub trait Device {
     fn read(&self, addr: u64, len: u64) -> Option<Vec<u8>>;
     /// Copies bytes in; false when the range is not inside one allocation.
     fn write(&mut self, addr: u64, data: &[u8]) -> bool;
+    /// The address and size in bytes of `__device__`/`__constant__` variable `index` (of the program's
+    /// globals).
+    fn symbol(&self, index: usize) -> Option<(u64, u64)>;
+    /// The allocations made by `malloc` and `map` that are still live, oldest first.
+    fn live(&self) -> Vec<DeviceAlloc>;
     /// Runs a launch to its end.
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
     /// `cudaDeviceReset`: frees everything.
@@ -104,6 +133,28 @@ pub enum HostError {
 }
 
 impl HostError {
+    /// Its name in the JSON report's `host_errors`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            HostError::Memory { .. } => "host_memory",
+            HostError::BadFree { .. } => "bad_free",
+            HostError::DivideByZero { .. } => "divide_by_zero",
+            HostError::StackOverflow { .. } => "stack_overflow",
+            HostError::StepLimit { .. } => "host_step_limit",
+        }
+    }
+
+    /// The host line it is about.
+    pub fn line(&self) -> u32 {
+        match self {
+            HostError::Memory { line, .. }
+            | HostError::BadFree { line, .. }
+            | HostError::DivideByZero { line }
+            | HostError::StackOverflow { line, .. }
+            | HostError::StepLimit { line } => *line,
+        }
+    }
+
     /// warpdbg's exit status for it.
     pub fn exit_status(&self) -> u8 {
         match self {

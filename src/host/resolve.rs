@@ -126,7 +126,10 @@ impl Resolver<'_> {
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Fail)?)
                 }
-                n => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
+                n => match super::cuda::names::named_type(n) {
+                    Some(t) => t,
+                    None => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
+                },
             }
         } else {
             match ts.base {

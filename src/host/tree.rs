@@ -90,6 +90,10 @@ pub struct LaunchExpr {
     pub grid: Dim3Src,
     pub block: Dim3Src,
     pub shared: Option<HExpr>,
+    /// The stream (`<<<g, b, s, stream>>>`).
+    pub stream: Option<HExpr>,
+    /// The kernel's parameter names, each with the variable the launch passes (if it is one), for messages.
+    pub params: Vec<(String, Option<String>)>,
     /// Arguments converted to the parameters' types, with the storage type of each.
     pub args: Vec<(HExpr, Scalar)>,
 }
@@ -127,17 +131,8 @@ pub enum Lib {
     Accumulate(Scalar, Scalar),
     /// One item of `std::cout << ...` (true: `std::cerr`).
     Stream(bool, super::stream::StreamItem),
-    CudaMalloc,
-    CudaFree,
-    CudaMemcpy,
-    CudaMemset,
-    CudaDeviceSynchronize,
-    CudaDeviceReset,
-    CudaGetLastError,
-    CudaPeekAtLastError,
-    CudaGetErrorString,
-    CudaGetErrorName,
-    CudaSetDevice,
+    /// The CUDA runtime and the clocks ([`super::cuda`]).
+    Cuda(super::cuda::Api),
 }
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).

@@ -1,33 +1,52 @@
 //! The simulated GPU a program's host code talks to: its device memory (a [`GlobalMemory`] that persists
 //! across launches) and launches run on the simulated SM ([`Machine::with_memory`]), with every check a
-//! kernel-file run makes.
+//! kernel-file run makes. Launch configurations are checked as the driver checks them first.
 
 use std::collections::HashMap;
-use std::io::Write;
 use std::sync::Arc;
 
+use super::cost;
+use super::report;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::source::SourceMap;
 use crate::front::tast;
 use crate::front::types::Scalar;
+use crate::host::cuda::errors::{self, INVALID_CONFIGURATION, INVALID_VALUE};
+use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Kernel, Ty};
 use crate::launch::{Dim3, Launch, LaunchArg, Mode};
-use crate::sim::machine::{Config, Machine, Outcome};
-use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory};
+use crate::sim::fault::FaultKind;
+use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
+use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory, SharedLayout};
+use crate::sim::memory_report::MemoryDetail;
 
 /// Unused bytes after each device allocation (an off-by-one access lands outside every allocation).
 const GUARD: u64 = 4096;
+/// Shared memory a block may use without opting in (static and dynamic together).
+const SHARED_PER_BLOCK: u64 = 48 * 1024;
 
-/// What warpdbg found in one launch (its report is on stderr already).
+/// One launch of the program, as warpdbg saw it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaunchRecord {
+    /// The program's launch number, from 1.
     pub index: usize,
     pub kernel: String,
+    /// `fill<<<2, 2048>>>`.
+    pub config: String,
     pub host_line: u32,
+    /// interface.md's outcome, or `not_run` for a launch the configuration check refused.
     pub outcome: &'static str,
     pub steps: u64,
     pub hazards: usize,
+    /// Virtual duration on the device.
+    pub ns: u64,
+    /// The CUDA error the launch gave (refused, or faulted).
+    pub error: Option<u32>,
+    /// What `warpdbg run` prints about it on stderr.
+    pub text: String,
+    /// Its object of the `--json` report, when one was asked for.
+    pub json: Option<Vec<u8>>,
 }
 
 /// The program's simulated GPU.
@@ -37,18 +56,38 @@ pub struct SimDevice<'a> {
     file: String,
     mode: Mode,
     config: Config,
+    gpu: Gpu,
     mem: GlobalMemory,
     next: u64,
-    /// The `cudaMalloc` line of each live allocation, by base address.
+    /// The allocating line of each live allocation host code made (`cudaMalloc`, managed, pinned), by base
+    /// address.
     lines: HashMap<u64, u32>,
     /// Addresses of the file's `__device__`/`__constant__` variables, in `program.globals` order.
     symbols: Vec<(usize, u64)>,
     kernels: HashMap<String, Result<Arc<Kernel>, Diagnostic>>,
-    /// warpdbg's reports (launch lines, faults, deadlocks) go here.
-    report: &'a mut dyn Write,
+    /// The `--json` report's memory detail, when one is wanted.
+    json: Option<MemoryDetail>,
     pub launches: Vec<LaunchRecord>,
     /// The worst finding so far: warpdbg's exit status (1 fault), 0 when none.
     pub finding: u8,
+}
+
+/// The C name of an element type (for hints).
+fn c_name(t: Ty) -> &'static str {
+    match t {
+        Ty::Bool => "bool",
+        Ty::I8 => "char",
+        Ty::U8 => "unsigned char",
+        Ty::I16 => "short",
+        Ty::U16 => "unsigned short",
+        Ty::I32 => "int",
+        Ty::U32 => "unsigned int",
+        Ty::I64 => "long long",
+        Ty::U64 => "unsigned long long",
+        Ty::F32 => "float",
+        Ty::F64 => "double",
+        Ty::Ptr => "void *",
+    }
 }
 
 impl<'a> SimDevice<'a> {
@@ -58,27 +97,30 @@ impl<'a> SimDevice<'a> {
         file: String,
         mode: Mode,
         config: Config,
-        report: &'a mut dyn Write,
+        json: Option<MemoryDetail>,
     ) -> Self {
+        let gpu = Gpu { pre_volta: mode == Mode::PreVolta, total_mem: config.memory_cap };
         let mut d = SimDevice {
             program,
             sources,
             file,
             mode,
             config,
+            gpu,
             mem: GlobalMemory::default(),
             next: GLOBAL_BASE,
             lines: HashMap::new(),
             symbols: vec![],
             kernels: HashMap::new(),
-            report,
+            json,
             launches: vec![],
             finding: 0,
         };
+        d.mem.init = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
             if matches!(g.space, tast::GlobalSpace::Device | tast::GlobalSpace::Constant) {
                 let size = g.elem.size() as u64 * g.len();
-                let at = d.alloc(size, g.elem, &g.name.clone(), 0);
+                let at = d.alloc(size, g.elem, &g.name.clone());
                 for (k, v) in g.init.iter().enumerate() {
                     let _ = d.mem.store(at + k as u64 * g.elem.size() as u64, g.elem.size(), v.to_bits(g.elem));
                 }
@@ -88,15 +130,22 @@ impl<'a> SimDevice<'a> {
         d
     }
 
-    fn alloc(&mut self, bytes: u64, elem: Scalar, name: &str, line: u32) -> u64 {
+    fn alloc(&mut self, bytes: u64, elem: Scalar, name: &str) -> u64 {
         let base = self.next;
+        self.place(base, bytes, elem, name);
+        self.next = (base + bytes.max(1) + GUARD).next_multiple_of(256);
+        base
+    }
+
+    fn place(&mut self, base: u64, bytes: u64, elem: Scalar, name: &str) {
         let ty = Ty::from(elem);
         let len = bytes / ty.size() as u64;
         let data = vec![0u8; bytes as usize];
         self.mem.allocs.push(Allocation { name: name.to_string(), base, elem: ty, len, data });
-        self.lines.insert(base, line);
-        self.next = (base + bytes.max(1) + GUARD).next_multiple_of(256);
-        base
+    }
+
+    fn used(&self) -> u64 {
+        self.mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base)).map(|a| a.data.len() as u64).sum()
     }
 
     fn kernel(&mut self, name: &str) -> Result<Arc<Kernel>, Diagnostic> {
@@ -115,16 +164,84 @@ impl<'a> SimDevice<'a> {
         k
     }
 
+    /// The driver's checks of a launch configuration: the CUDA error and why, or None when it may run.
+    /// More than 1024 threads per block is cudaErrorInvalidValue (measured on an H100, CUDA 13); the rest are
+    /// the codes CUDA 12 documents (docs/programs.md says which are measured).
+    fn check_config(&self, req: &LaunchRequest, kernel: &Kernel) -> Option<(u32, String)> {
+        let threads: u64 = req.block.iter().map(|&b| b as u64).product();
+        // Static arrays (laid out without the dynamic part) plus the dynamic bytes the launch asks for.
+        let shared = SharedLayout::new(kernel, 0).bytes as u64 + req.shared as u64;
+        if req.grid.contains(&0) || req.block.contains(&0) {
+            return Some((INVALID_CONFIGURATION, "a grid or block dimension is 0".into()));
+        }
+        if threads > 1024 {
+            return Some((INVALID_VALUE, format!("{threads} threads per block; at most 1024")));
+        }
+        if req.block[0] > 1024 || req.block[1] > 1024 || req.block[2] > 64 {
+            return Some((INVALID_CONFIGURATION, "a block dimension is larger than (1024, 1024, 64)".into()));
+        }
+        if req.grid[0] > i32::MAX as u32 || req.grid[1] > 65535 || req.grid[2] > 65535 {
+            return Some((INVALID_CONFIGURATION, "the grid is larger than (2147483647, 65535, 65535) blocks".into()));
+        }
+        if shared > SHARED_PER_BLOCK {
+            return Some((
+                INVALID_VALUE,
+                format!("{shared} bytes of shared memory per block ({} dynamic); at most 49152", req.shared),
+            ));
+        }
+        None
+    }
+
+    fn refused(&mut self, req: &LaunchRequest, code: u32, reason: String) -> LaunchStatus {
+        let (name, _) = errors::error_text(code);
+        let text = format!(
+            "warpdbg: launch {}: {} at line {} did not run: {name} ({reason})\n",
+            req.index,
+            req.config(),
+            req.line
+        );
+        let json = self.json.map(|_| report::refused_json(req, code, &reason));
+        self.launches.push(LaunchRecord {
+            index: req.index,
+            kernel: req.kernel.clone(),
+            config: req.config(),
+            host_line: req.line,
+            outcome: "not_run",
+            steps: 0,
+            hazards: 0,
+            ns: 0,
+            error: Some(code),
+            text,
+            json,
+        });
+        LaunchStatus::Refused { code, reason }
+    }
+
     fn run(&mut self, req: &LaunchRequest) -> LaunchStatus {
-        let index = self.launches.len() + 1;
         let kernel = match self.kernel(&req.kernel) {
             Ok(k) => k,
             Err(d) => {
                 let text = crate::front::diagnostic::render_plain(self.sources, &[d]);
-                let _ = writeln!(self.report, "warpdbg: launch {index} of `{}` cannot run:\n{text}", req.kernel);
+                let text = format!("warpdbg: launch {} of `{}` cannot run:\n{text}", req.index, req.kernel);
+                self.launches.push(LaunchRecord {
+                    index: req.index,
+                    kernel: req.kernel.clone(),
+                    config: req.config(),
+                    host_line: req.line,
+                    outcome: "not_run",
+                    steps: 0,
+                    hazards: 0,
+                    ns: 0,
+                    error: None,
+                    text,
+                    json: None,
+                });
                 return LaunchStatus::Stop(2);
             }
         };
+        if let Some((code, reason)) = self.check_config(req, &kernel) {
+            return self.refused(req, code, reason);
+        }
         // The kernel's own arguments, then the addresses of the file's device variables and of this launch's
         // local arrays (the lowering's parameter order).
         let threads = req.grid.iter().chain(&req.block).map(|&v| v as u64).product::<u64>();
@@ -136,7 +253,7 @@ impl<'a> SimDevice<'a> {
                     params.extend(self.symbols.iter().find(|(j, _)| *j == i).map(|(_, a)| *a))
                 }
                 tast::GlobalSpace::Local => {
-                    let at = self.alloc(g.elem.size() as u64 * g.len() * threads, g.elem, &g.name.clone(), 0);
+                    let at = self.alloc(g.elem.size() as u64 * g.len() * threads, g.elem, &g.name.clone());
                     locals.push(at);
                     params.push(at);
                 }
@@ -164,12 +281,15 @@ impl<'a> SimDevice<'a> {
             dynamic_shared: req.shared,
             symbols: vec![],
         };
+        let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
         let mut m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
         let outcome = m.run();
+        let ns = cost::kernel_ns(&self.gpu, &m);
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
-        let summary = format!(
-            "warpdbg: launch {index}: {}<<<{}, {}>>> at line {}: {} after {} steps",
+        let mut text = format!(
+            "warpdbg: launch {}: {}<<<{}, {}>>> at line {}: {} after {} steps\n",
+            req.index,
             req.kernel,
             dim(req.grid),
             dim(req.block),
@@ -177,34 +297,109 @@ impl<'a> SimDevice<'a> {
             outcome.name(),
             m.steps
         );
-        let _ = writeln!(self.report, "{summary}");
         for h in &m.hazards {
-            let _ = writeln!(self.report, "warpdbg:   hazard: {}", h.message);
+            text.push_str(&format!("warpdbg:   hazard: {}\n", h.message));
+        }
+        if m.hazards.iter().any(|h| h.kind == HazardKind::UninitializedRead) {
+            self.finding = self.finding.max(1);
+            text.push_str(&self.copy_hint(&m.global));
         }
         if !matches!(outcome, Outcome::Completed) {
-            let _ = write!(self.report, "{}", crate::sim::report::text(&m, &outcome));
+            text.push_str(&crate::sim::report::text(&m, &outcome));
         }
+        let code = match &outcome {
+            Outcome::Fault(f) => {
+                if let Some(hint) = f.address.and_then(|a| self.size_hint(&m.global, a)) {
+                    text.push_str(&hint);
+                }
+                Some(match f.kind {
+                    FaultKind::OutOfBounds | FaultKind::NullPointer => errors::ILLEGAL_ADDRESS,
+                    FaultKind::Misaligned => errors::MISALIGNED_ADDRESS,
+                    FaultKind::Assertion => errors::ASSERT,
+                    FaultKind::DivisionByZero => errors::LAUNCH_FAILURE,
+                })
+            }
+            _ => None,
+        };
+        let json = self.json.map(|detail| report::launch_json(&m, &outcome, req, ns, code, detail, before.as_deref()));
         self.launches.push(LaunchRecord {
-            index,
+            index: req.index,
             kernel: req.kernel.clone(),
+            config: req.config(),
             host_line: req.line,
             outcome: outcome.name(),
             steps: m.steps,
             hazards: m.hazards.len(),
+            ns,
+            error: code,
+            text,
+            json,
         });
         self.mem = m.into_memory();
         for at in locals {
-            crate::host::Device::free(self, at);
+            if let Some(i) = self.mem.allocs.iter().position(|a| a.base == at) {
+                self.mem.allocs.remove(i);
+            }
         }
         match outcome {
-            Outcome::Completed | Outcome::Paused => LaunchStatus::Ran(printed),
+            Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
             Outcome::Fault(_) => {
                 self.finding = self.finding.max(1);
-                LaunchStatus::Faulted(printed)
+                LaunchStatus::Faulted { printed, code: code.unwrap_or(errors::LAUNCH_FAILURE), ns }
             }
             Outcome::Deadlock(_) | Outcome::Livelock(_) => LaunchStatus::Stop(3),
             Outcome::StepLimit => LaunchStatus::Stop(4),
         }
+    }
+
+    /// For a fault just past the end of an allocation host code made, within its size times its element
+    /// size: the `cudaMalloc(&d, n)` where `n * sizeof(T)` was meant.
+    fn size_hint(&self, mem: &GlobalMemory, addr: u64) -> Option<String> {
+        let a = mem.allocs.iter().find(|a| {
+            let bytes = a.data.len() as u64;
+            self.lines.contains_key(&a.base)
+                && a.elem.size() > 1
+                && addr >= a.base + bytes
+                && addr < a.base + bytes * a.elem.size() as u64
+        })?;
+        let bytes = a.data.len() as u64;
+        let (t, line) = (c_name(a.elem), self.lines.get(&a.base).copied().unwrap_or(0));
+        Some(format!(
+            "warpdbg:   hint: `{}` has {bytes} bytes (cudaMalloc at line {line}), room for {} {t}s, and the kernel reaches \
+             element {}. cudaMalloc takes a size in bytes: cudaMalloc(&{}, n) gives n bytes, not n {t}s. Write \
+             cudaMalloc(&{}, n * sizeof({t}))\n",
+            a.name,
+            bytes / a.elem.size() as u64,
+            (addr - a.base) / a.elem.size() as u64,
+            a.name,
+            a.name
+        ))
+    }
+
+    /// For uninitialised reads: allocations written only in their first 1/sizeof(element) (a copy of `n`
+    /// bytes where `n * sizeof(T)` was meant).
+    fn copy_hint(&self, mem: &GlobalMemory) -> String {
+        let Some(init) = mem.init.as_deref() else { return String::new() };
+        let mut s = String::new();
+        for a in mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base) && a.elem.size() > 1) {
+            let bytes = a.data.len() as u64;
+            let Some(p) = init.written_prefix(a.base) else { continue };
+            if p > 0 && p * a.elem.size() as u64 == bytes {
+                let t = c_name(a.elem);
+                s.push_str(&format!(
+                    "warpdbg:   hint: only the first {p} bytes of `{}` ({bytes} bytes, {} {t}s) were ever written: a copy of n \
+                     bytes where n counts {t}s copies a {} of them. Copy n * sizeof({t}) bytes\n",
+                    a.name,
+                    bytes / a.elem.size() as u64,
+                    match a.elem.size() {
+                        2 => "half",
+                        4 => "quarter",
+                        _ => "fraction",
+                    }
+                ));
+            }
+        }
+        s
     }
 
     fn find(&self, addr: u64) -> Option<&Allocation> {
@@ -213,17 +408,38 @@ impl<'a> SimDevice<'a> {
 }
 
 impl crate::host::Device for SimDevice<'_> {
+    fn gpu(&self) -> Gpu {
+        self.gpu
+    }
+
     fn malloc(&mut self, bytes: u64, elem: Scalar, name: &str, line: u32) -> Option<u64> {
-        if bytes > self.config.memory_cap {
+        if self.used().saturating_add(bytes) > self.config.memory_cap {
             return None;
         }
-        Some(self.alloc(bytes, elem, name, line))
+        let at = self.alloc(bytes, elem, name);
+        self.lines.insert(at, line);
+        if let Some(init) = self.mem.init.as_deref_mut() {
+            init.track(at, bytes);
+        }
+        Some(at)
+    }
+
+    fn map(&mut self, addr: u64, bytes: u64, elem: Scalar, name: &str, line: u32) -> bool {
+        if self.used().saturating_add(bytes) > self.config.memory_cap {
+            return false;
+        }
+        self.place(addr, bytes, elem, name);
+        self.lines.insert(addr, line);
+        true
     }
 
     fn free(&mut self, addr: u64) -> bool {
         match self.mem.allocs.iter().position(|a| a.base == addr) {
             Some(i) if self.lines.contains_key(&addr) => {
                 self.mem.allocs.remove(i);
+                if let Some(init) = self.mem.init.as_deref_mut() {
+                    init.forget(addr);
+                }
                 self.lines.remove(&addr);
                 true
             }
@@ -238,6 +454,7 @@ impl crate::host::Device for SimDevice<'_> {
             base: a.base,
             size: a.bytes(),
             elem_size: a.elem.size(),
+            elem: c_name(a.elem),
             line: self.lines.get(&a.base).copied().unwrap_or(0),
         })
     }
@@ -254,13 +471,27 @@ impl crate::host::Device for SimDevice<'_> {
         };
         let a = &mut self.mem.allocs[i];
         let off = (addr - a.base) as usize;
-        match a.data.get_mut(off..off + data.len()) {
+        match off.checked_add(data.len()).and_then(|end| a.data.get_mut(off..end)) {
             Some(d) => {
                 d.copy_from_slice(data);
+                if let Some(init) = self.mem.init.as_deref_mut() {
+                    init.mark(addr, data.len() as u64);
+                }
                 true
             }
             None => false,
         }
+    }
+
+    fn symbol(&self, index: usize) -> Option<(u64, u64)> {
+        let &(_, at) = self.symbols.iter().find(|(i, _)| *i == index)?;
+        Some((at, self.find(at).map_or(0, |a| a.data.len() as u64)))
+    }
+
+    fn live(&self) -> Vec<DeviceAlloc> {
+        let bases: Vec<u64> =
+            self.mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base)).map(|a| a.base).collect();
+        bases.into_iter().filter_map(|b| self.owner(b)).collect()
     }
 
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus {
@@ -271,5 +502,8 @@ impl crate::host::Device for SimDevice<'_> {
         let keep: Vec<u64> = self.symbols.iter().map(|(_, a)| *a).collect();
         self.mem.allocs.retain(|a| keep.contains(&a.base));
         self.lines.clear();
+        if let Some(init) = self.mem.init.as_deref_mut() {
+            init.clear();
+        }
     }
 }

@@ -1,18 +1,23 @@
 //! A whole CUDA program's run: its host code on the host interpreter (`crate::host`), each launch on the
 //! simulated SM, device memory persisting from launch to launch. `run` gives the program's exit status, or
-//! warpdbg's when it found something (programs.md).
+//! warpdbg's when it found something (programs.md), and prints warpdbg's findings on stderr or the `--json`
+//! report.
 
+pub mod cost;
 pub mod device;
 pub mod host_program;
+pub mod report;
 
 use std::io::Write;
 
 use crate::front::program::{ProgramUnit, compile_unit};
 use crate::front::{CompileError, diagnostic};
+use crate::host::findings::{Finding, Leak};
 use crate::host::tree::HostProgram;
 use crate::host::{HostEnd, interp::Interp, resolve};
 use crate::launch::{Mode, Overrides};
 use crate::sim::machine::Config;
+use crate::sim::memory_report::MemoryDetail;
 
 pub use crate::front::program::is_program;
 
@@ -39,17 +44,20 @@ pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compil
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub mode: Mode,
-    /// Each launch's limits.
+    /// Each launch's limits; `memory_cap` is also the device's memory.
     pub config: Config,
     /// Host statements (loop iterations and calls) before the host is stopped.
     pub host_steps: u64,
     /// `argv[1..]`.
     pub args: Vec<String>,
+    /// Print the `--json` report (with this much of each launch's memory) instead of the program's output
+    /// and the findings.
+    pub json: Option<MemoryDetail>,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
-        RunOptions { mode: Mode::Its, config: Config::default(), host_steps: 1 << 32, args: vec![] }
+        RunOptions { mode: Mode::Its, config: Config::default(), host_steps: 1 << 32, args: vec![], json: None }
     }
 }
 
@@ -60,39 +68,108 @@ pub struct RunResult {
     pub status: u8,
     pub end: HostEnd,
     pub launches: Vec<device::LaunchRecord>,
+    /// API misuse warpdbg found.
+    pub findings: Vec<Finding>,
+    /// Device memory never freed.
+    pub leaks: Vec<Leak>,
 }
 
-/// Runs `program` with its output on `out` and `err`; warpdbg's findings also go to `err`.
+/// Runs `program`: its output on `out` and `err` and warpdbg's findings on `err`, or (`options.json`) the
+/// JSON report on `out`.
 pub fn run(program: &Compiled, options: &RunOptions, out: &mut dyn Write, err: &mut dyn Write) -> RunResult {
     let unit = &program.unit;
     let source = unit.sources.get(unit.file);
-    let mut report: Vec<u8> = vec![];
-    let (end, launches, finding) = {
-        let mut dev = device::SimDevice::new(
-            &unit.program,
-            &unit.sources,
-            source.name.clone(),
-            options.mode,
-            options.config.clone(),
-            &mut report,
-        );
-        let end = {
-            let mut interp = Interp::new(&program.host, source, &mut dev, out, err, options.host_steps);
-            interp.run_main(&options.args)
-        };
-        (end, std::mem::take(&mut dev.launches), dev.finding)
+    let (mut out_buf, mut err_buf) = (vec![], vec![]);
+    let (p_out, p_err): (&mut dyn Write, &mut dyn Write) =
+        if options.json.is_some() { (&mut out_buf, &mut err_buf) } else { (out, err) };
+    let mut dev = device::SimDevice::new(
+        &unit.program,
+        &unit.sources,
+        source.name.clone(),
+        options.mode,
+        options.config.clone(),
+        options.json,
+    );
+    let (end, rt) = {
+        let mut interp = Interp::new(&program.host, source, &mut dev, p_out, p_err, options.host_steps);
+        let end = interp.run_main(&options.args);
+        if let HostEnd::Exited(_) = end {
+            interp.finish();
+        }
+        (end, std::mem::take(&mut interp.rt))
     };
-    let _ = err.write_all(&report);
+    let errors = rt.findings.iter().any(|f| f.kind.is_error());
+    let finding = dev.finding.max(errors as u8);
     let status = match &end {
         HostEnd::Exited(code) if finding == 0 => *code,
         HostEnd::Exited(_) => finding,
-        HostEnd::Error(e) => {
-            let _ = writeln!(err, "warpdbg: error: {e}");
-            e.exit_status()
-        }
+        HostEnd::Error(e) => e.exit_status(),
         HostEnd::Stopped(code) => *code,
     };
-    RunResult { status, end, launches }
+    let launches = std::mem::take(&mut dev.launches);
+    match options.json {
+        Some(_) => {
+            let mut host_errors: Vec<report::HostErrorJson> = rt.findings.iter().map(report::finding_json).collect();
+            let message = match &end {
+                HostEnd::Error(e) => Some((e.kind(), e.line(), e.to_string())),
+                _ => None,
+            };
+            if let Some((kind, line, message)) = &message {
+                host_errors.push(report::HostErrorJson { kind, line: *line, message });
+            }
+            let r = report::ProgramReport {
+                status,
+                exit_status: match end {
+                    HostEnd::Exited(code) => Some(code),
+                    _ => None,
+                },
+                stdout: &out_buf,
+                stderr: &err_buf,
+                launches: launches.iter().filter_map(|l| l.json.as_deref()).collect(),
+                host_errors,
+                leaks: &rt.leaks,
+            };
+            let _ = r.write(out);
+        }
+        None => {
+            let _ = err.write_all(findings_text(&launches, &rt.findings, &rt.leaks).as_bytes());
+            if let HostEnd::Error(e) = &end {
+                let _ = writeln!(err, "warpdbg: error: {e}");
+            }
+        }
+    }
+    RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks }
+}
+
+/// warpdbg's stderr report: each launch, the findings in the order they happened, then the leaks.
+pub fn findings_text(launches: &[device::LaunchRecord], findings: &[Finding], leaks: &[Leak]) -> String {
+    let mut s = String::new();
+    let mut next = findings.iter().peekable();
+    let finding = |s: &mut String, f: &Finding| {
+        let level = if f.kind.is_error() { "error" } else { "note" };
+        s.push_str(&format!("warpdbg: {level}: {}.\n", f.message));
+    };
+    for l in launches {
+        while let Some(f) = next.next_if(|f| f.after_launches < l.index) {
+            finding(&mut s, f);
+        }
+        s.push_str(&l.text);
+    }
+    for f in next {
+        finding(&mut s, f);
+    }
+    for l in leaks {
+        s.push_str(&format!("warpdbg: leak: {}.\n", l.message()));
+    }
+    if !leaks.is_empty() {
+        let bytes: u64 = leaks.iter().map(|l| l.bytes).sum();
+        let n = leaks.len();
+        s.push_str(&format!(
+            "warpdbg: LEAK SUMMARY: {bytes} bytes leaked in {n} allocation{}\n",
+            if n == 1 { "" } else { "s" }
+        ));
+    }
+    s
 }
 
 /// Compiles and runs the program at `path` as `warpdbg run` does; the process exit status.

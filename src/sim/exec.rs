@@ -76,6 +76,11 @@ pub enum Note {
         addr: u64,
     },
     SharedRace(Race),
+    /// A global read of bytes nothing wrote (the initcheck of whole programs).
+    UninitRead {
+        lane: u32,
+        addr: u64,
+    },
 }
 
 /// Everything the data path touches.
@@ -231,7 +236,13 @@ impl Ctx<'_> {
             self.touch(addr, size);
             g.load(addr, size).map_err(fail)
         } else {
-            self.global.load(addr, size).map_err(fail)
+            let v = self.global.load(addr, size).map_err(fail)?;
+            if let Some(init) = &self.global.init
+                && !init.written(addr, size as u64)
+            {
+                self.notes.push(Note::UninitRead { lane, addr });
+            }
+            Ok(v)
         }
     }
 
@@ -260,6 +271,9 @@ impl Ctx<'_> {
             Ok(())
         } else {
             let old = self.global.load(addr, size).map_err(fail)?;
+            if let Some(init) = &mut self.global.init {
+                init.mark(addr, size as u64);
+            }
             if old != bits {
                 self.wrote = true;
                 self.global.store(addr, size, bits).map_err(fail)?;

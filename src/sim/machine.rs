@@ -165,6 +165,8 @@ pub enum HazardKind {
     ShuffleInactiveLane,
     SyncMaskInactive,
     SharedRace,
+    /// A global read of memory nothing wrote (whole programs: `cudaMalloc` memory never copied to).
+    UninitializedRead,
 }
 
 impl HazardKind {
@@ -175,6 +177,7 @@ impl HazardKind {
             HazardKind::ShuffleInactiveLane => "shuffle_inactive_lane",
             HazardKind::SyncMaskInactive => "sync_mask_inactive",
             HazardKind::SharedRace => "shared_race",
+            HazardKind::UninitializedRead => "uninitialized_read",
         }
     }
 }
@@ -847,6 +850,20 @@ impl Machine {
                          executing the shuffle; its value is undefined"
                     )
                 }),
+                Note::UninitRead { lane, addr } => {
+                    let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
+                    let what = match self.global.describe(addr) {
+                        Some((name, i)) => format!("{name}[{i}]"),
+                        None => format!("{addr:#x}"),
+                    };
+                    self.hazard(HazardKind::UninitializedRead, line, || {
+                        format!(
+                            "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no \
+                             cudaMemcpy, cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's \
+                             initcheck reports it. Copy or set the data before the kernel reads it"
+                        )
+                    })
+                }
                 Note::SharedRace(r) => {
                     let msg = explain::shared_race(self, &r);
                     self.hazard(HazardKind::SharedRace, line, || msg);

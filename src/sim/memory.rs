@@ -108,10 +108,106 @@ fn write_le(b: &mut [u8], bits: u64) {
     b.copy_from_slice(&bits.to_le_bytes()[..n]);
 }
 
+/// Which bytes of global memory something wrote (compute-sanitizer's initcheck): one bit per byte of each
+/// tracked allocation. Allocations it does not track count as written.
+#[derive(Clone, Debug, Default)]
+pub struct InitShadow {
+    /// (base, bytes, bits), by base address.
+    allocs: Vec<(u64, u64, Vec<u64>)>,
+    /// The allocation the last lookup hit (warps walk arrays).
+    last: std::cell::Cell<usize>,
+}
+
+impl InitShadow {
+    /// Tracks a new allocation of `bytes` at `base`, nothing written yet.
+    pub fn track(&mut self, base: u64, bytes: u64) {
+        let i = self.allocs.partition_point(|a| a.0 < base);
+        self.allocs.insert(i, (base, bytes, vec![0; bytes.div_ceil(64) as usize]));
+    }
+
+    /// Stops tracking the allocation at `base` (freed).
+    pub fn forget(&mut self, base: u64) {
+        self.allocs.retain(|a| a.0 != base);
+    }
+
+    /// Forgets every allocation.
+    pub fn clear(&mut self) {
+        self.allocs.clear();
+    }
+
+    /// The index of the tracked allocation holding `addr`.
+    #[inline]
+    fn find(&self, addr: u64) -> Option<usize> {
+        let hit = |i: usize| self.allocs.get(i).is_some_and(|a| addr >= a.0 && addr < a.0 + a.1);
+        if hit(self.last.get()) {
+            return Some(self.last.get());
+        }
+        let i = self.allocs.partition_point(|a| a.0 <= addr).checked_sub(1)?;
+        hit(i).then(|| {
+            self.last.set(i);
+            i
+        })
+    }
+
+    /// Marks `len` bytes at `addr` written.
+    pub fn mark(&mut self, addr: u64, len: u64) {
+        let Some(i) = self.find(addr) else { return };
+        let (base, size, bits) = &mut self.allocs[i];
+        let (mut b, end) = (addr - *base, (addr + len).min(*base + *size) - *base);
+        while b < end {
+            if b % 64 == 0 && end - b >= 64 {
+                bits[(b / 64) as usize] = u64::MAX;
+                b += 64;
+            } else {
+                bits[(b / 64) as usize] |= 1 << (b % 64);
+                b += 1;
+            }
+        }
+    }
+
+    /// Whether all `len` bytes at `addr` were written (untracked bytes were).
+    #[inline]
+    pub fn written(&self, addr: u64, len: u64) -> bool {
+        let Some(i) = self.find(addr) else { return true };
+        let (base, size, bits) = &self.allocs[i];
+        (addr - base..(addr + len).min(base + size) - base).all(|b| bits[(b / 64) as usize] & (1 << (b % 64)) != 0)
+    }
+
+    /// How many bytes from the start of the allocation at `base` were written before the first unwritten
+    /// one (None when it is not tracked).
+    pub fn written_prefix(&self, base: u64) -> Option<u64> {
+        let (_, size, bits) = self.allocs.iter().find(|a| a.0 == base)?;
+        Some((0..*size).find(|&i| bits[(i / 64) as usize] & (1 << (i % 64)) == 0).unwrap_or(*size))
+    }
+}
+
+#[cfg(test)]
+mod init_tests {
+    use super::InitShadow;
+
+    #[test]
+    fn marks_and_reads_back() {
+        let mut s = InitShadow::default();
+        s.track(1000, 300);
+        s.track(5000, 8);
+        assert!(!s.written(1000, 4));
+        s.mark(1000, 130);
+        assert!(s.written(1000, 4) && s.written(1126, 4) && !s.written(1127, 4));
+        assert_eq!(s.written_prefix(1000), Some(130));
+        assert!(s.written(900, 4) && s.written(4000, 8), "untracked bytes count as written");
+        s.mark(5000, 8);
+        assert!(s.written(5000, 8));
+        s.forget(5000);
+        assert_eq!(s.written_prefix(5000), None);
+    }
+}
+
 /// The launch's global memory.
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
     pub allocs: Vec<Allocation>,
+    /// Which bytes were written, when uninitialised reads are checked (whole programs).
+    pub init: Option<Box<InitShadow>>,
     /// The allocation the last access hit: warps walk arrays, so it is usually the next one too.
     last: std::cell::Cell<usize>,
 }

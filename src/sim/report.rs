@@ -77,7 +77,7 @@ pub fn write_json(
 }
 
 /// Everything in the report but its memory.
-fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
+pub fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
     let mt = &m.metrics;
     let metrics = MetricsJson {
         warps: mt.warps,

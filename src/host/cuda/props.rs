@@ -1,0 +1,230 @@
+//! The simulated device's properties (`cudaGetDeviceProperties`, `cudaDeviceGetAttribute`). ITS mode
+//! reports an sm_90-like device (H100 figures), pre-Volta mode an sm_60-like one (P100 figures); the name
+//! says it is warpdbg's. docs/programs.md lists every value.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::front::types::{Scalar, StructDef, Type};
+
+/// Which simulated device, and how much memory it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gpu {
+    /// The pre-Volta model (sm_60-like) rather than ITS (sm_90-like).
+    pub pre_volta: bool,
+    /// `totalGlobalMem`: the device memory warpdbg lets a program allocate (`--memory-cap`).
+    pub total_mem: u64,
+}
+
+/// A field's C type.
+#[derive(Clone, Copy)]
+enum F {
+    Int,
+    Size,
+    /// `char name[256]`.
+    Name,
+    /// `int x[3]`.
+    Int3,
+}
+
+/// A field's value.
+enum V {
+    I(i64),
+    S(&'static str),
+    A([i64; 3]),
+}
+
+impl Gpu {
+    /// The device's name.
+    pub fn name(&self) -> &'static str {
+        if self.pre_volta {
+            "warpdbg simulated GPU (sm_60-like, pre-Volta)"
+        } else {
+            "warpdbg simulated GPU (sm_90-like, ITS)"
+        }
+    }
+
+    /// Streaming multiprocessors (`multiProcessorCount`), as the cost model counts them.
+    pub fn sms(&self) -> u64 {
+        if self.pre_volta { 56 } else { 132 }
+    }
+
+    /// The SM clock in kHz (`clockRate`).
+    pub fn clock_khz(&self) -> u64 {
+        if self.pre_volta { 1_480_000 } else { 1_755_000 }
+    }
+
+    fn fields(&self) -> Vec<(&'static str, F, V)> {
+        let p = self.pre_volta;
+        let pick = |pre: i64, its: i64| V::I(if p { pre } else { its });
+        vec![
+            ("name", F::Name, V::S(self.name())),
+            ("totalGlobalMem", F::Size, V::I(self.total_mem as i64)),
+            ("sharedMemPerBlock", F::Size, V::I(49152)),
+            ("regsPerBlock", F::Int, V::I(65536)),
+            ("warpSize", F::Int, V::I(32)),
+            ("memPitch", F::Size, V::I(2147483647)),
+            ("maxThreadsPerBlock", F::Int, V::I(1024)),
+            ("maxThreadsDim", F::Int3, V::A([1024, 1024, 64])),
+            ("maxGridSize", F::Int3, V::A([2147483647, 65535, 65535])),
+            ("clockRate", F::Int, V::I(self.clock_khz() as i64)),
+            ("totalConstMem", F::Size, V::I(65536)),
+            ("major", F::Int, pick(6, 9)),
+            ("minor", F::Int, V::I(0)),
+            ("textureAlignment", F::Size, V::I(512)),
+            ("texturePitchAlignment", F::Size, V::I(32)),
+            ("deviceOverlap", F::Int, V::I(1)),
+            ("multiProcessorCount", F::Int, V::I(self.sms() as i64)),
+            ("kernelExecTimeoutEnabled", F::Int, V::I(0)),
+            ("integrated", F::Int, V::I(0)),
+            ("canMapHostMemory", F::Int, V::I(1)),
+            ("computeMode", F::Int, V::I(0)),
+            ("concurrentKernels", F::Int, V::I(1)),
+            ("ECCEnabled", F::Int, V::I(1)),
+            ("pciBusID", F::Int, V::I(0)),
+            ("pciDeviceID", F::Int, V::I(0)),
+            ("pciDomainID", F::Int, V::I(0)),
+            ("tccDriver", F::Int, V::I(0)),
+            ("asyncEngineCount", F::Int, pick(2, 3)),
+            ("unifiedAddressing", F::Int, V::I(1)),
+            ("memoryClockRate", F::Int, pick(715_000, 2_619_000)),
+            ("memoryBusWidth", F::Int, pick(4096, 5120)),
+            ("l2CacheSize", F::Int, pick(4_194_304, 52_428_800)),
+            ("persistingL2CacheMaxSize", F::Int, pick(0, 32_505_856)),
+            ("maxThreadsPerMultiProcessor", F::Int, V::I(2048)),
+            ("streamPrioritiesSupported", F::Int, V::I(1)),
+            ("globalL1CacheSupported", F::Int, V::I(1)),
+            ("localL1CacheSupported", F::Int, V::I(1)),
+            ("sharedMemPerMultiprocessor", F::Size, pick(65536, 233_472)),
+            ("regsPerMultiprocessor", F::Int, V::I(65536)),
+            ("managedMemory", F::Int, V::I(1)),
+            ("isMultiGpuBoard", F::Int, V::I(0)),
+            ("multiGpuBoardGroupID", F::Int, V::I(0)),
+            ("singleToDoublePrecisionPerfRatio", F::Int, V::I(2)),
+            ("pageableMemoryAccess", F::Int, V::I(0)),
+            ("concurrentManagedAccess", F::Int, V::I(1)),
+            ("computePreemptionSupported", F::Int, V::I(1)),
+            ("canUseHostPointerForRegisteredMem", F::Int, V::I(1)),
+            ("cooperativeLaunch", F::Int, V::I(1)),
+            ("cooperativeMultiDeviceLaunch", F::Int, V::I(0)),
+            ("sharedMemPerBlockOptin", F::Size, pick(49152, 232_448)),
+            ("maxBlocksPerMultiProcessor", F::Int, V::I(32)),
+            ("reservedSharedMemPerBlock", F::Size, pick(0, 1024)),
+        ]
+    }
+
+    /// The bytes of a `cudaDeviceProp` ([`prop_struct`]'s layout) for this device.
+    pub fn prop_bytes(&self) -> Vec<u8> {
+        let def = prop_struct();
+        let mut out = vec![0u8; def.size as usize];
+        for (name, _, v) in self.fields() {
+            let Some(f) = def.field(name) else { continue };
+            let at = f.offset as usize;
+            match v {
+                V::I(x) => {
+                    let n = f.ty.size() as usize;
+                    out[at..at + n].copy_from_slice(&x.to_le_bytes()[..n]);
+                }
+                V::S(s) => {
+                    let n = s.len().min(255);
+                    out[at..at + n].copy_from_slice(&s.as_bytes()[..n]);
+                }
+                V::A(xs) => {
+                    for (k, x) in xs.iter().enumerate() {
+                        out[at + 4 * k..at + 4 * k + 4].copy_from_slice(&(*x as i32).to_le_bytes());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// `cudaDeviceGetAttribute`'s value of attribute `attr`, or None for one warpdbg does not know.
+    pub fn attribute(&self, attr: u32) -> Option<i64> {
+        let name = ATTRIBUTES.iter().find(|a| a.1 == attr)?.2;
+        self.fields().into_iter().find(|f| f.0 == name).map(|f| match f.2 {
+            V::I(x) => x,
+            V::A(xs) => xs[ATTRIBUTES.iter().find(|a| a.1 == attr).map_or(0, |a| a.3)],
+            V::S(_) => 0,
+        })
+    }
+}
+
+/// `cudaDeviceAttr` names, values, the `cudaDeviceProp` field each reads, and the index for array fields.
+const ATTRIBUTES: &[(&str, u32, &str, usize)] = &[
+    ("cudaDevAttrMaxThreadsPerBlock", 1, "maxThreadsPerBlock", 0),
+    ("cudaDevAttrMaxBlockDimX", 2, "maxThreadsDim", 0),
+    ("cudaDevAttrMaxBlockDimY", 3, "maxThreadsDim", 1),
+    ("cudaDevAttrMaxBlockDimZ", 4, "maxThreadsDim", 2),
+    ("cudaDevAttrMaxGridDimX", 5, "maxGridSize", 0),
+    ("cudaDevAttrMaxGridDimY", 6, "maxGridSize", 1),
+    ("cudaDevAttrMaxGridDimZ", 7, "maxGridSize", 2),
+    ("cudaDevAttrMaxSharedMemoryPerBlock", 8, "sharedMemPerBlock", 0),
+    ("cudaDevAttrTotalConstantMemory", 9, "totalConstMem", 0),
+    ("cudaDevAttrWarpSize", 10, "warpSize", 0),
+    ("cudaDevAttrMaxPitch", 11, "memPitch", 0),
+    ("cudaDevAttrMaxRegistersPerBlock", 12, "regsPerBlock", 0),
+    ("cudaDevAttrClockRate", 13, "clockRate", 0),
+    ("cudaDevAttrMultiProcessorCount", 16, "multiProcessorCount", 0),
+    ("cudaDevAttrCanMapHostMemory", 19, "canMapHostMemory", 0),
+    ("cudaDevAttrMemoryClockRate", 36, "memoryClockRate", 0),
+    ("cudaDevAttrGlobalMemoryBusWidth", 37, "memoryBusWidth", 0),
+    ("cudaDevAttrL2CacheSize", 38, "l2CacheSize", 0),
+    ("cudaDevAttrMaxThreadsPerMultiProcessor", 39, "maxThreadsPerMultiProcessor", 0),
+    ("cudaDevAttrUnifiedAddressing", 41, "unifiedAddressing", 0),
+    ("cudaDevAttrComputeCapabilityMajor", 75, "major", 0),
+    ("cudaDevAttrComputeCapabilityMinor", 76, "minor", 0),
+    ("cudaDevAttrMaxSharedMemoryPerMultiprocessor", 81, "sharedMemPerMultiprocessor", 0),
+    ("cudaDevAttrMaxRegistersPerMultiprocessor", 82, "regsPerMultiprocessor", 0),
+    ("cudaDevAttrManagedMemory", 83, "managedMemory", 0),
+    ("cudaDevAttrConcurrentManagedAccess", 89, "concurrentManagedAccess", 0),
+    ("cudaDevAttrMaxSharedMemoryPerBlockOptin", 97, "sharedMemPerBlockOptin", 0),
+    ("cudaDevAttrMaxBlocksPerMultiprocessor", 106, "maxBlocksPerMultiProcessor", 0),
+];
+
+/// The value of a `cudaDevAttr...` name.
+pub fn attribute(name: &str) -> Option<u32> {
+    ATTRIBUTES.iter().find(|a| a.0 == name).map(|a| a.1)
+}
+
+/// The `cudaDeviceProp` struct host code declares (warpdbg's layout: the fields courses print, in CUDA's
+/// order; no program depends on the real offsets).
+pub fn prop_struct() -> Arc<StructDef> {
+    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+    DEF.get_or_init(|| {
+        let gpu = Gpu { pre_volta: false, total_mem: 0 };
+        let fields = gpu
+            .fields()
+            .into_iter()
+            .map(|(name, f, _)| {
+                let ty = match f {
+                    F::Int => Type::INT,
+                    F::Size => Type::Scalar(Scalar::U64),
+                    F::Name => Type::Array(Box::new(Type::Scalar(Scalar::I8)), 256),
+                    F::Int3 => Type::Array(Box::new(Type::INT), 3),
+                };
+                (name.to_string(), ty)
+            })
+            .collect();
+        Arc::new(StructDef::new("cudaDeviceProp", fields, 8))
+    })
+    .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn props_layout_and_values() {
+        let g = Gpu { pre_volta: false, total_mem: 1 << 31 };
+        let b = g.prop_bytes();
+        let def = prop_struct();
+        assert_eq!(b.len(), def.size as usize);
+        let major = def.field("major").map(|f| f.offset as usize).unwrap_or(0);
+        assert_eq!(b[major], 9);
+        assert_eq!(g.attribute(2), Some(1024));
+        assert_eq!(g.attribute(4), Some(64));
+        assert_eq!(Gpu { pre_volta: true, ..g }.attribute(75), Some(6));
+        assert!(b.starts_with(b"warpdbg simulated GPU"));
+    }
+}

@@ -1,0 +1,75 @@
+//! What warpdbg finds in a program's use of the CUDA runtime beyond its kernels: API misuse the hardware
+//! reports only as an error code (or not at all), and device memory never freed. Each finding has the host
+//! line and a sentence of fix; `crate::program` prints them on stderr or in the JSON report.
+
+/// What kind of misuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindingKind {
+    /// A kernel argument points to host memory.
+    HostPointerToKernel,
+    /// A `cudaMemcpy`/`cudaMemset` larger than its source or destination.
+    CopySize,
+    /// A `cudaMemcpy` whose kind does not match where its pointers point.
+    CopyDirection,
+    /// `cudaFree` of something `cudaMalloc` did not return, or twice.
+    BadDeviceFree,
+    /// A launch that did not run, and the program never asked `cudaGetLastError` about it.
+    UncheckedLaunch,
+    /// Device `printf` output the program never flushed (no synchronisation before it ended).
+    UnflushedPrintf,
+}
+
+impl FindingKind {
+    /// The name in the JSON report.
+    pub fn name(self) -> &'static str {
+        match self {
+            FindingKind::HostPointerToKernel => "host_pointer_to_kernel",
+            FindingKind::CopySize => "copy_size",
+            FindingKind::CopyDirection => "copy_direction",
+            FindingKind::BadDeviceFree => "bad_device_free",
+            FindingKind::UncheckedLaunch => "unchecked_launch",
+            FindingKind::UnflushedPrintf => "unflushed_printf",
+        }
+    }
+
+    /// Whether it makes `warpdbg run` exit with status 1 (a bug); the others are notes.
+    pub fn is_error(self) -> bool {
+        !matches!(self, FindingKind::UnflushedPrintf)
+    }
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    pub kind: FindingKind,
+    /// The host line it is about.
+    pub line: u32,
+    /// What happened and the fix, in sentences.
+    pub message: String,
+    /// Launches made before it (orders findings among the launches' reports).
+    pub after_launches: usize,
+}
+
+/// Device memory never freed (like compute-sanitizer's leak check).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leak {
+    /// The variable it was allocated for (`d_a`).
+    pub name: String,
+    pub bytes: u64,
+    /// The line of the `cudaMalloc`.
+    pub line: u32,
+    pub address: u64,
+    /// `cudaMalloc` or `cudaMallocManaged`.
+    pub api: &'static str,
+}
+
+impl Leak {
+    /// The sentence printed for it.
+    pub fn message(&self) -> String {
+        format!(
+            "{} bytes of device memory from {} at line {} (`{}`, {:#x}) were never freed: call cudaFree({}) when \
+             you are done with it",
+            self.bytes, self.api, self.line, self.name, self.address, self.name
+        )
+    }
+}
