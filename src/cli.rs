@@ -5,10 +5,10 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::debug::session::Session;
 use crate::front::{self, Compiled};
 use crate::ir::print::print_kernel;
 use crate::launch::{Mode, Overrides};
-use crate::debug::session::Session;
 use crate::sim::memory_report::MemoryDetail;
 use crate::sim::{Config, Machine, Outcome, report};
 use crate::tui::app::App;

@@ -3,8 +3,8 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use crate::front::Compiled;
 use crate::debug::history::History;
+use crate::front::Compiled;
 use crate::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 
@@ -81,6 +81,11 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The machine as it was at this snapshot's step.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
     /// Bytes this snapshot holds: the machine's clone and the session's per-warp maps.
     pub fn bytes(&self) -> u64 {
         // A hash map entry: the key and value, and about one control byte per bucket.
@@ -94,8 +99,14 @@ impl Snapshot {
 impl Session {
     pub fn new(compiled: Compiled, config: Config) -> Result<Session, LaunchError> {
         let machine = Machine::new(&compiled, &config)?;
+        Ok(Session::from_machine(compiled, config, machine))
+    }
+
+    /// A session on a machine built elsewhere (a launch of a whole program, on the program's device memory:
+    /// `crate::program::debug`); `compiled` gives its source and kernel.
+    pub fn from_machine(compiled: Compiled, config: Config, machine: Machine) -> Session {
         let history = Session::fresh_history(&machine);
-        Ok(Session {
+        Session {
             compiled,
             config,
             machine,
@@ -106,7 +117,7 @@ impl Session {
             event_breakpoints: vec![],
             last_issue: None,
             history,
-        })
+        }
     }
 
     fn fresh_history(machine: &Machine) -> History<Snapshot> {

@@ -193,7 +193,12 @@ impl Interp<'_> {
         })
     }
 
-    pub(super) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: crate::front::source::Span) -> Result<(), Stop> {
+    pub(super) fn launch(
+        &mut self,
+        l: &LaunchExpr,
+        slots: &mut [u64],
+        span: crate::front::source::Span,
+    ) -> Result<(), Stop> {
         let grid = self.dim3(&l.grid, slots, span)?;
         let block = self.dim3(&l.block, slots, span)?;
         let shared = match &l.shared {
@@ -229,8 +234,13 @@ impl Interp<'_> {
             self.last_error = code;
             return Ok(());
         }
-        let req = LaunchRequest { kernel: l.kernel.clone(), grid, block, shared: shared as u32, args, line: self.line(span) };
+        let req =
+            LaunchRequest { kernel: l.kernel.clone(), grid, block, shared: shared as u32, args, line: self.line(span) };
         let _ = self.out.flush();
+        if self.dev.wants_host_vars() {
+            let vars = self.host_vars(&l.scope, slots);
+            self.dev.host_vars(vars);
+        }
         match self.dev.launch(&req) {
             LaunchStatus::Ran(text) => self.write(false, text.as_bytes()),
             LaunchStatus::Refused(code) => self.last_error = code,

@@ -13,6 +13,7 @@ mod libcalls;
 pub mod memory;
 pub mod resolve;
 pub mod tree;
+mod view;
 
 use std::fmt;
 
@@ -72,20 +73,49 @@ pub trait Device {
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);
+    /// Whether [`Device::host_vars`] should be called before each launch (a debugger wants them).
+    fn wants_host_vars(&self) -> bool {
+        false
+    }
+    /// The host variables in scope at the launch about to be made, with their values.
+    fn host_vars(&mut self, _vars: Vec<HostVar>) {}
+}
+
+/// A host variable and its value, as the debugger shows it at a launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostVar {
+    pub name: String,
+    /// Its type as written in C (`int *`, `dim3`).
+    pub ty: String,
+    /// Its value: a number, `{x, y, z}`, a pointer with what it points into, the first elements of an array.
+    pub value: String,
 }
 
 /// Why the host program stopped early (warpdbg's finding, exit status 1).
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostError {
     /// A bad host memory access; the message says what and where.
-    Memory { line: u32, message: String },
+    Memory {
+        line: u32,
+        message: String,
+    },
     /// `free` of something `malloc` did not return, or twice.
-    BadFree { line: u32, message: String },
-    DivideByZero { line: u32 },
+    BadFree {
+        line: u32,
+        message: String,
+    },
+    DivideByZero {
+        line: u32,
+    },
     /// Recursion deeper than the host stack allows.
-    StackOverflow { line: u32, function: String },
+    StackOverflow {
+        line: u32,
+        function: String,
+    },
     /// The host ran longer than its step limit.
-    StepLimit { line: u32 },
+    StepLimit {
+        line: u32,
+    },
 }
 
 impl HostError {

@@ -209,6 +209,26 @@ impl Resolver<'_> {
         })
     }
 
+    /// The variables in scope here, innermost declaration of each name, in declaration order.
+    pub(super) fn visible(&self) -> Vec<ScopeVar> {
+        let mut seen = HashSet::new();
+        let mut out = vec![];
+        for scope in self.scopes.iter().rev() {
+            for (name, var) in scope {
+                let (slot, ty, in_memory, constant) = match var {
+                    Var::Reg(s, t) => (*s, t.clone(), false, None),
+                    Var::Mem(s, t) => (*s, t.clone(), true, None),
+                    Var::Const(bits, t) => (0, t.clone(), false, Some(*bits)),
+                };
+                if seen.insert(name.clone()) {
+                    out.push(ScopeVar { name: name.clone(), slot, ty, in_memory, constant });
+                }
+            }
+        }
+        out.sort_by_key(|v| v.slot);
+        out
+    }
+
     fn function(&mut self, f: &ast::Function) -> Res<HFunc> {
         self.scopes = vec![HashMap::new()];
         self.slots = 0;
@@ -362,7 +382,11 @@ impl Resolver<'_> {
                     }
                     None => HExpr::new(HK::Const(0), ty.clone(), span),
                 };
-                out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)), ty.clone(), span)));
+                out.push(HStmt::Expr(HExpr::new(
+                    HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
+                    ty.clone(),
+                    span,
+                )));
                 self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
                 continue;
             }
@@ -403,7 +427,11 @@ impl Resolver<'_> {
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
-                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
+                        out.push(HStmt::Expr(HExpr::new(
+                            HK::Assign(Box::new(place), Box::new(v)),
+                            (**elem).clone(),
+                            span,
+                        )));
                     }
                 }
                 (_, _) if storage(&ty).is_some() => {
@@ -485,7 +513,8 @@ impl Resolver<'_> {
                 let idx = self.index(idx)?;
                 let what = name_of(a);
                 let size = elem.size() as i64;
-                let at = HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                let at =
+                    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
                 Ok((Lv::Mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
@@ -560,12 +589,14 @@ impl Resolver<'_> {
             return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
         };
         let c = if matches!(op, ArithOp::Shl | ArithOp::Shr) { sa.promote() } else { Scalar::common(sa, sb) };
-        if c.is_float() && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
+        if c.is_float()
+            && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
         {
             return Err(self.error(span, "this operator needs integer operands"));
         }
         let a = self.convert(a, &Type::Scalar(c))?;
-        let b = self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
+        let b =
+            self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
         let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
         Ok(HExpr::new(HK::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
     }

@@ -2,6 +2,7 @@
 //! simulated SM, device memory persisting from launch to launch. `run` gives the program's exit status, or
 //! warpdbg's when it found something (programs.md).
 
+pub mod debug;
 pub mod device;
 pub mod host_program;
 

@@ -134,7 +134,11 @@ fn event_loop(
 
 /// Plays a recording: Space pauses, Left/Right step through events, +/- change the speed, `e` lets the viewer
 /// take over (any debugger key) and `R` returns to the recording where it was.
-pub fn replay(rec: crate::debug::recording::Recording, make: impl Fn() -> Result<App, String>, speed: f64) -> io::Result<()> {
+pub fn replay(
+    rec: crate::debug::recording::Recording,
+    make: impl Fn() -> Result<App, String>,
+    speed: f64,
+) -> io::Result<()> {
     let build = |upto: usize| -> Result<App, String> {
         let mut app = make()?;
         for (i, e) in rec.events.iter().enumerate().take(upto) {

@@ -103,13 +103,15 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             app.message = Some((BannerKind::Warn, format!("quiz point at step {steps}: {question}")));
             None
         }
-        EventKind::Breakpoint { spec } => match crate::debug::breakpoint::Breakpoint::parse(spec, &app.session.compiled) {
-            Ok(bp) => {
-                app.session.add_breakpoint(bp);
-                None
+        EventKind::Breakpoint { spec } => {
+            match crate::debug::breakpoint::Breakpoint::parse(spec, &app.session.compiled) {
+                Ok(bp) => {
+                    app.session.add_breakpoint(bp);
+                    None
+                }
+                Err(e) => Some(format!("recorded breakpoint `{spec}` no longer parses: {}", e.short())),
             }
-            Err(e) => Some(format!("recorded breakpoint `{spec}` no longer parses: {}", e.short())),
-        },
+        }
         EventKind::End { steps, check, memory } => mismatch(app, *steps, check).or_else(|| {
             (memory_check(&app.session.machine) != *memory)
                 .then(|| "this recording's final memory differs from what warpdbg computes now".to_string())
