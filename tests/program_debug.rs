@@ -35,7 +35,7 @@ fn opens_at_the_first_launch_with_the_host_run_up_to_it() {
     let var = |n: &str| p.host_vars.iter().find(|v| v.name == n).map(|v| v.value.clone());
     assert_eq!(var("size").as_deref(), Some("4096"));
     assert_eq!(var("cpu").as_deref(), Some("517140"));
-    assert!(var("d_in").is_some_and(|v| v.contains("device `d_in`")), "{:?}", p.host_vars);
+    assert!(var("d_in").is_some_and(|v| v.ends_with("(device, line 96)")), "{:?}", p.host_vars);
     assert!(var("grid").is_some_and(|v| v == "{32, 1, 1}"), "{:?}", p.host_vars);
     // The device memory is the program's: d_in holds what the host copied there.
     let d_in = s.machine.global.allocs.iter().find(|a| a.name == "d_in").expect("d_in is allocated");

@@ -3,6 +3,7 @@
 
 use super::HostVar;
 use super::interp::Interp;
+use super::memory::AllocKind;
 use super::tree::ScopeVar;
 use crate::front::types::Type;
 use crate::ir::Ty;
@@ -42,12 +43,18 @@ impl Interp<'_> {
         if addr == 0 {
             return "NULL".into();
         }
+        let plus = |off: u64| if off == 0 { String::new() } else { format!(" + {off}") };
         if let Some(a) = self.mem.allocs.iter().find(|a| addr >= a.base && addr < a.base + a.size.max(1)) {
             let freed = if a.freed.is_some() { ", freed" } else { "" };
-            return format!("{addr:#x} (host `{}` + {}{freed})", a.name, addr - a.base);
+            let what = match a.kind {
+                AllocKind::Heap => format!("heap, line {}", a.line),
+                AllocKind::Stack => format!("&{}", a.name),
+                AllocKind::Literal => "a string literal".to_string(),
+            };
+            return format!("{addr:#x} ({what}{}{freed})", plus(addr - a.base));
         }
         match self.dev.owner(addr) {
-            Some(d) => format!("{addr:#x} (device `{}` + {})", d.name, addr - d.base),
+            Some(d) => format!("{addr:#x} (device, line {}{})", d.line, plus(addr - d.base)),
             None => format!("{addr:#x}"),
         }
     }
