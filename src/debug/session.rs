@@ -428,18 +428,17 @@ impl Session {
         let saved = (self.machine.clone(), self.last_line.clone(), self.last_issue);
         let saved_masks = self.last_mask.clone();
         self.goto(step.saturating_sub(1));
-        let names = crate::ir::print::reg_names(&kernel);
         let mut values = vec![];
         let mut taken = None;
         if let Some(bs) = self.machine.blocks.iter().find(|b| b.linear == block) {
             // The variables the condition mentions.
             let idents: Vec<&str> =
                 cond_text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|s| !s.is_empty()).collect();
-            for (i, r) in kernel.regs.iter().enumerate() {
-                if let Some(n) = &r.name
-                    && idents.contains(&n.as_str())
-                {
-                    values.push(format!("{}={}", names[i], crate::sim::alu::display(r.ty, bs.reg(i as u32, tid))));
+            // The variables in scope at the branch, named as in the source.
+            for (r, n) in kernel.variables_at(branch_pc) {
+                if idents.contains(&n) {
+                    let ty = kernel.regs[r as usize].ty;
+                    values.push(format!("{n}={}", crate::sim::alu::display(ty, bs.reg(r, tid))));
                 }
             }
             if let crate::ir::Operand::Reg(c) = cond {

@@ -220,7 +220,7 @@ pub fn key_hints(app: &App, hints: &[(crate::tui::action::Action, &str)]) -> Vec
     spans
 }
 
-/// The help overlay's text: two header lines, a blank line, then one row per action (keys, description).
+/// The help overlay's text: two header lines, then one row per action (keys, description).
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme;
     let rows = app.keymap.by_action();
@@ -228,7 +228,6 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::styled("Keys. Esc or ? closes; j/k, PgUp/PgDn scroll this list.", t.dim()),
         Line::styled("Mouse: click a line = breakpoint, click a warp = select, wheel scrolls.", t.dim()),
-        Line::raw(""),
     ];
     for (a, keys) in rows {
         lines.push(Line::from(vec![
