@@ -20,6 +20,17 @@ fn fresh_view(app: &mut App) {
     app.remember_memory();
     app.fix_selection();
     app.follow_selected();
+    // The kernel's signature at the top of the source pane (the cursor, on its first line, stays in view).
+    let s = &app.session;
+    if let Some(p) = s.machine.kernel.params.first()
+        && p.span.file == s.compiled.file
+    {
+        let line = s.compiled.source().line_of(p.span.start);
+        if line <= app.cursor {
+            app.source_top = line.saturating_sub(1).max(1);
+        }
+    }
+    super::update::keep_cursor_visible(app);
     super::update::reveal_stuck_lines(app);
 }
 

@@ -30,10 +30,8 @@ pub fn program_app(file: &str, launch: usize, args: &[&str]) -> App {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let bytes = std::fs::read(&path).unwrap_or_else(|_| panic!("{file} exists"));
     let program = warpdbg::program::compile(file, &bytes, &Default::default()).expect("the program compiles");
-    let options = warpdbg::program::RunOptions {
-        args: args.iter().map(|s| s.to_string()).collect(),
-        ..Default::default()
-    };
+    let options =
+        warpdbg::program::RunOptions { args: args.iter().map(|s| s.to_string()).collect(), ..Default::default() };
     let target = warpdbg::program::debug::Target::Index(launch);
     let theme = Theme::load("dark").expect("built-in theme");
     warpdbg::tui::program::open_app(program, options, Config::default(), &target, Keymap::default_map(), theme)
