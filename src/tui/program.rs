@@ -32,6 +32,28 @@ fn fresh_view(app: &mut App) {
     }
     super::update::keep_cursor_visible(app);
     super::update::reveal_stuck_lines(app);
+    renew_quiz(app);
+}
+
+/// A quiz goes on in the new launch: its questions are asked afresh there (steps count from 0 again), where
+/// this launch would deadlock is worked out again, and the score carries on.
+fn renew_quiz(app: &mut App) {
+    let Some(q) = app.quiz.as_mut() else { return };
+    q.asked.clear();
+    q.queue.clear();
+    q.current = None;
+    q.lines.clear();
+    q.over = false;
+    q.points.deadlock_at = None;
+    if q.points.defaults {
+        let mut ahead = app.session.machine.clone();
+        if let crate::sim::Outcome::Deadlock(_) = ahead.run() {
+            q.points.deadlock_at = ahead.steps.checked_sub(1);
+        }
+    }
+    let bp = q.breakpoint();
+    app.session.event_breakpoints.retain(|b| !matches!(b.kind, crate::debug::breakpoint::Kind::Quiz { .. }));
+    app.session.event_breakpoints.push(bp);
 }
 
 /// The status line after arriving at a launch.
