@@ -113,3 +113,54 @@ fn mode_switch_reruns_the_program_to_the_same_launch_and_step() {
     assert_eq!((pv.mode(), its.mode()), (Mode::PreVolta, Mode::Its));
     assert_eq!((pv.steps, its.steps), (0, 0));
 }
+
+fn warpdbg(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("warpdbg runs");
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("UTF-8");
+    (out.status.code().unwrap_or(-1), text(out.stdout), text(out.stderr))
+}
+
+#[test]
+fn trace_why_and_view_take_launch_k() {
+    let (rc, out, err) = warpdbg(&["trace", REDUCTION, "--launch", "2"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.lines().next().is_some_and(|l| l.contains("line   43")), "sumNeighboredLess's first line");
+    assert!(err.contains("outcome: completed after 15552 steps"), "{err}");
+    let (rc, out, _) = warpdbg(&["why", REDUCTION, "--launch", "1", "--steps", "3500", "--lane", "1"]);
+    assert_eq!(rc, 0);
+    assert!(out.contains("masked by the `if` on line 34") && out.contains("(tid=1, stride=1)"), "{out}");
+    assert!(out.contains("warpdbg view tests/programs/reduction.cu --launch 1 --steps 2560"), "{out}");
+    let (rc, out, _) = warpdbg(&["view", REDUCTION, "--launch", "3", "--size", "120x40"]);
+    assert_eq!(rc, 0);
+    assert!(out.contains("launch 3 sumInterleaved<<<32, 128>>> at reduction.cu:112"), "{out}");
+    let (rc, out, _) = warpdbg(&["view", REDUCTION, "--kernel", "sumNeighboredLess", "--size", "120x40"]);
+    assert_eq!(rc, 0);
+    assert!(out.contains("launch 2 sumNeighboredLess"), "{out}");
+    let (rc, _, err) = warpdbg(&["view", REDUCTION, "--launch", "7"]);
+    assert_eq!(rc, 2);
+    assert!(err.contains("before launch 7: it made 3 launches") && err.contains("Test PASSED"), "{err}");
+}
+
+#[test]
+fn program_arguments_reach_argv() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("argv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("argv.cu");
+    std::fs::write(
+        &file,
+        "#include <stdio.h>\n#include <stdlib.h>\n__global__ void k(int *p) { p[threadIdx.x] = threadIdx.x; }\n\
+         int main(int argc, char **argv) {\n    int n = argc > 1 ? atoi(argv[1]) : 32;\n    int *d;\n\
+         cudaMalloc(&d, n * sizeof(int));\n    printf(\"n=%d\\n\", n);\n    k<<<1, n>>>(d);\n    return 0;\n}\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let (rc, out, err) = warpdbg(&["view", f, "--size", "120x40", "--", "64"]);
+    assert_eq!(rc, 0, "{err}");
+    assert!(out.contains("k<<<1, 64>>>") && out.contains(" n=64"), "{out}");
+    assert!(out.contains(" n 64"), "the host variable n is shown:\n{out}");
+}
