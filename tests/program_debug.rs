@@ -162,5 +162,5 @@ fn program_arguments_reach_argv() {
     let (rc, out, err) = warpdbg(&["view", f, "--size", "120x40", "--", "64"]);
     assert_eq!(rc, 0, "{err}");
     assert!(out.contains("k<<<1, 64>>>") && out.contains(" n=64"), "{out}");
-    assert!(out.contains(" n 64"), "the host variable n is shown:\n{out}");
+    assert!(out.contains(" n    64") && out.contains(" argc 2"), "the host variables are shown:\n{out}");
 }
