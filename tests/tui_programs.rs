@@ -122,3 +122,25 @@ fn a_recorded_program_session_replays_to_the_same_state() {
     assert_eq!(again.program.as_ref().and_then(|p| p.current), Some(2));
     assert_eq!(again.session.mode(), Mode::PreVolta);
 }
+
+#[test]
+fn a_faulting_launch_then_the_host_sees_the_error() {
+    let mut t = Tui::with_app(program_app("tests/fixtures/programs/fault_then_check.cu", 1, &[]), 120, 40);
+    t.press("c");
+    assert!(t.text().contains("FAULT"), "{}", t.text());
+    t.press("c");
+    let screen = t.text();
+    assert!(screen.contains("EXITED 1") && screen.contains("error: an illegal memory access"), "{screen}");
+    assert!(screen.contains("1 fill<<<1, 64>>> L29 fault"), "{screen}");
+}
+
+#[test]
+fn a_deadlocked_launch_stops_the_program() {
+    let mut t = Tui::with_app(program_app("tests/fixtures/programs/fault_then_check.cu", 1, &["hang"]), 120, 40);
+    t.press("c");
+    assert!(t.text().contains("DEADLOCK"), "{}", t.text());
+    t.press("c");
+    let screen = t.text();
+    assert!(screen.contains("EXITED 3") && !screen.contains("never printed"), "{screen}");
+    assert!(screen.contains("stopped by a launch that cannot finish"), "{screen}");
+}

@@ -48,7 +48,7 @@ impl Interp<'_> {
             let freed = if a.freed.is_some() { ", freed" } else { "" };
             let what = match a.kind {
                 AllocKind::Heap => format!("heap, line {}", a.line),
-                AllocKind::Stack => format!("&{}", a.name),
+                AllocKind::Stack => format!("stack `{}`", a.name),
                 AllocKind::Literal => "a string literal".to_string(),
             };
             return format!("{addr:#x} ({what}{}{freed})", plus(addr - a.base));
