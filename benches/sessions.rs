@@ -8,9 +8,9 @@
 use std::cell::RefCell;
 
 use warpdbg::debug::history::DEFAULT_BUDGET;
+use warpdbg::launch::Overrides;
 use warpdbg::debug::recording::{EventKind, Header, Recorder};
 use warpdbg::debug::session::Session;
-use warpdbg::launch::Overrides;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;

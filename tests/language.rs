@@ -5,9 +5,9 @@
 
 mod common;
 
-use warpdbg::debug::session::Session;
 use warpdbg::front::{self, CompileError};
 use warpdbg::launch::{Mode, Overrides};
+use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 
 fn compile_err(text: &str, mode: Mode) -> CompileError {

@@ -8,9 +8,9 @@ use std::path::Path;
 
 use common::compile;
 use common::tmux::Tmux;
+use warpdbg::launch::Mode;
 use warpdbg::debug::quiz::{Answer, Points, QuestionKind, Quiz, ask, check, parse_mask};
 use warpdbg::debug::session::{Session, Stop};
-use warpdbg::launch::Mode;
 use warpdbg::sim::{Config, LaneMask, Outcome};
 
 const DEADLOCK: &str = "kernels/deadlock.cu";

@@ -21,11 +21,11 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use crate::debug::session::Session;
 use crate::front::Compiled;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::source::{FileId, SourceFile, SourceMap, Span};
 use crate::ir::{Instr, Kernel, Operand, Pc, Ty};
+use crate::debug::session::Session;
 use crate::sim::LaneMask;
 use crate::sim::inspect;
 use crate::sim::lane_mask::{format_ranges, threads_phrase};

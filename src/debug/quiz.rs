@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 
 use crate::debug::breakpoint::{self, Breakpoint, Kind};
-use crate::debug::session::Session;
 use crate::ir::{Instr, Pc};
+use crate::debug::session::Session;
 use crate::sim::lane_mask::format_ranges;
 use crate::sim::{LaneMask, Machine, Outcome, inspect};
 

@@ -1,10 +1,10 @@
 //! Library calls at run time: the C library here, the CUDA runtime in [`super::cuda`].
 
-use super::HostError;
 use super::interp::{Interp, Stop};
 use super::libc::{self, Piece};
 use super::memory::AllocKind;
 use super::tree::*;
+use super::HostError;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 use crate::sim::alu;

@@ -193,12 +193,7 @@ impl Interp<'_> {
         })
     }
 
-    pub(super) fn launch(
-        &mut self,
-        l: &LaunchExpr,
-        slots: &mut [u64],
-        span: crate::front::source::Span,
-    ) -> Result<(), Stop> {
+    pub(super) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: crate::front::source::Span) -> Result<(), Stop> {
         let grid = self.dim3(&l.grid, slots, span)?;
         let block = self.dim3(&l.block, slots, span)?;
         let shared = match &l.shared {
@@ -234,8 +229,7 @@ impl Interp<'_> {
             self.last_error = code;
             return Ok(());
         }
-        let req =
-            LaunchRequest { kernel: l.kernel.clone(), grid, block, shared: shared as u32, args, line: self.line(span) };
+        let req = LaunchRequest { kernel: l.kernel.clone(), grid, block, shared: shared as u32, args, line: self.line(span) };
         let _ = self.out.flush();
         if self.dev.wants_host_vars() {
             let vars = self.host_vars(&l.scope, slots);

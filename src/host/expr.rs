@@ -220,13 +220,7 @@ impl Resolver<'_> {
         }
     }
 
-    fn assign(
-        &mut self,
-        op: Option<BinaryOp>,
-        a: &ast::Expr,
-        b: &ast::Expr,
-        span: crate::front::source::Span,
-    ) -> Res<HExpr> {
+    fn assign(&mut self, op: Option<BinaryOp>, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {
         let (lv, ty) = self.lvalue(a)?;
         let v = self.rvalue(b)?;
         let place = self.place(lv, &ty, span)?;

@@ -292,14 +292,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Writes `data` (or `n` copies of `fill` when `data` is None) to host memory at `addr`.
-    pub(super) fn write_bytes(
-        &mut self,
-        addr: u64,
-        data: Option<&[u8]>,
-        n: u64,
-        fill: u8,
-        span: Span,
-    ) -> Result<(), Stop> {
+    pub(super) fn write_bytes(&mut self, addr: u64, data: Option<&[u8]>, n: u64, fill: u8, span: Span) -> Result<(), Stop> {
         match self.mem.bytes(addr, n) {
             Ok(b) => {
                 match data {

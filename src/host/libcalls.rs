@@ -78,9 +78,7 @@ impl Resolver<'_> {
             let (ret, params) = self.sigs[f as usize].clone();
             if params.len() != args.len() {
                 let n = params.len();
-                return Err(
-                    self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" }))
-                );
+                return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
             }
             let mut vals = vec![];
             for (a, p) in args.iter().zip(&params) {
@@ -90,8 +88,7 @@ impl Resolver<'_> {
             return Ok(HExpr::new(HK::Call(f, vals), ret, span));
         }
         if self.kernels.find(&name.name).is_some() {
-            return Err(self
-                .unsupported(name.span, "calling a kernel or device function from host code")
+            return Err(self.unsupported(name.span, "calling a kernel or device function from host code")
                 .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
         }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
@@ -144,13 +141,7 @@ impl Resolver<'_> {
         storage(ty.pointee()?)
     }
 
-    pub(super) fn launch(
-        &mut self,
-        k: &ast::Ident,
-        config: &[ast::Expr],
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Res<HExpr> {
+    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };

@@ -38,13 +38,8 @@ pub struct HostAlloc {
 pub enum MemFault {
     Null,
     /// Outside allocation `alloc`, `offset` bytes from its start.
-    OutOfBounds {
-        alloc: usize,
-        offset: i64,
-    },
-    UseAfterFree {
-        alloc: usize,
-    },
+    OutOfBounds { alloc: usize, offset: i64 },
+    UseAfterFree { alloc: usize },
     /// In no host allocation at all (perhaps a device address).
     Wild,
 }

@@ -95,27 +95,14 @@ pub struct HostVar {
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostError {
     /// A bad host memory access; the message says what and where.
-    Memory {
-        line: u32,
-        message: String,
-    },
+    Memory { line: u32, message: String },
     /// `free` of something `malloc` did not return, or twice.
-    BadFree {
-        line: u32,
-        message: String,
-    },
-    DivideByZero {
-        line: u32,
-    },
+    BadFree { line: u32, message: String },
+    DivideByZero { line: u32 },
     /// Recursion deeper than the host stack allows.
-    StackOverflow {
-        line: u32,
-        function: String,
-    },
+    StackOverflow { line: u32, function: String },
     /// The host ran longer than its step limit.
-    StepLimit {
-        line: u32,
-    },
+    StepLimit { line: u32 },
 }
 
 impl HostError {

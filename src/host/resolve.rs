@@ -382,11 +382,7 @@ impl Resolver<'_> {
                     }
                     None => HExpr::new(HK::Const(0), ty.clone(), span),
                 };
-                out.push(HStmt::Expr(HExpr::new(
-                    HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
-                    ty.clone(),
-                    span,
-                )));
+                out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)), ty.clone(), span)));
                 self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
                 continue;
             }
@@ -427,11 +423,7 @@ impl Resolver<'_> {
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
-                        out.push(HStmt::Expr(HExpr::new(
-                            HK::Assign(Box::new(place), Box::new(v)),
-                            (**elem).clone(),
-                            span,
-                        )));
+                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
                     }
                 }
                 (_, _) if storage(&ty).is_some() => {
@@ -513,8 +505,7 @@ impl Resolver<'_> {
                 let idx = self.index(idx)?;
                 let what = name_of(a);
                 let size = elem.size() as i64;
-                let at =
-                    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                let at = HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
                 Ok((Lv::Mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
@@ -589,14 +580,12 @@ impl Resolver<'_> {
             return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
         };
         let c = if matches!(op, ArithOp::Shl | ArithOp::Shr) { sa.promote() } else { Scalar::common(sa, sb) };
-        if c.is_float()
-            && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
+        if c.is_float() && matches!(op, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor)
         {
             return Err(self.error(span, "this operator needs integer operands"));
         }
         let a = self.convert(a, &Type::Scalar(c))?;
-        let b =
-            self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
+        let b = self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
         let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
         Ok(HExpr::new(HK::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
     }

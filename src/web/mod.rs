@@ -8,9 +8,9 @@ pub mod text;
 
 pub use files::Files;
 
-use crate::debug::session::{CONTINUE_CHUNK, Session, Stop};
 use crate::front::{self, Compiled};
 use crate::launch::{Mode, Overrides};
+use crate::debug::session::{CONTINUE_CHUNK, Session, Stop};
 use crate::sim::Config;
 
 /// Options a page may set before compiling (the terminal's launch flags).
