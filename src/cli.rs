@@ -15,6 +15,8 @@ use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::Theme;
 
+mod program;
+
 /// Process exit statuses fixed by interface.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
@@ -56,6 +58,9 @@ pub struct Cli {
     pub compare: bool,
     #[command(flatten)]
     pub teach: TeachArgs,
+    /// A whole program's arguments (`argv[1..]`), after `--`.
+    #[arg(last = true, value_name = "ARGS")]
+    pub program_args: Vec<String>,
 }
 
 /// Breakpoints by spec and quiz mode, for the debugger.
@@ -119,6 +124,10 @@ pub struct LaunchArgs {
     /// Schedule warps (and, in ITS, thread groups) from this seed instead of round-robin; reproducible.
     #[arg(long, value_name = "N")]
     pub schedule_seed: Option<u64>,
+    /// A whole program (a file with `main`): debug its K-th launch (1-based; default the first, or the
+    /// first launch of `--kernel NAME`), the host code run up to it.
+    #[arg(long = "launch", value_name = "K")]
+    pub launch: Option<usize>,
 }
 
 fn parse_memory_detail(s: &str) -> Result<MemoryDetail, String> {
@@ -190,6 +199,9 @@ pub enum Command {
         /// Stop after this many issued instructions.
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
+        /// A whole program's arguments (`argv[1..]`), after `--`.
+        #[arg(last = true, value_name = "ARGS")]
+        program_args: Vec<String>,
     },
     /// Front end only: print diagnostics, or "ok".
     Check {
@@ -216,6 +228,9 @@ pub enum Command {
         /// Print the side-by-side comparison of pre-Volta and ITS, each side N steps in.
         #[arg(long)]
         compare: bool,
+        /// A whole program's arguments (`argv[1..]`), after `--`.
+        #[arg(last = true, value_name = "ARGS")]
+        program_args: Vec<String>,
     },
     /// Why is a lane inactive? Runs N steps, then names the branch that masked the lane and where it rejoins.
     Why {
@@ -233,6 +248,9 @@ pub enum Command {
         warp: u32,
         #[arg(long)]
         lane: u32,
+        /// A whole program's arguments (`argv[1..]`), after `--`.
+        #[arg(last = true, value_name = "ARGS")]
+        program_args: Vec<String>,
     },
     /// Print a CUDA host program that runs the file's launch on a real GPU with exactly warpdbg's inputs and
     /// writes the final memory as JSON (for conformance checks on hardware).
@@ -300,15 +318,18 @@ pub fn run(cli: Cli) -> Exit {
                 None => run_command(&file, &launch, json, config),
             }
         }
-        Some(Command::Trace { file, launch, jsonl, max_steps }) => {
+        Some(Command::Trace { file, launch, jsonl, max_steps, program_args }) => {
             let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..Config::default() };
-            trace_command(&file, &launch, jsonl, config)
+            match program::read(&file) {
+                Some(bytes) => program::trace(&file, &bytes, &launch, &program_args, jsonl, config),
+                None => trace_command(&file, &launch, jsonl, config),
+            }
         }
-        Some(Command::View { file, launch, ui, steps, size, compare }) => {
-            view_command(&file, &launch, &ui, steps, &size, compare)
+        Some(Command::View { file, launch, ui, steps, size, compare, program_args }) => {
+            view_command(&file, &launch, &ui, steps, &size, compare, &program_args)
         }
-        Some(Command::Why { file, launch, steps, in_block, warp, lane }) => {
-            why_command(&file, &launch, steps, in_block, warp, lane)
+        Some(Command::Why { file, launch, steps, in_block, warp, lane, program_args }) => {
+            why_command(&file, &launch, steps, in_block, warp, lane, &program_args)
         }
         Some(Command::Host { file, launch }) => host_command(&file, &launch),
         Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
@@ -316,7 +337,15 @@ pub fn run(cli: Cli) -> Exit {
             export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
         }
         None => match cli.file {
-            Some(file) => tui_command(&file, &cli.launch, &cli.ui, cli.record.as_deref(), cli.compare, &cli.teach),
+            Some(file) => tui_command(
+                &file,
+                &cli.launch,
+                &cli.ui,
+                cli.record.as_deref(),
+                cli.compare,
+                &cli.teach,
+                &cli.program_args,
+            ),
             None => {
                 eprintln!("usage: warpdbg FILE   (open a kernel in the debugger; `warpdbg --help` lists the commands)");
                 Exit::Usage
@@ -367,6 +396,8 @@ pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::
         breakpoints: app.session.breakpoints.iter().copied().collect(),
         size: app.size,
         schedule_seed: launch.schedule_seed,
+        launch: app.program.as_ref().and_then(|p| p.current.or(Some(p.launches.len()))),
+        program_args: app.program.as_ref().map(|p| p.options.args.clone()).unwrap_or_default(),
     }
 }
 
@@ -454,10 +485,14 @@ fn run_command(path: &Path, launch: &LaunchArgs, json: Option<MemoryDetail>, con
 }
 
 fn trace_command(path: &Path, launch: &LaunchArgs, jsonl: bool, config: Config) -> Exit {
-    let mut m = match start(path, launch, &config) {
-        Ok(m) => m,
-        Err(code) => return code,
-    };
+    match start(path, launch, &config) {
+        Ok(m) => trace_machine(m, jsonl),
+        Err(code) => code,
+    }
+}
+
+/// Prints one line per instruction `m` issues, to its end.
+fn trace_machine(mut m: Machine, jsonl: bool) -> Exit {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let mut failed = false;
     let outcome = loop {
@@ -501,12 +536,26 @@ fn trace_command(path: &Path, launch: &LaunchArgs, jsonl: bool, config: Config) 
 
 /// Builds the TUI's state for a kernel file: session, keymap, theme (honouring NO_COLOR).
 pub fn make_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Result<App, Exit> {
+    make_app_with_args(path, launch, ui, &[])
+}
+
+/// [`make_app`] for a kernel file or a whole program (run with `program_args`, stopped at its launch).
+pub fn make_app_with_args(path: &Path, launch: &LaunchArgs, ui: &UiArgs, program_args: &[String]) -> Result<App, Exit> {
+    let (keymap, theme) = keymap_and_theme(ui)?;
+    if let Some(bytes) = program::read(path) {
+        return program::app(path, &bytes, launch, program_args, keymap, theme);
+    }
     let compiled = load(path, launch)?;
     let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
     let session = Session::new(compiled, config).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
     })?;
+    Ok(App::new(session, keymap, theme))
+}
+
+/// The key bindings and theme `--keys` and `--theme` ask for (NO_COLOR honoured).
+fn keymap_and_theme(ui: &UiArgs) -> Result<(Keymap, Theme), Exit> {
     let keymap = match &ui.keys {
         Some(p) => std::fs::read_to_string(p).map_err(|e| e.to_string()).and_then(|t| Keymap::with_overrides(&t)),
         None => Ok(Keymap::default_map()),
@@ -522,7 +571,7 @@ pub fn make_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs) -> Result<App, Ex
     if std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()) {
         theme = theme.monochrome();
     }
-    Ok(App::new(session, keymap, theme))
+    Ok((keymap, theme))
 }
 
 fn needs_terminal() -> Result<(), Exit> {
@@ -542,8 +591,9 @@ fn tui_command(
     record: Option<&Path>,
     compare: bool,
     teach: &TeachArgs,
+    program_args: &[String],
 ) -> Exit {
-    let mut app = match teach_app(path, launch, ui, teach) {
+    let mut app = match teach_app(path, launch, ui, teach, program_args) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -616,12 +666,20 @@ fn parse_size(s: &str) -> Option<(u16, u16)> {
     (c >= 1 && r >= 1 && c <= 1000 && r <= 1000).then_some((c, r))
 }
 
-fn view_command(path: &Path, launch: &LaunchArgs, ui: &UiArgs, steps: u64, size: &str, compare: bool) -> Exit {
+fn view_command(
+    path: &Path,
+    launch: &LaunchArgs,
+    ui: &UiArgs,
+    steps: u64,
+    size: &str,
+    compare: bool,
+    program_args: &[String],
+) -> Exit {
     let Some((cols, rows)) = parse_size(size) else {
         eprintln!("error: --size must be COLSxROWS, e.g. 120x40 (1 to 1000 each), not `{size}`");
         return Exit::Usage;
     };
-    let mut app = match make_app(path, launch, ui) {
+    let mut app = match make_app_with_args(path, launch, ui, program_args) {
         Ok(a) => a,
         Err(code) => return code,
     };
@@ -885,17 +943,34 @@ fn explore_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config,
     Exit::Ok
 }
 
-fn why_command(path: &Path, launch: &LaunchArgs, steps: u64, block: u64, warp: u32, lane: u32) -> Exit {
-    let compiled = match load(path, launch) {
-        Ok(c) => c,
-        Err(code) => return code,
-    };
+fn why_command(
+    path: &Path,
+    launch: &LaunchArgs,
+    steps: u64,
+    block: u64,
+    warp: u32,
+    lane: u32,
+    program_args: &[String],
+) -> Exit {
     let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
-    let mut session = match Session::new(compiled, config) {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("error: {e}");
-            return Exit::Usage;
+    let program = program::read(path);
+    let mut session = match &program {
+        Some(bytes) => match program::session(path, bytes, launch, program_args) {
+            Ok((_, s)) => s,
+            Err(code) => return code,
+        },
+        None => {
+            let compiled = match load(path, launch) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            match Session::new(compiled, config) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return Exit::Usage;
+                }
+            }
         }
     };
     session.run_to(steps);
@@ -903,7 +978,11 @@ fn why_command(path: &Path, launch: &LaunchArgs, steps: u64, block: u64, warp: u
         Ok(w) => {
             println!("at step {}: {}", session.machine.steps, w.text);
             if let Some((_, step)) = w.branch {
-                println!("to see the branch about to run: warpdbg view {} --steps {}", path.display(), step - 1);
+                let at = match (&program, launch.launch) {
+                    (Some(_), Some(k)) => format!(" --launch {k}"),
+                    _ => String::new(),
+                };
+                println!("to see the branch about to run: warpdbg view {}{at} --steps {}", path.display(), step - 1);
             }
             Exit::Ok
         }
@@ -930,7 +1009,13 @@ pub fn parse_breaks(specs: &[String], compiled: &Compiled) -> Result<Vec<crate::
 
 /// The debugger's app with `--break` and `--quiz` applied. With `--quiz`, FILE may be a recorded session
 /// (`.wdbg`): its kernel, launch and the instructor's quiz points.
-fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -> Result<App, Exit> {
+fn teach_app(
+    path: &Path,
+    launch: &LaunchArgs,
+    ui: &UiArgs,
+    teach: &TeachArgs,
+    program_args: &[String],
+) -> Result<App, Exit> {
     use crate::debug::quiz::{Points, QuestionKind, Quiz};
     let recorded = teach.quiz && path.extension().is_some_and(|e| e == "wdbg");
     let mut points = Points { defaults: true, ..Points::default() };
@@ -958,7 +1043,7 @@ fn teach_app(path: &Path, launch: &LaunchArgs, ui: &UiArgs, teach: &TeachArgs) -
         }
         app
     } else {
-        make_app(path, launch, ui)?
+        make_app_with_args(path, launch, ui, program_args)?
     };
     for bp in parse_breaks(&teach.breaks, &app.session.compiled)? {
         app.session.add_breakpoint(bp);

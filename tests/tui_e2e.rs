@@ -111,6 +111,37 @@ fn the_binary_in_tmux_from_open_to_quit() {
 }
 
 #[test]
+fn a_whole_program_in_tmux_open_step_next_launch_quit() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+
+    // Open the program: the host code runs up to the first launch.
+    t.type_text(&format!("{bin} tests/programs/reduction.cu"));
+    t.keys(&["Enter"]);
+    let s = t.wait_for("step 0   paused");
+    assert!(s.contains("launch 1 sumNeighbored<<<32, 128>>> at reduction.cu:100"), "{s}");
+    assert!(s.contains("cpu sum: 517140"), "the program's output so far:\n{s}");
+    assert!(s.contains("29 ▶128w"), "the cursor on the kernel's first line:\n{s}");
+
+    // Step one instruction.
+    t.keys(&["s"]);
+    t.wait_for("step 1 ");
+
+    // Continue to the kernel's end, then `c` again runs the host to the second launch.
+    t.keys(&["c"]);
+    let s = t.wait_for("kernel completed");
+    assert!(s.contains("completed"), "{s}");
+    t.keys(&["c"]);
+    let s = t.wait_for("launch 2 sumNeighboredLess<<<32, 128>>> at reduction.cu:106");
+    assert_eq!(step_of(&s), 0, "{s}");
+    assert!(s.contains("gpu Neighbored     sum: 517140"), "the first launch's result was printed:\n{s}");
+
+    // Quit: the shell is back.
+    t.keys(&["q"]);
+    assert_restored(&t, "0");
+}
+
+#[test]
 fn the_terminal_is_restored_after_sigterm_and_after_a_panic() {
     let Some(t) = shell() else { return };
     let bin = env!("CARGO_BIN_EXE_warpdbg");

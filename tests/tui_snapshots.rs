@@ -161,16 +161,16 @@ fn help_overlay_scrolls_on_a_small_screen() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
     t.press("?");
     let first = t.text();
-    assert!(first.contains("1-22 of 37, j/↓ for more"), "{first}");
+    assert!(first.contains("1-22 of 38, j/↓ for more"), "{first}");
     insta::assert_snapshot!("help_80x24", t.terminal.backend());
     // End scrolls to the last keys; the list stays open until Esc.
     t.press("end");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let last = t.text();
     assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
-    assert!(last.contains("16-37 of 37"), "{last}");
+    assert!(last.contains("17-38 of 38"), "{last}");
     t.press("k");
-    assert!(t.text().contains("15-36 of 37"));
+    assert!(t.text().contains("16-37 of 38"));
     t.press("esc");
     assert_eq!(t.app.overlay, None);
 }
@@ -556,6 +556,18 @@ fn check_action(key: &str, action: Action) {
             t.press(key);
             assert!(!t.app.bank_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
         }
+        Action::NextLaunch | Action::PrevLaunch => {
+            t.press(key);
+            assert!(t.text().contains("not a program"), "{what}: on a kernel file it says what it is for");
+            let mut t = Tui::open_program("tests/programs/reduction.cu", 120, 40);
+            if action == Action::PrevLaunch {
+                t.press("N");
+            }
+            t.press(key);
+            let k = if action == Action::NextLaunch { 2 } else { 1 };
+            assert_eq!(t.app.program.as_ref().and_then(|p| p.current), Some(k), "{what}");
+            assert!(t.text().contains(&format!("launch {k} ")), "{what}");
+        }
     }
 }
 
@@ -563,7 +575,7 @@ fn check_action(key: &str, action: Action) {
 fn every_key_of_the_default_keymap_does_something_visible() {
     let map = Keymap::default_map();
     let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
-    assert_eq!(bound.len(), 34, "every action has a default key: {bound:?}");
+    assert_eq!(bound.len(), 36, "every action has a default key: {bound:?}");
     for (key, action) in &map.bindings {
         let name = match key.code {
             KeyCodeRepr::Char(' ') => "space".to_string(),

@@ -271,10 +271,15 @@ pub fn analyse(
     config: &Config,
     budget: u64,
 ) -> Result<(Option<Difference>, [End; 2]), LaunchError> {
-    let mut m = [
+    let m = [
         Machine::new(&clone_compiled(compiled, Mode::PreVolta), config)?,
         Machine::new(&clone_compiled(compiled, Mode::Its), config)?,
     ];
+    Ok(analyse_machines(m, budget))
+}
+
+/// [`analyse`] from two machines at their start (pre-Volta first), e.g. a program's launch in each model.
+pub fn analyse_machines(mut m: [Machine; 2], budget: u64) -> (Option<Difference>, [End; 2]) {
     for side in &mut m {
         settle(side);
     }
@@ -319,7 +324,7 @@ pub fn analyse(
             settle(side);
         }
     }
-    Ok((first, [end_of(&m[0]), end_of(&m[1])]))
+    (first, [end_of(&m[0]), end_of(&m[1])])
 }
 
 fn lanes_phrase(mask: LaneMask) -> String {
@@ -480,12 +485,27 @@ impl Compare {
             Session::new(clone_compiled(compiled, Mode::PreVolta), config.clone())?,
             Session::new(clone_compiled(compiled, Mode::Its), config.clone())?,
         ];
+        Ok(Compare::assemble(sides, first, ends))
+    }
+
+    /// Both sides from machines built elsewhere at their start (pre-Volta first): a whole program's launch,
+    /// whose device memory the program's host code made in each model (`crate::program::debug`).
+    pub fn from_machines(compiled: &Compiled, config: &Config, start: [Machine; 2]) -> Compare {
+        let sides = [
+            Session::from_machine(clone_compiled(compiled, Mode::PreVolta), config.clone(), start[0].clone()),
+            Session::from_machine(clone_compiled(compiled, Mode::Its), config.clone(), start[1].clone()),
+        ];
+        let (first, ends) = analyse_machines(start, ANALYSIS_BUDGET);
+        Compare::assemble(sides, first, ends)
+    }
+
+    fn assemble(sides: [Session; 2], first: Option<Difference>, ends: [End; 2]) -> Compare {
         let verdict = verdict(&ends);
         let mut c = Compare { sides, first, ends, verdict };
         for s in &mut c.sides {
             s.run_to(0);
         }
-        Ok(c)
+        c
     }
 
     /// Instructions issued on each side.

@@ -47,6 +47,12 @@ pub struct Header {
     /// The `--schedule-seed` the session ran with, if any.
     #[serde(default)]
     pub schedule_seed: Option<u64>,
+    /// A whole program (a file with `main`): the launch the recording starts at (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub launch: Option<usize>,
+    /// A whole program's arguments (`argv[1..]`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub program_args: Vec<String>,
 }
 
 impl Header {

@@ -55,6 +55,11 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
+    /// The machine as it was at this snapshot's step.
+    pub fn machine(&self) -> &Machine {
+        &self.machine
+    }
+
     /// Bytes this snapshot holds: the machine's clone.
     pub fn bytes(&self) -> u64 {
         self.machine.approx_bytes() + std::mem::size_of::<Snapshot>() as u64
@@ -64,8 +69,14 @@ impl Snapshot {
 impl Session {
     pub fn new(compiled: Compiled, config: Config) -> Result<Session, LaunchError> {
         let machine = Machine::new(&compiled, &config)?;
+        Ok(Session::from_machine(compiled, config, machine))
+    }
+
+    /// A session on a machine built elsewhere (a launch of a whole program, on the program's device memory:
+    /// `crate::program::debug`); `compiled` gives its source and kernel.
+    pub fn from_machine(compiled: Compiled, config: Config, machine: Machine) -> Session {
         let history = Session::fresh_history(&machine);
-        Ok(Session {
+        Session {
             compiled,
             config,
             machine,
@@ -76,7 +87,7 @@ impl Session {
             history,
             whole_refused: false,
             whole_end: None,
-        })
+        }
     }
 
     fn fresh_history(machine: &Machine) -> History<Snapshot> {
@@ -564,18 +575,17 @@ impl Session {
         let here = self.machine.steps;
         let saved = (self.machine.clone(), self.last_issue);
         self.goto(step.saturating_sub(1));
-        let names = crate::ir::print::reg_names(&kernel);
         let mut values = vec![];
         let mut taken = None;
         if let Some(bs) = self.machine.blocks.iter().find(|b| b.linear == block) {
             // The variables the condition mentions.
             let idents: Vec<&str> =
                 cond_text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|s| !s.is_empty()).collect();
-            for (i, r) in kernel.regs.iter().enumerate() {
-                if let Some(n) = &r.name
-                    && idents.contains(&n.as_str())
-                {
-                    values.push(format!("{}={}", names[i], crate::sim::alu::display(r.ty, bs.reg(i as u32, tid))));
+            // The variables in scope at the branch, named as in the source.
+            for (r, n) in kernel.variables_at(branch_pc) {
+                if idents.contains(&n) {
+                    let ty = kernel.regs[r as usize].ty;
+                    values.push(format!("{n}={}", crate::sim::alu::display(ty, bs.reg(r, tid))));
                 }
             }
             if let crate::ir::Operand::Reg(c) = cond {

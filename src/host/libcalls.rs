@@ -195,7 +195,7 @@ impl Resolver<'_> {
             None => None,
         };
         let names = f.params.iter().zip(args).map(|(p, a)| (f.locals[p.0 as usize].name.clone(), name_of(a))).collect();
-        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, stream, params: names, args: vals };
+        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, stream, params: names, args: vals, scope: self.visible() };
         Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
     }
 

@@ -16,6 +16,7 @@ pub mod resolve;
 mod stream;
 pub mod tree;
 mod vector;
+mod view;
 
 use std::fmt;
 
@@ -103,6 +104,22 @@ pub trait Device {
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);
+    /// Whether [`Device::host_vars`] should be called before each launch (a debugger wants them).
+    fn wants_host_vars(&self) -> bool {
+        false
+    }
+    /// The host variables in scope at the launch about to be made, with their values.
+    fn host_vars(&mut self, _vars: Vec<HostVar>) {}
+}
+
+/// A host variable and its value, as the debugger shows it at a launch.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HostVar {
+    pub name: String,
+    /// Its type as written in C (`int *`, `dim3`).
+    pub ty: String,
+    /// Its value: a number, `{x, y, z}`, a pointer with what it points into, the first elements of an array.
+    pub value: String,
 }
 
 /// Why the host program stopped early (warpdbg's finding, exit status 1).

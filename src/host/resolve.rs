@@ -218,6 +218,26 @@ impl Resolver<'_> {
         })
     }
 
+    /// The variables in scope here, innermost declaration of each name, in declaration order.
+    pub(super) fn visible(&self) -> Vec<ScopeVar> {
+        let mut seen = HashSet::new();
+        let mut out = vec![];
+        for scope in self.scopes.iter().rev() {
+            for (name, var) in scope {
+                let (slot, ty, in_memory, constant) = match var {
+                    Var::Reg(s, t) => (*s, t.clone(), false, None),
+                    Var::Mem(s, t) => (*s, t.clone(), true, None),
+                    Var::Const(bits, t) => (0, t.clone(), false, Some(*bits)),
+                };
+                if seen.insert(name.clone()) {
+                    out.push(ScopeVar { name: name.clone(), slot, ty, in_memory, constant });
+                }
+            }
+        }
+        out.sort_by_key(|v| v.slot);
+        out
+    }
+
     fn function(&mut self, f: &ast::Function) -> Res<HFunc> {
         self.scopes = vec![HashMap::new()];
         self.slots = 0;

@@ -96,6 +96,20 @@ pub struct LaunchExpr {
     pub params: Vec<(String, Option<String>)>,
     /// Arguments converted to the parameters' types, with the storage type of each.
     pub args: Vec<(HExpr, Scalar)>,
+    /// The host variables in scope at the launch (the debugger shows their values when stopped there).
+    pub scope: Vec<ScopeVar>,
+}
+
+/// A host variable visible at a launch, innermost declaration of each name.
+#[derive(Clone, Debug)]
+pub struct ScopeVar {
+    pub name: String,
+    pub slot: Slot,
+    pub ty: Type,
+    /// The slot holds the variable's address in host memory (arrays, structs, scalars whose address is taken).
+    pub in_memory: bool,
+    /// A constant's bits (a `const` local with a constant initialiser has no slot).
+    pub constant: Option<u64>,
 }
 
 /// Library functions host code calls (C library and CUDA runtime).

@@ -32,6 +32,10 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         too_big: None,
         stmt_span: f.span,
         ninstrs: 0,
+        emitted: vec![],
+        term_emitted: vec![],
+        open_scopes: vec![],
+        var_scopes: vec![],
         entered: vec![],
         entered_count: 0,
     };
@@ -64,7 +68,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         }
     }
     lw.frames.push(Frame { func: id, locals, ret: None, loops: vec![] });
-    lw.body(&f.body);
+    lw.scoped_body(&f.body);
     lw.terminate(Term::Exit, f.body_end);
     if let Some(span) = lw.too_big {
         return Err(Diagnostic::unsupported(
@@ -134,6 +138,14 @@ struct Lowerer<'p> {
     /// The statement being lowered: branch sites of `?:` take its line.
     stmt_span: Span,
     ninstrs: usize,
+    /// Per block: each instruction's position in emission order (source order: what a variable's scope is
+    /// measured in), and its terminator's.
+    emitted: Vec<Vec<u32>>,
+    term_emitted: Vec<u32>,
+    /// The named registers declared in each open block scope, innermost last.
+    open_scopes: Vec<Vec<u32>>,
+    /// Per register: the emission positions it is in scope for (see [`VarScope`]).
+    var_scopes: Vec<VarScope>,
     /// When each block first became current: the layout follows this, which is source order.
     entered: Vec<u32>,
     entered_count: u32,
@@ -142,6 +154,8 @@ struct Lowerer<'p> {
 impl<'p> Lowerer<'p> {
     fn new_block(&mut self) -> BlockId {
         self.blocks.push(BuildBlock { instrs: vec![], term: None });
+        self.emitted.push(vec![]);
+        self.term_emitted.push(0);
         self.entered.push(u32::MAX);
         BlockId(self.blocks.len() as u32 - 1)
     }
@@ -156,7 +170,34 @@ impl<'p> Lowerer<'p> {
 
     fn new_reg(&mut self, name: Option<String>, ty: Ty) -> Reg {
         self.regs.push(RegInfo { name, ty });
+        self.var_scopes.push(VarScope::EVERYWHERE);
         Reg(self.regs.len() as u32 - 1)
+    }
+
+    /// A named register declared here, in scope until its block scope closes.
+    fn declare(&mut self, r: Reg) {
+        if let Some(open) = self.open_scopes.last_mut() {
+            open.push(r.0);
+            self.var_scopes[r.0 as usize] = VarScope { from: self.ninstrs as u32, to: u32::MAX };
+        }
+    }
+
+    fn open_scope(&mut self) {
+        self.open_scopes.push(vec![]);
+    }
+
+    /// Ends the innermost block scope: its variables go out of scope after the code emitted so far.
+    fn close_scope(&mut self) {
+        for r in self.open_scopes.pop().unwrap_or_default() {
+            self.var_scopes[r as usize].to = self.ninstrs as u32;
+        }
+    }
+
+    /// Statements in a block scope of their own (`{ ... }`, a function body).
+    fn scoped_body(&mut self, stmts: &[t::Stmt]) {
+        self.open_scope();
+        self.body(stmts);
+        self.close_scope();
     }
 
     /// `base + index * scale`: one `PtrAdd` for a 32-bit index; a 64-bit index (`size_t`, `long`) is
@@ -193,12 +234,14 @@ impl<'p> Lowerer<'p> {
         }
         // Code after a return/break lands in a fresh, unreachable block and is dropped at layout.
         self.blocks[self.cur.0 as usize].instrs.push((i, span));
+        self.emitted[self.cur.0 as usize].push(self.ninstrs as u32);
     }
 
     fn terminate(&mut self, term: Term, span: Span) {
         let b = &mut self.blocks[self.cur.0 as usize];
         if b.term.is_none() {
             b.term = Some((term, span));
+            self.term_emitted[self.cur.0 as usize] = self.ninstrs as u32;
         }
     }
 
@@ -243,7 +286,7 @@ impl<'p> Lowerer<'p> {
                     self.assign_reg(reg, v, init.span);
                 }
             }
-            S::Block(b) => self.body(b),
+            S::Block(b) => self.scoped_body(b),
             S::If { cond, then, els } => {
                 let (then_bb, join) = (self.new_block(), self.new_block());
                 let else_bb = if els.is_some() { self.new_block() } else { join };
@@ -273,6 +316,8 @@ impl<'p> Lowerer<'p> {
                 self.set_cur(exit);
             }
             S::For { init, cond, step, body } => {
+                // The loop variable is in scope for the whole loop.
+                self.open_scope();
                 self.body(init);
                 let (head, body_bb, step_bb, exit) =
                     (self.new_block(), self.new_block(), self.new_block(), self.new_block());
@@ -288,6 +333,7 @@ impl<'p> Lowerer<'p> {
                     self.discard(step);
                 }
                 self.switch_to(Term::Jump(head), step.as_ref().map_or(s.span, |e| e.span), exit);
+                self.close_scope();
             }
             S::Break | S::Continue => {
                 let Some(targets) = self.frame().loops.last() else { return };
@@ -361,6 +407,7 @@ impl<'p> Lowerer<'p> {
         let local = &func.locals[l.0 as usize];
         let (name, ty) = (local.name.clone(), Ty::of(&local.ty));
         let r = self.new_reg(Some(name), ty);
+        self.declare(r);
         self.frames.last_mut().expect("frame").locals.insert(l, r);
         r
     }
@@ -713,6 +760,8 @@ impl<'p> Lowerer<'p> {
     fn inline_call(&mut self, id: FnId, args: &[t::Expr], ty: Ty) -> Operand {
         let callee = self.program.function(id);
         let mut locals = HashMap::new();
+        // The parameters are in scope for the inlined body.
+        self.open_scope();
         for (&p, a) in callee.params.iter().zip(args) {
             // A reference names the caller's register itself.
             if callee.by_ref.contains(&p)
@@ -725,6 +774,7 @@ impl<'p> Lowerer<'p> {
             let v = self.expr(a);
             let local = &callee.locals[p.0 as usize];
             let reg = self.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
+            self.declare(reg);
             self.assign_reg(reg, v, a.span);
             locals.insert(p, reg);
         }
@@ -732,7 +782,8 @@ impl<'p> Lowerer<'p> {
         let cont = self.new_block();
         self.frames.push(Frame { func: id, locals, ret: Some((cont, result)), loops: vec![] });
         let saved = self.stmt_span;
-        self.body(&callee.body);
+        self.scoped_body(&callee.body);
+        self.close_scope();
         self.stmt_span = saved;
         self.frames.pop();
         self.switch_to(Term::Jump(cont), callee.span, cont);
@@ -932,6 +983,7 @@ impl<'p> Lowerer<'p> {
         }
         let mut instrs = Vec::with_capacity(pc as usize);
         let mut spans = Vec::with_capacity(pc as usize);
+        let mut scope_pos = Vec::with_capacity(pc as usize);
         let mut blocks = Vec::with_capacity(order.len());
         for (i, b) in order.iter().enumerate() {
             let bb = std::mem::replace(&mut self.blocks[b.0 as usize], BuildBlock { instrs: vec![], term: None });
@@ -939,6 +991,8 @@ impl<'p> Lowerer<'p> {
                 instrs.push(ins);
                 spans.push(sp);
             }
+            let emitted = std::mem::take(&mut self.emitted[b.0 as usize]);
+            scope_pos.extend(emitted.iter().copied().chain([self.term_emitted[b.0 as usize]]));
             let (term, sp) = bb.term.expect("terminated above");
             let reconv = ipdom[i].map_or(Pc::EXIT, |d| starts[d]);
             instrs.push(match term {
@@ -974,6 +1028,8 @@ impl<'p> Lowerer<'p> {
             blocks,
             regs: self.regs,
             strings: self.strings,
+            scope_pos,
+            var_scopes: self.var_scopes,
         }
     }
 }

@@ -445,6 +445,24 @@ pub struct Kernel {
     pub blocks: Vec<Block>,
     pub regs: Vec<RegInfo>,
     pub strings: Vec<String>,
+    /// Per instruction: its position in the order the lowering emitted code (source order), which
+    /// [`Kernel::var_scopes`] are measured in.
+    pub scope_pos: Vec<u32>,
+    /// Per register: where its variable is in scope (temporaries, parameters: everywhere).
+    pub var_scopes: Vec<VarScope>,
+}
+
+/// Where a variable is in scope: the instructions whose [`Kernel::scope_pos`] is in `from + 1 ..= to` (the
+/// code after its declaration up to the end of its block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VarScope {
+    pub from: u32,
+    pub to: u32,
+}
+
+impl VarScope {
+    /// In scope everywhere (kernel parameters, temporaries).
+    pub const EVERYWHERE: VarScope = VarScope { from: 0, to: u32::MAX };
 }
 
 impl Kernel {
@@ -459,6 +477,33 @@ impl Kernel {
 
     pub fn line(&self, pc: Pc) -> u32 {
         self.lines.get(pc.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Whether register `r`'s variable is in scope at `pc` (the source's block scoping: from its declaration
+    /// to the end of its block; an inlined function's own variables only inside it).
+    pub fn in_scope(&self, r: u32, pc: Pc) -> bool {
+        let (Some(s), Some(&at)) = (self.var_scopes.get(r as usize), self.scope_pos.get(pc.0 as usize)) else {
+            return true;
+        };
+        s.from < at && at <= s.to
+    }
+
+    /// The named variables in scope at `pc`, innermost of each name: (register, name as in the source).
+    pub fn variables_at(&self, pc: Pc) -> Vec<(u32, &str)> {
+        let mut best: Vec<(u32, &str, u32)> = vec![];
+        for (i, r) in self.regs.iter().enumerate() {
+            let Some(name) = r.name.as_deref() else { continue };
+            if !self.in_scope(i as u32, pc) {
+                continue;
+            }
+            let from = self.var_scopes.get(i).map_or(0, |s| s.from);
+            match best.iter_mut().find(|(_, n, _)| *n == name) {
+                Some(b) if from >= b.2 => *b = (i as u32, name, from),
+                Some(_) => {}
+                None => best.push((i as u32, name, from)),
+            }
+        }
+        best.into_iter().map(|(r, n, _)| (r, n)).collect()
     }
 
     /// Total bytes of static shared memory per block.

@@ -49,6 +49,15 @@ pub struct LaunchRecord {
     pub json: Option<Vec<u8>>,
 }
 
+/// Takes over a program's launches (the debugger, `crate::program::debug`): it gets each launch's machine at
+/// its start and gives it back at its end with its outcome, or `None` to stop the program there.
+pub trait LaunchHook {
+    /// Launch `index` (1-based) as the host asked for it.
+    fn launch(&mut self, index: usize, req: &LaunchRequest, m: Machine) -> Option<(Machine, Outcome)>;
+    /// The host variables in scope at the launch about to be made.
+    fn host_vars(&mut self, _vars: Vec<crate::host::HostVar>) {}
+}
+
 /// The program's simulated GPU.
 pub struct SimDevice<'a> {
     program: &'a tast::Program,
@@ -70,6 +79,8 @@ pub struct SimDevice<'a> {
     pub launches: Vec<LaunchRecord>,
     /// The worst finding so far: warpdbg's exit status (1 fault), 0 when none.
     pub finding: u8,
+    /// Runs launches instead of running them to their end here (a debugger).
+    pub hook: Option<Box<dyn LaunchHook + 'a>>,
 }
 
 /// The C name of an element type (for hints).
@@ -115,6 +126,7 @@ impl<'a> SimDevice<'a> {
             json,
             launches: vec![],
             finding: 0,
+            hook: None,
         };
         d.mem.init = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
@@ -283,8 +295,18 @@ impl<'a> SimDevice<'a> {
         };
         let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
-        let mut m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
-        let outcome = m.run();
+        let m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
+        let (m, outcome) = match self.hook.as_mut() {
+            Some(h) => match h.launch(req.index, req, m) {
+                Some(done) => done,
+                None => return LaunchStatus::Stop(2),
+            },
+            None => {
+                let mut m = m;
+                let o = m.run();
+                (m, o)
+            }
+        };
         let ns = cost::kernel_ns(&self.gpu, &m);
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
         let mut text = format!(
@@ -496,6 +518,16 @@ impl crate::host::Device for SimDevice<'_> {
 
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus {
         self.run(req)
+    }
+
+    fn wants_host_vars(&self) -> bool {
+        self.hook.is_some()
+    }
+
+    fn host_vars(&mut self, vars: Vec<crate::host::HostVar>) {
+        if let Some(h) = self.hook.as_mut() {
+            h.host_vars(vars);
+        }
     }
 
     fn reset(&mut self) {

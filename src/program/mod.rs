@@ -4,6 +4,7 @@
 //! report.
 
 pub mod cost;
+pub mod debug;
 pub mod device;
 pub mod host_program;
 pub mod report;
@@ -90,22 +91,7 @@ pub fn run(program: &Compiled, options: &RunOptions, out: &mut dyn Write, err: &
         options.config.clone(),
         options.json,
     );
-    let (end, rt) = {
-        let mut interp = Interp::new(&program.host, source, &mut dev, p_out, p_err, options.host_steps);
-        let end = interp.run_main(&options.args);
-        if let HostEnd::Exited(_) = end {
-            interp.finish();
-        }
-        (end, std::mem::take(&mut interp.rt))
-    };
-    let errors = rt.findings.iter().any(|f| f.kind.is_error());
-    let finding = dev.finding.max(errors as u8);
-    let status = match &end {
-        HostEnd::Exited(code) if finding == 0 => *code,
-        HostEnd::Exited(_) => finding,
-        HostEnd::Error(e) => e.exit_status(),
-        HostEnd::Stopped(code) => *code,
-    };
+    let (end, rt, status) = run_host(program, &mut dev, p_out, p_err, options.host_steps, &options.args);
     let launches = std::mem::take(&mut dev.launches);
     match options.json {
         Some(_) => {
@@ -139,6 +125,36 @@ pub fn run(program: &Compiled, options: &RunOptions, out: &mut dyn Write, err: &
         }
     }
     RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks }
+}
+
+/// Runs the host code of `program` from `main` on `dev`: how it ended, the runtime's findings and leaks, and
+/// the exit status (the program's own when warpdbg found nothing, else warpdbg's).
+pub(crate) fn run_host(
+    program: &Compiled,
+    dev: &mut device::SimDevice,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    host_steps: u64,
+    args: &[String],
+) -> (HostEnd, crate::host::cuda::Runtime, u8) {
+    let source = program.unit.sources.get(program.unit.file);
+    let (end, rt) = {
+        let mut interp = Interp::new(&program.host, source, dev, out, err, host_steps);
+        let end = interp.run_main(args);
+        if let HostEnd::Exited(_) = end {
+            interp.finish();
+        }
+        (end, std::mem::take(&mut interp.rt))
+    };
+    let errors = rt.findings.iter().any(|f| f.kind.is_error());
+    let finding = dev.finding.max(errors as u8);
+    let status = match &end {
+        HostEnd::Exited(code) if finding == 0 => *code,
+        HostEnd::Exited(_) => finding,
+        HostEnd::Error(e) => e.exit_status(),
+        HostEnd::Stopped(code) => *code,
+    };
+    (end, rt, status)
 }
 
 /// warpdbg's stderr report: each launch, the findings in the order they happened, then the leaks.

@@ -156,15 +156,12 @@ pub fn warps_per_line(m: &Machine) -> BTreeMap<u32, u32> {
     out
 }
 
-/// Named variables of one thread, as `name=value`.
-pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32) -> Vec<(String, String)> {
-    let names = crate::ir::print::reg_names(kernel);
-    let mut out = vec![];
-    for (i, r) in kernel.regs.iter().enumerate() {
-        if r.name.is_some() {
-            let v = block.reg(i as u32, tid);
-            out.push((names[i].clone(), super::alu::display(r.ty, v)));
-        }
-    }
-    out
+/// The variables of one thread in scope at `pc` (the thread's next instruction), named as in the source,
+/// as (name, value).
+pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32, pc: Pc) -> Vec<(String, String)> {
+    kernel
+        .variables_at(pc)
+        .into_iter()
+        .map(|(r, name)| (name.to_string(), super::alu::display(kernel.regs[r as usize].ty, block.reg(r, tid))))
+        .collect()
 }

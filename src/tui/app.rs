@@ -15,10 +15,12 @@ pub enum Pane {
     Detail,
     Memory,
     Metrics,
+    /// A whole program's launches, host variables and output (only when the file is a program).
+    Program,
 }
 
 impl Pane {
-    pub const ORDER: [Pane; 5] = [Pane::Source, Pane::Warps, Pane::Detail, Pane::Memory, Pane::Metrics];
+    pub const ORDER: [Pane; 6] = [Pane::Source, Pane::Warps, Pane::Detail, Pane::Memory, Pane::Program, Pane::Metrics];
 
     pub fn title(self) -> &'static str {
         match self {
@@ -27,6 +29,7 @@ impl Pane {
             Pane::Detail => "Warp detail",
             Pane::Memory => "Memory",
             Pane::Metrics => "Metrics",
+            Pane::Program => "Program",
         }
     }
 }
@@ -117,6 +120,9 @@ pub struct App {
     pub why: Option<(WhyKey, Result<WhyInactive, String>)>,
     /// The metrics pane shows shared-memory bank conflicts instead of divergence (`K`).
     pub bank_view: bool,
+    /// A whole program (a file with `main`): its launches, host state and output; `session` is the launch
+    /// being debugged.
+    pub program: Option<crate::program::debug::ProgramDebug>,
 }
 
 /// What a why-inactive answer depends on: step, mode, warp and lane.
@@ -160,6 +166,7 @@ impl App {
             lane: None,
             why: None,
             bank_view: false,
+            program: None,
         };
         app.remember_memory();
         app.fix_selection();

@@ -17,7 +17,13 @@ pub fn toggle(app: &mut App) {
     }
     let s = &app.session;
     let step = s.machine.steps;
-    match Compare::new(&s.compiled, &s.config) {
+    // A program's launch: both models' machines at its start come from running the program in each.
+    let made = match super::program::compare_start(app) {
+        Some(Ok(start)) => Ok(Compare::from_machines(&s.compiled, &s.config, start)),
+        Some(Err(e)) => Err(e),
+        None => Compare::new(&s.compiled, &s.config).map_err(|e| e.to_string()),
+    };
+    match made {
         Ok(mut c) => {
             if step > 0 {
                 c.goto(step);
@@ -25,7 +31,7 @@ pub fn toggle(app: &mut App) {
             app.message = Some((BannerKind::Ok, first_note(&c)));
             app.compare = Some(c);
         }
-        Err(e) => app.message = Some((BannerKind::Error, e.to_string())),
+        Err(e) => app.message = Some((BannerKind::Error, e)),
     }
 }
 

@@ -188,12 +188,14 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 34] = [
+const ACTION_ORDER: [Action; 36] = [
     Action::Step,
     Action::StepBack,
     Action::Goto,
     Action::StepLine,
     Action::Continue,
+    Action::NextLaunch,
+    Action::PrevLaunch,
     Action::ToggleBreakpoint,
     Action::ToggleBreakOnDivergence,
     Action::BreakSpec,

@@ -6,6 +6,7 @@ pub mod app;
 pub mod compare;
 pub mod export;
 pub mod keymap;
+pub mod program;
 pub mod replay;
 pub mod teach;
 pub mod theme;

@@ -7,7 +7,7 @@ use super::action::Action;
 use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
-use super::view::layout::{Areas, layout};
+use super::view::layout::Areas;
 use crate::debug::session::{CONTINUE_CHUNK, Stop};
 use crate::launch::Mode;
 
@@ -75,6 +75,7 @@ fn apply(app: &mut App, action: Action) {
             let stop = app.session.step_instruction();
             after_run(app, &stop);
         }
+        Action::StepBack if super::program::step_back_across(app) => {}
         Action::StepBack => {
             app.remember_memory();
             let target = app.session.machine.steps.saturating_sub(1);
@@ -104,6 +105,7 @@ fn apply(app: &mut App, action: Action) {
             };
             after_run(app, &stop);
         }
+        Action::Continue if super::program::continue_at_end(app) => app.record_action("Continue"),
         Action::Continue => {
             app.remember_memory();
             app.running = true;
@@ -124,9 +126,19 @@ fn apply(app: &mut App, action: Action) {
             move_in_focus(app, action)
         }
         Action::FocusNext | Action::FocusPrev => {
-            let i = Pane::ORDER.iter().position(|p| *p == app.focus).unwrap_or(0);
-            let n = Pane::ORDER.len();
-            app.focus = Pane::ORDER[if action == Action::FocusNext { (i + 1) % n } else { (i + n - 1) % n }];
+            // The program pane is there only for programs.
+            let order: Vec<Pane> =
+                Pane::ORDER.into_iter().filter(|p| *p != Pane::Program || app.program.is_some()).collect();
+            let i = order.iter().position(|p| *p == app.focus).unwrap_or(0);
+            let n = order.len();
+            app.focus = order[if action == Action::FocusNext { (i + 1) % n } else { (i + n - 1) % n }];
+        }
+        Action::NextLaunch => super::program::next_launch(app),
+        Action::PrevLaunch => super::program::prev_launch(app),
+        Action::SwitchMode if super::program::is_program(app) => {
+            let to = if app.session.mode() == Mode::Its { Mode::PreVolta } else { Mode::Its };
+            app.remember_memory();
+            super::program::switch_mode(app, to);
         }
         Action::SwitchMode => {
             let to = if app.session.mode() == Mode::Its { Mode::PreVolta } else { Mode::Its };
@@ -359,7 +371,7 @@ pub fn reveal_stuck_lines(app: &mut App) {
     else {
         return;
     };
-    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
+    let areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
     let rows = areas.source.height.saturating_sub(2).max(1) as u32;
     if hi - lo < rows {
         if *lo < app.source_top {
@@ -375,7 +387,7 @@ pub fn reveal_stuck_lines(app: &mut App) {
 /// earlier lines are hidden), and the warps list to a newly selected warp. The event loop calls it after every
 /// event, so a resize or a selection made by any command is followed.
 pub fn keep_cursor_visible(app: &mut App) {
-    let areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
+    let areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
     let rows = areas.source.height.saturating_sub(2).max(1) as u32;
     if app.cursor < app.source_top {
         app.source_top = app.cursor;
@@ -508,7 +520,7 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
         }
         return;
     }
-    let areas: Areas = layout(Rect::new(0, 0, app.size.0, app.size.1), super::view::banner_height(app, app.size.0));
+    let areas: Areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
     let at = Position::new(ev.column, ev.row);
     let pane = areas.pane_at(at);
     match (ev.kind, pane) {

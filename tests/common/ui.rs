@@ -25,6 +25,19 @@ pub fn new_app(file: &str, args: &[&str], theme: &str) -> App {
     App::new(session, Keymap::default_map(), Theme::load(theme).expect("built-in theme"))
 }
 
+/// The app `warpdbg PROGRAM [--launch K] [-- ARGS]` builds on a whole program (a file with `main`).
+pub fn program_app(file: &str, launch: usize, args: &[&str]) -> App {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
+    let bytes = std::fs::read(&path).unwrap_or_else(|_| panic!("{file} exists"));
+    let program = warpdbg::program::compile(file, &bytes, &Default::default()).expect("the program compiles");
+    let options =
+        warpdbg::program::RunOptions { args: args.iter().map(|s| s.to_string()).collect(), ..Default::default() };
+    let target = warpdbg::program::debug::Target::Index(launch);
+    let theme = Theme::load("dark").expect("built-in theme");
+    warpdbg::tui::program::open_app(program, options, Config::default(), &target, Keymap::default_map(), theme)
+        .expect("the program reaches the launch")
+}
+
 /// An app on a terminal of a fixed size, driven like `tui::event_loop`.
 pub struct Tui {
     pub app: App,
@@ -37,7 +50,15 @@ impl Tui {
     }
 
     pub fn open_themed(file: &str, args: &[&str], theme: &str, cols: u16, rows: u16) -> Tui {
-        let mut app = new_app(file, args, theme);
+        Tui::with_app(new_app(file, args, theme), cols, rows)
+    }
+
+    /// The debugger on a whole program, at its first launch.
+    pub fn open_program(file: &str, cols: u16, rows: u16) -> Tui {
+        Tui::with_app(program_app(file, 1, &[]), cols, rows)
+    }
+
+    pub fn with_app(mut app: App, cols: u16, rows: u16) -> Tui {
         let terminal = Terminal::new(TestBackend::new(cols, rows)).expect("test terminal");
         // The event loop's start: the terminal's size, then the cursor kept in view, then the first frame.
         app.size = (cols, rows);

@@ -72,6 +72,10 @@ impl Interp<'_> {
         self.rt.launches += 1;
         self.mirrors_to_device();
         let _ = self.out.flush();
+        if self.dev.wants_host_vars() {
+            let vars = self.host_vars(&l.scope, slots);
+            self.dev.host_vars(vars);
+        }
         let status = self.dev.launch(&req);
         self.mirrors_to_host();
         match status {

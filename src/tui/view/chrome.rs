@@ -19,18 +19,28 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
         crate::launch::Mode::Its => ("ITS (Volta+)", "ITS"),
         crate::launch::Mode::PreVolta => ("pre-Volta (SIMT stack)", "pre-Volta"),
     };
+    let ended = app.program.as_ref().and_then(|p| p.ended.as_ref());
     let (state, kind) = match m.outcome() {
+        _ if ended.is_some() => {
+            let status = ended.map_or(0, |e| e.status);
+            (format!("EXITED {status}"), if status == 0 { BannerKind::Ok } else { BannerKind::Error })
+        }
         None if app.running => ("running".to_string(), BannerKind::Warn),
         None => ("paused".to_string(), BannerKind::Ok),
         Some(Outcome::Completed) => ("completed".to_string(), BannerKind::Ok),
         Some(o) => (o.name().to_uppercase(), BannerKind::Error),
     };
-    let launch = format!("{}<<<{}, {}>>>", l.kernel, show_dim(l.grid), show_dim(l.block));
+    let mut launch = format!("{}<<<{}, {}>>>", l.kernel, show_dim(l.grid), show_dim(l.block));
+    // A program's launch: its index and the host line that made it.
+    if let Some(info) = app.program.as_ref().and_then(|p| p.current_launch().or(p.launches.last())) {
+        launch = format!("launch {} {} at {file}:{}", info.index, info.config(), info.host_line);
+    }
     // On a narrow screen the state (DEADLOCK, FAULT, ...) matters more than the long names: shorten the mode,
     // then drop the launch, then the file name, before the state is cut off.
     let spans_for = |level: u8| {
         let mut spans = vec![Span::styled(" warpdbg ", t.banner(BannerKind::Ok)), Span::raw(" ")];
-        if level < 3 {
+        // A program's launch names its file (file:line).
+        if level < 3 && (app.program.is_none() || level >= 2) {
             spans.push(Span::styled(file.clone(), t.fg(t.title).add_modifier(Modifier::BOLD)));
             spans.push(Span::raw("  "));
         }
@@ -91,6 +101,14 @@ pub fn banner_lines(app: &App) -> Vec<(BannerKind, String)> {
         Some(Outcome::StepLimit) => out.push((BannerKind::Error, crate::sim::report::step_limit_text(m))),
         _ => {}
     }
+    if let Some(end) = app.program.as_ref().and_then(|p| p.ended.as_ref()) {
+        let kind = if end.status == 0 { BannerKind::Ok } else { BannerKind::Error };
+        let mut text = end.sentence();
+        if let Some(f) = text.get_mut(0..1) {
+            f.make_ascii_uppercase();
+        }
+        out.push((kind, format!("{text}. Its output is in the Program pane; P goes back to the last launch.")));
+    }
     for h in &m.hazards {
         let times = if h.count > 1 { format!(" ({} times)", h.count) } else { String::new() };
         out.push((BannerKind::Warn, format!("hazard{times}: {}", h.message)));
@@ -146,6 +164,7 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
         Some(Outcome::Livelock(_)) => " LIVELOCK ",
         Some(Outcome::Fault(_)) => " FAULT ",
         Some(Outcome::StepLimit) => " STEP LIMIT ",
+        _ if app.program.as_ref().is_some_and(|p| p.ended.is_some()) => " PROGRAM ENDED ",
         _ if app.quiz.as_ref().is_some_and(|q| !q.lines.is_empty()) => " QUIZ ",
         _ if app.note.is_some() || app.replay_warning.is_some() => " NOTE ",
         _ => " HAZARD ",
@@ -179,6 +198,10 @@ pub fn footer(frame: &mut Frame, area: Rect, app: &App) {
         (crate::tui::action::Action::Help, "help"),
         (crate::tui::action::Action::Quit, "quit"),
     ];
+    let mut hints = hints.to_vec();
+    if app.program.is_some() {
+        hints.insert(3, (crate::tui::action::Action::NextLaunch, "next launch"));
+    }
     spans.extend(key_hints(app, &hints));
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -197,7 +220,7 @@ pub fn key_hints(app: &App, hints: &[(crate::tui::action::Action, &str)]) -> Vec
     spans
 }
 
-/// The help overlay's text: two header lines, a blank line, then one row per action (keys, description).
+/// The help overlay's text: two header lines, then one row per action (keys, description).
 pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let t = &app.theme;
     let rows = app.keymap.by_action();
@@ -205,7 +228,6 @@ pub fn help_lines(app: &App) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::styled("Keys. Esc or ? closes; j/k, PgUp/PgDn scroll this list.", t.dim()),
         Line::styled("Mouse: click a line = breakpoint, click a warp = select, wheel scrolls.", t.dim()),
-        Line::raw(""),
     ];
     for (a, keys) in rows {
         lines.push(Line::from(vec![

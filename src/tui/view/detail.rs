@@ -93,7 +93,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let s = inspect::summarize(m, b, w);
         if let Some(lane) = s.active.lowest().or(w.live.lowest()) {
             let tid = wi * 32 + lane;
-            let vars = inspect::variables(k, b, tid);
+            let pc = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| pc).or(s.pc);
+            let vars = pc.map(|pc| inspect::variables(k, b, tid, pc)).unwrap_or_default();
             let text: Vec<String> = vars.iter().map(|(n, v)| format!("{n}={v}")).collect();
             out.push(Line::from(vec![
                 Span::styled(format!("thread {tid}: "), t.fg(t.title)),

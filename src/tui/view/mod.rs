@@ -7,6 +7,7 @@ pub mod detail;
 pub mod layout;
 pub mod memory;
 pub mod metrics;
+pub mod program;
 pub mod source;
 pub mod warps;
 
@@ -40,13 +41,16 @@ pub fn draw(frame: &mut Frame, app: &App) {
         compare::draw(frame, area, app);
         return;
     }
-    let areas = layout::layout(area, banner_height(app, area.width));
+    let areas = areas(app, area);
     chrome::title(frame, areas.title, app);
     source::draw(frame, areas.source, app);
     warps::draw(frame, areas.warps, app);
     detail::draw(frame, areas.detail, app);
     memory::draw(frame, areas.memory, app);
     metrics::draw(frame, areas.metrics, app);
+    if app.program.is_some() {
+        program::draw(frame, areas.program, app);
+    }
     chrome::banner(frame, areas.banner, app);
     chrome::footer(frame, areas.footer, app);
     match &app.overlay {
@@ -56,6 +60,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
         }
         None => {}
     }
+}
+
+/// Where each pane goes on `area` for this app (with the program pane when a program is open).
+pub fn areas(app: &App, area: Rect) -> layout::Areas {
+    layout::layout_with(area, banner_height(app, area.width), app.program.is_some())
 }
 
 /// A pane's frame: rounded border, highlighted when focused.

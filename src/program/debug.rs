@@ -1,0 +1,490 @@
+//! The debugger on a whole program: its host code runs up to a launch, and that launch is handed to a normal
+//! debugging [`Session`]; when the session is done the host goes on to the next launch.
+//!
+//! The host interpreter (`crate::host::interp`) is a recursive tree walker that makes each launch from deep
+//! inside its own call stack, so a stopped host cannot be saved and resumed as data. It runs instead on a
+//! thread of its own ([`Runner`]): at each launch the device's [`LaunchHook`] sends the launch's machine (its
+//! kernel, configuration and the program's whole device memory) here and waits; the machine comes back when
+//! the debugger is done with it (at its end, after stepping, or run at full speed), and the host goes on.
+//! Only one copy of device memory exists at any time (the one in the machine being debugged, plus the
+//! snapshots its session keeps for time travel, within their budget), so a program with 64 MiB arrays and
+//! many launches costs what one launch costs.
+//!
+//! Going back to an earlier launch (stepping back past a launch's start, a mode switch, the other model for
+//! compare) starts the host again from `main` in a fresh runner and runs the launches before the wanted one
+//! at full speed: host execution is deterministic, so it arrives at the same state. `docs/program-debug.md`
+//! describes the choice. Where threads are not available (wasm) opening a program says so.
+
+use std::io::Write;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+
+use super::Compiled;
+use super::device::{LaunchHook, SimDevice};
+use crate::debug::breakpoint::{Breakpoint, Kind};
+use crate::debug::session::Session;
+use crate::host::{HostEnd, HostVar, LaunchRequest};
+use crate::launch::{Dim3, Mode};
+use crate::sim::{Config, Machine, Outcome};
+
+/// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
+const HOST_STACK: usize = 256 << 20;
+
+/// Which launch to stop at.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Target {
+    /// The K-th launch (1-based).
+    Index(usize),
+    /// The first launch of this kernel.
+    Kernel(String),
+}
+
+/// One launch of the program, as the launches list shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaunchInfo {
+    /// 1-based, in program order.
+    pub index: usize,
+    pub kernel: String,
+    pub grid: Dim3,
+    pub block: Dim3,
+    /// Dynamic shared memory bytes.
+    pub shared: u32,
+    /// The host line of the `<<<...>>>`.
+    pub host_line: u32,
+    /// How it ended (`completed`, `fault`, ...); None while it is the one being debugged.
+    pub outcome: Option<&'static str>,
+}
+
+impl LaunchInfo {
+    /// `name<<<grid, block>>>` as the source would write it (dimensions of 1 left out).
+    pub fn config(&self) -> String {
+        let d = |d: Dim3| match (d.y, d.z) {
+            (1, 1) => d.x.to_string(),
+            (_, 1) => format!("({},{})", d.x, d.y),
+            _ => format!("({},{},{})", d.x, d.y, d.z),
+        };
+        let shared = if self.shared > 0 { format!(", {}", self.shared) } else { String::new() };
+        format!("{}<<<{}, {}{shared}>>>", self.kernel, d(self.grid), d(self.block))
+    }
+}
+
+/// How the program ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramEnd {
+    /// The process exit status `warpdbg run` gives: the program's own, or warpdbg's when it found something.
+    pub status: u8,
+    pub end: HostEnd,
+}
+
+impl ProgramEnd {
+    /// One sentence: how the program ended and with what status.
+    pub fn sentence(&self) -> String {
+        match &self.end {
+            HostEnd::Exited(code) if *code == self.status => format!("the program exited with status {code}"),
+            HostEnd::Exited(code) => format!(
+                "the program exited with status {code}; warpdbg's status is {} (it found a fault in a launch)",
+                self.status
+            ),
+            HostEnd::Error(e) => format!("the host code stopped: {e} (status {})", self.status),
+            HostEnd::Stopped(code) => {
+                format!("the program was stopped by a launch that cannot finish (status {code})")
+            }
+        }
+    }
+}
+
+/// What the host thread tells the debugger.
+enum FromHost {
+    /// The host is at a launch: its machine at step 0, the launch, the host variables in scope.
+    Launch { info: LaunchInfo, machine: Box<Machine>, vars: Vec<HostVar> },
+    /// `main` returned (or the program stopped).
+    Ended(ProgramEnd),
+}
+
+/// A byte buffer several writers share (the program's output, written on the host thread, read here).
+#[derive(Clone, Default)]
+struct SharedBuf(Arc<Mutex<Vec<u8>>>);
+
+impl SharedBuf {
+    fn contents(&self) -> Vec<u8> {
+        self.0.lock().map(|b| b.clone()).unwrap_or_else(|e| e.into_inner().clone())
+    }
+}
+
+impl Write for SharedBuf {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.0.lock() {
+            Ok(mut b) => b.extend_from_slice(buf),
+            Err(e) => e.into_inner().extend_from_slice(buf),
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The device hook on the host thread: sends each launch to the debugger and waits for it back.
+struct Hook {
+    to_debugger: Sender<FromHost>,
+    from_debugger: Receiver<(Box<Machine>, Outcome)>,
+    vars: Vec<HostVar>,
+}
+
+impl LaunchHook for Hook {
+    fn launch(&mut self, index: usize, req: &LaunchRequest, m: Machine) -> Option<(Machine, Outcome)> {
+        let info = LaunchInfo {
+            index,
+            kernel: req.kernel.clone(),
+            grid: m.launch.grid,
+            block: m.launch.block,
+            shared: req.shared,
+            host_line: req.line,
+            outcome: None,
+        };
+        let vars = std::mem::take(&mut self.vars);
+        self.to_debugger.send(FromHost::Launch { info, machine: Box::new(m), vars }).ok()?;
+        // The debugger gone (it went back to an earlier launch, or quit): the program stops here.
+        let (m, o) = self.from_debugger.recv().ok()?;
+        Some((*m, o))
+    }
+
+    fn host_vars(&mut self, vars: Vec<HostVar>) {
+        self.vars = vars;
+    }
+}
+
+/// One run of the program's host code on its own thread.
+struct Runner {
+    to_host: Sender<(Box<Machine>, Outcome)>,
+    from_host: Receiver<FromHost>,
+    /// The program's standard output and error, interleaved as a terminal shows them.
+    output: SharedBuf,
+    /// warpdbg's own report lines (launch summaries, faults, hazards).
+    report: SharedBuf,
+}
+
+impl Runner {
+    fn start(
+        program: Arc<Compiled>,
+        mode: Mode,
+        config: Config,
+        host_steps: u64,
+        args: Vec<String>,
+    ) -> Result<Runner, String> {
+        let (to_debugger, from_host) = channel();
+        let (to_host, from_debugger) = channel();
+        let (output, report) = (SharedBuf::default(), SharedBuf::default());
+        let (out, rep) = (output.clone(), report.clone());
+        let body = move || {
+            let unit = &program.unit;
+            let source = unit.sources.get(unit.file);
+            let mut rep_w = rep;
+            let ended = {
+                let mut dev = SimDevice::new(&unit.program, &unit.sources, source.name.clone(), mode, config, None);
+                let hook = Hook { to_debugger: to_debugger.clone(), from_debugger, vars: vec![] };
+                dev.hook = Some(Box::new(hook));
+                let (mut o, mut e) = (out.clone(), out);
+                let (end, rt, status) = super::run_host(&program, &mut dev, &mut o, &mut e, host_steps, &args);
+                let _ = rep_w.write_all(super::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
+                ProgramEnd { status, end }
+            };
+            if let HostEnd::Error(e) = &ended.end {
+                let _ = writeln!(rep_w, "warpdbg: error: {e}");
+            }
+            let _ = to_debugger.send(FromHost::Ended(ended));
+        };
+        std::thread::Builder::new()
+            .name("host program".into())
+            .stack_size(HOST_STACK)
+            .spawn(body)
+            .map_err(|e| format!("cannot start the program's host thread: {e}"))?;
+        Ok(Runner { to_host, from_host, output, report })
+    }
+
+    /// Waits for the host's next launch or its end.
+    fn next(&self) -> Result<FromHost, String> {
+        self.from_host.recv().map_err(|_| "the program's host thread stopped unexpectedly".to_string())
+    }
+
+    /// Hands a launch's machine back at its end; the host goes on.
+    fn finish(&self, m: Machine, o: Outcome) -> Result<(), String> {
+        self.to_host.send((Box::new(m), o)).map_err(|_| "the program's host thread stopped unexpectedly".to_string())
+    }
+}
+
+/// Where [`ProgramDebug::advance`] arrived.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Advance {
+    /// At the start of this launch (1-based).
+    Launch(usize),
+    /// The program ended.
+    Ended,
+}
+
+/// A whole program being debugged launch by launch. The [`Session`] of the current launch is the caller's
+/// (the TUI keeps it like a kernel file's); the methods that move between launches replace it.
+pub struct ProgramDebug {
+    pub program: Arc<Compiled>,
+    /// Execution model, limits and arguments of the run.
+    pub options: RunOptions,
+    /// Each launch session's configuration (schedule seed, ...).
+    pub config: Config,
+    runner: Option<Runner>,
+    /// The launches made so far, in program order; while stopped at a launch it is the last.
+    pub launches: Vec<LaunchInfo>,
+    /// The launch being debugged (1-based), None once the program has ended.
+    pub current: Option<usize>,
+    /// The host variables in scope at the current launch.
+    pub host_vars: Vec<HostVar>,
+    /// The program's output (standard output and error) before the current launch, or all of it at the end.
+    pub output: Vec<u8>,
+    /// warpdbg's report lines so far (launch summaries, faults, hazards, host errors).
+    pub report: String,
+    /// How the program ended, once it has.
+    pub ended: Option<ProgramEnd>,
+}
+
+pub use super::RunOptions;
+
+impl ProgramDebug {
+    /// Runs the program's host code up to `target` (launches before it at full speed) and returns the session
+    /// of that launch at step 0. An error when the program ends before it (the message says how it ended).
+    pub fn open(
+        program: Compiled,
+        options: RunOptions,
+        config: Config,
+        target: &Target,
+    ) -> Result<(ProgramDebug, Session), String> {
+        let mut p = ProgramDebug {
+            program: Arc::new(program),
+            options,
+            config,
+            runner: None,
+            launches: vec![],
+            current: None,
+            host_vars: vec![],
+            output: vec![],
+            report: String::new(),
+            ended: None,
+        };
+        let session = p.run_to(target)?;
+        Ok((p, session))
+    }
+
+    /// The program's file name as given.
+    pub fn file(&self) -> &str {
+        &self.program.unit.sources.get(self.program.unit.file).name
+    }
+
+    /// The launch being debugged.
+    pub fn current_launch(&self) -> Option<&LaunchInfo> {
+        self.launches.get(self.current?.checked_sub(1)?)
+    }
+
+    /// The program's output so far as text.
+    pub fn output_text(&self) -> String {
+        String::from_utf8_lossy(&self.output).into_owned()
+    }
+
+    fn session_for(&self, machine: Machine) -> Session {
+        let unit = &self.program.unit;
+        let compiled = crate::front::Compiled {
+            sources: unit.sources.clone(),
+            file: unit.file,
+            program: unit.program.clone(),
+            launch: machine.launch.clone(),
+            kernel: (*machine.kernel).clone(),
+            warnings: vec![],
+        };
+        Session::from_machine(compiled, self.config.clone(), machine)
+    }
+
+    fn start_runner(&self, mode: Mode) -> Result<Runner, String> {
+        let o = &self.options;
+        Runner::start(self.program.clone(), mode, o.config.clone(), o.host_steps, o.args.clone())
+    }
+
+    fn sync_output(&mut self) {
+        if let Some(r) = &self.runner {
+            self.output = r.output.contents();
+            self.report = String::from_utf8_lossy(&r.report.contents()).into_owned();
+        }
+    }
+
+    /// Starts the host from `main` again and stops at `target`.
+    fn run_to(&mut self, target: &Target) -> Result<Session, String> {
+        self.runner = None;
+        self.launches.clear();
+        self.current = None;
+        self.ended = None;
+        let runner = self.start_runner(self.options.mode)?;
+        self.runner = Some(runner);
+        loop {
+            let Some(runner) = &self.runner else { return Err("no program is running".into()) };
+            match runner.next()? {
+                FromHost::Launch { info, machine, vars } => {
+                    let here = match target {
+                        Target::Index(k) => info.index >= *k,
+                        Target::Kernel(name) => info.kernel == *name,
+                    };
+                    self.launches.push(info);
+                    if here {
+                        return Ok(self.stop_at(*machine, vars));
+                    }
+                    let mut m = *machine;
+                    let o = m.run();
+                    if let Some(l) = self.launches.last_mut() {
+                        l.outcome = Some(o.name());
+                    }
+                    runner.finish(m, o)?;
+                }
+                FromHost::Ended(end) => {
+                    self.sync_output();
+                    let made = self.launches.len();
+                    let what = match target {
+                        Target::Index(k) => format!("launch {k}"),
+                        Target::Kernel(name) => format!("a launch of `{name}`"),
+                    };
+                    let output = self.output_text();
+                    self.ended = Some(end.clone());
+                    return Err(format!(
+                        "{} before {what}: it made {made} launch{}. {}{}",
+                        capitalise(&end.sentence()),
+                        if made == 1 { "" } else { "es" },
+                        if output.is_empty() { String::new() } else { format!("Its output:\n{output}") },
+                        self.report.lines().filter(|l| l.starts_with("warpdbg: error")).collect::<Vec<_>>().join("\n"),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn stop_at(&mut self, machine: Machine, vars: Vec<HostVar>) -> Session {
+        self.current = Some(self.launches.len());
+        self.host_vars = vars;
+        self.sync_output();
+        self.session_for(machine)
+    }
+
+    /// Finishes the current launch (at full speed from where `session` stands, if it has not ended), lets the
+    /// host run on, and stops at the next launch, replacing `session` with its session (breakpoints kept), or
+    /// at the program's end (`session` stays on the last launch's end).
+    pub fn advance(&mut self, session: &mut Session) -> Result<Advance, String> {
+        if self.ended.is_some() {
+            return Ok(Advance::Ended);
+        }
+        let Some(runner) = &self.runner else { return Err("no program is running".into()) };
+        let outcome = match session.machine.outcome() {
+            Some(o) => o.clone(),
+            None => {
+                let o = session.machine.run();
+                // Nothing can issue any more: the session's own record of the end.
+                session.run_to(session.machine.steps);
+                o
+            }
+        };
+        if let Some(l) = self.current.and_then(|k| self.launches.get_mut(k - 1)) {
+            l.outcome = Some(outcome.name());
+        }
+        runner.finish(session.machine.clone(), outcome)?;
+        match runner.next()? {
+            FromHost::Launch { info, machine, vars } => {
+                self.launches.push(info);
+                let mut next = self.stop_at(*machine, vars);
+                carry_breakpoints(session, &mut next);
+                *session = next;
+                Ok(Advance::Launch(self.launches.len()))
+            }
+            FromHost::Ended(end) => {
+                self.sync_output();
+                self.current = None;
+                self.ended = Some(end);
+                Ok(Advance::Ended)
+            }
+        }
+    }
+
+    /// Goes to the start of launch `k` (an earlier one: the host runs again from `main`), replacing `session`
+    /// (breakpoints kept).
+    pub fn goto_launch(&mut self, k: usize, session: &mut Session) -> Result<(), String> {
+        let mut next = self.run_to(&Target::Index(k.max(1)))?;
+        carry_breakpoints(session, &mut next);
+        *session = next;
+        Ok(())
+    }
+
+    /// Switches the execution model: the program runs again in `mode` up to the same launch, whose session
+    /// goes to the same step (or to where the other model stops first). After the program's end it runs to
+    /// its end again.
+    pub fn set_mode(&mut self, mode: Mode, session: &mut Session) -> Result<(), String> {
+        let step = session.machine.steps;
+        let at = self.current.unwrap_or(self.launches.len()).max(1);
+        let was_ended = self.current.is_none();
+        let old_mode = self.options.mode;
+        self.options.mode = mode;
+        if let Err(e) = self.goto_launch(at, session) {
+            self.options.mode = old_mode;
+            return Err(e);
+        }
+        if was_ended {
+            session.machine.run();
+            session.run_to(session.machine.steps);
+            self.advance(session)?;
+        } else {
+            session.run_to(step);
+        }
+        Ok(())
+    }
+
+    /// The current launch's machine at its start in each model (pre-Volta first), for the side-by-side
+    /// comparison: the other model's comes from running the program again in it, in a runner of its own.
+    pub fn start_machines(&self, session: &Session) -> Result<[Machine; 2], String> {
+        let k = self.current.ok_or("the program has ended: no launch to compare")?;
+        let (_, mine) = session.history.before(0);
+        let mine = mine.machine().clone();
+        let mode = self.options.mode;
+        let other_mode = if mode == Mode::Its { Mode::PreVolta } else { Mode::Its };
+        let runner = self.start_runner(other_mode)?;
+        let other = loop {
+            match runner.next()? {
+                FromHost::Launch { info, machine, .. } if info.index == k => break *machine,
+                FromHost::Launch { machine, .. } => {
+                    let mut m = *machine;
+                    let o = m.run();
+                    runner.finish(m, o)?;
+                }
+                FromHost::Ended(end) => {
+                    return Err(format!("in the other model {} before launch {k}", end.sentence()));
+                }
+            }
+        };
+        Ok(if mode == Mode::Its { [other, mine] } else { [mine, other] })
+    }
+}
+
+/// Gives `next` (a new launch's session) the breakpoints of `old`: line breakpoints and break on divergence
+/// as they are, specs parsed again against the new kernel (those that no longer parse are dropped).
+pub fn carry_breakpoints(old: &Session, next: &mut Session) {
+    next.breakpoints = old.breakpoints.clone();
+    next.break_on_divergence = old.break_on_divergence;
+    for bp in &old.event_breakpoints {
+        match &bp.kind {
+            Kind::Quiz { .. } => next.event_breakpoints.push(bp.clone()),
+            _ => {
+                if let Ok(b) = Breakpoint::parse(&bp.spec, &next.compiled) {
+                    next.event_breakpoints.push(b);
+                }
+            }
+        }
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
