@@ -411,7 +411,7 @@ fn a_copy_past_a_host_buffer_stops_the_program() {
     assert_eq!((r.stdout.as_str(), r.status), ("", 1));
     assert!(
         r.stderr.contains(
-            "warpdbg: error: cudaMemcpy at line 5 reads 64 bytes from `allocation`, which has 16 bytes (allocated at \
+            "warpdbg: error: cudaMemcpy at line 5 reads 64 bytes from `h`, which has 16 bytes (allocated at \
              line 2): 48 bytes past its end."
         ),
         "{}",
