@@ -6,7 +6,8 @@
 #
 #     bash tests/programs/record.sh [FILE.cu ...]
 #
-# A program's arguments, if it needs any, are the words after `// args:` on its first lines.
+# A program's arguments, if it needs any, are the words after `// args:` on its first lines. Its standard output
+# is line-buffered, as in the terminal a student runs it in (a program that aborts keeps what it printed).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 ARCH=${ARCH:-sm_90}
@@ -30,7 +31,7 @@ for f in "${files[@]}"; do
         echo "$n: nvcc failed"; cat "$build/$n.nvcc.log"; continue
     fi
     # shellcheck disable=SC2086 # the arguments are words
-    (cd "$build" && timeout "$TIMEOUT" "./$n" $args > "$n.stdout" 2> "$n.stderr"; echo $? > "$n.status")
+    (cd "$build" && timeout "$TIMEOUT" stdbuf -oL "./$n" $args > "$n.stdout" 2> "$n.stderr"; echo $? > "$n.status")
     cp "$build/$n.stdout" "$out/$n.stdout"
     cp "$build/$n.status" "$out/$n.status"
     echo "$n: exit $(cat "$build/$n.status"), $(wc -l < "$build/$n.stdout") lines"
