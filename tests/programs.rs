@@ -1,11 +1,15 @@
 //! Whole programs (`tests/programs/*.cu`, homework-style `.cu` files with `main`), run with `warpdbg run` and
 //! compared with what an H100 printed for them (`tests/programs/expected/`, recorded by
-//! `tests/programs/record.sh`). A program's first lines may say:
+//! `tests/programs/record.sh`). A program's first or last lines may say:
 //!
 //! - `// args: A B`: its command-line arguments (on the GPU too);
 //! - `// finding: TEXT`: a bug warpdbg must report (TEXT appears on its standard error); the program then
 //!   stops there, so its standard output must be the start of the GPU's, and the exit status is warpdbg's
 //!   (`// status: N`);
+//!
+//! - `// differs from line N: WHY`: a measured difference (docs/programs.md); standard output is compared on
+//!   the lines before N only;
+//! - `// not compared: WHY`: a program about warpdbg's own simulated device, with no GPU recording;
 //!
 //! otherwise its standard output must equal the GPU's, lines that print a timing compared by shape (their
 //! numbers masked), and its exit status must be the GPU's.
@@ -17,11 +21,11 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The `// key: value` lines at the top of a program.
+/// The `// key: value` lines of a program (at its top, or at its end so that its line numbers stay those
+/// other tests name).
 fn header(text: &str, key: &str) -> Vec<String> {
     let tag = format!("// {key}:");
     text.lines()
-        .take_while(|l| l.starts_with("//") || l.trim().is_empty())
         .filter_map(|l| l.strip_prefix(&tag).map(|v| v.trim().to_string()))
         .collect()
 }
@@ -77,6 +81,10 @@ fn every_program_prints_what_the_gpu_printed() {
     for path in entries.iter().filter(|p| p.extension().is_some_and(|e| e == "cu")) {
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
         let expected = dir.join("expected").join(format!("{name}.stdout"));
+        let text = std::fs::read_to_string(path).expect("program");
+        if !header(&text, "not compared").is_empty() {
+            continue;
+        }
         let Ok(gpu_out) = std::fs::read_to_string(&expected) else {
             failures.push(format!("{name}: no GPU recording (run tests/programs/record.sh on a GPU machine)"));
             continue;
@@ -85,12 +93,17 @@ fn every_program_prints_what_the_gpu_printed() {
             .ok()
             .and_then(|s| s.trim().parse().ok())
             .unwrap_or(-1);
-        let text = std::fs::read_to_string(path).expect("program");
         let args: Vec<String> =
             header(&text, "args").first().map(|a| a.split_whitespace().map(String::from).collect()).unwrap_or_default();
         let findings = header(&text, "finding");
-        let r = run(path, &args);
+        let mut r = run(path, &args);
         checked += 1;
+        let mut gpu_out = gpu_out;
+        if let Some(n) = text.lines().find_map(|l| l.strip_prefix("// differs from line ")) {
+            let n: usize = n.split(':').next().and_then(|n| n.trim().parse().ok()).expect("// differs from line N: WHY");
+            let keep = |s: &str| s.split_inclusive('\n').take(n - 1).collect::<String>();
+            (r.stdout, gpu_out) = (keep(&r.stdout), keep(&gpu_out));
+        }
         if findings.is_empty() {
             let (a, b): (Vec<_>, Vec<_>) =
                 (r.stdout.lines().map(shape).collect(), gpu_out.lines().map(shape).collect());

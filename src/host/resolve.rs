@@ -427,6 +427,15 @@ impl Resolver<'_> {
                 };
                 ty = Type::Array(Box::new(ty), n as u32);
             }
+            if dc.open_size {
+                // `int codes[] = {1, 2, 3}`, `char s[] = "abc"`: the initialiser gives the size.
+                let n = match dc.init.as_ref().map(|e| &e.kind) {
+                    Some(A::InitList(items)) => items.len(),
+                    Some(A::Str(text)) => text.len() + 1,
+                    _ => return Err(self.error(dc.name.span, format!("`{}` needs a size", dc.name.name))),
+                };
+                ty = Type::Array(Box::new(ty), n as u32);
+            }
             let name = dc.name.name.clone();
             let span = dc.name.span;
             let in_memory = matches!(ty, Type::Array(..) | Type::Struct(_)) || self.addressed.contains(&name);
@@ -526,6 +535,20 @@ impl Resolver<'_> {
                             (**elem).clone(),
                             span,
                         )));
+                    }
+                }
+                (Type::Array(elem, n), A::Str(text)) if storage(elem).is_some_and(|s| s.size() == 1) => {
+                    // `char s[16] = "abc"`: the bytes, then zeros (the array was zeroed above).
+                    let bytes = text.as_bytes();
+                    if bytes.len() > *n as usize {
+                        return Err(self.error(init.span, format!("the string has {} characters; `{name}` holds {n}", bytes.len())));
+                    }
+                    let s = storage(elem).ok_or(Fail)?;
+                    for (k, b) in bytes.iter().enumerate() {
+                        let at = ptr_add(addr.clone(), k as i64, elem);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        let v = HExpr::new(HK::Const(*b as u64), (**elem).clone(), span);
+                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
                     }
                 }
                 (_, _) if storage(&ty).is_some() => {

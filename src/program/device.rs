@@ -11,7 +11,7 @@ use crate::front::diagnostic::Diagnostic;
 use crate::front::source::SourceMap;
 use crate::front::tast;
 use crate::front::types::Scalar;
-use crate::host::cuda::errors::{self, INVALID_CONFIGURATION, INVALID_VALUE};
+use crate::host::cuda::errors::{self, INVALID_VALUE};
 use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Kernel, Ty};
@@ -177,23 +177,23 @@ impl<'a> SimDevice<'a> {
     }
 
     /// The driver's checks of a launch configuration: the CUDA error and why, or None when it may run.
-    /// More than 1024 threads per block is cudaErrorInvalidValue (measured on an H100, CUDA 13); the rest are
-    /// the codes CUDA 12 documents (docs/programs.md says which are measured).
+    /// Every refusal is cudaErrorInvalidValue, as measured on an H100 with CUDA 13 (`tests/programs/launch_errors.cu`;
+    /// older documentation names cudaErrorInvalidConfiguration for some of them: docs/programs.md).
     fn check_config(&self, req: &LaunchRequest, kernel: &Kernel) -> Option<(u32, String)> {
         let threads: u64 = req.block.iter().map(|&b| b as u64).product();
         // Static arrays (laid out without the dynamic part) plus the dynamic bytes the launch asks for.
         let shared = SharedLayout::new(kernel, 0).bytes as u64 + req.shared as u64;
         if req.grid.contains(&0) || req.block.contains(&0) {
-            return Some((INVALID_CONFIGURATION, "a grid or block dimension is 0".into()));
+            return Some((INVALID_VALUE, "a grid or block dimension is 0".into()));
         }
         if threads > 1024 {
             return Some((INVALID_VALUE, format!("{threads} threads per block; at most 1024")));
         }
         if req.block[0] > 1024 || req.block[1] > 1024 || req.block[2] > 64 {
-            return Some((INVALID_CONFIGURATION, "a block dimension is larger than (1024, 1024, 64)".into()));
+            return Some((INVALID_VALUE, "a block dimension is larger than (1024, 1024, 64)".into()));
         }
         if req.grid[0] > i32::MAX as u32 || req.grid[1] > 65535 || req.grid[2] > 65535 {
-            return Some((INVALID_CONFIGURATION, "the grid is larger than (2147483647, 65535, 65535) blocks".into()));
+            return Some((INVALID_VALUE, "the grid is larger than (2147483647, 65535, 65535) blocks".into()));
         }
         if shared > SHARED_PER_BLOCK {
             return Some((

@@ -34,3 +34,5 @@ int main(void)
     printf("driver version >= 12000: %s\n", driver >= 12000 ? "yes" : "no");
     return 0;
 }
+
+// not compared: warpdbg reports its own simulated device (its name and figures differ from any GPU's), and CUDA 13's nvcc rejects clockRate and memoryClockRate, which courses print

@@ -30,3 +30,5 @@ int main(void)
     free(h_v);
     return 0;
 }
+
+// finding: passes `h_v`, host memory

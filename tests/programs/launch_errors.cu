@@ -75,3 +75,6 @@ int main(void)
     report("cudaGetLastError after it");
     return 0;
 }
+
+// finding: wrote d[268435456]
+// differs from line 41: after cudaDeviceReset the lent H100 answered cudaErrorDevicesUnavailable; warpdbg gives a fresh device, as CUDA documents (docs/programs.md)

@@ -24,3 +24,6 @@ int main(void)
     free(h);
     return 0;
 }
+
+// finding: cudaMalloc takes a size in bytes
+// differs from line 1: on the GPU the writes past the end land in the allocation's padding and the copy back succeeds; warpdbg stops the kernel at the first one

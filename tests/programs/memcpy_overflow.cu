@@ -33,3 +33,5 @@ int main(void)
     printf("h[10] = %d\n", h[10]);
     return 0;
 }
+
+// finding: copies 1024 bytes into `d_v`, which has 256 bytes

@@ -35,3 +35,6 @@ int main(void)
     report("free", cudaFree(d_more));
     return 0;
 }
+
+// finding: wrote through a null pointer at line 8
+// differs from line 11: after cudaDeviceReset the lent H100 answered cudaErrorDevicesUnavailable; warpdbg gives a fresh device, as CUDA documents (docs/programs.md)

@@ -30,3 +30,5 @@ int main(void)
     free(h);
     return 0;
 }
+
+// finding: which nothing wrote

@@ -153,8 +153,10 @@ impl Interp<'_> {
                 if let Some(o) = self.rt.origin.take() {
                     self.rt.refused[o].checked = true;
                 }
+                // Reading the error resets it, a sticky one too (measured on an H100, CUDA 13: the next
+                // cudaGetLastError is cudaSuccess, while other calls still fail with the sticky error).
                 let code = self.rt.last_error;
-                self.rt.last_error = self.rt.sticky;
+                self.rt.last_error = 0;
                 code as u64
             }
             Api::PeekAtLastError => {
