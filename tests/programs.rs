@@ -25,9 +25,7 @@ fn root() -> PathBuf {
 /// other tests name).
 fn header(text: &str, key: &str) -> Vec<String> {
     let tag = format!("// {key}:");
-    text.lines()
-        .filter_map(|l| l.strip_prefix(&tag).map(|v| v.trim().to_string()))
-        .collect()
+    text.lines().filter_map(|l| l.strip_prefix(&tag).map(|v| v.trim().to_string())).collect()
 }
 
 /// A line that prints how long something took: its numbers do not have to match.
@@ -100,7 +98,8 @@ fn every_program_prints_what_the_gpu_printed() {
         checked += 1;
         let mut gpu_out = gpu_out;
         if let Some(n) = text.lines().find_map(|l| l.strip_prefix("// differs from line ")) {
-            let n: usize = n.split(':').next().and_then(|n| n.trim().parse().ok()).expect("// differs from line N: WHY");
+            let n: usize =
+                n.split(':').next().and_then(|n| n.trim().parse().ok()).expect("// differs from line N: WHY");
             let keep = |s: &str| s.split_inclusive('\n').take(n - 1).collect::<String>();
             (r.stdout, gpu_out) = (keep(&r.stdout), keep(&gpu_out));
         }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Program coverage: runs `warpdbg run` on every whole program a GPU ran, and compares standard output.
 
-    python3 benches/programs/run.py WARPDBG CASES_TSV GPU_DIR OUT_JSON [-j JOBS] [--only K,K,...]
+    python3 benches/programs/run.py WARPDBG CASES_TSV GPU_DIR OUT_JSON [-j JOBS] [--only K,K,...] [--timeout S]
 
 GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case K, the line number in
 CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
@@ -62,7 +62,11 @@ def classify(proc, gpu_out, gpu_status):
 
 def main():
     args = sys.argv[1:]
-    jobs, only = 2, None
+    jobs, only, limit = 2, None, 120
+    if "--timeout" in args:
+        i = args.index("--timeout")
+        limit = int(args[i + 1])
+        del args[i : i + 2]
     if "-j" in args:
         i = args.index("-j")
         jobs = int(args[i + 1])
@@ -93,9 +97,9 @@ def main():
         for d in dirs:
             cmd += ["-I", d]
         try:
-            proc = subprocess.run(cmd, capture_output=True, timeout=120, cwd=os.path.dirname(path))
+            proc = subprocess.run(cmd, capture_output=True, timeout=limit, cwd=os.path.dirname(path))
         except subprocess.TimeoutExpired:
-            return {"case": k, "path": path, "result": "timeout", "detail": "over 120 s"}
+            return {"case": k, "path": path, "result": "timeout", "detail": f"over {limit} s"}
         result, detail = classify(proc, gpu_out, status)
         return {"case": k, "path": path, "result": result, "detail": detail}
 

@@ -245,6 +245,15 @@ pub enum StmtKind {
         step: Option<Expr>,
         body: Box<Stmt>,
     },
+    /// `for (T x : range) body`, `for (const auto &x : v)` (host code).
+    ForRange {
+        ty: TypeSpec,
+        pointers: u8,
+        reference: bool,
+        name: Ident,
+        range: Expr,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),

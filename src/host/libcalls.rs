@@ -72,6 +72,15 @@ impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
         if let Some(&f) = self.fns.get(&name.name) {
             let (ret, params) = self.sigs[f as usize].clone();
+            // Left-out trailing arguments take their defaults.
+            let filled: Vec<ast::Expr>;
+            let args = match self.defaults.get(&name.name) {
+                Some(d) if args.len() < params.len() && d[args.len()..].iter().all(Option::is_some) => {
+                    filled = args.iter().cloned().chain(d[args.len()..].iter().flatten().cloned()).collect();
+                    &filled[..]
+                }
+                _ => args,
+            };
             if params.len() != args.len() {
                 let n = params.len();
                 return Err(
@@ -98,6 +107,12 @@ impl Resolver<'_> {
                 }
                 let v = self.rvalue(a)?;
                 vals.push(self.convert(v, p)?);
+            }
+            if let Type::Struct(_) = ret {
+                // Where the callee copies the struct it returns: storage in the caller's frame.
+                let tmp = self.new_slot();
+                self.frame.push((tmp, ret.size().max(1), format!("{}() result", name.name)));
+                vals.push(HExpr::new(HK::Slot(tmp), Type::ptr(ret.clone(), false), span));
             }
             return Ok(HExpr::new(HK::Call(f, vals), ret, span));
         }
@@ -147,7 +162,6 @@ impl Resolver<'_> {
         Ok(HExpr::new(HK::Lib(lib, vals), ret, span))
     }
 
-
     pub(super) fn launch(
         &mut self,
         k: &ast::Ident,
@@ -195,7 +209,16 @@ impl Resolver<'_> {
             None => None,
         };
         let names = f.params.iter().zip(args).map(|(p, a)| (f.locals[p.0 as usize].name.clone(), name_of(a))).collect();
-        let l = LaunchExpr { kernel: k.name.clone(), grid, block, shared, stream, params: names, args: vals, scope: self.visible() };
+        let l = LaunchExpr {
+            kernel: k.name.clone(),
+            grid,
+            block,
+            shared,
+            stream,
+            params: names,
+            args: vals,
+            scope: self.visible(),
+        };
         Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
     }
 

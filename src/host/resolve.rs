@@ -50,13 +50,19 @@ pub fn resolve(
         frame: vec![],
         addressed: HashSet::new(),
         refs: HashMap::new(),
+        defaults: HashMap::new(),
         ret: Type::Void,
+        ret_slot: None,
     };
     for (i, f) in defs.iter().enumerate() {
         let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
         let params = f.params.iter().map(|p| r.param_type(p)).collect();
         r.fns.entry(f.name.name.clone()).or_insert(i as u32);
         r.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
+        // Default arguments may be on the prototype only (`bool abort = true` in gpuErrchk's helper).
+        if f.params.iter().any(|p| p.default.is_some()) {
+            r.defaults.insert(f.name.name.clone(), f.params.iter().map(|p| p.default.clone()).collect());
+        }
         r.sigs.push((ret, params));
     }
     for g in globals {
@@ -95,11 +101,15 @@ pub(super) struct Resolver<'a> {
     pub(super) diags: Vec<Diagnostic>,
     scopes: Vec<HashMap<String, Var>>,
     slots: u32,
-    frame: Vec<(Slot, u32, String)>,
+    pub(super) frame: Vec<(Slot, u32, String)>,
     addressed: HashSet<String>,
     /// Reference parameters of the host functions, by name.
     pub(super) refs: Refs,
+    /// Each host function's default arguments, by parameter.
+    pub(super) defaults: HashMap<String, Vec<Option<ast::Expr>>>,
     ret: Type,
+    /// In a function returning a struct: the hidden parameter with the address the caller's copy goes to.
+    ret_slot: Option<Slot>,
 }
 
 impl Resolver<'_> {
@@ -274,6 +284,14 @@ impl Resolver<'_> {
             }
             self.scopes[0].insert(p.name.name.clone(), Var::Reg(slot, ty));
         }
+        // A struct is returned through storage the caller provides (its address a last, hidden argument): the
+        // callee's own locals are gone once it returns.
+        self.ret_slot = None;
+        if let Type::Struct(_) = ret {
+            let slot = self.new_slot();
+            params.push((slot, Type::ptr(ret.clone(), false)));
+            self.ret_slot = Some(slot);
+        }
         let mut body = copies;
         body.extend(self.stmts(&f.body)?);
         Ok(HFunc {
@@ -350,9 +368,23 @@ impl Resolver<'_> {
                     }
                     None => None,
                 };
-                HStmt::Return(v)
+                match (v, self.ret_slot) {
+                    (Some(v), Some(slot)) => {
+                        let ret = self.ret.clone();
+                        let to = HExpr::new(HK::Slot(slot), ret.clone(), s.span);
+                        let copy = self.copy_struct(to.clone(), v, &ret, s.span)?;
+                        HStmt::Block(vec![HStmt::Expr(copy), HStmt::Return(Some(to))])
+                    }
+                    (v, _) => HStmt::Return(v),
+                }
             }
             S::Switch { cond, body } => self.switch(cond, body)?,
+            S::ForRange { ty, pointers, reference, name, range, body } => {
+                self.scopes.push(HashMap::new());
+                let r = self.range_for(ty, *pointers, *reference, name, range, body);
+                self.scopes.pop();
+                r?
+            }
             S::Case(_) | S::Default => {
                 return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
             }
@@ -360,6 +392,92 @@ impl Resolver<'_> {
         };
         out.push(h);
         Ok(())
+    }
+
+    /// `for (T x : range) body` over a `std::vector` or an array: a pointer runs from its first element to its
+    /// end; `x` is a copy of the element, or (`T &x`) the element itself.
+    fn range_for(
+        &mut self,
+        ts: &TypeSpec,
+        pointers: u8,
+        reference: bool,
+        name: &ast::Ident,
+        range: &ast::Expr,
+        body: &ast::Stmt,
+    ) -> Res<HStmt> {
+        let span = range.span;
+        let (begin, elem) = match self.lvalue(range)? {
+            (Lv::Mem(addr, _), ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
+                (Some(elem), ty) => (self.vector_ptr(HExpr { ty, ..addr }, 0, &elem), elem),
+                (None, Type::Array(elem, _)) => (HExpr { ty: Type::ptr((*elem).clone(), false), ..addr }, *elem),
+                (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+            },
+            (Lv::Reg(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+        };
+        let ptr_ty = Type::ptr(elem.clone(), false);
+        let size = elem.size() as i64;
+        let end = match self.lvalue(range)? {
+            (Lv::Mem(addr, _), ty) if super::vector::vector_elem(&ty).is_some() => {
+                self.vector_ptr(HExpr { ty, ..addr }, 1, &elem)
+            }
+            (_, Type::Array(_, n)) => {
+                let n = HExpr::new(HK::Const(n as u64), Type::Scalar(Scalar::I64), span);
+                HExpr::new(HK::PtrAdd(Box::new(begin.clone()), Box::new(n), size), ptr_ty.clone(), span)
+            }
+            _ => return Err(Fail),
+        };
+        let (p, e) = (self.new_slot(), self.new_slot());
+        let set = |slot, v: HExpr| {
+            HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(v)), ptr_ty.clone(), span))
+        };
+        let init = vec![set(p, begin), set(e, end)];
+        let at = |slot| HExpr::new(HK::Slot(slot), ptr_ty.clone(), span);
+        let cond = HExpr::new(HK::Cmp(CmpOp::Ne, Scalar::U64, Box::new(at(p)), Box::new(at(e))), Type::BOOL, span);
+        let one = HExpr::new(HK::Const(1), Type::Scalar(Scalar::I64), span);
+        let next = HExpr::new(HK::PtrAdd(Box::new(at(p)), Box::new(one), size), ptr_ty.clone(), span);
+        let step = HExpr::new(HK::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
+        let ty = if ts.named.as_deref() == Some("auto") {
+            (0..pointers).fold(elem.clone(), |t, _| Type::ptr(t, false))
+        } else {
+            self.ty(ts, pointers)?
+        };
+        let mut stmts = vec![];
+        self.scopes.push(HashMap::new());
+        let var = name.name.clone();
+        if reference || matches!(ty, Type::Struct(_)) {
+            if ty != elem {
+                self.scopes.pop();
+                return Err(self.error(name.span, format!("a `{ty} &` cannot refer to the range's `{elem}` elements")));
+            }
+            if reference {
+                // The slot holding the element's address stands for the element.
+                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(p, ty));
+            } else {
+                let own = self.new_slot();
+                self.frame.push((own, ty.size().max(1), var.clone()));
+                let copy = self.copy_struct(HExpr::new(HK::Slot(own), ty.clone(), span), at(p), &ty, span)?;
+                stmts.push(HStmt::Expr(copy));
+                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(own, ty));
+            }
+        } else {
+            let Some(s) = storage(&elem) else {
+                self.scopes.pop();
+                return Err(self.unsupported(span, "this range in a `for (x : range)` loop yet"));
+            };
+            if self.addressed.contains(&var) {
+                self.scopes.pop();
+                return Err(self.unsupported(name.span, "taking the address of a range-for variable yet"));
+            }
+            let x = self.new_slot();
+            let v = HExpr::new(HK::Load(Box::new(at(p)), s, None), elem.clone(), span);
+            let v = self.convert(v, &ty)?;
+            stmts.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(x)), Box::new(v)), ty.clone(), span)));
+            self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
+        }
+        let r = self.scoped(body);
+        self.scopes.pop();
+        stmts.push(r?);
+        Ok(HStmt::For(init, Some(cond), Some(step), Box::new(HStmt::Block(stmts))))
     }
 
     /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
@@ -541,14 +659,21 @@ impl Resolver<'_> {
                     // `char s[16] = "abc"`: the bytes, then zeros (the array was zeroed above).
                     let bytes = text.as_bytes();
                     if bytes.len() > *n as usize {
-                        return Err(self.error(init.span, format!("the string has {} characters; `{name}` holds {n}", bytes.len())));
+                        return Err(self.error(
+                            init.span,
+                            format!("the string has {} characters; `{name}` holds {n}", bytes.len()),
+                        ));
                     }
                     let s = storage(elem).ok_or(Fail)?;
                     for (k, b) in bytes.iter().enumerate() {
                         let at = ptr_add(addr.clone(), k as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
                         let v = HExpr::new(HK::Const(*b as u64), (**elem).clone(), span);
-                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), (**elem).clone(), span)));
+                        out.push(HStmt::Expr(HExpr::new(
+                            HK::Assign(Box::new(place), Box::new(v)),
+                            (**elem).clone(),
+                            span,
+                        )));
                     }
                 }
                 (_, _) if storage(&ty).is_some() => {
@@ -794,6 +919,10 @@ fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>, refs: &Refs) {
         }
         S::While { cond, body } | S::DoWhile { body, cond } => {
             addressed_in(cond, out, refs);
+            addressed_in_stmt(body, out, refs);
+        }
+        S::ForRange { range, body, .. } => {
+            addressed_in(range, out, refs);
             addressed_in_stmt(body, out, refs);
         }
         S::For { init, cond, step, body } => {

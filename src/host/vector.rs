@@ -71,8 +71,42 @@ impl Resolver<'_> {
         let A::InitList(items) = &init.kind else {
             return Err(self.unsupported(span, "copying a std::vector in host code yet"));
         };
+        let s = elem.scalar().ok_or(Fail)?;
         let (n, value) = match items.as_slice() {
             [n] => (self.rvalue(n)?, HExpr::new(HK::Const(0), elem.clone(), span)),
+            [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {
+                // `std::vector<T> v(p, p + n)`: a copy of the elements in [first, last).
+                let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
+                let (first, last) = (
+                    self.convert(first, &Type::ptr(elem.clone(), true))?,
+                    self.convert(last, &Type::ptr(elem.clone(), true))?,
+                );
+                let size = elem.size() as i64;
+                let n = HExpr::new(
+                    HK::PtrDiff(Box::new(last), Box::new(first.clone()), size),
+                    Type::Scalar(Scalar::U64),
+                    span,
+                );
+                let zero = HExpr::new(HK::Const(0), elem.clone(), span);
+                let bytes = HExpr::new(
+                    HK::Arith(
+                        crate::front::tast::ArithOp::Mul,
+                        Scalar::U64,
+                        Box::new(n.clone()),
+                        Box::new(HExpr::new(HK::Const(size as u64), Type::Scalar(Scalar::U64), span)),
+                    ),
+                    Type::Scalar(Scalar::U64),
+                    span,
+                );
+                out.push(HStmt::Expr(HExpr::new(
+                    HK::Lib(Lib::VecResize(s), vec![addr.clone(), n, zero]),
+                    Type::Void,
+                    span,
+                )));
+                let start = self.vector_ptr(addr, 0, &elem);
+                out.push(HStmt::Expr(HExpr::new(HK::Lib(Lib::Memcpy, vec![start, first, bytes]), Type::Void, span)));
+                return Ok(());
+            }
             [n, v] => {
                 let v = self.rvalue(v)?;
                 (self.rvalue(n)?, self.convert(v, &elem)?)
@@ -80,13 +114,12 @@ impl Resolver<'_> {
             _ => return Err(self.unsupported(span, "a std::vector initialised with a list of elements yet")),
         };
         let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
-        let s = elem.scalar().ok_or(Fail)?;
         out.push(HStmt::Expr(HExpr::new(HK::Lib(Lib::VecResize(s), vec![addr, n, value]), Type::Void, span)));
         Ok(())
     }
 
     /// The pointer field `k` (0 start, 1 finish) of the vector at `addr`.
-    fn vector_ptr(&self, addr: HExpr, k: i64, elem: &Type) -> HExpr {
+    pub(super) fn vector_ptr(&self, addr: HExpr, k: i64, elem: &Type) -> HExpr {
         let span = addr.span;
         let at = super::resolve::ptr_add(addr, 8 * k, &Type::ptr(elem.clone(), false));
         HExpr::new(HK::Load(Box::new(at), Scalar::U64, None), Type::ptr(elem.clone(), false), span)
@@ -117,6 +150,16 @@ impl Resolver<'_> {
             }
             "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
+            // On an empty vector these read outside its storage: the host memory check reports it.
+            "front" if arity(0) => {
+                let at = self.vector_ptr(obj, 0, &elem);
+                HExpr::new(HK::Load(Box::new(at), s, None), elem, span)
+            }
+            "back" if arity(0) => {
+                let end = self.vector_ptr(obj, 1, &elem);
+                let at = super::resolve::ptr_add(end, -size, &elem);
+                HExpr::new(HK::Load(Box::new(at), s, None), elem, span)
+            }
             "empty" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
                 HExpr::new(
@@ -152,7 +195,9 @@ impl Resolver<'_> {
                 call(Lib::VecResize(s), vec![obj, zero.clone(), zero])
             }
             _ => {
-                return Err(self.unsupported(m.span, format_args!("`std::vector::{}` with these arguments yet", m.name)));
+                return Err(
+                    self.unsupported(m.span, format_args!("`std::vector::{}` with these arguments yet", m.name))
+                );
             }
         })
     }

@@ -165,6 +165,9 @@ impl Parser<'_> {
     pub(super) fn for_stmt(&mut self) -> PResult<StmtKind> {
         self.bump();
         self.expect(Punct::LParen)?;
+        if let Some(range) = self.range_for_head()? {
+            return Ok(range);
+        }
         let init = if self.eat(Punct::Semi) {
             None
         } else if self.starts_type() {
@@ -183,6 +186,39 @@ impl Parser<'_> {
         self.expect(Punct::RParen)?;
         let body = Box::new(self.statement()?);
         Ok(StmtKind::For { init, cond, step, body })
+    }
+
+    /// `T x : range) body` after `for (`: the range-based loop, or None (nothing read) when the head is not
+    /// one.
+    fn range_for_head(&mut self) -> PResult<Option<StmtKind>> {
+        if !self.starts_type() {
+            return Ok(None);
+        }
+        let at = self.pos;
+        let Ok(ty) = self.type_spec() else {
+            self.pos = at;
+            return Ok(None);
+        };
+        let mut pointers = 0u8;
+        while self.eat(Punct::Star) {
+            pointers = pointers.saturating_add(1);
+        }
+        let reference = self.eat(Punct::Amp) || self.eat(Punct::AndAnd);
+        let name = match self.kind() {
+            TokKind::Ident(_) => self.ident("a variable name")?,
+            _ => {
+                self.pos = at;
+                return Ok(None);
+            }
+        };
+        if !self.eat(Punct::Colon) {
+            self.pos = at;
+            return Ok(None);
+        }
+        let range = self.expr()?;
+        self.expect(Punct::RParen)?;
+        let body = Box::new(self.statement()?);
+        Ok(Some(StmtKind::ForRange { ty, pointers, reference, name, range, body }))
     }
 
     /// A declaration up to and including its `;`.

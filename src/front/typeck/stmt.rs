@@ -106,6 +106,13 @@ impl Checker {
                 self.err(Diagnostic::unsupported(span, "`switch` statements").hint("write it with if/else"));
                 vec![]
             }
+            ast::StmtKind::ForRange { .. } => {
+                self.err(
+                    Diagnostic::unsupported(span, "range-based `for` in device code")
+                        .hint("write it with an index: for (int i = 0; i < n; i++)"),
+                );
+                vec![]
+            }
         }
     }
 
