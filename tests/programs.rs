@@ -10,6 +10,8 @@
 //! - `// differs from line N: WHY`: a measured difference (docs/programs.md); standard output is compared on
 //!   the lines before N only;
 //! - `// not compared: WHY`: a program about warpdbg's own simulated device, with no GPU recording;
+//! - `// heavy: WHY`: a program at textbook scale, checked only by an optimised build (`cargo test --release
+//!   --test programs`, about a minute), skipped by a debug one;
 //!
 //! otherwise its standard output must equal the GPU's, lines that print a timing compared by shape (their
 //! numbers masked), and its exit status must be the GPU's.
@@ -81,6 +83,10 @@ fn every_program_prints_what_the_gpu_printed() {
         let expected = dir.join("expected").join(format!("{name}.stdout"));
         let text = std::fs::read_to_string(path).expect("program");
         if !header(&text, "not compared").is_empty() {
+            continue;
+        }
+        // A program at textbook scale runs for minutes unoptimised: `cargo test --release` checks it.
+        if cfg!(debug_assertions) && !header(&text, "heavy").is_empty() {
             continue;
         }
         let Ok(gpu_out) = std::fs::read_to_string(&expected) else {
