@@ -605,3 +605,16 @@ fn each_declarator_has_its_own_stars_as_in_c() {
     assert_eq!(r.outcome(), "completed");
     assert_eq!(r.floats("out"), vec![1.0, 2.0, 5.0]);
 }
+
+#[test]
+fn a_range_based_for_in_device_code_is_named_with_its_rewrite() {
+    // Host code runs it (tests/programs/host_cpp.cu); in a kernel it is an unsupported construct, not a
+    // syntax error.
+    let text = "// @grid 1\n// @block 32\n// @arg out int[32] = 0\n\
+                __global__ void k(int *out) {\n    int w[3] = {1, 2, 3};\n    int s = 0;\n    \
+                for (int x : w) s += x;\n    out[threadIdx.x] = s;\n}\n";
+    let r = compile_err(text, Mode::Its).render();
+    assert!(r.contains("error[E-unsupported]: not supported by warpdbg: range-based `for` in device code"), "{r}");
+    assert!(r.contains("k.cu:7:5"), "{r}");
+    assert!(r.contains("write it with an index: for (int i = 0; i < n; i++)"), "{r}");
+}

@@ -100,10 +100,11 @@ impl Interp<'_> {
                 }
                 let text = String::from_utf8_lossy(&self.c_str(v[1], e)?).into_owned();
                 let func = self.current_function().to_string();
-                let message = format!(
-                    "{}:{line}: {func}: Assertion `{text}' failed.\n",
-                    self.file.name.rsplit('/').next().unwrap_or_default()
-                );
+                // glibc's line: the program's name (the file's stem, as `nvcc -o NAME NAME.cu` makes it),
+                // the file, the line, the function.
+                let file = self.file.name.rsplit('/').next().unwrap_or_default();
+                let program = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
+                let message = format!("{program}: {file}:{line}: {func}: Assertion `{text}' failed.\n");
                 self.write(true, message.as_bytes());
                 return Err(Stop::Exit(134));
             }

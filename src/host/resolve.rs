@@ -808,6 +808,14 @@ impl Resolver<'_> {
                 let (off, fty) = (f.offset as i64, f.ty.clone());
                 Ok((Lv::Mem(ptr_add(addr, off, &fty), None), fty))
             }
+            // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
+            A::Call(..) => match self.rvalue(e)? {
+                v @ HExpr { ty: Type::Struct(_), .. } => {
+                    let t = v.ty.clone();
+                    Ok((Lv::Mem(HExpr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
+                }
+                _ => Err(self.error(e.span, "this expression cannot be assigned to")),
+            },
             _ => Err(self.error(e.span, "this expression cannot be assigned to")),
         }
     }

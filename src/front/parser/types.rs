@@ -524,7 +524,13 @@ impl Parser<'_> {
                 }
                 TokKind::Kw(Kw::Long) => longs = longs.saturating_add(1),
                 // `auto x = ...`: the type the initialiser has.
-                TokKind::Kw(Kw::Auto) if !any => struct_name = Some("auto".into()),
+                TokKind::Kw(Kw::Auto)
+                    if struct_name.is_none()
+                        && named.is_none()
+                        && !(int || char_ || signed || unsigned || short || longs > 0) =>
+                {
+                    struct_name = Some("auto".into())
+                }
                 // `cg::thread_block`, `const cg::grid_group &`: the namespace is dropped.
                 TokKind::Ident(_)
                     if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)

@@ -1,0 +1,59 @@
+//! The C and C++ of host code beyond what tests/programs/host_cpp.cu (recorded on a GPU) prints: failed
+//! `assert`s, struct results, range-based loops with `auto`, and the errors host code gets.
+
+use warpdbg::program::{self, RunOptions};
+
+struct Run {
+    stdout: String,
+    stderr: String,
+    status: u8,
+}
+
+fn run(name: &str, src: &str) -> Run {
+    let compiled = program::compile(name, src.as_bytes(), &Default::default())
+        .unwrap_or_else(|e| panic!("{name} does not compile: {:?}", e.diags));
+    let (mut out, mut err) = (vec![], vec![]);
+    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
+    Run { stdout: String::from_utf8_lossy(&out).into(), stderr: String::from_utf8_lossy(&err).into(), status: r.status }
+}
+
+#[test]
+fn a_failed_assert_prints_glibcs_line_and_aborts() {
+    let r = run(
+        "homework.cu",
+        "#include <cassert>\n#include <cstdio>\nint main() {\n    int n = 3;\n    printf(\"before\\n\");\n\
+         \x20   assert(n == 4 && \"n must be 4\");\n    printf(\"after\\n\");\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "before\n");
+    assert_eq!(r.stderr, "homework: homework.cu:6: int main(): Assertion `n == 4 && \"n must be 4\"' failed.\n");
+    assert_eq!(r.status, 134, "SIGABRT, as a shell reports it");
+}
+
+#[test]
+fn structs_returned_by_value_and_range_loops_over_vectors() {
+    let r = run(
+        "p.cu",
+        "#include <vector>\n#include <cstdio>\nstruct P { int x, y; };\n\
+         P make(int a) { P p; p.x = a; p.y = a * 10; return p; }\n\
+         int main() {\n    std::vector<int> v;\n    for (int i = 0; i < 5; i++) v.push_back(i * i);\n\
+         \x20   int s = make(1).y + make(2).y;\n    P q = make(3);\n\
+         \x20   printf(\"%d %d %d %zu\\n\", s, q.x, q.y, v.size());\n\
+         \x20   int total = 0;\n    for (const auto &x : v) total += x;\n\
+         \x20   for (auto &x : v) x = -x;\n    int w[] = {7, 8, 9};\n    for (long long x : w) total += (int)x;\n\
+         \x20   printf(\"total %d, v[4] %d, front %d\\n\", total, v[4], v.front());\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "30 3 30 5\ntotal 54, v[4] -16, front 0\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+}
+
+#[test]
+fn a_range_loop_over_a_pointer_is_an_error_at_its_range() {
+    let compiled = program::compile(
+        "r.cu",
+        b"int main() {\n    int *p = new int[4];\n    for (int x : p) p[0] += x;\n    return 0;\n}\n",
+        &Default::default(),
+    );
+    let e = compiled.err().expect("a pointer has no range");
+    let text = format!("{:?}", e.diags);
+    assert!(text.contains("a `for (x : range)` loop over a `int *`"), "{text}");
+}
