@@ -153,7 +153,7 @@ impl Interp<'_> {
                          double free",
                         self.mem.allocs[i].name, self.mem.allocs[i].line
                     );
-                    return Err(Stop::Error(HostError::BadFree { line, message }));
+                    return Err(Stop::Error(Box::new(HostError::BadFree { line, message })));
                 }
                 self.mem.release(i, line);
                 Ok(())
@@ -167,7 +167,7 @@ impl Interp<'_> {
                     ),
                     None => format!("host code at line {line} frees {addr:#x}, which malloc did not return"),
                 };
-                Err(Stop::Error(HostError::BadFree { line, message }))
+                Err(Stop::Error(Box::new(HostError::BadFree { line, message })))
             }
         }
     }

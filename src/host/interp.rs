@@ -17,7 +17,7 @@ const MAX_DEPTH: u32 = 100_000;
 /// Why evaluation stopped early.
 pub(super) enum Stop {
     Exit(u8),
-    Error(HostError),
+    Error(Box<HostError>),
     Stopped(u8),
 }
 
@@ -110,7 +110,7 @@ impl<'a> Interp<'a> {
         match r {
             Ok(v) => HostEnd::Exited(v as u8),
             Err(Stop::Exit(code)) => HostEnd::Exited(code),
-            Err(Stop::Error(e)) => HostEnd::Error(e),
+            Err(Stop::Error(e)) => HostEnd::Error(*e),
             Err(Stop::Stopped(code)) => HostEnd::Stopped(code),
         }
     }
@@ -131,7 +131,10 @@ impl<'a> Interp<'a> {
     fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Stop> {
         let func = &self.prog.functions[f as usize];
         if self.depth >= MAX_DEPTH {
-            return Err(Stop::Error(HostError::StackOverflow { line: self.line(at), function: func.name.clone() }));
+            return Err(Stop::Error(Box::new(HostError::StackOverflow {
+                line: self.line(at),
+                function: func.name.clone(),
+            })));
         }
         self.depth += 1;
         self.calls.push(f);
@@ -174,7 +177,7 @@ impl<'a> Interp<'a> {
     fn tick(&mut self, span: Span) -> Result<(), Stop> {
         self.steps += 1;
         if self.steps > self.max_steps {
-            return Err(Stop::Error(HostError::StepLimit { line: self.line(span) }));
+            return Err(Stop::Error(Box::new(HostError::StepLimit { line: self.line(span) })));
         }
         Ok(())
     }
@@ -303,7 +306,7 @@ impl<'a> Interp<'a> {
                 None => format!("host code at line {line} {verb} address {addr:#x}, which is in no allocation"),
             },
         };
-        Stop::Error(HostError::Memory { line, message })
+        Stop::Error(Box::new(HostError::Memory { line, message }))
     }
 
     /// A copy of `n` host bytes at `addr`.
@@ -487,7 +490,8 @@ impl<'a> Interp<'a> {
     }
 
     fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Stop> {
-        alu::binary(op, Ty::from(s), a, b).map_err(|_| Stop::Error(HostError::DivideByZero { line: self.line(span) }))
+        alu::binary(op, Ty::from(s), a, b)
+            .map_err(|_| Stop::Error(Box::new(HostError::DivideByZero { line: self.line(span) })))
     }
 }
 

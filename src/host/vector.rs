@@ -283,13 +283,13 @@ impl Interp<'_> {
             return Ok([start, finish, end]);
         }
         let bytes = n.checked_mul(size).filter(|b| *b <= 1 << 36).ok_or_else(|| {
-            Stop::Error(super::HostError::Memory {
+            Stop::Error(Box::new(super::HostError::Memory {
                 line: self.line(e.span),
                 message: format!(
                     "host code at line {} makes a std::vector of {n} elements: out of memory",
                     self.line(e.span)
                 ),
-            })
+            }))
         })?;
         let line = self.line(e.span);
         let new = self.mem.alloc(bytes, AllocKind::Heap, "std::vector's storage", line);

@@ -80,7 +80,7 @@ impl Interp<'_> {
             if room == size { format!("{size} bytes") } else { format!("{room} bytes left of its {size}") },
             n.saturating_sub(room)
         );
-        Stop::Error(HostError::Memory { line, message })
+        Stop::Error(Box::new(HostError::Memory { line, message }))
     }
 
     /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
