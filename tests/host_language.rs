@@ -53,7 +53,7 @@ fn a_range_loop_over_a_pointer_is_an_error_at_its_range() {
         b"int main() {\n    int *p = new int[4];\n    for (int x : p) p[0] += x;\n    return 0;\n}\n",
         &Default::default(),
     );
-    let e = compiled.err().expect("a pointer has no range");
+    let Err(e) = compiled else { panic!("a pointer has no range") };
     let text = format!("{:?}", e.diags);
     assert!(text.contains("a `for (x : range)` loop over a `int *`"), "{text}");
 }
