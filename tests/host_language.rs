@@ -57,3 +57,20 @@ fn a_range_loop_over_a_pointer_is_an_error_at_its_range() {
     let text = format!("{:?}", e.diags);
     assert!(text.contains("a `for (x : range)` loop over a `int *`"), "{text}");
 }
+
+#[test]
+fn a_pointer_kept_across_realloc_is_a_use_after_free() {
+    let r = run(
+        "grow.cu",
+        "#include <cstdlib>\nint main() {\n    int *a = (int *)malloc(4 * sizeof(int));\n    int *old = a;\n\
+         \x20   a = (int *)realloc(a, 64 * sizeof(int));\n    a[10] = 1;\n    return old[0];\n}\n",
+    );
+    assert_eq!(r.status, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "host code at line 7 reads `old` (byte 0) after it was freed at line 5 (allocated at line 3): use after free"
+        ),
+        "{}",
+        r.stderr
+    );
+}

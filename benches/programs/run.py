@@ -5,10 +5,13 @@
 
 GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case K, the line number in
 CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
-passes when warpdbg's standard output equals the GPU's and its exit status is the program's own. Lines that
+passes when warpdbg's standard output equals the GPU's and its exit status is the program's own; it is a
+`finding` when the output is the same but warpdbg exits with its error status for a bug it reports (a race, an
+uninitialised read, a fault, a leak, a deadlock) that the GPU run did not show. Lines that
 print timings or device facts are compared by shape (their numbers masked): a line counts as one when it names
 time (time, elapsed, ms, sec, GFLOPS, GB/s, bandwidth, speedup, clock) or the device (Device, GPU name, SMs,
-compute capability, memory clock, shared memory per block). Each failure is classified: the construct warpdbg
+compute capability, memory clock, shared memory per block), and on those lines the device's name is masked too
+(warpdbg's simulated device is not named like the GPU). Each failure is classified: the construct warpdbg
 names as unsupported, a compile error, a host error or fault warpdbg reported, the step limit, a timeout, or
 different output (with the first differing line).
 """
@@ -26,19 +29,28 @@ TIMING = re.compile(
     re.I,
 )
 NUMBER = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?")
+# The device's name (cudaDeviceProp::name): the GPU's own, or warpdbg's simulated device's.
+DEVICE_NAME = re.compile(r"NVIDIA H100 80GB HBM3|warpdbg simulated GPU \([^)]*\)")
 
 
 def shape(line):
-    return NUMBER.sub("#", line) if TIMING.search(line) else line
+    return NUMBER.sub("#", DEVICE_NAME.sub("<device name>", line)) if TIMING.search(line) else line
 
 
-def classify(proc, gpu_out, gpu_status):
+def classify(proc, gpu_out, gpu_status, argv0):
+    # The GPU ran the binary gpu.sh built (/tmp/progbin/K); warpdbg's argv[0] is `./STEM`, as a student runs it.
+    gpu_out = re.sub(r"/tmp/progbin/\d+", argv0, gpu_out)
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
     a, b = out.splitlines(), gpu_out.splitlines()
     same = len(a) == len(b) and all(shape(x) == shape(y) for x, y in zip(a, b))
     if same and proc.returncode == gpu_status:
         return "pass", ""
+    if same and gpu_status == 0 and proc.returncode in (1, 3) and re.search(r"hazard:|=====|never freed|deadlock", err):
+        # The same output, and a bug warpdbg reports that the GPU run did not show (a race, an uninitialised
+        # read, a fault, a leak): warpdbg's exit status says so.
+        m = re.search(r"(hazard: [^\n]{0,80}|========= [^\n]{0,80}|[^\n]{0,60}never freed)", err)
+        return "finding", m.group(1) if m else ""
     m = re.search(r"not supported by warpdbg: ([^\n]*)", err)
     if m:
         return "unsupported", m.group(1).strip()
@@ -100,7 +112,8 @@ def main():
             proc = subprocess.run(cmd, capture_output=True, timeout=limit, cwd=os.path.dirname(path))
         except subprocess.TimeoutExpired:
             return {"case": k, "path": path, "result": "timeout", "detail": f"over {limit} s"}
-        result, detail = classify(proc, gpu_out, status)
+        argv0 = "./" + os.path.splitext(os.path.basename(path))[0]
+        result, detail = classify(proc, gpu_out, status, argv0)
         return {"case": k, "path": path, "result": result, "detail": detail}
 
     with ThreadPoolExecutor(jobs) as pool:

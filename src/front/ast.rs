@@ -266,6 +266,10 @@ pub enum StmtKind {
     Case(Expr),
     /// `default:` (host code).
     Default,
+    /// `goto label;` (host code: the error-handling style of Visual Studio's CUDA template).
+    Goto(Ident),
+    /// `label:` (host code), followed by the statement it labels.
+    Label(Ident),
     Empty,
 }
 

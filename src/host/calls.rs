@@ -68,20 +68,56 @@ impl Interp<'_> {
                 self.rand = libc::GlibcRand::new(v[0] as u32);
                 0
             }
-            Lib::Atoi => {
-                let s = self.c_str(v[0], e)?;
-                let s = String::from_utf8_lossy(&s);
-                let t = s.trim_start();
-                let (sign, digits) = match t.strip_prefix('-') {
-                    Some(d) => (-1i64, d),
-                    None => (1, t.strip_prefix('+').unwrap_or(t)),
-                };
-                let n: i64 = digits
-                    .bytes()
-                    .take_while(u8::is_ascii_digit)
-                    .fold(0i64, |n, d| n.wrapping_mul(10).wrapping_add((d - b'0') as i64));
-                (sign * n) as i32 as u32 as u64
+            // glibc's atoi and atol are strtol in base 10.
+            Lib::Atoi | Lib::Atol => {
+                let (n, _) = libc::strtol(&self.c_str(v[0], e)?, 10, true);
+                if lib == Lib::Atoi { n as i32 as u32 as u64 } else { n }
             }
+            Lib::Strtol(t) => {
+                let text = self.c_str(v[0], e)?;
+                let (n, used) = libc::strtol(&text, v[2] as u32, t.is_signed());
+                self.set_end(v[1], v[0], used, e)?;
+                n
+            }
+            Lib::Strtod(t) => {
+                let text = self.c_str(v[0], e)?;
+                let (x, used) = libc::strtod(&text);
+                if args.len() > 1 {
+                    self.set_end(v[1], v[0], used, e)?;
+                }
+                if t == Scalar::F32 { (x as f32).to_bits() as u64 } else { x.to_bits() }
+            }
+            Lib::Realloc => self.realloc(v[0], v[1], v[2] as u32, line)?,
+            Lib::Memcmp => {
+                let (a, b) = (self.read_bytes(v[0], v[2], e.span)?, self.read_bytes(v[1], v[2], e.span)?);
+                // glibc returns the difference of the first bytes that differ.
+                match a.iter().zip(&b).find(|(x, y)| x != y) {
+                    Some((&x, &y)) => (x as i32 - y as i32) as u32 as u64,
+                    None => 0,
+                }
+            }
+            Lib::Sprintf | Lib::Snprintf => {
+                let first = if lib == Lib::Sprintf { 1 } else { 2 };
+                let fmt = self.c_str(v[first], e)?;
+                let mut rest = vec![];
+                for (k, a) in args.iter().enumerate().skip(first + 1) {
+                    let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
+                    rest.push((bits, a.ty.clone()));
+                }
+                let mut text = self.format(&fmt, &rest, e)?.into_bytes();
+                let len = text.len() as u64;
+                // snprintf writes at most n bytes, the terminating NUL among them; it returns the full length.
+                if lib == Lib::Snprintf {
+                    text.truncate(v[1].saturating_sub(1) as usize);
+                    if v[1] == 0 {
+                        return Ok(len);
+                    }
+                }
+                text.push(0);
+                self.write_bytes(v[0], Some(&text), text.len() as u64, 0, e.span)?;
+                len
+            }
+            Lib::Fflush => 0,
             Lib::Strcmp => {
                 let (a, b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
                 match a.cmp(&b) {
@@ -139,6 +175,41 @@ impl Interp<'_> {
 
     pub(super) fn c_str(&mut self, addr: u64, e: &HExpr) -> Result<Vec<u8>, Stop> {
         self.mem.c_string(addr).map_err(|f| self.fault(f, addr, false, None, e.span))
+    }
+
+    /// `*end = start + used` for `strtol`/`strtod`, when `end` is not null.
+    fn set_end(&mut self, end: u64, start: u64, used: usize, e: &HExpr) -> Result<(), Stop> {
+        if end == 0 {
+            return Ok(());
+        }
+        let bits = (start + used as u64).to_le_bytes();
+        self.write_bytes(end, Some(&bits), 8, 0, e.span)
+    }
+
+    /// `realloc(p, n)`: a new allocation holding the old one's first bytes, the old one freed (the address
+    /// always changes, so code that keeps the old pointer is caught using freed memory).
+    fn realloc(&mut self, addr: u64, bytes: u64, name: u32, line: u32) -> Result<u64, Stop> {
+        if bytes > 1 << 36 {
+            return Ok(0);
+        }
+        let old = match self.mem.at_base(addr) {
+            Some(i) if self.mem.allocs[i].kind == AllocKind::Heap && self.mem.allocs[i].freed.is_none() => {
+                let a = &self.mem.allocs[i];
+                a.data[..a.size.min(bytes) as usize].to_vec()
+            }
+            _ if addr == 0 => vec![],
+            _ => {
+                // Freed, or not from malloc: what free would say.
+                self.free(addr, line)?;
+                vec![]
+            }
+        };
+        let name = self.literal(name);
+        let new = self.mem.alloc(bytes, AllocKind::Heap, &name, line);
+        let i = self.mem.allocs.len() - 1;
+        self.mem.allocs[i].data[..old.len()].copy_from_slice(&old);
+        self.free(addr, line)?;
+        Ok(new)
     }
 
     fn free(&mut self, addr: u64, line: u32) -> Result<(), Stop> {

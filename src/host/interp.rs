@@ -26,6 +26,8 @@ enum Flow {
     Break,
     Continue,
     Return(u64),
+    /// To the label of this index, a statement of the function's body.
+    Goto(u32),
 }
 
 /// A running host program.
@@ -37,6 +39,8 @@ pub struct Interp<'a> {
     pub(super) out: &'a mut dyn Write,
     pub(super) err: &'a mut dyn Write,
     pub(super) rand: super::libc::GlibcRand,
+    /// The addresses of the file-scope variables (in `main`'s frame, set by its prologue).
+    pub(super) globals: Vec<u64>,
     /// The CUDA runtime's state: errors, events, streams, virtual time, findings.
     pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
@@ -79,6 +83,7 @@ impl<'a> Interp<'a> {
             out,
             err,
             rand: Default::default(),
+            globals: vec![0; prog.globals as usize],
             rt: Default::default(),
             strings,
             stream_state: Default::default(),
@@ -96,7 +101,10 @@ impl<'a> Interp<'a> {
         if main.params.len() >= 2 {
             // argv: the program's name and the arguments, NUL-terminated, then a null pointer.
             let argv = self.mem.alloc(8 * (args.len() as u64 + 2), AllocKind::Stack, "argv", 0);
-            for (i, a) in std::iter::once(&self.file.name).chain(args).enumerate() {
+            // argv[0] is what a student types to run the program nvcc built from the file: `./reduction`.
+            let file = self.file.name.rsplit('/').next().unwrap_or_default();
+            let program = format!("./{}", file.rsplit_once('.').map_or(file, |(stem, _)| stem));
+            for (i, a) in std::iter::once(&program).chain(args).enumerate() {
                 let at = self.mem.alloc(a.len() as u64 + 1, AllocKind::Stack, "argv", 0);
                 if let Ok(b) = self.mem.bytes(at, a.len() as u64) {
                     b.copy_from_slice(a.as_bytes());
@@ -149,7 +157,11 @@ impl<'a> Interp<'a> {
             slots[*slot as usize] = at;
             frame.push(at);
         }
-        let r = self.block(&func.body, &mut slots);
+        let mut r = self.block(&func.body, &mut slots);
+        while let Ok(Flow::Goto(l)) = r {
+            let at = func.body.iter().position(|s| matches!(s, HStmt::Label(x) if *x == l)).unwrap_or(func.body.len());
+            r = self.block(&func.body[at..], &mut slots);
+        }
         // Freed newest first, so that each is the last allocation and its addresses are used again.
         for at in frame.iter().rev() {
             if let Some(i) = self.mem.at_base(*at) {
@@ -200,7 +212,7 @@ impl<'a> Interp<'a> {
                     self.tick(c.span)?;
                     match self.stmt(body, slots)? {
                         Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        f @ (Flow::Return(_) | Flow::Goto(_)) => return Ok(f),
                         _ => {}
                     }
                 }
@@ -209,7 +221,7 @@ impl<'a> Interp<'a> {
                 self.tick(c.span)?;
                 match self.stmt(body, slots)? {
                     Flow::Break => break,
-                    Flow::Return(v) => return Ok(Flow::Return(v)),
+                    f @ (Flow::Return(_) | Flow::Goto(_)) => return Ok(f),
                     _ => {}
                 }
                 if self.eval(c, slots)? == 0 {
@@ -228,7 +240,7 @@ impl<'a> Interp<'a> {
                     self.tick(c.as_ref().or(step.as_ref()).map(|e| e.span).unwrap_or_default())?;
                     match self.stmt(body, slots)? {
                         Flow::Break => break,
-                        Flow::Return(v) => return Ok(Flow::Return(v)),
+                        f @ (Flow::Return(_) | Flow::Goto(_)) => return Ok(f),
                         _ => {}
                     }
                     if let Some(s) = step {
@@ -247,6 +259,13 @@ impl<'a> Interp<'a> {
                 }
             }
             HStmt::Break => return Ok(Flow::Break),
+            HStmt::Goto(l) => return Ok(Flow::Goto(*l)),
+            HStmt::Label(_) => {}
+            HStmt::SetGlobal(g, s) => {
+                if let Some(at) = self.globals.get_mut(*g as usize) {
+                    *at = slots[*s as usize];
+                }
+            }
             HStmt::Continue => return Ok(Flow::Continue),
             HStmt::Return(v) => {
                 let v = match v {
@@ -379,6 +398,7 @@ impl<'a> Interp<'a> {
             HK::Const(v) => *v,
             HK::Str(id) => self.strings[*id as usize],
             HK::Slot(s) => slots[*s as usize],
+            HK::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
             HK::Load(addr, s, what) => {
                 let a = self.eval(addr, slots)?;
                 self.load(a, *s, what.as_deref(), e.span)?

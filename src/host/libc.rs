@@ -1,4 +1,5 @@
-//! The C library pieces whose results a program prints: glibc's `rand` and `printf` formatting.
+//! The C library pieces whose results a program prints: glibc's `rand`, `printf` formatting, and the number
+//! parsing of `atoi`/`strtol`/`strtod`.
 
 use crate::ir::Ty;
 
@@ -123,9 +124,113 @@ pub fn string(spec: &str, s: &[u8]) -> String {
     if left { format!("{t}{}", " ".repeat(pad)) } else { format!("{}{t}", " ".repeat(pad)) }
 }
 
+/// `strtol`'s reading of `s` in `base` (0: from the prefix, `0x` or `0`): the value, saturated as glibc does
+/// to the type's range (signed or not), and how many bytes it used (0 when there is no number).
+pub fn strtol(s: &[u8], base: u32, signed: bool) -> (u64, usize) {
+    let mut i = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let neg = match s.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let hex_prefix = s.get(i) == Some(&b'0') && matches!(s.get(i + 1), Some(b'x' | b'X'));
+    let base = match base {
+        0 if hex_prefix => 16,
+        0 if s.get(i) == Some(&b'0') => 8,
+        0 => 10,
+        b => b,
+    };
+    if base == 16 && hex_prefix && s.get(i + 2).is_some_and(|b| b.is_ascii_hexdigit()) {
+        i += 2;
+    }
+    let start = i;
+    let mut n: u128 = 0;
+    while let Some(d) = s.get(i).and_then(|&b| (b as char).to_digit(36)).filter(|&d| d < base) {
+        n = (n * base as u128 + d as u128).min(u64::MAX as u128 + 1);
+        i += 1;
+    }
+    if i == start {
+        return (0, 0);
+    }
+    let v = if signed {
+        let n = n.min(if neg { 1 << 63 } else { i64::MAX as u128 }) as i128;
+        (if neg { -n } else { n }) as i64 as u64
+    } else {
+        let n = n.min(u64::MAX as u128) as u64;
+        if neg { n.wrapping_neg() } else { n }
+    };
+    (v, i)
+}
+
+/// `strtod`'s reading of `s`: the value and how many bytes it used (0 when there is no number). Decimal
+/// forms with an exponent, `inf`, `infinity` and `nan`.
+pub fn strtod(s: &[u8]) -> (f64, usize) {
+    let lead = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    let t = &s[lead..];
+    let i = usize::from(matches!(t.first(), Some(b'-' | b'+')));
+    let word = |w: &str| t.len() >= i + w.len() && t[i..i + w.len()].eq_ignore_ascii_case(w.as_bytes());
+    for w in ["infinity", "inf", "nan"] {
+        if word(w) {
+            let v = if w == "nan" { f64::NAN } else { f64::INFINITY };
+            return (if t[0] == b'-' { -v } else { v }, lead + i + w.len());
+        }
+    }
+    let digits = |t: &[u8], mut i: usize| {
+        while t.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let int_end = digits(t, i);
+    let mut end = int_end;
+    if t.get(end) == Some(&b'.') {
+        end = digits(t, end + 1);
+    }
+    if end == i || (end == i + 1 && t.get(i) == Some(&b'.')) {
+        return (0.0, 0);
+    }
+    if matches!(t.get(end), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(t.get(end + 1), Some(b'-' | b'+')));
+        let exp_end = digits(t, end + 1 + sign);
+        if exp_end > end + 1 + sign {
+            end = exp_end;
+        }
+    }
+    let text = std::str::from_utf8(&t[..end]).unwrap_or("0");
+    (text.parse().unwrap_or(0.0), lead + end)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn strtol_reads_as_glibc_does() {
+        assert_eq!(strtol(b"  42xyz", 10, true), (42, 4));
+        assert_eq!(strtol(b"-17", 10, true), ((-17i64) as u64, 3));
+        assert_eq!(strtol(b"0x1F", 0, true), (31, 4));
+        assert_eq!(strtol(b"017", 0, true), (15, 3));
+        assert_eq!(strtol(b"ff", 16, true), (255, 2));
+        assert_eq!(strtol(b"abc", 10, true), (0, 0));
+        assert_eq!(strtol(b"99999999999999999999", 10, true), (i64::MAX as u64, 20));
+        assert_eq!(strtol(b"-1", 10, false), (u64::MAX, 2));
+    }
+
+    #[test]
+    fn strtod_reads_as_glibc_does() {
+        assert_eq!(strtod(b" 1.5e3s"), (1500.0, 6));
+        assert_eq!(strtod(b"-.25"), (-0.25, 4));
+        assert_eq!(strtod(b"3."), (3.0, 2));
+        assert_eq!(strtod(b"2e"), (2.0, 1));
+        assert_eq!(strtod(b"x"), (0.0, 0));
+        assert_eq!(strtod(b"-inf").0, f64::NEG_INFINITY);
+    }
 
     #[test]
     fn glibc_rand_default_seed() {

@@ -20,15 +20,29 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "puts" => Some((Lib::Puts, vec![ptr()], false, int)),
         "putchar" => Some((Lib::Putchar, vec![int.clone()], false, int)),
         "malloc" => Some((Lib::Malloc, vec![size], false, ptr())),
-        "calloc" => Some((Lib::Calloc, vec![size.clone(), size], false, ptr())),
+        "calloc" => Some((Lib::Calloc, vec![size.clone(), size.clone()], false, ptr())),
+        "realloc" => Some((Lib::Realloc, vec![ptr(), size.clone()], false, ptr())),
+        "memcmp" => Some((Lib::Memcmp, vec![ptr(), ptr(), size.clone()], false, int.clone())),
+        "sprintf" => Some((Lib::Sprintf, vec![ptr(), ptr()], true, int.clone())),
+        "snprintf" => Some((Lib::Snprintf, vec![ptr(), size.clone(), ptr()], true, int.clone())),
+        "atof" => Some((Lib::Strtod(Scalar::F64), vec![ptr()], false, f64t.clone())),
+        "strtod" => Some((Lib::Strtod(Scalar::F64), vec![ptr(), ptr()], false, f64t.clone())),
+        "strtof" => Some((Lib::Strtod(Scalar::F32), vec![ptr(), ptr()], false, f32t.clone())),
+        "strtol" | "strtoll" => Some((Lib::Strtol(Scalar::I64), vec![ptr(), ptr(), int.clone()], false, long.clone())),
+        "strtoul" | "strtoull" => {
+            Some((Lib::Strtol(Scalar::U64), vec![ptr(), ptr(), int.clone()], false, Type::Scalar(Scalar::U64)))
+        }
         "free" => Some((Lib::Free, vec![ptr()], false, Type::Void)),
-        "memset" => Some((Lib::Memset, vec![ptr(), int, size], false, ptr())),
-        "memcpy" => Some((Lib::Memcpy, vec![ptr(), ptr(), size], false, ptr())),
+        "memset" => Some((Lib::Memset, vec![ptr(), int.clone(), size.clone()], false, ptr())),
+        "memcpy" => Some((Lib::Memcpy, vec![ptr(), ptr(), size.clone()], false, ptr())),
         "rand" => Some((Lib::Rand, vec![], false, int)),
         "srand" => Some((Lib::Srand, vec![Type::UINT], false, Type::Void)),
         "strcmp" => Some((Lib::Strcmp, vec![ptr(), ptr()], false, int.clone())),
         "strlen" => Some((Lib::Strlen, vec![ptr()], false, size.clone())),
         "atoi" => Some((Lib::Atoi, vec![ptr()], false, int)),
+        "atol" | "atoll" => Some((Lib::Atol, vec![ptr()], false, long.clone())),
+        // Output reaches the terminal in program order already: flushing changes nothing.
+        "fflush" => Some((Lib::Fflush, vec![ptr()], false, int.clone())),
         "exit" => Some((Lib::Exit, vec![int.clone()], false, Type::Void)),
         "abort" => Some((Lib::Abort, vec![], false, Type::Void)),
         // The parser appends the condition's text.
@@ -119,6 +133,9 @@ impl Resolver<'_> {
         if let Some(r) = self.algorithm(&name.name, args, span) {
             return r;
         }
+        if name.name == "dim3" {
+            return self.dim3_value(args, span);
+        }
         if self.kernels.find(&name.name).is_some() {
             return Err(self
                 .unsupported(name.span, "calling a kernel or device function from host code")
@@ -153,7 +170,7 @@ impl Resolver<'_> {
         {
             return Ok(HExpr::new(HK::Lib(lib, vals), t.clone(), span));
         }
-        if matches!(lib, Lib::Malloc | Lib::Calloc) {
+        if matches!(lib, Lib::Malloc | Lib::Calloc | Lib::Realloc) {
             // The allocation's name, for messages (`h_a`).
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
@@ -236,9 +253,28 @@ impl Resolver<'_> {
         let v = self.rvalue(e)?;
         match &v.ty {
             Type::Struct(_) => Ok(Dim3Src::Mem(v)),
-            Type::Scalar(s) if s.is_integer() => Ok(Dim3Src::Int(self.convert(v, &Type::UINT)?)),
+            // `ceil(n / 256.0)`: C++ converts a floating value to dim3's unsigned int.
+            Type::Scalar(_) => Ok(Dim3Src::Int(self.convert(v, &Type::UINT)?)),
             t => Err(self.error(e.span, format!("a launch dimension must be an integer or a dim3, not `{t}`"))),
         }
+    }
+}
+
+impl Resolver<'_> {
+    /// `dim3(x[, y[, z]])` as a value: a temporary in the caller's frame, its parts set (missing ones 1).
+    fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        if args.len() > 3 {
+            return Err(self.error(span, "a dim3 has three parts"));
+        }
+        let parts = args.iter().map(|a| self.rvalue(a).and_then(|v| self.convert(v, &Type::UINT)));
+        let parts = parts.collect::<Res<Vec<_>>>()?;
+        let ty = Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(super::resolve::Fail)?);
+        let tmp = self.new_slot();
+        self.frame.push((tmp, ty.size(), "dim3() value".into()));
+        let addr = HExpr::new(HK::Slot(tmp), Type::ptr(ty.clone(), false), span);
+        let init = HExpr::new(HK::InitDim3(Box::new(addr.clone()), parts), Type::Void, span);
+        // A struct's value is its address.
+        Ok(HExpr::new(HK::Comma(Box::new(init), Box::new(HExpr { ty: ty.clone(), ..addr })), ty, span))
     }
 }
 

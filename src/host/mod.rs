@@ -8,6 +8,7 @@ mod calls;
 pub mod cuda;
 mod expr;
 pub mod findings;
+mod globals;
 pub mod interp;
 pub mod libc;
 mod libcalls;

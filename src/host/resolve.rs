@@ -24,6 +24,8 @@ pub(super) enum Var {
     Mem(Slot, Type),
     /// A constant (a `const` file-scope variable, a `const` local with a constant initialiser).
     Const(u64, Type),
+    /// A file-scope variable: in host memory, its address in the program's table of globals.
+    Global(u32, Type),
 }
 
 /// Where an lvalue is.
@@ -43,6 +45,8 @@ pub fn resolve(
         fns: HashMap::new(),
         sigs: vec![],
         consts: HashMap::new(),
+        globals: HashMap::new(),
+        global_decls: vec![],
         strings: vec![],
         diags: vec![],
         scopes: vec![],
@@ -53,6 +57,7 @@ pub fn resolve(
         defaults: HashMap::new(),
         ret: Type::Void,
         ret_slot: None,
+        labels: vec![],
     };
     for (i, f) in defs.iter().enumerate() {
         let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
@@ -65,9 +70,7 @@ pub fn resolve(
         }
         r.sigs.push((ret, params));
     }
-    for g in globals {
-        r.global(g);
-    }
+    r.globals(globals);
     let mut functions = vec![];
     for f in defs {
         match r.function(f) {
@@ -89,14 +92,18 @@ pub fn resolve(
     if !r.diags.is_empty() {
         return Err(r.diags);
     }
-    Ok(HostProgram { functions, main, strings: r.strings })
+    Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32 })
 }
 
 pub(super) struct Resolver<'a> {
     pub(super) kernels: &'a tast::Program,
     pub(super) fns: HashMap<String, u32>,
     pub(super) sigs: Vec<(Type, Vec<Type>)>,
-    consts: HashMap<String, (u64, Type)>,
+    pub(super) consts: HashMap<String, (u64, Type)>,
+    /// File-scope variables: index in the table of globals, and type.
+    pub(super) globals: HashMap<String, (u32, Type)>,
+    /// Their declarations, run at the start of `main`.
+    pub(super) global_decls: Vec<ast::Decl>,
     pub(super) strings: Vec<Vec<u8>>,
     pub(super) diags: Vec<Diagnostic>,
     scopes: Vec<HashMap<String, Var>>,
@@ -108,6 +115,8 @@ pub(super) struct Resolver<'a> {
     /// Each host function's default arguments, by parameter.
     pub(super) defaults: HashMap<String, Vec<Option<ast::Expr>>>,
     ret: Type,
+    /// The labels of the function's body, in order (`goto` targets).
+    labels: Vec<String>,
     /// In a function returning a struct: the hidden parameter with the address the caller's copy goes to.
     ret_slot: Option<Slot>,
 }
@@ -168,26 +177,6 @@ impl Resolver<'_> {
         self.ty(&p.ty, 0).unwrap_or(Type::Error)
     }
 
-    /// A file-scope variable: `const` ones with a constant initialiser are constants.
-    fn global(&mut self, g: &ast::GlobalDecl) {
-        if g.space != ast::VarSpace::Plain {
-            return;
-        }
-        for d in &g.decl.declarators {
-            let Ok(ty) = self.ty(&g.decl.ty, d.pointers) else { continue };
-            let value = d.init.as_ref().and_then(|i| self.const_eval(i));
-            match (g.decl.ty.is_const, value, storage(&ty)) {
-                (true, Some(v), Some(s)) if d.dims.is_empty() => {
-                    let bits = Scalar::I64.convert_bits(s, v as u64);
-                    self.consts.insert(d.name.name.clone(), (bits, ty));
-                }
-                _ => {
-                    self.unsupported(d.name.span, "host variables at file scope yet (only `const` scalars)");
-                }
-            }
-        }
-    }
-
     /// The value of an integer constant expression, if it is one.
     pub(super) fn const_eval(&self, e: &ast::Expr) -> Option<i64> {
         match &e.kind {
@@ -223,6 +212,9 @@ impl Resolver<'_> {
 
     pub(super) fn lookup(&self, name: &str) -> Option<Var> {
         self.scopes.iter().rev().find_map(|s| s.get(name).cloned()).or_else(|| {
+            if let Some((i, ty)) = self.globals.get(name) {
+                return Some(Var::Global(*i, ty.clone()));
+            }
             let (bits, ty) = self.consts.get(name)?;
             Some(Var::Const(*bits, ty.clone()))
         })
@@ -238,6 +230,7 @@ impl Resolver<'_> {
                     Var::Reg(s, t) => (*s, t.clone(), false, None),
                     Var::Mem(s, t) => (*s, t.clone(), true, None),
                     Var::Const(bits, t) => (0, t.clone(), false, Some(*bits)),
+                    Var::Global(..) => continue,
                 };
                 if seen.insert(name.clone()) {
                     out.push(ScopeVar { name: name.clone(), slot, ty, in_memory, constant });
@@ -253,6 +246,8 @@ impl Resolver<'_> {
         self.slots = 0;
         self.frame.clear();
         self.addressed.clear();
+        self.labels =
+            f.body.iter().filter_map(|s| if let S::Label(l) = &s.kind { Some(l.name.clone()) } else { None }).collect();
         f.body.iter().for_each(|s| addressed_in_stmt(s, &mut self.addressed, &self.refs));
         let index = self.fns.get(&f.name.name).copied().unwrap_or(0) as usize;
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
@@ -293,6 +288,9 @@ impl Resolver<'_> {
             self.ret_slot = Some(slot);
         }
         let mut body = copies;
+        if f.name.name == "main" {
+            self.global_prologue(&mut body);
+        }
         body.extend(self.stmts(&f.body)?);
         Ok(HFunc {
             name: f.name.name.clone(),
@@ -303,6 +301,23 @@ impl Resolver<'_> {
             ret,
             span: f.span,
         })
+    }
+
+    /// A scope in which file-scope variables are declared to learn their types (all in memory).
+    pub(super) fn begin_scope_for_globals(&mut self, d: &ast::Decl) {
+        self.scopes.push(HashMap::new());
+        for dc in &d.declarators {
+            self.addressed.insert(dc.name.name.clone());
+        }
+    }
+
+    pub(super) fn end_scope_for_globals(&mut self) -> HashMap<String, Var> {
+        self.scopes.pop().unwrap_or_default()
+    }
+
+    /// Makes the local `name` live in host memory (a file-scope variable declared in `main`).
+    pub(super) fn force_in_memory(&mut self, name: &str) {
+        self.addressed.insert(name.to_string());
     }
 
     pub(super) fn new_slot(&mut self) -> Slot {
@@ -387,6 +402,19 @@ impl Resolver<'_> {
             }
             S::Case(_) | S::Default => {
                 return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
+            }
+            S::Goto(l) => match self.labels.iter().position(|x| *x == l.name) {
+                Some(i) => HStmt::Goto(i as u32),
+                None => return Err(self.error(l.span, format!("no label `{}` in this function's body", l.name))),
+            },
+            S::Label(l) if self.scopes.len() == 1 => {
+                HStmt::Label(self.labels.iter().position(|x| *x == l.name).unwrap_or(0) as u32)
+            }
+            S::Label(_) => {
+                return Err(self.unsupported(
+                    s.span,
+                    "labels inside a nested block (`goto` goes to labels of the function's body)",
+                ));
             }
             S::Empty => return Ok(()),
         };
@@ -536,7 +564,7 @@ impl Resolver<'_> {
         Ok(HStmt::For(i, c, st, Box::new(self.scoped(body)?)))
     }
 
-    fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
+    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
         for dc in &d.declarators {
             let mut ty = self.ty(&d.ty, dc.pointers)?;
             for dim in dc.dims.iter().rev() {
@@ -768,6 +796,9 @@ impl Resolver<'_> {
                 Some(Var::Reg(s, t)) => Ok((Lv::Reg(s), t)),
                 Some(Var::Mem(s, t)) => {
                     Ok((Lv::Mem(HExpr::new(HK::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
+                }
+                Some(Var::Global(i, t)) => {
+                    Ok((Lv::Mem(HExpr::new(HK::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
                 }
                 Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
                 None => Err(self.undeclared(n, e.span)),

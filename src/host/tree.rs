@@ -17,6 +17,8 @@ pub struct HostProgram {
     pub main: u32,
     /// String literals, each with its terminating NUL (placed in host memory before `main` runs).
     pub strings: Vec<Vec<u8>>,
+    /// How many file-scope variables the table of globals holds.
+    pub globals: u32,
 }
 
 /// One host function.
@@ -49,6 +51,12 @@ pub enum HStmt {
     /// `switch`: the value, each `case` value with the index of the body statement it labels, the `default`
     /// label's index, and the body's statements (labels removed). `break` leaves the switch.
     Switch(HExpr, Vec<(u64, usize)>, Option<usize>, Vec<HStmt>),
+    /// File-scope variable `n` lives at the address in the slot (`main`'s prologue declares them).
+    SetGlobal(u32, Slot),
+    /// `goto`, and the label it goes to: labels are statements of the function's body (not nested), by
+    /// index in the function's label list.
+    Goto(u32),
+    Label(u32),
     /// Zero `bytes` at the address in a slot (a memory local's declaration without a full initialiser).
     Zero(Slot, u32),
 }
@@ -121,12 +129,25 @@ pub enum Lib {
     Putchar,
     Malloc,
     Calloc,
+    /// `realloc(p, n)`: a new allocation with the old bytes, the old one freed.
+    Realloc,
+    Memcmp,
+    /// `sprintf(buf, fmt, ...)`, `snprintf(buf, n, fmt, ...)`: `printf` into host memory.
+    Sprintf,
+    Snprintf,
+    /// `atof`/`strtod`/`strtof` into a float of this type.
+    Strtod(Scalar),
+    /// `strtol`/`strtoul` (and the `ll` forms) with a base, into this integer type.
+    Strtol(Scalar),
     Free,
     Memset,
     Memcpy,
     Rand,
     Srand,
     Atoi,
+    /// `atol`/`atoll`: as `atoi`, in 64 bits.
+    Atol,
+    Fflush,
     Strcmp,
     Strlen,
     Exit,
@@ -157,6 +178,8 @@ pub enum HK {
     Str(u32),
     /// A register local's value.
     Slot(Slot),
+    /// The address of file-scope variable `n` (set when `main` starts).
+    Global(u32),
     /// A value loaded from memory, stored as `Scalar`; `what` names the pointer for messages.
     Load(Box<HExpr>, Scalar, Option<String>),
     Assign(Box<Place>, Box<HExpr>),

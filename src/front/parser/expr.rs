@@ -193,7 +193,7 @@ impl Parser<'_> {
             if self.is(Punct::LParen) {
                 let save = self.pos;
                 self.bump();
-                if self.starts_type() {
+                if self.starts_type() && !self.at_functional_cast() {
                     let ty = self.type_spec()?;
                     self.expect(Punct::RParen)?;
                     return Ok(Expr { kind: ExprKind::SizeofType(ty), span: start.to(self.prev_span()) });
@@ -214,7 +214,8 @@ impl Parser<'_> {
         if self.is(Punct::LParen) {
             let save = self.pos;
             self.bump();
-            if self.starts_type() {
+            // `(double(n) + 1.0)` is an expression that starts with a functional cast.
+            if self.starts_type() && !self.at_functional_cast() {
                 let ty = self.type_spec()?;
                 self.expect(Punct::RParen)?;
                 let e = self.unary()?;
@@ -224,6 +225,12 @@ impl Parser<'_> {
             self.pos = save;
         }
         self.postfix()
+    }
+
+    /// At `float(x)`: a functional cast, which starts an expression, not a type.
+    fn at_functional_cast(&self) -> bool {
+        matches!(self.kind(), TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char))
+            && *self.peek_kind(1) == TokKind::Punct(Punct::LParen)
     }
 
     pub(super) fn postfix(&mut self) -> PResult<Expr> {

@@ -33,6 +33,8 @@ pub struct Parser<'t> {
     templates: Templates,
     /// Host functions, skipped.
     host_functions: Vec<Ident>,
+    /// Default arguments of host prototypes, by function name, for the definition that follows.
+    proto_defaults: std::collections::HashMap<String, Vec<Option<Expr>>>,
     /// Open `extern "C" {` and `namespace x {` blocks.
     extern_blocks: u32,
     /// Struct and enum definitions seen so far (their names are type names from here on).
@@ -79,6 +81,7 @@ impl<'t> Parser<'t> {
             typedefs: Default::default(),
             templates: Templates::default(),
             host_functions: vec![],
+            proto_defaults: Default::default(),
             extern_blocks: 0,
             structs: vec![],
             enums: vec![],
@@ -339,6 +342,8 @@ impl<'t> Parser<'t> {
         let start = self.span();
         let mut kind = None;
         let (mut space, mut is_extern) = (VarSpace::Plain, false);
+        // `__host__` seen: with `__device__`, a function compiled for both sides.
+        let mut both = false;
         loop {
             match self.kind() {
                 TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
@@ -350,7 +355,8 @@ impl<'t> Parser<'t> {
                         space = VarSpace::Device;
                     }
                 }
-                TokKind::Kw(Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Kw(Kw::Host) => both = true,
+                TokKind::Kw(Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
                 TokKind::Kw(Kw::Extern) if matches!(self.peek_kind(1), TokKind::Str(_)) => {
                     self.bump(); // extern "C"
                     if *self.peek_kind(1) == TokKind::Punct(Punct::LBrace) {
@@ -434,7 +440,8 @@ impl<'t> Parser<'t> {
             match self.kind() {
                 TokKind::Kw(Kw::Global) => kind = Some(FnKind::Global),
                 TokKind::Kw(Kw::Device) if kind.is_none() => kind = Some(FnKind::Device),
-                TokKind::Kw(Kw::Device | Kw::Host | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
+                TokKind::Kw(Kw::Host) => both = true,
+                TokKind::Kw(Kw::Device | Kw::ForceInline | Kw::NoInline | Kw::Inline | Kw::Static) => {}
                 TokKind::Ident(n) if n == "__launch_bounds__" => {
                     self.bump();
                     self.skip_parens()?;
@@ -494,7 +501,12 @@ impl<'t> Parser<'t> {
             return Err(self.expected("`{`"));
         }
         let body = self.block()?;
-        Ok(Some(TopItem::Function(Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() })))
+        let f = Function { kind, ret, name, params, body, span: sig, body_end: self.prev_span() };
+        if both && kind == FnKind::Device && self.program {
+            // `__host__ __device__`: the host interpreter runs the same body when host code calls it.
+            self.host_defs.push(f.clone());
+        }
+        Ok(Some(TopItem::Function(f)))
     }
 }
 
@@ -574,7 +586,7 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaPitchedPtr"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
-        "time_t" | "clock_t" | "FILE" => "the C library",
+        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" => "the C library",
         "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
             "the CUDA driver API"
         }

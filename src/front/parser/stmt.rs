@@ -99,6 +99,17 @@ impl Parser<'_> {
                 self.bump();
                 StmtKind::Default
             }
+            TokKind::Kw(Kw::Goto) if self.host => {
+                self.bump();
+                let label = self.ident("a label")?;
+                self.expect_semi()?;
+                StmtKind::Goto(label)
+            }
+            TokKind::Ident(_) if self.host && *self.peek_kind(1) == TokKind::Punct(Punct::Colon) => {
+                let label = self.ident("a label")?;
+                self.bump();
+                StmtKind::Label(label)
+            }
             TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
                 let what = match k {
                     Kw::Goto => "`goto`",

@@ -289,13 +289,26 @@ impl Parser<'_> {
     }
 
     fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
-        let params = self.param_list()?;
+        let mut params = self.param_list()?;
         let sig = start.to(self.prev_span());
         if self.eat(Punct::Semi) {
+            // `void fill(float *a, int n, int seed = 967);`: the definition below takes these defaults.
+            if params.iter().any(|p| p.default.is_some()) {
+                self.proto_defaults.insert(name.name.clone(), params.into_iter().map(|p| p.default).collect());
+            }
             return Ok(None);
         }
         if !self.is(Punct::LBrace) {
             return Err(self.expected("`{`"));
+        }
+        if let Some(defaults) = self.proto_defaults.get(&name.name)
+            && defaults.len() == params.len()
+        {
+            for (p, d) in params.iter_mut().zip(defaults) {
+                if p.default.is_none() {
+                    p.default = d.clone();
+                }
+            }
         }
         let body = self.block()?;
         let f = Function { kind: FnKind::Device, ret, name, params, body, span: sig, body_end: self.prev_span() };

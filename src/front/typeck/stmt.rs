@@ -102,7 +102,11 @@ impl Checker {
             }
             ast::StmtKind::Empty => vec![],
             // The parser reads these only in host code.
-            ast::StmtKind::Switch { .. } | ast::StmtKind::Case(_) | ast::StmtKind::Default => {
+            ast::StmtKind::Switch { .. }
+            | ast::StmtKind::Case(_)
+            | ast::StmtKind::Default
+            | ast::StmtKind::Goto(_)
+            | ast::StmtKind::Label(_) => {
                 self.err(Diagnostic::unsupported(span, "`switch` statements").hint("write it with if/else"));
                 vec![]
             }

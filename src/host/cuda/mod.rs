@@ -210,8 +210,12 @@ impl Interp<'_> {
                 self.status(SUCCESS)
             }
             Api::SetDevice => self.status(if v[0] == 0 { SUCCESS } else { INVALID_DEVICE }),
-            Api::GetDevice => {
+            Api::GetDevice | Api::GetCacheConfig => {
                 self.out_param(v[0], 4, 0, e)?;
+                self.status(SUCCESS)
+            }
+            Api::GetSharedMemConfig => {
+                self.out_param(v[0], 4, 1, e)?;
                 self.status(SUCCESS)
             }
             Api::GetDeviceCount => {

@@ -35,6 +35,10 @@ pub enum Api {
     GetErrorName,
     SetDevice,
     GetDevice,
+    /// `cudaDeviceGetSharedMemConfig(&c)`: 4-byte banks, as on every GPU since Maxwell.
+    GetSharedMemConfig,
+    /// `cudaDeviceGetCacheConfig(&c)`: `cudaFuncCachePreferNone`.
+    GetCacheConfig,
     GetDeviceCount,
     GetDeviceProperties,
     DeviceGetAttribute,
@@ -100,6 +104,20 @@ fn sig(name: &str) -> Option<Sig> {
             first: First::Symbol,
             ..s(Api::MemcpyToSymbol, vec![size.clone(), ptr(), size.clone(), size.clone(), int.clone()], vec![0, 1])
         },
+        // Work runs in program order, so the asynchronous forms copy at once; the stream is not read.
+        "cudaMemcpyToSymbolAsync" => Sig {
+            first: First::Symbol,
+            ..s(
+                Api::MemcpyToSymbol,
+                vec![size.clone(), ptr(), size.clone(), size.clone(), int.clone(), size.clone()],
+                vec![0, 1, 0],
+            )
+        },
+        "cudaMemcpyFromSymbolAsync" => s(
+            Api::MemcpyFromSymbol,
+            vec![ptr(), size.clone(), size.clone(), size.clone(), int.clone(), size.clone()],
+            vec![0, 2, 0],
+        ),
         "cudaMemcpyFromSymbol" => {
             s(Api::MemcpyFromSymbol, vec![ptr(), size.clone(), size.clone(), size.clone(), int.clone()], vec![0, 2])
         }
@@ -117,6 +135,8 @@ fn sig(name: &str) -> Option<Sig> {
         }
         "cudaSetDevice" => s(Api::SetDevice, vec![int.clone()], vec![]),
         "cudaGetDevice" => s(Api::GetDevice, vec![ptr()], vec![]),
+        "cudaDeviceGetSharedMemConfig" => s(Api::GetSharedMemConfig, vec![ptr()], vec![]),
+        "cudaDeviceGetCacheConfig" => s(Api::GetCacheConfig, vec![ptr()], vec![]),
         "cudaGetDeviceCount" => s(Api::GetDeviceCount, vec![ptr()], vec![]),
         "cudaGetDeviceProperties" | "cudaGetDeviceProperties_v2" => {
             s(Api::GetDeviceProperties, vec![ptr(), int.clone()], vec![])
@@ -141,6 +161,8 @@ fn sig(name: &str) -> Option<Sig> {
             s(Api::Accepted, vec![int.clone(), size.clone()], vec![0])
         }
         "cudaProfilerStart" | "cudaProfilerStop" => s(Api::Accepted, vec![], vec![]),
+        // Work runs in program order: the event a stream would wait for has already happened.
+        "cudaStreamWaitEvent" => s(Api::Accepted, vec![size.clone(), size.clone(), Type::UINT], vec![0]),
         "clock" => Sig { ret: Type::Scalar(Scalar::I64), ..s(Api::Clock, vec![], vec![]) },
         "time" => Sig { ret: Type::Scalar(Scalar::I64), ..s(Api::Time, vec![ptr()], vec![]) },
         "gettimeofday" => s(Api::GetTimeOfDay, vec![ptr(), ptr()], vec![0]),
@@ -164,6 +186,9 @@ pub fn constant(name: &str) -> Option<(u64, Type)> {
         "cudaHostAllocMapped" | "cudaEventDisableTiming" | "cudaFuncCachePreferL1" | "cudaMemAttachHost" => 2,
         "cudaHostAllocWriteCombined" | "cudaEventInterprocess" | "cudaMemAttachSingle" => 4,
         "cudaFuncCachePreferEqual" => 3,
+        "cudaSharedMemBankSizeDefault" => 0,
+        "cudaSharedMemBankSizeFourByte" => 1,
+        "cudaSharedMemBankSizeEightByte" => 2,
         "cudaMemAttachGlobal" => 1,
         "cudaDeviceScheduleAuto" => 0,
         "cudaDeviceMapHost" => 8,
@@ -190,6 +215,7 @@ pub fn named_type(name: &str) -> Option<Type> {
         "clock_t" | "time_t" | "suseconds_t" => Type::Scalar(Scalar::I64),
         "cudaDeviceProp" => Type::Struct(super::props::prop_struct()),
         "timeval" => Type::Struct(timeval()),
+        "timezone" => Type::Struct(timezone()),
         _ => return None,
     })
 }
@@ -200,6 +226,20 @@ pub fn timeval() -> Arc<StructDef> {
     DEF.get_or_init(|| {
         let long = Type::Scalar(Scalar::I64);
         Arc::new(StructDef::new("timeval", vec![("tv_sec".into(), long.clone()), ("tv_usec".into(), long)], 8))
+    })
+    .clone()
+}
+
+/// `struct timezone { int tz_minuteswest; int tz_dsttime; }`: `gettimeofday` leaves it as it is, as glibc
+/// does (the argument is obsolete), so course timers that pass one read zeros they set themselves.
+pub fn timezone() -> Arc<StructDef> {
+    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+    DEF.get_or_init(|| {
+        Arc::new(StructDef::new(
+            "timezone",
+            vec![("tz_minuteswest".into(), Type::INT), ("tz_dsttime".into(), Type::INT)],
+            4,
+        ))
     })
     .clone()
 }
@@ -281,7 +321,7 @@ impl Resolver<'_> {
     fn pointee_scalar(&mut self, a: &ast::Expr) -> Option<Scalar> {
         let name = name_of(a)?;
         let ty = match self.lookup(&name)? {
-            Var::Mem(_, t) | Var::Reg(_, t) => t,
+            Var::Mem(_, t) | Var::Reg(_, t) | Var::Global(_, t) => t,
             _ => return None,
         };
         storage(ty.pointee()?)
