@@ -144,8 +144,23 @@ impl Interp<'_> {
                 self.write(true, message.as_bytes());
                 return Err(Stop::Exit(134));
             }
-            Lib::Setenv => 0,
-            Lib::Getenv => 0,
+            // The environment starts empty (a run must not depend on the machine's); `setenv` adds to it,
+            // and nothing else reads it (`CUDA_LAUNCH_BLOCKING` changes nothing: work is synchronous already).
+            Lib::Setenv => {
+                let (name, value) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
+                if v[2] != 0 || !self.env.contains_key(&name) {
+                    let at = self.mem.alloc(value.len() as u64 + 1, AllocKind::Literal, "environment", line);
+                    if let Ok(b) = self.mem.bytes(at, value.len() as u64) {
+                        b.copy_from_slice(&value);
+                    }
+                    self.env.insert(name, at);
+                }
+                0
+            }
+            Lib::Getenv => {
+                let name = self.c_str(v[0], e)?;
+                self.env.get(&name).copied().unwrap_or(0)
+            }
             Lib::VecResize(_) | Lib::VecReserve(_) | Lib::VecPush(_) => {
                 self.vector_op(lib, &v, e)?;
                 0
@@ -258,7 +273,8 @@ impl Interp<'_> {
                         continue;
                     };
                     if conv == 's' {
-                        let s = self.c_str(*bits, e)?;
+                        // glibc prints a null string as `(null)`.
+                        let s = if *bits == 0 { b"(null)".to_vec() } else { self.c_str(*bits, e)? };
                         out.push_str(&libc::string(spec, &s));
                     } else {
                         let t = match ty {

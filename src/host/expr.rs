@@ -8,9 +8,29 @@ use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
 
 /// Names of the CUDA runtime's and C library's constants host code uses.
-fn known_constant(name: &str) -> Option<(u64, Type)> {
+pub(super) fn known_constant(name: &str) -> Option<(u64, Type)> {
     let int = |v: i64| Some((v as u32 as u64, Type::INT));
+    let double = |v: f64| Some((v.to_bits(), Type::Scalar(Scalar::F64)));
+    let float = |v: f32| Some((v.to_bits() as u64, Type::FLOAT));
     match name {
+        // <math.h>'s and <float.h>'s.
+        "M_PI" => double(std::f64::consts::PI),
+        "M_PI_2" => double(std::f64::consts::FRAC_PI_2),
+        "M_PI_4" => double(std::f64::consts::FRAC_PI_4),
+        "M_1_PI" => double(std::f64::consts::FRAC_1_PI),
+        "M_2_PI" => double(std::f64::consts::FRAC_2_PI),
+        "M_E" => double(std::f64::consts::E),
+        "M_LN2" => double(std::f64::consts::LN_2),
+        "M_LN10" => double(std::f64::consts::LN_10),
+        "M_SQRT2" => double(std::f64::consts::SQRT_2),
+        "M_SQRT1_2" => double(std::f64::consts::FRAC_1_SQRT_2),
+        "FLT_MAX" => float(f32::MAX),
+        "FLT_MIN" => float(f32::MIN_POSITIVE),
+        "FLT_EPSILON" => float(f32::EPSILON),
+        "DBL_MAX" => double(f64::MAX),
+        "DBL_MIN" => double(f64::MIN_POSITIVE),
+        "DBL_EPSILON" => double(f64::EPSILON),
+        "UINT_MAX" => Some((u32::MAX as u64, Type::UINT)),
         "cudaSuccess" | "cudaMemcpyHostToHost" | "EXIT_SUCCESS" => int(0),
         "cudaMemcpyHostToDevice" | "EXIT_FAILURE" => int(1),
         "cudaMemcpyDeviceToHost" => int(2),

@@ -41,6 +41,8 @@ pub struct Interp<'a> {
     pub(super) rand: super::libc::GlibcRand,
     /// The addresses of the file-scope variables (in `main`'s frame, set by its prologue).
     pub(super) globals: Vec<u64>,
+    /// The environment `setenv` made: name -> address of the value's string.
+    pub(super) env: std::collections::HashMap<Vec<u8>, u64>,
     /// The CUDA runtime's state: errors, events, streams, virtual time, findings.
     pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
@@ -84,6 +86,7 @@ impl<'a> Interp<'a> {
             err,
             rand: Default::default(),
             globals: vec![0; prog.globals as usize],
+            env: Default::default(),
             rt: Default::default(),
             strings,
             stream_state: Default::default(),

@@ -187,18 +187,33 @@ impl Resolver<'_> {
         span: Span,
     ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
+            // A kernel set aside for a construct warpdbg does not run (dynamic parallelism, ...): that
+            // construct, where it is, is the error.
+            if let Some(u) = self.kernels.unavailable.iter().find(|u| u.name == k.name) {
+                self.diags.push(u.diag.clone().label(format!("in `{}`, which host code launches", k.name)));
+                return Err(super::resolve::Fail);
+            }
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };
         let f = self.kernels.function(id);
         if f.kind != ast::FnKind::Global {
             return Err(self.error(k.span, format!("`{}` is not a `__global__` function", k.name)));
         }
-        let params: Vec<Type> = f.params.iter().map(|p| f.locals[p.0 as usize].ty.clone()).collect();
         if !(2..=4).contains(&config.len()) {
             return Err(self.error(span, "a launch takes `<<<grid, block[, shared bytes[, stream]]>>>`"));
         }
-        if params.len() != args.len() {
-            let n = params.len();
+        // The parameters as written: a struct passed by value is its fields' locals (`data.r`, `data.g`), which
+        // share the name before the first dot.
+        let mut groups: Vec<(Option<&str>, Vec<usize>)> = vec![];
+        for (i, p) in f.params.iter().enumerate() {
+            let head = f.locals[p.0 as usize].name.split_once('.').map(|(h, _)| h);
+            match groups.last_mut() {
+                Some((Some(h), members)) if head == Some(*h) => members.push(i),
+                _ => groups.push((head, vec![i])),
+            }
+        }
+        if groups.len() != args.len() {
+            let n = groups.len();
             return Err(self.error(span, format!("`{}` takes {n} argument{}", k.name, if n == 1 { "" } else { "s" })));
         }
         let grid = self.dim3(&config[0])?;
@@ -211,12 +226,34 @@ impl Resolver<'_> {
             None => None,
         };
         let mut vals = vec![];
-        for (a, p) in args.iter().zip(&params) {
-            let Some(s) = storage(p) else {
-                return Err(self.unsupported(a.span, "passing structs to a kernel from host code yet"));
-            };
+        let mut names = vec![];
+        for (a, (head, members)) in args.iter().zip(&groups) {
+            let local = |i: usize| &f.locals[f.params[i].0 as usize];
             let v = self.rvalue(a)?;
-            vals.push((self.convert(v, p)?, s));
+            if head.is_none() {
+                let p = &local(members[0]).ty;
+                let Some(s) = storage(p) else {
+                    return Err(self.unsupported(a.span, "passing this type to a kernel from host code yet"));
+                };
+                vals.push((self.convert(v, p)?, s));
+                names.push((local(members[0]).name.clone(), name_of(a)));
+                continue;
+            }
+            // A struct by value: each field, read from the host's copy, is one of the kernel's parameters.
+            let mut fields = vec![];
+            crate::front::typeck::struct_leaves(&v.ty, "", 0, &mut fields);
+            if !matches!(v.ty, Type::Struct(_)) || fields.len() != members.len() {
+                let want = head.unwrap_or_default();
+                return Err(self.error(a.span, format!("`{want}` is a struct: pass a struct of the kernel's type")));
+            }
+            for ((path, offset, fty), &i) in fields.iter().zip(members) {
+                let (p, s) = (&local(i).ty, storage(fty).ok_or(super::resolve::Fail)?);
+                let at = super::resolve::ptr_add(v.clone(), *offset as i64, fty);
+                let field = HExpr::new(HK::Load(Box::new(at), s, None), fty.clone(), a.span);
+                let ps = storage(p).ok_or(super::resolve::Fail)?;
+                vals.push((self.convert(field, p)?, ps));
+                names.push((local(i).name.clone(), name_of(a).map(|n| format!("{n}.{path}"))));
+            }
         }
         let stream = match config.get(3) {
             Some(e) => {
@@ -225,7 +262,6 @@ impl Resolver<'_> {
             }
             None => None,
         };
-        let names = f.params.iter().zip(args).map(|(p, a)| (f.locals[p.0 as usize].name.clone(), name_of(a))).collect();
         let l = LaunchExpr {
             kernel: k.name.clone(),
             grid,

@@ -184,6 +184,11 @@ impl Resolver<'_> {
             A::Char(c) => Some(*c as i64),
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Const(bits, Type::Scalar(s))) if s.is_integer() => Some(s.int_value(bits)),
+                // The runtime's enumerators (`case cudaSharedMemBankSizeFourByte:`).
+                None => match super::expr::known_constant(n) {
+                    Some((bits, Type::Scalar(s))) if s.is_integer() => Some(s.int_value(bits)),
+                    _ => None,
+                },
                 _ => None,
             },
             A::Unary(UnaryOp::Neg, x) => self.const_eval(x).map(i64::wrapping_neg),
@@ -932,6 +937,8 @@ pub(super) fn name_of(e: &ast::Expr) -> Option<String> {
     match &e.kind {
         A::Name(n) => Some(n.clone()),
         A::Cast(_, x) | A::Unary(UnaryOp::AddrOf, x) => name_of(x),
+        // `cudaMalloc(&d_x.r, n)`: the field of a struct of device pointers.
+        A::Member(x, field) => Some(format!("{}.{}", name_of(x)?, field.name)),
         _ => None,
     }
 }

@@ -42,7 +42,8 @@ int main(int argc, char **argv)
     long block = argc > 2 ? strtol(argv[2], &end, 0) : 32;
     double scale = argc > 3 ? atof(argv[3]) : 1.0;
     printf("n = %d, block = %ld (parsed %d chars), scale = %.2f\n", n, block, (int)(end - argv[2]), scale);
-    printf("strtol(\"777 left\", 8) = %ld, rest \"%s\"\n", strtol("777 left", &end, 8), end);
+    long octal = strtol("777 left", &end, 8);
+    printf("strtol(\"777 left\", 8) = %ld, rest \"%s\"\n", octal, end);
     printf("atol = %ld, strtoul(\"-1\") = %lu\n", atol("-9000000000"), strtoul("-1", NULL, 10));
 
     char label[32];

@@ -460,6 +460,11 @@ impl Parser<'_> {
         if self.eat(Punct::LBracket) {
             count = Some(Box::new(self.expr()?));
             self.expect(Punct::RBracket)?;
+            // `new float[n]()`: value-initialised, which the zeroed allocation already is.
+            if self.is(Punct::LParen) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
+                self.bump();
+                self.bump();
+            }
         } else if self.is(Punct::LParen) {
             args = self.call_args()?;
         }

@@ -15,7 +15,7 @@ mod struct_ref;
 mod structs;
 
 pub use curand::is_state as is_curand_state;
-pub use structs::vector_type;
+pub use structs::{leaves as struct_leaves, vector_type};
 
 use std::collections::HashMap;
 

@@ -86,7 +86,8 @@ pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
 }
 
 /// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
-pub(super) fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
+/// The scalar leaves of `ty` (fields of structs, elements of arrays, recursively): path, byte offset, type.
+pub fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
     match ty {
         Type::Struct(s) => {
             for f in &s.fields {
