@@ -111,7 +111,10 @@ impl Resolver<'_> {
                 }
                 None => match known_constant(n) {
                     Some((bits, ty)) => c(bits, ty),
-                    None => Err(self.undeclared(n, span)),
+                    None => match self.this_field(n, span) {
+                        Some(field) => self.rvalue(&field),
+                        None => Err(self.undeclared(n, span)),
+                    },
                 },
             },
             A::Index(..) | A::Member(..) | A::Unary(UnaryOp::Deref, _) => {
@@ -214,7 +217,10 @@ impl Resolver<'_> {
                 if super::vector::vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
                 }
-                Err(self.unsupported(m.span, "member functions in host code yet"))
+                if let Some(call) = self.method_call(obj, m, args, span) {
+                    return call;
+                }
+                Err(self.unsupported(m.span, "this member function in host code yet"))
             }
             A::Lambda { .. } => Err(self.unsupported(span, "a lambda here in host code yet")),
             A::Error => Err(Fail),

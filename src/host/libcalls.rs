@@ -136,6 +136,9 @@ impl Resolver<'_> {
         if name.name == "dim3" {
             return self.dim3_value(args, span);
         }
+        if let Some(call) = self.implicit_method_call(name, args, span) {
+            return call;
+        }
         if self.kernels.find(&name.name).is_some() {
             return Err(self
                 .unsupported(name.span, "calling a kernel or device function from host code")

@@ -13,6 +13,7 @@ pub mod interp;
 pub mod libc;
 mod libcalls;
 pub mod memory;
+mod methods;
 pub mod resolve;
 mod stream;
 pub mod tree;

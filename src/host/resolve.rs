@@ -58,6 +58,7 @@ pub fn resolve(
         ret: Type::Void,
         ret_slot: None,
         labels: vec![],
+        with_this: HashSet::new(),
     };
     for (i, f) in defs.iter().enumerate() {
         let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
@@ -69,6 +70,9 @@ pub fn resolve(
             r.defaults.insert(f.name.name.clone(), f.params.iter().map(|p| p.default.clone()).collect());
         }
         r.sigs.push((ret, params));
+        if f.name.name.contains("::") && f.params.first().is_some_and(|p| p.name.name == "this") {
+            r.with_this.insert(f.name.name.clone());
+        }
     }
     r.globals(globals);
     let mut functions = vec![];
@@ -115,6 +119,8 @@ pub(super) struct Resolver<'a> {
     /// Each host function's default arguments, by parameter.
     pub(super) defaults: HashMap<String, Vec<Option<ast::Expr>>>,
     ret: Type,
+    /// Member functions that take `this` (static ones do not).
+    pub(super) with_this: HashSet<String>,
     /// The labels of the function's body, in order (`goto` targets).
     labels: Vec<String>,
     /// In a function returning a struct: the hidden parameter with the address the caller's copy goes to.
@@ -622,6 +628,10 @@ impl Resolver<'_> {
             self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(HStmt::Zero(slot, ty.size()));
             let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
+            if let Some(r) = self.construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
             let Some(init) = &dc.init else { continue };
             if super::vector::vector_elem(&ty).is_some() {
                 self.vector_init(addr, &ty, init, out)?;
@@ -806,7 +816,10 @@ impl Resolver<'_> {
                     Ok((Lv::Mem(HExpr::new(HK::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
                 }
                 Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
-                None => Err(self.undeclared(n, e.span)),
+                None => match self.this_field(n, e.span) {
+                    Some(field) => self.lvalue(&field),
+                    None => Err(self.undeclared(n, e.span)),
+                },
             },
             A::Index(a, i) => {
                 let p = self.rvalue(a)?;

@@ -7,6 +7,8 @@ use super::*;
 #[derive(Default)]
 struct Quals {
     device: bool,
+    /// `__host__` written (with `__device__`: a member both sides call).
+    host: bool,
     is_static: bool,
     friend: bool,
 }
@@ -41,11 +43,10 @@ impl Parser<'_> {
     pub(super) fn member_function(&mut self, class: &str) -> PResult<Option<Method>> {
         let start = self.span();
         let mut q = Quals::default();
-        let mut host = false;
         loop {
             match self.kind().clone() {
                 TokKind::Kw(Kw::Device) => q.device = true,
-                TokKind::Kw(Kw::Host) => host = true,
+                TokKind::Kw(Kw::Host) => q.host = true,
                 TokKind::Kw(Kw::Global) => {
                     return Err(self.error(Diagnostic::unsupported(self.span(), "__global__ member functions")));
                 }
@@ -63,7 +64,6 @@ impl Parser<'_> {
             }
             self.bump();
         }
-        let _ = host;
         if self.is(Punct::Tilde) {
             // `~Vec3() {}`: plain data has nothing to destroy; a destructor that does something is not run.
             let at = self.span();
@@ -90,13 +90,14 @@ impl Parser<'_> {
             let name = self.ident("a member function name")?;
             (ret, ret_ref, self.operator_name(name)?)
         };
-        let m = self.member_rest(start, q, is_ctor, ret, ret_ref, name)?;
+        let m = self.member_rest(class, start, q, is_ctor, ret, ret_ref, name)?;
         Ok(Some(m))
     }
 
     /// After the name: parameters, `const`, member initialisers and the body (or `;`).
     fn member_rest(
         &mut self,
+        class: &str,
         start: Span,
         q: Quals,
         is_ctor: bool,
@@ -133,6 +134,15 @@ impl Parser<'_> {
             self.expect_semi()?;
         } else if self.eat(Punct::Semi) {
             prototype = true;
+        } else if !q.device && self.program {
+            // A host member of a whole program: the host interpreter runs it; device code may not call it.
+            if !self.is(Punct::LBrace) {
+                return Err(self.expected("`{`"));
+            }
+            let outer = std::mem::replace(&mut self.host, true);
+            let host_body = self.block();
+            self.host = outer;
+            self.host_method(class, &name, &params, q.is_static, &ret, &inits, host_body?, span);
         } else if !q.device {
             // A host member: device code may not call it, so its body is not read.
             if !self.is(Punct::LBrace) {
@@ -144,6 +154,9 @@ impl Parser<'_> {
                 return Err(self.expected("`{`"));
             }
             body = self.block()?;
+            if q.host && self.program {
+                self.host_method(class, &name, &params, q.is_static, &ret, &inits, body.clone(), span);
+            }
         }
         let body_end = self.prev_span();
         let func = Function { kind: FnKind::Device, ret, name, params, body, span, body_end };
@@ -253,7 +266,7 @@ impl Parser<'_> {
             let class = ret.named.clone().unwrap_or_default();
             let name = Ident { name: class.clone(), span: self.toks[self.pos - 1].span };
             let q = Quals { device: kind.is_some() || device(self, &class, &class), ..Quals::default() };
-            (class.clone(), self.member_rest(start, q, true, void_spec(name.span), false, name)?)
+            (class.clone(), self.member_rest(&class, start, q, true, void_spec(name.span), false, name)?)
         } else {
             let ret_ref = self.eat(Punct::Amp);
             let class = self.ident("a class")?.name;
@@ -261,7 +274,7 @@ impl Parser<'_> {
             let name = self.ident("a member function name")?;
             let name = self.operator_name(name)?;
             let q = Quals { device: kind.is_some() || device(self, &class, &name.name), ..Quals::default() };
-            (class, self.member_rest(start, q, false, ret.clone(), ret_ref, name)?)
+            (class.clone(), self.member_rest(&class, start, q, false, ret.clone(), ret_ref, name)?)
         };
         let Some(s) = self.structs.iter_mut().rev().find(|s| s.name.name == class) else { return Ok(true) };
         let declared = s.methods.iter().position(|p| {
@@ -276,6 +289,53 @@ impl Parser<'_> {
         }
         s.methods.push(m);
         Ok(true)
+    }
+}
+
+impl Parser<'_> {
+    /// A member function host code calls, as a host function of the program named `Class::name` (a
+    /// constructor `Class::Class`): `this` (a `Class *`) comes first unless it is `static`, and a
+    /// constructor's member initialisers become its first statements (`this->x = a;`).
+    #[allow(clippy::too_many_arguments)]
+    fn host_method(
+        &mut self,
+        class: &str,
+        name: &Ident,
+        params: &[Param],
+        is_static: bool,
+        ret: &TypeSpec,
+        inits: &[(Ident, Vec<Expr>)],
+        body: Vec<Stmt>,
+        span: Span,
+    ) {
+        let mut all = vec![];
+        if !is_static {
+            let ty = TypeSpec { named: Some(class.to_string()), pointers: 1, ..void_spec(name.span) };
+            let this = Ident { name: "this".into(), span: name.span };
+            all.push(Param { ty, name: this, reference: false, default: None });
+        }
+        all.extend(params.iter().cloned());
+        let mut stmts = vec![];
+        for (field, args) in inits {
+            let this = Expr { kind: ExprKind::Name("this".into()), span: field.span };
+            let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
+            let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
+            let Some(value) = args.first().cloned() else { continue };
+            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span: field.span };
+            stmts.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
+        }
+        stmts.extend(body);
+        let body_end = self.prev_span();
+        let name = Ident { name: format!("{class}::{}", name.name), span: name.span };
+        self.host_defs.push(Function {
+            kind: FnKind::Device,
+            ret: ret.clone(),
+            name,
+            params: all,
+            body: stmts,
+            span,
+            body_end,
+        });
     }
 }
 

@@ -145,12 +145,33 @@ impl Parser<'_> {
         };
         let body = &self.toks[self.pos..body_end.min(self.toks.len())];
         if has_member_functions(body) && !has_device_code(body) {
+            if self.program {
+                // A whole program runs its host classes: read as a struct whose member functions are host
+                // functions; one that uses what the host interpreter does not read is skipped as before
+                // (its uses are then the errors).
+                let (pos, diags, structs, defs) =
+                    (self.pos, self.diags.len(), self.structs.len(), self.host_defs.len());
+                match self.struct_body(start, name.clone(), align.clone()) {
+                    Ok(r) if self.diags.len() == diags => return Ok(r),
+                    _ => {
+                        self.pos = pos;
+                        self.diags.truncate(diags);
+                        self.structs.truncate(structs);
+                        self.host_defs.truncate(defs);
+                    }
+                }
+            }
             self.pos = body_end;
             if let Some(n) = &name {
                 self.host_functions.push(n.clone());
             }
             return Ok(name.map(|n| n.name));
         }
+        self.struct_body(start, name, align)
+    }
+
+    /// A struct's fields and member functions after its `{`, up to and with its `}`.
+    fn struct_body(&mut self, start: Span, name: Option<Ident>, align: Option<Expr>) -> PResult<Option<String>> {
         let mut fields = vec![];
         let mut methods = vec![];
         // The class's name is a type inside its own member functions.

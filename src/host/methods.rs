@@ -1,0 +1,112 @@
+//! Member functions of a program's host classes (a random-number helper, an accumulator, a timer). The parser
+//! gives each as a host function named `Class::name` whose first parameter is `this` (a `Class *`); here a
+//! method's body reaches the object's fields by their bare names, `obj.f(a)` and `p->f(a)` call
+//! `Class::f(&obj, a)`, `obj(a)` calls `Class::operator()`, and a declaration `Class obj(a, b);` (or `Class
+//! obj;`) runs the constructor `Class::Class`.
+
+use super::resolve::{Res, Resolver, Var};
+use super::tree::*;
+use crate::front::ast::{self, ExprKind as A, UnaryOp};
+use crate::front::source::Span;
+use crate::front::types::Type;
+
+fn expr(kind: A, span: Span) -> ast::Expr {
+    ast::Expr { kind, span }
+}
+
+/// `&e`.
+fn addr_of(e: &ast::Expr) -> ast::Expr {
+    expr(A::Unary(UnaryOp::AddrOf, Box::new(e.clone())), e.span)
+}
+
+impl Resolver<'_> {
+    /// Inside a member function: `(*this).n` for a field `n` of the class not hidden by a local.
+    pub(super) fn this_field(&self, n: &str, span: Span) -> Option<ast::Expr> {
+        let Type::Struct(def) = self.this_class()? else { return None };
+        def.field(n)?;
+        let this = expr(A::Name("this".into()), span);
+        let deref = expr(A::Unary(UnaryOp::Deref, Box::new(this)), span);
+        Some(expr(A::Member(Box::new(deref), ast::Ident { name: n.into(), span }), span))
+    }
+
+    /// In a member function: the class (what `this` points to).
+    fn this_class(&self) -> Option<Type> {
+        match self.lookup("this")? {
+            Var::Reg(_, t) | Var::Mem(_, t) => t.pointee().cloned(),
+            _ => None,
+        }
+    }
+
+    /// The host function of method `m` of the class of `obj`'s type, if the program has one.
+    fn method_of(&self, ty: &Type, m: &str) -> Option<String> {
+        let Type::Struct(def) = ty else { return None };
+        let name = format!("{}::{m}", def.name);
+        self.fns.contains_key(&name).then_some(name)
+    }
+
+    /// `obj.m(args)` (and `p->m(args)`, which the parser gives as `(*p).m(args)`).
+    pub(super) fn method_call(
+        &mut self,
+        obj: &ast::Expr,
+        m: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Res<HExpr>> {
+        let ty = match self.lvalue(obj) {
+            Ok((_, ty)) => ty,
+            Err(_) => {
+                self.diags.pop();
+                return None;
+            }
+        };
+        let name = self.method_of(&ty, &m.name)?;
+        let this = self.with_this.contains(&name).then(|| addr_of(obj));
+        let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
+        Some(self.call(&ast::Ident { name, span: m.span }, &all, span))
+    }
+
+    /// A call by bare name that is a method: of this class inside a member function (`add(x)`), or an object's
+    /// `operator()` (`gen()`).
+    pub(super) fn implicit_method_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Res<HExpr>> {
+        if let Some(class) = self.this_class()
+            && let Some(f) = self.method_of(&class, &name.name)
+        {
+            let this = self.with_this.contains(&f).then(|| expr(A::Name("this".into()), name.span));
+            let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
+            return Some(self.call(&ast::Ident { name: f, span: name.span }, &all, span));
+        }
+        let (Var::Mem(_, ty) | Var::Global(_, ty)) = self.lookup(&name.name)? else { return None };
+        let f = self.method_of(&ty, "operator()")?;
+        let obj = expr(A::Name(name.name.clone()), name.span);
+        let all: Vec<ast::Expr> = std::iter::once(addr_of(&obj)).chain(args.iter().cloned()).collect();
+        Some(self.call(&ast::Ident { name: f, span: name.span }, &all, span))
+    }
+
+    /// `Class obj(args);`, `Class obj{args};` or `Class obj;` of a class with a constructor: the call that
+    /// constructs it, or None when the class has none (a brace initialiser then sets the fields).
+    pub(super) fn construct(
+        &mut self,
+        name: &ast::Ident,
+        ty: &Type,
+        init: Option<&ast::Expr>,
+        out: &mut Vec<HStmt>,
+    ) -> Option<Res<()>> {
+        let Type::Struct(def) = ty else { return None };
+        let ctor = self.method_of(ty, &def.name)?;
+        let args = match init.map(|e| &e.kind) {
+            Some(A::InitList(items)) => items.clone(),
+            None => vec![],
+            // `Class obj = other;`: a copy, as for a struct.
+            Some(_) => return None,
+        };
+        let obj = expr(A::Name(name.name.clone()), name.span);
+        let all: Vec<ast::Expr> = std::iter::once(addr_of(&obj)).chain(args).collect();
+        let span = init.map_or(name.span, |e| e.span);
+        Some(self.call(&ast::Ident { name: ctor, span }, &all, span).map(|c| out.push(HStmt::Expr(c))))
+    }
+}
