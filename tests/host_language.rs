@@ -74,3 +74,24 @@ fn a_pointer_kept_across_realloc_is_a_use_after_free() {
         r.stderr
     );
 }
+
+#[test]
+fn host_code_writes_and_reads_back_a_file_and_compares_strings() {
+    let dir = std::env::temp_dir().join(format!("warpdbg-host-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("data.bin");
+    let src = format!(
+        "#include <cstdio>\n#include <cstring>\ntypedef enum {{ ENCRYPT, DECRYPT }} action;\n\
+         int main(int argc, char **argv) {{\n    action a = strncmp(\"decrypt-all\", \"decrypt\", 7) == 0 ? DECRYPT : ENCRYPT;\n\
+         \x20   FILE *out = fopen(\"{p}\", \"wb\");\n    int v[3] = {{7, 8, 9}};\n    fwrite(v, sizeof(int), 3, out);\n\
+         \x20   fprintf(out, \"end\");\n    fclose(out);\n    FILE *in = fopen(\"{p}\", \"rb\");\n    fseek(in, 0, SEEK_END);\n\
+         \x20   long n = ftell(in);\n    rewind(in);\n    int w[3];\n    size_t got = fread(w, sizeof(int), 3, in);\n\
+         \x20   char tail[4] = {{0}};\n    fread(tail, 1, 8, in);\n    printf(\"%d %ld %zu %d %s %d\\n\", a, n, got, w[2], tail, feof(in));\n\
+         \x20   fclose(in);\n    printf(\"%s\\n\", fopen(\"{p}.missing\", \"r\") == NULL ? \"missing\" : \"found\");\n    return 0;\n}}\n",
+        p = path.display()
+    );
+    let r = run("files.cu", &src);
+    assert_eq!(r.stdout, "1 15 3 9 end 1\nmissing\n", "{}", r.stderr);
+    assert_eq!(std::fs::read(&path).unwrap(), b"\x07\0\0\0\x08\0\0\0\x09\0\0\0end");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -7,7 +7,9 @@ GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case
 CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
 passes when warpdbg's standard output equals the GPU's and its exit status is the program's own; it is a
 `finding` when the output is the same but warpdbg exits with its error status for a bug it reports (a race, an
-uninitialised read, a fault, a leak, a deadlock) that the GPU run did not show. Lines that
+uninitialised read, a fault, a leak, a deadlock) that the GPU run did not show. A program whose output differs
+and that seeds `rand()` with the clock is counted as `varies on the GPU`: no run, not even the GPU's next one,
+prints the same. Lines that
 print timings or device facts are compared by shape (their numbers masked): a line counts as one when it names
 time (time, elapsed, ms, sec, GFLOPS, GB/s, bandwidth, speedup, clock) or the device (Device, GPU name, SMs,
 compute capability, memory clock, shared memory per block), and on those lines the device's name is masked too
@@ -35,6 +37,25 @@ DEVICE_NAME = re.compile(r"NVIDIA H100 80GB HBM3|warpdbg simulated GPU \([^)]*\)
 
 def shape(line):
     return NUMBER.sub("#", DEVICE_NAME.sub("<device name>", line)) if TIMING.search(line) else line
+
+
+SEEDED_BY_TIME = re.compile(r"srand\s*\([^;]*\btime\s*\(")
+
+
+def seeded_by_time(path, dirs):
+    """Whether the program (or a header it includes by a quoted name) seeds rand() with the clock."""
+    seen, todo = set(), [path]
+    while todo:
+        p = todo.pop()
+        if p in seen or not os.path.exists(p):
+            continue
+        seen.add(p)
+        text = open(p, errors="replace").read()
+        if SEEDED_BY_TIME.search(text):
+            return True
+        for name in re.findall(r'#\s*include\s*"([^"]+)"', text):
+            todo += [os.path.join(d, name) for d in [os.path.dirname(p)] + dirs]
+    return False
 
 
 def classify(proc, gpu_out, gpu_status, argv0):
@@ -114,6 +135,9 @@ def main():
             return {"case": k, "path": path, "result": "timeout", "detail": f"over {limit} s"}
         argv0 = "./" + os.path.splitext(os.path.basename(path))[0]
         result, detail = classify(proc, gpu_out, status, argv0)
+        if result == "different output" and seeded_by_time(path, dirs):
+            # srand(time(...)): the GPU machine's own output changes from run to run.
+            result, detail = "varies on the GPU", "rand() seeded with the clock"
         return {"case": k, "path": path, "result": result, "detail": detail}
 
     with ThreadPoolExecutor(jobs) as pool:

@@ -113,6 +113,8 @@ pub struct Program {
     pub deferred: Vec<(FnId, super::diagnostic::Diagnostic)>,
     /// The file's structs and classes by name (typedef names included): host code uses them too.
     pub structs: std::collections::HashMap<String, std::sync::Arc<super::types::StructDef>>,
+    /// The file's enumerators and their values (host code reads them too).
+    pub enumerators: Vec<(String, i64)>,
 }
 
 /// An instance to parse: its name, the template, the arguments' tokens.

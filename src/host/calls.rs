@@ -27,6 +27,10 @@ impl Interp<'_> {
                     rest.push((bits, a.ty.clone()));
                 }
                 let text = self.format(&fmt, &rest, e)?;
+                if lib == Lib::Fprintf && self.files.is_file(v[0]) {
+                    self.files.write(v[0], text.as_bytes());
+                    return Ok(text.len() as u64);
+                }
                 let to_err = lib == Lib::Fprintf && v[0] == 2;
                 self.write(to_err, text.as_bytes());
                 text.len() as u64
@@ -118,6 +122,36 @@ impl Interp<'_> {
                 len
             }
             Lib::Fflush => 0,
+            Lib::Fopen => {
+                let (path, mode) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
+                self.files.open(&String::from_utf8_lossy(&path), &String::from_utf8_lossy(&mode))
+            }
+            Lib::Fclose => self.files.close(v[0]) as u32 as u64,
+            Lib::Fread => {
+                let Some(bytes) = self.files.read(v[3], v[1].saturating_mul(v[2]).min(1 << 32) as usize) else {
+                    return Ok(0);
+                };
+                self.write_bytes(v[0], Some(&bytes), bytes.len() as u64, 0, e.span)?;
+                bytes.len() as u64 / v[1].max(1)
+            }
+            Lib::Fwrite => {
+                let bytes = self.read_bytes(v[0], v[1].saturating_mul(v[2]), e.span)?;
+                if self.files.write(v[3], &bytes) {
+                    v[2]
+                } else if v[3] == 1 || v[3] == 2 {
+                    self.write(v[3] == 2, &bytes);
+                    v[2]
+                } else {
+                    0
+                }
+            }
+            Lib::Fseek => self.files.seek(v[0], v[1] as i64, v[2] as u32 as i32 as i64) as u32 as u64,
+            Lib::Ftell => self.files.tell(v[0]) as u64,
+            Lib::Rewind => {
+                self.files.seek(v[0], 0, 0);
+                0
+            }
+            Lib::Feof => self.files.eof(v[0]) as u64,
             Lib::Strcmp => {
                 let (a, b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
                 match a.cmp(&b) {
@@ -125,6 +159,23 @@ impl Interp<'_> {
                     std::cmp::Ordering::Equal => 0,
                     std::cmp::Ordering::Greater => 1,
                 }
+            }
+            Lib::Strncmp => {
+                let (mut a, mut b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
+                a.truncate(v[2] as usize);
+                b.truncate(v[2] as usize);
+                match a.cmp(&b) {
+                    std::cmp::Ordering::Less => u32::MAX as u64,
+                    std::cmp::Ordering::Equal => 0,
+                    std::cmp::Ordering::Greater => 1,
+                }
+            }
+            Lib::Strcpy | Lib::Strcat => {
+                let mut s = self.c_str(v[1], e)?;
+                s.push(0);
+                let at = if lib == Lib::Strcat { v[0] + self.c_str(v[0], e)?.len() as u64 } else { v[0] };
+                self.write_bytes(at, Some(&s), s.len() as u64, 0, e.span)?;
+                v[0]
             }
             Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
             Lib::Exit => return Err(Stop::Exit(v[0] as u8)),

@@ -12,6 +12,10 @@ use crate::front::types::Scalar;
 impl Resolver<'_> {
     /// Reads the file's host variables: constants into `consts`, the rest into `globals` with their types.
     pub(super) fn globals(&mut self, globals: &[ast::GlobalDecl]) {
+        // The file's enumerators are `int` constants.
+        for (name, v) in &self.kernels.enumerators {
+            self.consts.insert(name.clone(), (*v as i32 as u32 as u64, crate::front::types::Type::INT));
+        }
         for g in globals {
             if g.space != ast::VarSpace::Plain {
                 continue;

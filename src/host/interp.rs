@@ -43,6 +43,7 @@ pub struct Interp<'a> {
     pub(super) globals: Vec<u64>,
     /// The environment `setenv` made: name -> address of the value's string.
     pub(super) env: std::collections::HashMap<Vec<u8>, u64>,
+    pub(super) files: super::files::Files,
     /// The CUDA runtime's state: errors, events, streams, virtual time, findings.
     pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
@@ -87,6 +88,7 @@ impl<'a> Interp<'a> {
             rand: Default::default(),
             globals: vec![0; prog.globals as usize],
             env: Default::default(),
+            files: Default::default(),
             rt: Default::default(),
             strings,
             stream_state: Default::default(),
@@ -117,6 +119,7 @@ impl<'a> Interp<'a> {
             vals = vec![args.len() as u64 + 1, argv];
         }
         let r = self.call(self.prog.main, vals, main.span);
+        self.files.close_all();
         let _ = self.out.flush();
         match r {
             Ok(v) => HostEnd::Exited(v as u8),

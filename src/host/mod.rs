@@ -7,6 +7,7 @@
 mod calls;
 pub mod cuda;
 mod expr;
+pub mod files;
 pub mod findings;
 mod globals;
 pub mod interp;

@@ -68,6 +68,7 @@ pub fn check(
     program.globals = std::mem::take(&mut ck.globals);
     program.template_requests = std::mem::take(&mut ck.template_requests);
     program.structs = std::mem::take(&mut ck.structs);
+    program.enumerators = std::mem::take(&mut ck.enumerators);
     let mut defs: Vec<_> = templates.values().collect();
     defs.sort_by_key(|d| d.span.start);
     program.templates = defs.iter().map(|d| (d.name.clone(), d.header(), d.is_kernel)).collect();
@@ -150,6 +151,7 @@ struct Checker {
     type_cache: HashMap<(usize, u32, u32), Type>,
     /// Items the parser set aside (see [`ast::Unavailable`]).
     unavailable: Vec<ast::Unavailable>,
+    enumerators: Vec<(String, i64)>,
     /// Unsupported constructs by the function they are in (see [`Program::deferred`]).
     deferred: Vec<(FnId, Diagnostic)>,
     /// Unavailable items already reported in the current function (each once).

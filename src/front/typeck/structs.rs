@@ -166,6 +166,7 @@ impl Checker {
                 }
                 let id = self.constants.len() as u32;
                 self.constants.push(Expr::new(ExprKind::Const(next as i32 as u32 as u64), Type::INT, name.span));
+                self.enumerators.push((name.name.clone(), next));
                 self.global_scope.insert(name.name.clone(), Binding::Constant(id));
                 next += 1;
             }

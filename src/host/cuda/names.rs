@@ -186,6 +186,10 @@ pub fn constant(name: &str) -> Option<(u64, Type)> {
         "cudaHostAllocMapped" | "cudaEventDisableTiming" | "cudaFuncCachePreferL1" | "cudaMemAttachHost" => 2,
         "cudaHostAllocWriteCombined" | "cudaEventInterprocess" | "cudaMemAttachSingle" => 4,
         "cudaFuncCachePreferEqual" => 3,
+        "SEEK_SET" => 0,
+        "SEEK_CUR" => 1,
+        "SEEK_END" => 2,
+        "EOF" => -1,
         "cudaSharedMemBankSizeDefault" => 0,
         "cudaSharedMemBankSizeFourByte" => 1,
         "cudaSharedMemBankSizeEightByte" => 2,
@@ -216,6 +220,8 @@ pub fn named_type(name: &str) -> Option<Type> {
         "cudaDeviceProp" => Type::Struct(super::props::prop_struct()),
         "timeval" => Type::Struct(timeval()),
         "timezone" => Type::Struct(timezone()),
+        // A `FILE *` is a handle, not memory host code reads.
+        "FILE" => Type::Scalar(Scalar::U8),
         _ => return None,
     })
 }
