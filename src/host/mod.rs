@@ -4,8 +4,10 @@
 //! memory and the simulated SM that runs launches) is behind the [`Device`] trait, which `crate::program`
 //! implements: this module never runs a kernel itself.
 
+mod addressed;
 mod calls;
 pub mod cuda;
+mod decl;
 mod expr;
 pub mod files;
 pub mod findings;
@@ -16,6 +18,7 @@ mod libcalls;
 pub mod memory;
 mod methods;
 pub mod resolve;
+mod stmt;
 mod stream;
 pub mod tree;
 mod vector;

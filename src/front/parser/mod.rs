@@ -7,6 +7,7 @@ mod expr;
 mod lazy;
 mod members;
 mod stmt;
+mod structs;
 mod types;
 
 use super::ast::*;

@@ -1,0 +1,243 @@
+//! Struct, class and enum definitions: fields, member functions (see [`super::members`]), and which classes
+//! are the host's (member functions, none of them device code): skipped in a kernel file, read in a whole
+//! program.
+
+use super::*;
+
+impl Parser<'_> {
+    /// At `struct`/`enum`: is this a definition (`struct S {`, `struct {`, `enum class E {`)?
+    pub(super) fn starts_definition(&self) -> bool {
+        let mut i = 1;
+        loop {
+            match self.peek_kind(i) {
+                TokKind::Punct(Punct::LBrace | Punct::Colon) => return true,
+                TokKind::Ident(_) | TokKind::Kw(Kw::Struct) => i += 1,
+                TokKind::Punct(Punct::LParen) => {
+                    // `__align__(16)`: skip the parenthesised argument.
+                    i += 1;
+                    while !matches!(self.peek_kind(i), TokKind::Punct(Punct::RParen) | TokKind::Eof) {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => return false,
+            }
+            if i > 8 {
+                return false;
+            }
+        }
+    }
+
+    /// `struct [__align__(N)] [Name] { fields }` or `enum [class] [Name] { A, B = 2 }`: records the definition;
+    /// returns its name (empty for an unnamed struct, which a typedef names).
+    pub(super) fn struct_or_enum(&mut self) -> PResult<Option<String>> {
+        let start = self.span();
+        let is_enum = self.is_kw(Kw::Enum);
+        self.bump();
+        if is_enum && self.is_kw(Kw::Struct) {
+            self.bump(); // enum class
+        }
+        let mut align = None;
+        let mut name = None;
+        loop {
+            match self.kind().clone() {
+                TokKind::Ident(n) if n == "__align__" || n == "alignas" || n == "__builtin_align__" => {
+                    self.bump();
+                    self.expect(Punct::LParen)?;
+                    align = Some(self.expr()?);
+                    self.expect(Punct::RParen)?;
+                }
+                TokKind::Ident(_) if name.is_none() => name = Some(self.ident("a name")?),
+                _ => break,
+            }
+        }
+        if self.is(Punct::Colon) {
+            if !is_enum && let Some(end) = self.host_class_end() {
+                // `class Timer : public Base { ... }` with no device code: the host's, skipped.
+                self.pos = end;
+                if let Some(n) = &name {
+                    self.host_functions.push(n.clone());
+                }
+                return Ok(name.map(|n| n.name));
+            }
+            let what = if is_enum { "enums with an underlying type" } else { "inheritance" };
+            return Err(self.error(Diagnostic::unsupported(self.span(), what)));
+        }
+        self.expect(Punct::LBrace)?;
+        if is_enum {
+            let mut values = vec![];
+            while !self.is(Punct::RBrace) && !self.at_eof() {
+                let v = self.ident("an enumerator")?;
+                let e = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                values.push((v, e));
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+            }
+            self.expect(Punct::RBrace)?;
+            self.enums.push(EnumDecl { name: name.clone(), values });
+            return Ok(name.map(|n| n.name));
+        }
+        // A class with member functions none of which is `__device__` is the host's (a random-number helper,
+        // a timer): skipped like a host function.
+        let body_end = {
+            let mut depth = 1;
+            let mut i = self.pos;
+            while i < self.toks.len() && depth > 0 {
+                match self.toks[i].kind {
+                    TokKind::Punct(Punct::LBrace) => depth += 1,
+                    TokKind::Punct(Punct::RBrace) => depth -= 1,
+                    TokKind::Eof => break,
+                    _ => {}
+                }
+                i += 1;
+            }
+            i
+        };
+        let body = &self.toks[self.pos..body_end.min(self.toks.len())];
+        if has_member_functions(body) && !has_device_code(body) {
+            if self.program {
+                // A whole program runs its host classes: read as a struct whose member functions are host
+                // functions; one that uses what the host interpreter does not read is skipped as before
+                // (its uses are then the errors).
+                let (pos, diags, structs, defs) =
+                    (self.pos, self.diags.len(), self.structs.len(), self.host_defs.len());
+                match self.struct_body(start, name.clone(), align.clone()) {
+                    Ok(r) if self.diags.len() == diags => return Ok(r),
+                    _ => {
+                        self.pos = pos;
+                        self.diags.truncate(diags);
+                        self.structs.truncate(structs);
+                        self.host_defs.truncate(defs);
+                    }
+                }
+            }
+            self.pos = body_end;
+            if let Some(n) = &name {
+                self.host_functions.push(n.clone());
+            }
+            return Ok(name.map(|n| n.name));
+        }
+        self.struct_body(start, name, align)
+    }
+
+    /// A struct's fields and member functions after its `{`, up to and with its `}`.
+    fn struct_body(&mut self, start: Span, name: Option<Ident>, align: Option<Expr>) -> PResult<Option<String>> {
+        let mut fields = vec![];
+        let mut methods = vec![];
+        // The class's name is a type inside its own member functions.
+        let provisional =
+            name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
+        let has_provisional = provisional.is_some();
+        self.structs.extend(provisional);
+        let body = self.class_members(name.as_ref(), &mut fields, &mut methods);
+        if has_provisional {
+            self.structs.pop();
+        }
+        body?;
+        self.expect(Punct::RBrace)?;
+        let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
+        self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()), methods });
+        Ok(Some(name.map_or(String::new(), |n| n.name)))
+    }
+
+    /// A class body's fields and member functions, up to its `}`.
+    fn class_members(
+        &mut self,
+        name: Option<&Ident>,
+        fields: &mut Vec<(TypeSpec, Declarator)>,
+        methods: &mut Vec<Method>,
+    ) -> PResult<()> {
+        while !self.is(Punct::RBrace) && !self.at_eof() {
+            if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
+                self.bump();
+                self.expect(Punct::Colon)?;
+                continue;
+            }
+            if self.is_kw(Kw::Union) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "unions")
+                        .hint("use separate fields, or reinterpret with `__float_as_int` and friends"),
+                ));
+            }
+            if self.is_kw(Kw::Template) || self.is_kw(Kw::Struct) || self.is_kw(Kw::Typedef) {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "nested type declarations in structs")));
+            }
+            if self.eat(Punct::Semi) {
+                continue;
+            }
+            let class = name.map_or("", |n| n.name.as_str()).to_string();
+            if self.starts_member_function(&class) {
+                if let Some(m) = self.member_function(&class)? {
+                    methods.push(m);
+                }
+                continue;
+            }
+            let mut ty = self.type_spec()?;
+            let name_at = self.pos;
+            let first = self.ident("a field name")?;
+            let mut declarators = self.declarators(Some(first))?;
+            self.own_stars(&mut ty, &mut declarators, name_at);
+            for d in declarators {
+                fields.push((ty.clone(), d));
+            }
+            self.expect_semi()?;
+        }
+        Ok(())
+    }
+
+    /// At a class's `: public Base` (or at its `struct`/`class`): if the class is the host's (member functions,
+    /// none of them device code), the token just after its closing brace.
+    pub(super) fn host_class_end(&self) -> Option<usize> {
+        let mut i = self.pos;
+        while i < self.toks.len() && !matches!(self.toks[i].kind, TokKind::Punct(Punct::LBrace | Punct::Semi)) {
+            i += 1;
+        }
+        if self.toks.get(i)?.kind != TokKind::Punct(Punct::LBrace) {
+            return None;
+        }
+        let start = i + 1;
+        let mut depth = 1;
+        i += 1;
+        while i < self.toks.len() && depth > 0 {
+            match self.toks[i].kind {
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => depth -= 1,
+                TokKind::Eof => return None,
+                _ => {}
+            }
+            i += 1;
+        }
+        let body = &self.toks[start..i.min(self.toks.len())];
+        (has_member_functions(body) && !has_device_code(body)).then_some(i)
+    }
+}
+
+/// Does a class body declare member functions? A member function is a name followed by `(` outside brackets
+/// and parentheses (`float a[f(2)]` is a field; `void reset();`, `Timer()`, `~Timer()` and `operator()` are
+/// functions).
+fn has_member_functions(body: &[Token]) -> bool {
+    let mut depth = 0i32;
+    let mut braces = 0i32;
+    for (i, t) in body.iter().enumerate() {
+        match &t.kind {
+            TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
+            TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+            TokKind::Punct(Punct::LBrace) => braces += 1,
+            TokKind::Punct(Punct::RBrace) => braces -= 1,
+            TokKind::Ident(n) if depth == 0 && braces == 0 => {
+                let next = body.get(i + 1).map(|t| &t.kind);
+                if n == "operator" || next == Some(&TokKind::Punct(Punct::LParen)) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Does a class body hold device code (`__device__` or `__global__` members)?
+fn has_device_code(body: &[Token]) -> bool {
+    body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)))
+}

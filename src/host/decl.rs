@@ -1,0 +1,182 @@
+//! Host declarations: a local in a register or in host memory (arrays, structs, what has its address taken),
+//! its initialiser (brace lists, strings, vectors, `dim3`, a constructor), and the name an allocation takes.
+
+use super::resolve::{Fail, Res, Resolver, Var, ptr_add};
+use super::tree::*;
+use crate::front::ast::{self, ExprKind as A};
+use crate::front::types::{Scalar, Type};
+
+impl Resolver<'_> {
+    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
+        for dc in &d.declarators {
+            let mut ty = self.ty(&d.ty, dc.pointers)?;
+            for dim in dc.dims.iter().rev() {
+                let Some(n) = self.const_eval(dim).filter(|n| (0..=1 << 28).contains(n)) else {
+                    return Err(self.unsupported(dim.span, "host arrays whose size is not a constant (use malloc)"));
+                };
+                ty = Type::Array(Box::new(ty), n as u32);
+            }
+            if dc.open_size {
+                // `int codes[] = {1, 2, 3}`, `char s[] = "abc"`: the initialiser gives the size.
+                let n = match dc.init.as_ref().map(|e| &e.kind) {
+                    Some(A::InitList(items)) => items.len(),
+                    Some(A::Str(text)) => text.len() + 1,
+                    _ => return Err(self.error(dc.name.span, format!("`{}` needs a size", dc.name.name))),
+                };
+                ty = Type::Array(Box::new(ty), n as u32);
+            }
+            let name = dc.name.name.clone();
+            let span = dc.name.span;
+            let in_memory = matches!(ty, Type::Array(..) | Type::Struct(_)) || self.addressed.contains(&name);
+            if !in_memory {
+                // A `const` scalar with a constant initialiser can size arrays.
+                if d.ty.is_const
+                    && let (Some(init), Some(s)) = (&dc.init, storage(&ty))
+                    && let Some(v) = self.const_eval(init)
+                {
+                    let bits = Scalar::I64.convert_bits(s, v as u64);
+                    self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Const(bits, ty));
+                    continue;
+                }
+                let slot = self.new_slot();
+                let init = match &dc.init {
+                    Some(e) => {
+                        let mut v = self.rvalue(e)?;
+                        self.name_allocation(&mut v, &name);
+                        self.convert(v, &ty)?
+                    }
+                    None => HExpr::new(HK::Const(0), ty.clone(), span),
+                };
+                out.push(HStmt::Expr(HExpr::new(
+                    HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
+                    ty.clone(),
+                    span,
+                )));
+                self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
+                continue;
+            }
+            let slot = self.new_slot();
+            self.frame.push((slot, ty.size().max(1), name.clone()));
+            self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
+            out.push(HStmt::Zero(slot, ty.size()));
+            let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
+            if let Some(r) = self.construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
+            let Some(init) = &dc.init else { continue };
+            if super::vector::vector_elem(&ty).is_some() {
+                self.vector_init(addr, &ty, init, out)?;
+                continue;
+            }
+            match (&ty, &init.kind) {
+                (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
+                    let def = def.clone();
+                    if items.len() > def.fields.len() {
+                        return Err(self.error(init.span, format!("`{}` has {} fields", def.name, def.fields.len())));
+                    }
+                    for (f, item) in def.fields.iter().zip(items) {
+                        let Some(s) = storage(&f.ty) else {
+                            return Err(self.unsupported(
+                                item.span,
+                                "initialising a struct's array or struct field in host code yet",
+                            ));
+                        };
+                        let v = self.rvalue(item)?;
+                        let v = self.convert(v, &f.ty)?;
+                        let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), f.ty.clone(), span)));
+                    }
+                }
+                (Type::Struct(def), _) if def.name != "dim3" => {
+                    let v = self.rvalue(init)?;
+                    out.push(HStmt::Expr(self.copy_struct(addr, v, &ty, span)?));
+                }
+                (Type::Struct(_), A::InitList(items)) => {
+                    let parts = items.iter().map(|i| self.rvalue(i).and_then(|v| self.convert(v, &Type::UINT)));
+                    let parts = parts.collect::<Res<Vec<_>>>()?;
+                    if parts.len() > 3 {
+                        return Err(self.error(init.span, "a dim3 has three parts"));
+                    }
+                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                }
+                (Type::Struct(_), _) => {
+                    let v = self.rvalue(init)?;
+                    let parts = match v.ty {
+                        Type::Struct(_) => (0..3)
+                            .map(|k| {
+                                let at = ptr_add(v.clone(), 4 * k, &Type::UINT);
+                                HExpr::new(HK::Load(Box::new(at), Scalar::U32, None), Type::UINT, span)
+                            })
+                            .collect(),
+                        _ => vec![self.convert(v, &Type::UINT)?],
+                    };
+                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                }
+                (Type::Array(elem, _), A::InitList(items)) => {
+                    let Some(s) = storage(elem) else {
+                        return Err(self.unsupported(init.span, "initialising arrays of arrays in host code yet"));
+                    };
+                    for (k, item) in items.iter().enumerate() {
+                        let v = self.rvalue(item)?;
+                        let v = self.convert(v, elem)?;
+                        let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        out.push(HStmt::Expr(HExpr::new(
+                            HK::Assign(Box::new(place), Box::new(v)),
+                            (**elem).clone(),
+                            span,
+                        )));
+                    }
+                }
+                (Type::Array(elem, n), A::Str(text)) if storage(elem).is_some_and(|s| s.size() == 1) => {
+                    // `char s[16] = "abc"`: the bytes, then zeros (the array was zeroed above).
+                    let bytes = text.as_bytes();
+                    if bytes.len() > *n as usize {
+                        return Err(self.error(
+                            init.span,
+                            format!("the string has {} characters; `{name}` holds {n}", bytes.len()),
+                        ));
+                    }
+                    let s = storage(elem).ok_or(Fail)?;
+                    for (k, b) in bytes.iter().enumerate() {
+                        let at = ptr_add(addr.clone(), k as i64, elem);
+                        let place = Place::Mem(Box::new(at), s, None);
+                        let v = HExpr::new(HK::Const(*b as u64), (**elem).clone(), span);
+                        out.push(HStmt::Expr(HExpr::new(
+                            HK::Assign(Box::new(place), Box::new(v)),
+                            (**elem).clone(),
+                            span,
+                        )));
+                    }
+                }
+                (_, _) if storage(&ty).is_some() => {
+                    let v = self.rvalue(init)?;
+                    let v = self.convert(v, &ty)?;
+                    let place = Place::Mem(Box::new(addr), storage(&ty).ok_or(Fail)?, Some(name));
+                    out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
+                }
+                _ => return Err(self.unsupported(init.span, "this initialiser in host code yet")),
+            }
+        }
+        Ok(())
+    }
+
+    /// `p = (int *)malloc(n)`, `p = new float[n]`: the allocation takes the name of the pointer it is stored
+    /// in, for messages (`h_data`).
+    pub(super) fn name_allocation(&mut self, v: &mut HExpr, name: &str) {
+        match &mut v.kind {
+            HK::Lib(Lib::Malloc | Lib::Calloc, args) => {
+                if let Some(HExpr { kind: HK::Const(id), .. }) = args.last_mut() {
+                    let old = self.strings.get(*id as usize).map(|s| s.as_slice());
+                    if old.is_some_and(|s| s == b"allocation\0" || s.starts_with(b"new ")) {
+                        *id = self.string(name) as u64;
+                    }
+                }
+            }
+            HK::Convert(_, _, inner) => self.name_allocation(inner, name),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,251 @@
+//! Host statements: blocks and their scopes, `if`, the loops (range-based `for` among them), `switch`, `goto`,
+//! `return`. Declarations are in [`super::decl`].
+
+use std::collections::HashMap;
+
+use super::resolve::{Fail, Lv, Res, Resolver, Var};
+use super::tree::*;
+use crate::front::ast::{self, StmtKind as S, TypeSpec};
+use crate::front::tast::CmpOp;
+use crate::front::types::{Scalar, Type};
+
+impl Resolver<'_> {
+    pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Res<Vec<HStmt>> {
+        let mut out = vec![];
+        let mut failed = false;
+        for s in stmts {
+            match self.stmt(s, &mut out) {
+                Ok(()) => {}
+                Err(Fail) => failed = true,
+            }
+        }
+        if failed { Err(Fail) } else { Ok(out) }
+    }
+
+    fn scoped(&mut self, s: &ast::Stmt) -> Res<HStmt> {
+        self.scopes.push(HashMap::new());
+        let mut out = vec![];
+        let r = self.stmt(s, &mut out);
+        self.scopes.pop();
+        r?;
+        Ok(if out.len() == 1 { out.pop().unwrap_or(HStmt::Block(vec![])) } else { HStmt::Block(out) })
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<HStmt>) -> Res<()> {
+        let h = match &s.kind {
+            S::Decl(d) => return self.decl(d, out),
+            S::Expr(e) => HStmt::Expr(self.rvalue(e)?),
+            S::Block(b) => {
+                self.scopes.push(HashMap::new());
+                let r = self.stmts(b);
+                self.scopes.pop();
+                HStmt::Block(r?)
+            }
+            S::If { cond, then, els } => {
+                let c = self.cond(cond)?;
+                let t = self.scoped(then)?;
+                let e = match els {
+                    Some(e) => Some(Box::new(self.scoped(e)?)),
+                    None => None,
+                };
+                HStmt::If(c, Box::new(t), e)
+            }
+            S::While { cond, body } => HStmt::While(self.cond(cond)?, Box::new(self.scoped(body)?)),
+            S::DoWhile { body, cond } => HStmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
+            S::For { init, cond, step, body } => {
+                self.scopes.push(HashMap::new());
+                let r = self.for_parts(init, cond, step, body);
+                self.scopes.pop();
+                r?
+            }
+            S::Break => HStmt::Break,
+            S::Continue => HStmt::Continue,
+            S::Return(e) => {
+                let v = match e {
+                    Some(e) => {
+                        let v = self.rvalue(e)?;
+                        Some(self.convert(v, &self.ret.clone())?)
+                    }
+                    None => None,
+                };
+                match (v, self.ret_slot) {
+                    (Some(v), Some(slot)) => {
+                        let ret = self.ret.clone();
+                        let to = HExpr::new(HK::Slot(slot), ret.clone(), s.span);
+                        let copy = self.copy_struct(to.clone(), v, &ret, s.span)?;
+                        HStmt::Block(vec![HStmt::Expr(copy), HStmt::Return(Some(to))])
+                    }
+                    (v, _) => HStmt::Return(v),
+                }
+            }
+            S::Switch { cond, body } => self.switch(cond, body)?,
+            S::ForRange { ty, pointers, reference, name, range, body } => {
+                self.scopes.push(HashMap::new());
+                let r = self.range_for(ty, *pointers, *reference, name, range, body);
+                self.scopes.pop();
+                r?
+            }
+            S::Case(_) | S::Default => {
+                return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
+            }
+            S::Goto(l) => match self.labels.iter().position(|x| *x == l.name) {
+                Some(i) => HStmt::Goto(i as u32),
+                None => return Err(self.error(l.span, format!("no label `{}` in this function's body", l.name))),
+            },
+            S::Label(l) if self.scopes.len() == 1 => {
+                HStmt::Label(self.labels.iter().position(|x| *x == l.name).unwrap_or(0) as u32)
+            }
+            S::Label(_) => {
+                return Err(self.unsupported(
+                    s.span,
+                    "labels inside a nested block (`goto` goes to labels of the function's body)",
+                ));
+            }
+            S::Empty => return Ok(()),
+        };
+        out.push(h);
+        Ok(())
+    }
+
+    /// `for (T x : range) body` over a `std::vector` or an array: a pointer runs from its first element to its
+    /// end; `x` is a copy of the element, or (`T &x`) the element itself.
+    fn range_for(
+        &mut self,
+        ts: &TypeSpec,
+        pointers: u8,
+        reference: bool,
+        name: &ast::Ident,
+        range: &ast::Expr,
+        body: &ast::Stmt,
+    ) -> Res<HStmt> {
+        let span = range.span;
+        let (begin, elem) = match self.lvalue(range)? {
+            (Lv::Mem(addr, _), ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
+                (Some(elem), ty) => (self.vector_ptr(HExpr { ty, ..addr }, 0, &elem), elem),
+                (None, Type::Array(elem, _)) => (HExpr { ty: Type::ptr((*elem).clone(), false), ..addr }, *elem),
+                (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+            },
+            (Lv::Reg(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+        };
+        let ptr_ty = Type::ptr(elem.clone(), false);
+        let size = elem.size() as i64;
+        let end = match self.lvalue(range)? {
+            (Lv::Mem(addr, _), ty) if super::vector::vector_elem(&ty).is_some() => {
+                self.vector_ptr(HExpr { ty, ..addr }, 1, &elem)
+            }
+            (_, Type::Array(_, n)) => {
+                let n = HExpr::new(HK::Const(n as u64), Type::Scalar(Scalar::I64), span);
+                HExpr::new(HK::PtrAdd(Box::new(begin.clone()), Box::new(n), size), ptr_ty.clone(), span)
+            }
+            _ => return Err(Fail),
+        };
+        let (p, e) = (self.new_slot(), self.new_slot());
+        let set = |slot, v: HExpr| {
+            HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(v)), ptr_ty.clone(), span))
+        };
+        let init = vec![set(p, begin), set(e, end)];
+        let at = |slot| HExpr::new(HK::Slot(slot), ptr_ty.clone(), span);
+        let cond = HExpr::new(HK::Cmp(CmpOp::Ne, Scalar::U64, Box::new(at(p)), Box::new(at(e))), Type::BOOL, span);
+        let one = HExpr::new(HK::Const(1), Type::Scalar(Scalar::I64), span);
+        let next = HExpr::new(HK::PtrAdd(Box::new(at(p)), Box::new(one), size), ptr_ty.clone(), span);
+        let step = HExpr::new(HK::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
+        let ty = if ts.named.as_deref() == Some("auto") {
+            (0..pointers).fold(elem.clone(), |t, _| Type::ptr(t, false))
+        } else {
+            self.ty(ts, pointers)?
+        };
+        let mut stmts = vec![];
+        self.scopes.push(HashMap::new());
+        let var = name.name.clone();
+        if reference || matches!(ty, Type::Struct(_)) {
+            if ty != elem {
+                self.scopes.pop();
+                return Err(self.error(name.span, format!("a `{ty} &` cannot refer to the range's `{elem}` elements")));
+            }
+            if reference {
+                // The slot holding the element's address stands for the element.
+                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(p, ty));
+            } else {
+                let own = self.new_slot();
+                self.frame.push((own, ty.size().max(1), var.clone()));
+                let copy = self.copy_struct(HExpr::new(HK::Slot(own), ty.clone(), span), at(p), &ty, span)?;
+                stmts.push(HStmt::Expr(copy));
+                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(own, ty));
+            }
+        } else {
+            let Some(s) = storage(&elem) else {
+                self.scopes.pop();
+                return Err(self.unsupported(span, "this range in a `for (x : range)` loop yet"));
+            };
+            if self.addressed.contains(&var) {
+                self.scopes.pop();
+                return Err(self.unsupported(name.span, "taking the address of a range-for variable yet"));
+            }
+            let x = self.new_slot();
+            let v = HExpr::new(HK::Load(Box::new(at(p)), s, None), elem.clone(), span);
+            let v = self.convert(v, &ty)?;
+            stmts.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(x)), Box::new(v)), ty.clone(), span)));
+            self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
+        }
+        let r = self.scoped(body);
+        self.scopes.pop();
+        stmts.push(r?);
+        Ok(HStmt::For(init, Some(cond), Some(step), Box::new(HStmt::Block(stmts))))
+    }
+
+    /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Res<HStmt> {
+        let v = self.rvalue(cond)?;
+        let Some(s) = v.ty.scalar().filter(|s| s.is_integer()) else {
+            return Err(self.error(cond.span, format!("a switch needs an integer, not `{}`", v.ty)));
+        };
+        let s = s.promote();
+        let v = self.convert(v, &Type::Scalar(s))?;
+        let S::Block(items) = &body.kind else {
+            return Err(self.unsupported(body.span, "a switch whose body is not a block"));
+        };
+        self.scopes.push(HashMap::new());
+        let (mut cases, mut default, mut out) = (vec![], None, vec![]);
+        let mut failed = false;
+        for item in items {
+            match &item.kind {
+                S::Case(e) => match self.const_eval(e) {
+                    Some(k) => cases.push((Scalar::I64.convert_bits(s, k as u64), out.len())),
+                    None => {
+                        self.error(e.span, "a case label must be an integer constant");
+                        failed = true;
+                    }
+                },
+                S::Default => default = Some(out.len()),
+                _ => failed |= self.stmt(item, &mut out).is_err(),
+            }
+        }
+        self.scopes.pop();
+        if failed {
+            return Err(Fail);
+        }
+        Ok(HStmt::Switch(v, cases, default, out))
+    }
+
+    fn for_parts(
+        &mut self,
+        init: &Option<Box<ast::Stmt>>,
+        cond: &Option<ast::Expr>,
+        step: &Option<ast::Expr>,
+        body: &ast::Stmt,
+    ) -> Res<HStmt> {
+        let mut i = vec![];
+        if let Some(s) = init {
+            self.stmt(s, &mut i)?;
+        }
+        let c = match cond {
+            Some(c) => Some(self.cond(c)?),
+            None => None,
+        };
+        let st = match step {
+            Some(e) => Some(self.rvalue(e)?),
+            None => None,
+        };
+        Ok(HStmt::For(i, c, st, Box::new(self.scoped(body)?)))
+    }
+}
