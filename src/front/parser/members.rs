@@ -90,7 +90,7 @@ impl Parser<'_> {
             let name = self.ident("a member function name")?;
             (ret, ret_ref, self.operator_name(name)?)
         };
-        let m = self.member_rest(class, start, q, is_ctor, ret, ret_ref, name)?;
+        let m = self.member_rest(class, start, q, is_ctor, (ret, ret_ref), name)?;
         Ok(Some(m))
     }
 
@@ -101,8 +101,7 @@ impl Parser<'_> {
         start: Span,
         q: Quals,
         is_ctor: bool,
-        ret: TypeSpec,
-        ret_ref: bool,
+        (ret, ret_ref): (TypeSpec, bool),
         name: Ident,
     ) -> PResult<Method> {
         let params = self.param_list()?;
@@ -142,7 +141,17 @@ impl Parser<'_> {
             let outer = std::mem::replace(&mut self.host, true);
             let host_body = self.block();
             self.host = outer;
-            self.host_method(class, &name, &params, q.is_static, &ret, &inits, host_body?, span);
+            let body_end = self.prev_span();
+            let f = Function {
+                kind: FnKind::Device,
+                ret: ret.clone(),
+                name: name.clone(),
+                params: params.clone(),
+                body: host_body?,
+                span,
+                body_end,
+            };
+            self.host_method(class, f, q.is_static, &inits);
         } else if !q.device {
             // A host member: device code may not call it, so its body is not read.
             if !self.is(Punct::LBrace) {
@@ -155,7 +164,17 @@ impl Parser<'_> {
             }
             body = self.block()?;
             if q.host && self.program {
-                self.host_method(class, &name, &params, q.is_static, &ret, &inits, body.clone(), span);
+                let body_end = self.prev_span();
+                let f = Function {
+                    kind: FnKind::Device,
+                    ret: ret.clone(),
+                    name: name.clone(),
+                    params: params.clone(),
+                    body: body.clone(),
+                    span,
+                    body_end,
+                };
+                self.host_method(class, f, q.is_static, &inits);
             }
         }
         let body_end = self.prev_span();
@@ -266,7 +285,7 @@ impl Parser<'_> {
             let class = ret.named.clone().unwrap_or_default();
             let name = Ident { name: class.clone(), span: self.toks[self.pos - 1].span };
             let q = Quals { device: kind.is_some() || device(self, &class, &class), ..Quals::default() };
-            (class.clone(), self.member_rest(&class, start, q, true, void_spec(name.span), false, name)?)
+            (class.clone(), self.member_rest(&class, start, q, true, (void_spec(name.span), false), name)?)
         } else {
             let ret_ref = self.eat(Punct::Amp);
             let class = self.ident("a class")?.name;
@@ -274,7 +293,7 @@ impl Parser<'_> {
             let name = self.ident("a member function name")?;
             let name = self.operator_name(name)?;
             let q = Quals { device: kind.is_some() || device(self, &class, &name.name), ..Quals::default() };
-            (class.clone(), self.member_rest(&class, start, q, false, ret.clone(), ret_ref, name)?)
+            (class.clone(), self.member_rest(&class, start, q, false, (ret.clone(), ret_ref), name)?)
         };
         let Some(s) = self.structs.iter_mut().rev().find(|s| s.name.name == class) else { return Ok(true) };
         let declared = s.methods.iter().position(|p| {
@@ -296,46 +315,26 @@ impl Parser<'_> {
     /// A member function host code calls, as a host function of the program named `Class::name` (a
     /// constructor `Class::Class`): `this` (a `Class *`) comes first unless it is `static`, and a
     /// constructor's member initialisers become its first statements (`this->x = a;`).
-    #[allow(clippy::too_many_arguments)]
-    fn host_method(
-        &mut self,
-        class: &str,
-        name: &Ident,
-        params: &[Param],
-        is_static: bool,
-        ret: &TypeSpec,
-        inits: &[(Ident, Vec<Expr>)],
-        body: Vec<Stmt>,
-        span: Span,
-    ) {
-        let mut all = vec![];
+    fn host_method(&mut self, class: &str, f: Function, is_static: bool, inits: &[(Ident, Vec<Expr>)]) {
+        let mut params = vec![];
         if !is_static {
-            let ty = TypeSpec { named: Some(class.to_string()), pointers: 1, ..void_spec(name.span) };
-            let this = Ident { name: "this".into(), span: name.span };
-            all.push(Param { ty, name: this, reference: false, default: None });
+            let ty = TypeSpec { named: Some(class.to_string()), pointers: 1, ..void_spec(f.name.span) };
+            let this = Ident { name: "this".into(), span: f.name.span };
+            params.push(Param { ty, name: this, reference: false, default: None });
         }
-        all.extend(params.iter().cloned());
-        let mut stmts = vec![];
+        params.extend(f.params);
+        let mut body = vec![];
         for (field, args) in inits {
             let this = Expr { kind: ExprKind::Name("this".into()), span: field.span };
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
             let Some(value) = args.first().cloned() else { continue };
             let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span: field.span };
-            stmts.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
+            body.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
         }
-        stmts.extend(body);
-        let body_end = self.prev_span();
-        let name = Ident { name: format!("{class}::{}", name.name), span: name.span };
-        self.host_defs.push(Function {
-            kind: FnKind::Device,
-            ret: ret.clone(),
-            name,
-            params: all,
-            body: stmts,
-            span,
-            body_end,
-        });
+        body.extend(f.body);
+        let name = Ident { name: format!("{class}::{}", f.name.name), span: f.name.span };
+        self.host_defs.push(Function { params, body, name, ..f });
     }
 }
 
