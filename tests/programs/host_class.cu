@@ -1,6 +1,7 @@
-// Host classes as course code writes them: a seeded generator with a constructor and operator(), an
-// accumulator with member functions that call each other, a timer whose methods read gettimeofday, and a
-// class whose __host__ __device__ member both sides call. A histogram kernel counts the generated values.
+// Host classes as course code writes them: a seeded generator with a constructor, operator() and default
+// member initialisers, an accumulator with member functions that call each other, a timer whose methods read
+// gettimeofday, and a class whose __host__ __device__ member both sides call. A histogram kernel counts the
+// generated values.
 #include <cstdio>
 #include <sys/time.h>
 #include <cuda_runtime.h>
@@ -16,11 +17,13 @@ class LcgGenerator {
             return _last % (_hi - _lo) + _lo;
         }
         int draws() const { return _count; }
+        int id() const { return _id; }
     private:
         int _last;
         int _lo;
         int _hi;
         int _count = 0;
+        int _id = 7;
 };
 
 struct Stats {
@@ -67,8 +70,8 @@ int main()
     for (int i = 0; i < n; i++) h[i] = gen();
     Stats s = {0, 0, 0, 0};
     s.add_all(h, n);
-    printf("%d values in [%d, %d], mean %.3f, sum %ld (%d draws counted)\n", s.n, s.lo, s.hi, s.mean(), s.sum,
-           gen.draws());
+    printf("%d values in [%d, %d], mean %.3f, sum %ld (%d draws counted by generator %d)\n", s.n, s.lo, s.hi,
+           s.mean(), s.sum, gen.draws(), gen.id());
 
     Bin b = {64 / BINS};
     Timer t;

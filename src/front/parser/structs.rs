@@ -130,15 +130,40 @@ impl Parser<'_> {
             name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
         let has_provisional = provisional.is_some();
         self.structs.extend(provisional);
+        let defs_before = self.host_defs.len();
         let body = self.class_members(name.as_ref(), &mut fields, &mut methods);
         if has_provisional {
             self.structs.pop();
         }
         body?;
         self.expect(Punct::RBrace)?;
+        if let Some(n) = &name {
+            self.default_member_inits(&n.name, &fields, defs_before);
+        }
         let ident = name.clone().unwrap_or(Ident { name: String::new(), span: start });
         self.structs.push(StructDecl { name: ident, fields, align, span: start.to(self.prev_span()), methods });
         Ok(Some(name.map_or(String::new(), |n| n.name)))
+    }
+
+    /// `int count = 0;` in a host class: C++ runs these initialisers in every constructor (before its body; a
+    /// member initialiser of the same field comes after and wins). The host constructors the class defined
+    /// (host functions from `defs_before` on) start with them.
+    fn default_member_inits(&mut self, class: &str, fields: &[(TypeSpec, Declarator)], defs_before: usize) {
+        let mut inits = vec![];
+        for (_, d) in fields {
+            let Some(value) = d.init.clone().filter(|_| d.dims.is_empty()) else { continue };
+            let span = d.name.span;
+            let this = Expr { kind: ExprKind::Name("this".into()), span };
+            let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span };
+            let place = Expr { kind: ExprKind::Member(Box::new(deref), d.name.clone()), span };
+            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span };
+            inits.push(Stmt { kind: StmtKind::Expr(assign), span });
+        }
+        let ctor = format!("{class}::{class}");
+        let from = defs_before.min(self.host_defs.len());
+        for f in self.host_defs[from..].iter_mut().filter(|f| f.name.name == ctor) {
+            f.body.splice(0..0, inits.iter().cloned());
+        }
     }
 
     /// A class body's fields and member functions, up to its `}`.
