@@ -95,3 +95,34 @@ fn host_code_writes_and_reads_back_a_file_and_compares_strings() {
     assert_eq!(std::fs::read(&path).unwrap(), b"\x07\0\0\0\x08\0\0\0\x09\0\0\0end");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The diagnostics of a program that does not compile.
+fn errors(src: &str) -> Vec<String> {
+    let Err(e) = program::compile("homework.cu", src.as_bytes(), &Default::default()) else {
+        panic!("compiles: {src}")
+    };
+    e.diags.iter().map(|d| d.message.clone()).collect()
+}
+
+/// The only diagnostic of a program that does not compile.
+fn only_error(src: &str) -> String {
+    let e = errors(src);
+    assert_eq!(e.len(), 1, "{e:#?}");
+    e[0].clone()
+}
+
+#[test]
+fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
+    let chrono = "#include <chrono>\n#include <cstdio>\nusing namespace std::chrono;\nint main() {\n\
+                  \x20   auto t0 = high_resolution_clock::now();\n    duration<double> d = high_resolution_clock::now() - t0;\n\
+                  \x20   printf(\"%f\\n\", d.count());\n    return 0;\n}\nint after() { return 1; }\n";
+    assert_eq!(only_error(chrono), "not supported by warpdbg: `std::chrono` in host code yet");
+    let stream = "#include <fstream>\nint main() {\n    std::ofstream out;\n    out << 1;\n    return 0;\n}\n";
+    // (Its uses are errors too: the variable has no type.)
+    assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ofstream` in host code yet");
+    let variadic = "#include <cstdio>\nvoid log_all(int n, ...) { }\nint main() { log_all(1, 2); return 0; }\n";
+    assert_eq!(only_error(variadic), "not supported by warpdbg: variadic functions (`...`)");
+    let pointer = "__global__ void k(float *a) { }\nvoid run(void (*kernel)(float *), float *a) { }\n\
+                   int main() { run(k, 0); return 0; }\n";
+    assert_eq!(only_error(pointer), "not supported by warpdbg: function pointers");
+}

@@ -159,6 +159,11 @@ impl Resolver<'_> {
             return call;
         }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
+            // A function of the file set aside for a construct warpdbg does not read: that construct is the error.
+            if let Some(u) = self.kernels.unavailable.iter().find(|u| u.name == name.name) {
+                self.diags.push(u.diag.clone().label(format!("in `{}`, which host code calls", name.name)));
+                return Err(super::resolve::Fail);
+            }
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
         };
         if args.len() < params.len() || (!variadic && args.len() > params.len()) {

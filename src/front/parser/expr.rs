@@ -227,6 +227,26 @@ impl Parser<'_> {
         self.postfix()
     }
 
+    /// At a name of `<chrono>` (`std::chrono::high_resolution_clock::now()`, `duration<double>`,
+    /// `duration_cast<milliseconds>(d)`), which host code cannot use yet.
+    pub(super) fn at_chrono(&self, name: &str) -> bool {
+        let next = self.peek_kind(1);
+        match name {
+            "chrono" | "high_resolution_clock" | "steady_clock" | "system_clock" => {
+                *next == TokKind::Punct(Punct::ColonColon)
+            }
+            "duration" | "duration_cast" | "time_point" | "time_point_cast" => *next == TokKind::Punct(Punct::Lt),
+            _ => false,
+        }
+    }
+
+    pub(super) fn chrono_unsupported(&mut self) -> Bail {
+        let d = Diagnostic::unsupported(self.span(), "`std::chrono` in host code yet").hint(
+            "time with gettimeofday or clock(), or with cudaEventRecord and cudaEventElapsedTime around the launch",
+        );
+        self.error(d)
+    }
+
     /// At `float(x)`: a functional cast, which starts an expression, not a type.
     fn at_functional_cast(&self) -> bool {
         matches!(self.kind(), TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char))
@@ -355,6 +375,7 @@ impl Parser<'_> {
                 let callee = Ident { name: class, span };
                 return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
             }
+            TokKind::Ident(name) if self.host && self.at_chrono(&name) => return Err(self.chrono_unsupported()),
             // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
             TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
                 self.bump();

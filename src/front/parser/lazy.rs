@@ -18,8 +18,15 @@ impl Parser<'_> {
 
     /// At `cudaStream_t s` (a host-only library type, then a name or `*`) inside a function.
     pub(super) fn starts_host_type_decl(&self) -> bool {
-        matches!(self.kind(), TokKind::Ident(n) if host_type_name(n).is_some())
-            && matches!(self.peek_kind(1), TokKind::Ident(_) | TokKind::Punct(Punct::Star))
+        // `std::ofstream out;`: past the namespaces.
+        let mut i = 0;
+        while matches!(self.peek_kind(i), TokKind::Ident(_))
+            && *self.peek_kind(i + 1) == TokKind::Punct(Punct::ColonColon)
+        {
+            i += 2;
+        }
+        matches!(self.peek_kind(i), TokKind::Ident(n) if host_type_name(n).is_some())
+            && matches!(self.peek_kind(i + 1), TokKind::Ident(_) | TokKind::Punct(Punct::Star))
     }
 
     /// After the file-scope item that began at token `start`: if it met an unsupported construct, sets it
@@ -37,7 +44,14 @@ impl Parser<'_> {
             _ => self.item_name(start),
         };
         // `main` makes the file a whole program, which is a statement about the file, not one item.
-        let Some((name, kind)) = named.filter(|(n, _)| n != "main") else { return item };
+        let Some((name, kind)) = named.filter(|(n, _)| n != "main") else {
+            // Its error stands; the rest of `main` is skipped, not read as file-scope items.
+            if item.is_err() {
+                self.skip_item(start, ItemKind::Function);
+                return Ok(None);
+            }
+            return item;
+        };
         let diag = self.diags.remove(from + first);
         // What follows the construct in the item was not read (or read only to skip it): keep the syntax
         // errors before it, drop further unsupported ones.

@@ -226,7 +226,19 @@ impl Parser<'_> {
             self.bump();
         }
         while !self.is(Punct::RParen) && !self.at_eof() {
+            if self.is(Punct::Ellipsis) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "variadic functions (`...`)")
+                        .hint("pass the values themselves, or an array and its length"),
+                ));
+            }
             let mut ty = self.type_spec()?;
+            if self.is(Punct::LParen) && *self.peek_kind(1) == TokKind::Punct(Punct::Star) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "function pointers")
+                        .hint("call the function by its name, choosing with `if` or `switch`"),
+                ));
+            }
             let reference = self.eat(Punct::Amp);
             let name = match self.kind() {
                 TokKind::Ident(_) => self.ident("a parameter name")?,

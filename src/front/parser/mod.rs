@@ -588,6 +588,9 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
         "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" => "the C library",
+        "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
+            "the C++ library"
+        }
         "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
             "the CUDA driver API"
         }

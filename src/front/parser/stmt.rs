@@ -39,6 +39,7 @@ impl Parser<'_> {
     pub(super) fn statement_inner(&mut self) -> PResult<Stmt> {
         let start = self.span();
         let kind = match self.kind().clone() {
+            TokKind::Ident(n) if self.host && self.at_chrono(&n) => return Err(self.chrono_unsupported()),
             TokKind::Punct(Punct::LBrace) => StmtKind::Block(self.block()?),
             TokKind::Punct(Punct::Semi) => {
                 self.bump();
@@ -284,6 +285,12 @@ impl Parser<'_> {
                     pointers = pointers.saturating_add(1);
                     while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
                 }
+            }
+            if first.is_none() && self.is(Punct::LParen) && *self.peek_kind(1) == TokKind::Punct(Punct::Star) {
+                return Err(self.error(
+                    Diagnostic::unsupported(self.span(), "function pointers")
+                        .hint("call the function by its name, choosing with `if` or `switch`"),
+                ));
             }
             let name = match first.take() {
                 Some(n) => n,
