@@ -18,15 +18,7 @@ impl Interp<'_> {
         let line = self.line(e.span);
         Ok(match lib {
             Lib::Printf | Lib::Fprintf => {
-                let first = if lib == Lib::Fprintf { 1 } else { 0 };
-                let fmt = self.c_str(v[first], e)?;
-                let mut rest = vec![];
-                // The first six arguments are evaluated once above (their side effects too).
-                for (k, a) in args.iter().enumerate().skip(first + 1) {
-                    let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
-                    rest.push((bits, a.ty.clone()));
-                }
-                let text = self.format(&fmt, &rest, e)?;
+                let text = self.printf_text(if lib == Lib::Fprintf { 1 } else { 0 }, args, &v, slots, e)?;
                 if lib == Lib::Fprintf && self.files.is_file(v[0]) {
                     self.files.write(v[0], text.as_bytes());
                     return Ok(text.len() as u64);
@@ -102,13 +94,7 @@ impl Interp<'_> {
             }
             Lib::Sprintf | Lib::Snprintf => {
                 let first = if lib == Lib::Sprintf { 1 } else { 2 };
-                let fmt = self.c_str(v[first], e)?;
-                let mut rest = vec![];
-                for (k, a) in args.iter().enumerate().skip(first + 1) {
-                    let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
-                    rest.push((bits, a.ty.clone()));
-                }
-                let mut text = self.format(&fmt, &rest, e)?.into_bytes();
+                let mut text = self.printf_text(first, args, &v, slots, e)?.into_bytes();
                 let len = text.len() as u64;
                 // snprintf writes at most n bytes, the terminating NUL among them; it returns the full length.
                 if lib == Lib::Snprintf {
@@ -152,18 +138,12 @@ impl Interp<'_> {
                 0
             }
             Lib::Feof => self.files.eof(v[0]) as u64,
-            Lib::Strcmp => {
-                let (a, b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
-                match a.cmp(&b) {
-                    std::cmp::Ordering::Less => u32::MAX as u64,
-                    std::cmp::Ordering::Equal => 0,
-                    std::cmp::Ordering::Greater => 1,
-                }
-            }
-            Lib::Strncmp => {
+            Lib::Strcmp | Lib::Strncmp => {
                 let (mut a, mut b) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
-                a.truncate(v[2] as usize);
-                b.truncate(v[2] as usize);
+                if lib == Lib::Strncmp {
+                    a.truncate(v[2] as usize);
+                    b.truncate(v[2] as usize);
+                }
                 match a.cmp(&b) {
                     std::cmp::Ordering::Less => u32::MAX as u64,
                     std::cmp::Ordering::Equal => 0,
@@ -307,6 +287,25 @@ impl Interp<'_> {
                 Err(Stop::Error(Box::new(HostError::BadFree { line, message })))
             }
         }
+    }
+
+    /// The text a `printf`-family call formats: its format string is argument `first`, the values follow it.
+    /// `v` holds the first six arguments, evaluated once already (their side effects too).
+    fn printf_text(
+        &mut self,
+        first: usize,
+        args: &[HExpr],
+        v: &[u64],
+        slots: &mut [u64],
+        e: &HExpr,
+    ) -> Result<String, Stop> {
+        let fmt = self.c_str(v[first], e)?;
+        let mut rest = vec![];
+        for (k, a) in args.iter().enumerate().skip(first + 1) {
+            let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
+            rest.push((bits, a.ty.clone()));
+        }
+        self.format(&fmt, &rest, e)
     }
 
     /// `printf` formatting with arguments of the given types (already promoted).

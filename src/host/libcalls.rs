@@ -159,10 +159,8 @@ impl Resolver<'_> {
             return call;
         }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
-            // A function of the file set aside for a construct warpdbg does not read: that construct is the error.
-            if let Some(u) = self.kernels.unavailable.iter().find(|u| u.name == name.name) {
-                self.diags.push(u.diag.clone().label(format!("in `{}`, which host code calls", name.name)));
-                return Err(super::resolve::Fail);
+            if let Some(fail) = self.set_aside(&name.name, "calls") {
+                return Err(fail);
             }
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
         };
@@ -206,11 +204,8 @@ impl Resolver<'_> {
         span: Span,
     ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
-            // A kernel set aside for a construct warpdbg does not run (dynamic parallelism, ...): that
-            // construct, where it is, is the error.
-            if let Some(u) = self.kernels.unavailable.iter().find(|u| u.name == k.name) {
-                self.diags.push(u.diag.clone().label(format!("in `{}`, which host code launches", k.name)));
-                return Err(super::resolve::Fail);
+            if let Some(fail) = self.set_aside(&k.name, "launches") {
+                return Err(fail);
             }
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };
@@ -316,6 +311,15 @@ impl Resolver<'_> {
 }
 
 impl Resolver<'_> {
+    /// A function or kernel of the file the front end set aside for a construct warpdbg does not read
+    /// (dynamic parallelism, a variadic parameter, ...): that construct, where it is, is the error of the host
+    /// code that `verb`s it.
+    fn set_aside(&mut self, name: &str, verb: &str) -> Option<super::resolve::Fail> {
+        let u = self.kernels.unavailable.iter().find(|u| u.name == name)?;
+        self.diags.push(u.diag.clone().label(format!("in `{name}`, which host code {verb}")));
+        Some(super::resolve::Fail)
+    }
+
     /// `dim3(x[, y[, z]])` as a value: a temporary in the caller's frame, its parts set (missing ones 1).
     fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Res<HExpr> {
         if args.len() > 3 {

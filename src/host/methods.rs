@@ -44,6 +44,13 @@ impl Resolver<'_> {
         self.fns.contains_key(&name).then_some(name)
     }
 
+    /// A call of member function `f` on the object `this` points to (left out for a static one).
+    fn call_member(&mut self, f: String, this: ast::Expr, args: &[ast::Expr], at: Span, span: Span) -> Res<HExpr> {
+        let this = self.with_this.contains(&f).then_some(this);
+        let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
+        self.call(&ast::Ident { name: f, span: at }, &all, span)
+    }
+
     /// `obj.m(args)` (and `p->m(args)`, which the parser gives as `(*p).m(args)`).
     pub(super) fn method_call(
         &mut self,
@@ -60,9 +67,7 @@ impl Resolver<'_> {
             }
         };
         let name = self.method_of(&ty, &m.name)?;
-        let this = self.with_this.contains(&name).then(|| addr_of(obj));
-        let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
-        Some(self.call(&ast::Ident { name, span: m.span }, &all, span))
+        Some(self.call_member(name, addr_of(obj), args, m.span, span))
     }
 
     /// A call by bare name that is a method: of this class inside a member function (`add(x)`), or an object's
@@ -76,15 +81,13 @@ impl Resolver<'_> {
         if let Some(class) = self.this_class()
             && let Some(f) = self.method_of(&class, &name.name)
         {
-            let this = self.with_this.contains(&f).then(|| expr(A::Name("this".into()), name.span));
-            let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
-            return Some(self.call(&ast::Ident { name: f, span: name.span }, &all, span));
+            let this = expr(A::Name("this".into()), name.span);
+            return Some(self.call_member(f, this, args, name.span, span));
         }
         let (Var::Mem(_, ty) | Var::Global(_, ty)) = self.lookup(&name.name)? else { return None };
         let f = self.method_of(&ty, "operator()")?;
         let obj = expr(A::Name(name.name.clone()), name.span);
-        let all: Vec<ast::Expr> = std::iter::once(addr_of(&obj)).chain(args.iter().cloned()).collect();
-        Some(self.call(&ast::Ident { name: f, span: name.span }, &all, span))
+        Some(self.call_member(f, addr_of(&obj), args, name.span, span))
     }
 
     /// `Class obj(args);`, `Class obj{args};` or `Class obj;` of a class with a constructor: the call that
@@ -105,8 +108,7 @@ impl Resolver<'_> {
             Some(_) => return None,
         };
         let obj = expr(A::Name(name.name.clone()), name.span);
-        let all: Vec<ast::Expr> = std::iter::once(addr_of(&obj)).chain(args).collect();
         let span = init.map_or(name.span, |e| e.span);
-        Some(self.call(&ast::Ident { name: ctor, span }, &all, span).map(|c| out.push(HStmt::Expr(c))))
+        Some(self.call_member(ctor, addr_of(&obj), &args, span, span).map(|c| out.push(HStmt::Expr(c))))
     }
 }

@@ -127,6 +127,7 @@ impl Parser<'_> {
         }
         let mut prototype = false;
         let mut body = vec![];
+        let mut host_body = None;
         if self.eat(Punct::Assign) {
             // `= default;`, `= delete;`: nothing to run.
             self.bump();
@@ -139,19 +140,9 @@ impl Parser<'_> {
                 return Err(self.expected("`{`"));
             }
             let outer = std::mem::replace(&mut self.host, true);
-            let host_body = self.block();
+            let parsed = self.block();
             self.host = outer;
-            let body_end = self.prev_span();
-            let f = Function {
-                kind: FnKind::Device,
-                ret: ret.clone(),
-                name: name.clone(),
-                params: params.clone(),
-                body: host_body?,
-                span,
-                body_end,
-            };
-            self.host_method(class, f, q.is_static, &inits);
+            host_body = Some(parsed?);
         } else if !q.device {
             // A host member: device code may not call it, so its body is not read.
             if !self.is(Punct::LBrace) {
@@ -163,22 +154,16 @@ impl Parser<'_> {
                 return Err(self.expected("`{`"));
             }
             body = self.block()?;
+            // `__host__ __device__`: host code calls it too.
             if q.host && self.program {
-                let body_end = self.prev_span();
-                let f = Function {
-                    kind: FnKind::Device,
-                    ret: ret.clone(),
-                    name: name.clone(),
-                    params: params.clone(),
-                    body: body.clone(),
-                    span,
-                    body_end,
-                };
-                self.host_method(class, f, q.is_static, &inits);
+                host_body = Some(body.clone());
             }
         }
         let body_end = self.prev_span();
         let func = Function { kind: FnKind::Device, ret, name, params, body, span, body_end };
+        if let Some(body) = host_body {
+            self.host_method(class, Function { body, ..func.clone() }, q.is_static, &inits);
+        }
         let ctor = is_ctor.then_some(inits);
         Ok(Method {
             func,
