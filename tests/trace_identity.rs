@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 use warpdbg::front;
 use warpdbg::launch::{Mode, Overrides};
 use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
+use warpdbg::sim::memory::{GlobalMemory, InitShadow};
 use warpdbg::sim::report;
 
 /// Kernels that never finish stop here (runaway.cu); every other kernel finishes well before.
@@ -470,4 +471,63 @@ fn whole_run_falls_back_where_blocks_interact() {
             assert_eq!(report::json(&whole, &o1), report::json(&stepped, &o2), "kernel {n} {mode:?}");
         }
     }
+}
+
+/// A launch of a whole program (`Machine::with_memory`: device memory the host made, checked for
+/// uninitialised reads) of the kernel `src`: every allocation tracked by the initialisation shadow, the first
+/// `written` bytes of each written.
+fn program_machine(src: &str, mode: Mode, written: &[u64]) -> Machine {
+    let overrides = Overrides { mode: Some(mode), ..Default::default() };
+    let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+    let (mut global, params) = GlobalMemory::from_launch(&compiled.launch);
+    let mut init = InitShadow::default();
+    for (a, &n) in global.allocs.iter().zip(written) {
+        init.track(a.base, a.bytes());
+        init.mark(a.base, n);
+    }
+    global.init = Some(Box::new(init));
+    let kernel = std::sync::Arc::new(compiled.kernel.clone());
+    Machine::with_memory(kernel, compiled.launch.clone(), "inline.cu".into(), global, params, &Config::default())
+}
+
+/// A program's launch runs whole on several cores when the rule holds, as single-stepping runs it (memory,
+/// report, and what the initialisation shadow records); when it does not (a read of bytes the host never
+/// wrote, blocks that see each other), memory is put back from the copy and the launch runs one step at a
+/// time, reporting what single-stepping reports.
+#[test]
+fn program_launches_run_whole_as_stepped() {
+    let copy = "// @block 64\n// @grid 16\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
+                __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+                out[i] = in[i] * 2;\n}\n";
+    let neighbours = "// @block 64\n// @grid 8\n// @arg out int[512] = i\n\
+                      __global__ void k(int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+                      int v = out[(i + 64) % 512];\n    out[i] = v + 1;\n}\n";
+    // (kernel, bytes of each array the host wrote, whether the rule holds)
+    let cases = [(copy, [4096, 0], true), (copy, [2048, 0], false), (neighbours, [2048, 0], false)];
+    for (n, (src, written, parallel)) in cases.iter().enumerate() {
+        for mode in [Mode::PreVolta, Mode::Its] {
+            let what = format!("case {n} {mode:?}");
+            let mut whole = program_machine(src, mode, written);
+            let o1 = whole.run();
+            let mut stepped = program_machine(src, mode, written);
+            let o2 = loop {
+                let o = stepped.step(7);
+                if o.is_final() {
+                    break o;
+                }
+            };
+            assert_eq!(whole.ran_parallel(), *parallel, "{what}");
+            assert_eq!(whole.steps, stepped.steps, "{what}");
+            assert_same_end(&what, &whole, &o1, &stepped, &o2);
+            let (a, b) = (whole.global.init.as_deref().unwrap(), stepped.global.init.as_deref().unwrap());
+            for alloc in &whole.global.allocs {
+                assert_eq!(a.written_prefix(alloc.base), b.written_prefix(alloc.base), "{what}: {}", alloc.name);
+            }
+        }
+    }
+    // The uninitialised half of `in` is reported, as compute-sanitizer's initcheck would.
+    let mut m = program_machine(copy, Mode::Its, &[2048, 0]);
+    m.run();
+    assert_eq!(m.hazards.len(), 1, "one uninitialised-read finding: {:?}", m.hazards);
+    assert_eq!(m.global.init.as_deref().unwrap().written_prefix(m.global.allocs[1].base), Some(4096));
 }

@@ -284,6 +284,7 @@ impl Scalar {
 
     /// C conversion of raw bits from `self` to `to`, as the GPU does it: integers wrap, float-to-integer
     /// truncates and saturates (NaN becomes 0), anything nonzero is `true`.
+    #[inline]
     pub fn convert_bits(self, to: Scalar, bits: u64) -> u64 {
         match to {
             Scalar::Bool => match self {

@@ -291,6 +291,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The explanation of a bad access of `size` bytes at `addr`.
+    #[cold]
     pub(super) fn fault(&self, f: MemFault, addr: u64, write: bool, what: Option<&str>, span: Span) -> Stop {
         let line = self.line(span);
         let verb = if write { "writes" } else { "reads" };
@@ -371,7 +372,7 @@ impl<'a> Interp<'a> {
         match p {
             Place::Slot(s) => slots[*s as usize] = bits,
             Place::Mem(addr, s, what) => {
-                let a = self.eval(addr, slots)?;
+                let a = self.address(addr, slots)?;
                 self.mem.store(a, s.size(), bits).map_err(|f| self.fault(f, a, true, what.as_deref(), span))?;
             }
         }
@@ -383,7 +384,7 @@ impl<'a> Interp<'a> {
         match p {
             Place::Slot(s) => Ok((slots[*s as usize], 0)),
             Place::Mem(addr, s, what) => {
-                let a = self.eval(addr, slots)?;
+                let a = self.address(addr, slots)?;
                 Ok((self.load(a, *s, what.as_deref(), span)?, a))
             }
         }
@@ -399,21 +400,74 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// An expression's value. The kinds host loops run on are here, in a function with a small frame (it
+    /// recurses once per node); the rest are in [`Self::eval_rest`].
     pub(super) fn eval(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
         Ok(match &e.kind {
             HK::Const(v) => *v,
-            HK::Str(id) => self.strings[*id as usize],
             HK::Slot(s) => slots[*s as usize],
-            HK::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
             HK::Load(addr, s, what) => {
-                let a = self.eval(addr, slots)?;
-                self.load(a, *s, what.as_deref(), e.span)?
+                let a = self.address(addr, slots)?;
+                match self.mem.load(a, s.size()) {
+                    Ok(v) => v,
+                    Err(f) => return Err(self.fault(f, a, false, what.as_deref(), e.span)),
+                }
             }
+            HK::Arith(op, s, a, b) => {
+                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
+                match alu::binary(*op, Ty::from(*s), a, b) {
+                    Ok(v) => v,
+                    Err(_) => return Err(self.divide_by_zero(e.span)),
+                }
+            }
+            HK::Cmp(op, s, a, b) => {
+                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
+                alu::compare(*op, Ty::from(*s), a, b) as u64
+            }
+            HK::Convert(from, to, v) => {
+                let v = self.eval(v, slots)?;
+                from.convert_bits(*to, v)
+            }
+            HK::PtrAdd(p, i, size) => {
+                let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
+                p.wrapping_add((i as i64).wrapping_mul(*size) as u64)
+            }
+            // (`rand()` fills arrays in host loops: no argument to evaluate, no line to find.)
+            HK::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
             HK::Assign(p, v) => {
                 let v = self.eval(v, slots)?;
                 self.store(p, v, slots, e.span)?;
                 v
             }
+            // A loop counter's `i++`.
+            HK::IncDec(p, s, step, prefix) if !s.is_float() && matches!(**p, Place::Slot(_)) => {
+                let Place::Slot(slot) = **p else { return self.eval_rest(e, slots) };
+                let old = slots[slot as usize];
+                let new = Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64));
+                slots[slot as usize] = new;
+                if *prefix { new } else { old }
+            }
+            _ => return self.eval_rest(e, slots),
+        })
+    }
+
+    /// An address: `p[i]`'s `p + i * size` computed here rather than one call deeper (arrays in host loops).
+    #[inline(always)]
+    fn address(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+        match &e.kind {
+            HK::PtrAdd(p, i, size) => {
+                let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
+                Ok(p.wrapping_add((i as i64).wrapping_mul(*size) as u64))
+            }
+            _ => self.eval(e, slots),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_rest(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+        Ok(match &e.kind {
+            HK::Str(id) => self.strings[*id as usize],
+            HK::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
             HK::Compound(op, c, t, p, v) => {
                 let rhs = self.eval(v, slots)?;
                 let (old, addr) = self.read_place(p, slots, e.span)?;
@@ -445,14 +499,6 @@ impl<'a> Interp<'a> {
                 let v = self.eval(v, slots)?;
                 alu::unary(*op, Ty::from(*s), v)
             }
-            HK::Arith(op, s, a, b) => {
-                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
-                self.arith(*op, *s, a, b, e.span)?
-            }
-            HK::Cmp(op, s, a, b) => {
-                let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
-                alu::compare(*op, Ty::from(*s), a, b) as u64
-            }
             HK::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
             HK::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
             HK::Cond(c, a, b) => {
@@ -461,14 +507,6 @@ impl<'a> Interp<'a> {
                 } else {
                     self.eval(b, slots)?
                 }
-            }
-            HK::Convert(from, to, v) => {
-                let v = self.eval(v, slots)?;
-                from.convert_bits(*to, v)
-            }
-            HK::PtrAdd(p, i, size) => {
-                let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
-                p.wrapping_add((i as i64).wrapping_mul(*size) as u64)
             }
             HK::PtrDiff(a, b, size) => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
@@ -512,12 +550,18 @@ impl<'a> Interp<'a> {
                 }
                 0
             }
+            // (The kinds `eval` evaluates itself.)
+            _ => return self.eval(e, slots),
         })
     }
 
     fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Stop> {
-        alu::binary(op, Ty::from(s), a, b)
-            .map_err(|_| Stop::Error(Box::new(HostError::DivideByZero { line: self.line(span) })))
+        alu::binary(op, Ty::from(s), a, b).map_err(|_| self.divide_by_zero(span))
+    }
+
+    #[cold]
+    fn divide_by_zero(&self, span: Span) -> Stop {
+        Stop::Error(Box::new(HostError::DivideByZero { line: self.line(span) }))
     }
 }
 

@@ -137,16 +137,33 @@ impl HostMemory {
         Err(MemFault::Wild)
     }
 
+    #[inline]
     pub fn load(&mut self, addr: u64, size: u32) -> Result<u64, MemFault> {
         let (i, off) = self.locate(addr, size as u64)?;
-        let mut v = [0u8; 8];
-        v[..size as usize].copy_from_slice(&self.allocs[i].data[off..off + size as usize]);
-        Ok(u64::from_le_bytes(v))
+        let d = &self.allocs[i].data[off..];
+        // One fixed-size read per size: host loops load an element per iteration.
+        Ok(match size {
+            1 => d[0] as u64,
+            2 => u16::from_le_bytes([d[0], d[1]]) as u64,
+            4 => u32::from_le_bytes(d[..4].try_into().expect("4 bytes")) as u64,
+            8 => u64::from_le_bytes(d[..8].try_into().expect("8 bytes")),
+            n => {
+                let mut v = [0u8; 8];
+                v[..n as usize].copy_from_slice(&d[..n as usize]);
+                u64::from_le_bytes(v)
+            }
+        })
     }
 
+    #[inline]
     pub fn store(&mut self, addr: u64, size: u32, bits: u64) -> Result<(), MemFault> {
         let (i, off) = self.locate(addr, size as u64)?;
-        self.allocs[i].data[off..off + size as usize].copy_from_slice(&bits.to_le_bytes()[..size as usize]);
+        let d = &mut self.allocs[i].data[off..];
+        match size {
+            4 => d[..4].copy_from_slice(&(bits as u32).to_le_bytes()),
+            8 => d[..8].copy_from_slice(&bits.to_le_bytes()),
+            n => d[..n as usize].copy_from_slice(&bits.to_le_bytes()[..n as usize]),
+        }
         Ok(())
     }
 

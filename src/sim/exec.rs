@@ -264,7 +264,7 @@ impl Ctx<'_> {
             Ok(())
         } else if let Some(g) = self.par {
             self.touch(addr, size);
-            if g.load(addr, size).map_err(fail)? != bits {
+            if g.current(addr, size).map_err(fail)? != bits {
                 self.wrote = true;
                 g.store(addr, size, bits).map_err(fail)?;
             }

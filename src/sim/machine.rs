@@ -372,8 +372,8 @@ impl Machine {
 
     /// A launch of a whole program: `kernel` runs on `global` (the program's device memory, which persists
     /// across launches), with parameter register values `params`. Every check of [`Machine::new`] holds;
-    /// [`Machine::into_memory`] gives the memory back afterwards. Runs one instruction at a time (the
-    /// parallel whole run would need a copy of the memory to fall back on).
+    /// [`Machine::into_memory`] gives the memory back afterwards. [`Machine::run`] runs it on several cores
+    /// where the rule of `parallel.rs` holds, with a copy of the memory to put back when it does not.
     pub fn with_memory(
         kernel: Arc<Kernel>,
         launch: Launch,

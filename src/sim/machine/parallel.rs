@@ -1,7 +1,8 @@
 //! Whole runs on several cores: `Machine::run` on a fresh launch runs the blocks independently, in contiguous
 //! ranges on rayon's threads, and keeps the result only when it is provably the one the sequential scheduler
-//! gives. Otherwise global memory is made again from the launch (a fresh machine's memory is exactly what
-//! `GlobalMemory::from_launch` makes: only issued instructions change it) and the launch runs sequentially
+//! gives. Otherwise global memory is put back (a kernel file's launch makes it again: a fresh machine's memory
+//! is exactly what `GlobalMemory::from_launch` makes, and only issued instructions change it; a program's
+//! launch, whose memory the host made, restores a copy taken before the run) and the launch runs sequentially
 //! from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
@@ -11,6 +12,8 @@
 //!   global order);
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
+//! - in a program, no thread reads an allocation the host had not written in full before the launch (the
+//!   sequential run reports uninitialised reads; what the blocks write is marked written after the merge);
 //! - no two blocks touch the same global bytes unless both only read them (each block's accessed ranges, per
 //!   warp instruction, are compared after the run): blocks then cannot see each other;
 //! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global bytes
@@ -61,6 +64,9 @@ struct RawAlloc {
     base: u64,
     bytes: u64,
     ptr: *mut u8,
+    /// Every byte was written before the launch (or the allocation is not checked for uninitialised reads).
+    /// A read of one that is not fails, and the launch then runs sequentially, which reports such reads.
+    readable: bool,
 }
 
 // SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
@@ -79,7 +85,8 @@ impl SharedGlobal {
                 return None;
             }
             let bytes = a.data.len() as u64;
-            allocs.push(RawAlloc { base: a.base, bytes, ptr });
+            let readable = mem.init.as_ref().is_none_or(|s| s.written_prefix(a.base).is_none_or(|p| p == bytes));
+            allocs.push(RawAlloc { base: a.base, bytes, ptr, readable });
         }
         Some(SharedGlobal { allocs })
     }
@@ -117,7 +124,7 @@ impl SharedGlobal {
     #[inline(always)]
     pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> bool {
         let count = u32::BITS - elems.leading_zeros();
-        let Some((a, off)) = self.locate_elems(addr, size, count) else { return false };
+        let Some((a, off)) = self.locate_elems(addr, size, count).filter(|(a, _)| a.readable) else { return false };
         // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
         // `load`.
         let p = unsafe { a.ptr.add(off as usize) };
@@ -172,8 +179,21 @@ impl SharedGlobal {
         Some(changed != 0)
     }
 
+    /// A thread's read: fails on memory not all written before the launch (see [`RawAlloc::readable`]).
     #[inline]
     pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+        let (a, off) = self.locate(addr, size)?;
+        if !a.readable {
+            return Err(MemError::Null);
+        }
+        // SAFETY: in bounds of the allocation (`locate`).
+        let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
+        Ok(v)
+    }
+
+    /// The bytes a store is about to replace (not a thread's read: no initialisation check).
+    #[inline]
+    pub fn current(&self, addr: u64, size: u32) -> Result<u64, MemError> {
         let (a, off) = self.locate(addr, size)?;
         // SAFETY: in bounds of the allocation (`locate`).
         let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
@@ -551,7 +571,7 @@ fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
 
 /// Does any block write bytes another block reads or writes? `writes` and `reads` are (lo, hi, block), each
 /// block's own ranges disjoint.
-fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) -> bool {
+fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) -> bool {
     // (Half a million ranges at the textbook size: the sort is the one step after the blocks' runs, so it
     // runs on every core too.)
     #[cfg(feature = "parallel")]
@@ -560,7 +580,7 @@ fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) 
     writes.sort_unstable();
     // Writes of different blocks overlapping: the interval with the largest end so far is of another block.
     let mut reach: Option<(u64, u64)> = None; // (hi, block)
-    for &(lo, hi, b) in &writes {
+    for &(lo, hi, b) in writes.iter() {
         if let Some((rh, rb)) = reach {
             if lo < rh && rb != b {
                 return true;
@@ -587,6 +607,14 @@ fn blocks_conflict(mut writes: Vec<(u64, u64, u64)>, reads: &[(u64, u64, u64)]) 
     false
 }
 
+/// How global memory is put back when a whole run's rule fails ([`Machine::undo_point`]).
+pub(super) enum Undo {
+    /// Made again from the launch (a kernel file's arrays).
+    Launch,
+    /// The bytes of each allocation before the run (a program's device memory).
+    Bytes(Vec<Vec<u8>>),
+}
+
 /// What the sub-machines need from the launch, shareable across threads.
 pub(super) struct Template {
     kernel: Kernel,
@@ -602,7 +630,6 @@ impl Machine {
         // Without threads (the web build) every run takes the sequential path.
         cfg!(feature = "parallel")
             && self.outcome.is_none()
-            && self.launch_memory
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 1
@@ -727,6 +754,7 @@ impl Machine {
         if !self.parallel_eligible() {
             return None;
         }
+        let undo = self.undo_point();
         let view = Arc::new(SharedGlobal::new(&mut self.global)?);
         let template = self.template();
         let total = self.total_blocks;
@@ -747,13 +775,34 @@ impl Machine {
         });
         let merged = self.merge(results);
         if merged.is_none() {
-            // Every block range has finished with the view; the memory they changed is made again as the
-            // launch made it (cheaper than recording every page before its first write, which the accepted
-            // runs, nearly all of them, would pay for).
+            // Every block range has finished with the view; the memory they changed is put back.
             drop(view);
-            self.global = GlobalMemory::from_launch(&self.launch).0;
+            self.undo(undo);
         }
         merged
+    }
+
+    /// What puts global memory back as it was before a whole run, should a rule fail: a kernel file's launch
+    /// makes it again (cheaper than recording every page before its first write, which the accepted runs,
+    /// nearly all of them, would pay for); a program's launch, whose memory the host made, keeps a copy.
+    pub(super) fn undo_point(&self) -> Undo {
+        if self.launch_memory {
+            Undo::Launch
+        } else {
+            Undo::Bytes(self.global.allocs.iter().map(|a| a.data.clone()).collect())
+        }
+    }
+
+    /// Puts global memory back (no view of it may be left).
+    pub(super) fn undo(&mut self, undo: Undo) {
+        match undo {
+            Undo::Launch => self.global = GlobalMemory::from_launch(&self.launch).0,
+            Undo::Bytes(data) => {
+                for (a, d) in self.global.allocs.iter_mut().zip(data) {
+                    a.data = d;
+                }
+            }
+        }
     }
 
     /// Takes over the blocks' results, or None when any rule fails.
@@ -785,8 +834,14 @@ impl Machine {
         if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
             eprintln!("parallel: steps {steps} longest interval {max_interval} quiet bound {quiet_bound}");
         }
-        if steps > self.max_steps || quiet_bound >= QUIET_BEFORE_HASHING || blocks_conflict(writes, &reads) {
+        if steps > self.max_steps || quiet_bound >= QUIET_BEFORE_HASHING || blocks_conflict(&mut writes, &reads) {
             return None;
+        }
+        // What the blocks wrote is initialised now, as each store marks it when run sequentially.
+        if let Some(init) = &mut self.global.init {
+            for &(lo, hi, _) in &writes {
+                init.mark(lo, hi - lo);
+            }
         }
         self.steps = steps;
         self.mem_epoch = mem_epoch;
@@ -878,11 +933,11 @@ mod tests {
     fn blocks_conflict_only_on_shared_bytes_with_a_write() {
         // Disjoint writes, reads of one's own writes and shared reads: fine.
         let writes = vec![(0, 8, 0), (8, 16, 1), (100, 104, 2)];
-        assert!(!blocks_conflict(writes.clone(), &[(0, 8, 0), (8, 12, 1), (200, 300, 0), (200, 300, 1)]));
+        assert!(!blocks_conflict(&mut writes.clone(), &[(0, 8, 0), (8, 12, 1), (200, 300, 0), (200, 300, 1)]));
         // One block reads another's write.
-        assert!(blocks_conflict(writes.clone(), &[(4, 12, 0)]));
+        assert!(blocks_conflict(&mut writes.clone(), &[(4, 12, 0)]));
         // Two blocks write overlapping bytes, even behind a longer interval of a third.
-        assert!(blocks_conflict(vec![(0, 100, 0), (10, 20, 1)], &[]));
-        assert!(blocks_conflict(vec![(0, 100, 0), (200, 210, 0), (205, 206, 1)], &[]));
+        assert!(blocks_conflict(&mut [(0, 100, 0), (10, 20, 1)], &[]));
+        assert!(blocks_conflict(&mut [(0, 100, 0), (200, 210, 0), (205, 206, 1)], &[]));
     }
 }

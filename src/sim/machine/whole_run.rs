@@ -5,7 +5,7 @@
 //! piece and keeps what the rule checks (accessed ranges, quiet stretches, counters) across pieces; after the
 //! last piece they are merged and checked exactly as [`Machine::run`] does. Until then the machine itself is
 //! untouched except for global memory, which the blocks change as they run; abandoning the run (or a rule
-//! failing) makes memory again from the launch, so the machine is exactly as before the run started (a
+//! failing) puts memory back as `parallel.rs` does, so the machine is exactly as before the run started (a
 //! fresh machine at step 0: the rule requires one).
 
 use std::sync::Arc;
@@ -14,9 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::parallel::{SharedGlobal, Template, threads};
+use super::parallel::{SharedGlobal, Template, Undo, threads};
 use super::{Machine, Outcome};
-use crate::sim::memory::GlobalMemory;
 
 /// A whole run in progress.
 pub(super) struct WholeRun {
@@ -24,6 +23,8 @@ pub(super) struct WholeRun {
     _template: Template,
     /// The view of the machine's memory the block ranges write through.
     _view: Arc<SharedGlobal>,
+    /// What puts global memory back if the rule fails or the run is abandoned.
+    undo: Undo,
     /// One block-range machine per core; each runs a contiguous range of every piece's blocks.
     workers: Vec<Machine>,
     /// The first block no piece has run yet.
@@ -65,13 +66,14 @@ impl Machine {
         if !self.parallel_eligible() {
             return false;
         }
+        let undo = self.undo_point();
         let Some(view) = SharedGlobal::new(&mut self.global) else { return false };
         let view = Arc::new(view);
         let template = self.template();
         let n = (threads() as u64).clamp(1, self.total_blocks.max(1));
         let workers = (0..n).map(|_| Machine::sub_machine(&template, 0, 0, view.clone())).collect();
         self.whole.0 =
-            Some(Box::new(WholeRun { _template: template, _view: view, workers, next: 0, steps_per_block: 0 }));
+            Some(Box::new(WholeRun { _template: template, _view: view, undo, workers, next: 0, steps_per_block: 0 }));
         true
     }
 
@@ -110,8 +112,7 @@ impl Machine {
             ok
         });
         if ok.contains(&false) {
-            drop(run);
-            self.global = GlobalMemory::from_launch(&self.launch).0;
+            self.undo(run.undo_after());
             return WholeProgress::Refused;
         }
         run.next += blocks;
@@ -123,11 +124,11 @@ impl Machine {
             return progress;
         }
         let merged = self.merge(std::mem::take(&mut run.workers).into_iter().map(Some).collect());
-        drop(run);
+        let undo = run.undo_after();
         match merged {
             Some(o) => WholeProgress::Done(o),
             None => {
-                self.global = GlobalMemory::from_launch(&self.launch).0;
+                self.undo(undo);
                 WholeProgress::Refused
             }
         }
@@ -136,9 +137,15 @@ impl Machine {
     /// Abandons the whole run in progress, if any: the machine is as before it started.
     pub fn abandon_whole_run(&mut self) {
         if let Some(run) = self.whole.0.take() {
-            drop(run);
-            self.global = GlobalMemory::from_launch(&self.launch).0;
+            self.undo(run.undo_after());
         }
+    }
+}
+
+impl WholeRun {
+    /// Ends the run (its view of memory and its workers dropped), keeping what puts memory back.
+    fn undo_after(self: Box<Self>) -> Undo {
+        self.undo
     }
 }
 
