@@ -38,7 +38,8 @@ fn open(file: &str, args: &[&str], cols: u16, rows: u16) -> (App, Terminal<TestB
 
 /// One frame for one key, as the event loop runs it.
 fn frame(app: &mut App, term: &mut Terminal<TestBackend>, key: KeyCode) {
-    if let Some(a) = app.keymap.action(&KeyEvent::new(key, KeyModifiers::NONE)) {
+    let key = warpdbg::tui::input::Key::from_event(&KeyEvent::new(key, KeyModifiers::NONE)).expect("a bound key");
+    if let Some(a) = app.keymap.action(&key) {
         update::update(app, a);
     }
     update::tick(app);

@@ -5,9 +5,9 @@
 //! travel, compare, quiz, recordings). Whole programs add [`host`] (the host-code interpreter) and
 //! [`program`] (a run of many launches on one simulated device). Nothing here imports a terminal library.
 //!
-//! The front ends sit on top: [`cli`] and [`tui`] (with `debug::recording`) need the `native` feature (the
-//! default: a terminal, files, threads); [`web`] serves a page from a source string. Without `native` the
-//! library builds for `wasm32-unknown-unknown` (docs/wasm.md).
+//! The front ends sit on top: [`cli`] and the terminal half of [`tui`] need the `native` feature (the default:
+//! a terminal, files, threads); [`tui`]'s state, update and view code and [`web`] (the page's API) build
+//! without it, for `wasm32-unknown-unknown` (docs/wasm.md).
 
 #![deny(clippy::unwrap_used)]
 
@@ -20,6 +20,5 @@ pub mod ir;
 pub mod launch;
 pub mod program;
 pub mod sim;
-#[cfg(feature = "native")]
 pub mod tui;
 pub mod web;

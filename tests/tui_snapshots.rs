@@ -618,7 +618,7 @@ fn clicking_a_warp_selects_the_one_drawn_there_after_scrolling() {
     assert_eq!(t.app.selected, Some(WarpRef { block: 6, warp: 1 }), "{}", t.text());
     // The wheel scrolls the list away from the selection, and the selection stays.
     let ev = MouseEvent { kind: MouseEventKind::ScrollDown, column: x + 2, row: y, modifiers: KeyModifiers::NONE };
-    update::mouse(&mut t.app, ev);
+    update::mouse(&mut t.app, warpdbg::tui::input::Mouse::from_event(&ev).expect("a wheel turn"));
     update::keep_cursor_visible(&mut t.app);
     t.draw();
     let (y2, _) = t.find("│6    4 ready").expect("still drawn");

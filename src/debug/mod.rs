@@ -7,6 +7,5 @@ pub mod breakpoint;
 pub mod compare;
 pub mod history;
 pub mod quiz;
-#[cfg(feature = "native")]
 pub mod recording;
 pub mod session;

@@ -5,8 +5,10 @@
 //! action (by name, with the step count and a checksum of the state after it), an instructor's note, a resize,
 //! or the end (with the final step count and a checksum of the final memory).
 
+#[cfg(feature = "native")]
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+#[cfg(feature = "native")]
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -189,12 +191,18 @@ pub struct Recording {
 impl Recording {
     /// Reads a recording; never modifies the file.
     pub fn load(path: &Path) -> Result<Recording, RecordingError> {
-        let file = File::open(path).map_err(|e| RecordingError::Io(path.to_path_buf(), e))?;
+        let bytes = std::fs::read(path).map_err(|e| RecordingError::Io(path.to_path_buf(), e))?;
+        Recording::parse(&bytes, path)
+    }
+
+    /// A recording from its bytes (a file's, or what a web page was given); `path` names it in errors.
+    pub fn parse(bytes: &[u8], path: &Path) -> Result<Recording, RecordingError> {
         let bad = |line: usize, what: String| RecordingError::Bad { path: path.to_path_buf(), line, what };
         let mut lines = vec![];
-        for (i, l) in BufReader::new(file).split(b'\n').enumerate() {
-            let bytes = l.map_err(|e| RecordingError::Io(path.to_path_buf(), e))?;
-            let text = String::from_utf8(bytes).map_err(|e| bad(i + 1, format!("not UTF-8 text ({e})")))?;
+        // (A final newline ends the last line rather than starting an empty one.)
+        let body = bytes.strip_suffix(b"\n").unwrap_or(bytes);
+        for (i, l) in body.split(|&b| b == b'\n').enumerate().filter(|_| !bytes.is_empty()) {
+            let text = String::from_utf8(l.to_vec()).map_err(|e| bad(i + 1, format!("not UTF-8 text ({e})")))?;
             lines.push(text);
         }
         let Some(first) = lines.first() else { return Err(bad(1, "empty file: not a warpdbg session".into())) };
@@ -247,13 +255,16 @@ impl Recording {
 }
 
 /// Writes a recording as the session goes: the header is written to a temporary file and renamed into place
-/// (so the file never exists half-made), then each event is appended and flushed.
+/// (so the file never exists half-made), then each event is appended and flushed. (The terminal's: it reads
+/// the clock.)
+#[cfg(feature = "native")]
 pub struct Recorder {
     file: File,
     start: std::time::Instant,
     pub path: PathBuf,
 }
 
+#[cfg(feature = "native")]
 impl Recorder {
     pub fn create(path: &Path, header: &Header) -> std::io::Result<Recorder> {
         let tmp = path.with_extension("wdbg.tmp");

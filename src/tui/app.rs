@@ -75,8 +75,29 @@ pub struct WarpRef {
     pub warp: u32,
 }
 
+/// Milliseconds on a clock that only moves forward: the front end's (a running continue draws a frame when a
+/// frame's worth of time has passed).
+pub type Clock = fn() -> f64;
+
+/// The terminal's clock.
+#[cfg(feature = "native")]
+pub fn monotonic_ms() -> f64 {
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed().as_secs_f64() * 1000.0
+}
+
+/// No clock (a build without `native` whose front end set none): every piece of a continue is a frame's worth.
+#[cfg(not(feature = "native"))]
+pub fn monotonic_ms() -> f64 {
+    static TICKS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    // Each reading is a frame later than the one before.
+    TICKS.fetch_add(1, std::sync::atomic::Ordering::Relaxed) as f64 * 1000.0
+}
+
 pub struct App {
     pub session: Session,
+    /// The front end's clock ([`monotonic_ms`] unless a web page sets its own).
+    pub clock: Clock,
     pub keymap: Keymap,
     pub theme: Theme,
     pub focus: Pane,
@@ -141,6 +162,7 @@ impl App {
     pub fn new(session: Session, keymap: Keymap, theme: Theme) -> App {
         let mut app = App {
             session,
+            clock: monotonic_ms,
             keymap,
             theme,
             focus: Pane::Source,

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use serde::Deserialize;
 
 use super::action::Action;
@@ -23,7 +22,7 @@ pub struct Key {
     pub alt: bool,
 }
 
-/// The part of crossterm's KeyCode that keymaps use, orderable for display.
+/// The keys keymaps name (crossterm's and the browser's keys map onto these), orderable for display.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum KeyCodeRepr {
     Char(char),
@@ -90,30 +89,6 @@ impl Key {
         Some(Key { code, ctrl, alt })
     }
 
-    pub fn from_event(e: &KeyEvent) -> Option<Key> {
-        let ctrl = e.modifiers.contains(KeyModifiers::CONTROL);
-        let alt = e.modifiers.contains(KeyModifiers::ALT);
-        let code = match e.code {
-            KeyCode::Char(c) => KeyCodeRepr::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
-            KeyCode::F(n) => KeyCodeRepr::F(n),
-            KeyCode::Enter => KeyCodeRepr::Enter,
-            KeyCode::Esc => KeyCodeRepr::Esc,
-            KeyCode::Tab => KeyCodeRepr::Tab,
-            KeyCode::BackTab => KeyCodeRepr::BackTab,
-            KeyCode::Up => KeyCodeRepr::Up,
-            KeyCode::Down => KeyCodeRepr::Down,
-            KeyCode::Left => KeyCodeRepr::Left,
-            KeyCode::Right => KeyCodeRepr::Right,
-            KeyCode::PageUp => KeyCodeRepr::PageUp,
-            KeyCode::PageDown => KeyCodeRepr::PageDown,
-            KeyCode::Home => KeyCodeRepr::Home,
-            KeyCode::End => KeyCodeRepr::End,
-            KeyCode::Backspace => KeyCodeRepr::Backspace,
-            _ => return None,
-        };
-        Some(Key { code, ctrl, alt })
-    }
-
     /// How the help overlay writes it.
     pub fn label(&self) -> String {
         let base = match self.code {
@@ -163,10 +138,10 @@ impl Keymap {
         Ok(map)
     }
 
-    pub fn action(&self, e: &KeyEvent) -> Option<Action> {
-        let key = Key::from_event(e)?;
-        // Shift+letter arrives as the upper-case character; the SHIFT flag is not part of a key.
-        self.bindings.get(&key).copied()
+    /// The action bound to a key. (Shift+letter arrives as the upper-case character; the SHIFT flag is not
+    /// part of a key.)
+    pub fn action(&self, key: &Key) -> Option<Action> {
+        self.bindings.get(key).copied()
     }
 
     /// Keys per action, in a stable order, for the help overlay.

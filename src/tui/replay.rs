@@ -105,14 +105,8 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             None
         }
         EventKind::Mouse { button, col, row } => {
-            use crossterm::event::{KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-            let kind = match button.as_str() {
-                "left" => MouseEventKind::Down(MouseButton::Left),
-                "scroll_up" => MouseEventKind::ScrollUp,
-                "scroll_down" => MouseEventKind::ScrollDown,
-                _ => MouseEventKind::Down(MouseButton::Right),
-            };
-            update::mouse(app, MouseEvent { kind, column: *col, row: *row, modifiers: KeyModifiers::NONE });
+            let button = super::input::MouseButton::from_name(button);
+            update::mouse(app, super::input::Mouse { button, col: *col, row: *row });
             None
         }
         EventKind::Quiz { question, steps } => {

@@ -1,10 +1,10 @@
 //! `update`: the only place the TUI's state changes, one action at a time.
 
-use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
 use super::action::Action;
 use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
+use super::input::{Key, KeyCodeRepr, Mouse, MouseButton};
 use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::Areas;
@@ -246,7 +246,7 @@ pub fn tick(app: &mut App) {
     // Pieces of a frame's worth of time, not a fixed count: a launch of many warps, or a debug build, would
     // otherwise make each frame of a running continue as slow as its chunk. From step 0 with nothing set
     // that could stop it, the continue is the machine's whole run (on every core, in pieces of blocks).
-    let start = std::time::Instant::now();
+    let start = (app.clock)();
     loop {
         let first = app.first_chunk;
         app.first_chunk = false;
@@ -256,7 +256,7 @@ pub fn tick(app: &mut App) {
             app.record_action("Continue");
             return;
         }
-        if start.elapsed() >= FRAME_BUDGET {
+        if (app.clock)() - start >= FRAME_BUDGET_MS {
             break;
         }
     }
@@ -269,7 +269,7 @@ pub fn tick(app: &mut App) {
 
 /// A frame's worth of a long step back: re-executing from the snapshot towards `target`.
 fn travel_tick(app: &mut App, target: u64) {
-    let start = std::time::Instant::now();
+    let start = (app.clock)();
     loop {
         if let Some(outcome) = app.session.travel_piece(target, TRAVEL_PIECE) {
             app.running = false;
@@ -286,7 +286,7 @@ fn travel_tick(app: &mut App, target: u64) {
             app.record_action("Goto");
             return;
         }
-        if start.elapsed() >= FRAME_BUDGET {
+        if (app.clock)() - start >= FRAME_BUDGET_MS {
             break;
         }
     }
@@ -294,14 +294,14 @@ fn travel_tick(app: &mut App, target: u64) {
     app.message = Some((BannerKind::Warn, format!("going back to step {target}... at step {at} (any key stops)")));
 }
 
-/// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET`] has passed.
+/// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET_MS`] has passed.
 const CONTINUE_PIECE: u64 = 2_000;
 /// Instructions per piece of a long step back.
 const TRAVEL_PIECE: u64 = 20_000;
 /// A step back that re-executes at most this many instructions happens at once; a longer one in pieces.
 const TRAVEL_AT_ONCE: u64 = 200_000;
 /// Time a running continue may take before the next frame is drawn (keys are read between frames).
-const FRAME_BUDGET: std::time::Duration = std::time::Duration::from_millis(12);
+const FRAME_BUDGET_MS: f64 = 12.0;
 
 /// Like [`tick`], but issues at most `max` instructions (replay stops where the recording stopped).
 pub fn tick_bounded(app: &mut App, max: u64) {
@@ -505,26 +505,24 @@ fn move_in_focus(app: &mut App, action: Action) {
 }
 
 /// Mouse: click a source line for a breakpoint, click a warp to select it, wheel scrolls the pane under it.
-pub fn mouse(app: &mut App, ev: MouseEvent) {
-    let button = match ev.kind {
-        MouseEventKind::Down(MouseButton::Left) => "left",
-        MouseEventKind::Down(_) => "other",
-        MouseEventKind::ScrollDown => "scroll_down",
-        MouseEventKind::ScrollUp => "scroll_up",
-        _ => return,
-    };
-    app.outbox.push(crate::debug::recording::EventKind::Mouse { button: button.into(), col: ev.column, row: ev.row });
+pub fn mouse(app: &mut App, ev: Mouse) {
+    app.outbox.push(crate::debug::recording::EventKind::Mouse {
+        button: ev.button.name().into(),
+        col: ev.col,
+        row: ev.row,
+    });
+    let click = matches!(ev.button, MouseButton::Left | MouseButton::Other);
     if app.overlay.is_some() {
-        if let MouseEventKind::Down(_) = ev.kind {
+        if click {
             app.overlay = None;
         }
         return;
     }
     let areas: Areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
-    let at = Position::new(ev.column, ev.row);
+    let at = Position::new(ev.col, ev.row);
     let pane = areas.pane_at(at);
-    match (ev.kind, pane) {
-        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Source, r))) => {
+    match (ev.button, pane) {
+        (MouseButton::Left, Some((Pane::Source, r))) => {
             app.focus = Pane::Source;
             let row = ev.row.saturating_sub(r.y + 1) as u32;
             let line = app.source_top + row;
@@ -533,7 +531,7 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
                 toggle_breakpoint(app, line);
             }
         }
-        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Warps, r))) => {
+        (MouseButton::Left, Some((Pane::Warps, r))) => {
             app.focus = Pane::Warps;
             // Row 0 is the border, row 1 the header; the list starts where the pane draws it from.
             let row = ev.row.saturating_sub(r.y + 2) as usize + super::view::warps::first_row(app, r);
@@ -544,18 +542,18 @@ pub fn mouse(app: &mut App, ev: MouseEvent) {
                 app.follow_selected();
             }
         }
-        (MouseEventKind::Down(MouseButton::Left), Some((Pane::Detail, r))) => {
+        (MouseButton::Left, Some((Pane::Detail, r))) => {
             app.focus = Pane::Detail;
-            if let Some(lane) = lane_at(app, r, ev.column, ev.row) {
+            if let Some(lane) = lane_at(app, r, ev.col, ev.row) {
                 app.lane = Some(lane);
                 select_lane(app, 0);
             }
         }
-        (MouseEventKind::Down(_), Some((p, _))) => app.focus = p,
-        (MouseEventKind::ScrollDown | MouseEventKind::ScrollUp, Some((p, _))) => {
+        (MouseButton::Left | MouseButton::Other, Some((p, _))) => app.focus = p,
+        (MouseButton::ScrollDown | MouseButton::ScrollUp, Some((p, _))) => {
             let saved = app.focus;
             app.focus = p;
-            let act = if ev.kind == MouseEventKind::ScrollDown { Action::Down } else { Action::Up };
+            let act = if ev.button == MouseButton::ScrollDown { Action::Down } else { Action::Up };
             if p == Pane::Source {
                 let n = app.source_lines().len() as i64;
                 let d = if act == Action::Down { 3 } else { -3 };
@@ -614,28 +612,27 @@ pub fn add_note(app: &mut App, text: &str) {
 }
 
 /// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.
-pub fn prompt_key(app: &mut App, key: crossterm::event::KeyEvent) {
-    use crossterm::event::KeyCode;
+pub fn prompt_key(app: &mut App, key: Key) {
     let Some(Overlay::Prompt { kind, text }) = &mut app.overlay else { return };
     match key.code {
-        KeyCode::Char(c) => {
-            if !(c == 'c' && key.modifiers.contains(crossterm::event::KeyModifiers::CONTROL)) {
+        KeyCodeRepr::Char(c) => {
+            if !(c == 'c' && key.ctrl) {
                 text.push(c);
                 return;
             }
             app.overlay = None;
         }
-        KeyCode::Backspace => {
+        KeyCodeRepr::Backspace => {
             text.pop();
         }
-        KeyCode::Esc => {
+        KeyCodeRepr::Esc => {
             let quiz = *kind == PromptKind::Quiz;
             app.overlay = None;
             if quiz {
                 super::teach::skip(app);
             }
         }
-        KeyCode::Enter => {
+        KeyCodeRepr::Enter => {
             let (kind, text) = (*kind, text.trim().to_string());
             app.overlay = None;
             match kind {

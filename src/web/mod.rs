@@ -1,12 +1,17 @@
 //! The web page's entry points: compile a kernel from a source string (headers from memory), step it, and
 //! draw it as text. No threads, files or clocks, so it builds for `wasm32-unknown-unknown` without the
-//! `native` feature (docs/wasm.md); a page's JavaScript glue (wasm-bindgen or a ratatui web backend) wraps
-//! [`WebSession`].
+//! `native` feature (docs/wasm.md). [`WebSession`] is the small API (text views); [`Playground`] is the
+//! terminal's whole debugger for the playground page (`warpdbg export --playground`), which `page.rs`
+//! exports to the page's JavaScript when built for wasm32.
 
 mod files;
+#[cfg(target_arch = "wasm32")]
+mod page;
+pub mod playground;
 pub mod text;
 
 pub use files::Files;
+pub use playground::Playground;
 
 use crate::debug::session::{CONTINUE_CHUNK, Session, Stop};
 use crate::front::{self, Compiled};

@@ -11,6 +11,7 @@ use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::sim::inspect::{self, WarpState};
 use warpdbg::tui::app::{App, Overlay};
+use warpdbg::tui::input::Mouse;
 use warpdbg::tui::keymap::{Key, KeyCodeRepr, Keymap};
 use warpdbg::tui::theme::Theme;
 use warpdbg::tui::{update, view};
@@ -76,7 +77,7 @@ impl Tui {
     /// One key press, as the event loop handles it, then the continue (if one started) run to its stop, as
     /// the loop's ticks would with no further key, and a frame drawn.
     pub fn press(&mut self, key: &str) {
-        let k = key_event(key);
+        let k = Key::from_event(&key_event(key)).unwrap_or_else(|| panic!("key `{key}`"));
         if matches!(self.app.overlay, Some(Overlay::Prompt { .. })) {
             update::prompt_key(&mut self.app, k);
         } else if let Some(a) = self.app.keymap.action(&k) {
@@ -111,7 +112,7 @@ impl Tui {
             row,
             modifiers: KeyModifiers::NONE,
         };
-        update::mouse(&mut self.app, ev);
+        update::mouse(&mut self.app, Mouse::from_event(&ev).expect("a click"));
         update::keep_cursor_visible(&mut self.app);
         self.draw();
     }

@@ -100,8 +100,9 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
     app
 }
 
-fn key(code: crossterm::event::KeyCode) -> crossterm::event::KeyEvent {
-    crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE)
+fn key(code: crossterm::event::KeyCode) -> warpdbg::tui::input::Key {
+    let e = crossterm::event::KeyEvent::new(code, crossterm::event::KeyModifiers::NONE);
+    warpdbg::tui::input::Key::from_event(&e).expect("a key bindings can name")
 }
 
 /// A typical short session on `kernels/deadlock.cu`: steps, a step back, a breakpoint, continue, a note, a

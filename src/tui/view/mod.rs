@@ -4,6 +4,7 @@
 pub mod chrome;
 pub mod compare;
 pub mod detail;
+pub mod html;
 pub mod layout;
 pub mod memory;
 pub mod metrics;
