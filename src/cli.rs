@@ -268,9 +268,18 @@ pub enum Command {
         #[command(flatten)]
         ui: UiArgs,
     },
-    /// Export a recorded session as a web page, an asciicast, or text frames.
+    /// Export a recorded session as a web page, an asciicast, or text frames; or (`--playground`) the live
+    /// debugger as one self-contained web page, with FILEs (sources, recordings) to pick from.
     Export {
-        session: PathBuf,
+        /// The recorded session; with `--playground`, any sources (`.cu`) and recordings (`.wdbg`) to bundle.
+        #[arg(value_name = "SESSION | FILE")]
+        inputs: Vec<PathBuf>,
+        /// The playground: the debugger itself running in the page (WebAssembly inlined, no network).
+        #[arg(long, value_name = "OUT")]
+        playground: Option<PathBuf>,
+        /// The playground's WebAssembly (default: the one `bash .ci/page` builds beside this binary).
+        #[arg(long, value_name = "PATH", requires = "playground")]
+        wasm: Option<PathBuf>,
         /// One self-contained HTML page with every frame.
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,
@@ -333,9 +342,16 @@ pub fn run(cli: Cli) -> Exit {
         }
         Some(Command::Host { file, launch }) => host_command(&file, &launch),
         Some(Command::Replay { session, speed, ui }) => replay_command(&session, speed, &ui),
-        Some(Command::Export { session, html, cast, text, ui }) => {
-            export_command(&session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui)
+        Some(Command::Export { inputs, playground: Some(out), wasm, ui, .. }) => {
+            playground_command(&out, &inputs, wasm.as_deref(), &ui)
         }
+        Some(Command::Export { inputs, html, cast, text, ui, .. }) => match inputs.as_slice() {
+            [session] => export_command(session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui),
+            _ => {
+                eprintln!("error: export takes one recorded session (or --playground OUT with any files)");
+                Exit::Usage
+            }
+        },
         None => match cli.file {
             Some(file) => tui_command(
                 &file,
@@ -792,6 +808,33 @@ fn replay_command(path: &Path, speed: f64, ui: &UiArgs) -> Exit {
         Ok(()) => Exit::Ok,
         Err(e) => {
             eprintln!("error: {e}");
+            Exit::Usage
+        }
+    }
+}
+
+/// `export --playground OUT [FILE ...]`: the live debugger as one web page.
+fn playground_command(out: &Path, files: &[PathBuf], wasm: Option<&Path>, ui: &UiArgs) -> Exit {
+    let theme = match ui_theme(ui) {
+        Ok(t) => t.unwrap_or_else(Theme::default_dark),
+        Err(code) => return code,
+    };
+    let page = crate::web::export::read_wasm(wasm)
+        .and_then(|w| Ok((w, crate::web::export::read_files(files)?)))
+        .and_then(|(w, f)| crate::web::export::playground(&w, &f, &theme));
+    let page = match page {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    };
+    // Written beside the target and renamed, so a failed export never leaves half a file.
+    let tmp = out.with_extension("tmp-export");
+    match std::fs::write(&tmp, page).and_then(|_| std::fs::rename(&tmp, out)) {
+        Ok(()) => Exit::Ok,
+        Err(e) => {
+            eprintln!("error: cannot write {}: {e}", out.display());
             Exit::Usage
         }
     }

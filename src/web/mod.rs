@@ -4,6 +4,8 @@
 //! terminal's whole debugger for the playground page (`warpdbg export --playground`), which `page.rs`
 //! exports to the page's JavaScript when built for wasm32.
 
+#[cfg(feature = "native")]
+pub mod export;
 mod files;
 #[cfg(target_arch = "wasm32")]
 mod page;

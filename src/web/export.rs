@@ -1,0 +1,110 @@
+//! `warpdbg export --playground OUT.html [FILE ...]`: the playground page as one self-contained HTML file. The
+//! page's WebAssembly (the core built by `bash .ci/page`) is compressed (zlib: the browser's
+//! `DecompressionStream` unpacks it) and inlined as base64, with the bundled kernels, the files given and
+//! any recordings given; the page makes no network request at all, so it opens from `file://` and from any
+//! course site.
+
+use std::path::{Path, PathBuf};
+
+use base64::Engine;
+use ratatui::style::Color;
+
+use crate::tui::theme::Theme;
+
+const TEMPLATE: &str = include_str!("playground.html");
+
+/// The examples every page carries: the kernels of `kernels/` (the first opens when the page starts) and a
+/// whole program, which the page runs to its end.
+pub const BUNDLED: [(&str, &str); 11] = [
+    ("deadlock.cu", include_str!("../../kernels/deadlock.cu")),
+    ("reduce_neighbored.cu", include_str!("../../kernels/reduce_neighbored.cu")),
+    ("reduce_neighbored_less.cu", include_str!("../../kernels/reduce_neighbored_less.cu")),
+    ("reduce_interleaved.cu", include_str!("../../kernels/reduce_interleaved.cu")),
+    ("spin_lock.cu", include_str!("../../kernels/spin_lock.cu")),
+    ("loop_divergence.cu", include_str!("../../kernels/loop_divergence.cu")),
+    ("warp_indexing.cu", include_str!("../../kernels/warp_indexing.cu")),
+    ("vec_add.cu", include_str!("../../kernels/vec_add.cu")),
+    ("grayscale.cu", include_str!("../../kernels/grayscale.cu")),
+    ("math_kernels.cu", include_str!("../../kernels/math_kernels.cu")),
+    ("programs/vector_add.cu", include_str!("../../tests/programs/vector_add.cu")),
+];
+
+/// One file the page offers in its list.
+#[derive(serde::Serialize)]
+struct PageFile {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<String>,
+    /// A recording's text (opened live, at its end).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    recording: Option<String>,
+}
+
+/// Where the page's WebAssembly is looked for when `--wasm` is not given: `$WARPDBG_PAGE_WASM`, else beside
+/// this binary's build folder (`target/release/warpdbg` -> `target/wasm32-unknown-unknown/web/warpdbg.wasm`).
+pub fn default_wasm() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("WARPDBG_PAGE_WASM") {
+        return Some(PathBuf::from(p));
+    }
+    let exe = std::env::current_exe().ok()?;
+    // target/<profile>/warpdbg, or target/<profile>/deps/<test> for the tests.
+    exe.ancestors().skip(1).take(3).map(|d| d.join("wasm32-unknown-unknown/web/warpdbg.wasm")).find(|p| p.is_file())
+}
+
+/// The page: `wasm` is the module `bash .ci/page` builds; `files` are (name, text) pairs, a name ending in
+/// `.wdbg` a recording; the theme gives the page its colours. Errors say what is wrong with the module.
+pub fn playground(wasm: &[u8], files: &[(String, String)], theme: &Theme) -> Result<String, String> {
+    if !wasm.starts_with(b"\0asm") || !wasm.windows(7).any(|w| w == b"wd_open") {
+        return Err("not the playground's WebAssembly module (build it with `bash .ci/page`)".into());
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(wasm, 9);
+    let b64 = base64::engine::general_purpose::STANDARD.encode(packed);
+    let mut list: Vec<PageFile> = vec![];
+    for (name, text) in files {
+        let recording = name.ends_with(".wdbg");
+        list.push(PageFile {
+            name: name.clone(),
+            source: (!recording).then(|| text.clone()),
+            recording: recording.then(|| text.clone()),
+        });
+    }
+    list.extend(BUNDLED.iter().map(|(n, s)| PageFile {
+        name: n.to_string(),
+        source: Some(s.to_string()),
+        recording: None,
+    }));
+    // In a <script> element only `</` could end it early.
+    let json = serde_json::to_string(&list).map_err(|e| e.to_string())?.replace("</", "<\\/");
+    let css = |c: Color, fallback: &str| match c {
+        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
+        _ => fallback.to_string(),
+    };
+    Ok(TEMPLATE
+        .replace("__BG__", &css(theme.background.0, "#2e3440"))
+        .replace("__FG__", &css(theme.foreground.0, "#d8dee9"))
+        .replace("__FILES__", &json)
+        .replace("__WASM__", &b64))
+}
+
+/// Reads the files given on the command line: (their file name, text).
+pub fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
+    paths
+        .iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+            let name = p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
+            Ok((name, text))
+        })
+        .collect()
+}
+
+/// The module at `path`, or what to do when it is missing.
+pub fn read_wasm(path: Option<&Path>) -> Result<Vec<u8>, String> {
+    let missing = "the playground's WebAssembly is not built: run `bash .ci/page` (it builds \
+                   target/wasm32-unknown-unknown/web/warpdbg.wasm), or pass --wasm PATH";
+    let path = match path {
+        Some(p) => p.to_path_buf(),
+        None => default_wasm().ok_or_else(|| missing.to_string())?,
+    };
+    std::fs::read(&path).map_err(|e| format!("cannot read {}: {e} ({missing})", path.display()))
+}

@@ -1,0 +1,148 @@
+//! Headless Chromium driven over the DevTools protocol, for the tests of the web pages (`export --html`,
+//! `export --playground`). The protocol is spoken over `--remote-debugging-pipe` (NUL-separated JSON on file
+//! descriptors 3 and 4), so no websocket client or driver library is needed.
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// Whether Chromium is installed; without it the browser tests skip, except under CI (`.ci/test` installs
+/// it), where a skip would hide a failure.
+pub fn available() -> bool {
+    if Path::new(CHROMIUM).exists() {
+        return true;
+    }
+    let msg = format!("{CHROMIUM} is not installed (`.ci/test` installs Debian's chromium package)");
+    if std::env::var_os("CI").is_some() {
+        panic!("{msg}; CI is set, so this test must not be skipped");
+    }
+    eprintln!("SKIPPED: {msg}");
+    false
+}
+
+/// Headless Chromium driven over its DevTools pipe; killed on drop.
+pub struct Browser {
+    child: Child,
+    to: ChildStdin,
+    from: Receiver<Value>,
+    next_id: u64,
+    session: Option<String>,
+}
+
+impl Browser {
+    pub fn launch(profile: &Path) -> Browser {
+        // Chromium reads commands on fd 3 and writes replies on fd 4: give it our pipes there.
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(r#"exec "$0" "$@" 3<&0 4>&1 0</dev/null 1>/dev/null"#)
+            .arg(CHROMIUM)
+            .args([
+                "--headless",
+                "--window-size=1600,1000",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                "--remote-debugging-pipe",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg("about:blank")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start chromium");
+        let to = child.stdin.take().unwrap();
+        let out = child.stdout.take().unwrap();
+        let (tx, from) = channel();
+        std::thread::spawn(move || {
+            let mut r = BufReader::new(out);
+            loop {
+                let mut buf = vec![];
+                match r.read_until(0, &mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(_) => {
+                        buf.pop();
+                        if let Ok(v) = serde_json::from_slice::<Value>(&buf)
+                            && tx.send(v).is_err()
+                        {
+                            return;
+                        }
+                    }
+                }
+            }
+        });
+        Browser { child, to, from, next_id: 0, session: None }
+    }
+
+    /// Sends a command (to the attached page once there is one) and waits for its result.
+    pub fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = &self.session {
+            msg["sessionId"] = json!(s);
+        }
+        let mut bytes = serde_json::to_vec(&msg).unwrap();
+        bytes.push(0);
+        self.to.write_all(&bytes).and_then(|_| self.to.flush()).expect("write to chromium");
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = self.from.recv_timeout(left).unwrap_or_else(|_| panic!("no answer from chromium to {method}"));
+            if v["id"] == json!(id) {
+                assert!(v.get("error").is_none(), "{method} failed: {}", v["error"]);
+                return v["result"].clone();
+            }
+        }
+    }
+
+    pub fn open(&mut self, url: &str) {
+        let target = self.call("Target.createTarget", json!({"url": url}));
+        let id = target["targetId"].as_str().expect("a target id").to_string();
+        let attached = self.call("Target.attachToTarget", json!({"targetId": id, "flatten": true}));
+        self.session = Some(attached["sessionId"].as_str().expect("a session id").to_string());
+        let start = Instant::now();
+        let ready = format!("location.href === {} && document.readyState === 'complete'", json!(url));
+        while self.eval(&ready) != json!(true) {
+            assert!(start.elapsed() < Duration::from_secs(30), "the page did not load");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn eval(&mut self, expr: &str) -> Value {
+        let r = self.call("Runtime.evaluate", json!({"expression": expr, "returnByValue": true}));
+        assert!(r.get("exceptionDetails").is_none(), "{expr}: {}", r["exceptionDetails"]);
+        r["result"]["value"].clone()
+    }
+
+    pub fn text_of(&mut self, id: &str) -> String {
+        self.eval(&format!("document.getElementById('{id}').innerText")).as_str().unwrap_or_default().to_string()
+    }
+
+    /// Presses and releases a key as a user would (the page's keydown handler sees it).
+    pub fn press(&mut self, key: &str, code: u32) {
+        for ty in ["rawKeyDown", "keyUp"] {
+            self.call(
+                "Input.dispatchKeyEvent",
+                json!({"type": ty, "key": key, "code": key, "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code}),
+            );
+        }
+    }
+}
+
+impl Drop for Browser {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
