@@ -428,10 +428,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(v, slots)?;
                 from.convert_bits(*to, v)
             }
-            HK::PtrAdd(p, i, size) => {
-                let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
-                p.wrapping_add((i as i64).wrapping_mul(*size) as u64)
-            }
+            HK::PtrAdd(..) => return self.address(e, slots),
             // (`rand()` fills arrays in host loops: no argument to evaluate, no line to find.)
             HK::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
             HK::Assign(p, v) => {
