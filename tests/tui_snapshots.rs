@@ -591,7 +591,8 @@ fn every_key_of_the_default_keymap_does_something_visible() {
 
 #[test]
 fn any_key_interrupts_a_running_continue() {
-    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=32768"], 120, 40);
+    // 2048 blocks: more than a frame's worth (12 ms) of a whole run even in a release build.
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=1048576"], 120, 40);
     update::update(&mut t.app, Action::Continue);
     update::tick(&mut t.app);
     assert!(t.app.running, "one chunk does not finish the reduction");

@@ -7,7 +7,7 @@
 #[cfg(feature = "native")]
 pub mod export;
 mod files;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "page"))]
 mod page;
 pub mod playground;
 pub mod text;

@@ -2,7 +2,7 @@
 //! JavaScript needs no generated glue (and the module one import, the clock). Strings cross as (pointer,
 //! length) pairs of UTF-8 in the module's memory: the page asks [`wd_alloc`] for room, writes, and passes
 //! them; a function that returns text leaves it in an output buffer the page reads at [`wd_out_ptr`] with the
-//! length returned. Only compiled for wasm32 (`cargo rustc --crate-type cdylib`, see docs/wasm.md).
+//! length returned. Only compiled for wasm32 with the `page` feature (`bash .ci/page`; docs/wasm.md).
 
 use std::cell::RefCell;
 
