@@ -96,6 +96,35 @@ fn host_code_writes_and_reads_back_a_file_and_compares_strings() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// An `std::ofstream` written as course code writes its results for gnuplot: declared closed, opened with a
+/// mode, written with `<<` (in a range loop), closed; opened by its constructor in append mode twice. The
+/// expected output and file are what the same program built with g++ printed and wrote.
+#[test]
+fn an_ofstream_writes_a_file_as_libstdcxx_does() {
+    let dir = std::env::temp_dir().join(format!("warpdbg-ofstream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (data, log) = (dir.join("result.dat"), dir.join("log.txt"));
+    let src = format!(
+        "#include <cstdio>\n#include <fstream>\n#include <vector>\nusing std::ofstream;\nint main() {{\n\
+         \x20   std::vector<int> v(3);\n    for (int i = 0; i < 3; i++) v[i] = i * 7;\n    ofstream out;\n\
+         \x20   printf(\"open before: %d\\n\", (int)out.is_open());\n\
+         \x20   out.open(\"{d}\", std::ios::out | std::ios::trunc);\n\
+         \x20   printf(\"open after: %d\\n\", (int)out.is_open());\n\
+         \x20   for (auto i : v) {{\n        out << i << \" \\n\\n\";\n    }}\n\
+         \x20   out << 2.5f << ' ' << \"end\" << std::endl;\n    out.close();\n\
+         \x20   for (int k = 1; k <= 2; k++) {{\n        std::ofstream log(\"{l}\", std::ios::app);\n\
+         \x20       log << \"line \" << k << \"\\n\";\n        log.close();\n    }}\n    return 0;\n}}\n",
+        d = data.display(),
+        l = log.display()
+    );
+    let r = run("histogram.cu", &src);
+    assert_eq!(r.stdout, "open before: 0\nopen after: 1\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+    assert_eq!(std::fs::read_to_string(&data).unwrap(), "0 \n\n7 \n\n14 \n\n2.5 end\n");
+    assert_eq!(std::fs::read_to_string(&log).unwrap(), "line 1\nline 2\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The diagnostics of a program that does not compile.
 fn errors(src: &str) -> Vec<String> {
     let Err(e) = program::compile("homework.cu", src.as_bytes(), &Default::default()) else {
@@ -117,9 +146,10 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
                   \x20   auto t0 = high_resolution_clock::now();\n    duration<double> d = high_resolution_clock::now() - t0;\n\
                   \x20   printf(\"%f\\n\", d.count());\n    return 0;\n}\nint after() { return 1; }\n";
     assert_eq!(only_error(chrono), "not supported by warpdbg: `std::chrono` in host code yet");
-    let stream = "#include <fstream>\nint main() {\n    std::ofstream out;\n    out << 1;\n    return 0;\n}\n";
+    let stream =
+        "#include <fstream>\nint main() {\n    std::ifstream in;\n    int v;\n    in >> v;\n    return 0;\n}\n";
     // (Its uses are errors too: the variable has no type.)
-    assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ofstream` in host code yet");
+    assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ifstream` in host code yet");
     let variadic = "#include <cstdio>\nvoid log_all(int n, ...) { }\nint main() { log_all(1, 2); return 0; }\n";
     assert_eq!(only_error(variadic), "not supported by warpdbg: variadic functions (`...`)");
     let pointer = "__global__ void k(float *a) { }\nvoid run(void (*kernel)(float *), float *a) { }\n\

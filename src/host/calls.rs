@@ -197,8 +197,8 @@ impl Interp<'_> {
                 0
             }
             Lib::Accumulate(elem, acc) => self.accumulate(elem, acc, &v, e)?,
-            Lib::Stream(to_err, item) => {
-                self.stream(to_err, item, v[0], e)?;
+            Lib::Stream(to, item) => {
+                self.stream(to, item, &v, e)?;
                 0
             }
             Lib::Math(f) => {

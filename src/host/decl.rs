@@ -60,6 +60,10 @@ impl Resolver<'_> {
             self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(HStmt::Zero(slot, ty.size()));
             let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
+            if let Some(r) = self.ofstream_construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
             if let Some(r) = self.construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
                 continue;

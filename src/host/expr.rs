@@ -217,6 +217,9 @@ impl Resolver<'_> {
                 if super::vector::vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
                 }
+                if let Some(call) = self.ofstream_method(obj, &o.ty, m, args, span) {
+                    return call;
+                }
                 if let Some(call) = self.method_call(obj, m, args, span) {
                     return call;
                 }

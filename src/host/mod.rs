@@ -11,6 +11,7 @@ mod decl;
 mod expr;
 pub mod files;
 pub mod findings;
+pub mod fstream;
 mod globals;
 pub mod interp;
 pub mod libc;

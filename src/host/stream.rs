@@ -1,4 +1,5 @@
-//! `std::cout << ... << std::endl` and `std::cerr`: the part of `<iostream>`/`<iomanip>` course code uses.
+//! `std::cout << ... << std::endl`, `std::cerr` and an `std::ofstream`: the part of `<iostream>`/`<iomanip>`
+//! course code uses.
 //!
 //! A chain `cout << a << b` is resolved into one library call per item ([`StreamItem`]), each formatted as
 //! libstdc++ does: integers in decimal, floating-point values like `%g` with the stream's precision (6 unless
@@ -7,7 +8,7 @@
 //! only, on the left.
 
 use super::interp::{Interp, Stop};
-use super::resolve::{Res, Resolver};
+use super::resolve::{Res, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
 use crate::front::source::Span;
@@ -38,6 +39,15 @@ pub enum StreamItem {
     DefaultFloat,
 }
 
+/// Where a stream writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamTo {
+    Out,
+    Err,
+    /// An `std::ofstream` (its file handle is the call's first argument).
+    File,
+}
+
 /// How a stream formats floating-point values, and the width of its next item.
 #[derive(Clone, Copy, Debug)]
 pub struct StreamState {
@@ -52,13 +62,20 @@ impl Default for StreamState {
     }
 }
 
-/// `cout`/`cerr` (false/true) when `e` is the start of an output chain, that is, names one of them.
-fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<bool> {
+/// Where an output chain starting at `e` writes: `cout`, `cerr` (or `clog`), or an `ofstream` variable (the
+/// expression naming it); None when `e` is not a stream (`a << b` is then a shift).
+fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<(StreamTo, Option<ast::Expr>)> {
     match &e.kind {
-        A::Name(n) if r.lookup(n).is_none() => match n.as_str() {
-            "cout" => Some(false),
-            "cerr" | "clog" => Some(true),
-            _ => None,
+        A::Name(n) => match r.lookup(n) {
+            Some(Var::Mem(_, t) | Var::Global(_, t)) if super::fstream::is_ofstream(&t) => {
+                Some((StreamTo::File, Some(e.clone())))
+            }
+            Some(_) => None,
+            None => match n.as_str() {
+                "cout" => Some((StreamTo::Out, None)),
+                "cerr" | "clog" => Some((StreamTo::Err, None)),
+                _ => None,
+            },
         },
         A::Binary(BinaryOp::Shl, a, _) => stream_name(r, a),
         _ => None,
@@ -68,7 +85,11 @@ fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<bool> {
 impl Resolver<'_> {
     /// `a << b` when `a` is an output chain: the items written, in order, or None when it is a shift.
     pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Res<HExpr>> {
-        let to_err = stream_name(self, a)?;
+        let (to, file) = stream_name(self, a)?;
+        let handle = match file.map(|f| self.rvalue(&super::fstream::handle(&f))).transpose() {
+            Ok(h) => h,
+            Err(f) => return Some(Err(f)),
+        };
         let mut items = vec![b];
         let mut at = a;
         while let A::Binary(BinaryOp::Shl, x, y) = &at.kind {
@@ -78,7 +99,7 @@ impl Resolver<'_> {
         items.reverse();
         let mut out: Option<HExpr> = None;
         for item in items {
-            let call = match self.stream_item(to_err, item) {
+            let call = match self.stream_item(to, handle.as_ref(), item) {
                 Ok(c) => c,
                 Err(f) => return Some(Err(f)),
             };
@@ -90,9 +111,12 @@ impl Resolver<'_> {
         out.map(Ok)
     }
 
-    fn stream_item(&mut self, to_err: bool, e: &ast::Expr) -> Res<HExpr> {
+    fn stream_item(&mut self, to: StreamTo, handle: Option<&HExpr>, e: &ast::Expr) -> Res<HExpr> {
         let span = e.span;
-        let call = |item, args| HExpr::new(HK::Lib(Lib::Stream(to_err, item), args), Type::Void, span);
+        let call = |item, args: Vec<HExpr>| {
+            let args = handle.cloned().into_iter().chain(args).collect();
+            HExpr::new(HK::Lib(Lib::Stream(to, item), args), Type::Void, span)
+        };
         let manipulator = match &e.kind {
             A::Name(n) if self.lookup(n).is_none() => match n.as_str() {
                 "endl" => Some(StreamItem::Endl),
@@ -138,8 +162,13 @@ impl Resolver<'_> {
 }
 
 impl Interp<'_> {
-    /// Writes one stream item (its value in `bits`).
-    pub(super) fn stream(&mut self, to_err: bool, item: StreamItem, bits: u64, e: &HExpr) -> Result<(), Stop> {
+    /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
+    /// `ofstream`.
+    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &HExpr) -> Result<(), Stop> {
+        let (handle, bits) = match to {
+            StreamTo::File => (args[0], args[1]),
+            _ => (0, args[0]),
+        };
         let st = &mut self.stream_state;
         let width = if st.width > 0 { st.width.to_string() } else { String::new() };
         let text = match item {
@@ -175,7 +204,15 @@ impl Interp<'_> {
             }
         };
         self.stream_state.width = 0;
-        self.write(to_err, text.as_bytes());
+        match to {
+            // (A stream that is not open writes nothing, as a failed `ofstream` does.)
+            StreamTo::File => {
+                if self.files.is_file(handle) {
+                    self.files.write(handle, text.as_bytes());
+                }
+            }
+            _ => self.write(to == StreamTo::Err, text.as_bytes()),
+        }
         Ok(())
     }
 }

@@ -176,8 +176,8 @@ pub enum Lib {
     VecPush(Scalar),
     /// `std::accumulate` over elements of the first scalar type into the second.
     Accumulate(Scalar, Scalar),
-    /// One item of `std::cout << ...` (true: `std::cerr`).
-    Stream(bool, super::stream::StreamItem),
+    /// One item of `std::cout << ...`, `std::cerr << ...` or `file << ...`.
+    Stream(super::stream::StreamTo, super::stream::StreamItem),
     /// The CUDA runtime and the clocks ([`super::cuda`]).
     Cuda(super::cuda::Api),
 }

@@ -222,6 +222,7 @@ pub fn named_type(name: &str) -> Option<Type> {
         "timezone" => Type::Struct(timezone()),
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
+        "ofstream" => Type::Struct(crate::host::fstream::ofstream_type()),
         _ => return None,
     })
 }
