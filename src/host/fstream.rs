@@ -4,6 +4,7 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::methods::{ctor_args, expr};
 use super::resolve::{Res, Resolver};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
@@ -23,10 +24,6 @@ pub fn ofstream_type() -> Arc<StructDef> {
 /// Whether `ty` is `std::ofstream`.
 pub fn is_ofstream(ty: &Type) -> bool {
     matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &ofstream_type()))
-}
-
-fn expr(kind: A, span: Span) -> ast::Expr {
-    ast::Expr { kind, span }
 }
 
 /// The stream's file handle: `obj.handle`.
@@ -92,10 +89,11 @@ impl Resolver<'_> {
         if !is_ofstream(ty) {
             return None;
         }
-        let args = match init.map(|e| &e.kind) {
-            None => return Some(Ok(())),
-            Some(A::InitList(items)) => items.as_slice(),
-            Some(_) => return Some(Err(self.unsupported(name.span, "copying an `ofstream` yet"))),
+        if init.is_none() {
+            return Some(Ok(()));
+        }
+        let Some(args) = ctor_args(init) else {
+            return Some(Err(self.unsupported(name.span, "copying an `ofstream` yet")));
         };
         let Some((path, rest)) = args.split_first().filter(|(_, rest)| rest.len() <= 1) else {
             return Some(Err(self.unsupported(name.span, "this `ofstream` constructor yet")));

@@ -10,7 +10,7 @@ use crate::front::ast::{self, ExprKind as A, UnaryOp};
 use crate::front::source::Span;
 use crate::front::types::Type;
 
-fn expr(kind: A, span: Span) -> ast::Expr {
+pub(super) fn expr(kind: A, span: Span) -> ast::Expr {
     ast::Expr { kind, span }
 }
 
@@ -101,14 +101,20 @@ impl Resolver<'_> {
     ) -> Option<Res<()>> {
         let Type::Struct(def) = ty else { return None };
         let ctor = self.method_of(ty, &def.name)?;
-        let args = match init.map(|e| &e.kind) {
-            Some(A::InitList(items)) => items.clone(),
-            None => vec![],
-            // `Class obj = other;`: a copy, as for a struct.
-            Some(_) => return None,
-        };
+        // (`Class obj = other;` is a copy, as for a struct.)
+        let args = ctor_args(init)?;
         let obj = expr(A::Name(name.name.clone()), name.span);
         let span = init.map_or(name.span, |e| e.span);
-        Some(self.call_member(ctor, addr_of(&obj), &args, span, span).map(|c| out.push(HStmt::Expr(c))))
+        Some(self.call_member(ctor, addr_of(&obj), args, span, span).map(|c| out.push(HStmt::Expr(c))))
+    }
+}
+
+/// A declaration's constructor arguments: `Class obj(a, b);` or `{a, b}` gives them, `Class obj;` none; None
+/// for `Class obj = other;` (a copy).
+pub(super) fn ctor_args(init: Option<&ast::Expr>) -> Option<&[ast::Expr]> {
+    match init.map(|e| &e.kind) {
+        Some(A::InitList(items)) => Some(items),
+        None => Some(&[]),
+        Some(_) => None,
     }
 }

@@ -3,8 +3,10 @@
 //! page converts the browser's, and a recording names them as [`MouseButton::name`] does.
 
 pub use super::keymap::{Key, KeyCodeRepr};
+use crate::debug::recording::MOUSE_BUTTONS;
 
-/// Which button a mouse event is, as recordings name them (`debug::recording::MOUSE_BUTTONS`).
+/// Which button a mouse event is; in the order recordings list their names
+/// ([`crate::debug::recording::MOUSE_BUTTONS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MouseButton {
     /// A left click.
@@ -16,25 +18,18 @@ pub enum MouseButton {
 }
 
 impl MouseButton {
+    const ALL: [MouseButton; 4] =
+        [MouseButton::Left, MouseButton::Other, MouseButton::ScrollUp, MouseButton::ScrollDown];
+
     /// The name recordings use.
     pub fn name(self) -> &'static str {
-        match self {
-            MouseButton::Left => "left",
-            MouseButton::Other => "other",
-            MouseButton::ScrollUp => "scroll_up",
-            MouseButton::ScrollDown => "scroll_down",
-        }
+        MOUSE_BUTTONS[self as usize]
     }
 
     /// The button a recording names (unknown names are another button's click, as the recorder never writes
     /// them).
     pub fn from_name(name: &str) -> MouseButton {
-        match name {
-            "left" => MouseButton::Left,
-            "scroll_up" => MouseButton::ScrollUp,
-            "scroll_down" => MouseButton::ScrollDown,
-            _ => MouseButton::Other,
-        }
+        MOUSE_BUTTONS.iter().position(|n| *n == name).map_or(MouseButton::Other, |i| MouseButton::ALL[i])
     }
 }
 

@@ -182,19 +182,21 @@ impl SharedGlobal {
     /// A thread's read: fails on memory not all written before the launch (see [`RawAlloc::readable`]).
     #[inline]
     pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
-        let (a, off) = self.locate(addr, size)?;
-        if !a.readable {
-            return Err(MemError::Null);
-        }
-        // SAFETY: in bounds of the allocation (`locate`).
-        let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
-        Ok(v)
+        self.read(addr, size, true)
     }
 
     /// The bytes a store is about to replace (not a thread's read: no initialisation check).
     #[inline]
     pub fn current(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+        self.read(addr, size, false)
+    }
+
+    #[inline(always)]
+    fn read(&self, addr: u64, size: u32, by_thread: bool) -> Result<u64, MemError> {
         let (a, off) = self.locate(addr, size)?;
+        if by_thread && !a.readable {
+            return Err(MemError::Null);
+        }
         // SAFETY: in bounds of the allocation (`locate`).
         let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
         Ok(v)
