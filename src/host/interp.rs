@@ -21,7 +21,7 @@ pub(super) enum Stop {
     Stopped(u8),
 }
 
-enum Flow {
+pub(super) enum Flow {
     Normal,
     Break,
     Continue,
@@ -55,6 +55,13 @@ pub struct Interp<'a> {
     calls: Vec<u32>,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
+    /// Hot loops in machine code ([`super::jit`]).
+    #[cfg(feature = "native")]
+    pub(super) jit: Option<Box<super::jit::Jit>>,
+    #[cfg(feature = "native")]
+    pub(super) jit_mode: super::jit::JitMode,
+    /// Iterations of one run of a loop before it is handed to the compiler.
+    jit_after: u32,
 }
 
 impl<'a> Interp<'a> {
@@ -96,6 +103,37 @@ impl<'a> Interp<'a> {
             calls: vec![],
             steps: 0,
             max_steps,
+            #[cfg(feature = "native")]
+            jit: None,
+            #[cfg(feature = "native")]
+            jit_mode: super::jit::JitMode::from_env(),
+            #[cfg(feature = "native")]
+            jit_after: super::jit::JitMode::from_env().after(),
+            #[cfg(not(feature = "native"))]
+            jit_after: u32::MAX,
+        }
+    }
+
+    /// Loop `s` ran `n` iterations in the interpreter: hot loops are compiled for their next run.
+    #[inline]
+    fn loop_ended(&mut self, s: &HStmt, n: u32) {
+        #[cfg(feature = "native")]
+        if n > 0 && self.jit_mode == super::jit::JitMode::Hot {
+            self.interpreted_loop(s, n);
+        }
+        #[cfg(not(feature = "native"))]
+        let _ = (s, n);
+    }
+
+    /// Loop `s` goes on in machine code (from its condition) when it is compiled, or now compiled.
+    #[inline]
+    fn machine_code(&mut self, s: &HStmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
+        #[cfg(feature = "native")]
+        return self.compiled_loop(s, slots, compile);
+        #[cfg(not(feature = "native"))]
+        {
+            let _ = (s, slots, compile);
+            Ok(None)
         }
     }
 
@@ -195,12 +233,17 @@ impl<'a> Interp<'a> {
     fn tick(&mut self, span: Span) -> Result<(), Stop> {
         self.steps += 1;
         if self.steps > self.max_steps {
-            return Err(Stop::Error(Box::new(HostError::StepLimit { line: self.line(span) })));
+            return Err(self.step_limit(span));
         }
         Ok(())
     }
 
-    fn stmt(&mut self, s: &HStmt, slots: &mut [u64]) -> Result<Flow, Stop> {
+    #[cold]
+    pub(super) fn step_limit(&self, span: Span) -> Stop {
+        Stop::Error(Box::new(HostError::StepLimit { line: self.line(span) }))
+    }
+
+    pub(super) fn stmt(&mut self, s: &HStmt, slots: &mut [u64]) -> Result<Flow, Stop> {
         match s {
             HStmt::Expr(e) => {
                 self.eval(e, slots)?;
@@ -214,6 +257,10 @@ impl<'a> Interp<'a> {
                 }
             }
             HStmt::While(c, body) => {
+                if let Some(f) = self.machine_code(s, slots, false)? {
+                    return Ok(f);
+                }
+                let mut n = 0u32;
                 while self.eval(c, slots)? != 0 {
                     self.tick(c.span)?;
                     match self.stmt(body, slots)? {
@@ -221,7 +268,14 @@ impl<'a> Interp<'a> {
                         f @ (Flow::Return(_) | Flow::Goto(_)) => return Ok(f),
                         _ => {}
                     }
+                    n += 1;
+                    if n == self.jit_after
+                        && let Some(f) = self.machine_code(s, slots, true)?
+                    {
+                        return Ok(f);
+                    }
                 }
+                self.loop_ended(s, n);
             }
             HStmt::DoWhile(body, c) => loop {
                 self.tick(c.span)?;
@@ -236,6 +290,10 @@ impl<'a> Interp<'a> {
             },
             HStmt::For(init, c, step, body) => {
                 self.block(init, slots)?;
+                if let Some(f) = self.machine_code(s, slots, false)? {
+                    return Ok(f);
+                }
+                let mut n = 0u32;
                 loop {
                     if let Some(c) = c
                         && self.eval(c, slots)? == 0
@@ -252,7 +310,14 @@ impl<'a> Interp<'a> {
                     if let Some(s) = step {
                         self.eval(s, slots)?;
                     }
+                    n += 1;
+                    if n == self.jit_after
+                        && let Some(f) = self.machine_code(s, slots, true)?
+                    {
+                        return Ok(f);
+                    }
                 }
+                self.loop_ended(s, n);
             }
             HStmt::Switch(v, cases, default, body) => {
                 let v = self.eval(v, slots)?;
@@ -558,7 +623,7 @@ impl<'a> Interp<'a> {
     }
 
     #[cold]
-    fn divide_by_zero(&self, span: Span) -> Stop {
+    pub(super) fn divide_by_zero(&self, span: Span) -> Stop {
         Stop::Error(Box::new(HostError::DivideByZero { line: self.line(span) }))
     }
 }

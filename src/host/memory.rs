@@ -58,12 +58,14 @@ pub enum MemFault {
 pub struct HostMemory {
     pub allocs: Vec<HostAlloc>,
     next: u64,
-    last: usize,
+    /// The allocations accessed most recently, newest first (a loop over `a[i] * b[i]` into `c[i]` finds
+    /// each of its three here).
+    recent: [usize; 4],
 }
 
 impl Default for HostMemory {
     fn default() -> Self {
-        HostMemory { allocs: vec![], next: HOST_BASE, last: 0 }
+        HostMemory { allocs: vec![], next: HOST_BASE, recent: [usize::MAX; 4] }
     }
 }
 
@@ -87,7 +89,7 @@ impl HostMemory {
         if i + 1 == self.allocs.len() && self.allocs[i].kind == AllocKind::Stack {
             self.next = self.allocs[i].base;
             self.allocs.pop();
-            self.last = 0;
+            self.recent = [usize::MAX; 4];
             return;
         }
         let a = &mut self.allocs[i];
@@ -98,12 +100,19 @@ impl HostMemory {
     /// The allocation index and offset of `size` bytes at `addr`.
     #[inline]
     pub fn locate(&mut self, addr: u64, size: u64) -> Result<(usize, usize), MemFault> {
-        if let Some(a) = self.allocs.get(self.last)
-            && a.freed.is_none()
-            && addr >= a.base
-            && addr + size <= a.base + a.size
-        {
-            return Ok((self.last, (addr - a.base) as usize));
+        for k in 0..self.recent.len() {
+            let i = self.recent[k];
+            if let Some(a) = self.allocs.get(i)
+                && a.freed.is_none()
+                && addr >= a.base
+                && addr + size <= a.base + a.size
+            {
+                if k > 0 {
+                    self.recent.copy_within(0..k, 1);
+                    self.recent[0] = i;
+                }
+                return Ok((i, (addr - a.base) as usize));
+            }
         }
         if addr < 4096 {
             return Err(MemFault::Null);
@@ -119,7 +128,8 @@ impl HostMemory {
             return Err(MemFault::UseAfterFree { alloc: i });
         }
         if addr + size <= a.base + a.size {
-            self.last = i;
+            self.recent.copy_within(0..3, 1);
+            self.recent[0] = i;
             return Ok((i, (addr - a.base) as usize));
         }
         if addr < a.base + a.size + GUARD {

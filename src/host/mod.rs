@@ -14,6 +14,8 @@ pub mod findings;
 pub mod fstream;
 mod globals;
 pub mod interp;
+#[cfg(feature = "native")]
+mod jit;
 pub mod libc;
 mod libcalls;
 pub mod memory;

@@ -5,9 +5,8 @@
 //! new one starts when one finishes, as on an SM); every step issues one instruction for one warp (one thread
 //! group in ITS), round-robin over the resident warps in (block, warp) order, skipping warps that cannot issue.
 
-use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{Hash, Hasher};
+use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 
 use super::exec::{self, Ctx, Effect, ExecError, Note};
@@ -271,6 +270,15 @@ struct Recent {
 /// Quiet steps (no thread finished, no barrier released, no memory changed) before state hashing starts.
 const QUIET_BEFORE_HASHING: u64 = 20_000;
 const HASH_EVERY: u64 = 1024;
+/// A whole run gives up when one warp goes this many steps in a barrier interval without progress: almost
+/// surely a livelock, which the sequential run then finds and explains. (Not a bound the result depends on:
+/// a completed whole run never met a state the sequential run would have seen twice.)
+const QUIET_REFUSED: u64 = 1 << 20;
+
+/// The hasher of machine states (spin and livelock detection compare states by hash).
+fn state_hasher() -> impl Hasher {
+    foldhash::fast::FixedState::with_seed(0).build_hasher()
+}
 
 /// The whole simulated launch. Cloning it is a snapshot (time travel re-executes from snapshots).
 #[derive(Clone)]
@@ -1107,7 +1115,7 @@ impl Machine {
         if let Some(p) = &mut self.par {
             p.order_sensitive = true;
         }
-        let mut h = DefaultHasher::new();
+        let mut h = state_hasher();
         (pc, mask, converging, self.mem_epoch).hash(&mut h);
         for r in 0..self.kernel.regs.len() {
             for l in mask.iter() {
@@ -1137,7 +1145,7 @@ impl Machine {
         if self.quiet < QUIET_BEFORE_HASHING || !self.quiet.is_multiple_of(HASH_EVERY) {
             return None;
         }
-        let mut h = DefaultHasher::new();
+        let mut h = state_hasher();
         // Memory did not change during the quiet stretch, so warps, registers and the scheduler position
         // are the whole state.
         (self.cursor % self.order.len().max(1)).hash(&mut h);

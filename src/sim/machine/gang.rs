@@ -18,7 +18,7 @@
 
 use super::parallel::{ParState, Quiet};
 use super::warp_run::{WarpStop, groupable, run_parts};
-use super::{Machine, QUIET_BEFORE_HASHING, SharedGlobal};
+use super::{Machine, QUIET_REFUSED, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
@@ -175,7 +175,7 @@ impl Machine {
                 stack.advance(Pc(pc.0 + 1));
             }
             p.progressed = m.progressed;
-            if p.end_step(m.w as u32) >= QUIET_BEFORE_HASHING {
+            if p.end_step(m.w as u32) >= QUIET_REFUSED {
                 return Some(false);
             }
         }
@@ -241,7 +241,7 @@ impl Machine {
                     }
                     uniform.settle_instr(&kernel.instrs[pc.0 as usize], ctx.regs, ctx.stride);
                     for m in members.iter_mut() {
-                        if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                        if idle > 0 && m.quiet.idle(idle) >= QUIET_REFUSED {
                             break 'group GroupStop::Refused;
                         }
                         ctx.base = m.w * 32;
@@ -267,7 +267,7 @@ impl Machine {
                             *mem_epoch += progressed as u64;
                         }
                         m.quiet.step(progressed);
-                        if m.quiet.run >= QUIET_BEFORE_HASHING {
+                        if m.quiet.run >= QUIET_REFUSED {
                             break 'group GroupStop::Refused;
                         }
                     }
@@ -289,7 +289,7 @@ impl Machine {
                     count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
                     idle += 1;
                     // (A loop of such jumps goes member by member nowhere: its steps are checked here.)
-                    if idle >= QUIET_BEFORE_HASHING {
+                    if idle >= QUIET_REFUSED {
                         break GroupStop::Refused;
                     }
                     pc = target;
@@ -305,7 +305,7 @@ impl Machine {
                     uniform.settle_instr(&kernel.instrs[pc.0 as usize], ctx.regs, ctx.stride);
                     for m in members.iter_mut() {
                         let warp = &mut warps[m.w];
-                        if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                        if idle > 0 && m.quiet.idle(idle) >= QUIET_REFUSED {
                             break 'group GroupStop::Refused;
                         }
                         sync_to(warp, acts[m.w].mask, pc);
@@ -367,7 +367,7 @@ impl Machine {
                     // (Stacks only deepen at divergent branches, which record it.)
                     metrics.max_stack_depth = metrics.max_stack_depth.max(1);
                     idle += 1;
-                    if idle >= QUIET_BEFORE_HASHING {
+                    if idle >= QUIET_REFUSED {
                         break GroupStop::Refused;
                     }
                     pc = next;
@@ -382,7 +382,7 @@ impl Machine {
             while i < members.len() {
                 let m = &mut members[i];
                 let warp = &mut warps[m.w];
-                if idle > 0 && m.quiet.idle(idle) >= QUIET_BEFORE_HASHING {
+                if idle > 0 && m.quiet.idle(idle) >= QUIET_REFUSED {
                     break 'group GroupStop::Refused;
                 }
                 let mask = acts[m.w].mask;
@@ -420,7 +420,7 @@ impl Machine {
                     (_, None) => {}
                 }
                 m.quiet.step(false);
-                if m.quiet.run >= QUIET_BEFORE_HASHING {
+                if m.quiet.run >= QUIET_REFUSED {
                     break 'group GroupStop::Refused;
                 }
                 // The group goes on where its first warp goes; the others leave it.

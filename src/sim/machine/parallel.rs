@@ -21,13 +21,14 @@
 //!   decides from all resident blocks) then cannot change what any thread reads, so a block's warps at the
 //!   same instruction issue it together (`gang.rs`) and the others run one at a time (`warp_run.rs`);
 //! - the steps of all blocks add up to no more than the step limit;
-//! - the livelock detector could not have started: a quiet stretch (no memory change, exit or barrier
-//!   release anywhere) of the sequential run holds its first step plus, of each resident block, steps of
-//!   one barrier interval, of each of its warps a run of steps none of which made progress (where a warp
-//!   makes progress does not depend on the interleaving, by the rule above). So `1 + resident blocks *
-//!   max over blocks and intervals of (sum over warps of the longest such run)` must stay under the point
-//!   where the detector starts hashing states. (The issues it records from half that point on only explain
-//!   a livelock; a completed run never shows them.)
+//! - no warp goes more than a million steps of one barrier interval without progress (almost surely a
+//!   livelock: the sequential run finds and explains it).
+//!
+//! The livelock detector of the sequential run needs no rule: it reports a livelock only when a state (the
+//! scheduler's position, every warp, every register; memory cannot change in a quiet stretch) comes back, and
+//! from a state that comes back the deterministic scheduler loops forever, issuing instructions no thread
+//! of a completed whole run issued. (The issues it records from the middle of a quiet stretch on only explain
+//! a livelock; a completed run never shows them.)
 //!
 //! The blocks run a copy of the kernel whose registers share rows where their values are never needed at
 //! once (`ir::pack`): per thread the same values, in a register file that stays in cache.
@@ -44,7 +45,7 @@ use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, O
 use rayon::prelude::*;
 
 use super::warp_run::{WarpStop, groupable};
-use super::{Machine, Outcome, QUIET_BEFORE_HASHING};
+use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::launch::Launch;
 use crate::sim::decoded::Program;
@@ -258,7 +259,6 @@ struct Access {
 #[derive(Clone, Copy, Default)]
 pub(super) struct Quiet {
     pub(super) run: u64,
-    gap: u64,
 }
 
 impl Quiet {
@@ -268,7 +268,6 @@ impl Quiet {
             self.run = 0;
         } else {
             self.run += 1;
-            self.gap = self.gap.max(self.run);
         }
     }
 
@@ -276,7 +275,6 @@ impl Quiet {
     #[inline(always)]
     pub(super) fn idle(&mut self, n: u64) -> u64 {
         self.run += n;
-        self.gap = self.gap.max(self.run);
         self.run
     }
 }
@@ -289,11 +287,8 @@ pub(crate) struct ParState {
     interval: Vec<Access>,
     /// (block, barrier epoch) of that interval.
     key: (u64, u32),
-    /// Per warp of the running block in this interval: steps since its last step that made progress, and
-    /// the longest such run; the largest sum over a block's warps of those runs, over all intervals.
+    /// Per warp of the running block in this interval: steps since its last step that made progress.
     run: Vec<u64>,
-    gap: Vec<u64>,
-    max_quiet: u64,
     /// The current step made progress (`Machine::progress`).
     pub(super) progressed: bool,
     /// The running block's global reads and writes.
@@ -337,8 +332,6 @@ impl ParState {
             interval: vec![],
             key: (u64::MAX, 0),
             run: vec![],
-            gap: vec![],
-            max_quiet: 0,
             progressed: false,
             reads: vec![],
             writes: vec![],
@@ -448,23 +441,19 @@ impl ParState {
         let w = warp as usize;
         if w >= self.run.len() {
             self.run.resize(w + 1, 0);
-            self.gap.resize(w + 1, 0);
         }
-        Quiet { run: self.run[w], gap: self.gap[w] }
+        Quiet { run: self.run[w] }
     }
 
     #[inline]
     pub(super) fn set_quiet(&mut self, warp: u32, q: Quiet) {
-        (self.run[warp as usize], self.gap[warp as usize]) = (q.run, q.gap);
+        self.run[warp as usize] = q.run;
     }
 
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
     fn end_interval(&mut self) {
         self.last_of_warp.iter_mut().for_each(|l| *l = usize::MAX);
-        let quiet: u64 = self.gap.iter().sum();
-        self.max_quiet = self.max_quiet.max(quiet);
         self.run.iter_mut().for_each(|r| *r = 0);
-        self.gap.iter_mut().for_each(|g| *g = 0);
         if self.interval.is_empty() {
             return;
         }
@@ -810,7 +799,6 @@ impl Machine {
     /// Takes over the blocks' results, or None when any rule fails.
     pub(super) fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
         let mut steps = 0u64;
-        let mut max_interval = 0u64;
         let (mut writes, mut reads) = (vec![], vec![]);
         let mut metrics = Metrics { warps: self.metrics.warps, ..Default::default() };
         let mut mem_epoch = 0;
@@ -824,19 +812,11 @@ impl Machine {
             let p = m.par.as_ref()?;
             steps += m.steps;
             mem_epoch += m.mem_epoch;
-            max_interval = max_interval.max(p.max_quiet);
             writes.extend_from_slice(&p.done_writes);
             reads.extend_from_slice(&p.done_reads);
             add_metrics(&mut metrics, &m.metrics);
         }
-        // A quiet stretch: its first step (which may make progress), then for each resident block (never more
-        // than the grid has), in one barrier interval, for each warp a run of steps that make no progress.
-        let resident = (self.max_resident as u64).min(self.total_blocks);
-        let quiet_bound = resident.saturating_mul(max_interval).saturating_add(1);
-        if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
-            eprintln!("parallel: steps {steps} longest interval {max_interval} quiet bound {quiet_bound}");
-        }
-        if steps > self.max_steps || quiet_bound >= QUIET_BEFORE_HASHING || blocks_conflict(&mut writes, &reads) {
+        if steps > self.max_steps || blocks_conflict(&mut writes, &reads) {
             return None;
         }
         // What the blocks wrote is initialised now, as each store marks it when run sequentially.

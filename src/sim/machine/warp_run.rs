@@ -5,7 +5,7 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-use super::{BlockState, Machine, QUIET_BEFORE_HASHING, SharedGlobal};
+use super::{BlockState, Machine, QUIET_REFUSED, SharedGlobal};
 
 use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::{Launch, Mode};
@@ -139,7 +139,7 @@ impl Machine {
     pub(super) fn finish_issue(&mut self, w: usize, pc: Pc, mask: LaneMask, effect: Effect) -> Option<WarpStop> {
         self.apply(0, w, pc, mask, effect);
         let Some(p) = self.par.as_mut() else { return Some(WarpStop::Refused) };
-        if p.end_step(w as u32) >= QUIET_BEFORE_HASHING || p.order_sensitive || !self.hazards.is_empty() {
+        if p.end_step(w as u32) >= QUIET_REFUSED || p.order_sensitive || !self.hazards.is_empty() {
             return Some(WarpStop::Refused);
         }
         if effect == Effect::Exit && self.blocks[0].warps.iter().all(Warp::done) {
@@ -212,7 +212,7 @@ impl Machine {
                             *mem_epoch += progressed as u64;
                         }
                         quiet.step(progressed);
-                        if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                        if quiet.run >= QUIET_REFUSED || p.order_sensitive {
                             break 'group None;
                         }
                         pc = Pc(pc.0 + 1);
@@ -270,7 +270,7 @@ impl Machine {
                     };
                     if alone {
                         quiet.step(progressed);
-                        if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+                        if quiet.run >= QUIET_REFUSED || p.order_sensitive {
                             break 'group None;
                         }
                         pc = next;
@@ -327,7 +327,7 @@ impl Machine {
                 warp.diverge(metrics, pc, mask, effect, *steps + issued);
             }
             quiet.step(progressed);
-            if quiet.run >= QUIET_BEFORE_HASHING || p.order_sensitive {
+            if quiet.run >= QUIET_REFUSED || p.order_sensitive {
                 break None;
             }
             match warp.candidate() {

@@ -1,0 +1,733 @@
+//! One hot host loop in Cranelift IR. Values are the interpreter's raw bits (`i64`, narrow integers
+//! zero-extended, floats as their bit patterns); every slot the loop names is a Cranelift variable, loaded
+//! from the frame's slots on entry and stored back on the way out and around every call back into the
+//! interpreter. What is compiled inline has the exact semantics of `sim::alu` (wrapping integer add, sub,
+//! mul and bitwise operations, IEEE float add, sub, mul, div, comparisons, integer conversions); the rest is
+//! a call to the very function the interpreter uses (division and shifts, float conversions, math), and any
+//! other expression or statement is a call back into the interpreter itself.
+
+use std::collections::BTreeSet;
+
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::types::{F32, F64, I8, I16, I32, I64};
+use cranelift_codegen::ir::{AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData, StackSlotKind};
+use cranelift_codegen::ir::{StackSlot, Value};
+use cranelift_codegen::isa::CallConv;
+use cranelift_frontend::{FunctionBuilder, Variable};
+
+use super::Site;
+use super::helpers::Helper;
+use crate::front::tast::{ArithOp, CmpOp, UnOp};
+use crate::front::types::Scalar;
+use crate::host::tree::*;
+use crate::ir::Ty;
+
+/// The return codes of a compiled loop and of the interpreter's callbacks.
+pub(super) const DONE: i64 = 0;
+pub(super) const BREAK: i64 = 1;
+pub(super) const CONTINUE: i64 = 2;
+/// Leave the loop: a flow (`return`, `goto`) or a stop (an error, `exit`) waits in the environment.
+pub(super) const EXIT: i64 = 3;
+
+/// The helper signatures, by argument count (all `i64` in, one `i64` out).
+struct Sigs {
+    by_args: Vec<SigRef>,
+}
+
+pub(super) struct Lower<'b, 'f> {
+    pub b: &'b mut FunctionBuilder<'f>,
+    sites: Vec<Site>,
+    vars: Vec<(Slot, Variable)>,
+    steps: Variable,
+    env: Value,
+    slots: Value,
+    steps_ptr: Value,
+    max_steps: Value,
+    /// (break, continue) targets, innermost last.
+    loops: Vec<(Block, Block)>,
+    exit: Block,
+    out: StackSlot,
+    sigs: Sigs,
+}
+
+/// Every slot a statement names (read or written, also inside what the interpreter will run).
+pub(super) fn slots_of(s: &HStmt, into: &mut BTreeSet<Slot>) {
+    let e = |x: &HExpr, into: &mut BTreeSet<Slot>| expr_slots(x, into);
+    match s {
+        HStmt::Expr(x) => e(x, into),
+        HStmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
+        HStmt::If(c, t, f) => {
+            e(c, into);
+            slots_of(t, into);
+            if let Some(f) = f {
+                slots_of(f, into);
+            }
+        }
+        HStmt::While(c, b) | HStmt::DoWhile(b, c) => {
+            e(c, into);
+            slots_of(b, into);
+        }
+        HStmt::For(init, c, step, b) => {
+            init.iter().for_each(|s| slots_of(s, into));
+            c.iter().chain(step.iter()).for_each(|x| e(x, into));
+            slots_of(b, into);
+        }
+        HStmt::Return(Some(x)) => e(x, into),
+        HStmt::Switch(v, _, _, b) => {
+            e(v, into);
+            b.iter().for_each(|s| slots_of(s, into));
+        }
+        HStmt::SetGlobal(_, s) | HStmt::Zero(s, _) => {
+            into.insert(*s);
+        }
+        HStmt::Break | HStmt::Continue | HStmt::Return(None) | HStmt::Goto(_) | HStmt::Label(_) => {}
+    }
+}
+
+fn place_slots(p: &Place, into: &mut BTreeSet<Slot>) {
+    match p {
+        Place::Slot(s) => {
+            into.insert(*s);
+        }
+        Place::Mem(a, _, _) => expr_slots(a, into),
+    }
+}
+
+fn expr_slots(e: &HExpr, into: &mut BTreeSet<Slot>) {
+    match &e.kind {
+        HK::Slot(s) => {
+            into.insert(*s);
+        }
+        HK::Const(_) | HK::Str(_) | HK::Global(_) => {}
+        HK::Load(a, _, _) | HK::Unary(_, _, a) | HK::Convert(_, _, a) => expr_slots(a, into),
+        HK::Assign(p, v) | HK::Compound(_, _, _, p, v) | HK::PtrCompound(_, p, v) => {
+            place_slots(p, into);
+            expr_slots(v, into);
+        }
+        HK::IncDec(p, _, _, _) => place_slots(p, into),
+        HK::Arith(_, _, a, b)
+        | HK::Cmp(_, _, a, b)
+        | HK::And(a, b)
+        | HK::Or(a, b)
+        | HK::PtrAdd(a, b, _)
+        | HK::PtrDiff(a, b, _)
+        | HK::Comma(a, b) => {
+            expr_slots(a, into);
+            expr_slots(b, into);
+        }
+        HK::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
+        HK::Call(_, args) | HK::Lib(_, args) | HK::InitDim3(_, args) => {
+            args.iter().for_each(|a| expr_slots(a, into));
+            if let HK::InitDim3(a, _) = &e.kind {
+                expr_slots(a, into);
+            }
+        }
+        HK::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
+        HK::Launch(l) => {
+            for x in [&l.grid, &l.block] {
+                match x {
+                    Dim3Src::Int(x) | Dim3Src::Mem(x) => expr_slots(x, into),
+                    Dim3Src::Parts(p) => p.iter().for_each(|x| expr_slots(x, into)),
+                }
+            }
+            l.shared.iter().chain(l.stream.iter()).chain(l.args.iter().map(|(x, _)| x)).for_each(|x| expr_slots(x, into));
+            l.scope.iter().for_each(|v| {
+                into.insert(v.slot);
+            });
+        }
+    }
+}
+
+impl<'b, 'f> Lower<'b, 'f> {
+    /// Starts the function `(env, slots, steps, max_steps) -> code` in `b` for a loop naming `slots`.
+    pub fn new(b: &'b mut FunctionBuilder<'f>, named: &BTreeSet<Slot>, call_conv: CallConv) -> Self {
+        let sigs = Sigs {
+            by_args: (0..=5)
+                .map(|n| {
+                    let mut sig = Signature::new(call_conv);
+                    sig.params.extend((0..n).map(|_| AbiParam::new(I64)));
+                    sig.returns.push(AbiParam::new(I64));
+                    b.import_signature(sig)
+                })
+                .collect(),
+        };
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let p = b.block_params(entry).to_vec();
+        let (env, slots, steps_ptr, max_steps) = (p[0], p[1], p[2], p[3]);
+        let out = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
+        let exit = b.create_block();
+        let steps = b.declare_var(I64);
+        let vars = named.iter().map(|&s| (s, b.declare_var(I64))).collect();
+        let mut l = Lower {
+            b,
+            sites: vec![],
+            vars,
+            steps,
+            env,
+            slots,
+            steps_ptr,
+            max_steps,
+            loops: vec![],
+            exit,
+            out,
+            sigs,
+        };
+        l.reload();
+        l
+    }
+
+    /// The loop `s`, entered at its condition (a `for`'s initialisation has run), then `return DONE`; the
+    /// sites its helper calls name.
+    pub fn region(mut self, s: &HStmt) -> Vec<Site> {
+        match s {
+            HStmt::For(_, c, step, body) => self.for_loop(c.as_ref(), step.as_ref(), body),
+            _ => self.stmt(s),
+        }
+        self.spill();
+        let code = self.b.ins().iconst(I64, DONE);
+        self.b.ins().return_(&[code]);
+        self.b.switch_to_block(self.exit);
+        let code = self.b.ins().iconst(I64, EXIT);
+        self.b.ins().return_(&[code]);
+        self.b.seal_all_blocks();
+        self.sites
+    }
+
+    fn var(&self, s: Slot) -> Variable {
+        self.vars.iter().find(|(x, _)| *x == s).map(|(_, v)| *v).expect("every slot of the loop is a variable")
+    }
+
+    /// Stores every variable (and the step count) where the interpreter keeps them.
+    fn spill(&mut self) {
+        for i in 0..self.vars.len() {
+            let (s, v) = self.vars[i];
+            let x = self.b.use_var(v);
+            self.b.ins().store(MemFlagsData::trusted(), x, self.slots, (s * 8) as i32);
+        }
+        self.store_steps();
+    }
+
+    fn store_steps(&mut self) {
+        let x = self.b.use_var(self.steps);
+        self.b.ins().store(MemFlagsData::trusted(), x, self.steps_ptr, 0);
+    }
+
+    /// Reads every variable (and the step count) back after the interpreter ran.
+    fn reload(&mut self) {
+        for i in 0..self.vars.len() {
+            let (s, v) = self.vars[i];
+            let x = self.b.ins().load(I64, MemFlagsData::trusted(), self.slots, (s * 8) as i32);
+            self.b.def_var(v, x);
+        }
+        let x = self.b.ins().load(I64, MemFlagsData::trusted(), self.steps_ptr, 0);
+        self.b.def_var(self.steps, x);
+    }
+
+    fn site(&mut self, s: Site) -> Value {
+        self.sites.push(s);
+        self.b.ins().iconst(I64, self.sites.len() as i64 - 1)
+    }
+
+    fn call(&mut self, f: Helper, args: &[Value]) -> Value {
+        let callee = self.b.ins().iconst(I64, f.address() as i64);
+        let sig = self.sigs.by_args[args.len()];
+        let call = self.b.ins().call_indirect(sig, callee, args);
+        self.b.inst_results(call)[0]
+    }
+
+    /// A fresh block to go on in after a jump (code after `break` is unreachable but must be valid).
+    fn go_on(&mut self) {
+        let b = self.b.create_block();
+        self.b.switch_to_block(b);
+    }
+
+    fn tick(&mut self, span: crate::front::source::Span) {
+        let s = self.b.use_var(self.steps);
+        let s = self.b.ins().iadd_imm_s(s, 1);
+        self.b.def_var(self.steps, s);
+        let over = self.b.ins().icmp(IntCC::UnsignedGreaterThan, s, self.max_steps);
+        let (limit, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(over, limit, &[], ok, &[]);
+        self.b.set_cold_block(limit);
+        self.b.switch_to_block(limit);
+        self.store_steps();
+        let site = self.site(Site::Tick(span));
+        self.call(Helper::StepLimit, &[self.env, site]);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(ok);
+    }
+
+    fn truthy(&mut self, v: Value) -> Value {
+        self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+    }
+
+    fn for_loop(&mut self, c: Option<&HExpr>, step: Option<&HExpr>, body: &HStmt) {
+        let (head, stepb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(head);
+        if let Some(c) = c {
+            let v = self.expr(c);
+            let t = self.truthy(v);
+            let bodyb = self.b.create_block();
+            self.b.ins().brif(t, bodyb, &[], done, &[]);
+            self.b.switch_to_block(bodyb);
+        }
+        self.tick(c.or(step).map(|e| e.span).unwrap_or_default());
+        self.loops.push((done, stepb));
+        self.stmt(body);
+        self.loops.pop();
+        self.b.ins().jump(stepb, &[]);
+        self.b.switch_to_block(stepb);
+        if let Some(s) = step {
+            self.expr(s);
+        }
+        self.b.ins().jump(head, &[]);
+        self.b.switch_to_block(done);
+    }
+
+    fn stmt(&mut self, s: &HStmt) {
+        match s {
+            HStmt::Expr(e) => {
+                self.expr(e);
+            }
+            HStmt::Block(b) => b.iter().for_each(|s| self.stmt(s)),
+            HStmt::If(c, t, f) => {
+                let v = self.expr(c);
+                let v = self.truthy(v);
+                let (tb, fb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(v, tb, &[], fb, &[]);
+                self.b.switch_to_block(tb);
+                self.stmt(t);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(fb);
+                if let Some(f) = f {
+                    self.stmt(f);
+                }
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+            }
+            HStmt::While(c, body) => {
+                let (head, done) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(head);
+                let v = self.expr(c);
+                let t = self.truthy(v);
+                let bodyb = self.b.create_block();
+                self.b.ins().brif(t, bodyb, &[], done, &[]);
+                self.b.switch_to_block(bodyb);
+                self.tick(c.span);
+                self.loops.push((done, head));
+                self.stmt(body);
+                self.loops.pop();
+                self.b.ins().jump(head, &[]);
+                self.b.switch_to_block(done);
+            }
+            HStmt::DoWhile(body, c) => {
+                let (top, cond, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                self.b.ins().jump(top, &[]);
+                self.b.switch_to_block(top);
+                self.tick(c.span);
+                self.loops.push((done, cond));
+                self.stmt(body);
+                self.loops.pop();
+                self.b.ins().jump(cond, &[]);
+                self.b.switch_to_block(cond);
+                let v = self.expr(c);
+                let t = self.truthy(v);
+                self.b.ins().brif(t, top, &[], done, &[]);
+                self.b.switch_to_block(done);
+            }
+            HStmt::For(init, c, step, body) => {
+                init.iter().for_each(|s| self.stmt(s));
+                self.for_loop(c.as_ref(), step.as_ref(), body);
+            }
+            HStmt::Break | HStmt::Continue => {
+                let (brk, cont) = *self.loops.last().expect("a break inside the compiled loop");
+                self.b.ins().jump(if matches!(s, HStmt::Break) { brk } else { cont }, &[]);
+                self.go_on();
+            }
+            // `return`, `goto`, `switch` and the rest: the interpreter runs them.
+            _ => self.callback_stmt(s),
+        }
+    }
+
+    fn callback_stmt(&mut self, s: &HStmt) {
+        let site = self.site(Site::Stmt(s as *const HStmt));
+        self.spill();
+        let r = self.call(Helper::Stmt, &[self.env, site, self.slots]);
+        self.reload();
+        let (brk, cont) = *self.loops.last().expect("statements run inside the compiled loop");
+        let (go, not_normal, not_break, not_continue) =
+            (self.b.create_block(), self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let normal = self.b.ins().icmp_imm_s(IntCC::Equal, r, DONE);
+        self.b.ins().brif(normal, go, &[], not_normal, &[]);
+        self.b.switch_to_block(not_normal);
+        let is_break = self.b.ins().icmp_imm_s(IntCC::Equal, r, BREAK);
+        self.b.ins().brif(is_break, brk, &[], not_break, &[]);
+        self.b.switch_to_block(not_break);
+        let is_continue = self.b.ins().icmp_imm_s(IntCC::Equal, r, CONTINUE);
+        self.b.ins().brif(is_continue, cont, &[], not_continue, &[]);
+        self.b.switch_to_block(not_continue);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(go);
+    }
+
+    /// The interpreter evaluates `e`; a stop leaves the loop.
+    fn callback_expr(&mut self, e: &HExpr) -> Value {
+        let site = self.site(Site::Expr(e as *const HExpr));
+        self.spill();
+        let out = self.b.ins().stack_addr(I64, self.out, 0);
+        let r = self.call(Helper::Expr, &[self.env, site, self.slots, out]);
+        self.reload();
+        self.leave_unless_zero(r);
+        self.b.ins().stack_load(I64, I64, self.out, 0)
+    }
+
+    /// `r != 0` leaves the loop (what stopped is in the environment; the step count is stored).
+    fn leave_unless_zero(&mut self, r: Value) {
+        let (go, leave) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(r, leave, &[], go, &[]);
+        self.b.set_cold_block(leave);
+        self.b.switch_to_block(leave);
+        self.store_steps();
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(go);
+    }
+
+    fn expr(&mut self, e: &HExpr) -> Value {
+        match &e.kind {
+            HK::Const(v) => self.b.ins().iconst(I64, *v as i64),
+            HK::Slot(s) => self.b.use_var(self.var(*s)),
+            HK::Load(addr, s, what) => {
+                let a = self.address(addr);
+                let p = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span: e.span, write: false, size: s.size() });
+                self.load(p, *s)
+            }
+            HK::Arith(op, s, a, b) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                self.arith(*op, *s, x, y, e.span)
+            }
+            HK::Cmp(op, s, a, b) => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                self.compare(*op, *s, x, y)
+            }
+            HK::Convert(from, to, v) => {
+                let x = self.expr(v);
+                self.convert(*from, *to, x)
+            }
+            HK::PtrAdd(..) => self.address(e),
+            HK::PtrDiff(a, b, size) if *size > 0 => {
+                let (x, y) = (self.expr(a), self.expr(b));
+                let d = self.b.ins().isub(x, y);
+                self.b.ins().sdiv_imm_s(d, *size)
+            }
+            HK::Lib(Lib::Rand, args) if args.is_empty() => self.call(Helper::Rand, &[self.env]),
+            HK::Lib(Lib::Math(f), args) if args.len() <= 2 => {
+                let mut v = [None, None];
+                for (i, a) in args.iter().enumerate() {
+                    v[i] = Some(self.expr(a));
+                }
+                let zero = self.b.ins().iconst(I64, 0);
+                let ty = Ty::from(e.ty.scalar().unwrap_or(Scalar::F64));
+                let site = self.site(Site::Math(*f, ty));
+                self.call(Helper::Pure, &[self.env, site, v[0].unwrap_or(zero), v[1].unwrap_or(zero)])
+            }
+            HK::Assign(p, v) => {
+                let x = self.expr(v);
+                match &**p {
+                    Place::Slot(s) => self.b.def_var(self.var(*s), x),
+                    Place::Mem(addr, s, what) => {
+                        let a = self.address(addr);
+                        let ptr = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span: e.span, write: true, size: s.size() });
+                        self.store(ptr, *s, x);
+                    }
+                }
+                x
+            }
+            HK::Compound(op, c, t, p, v) => {
+                let rhs = self.expr(v);
+                let (old, ptr) = self.read_place(p, e.span);
+                let x = self.convert(*t, *c, old);
+                let r = self.arith(*op, *c, x, rhs, e.span);
+                let new = self.convert(*c, *t, r);
+                self.write_back(p, ptr, new);
+                new
+            }
+            HK::PtrCompound(size, p, v) => {
+                let i = self.expr(v);
+                let (old, ptr) = self.read_place(p, e.span);
+                let d = self.b.ins().imul_imm_s(i, *size);
+                let new = self.b.ins().iadd(old, d);
+                self.write_back(p, ptr, new);
+                new
+            }
+            HK::IncDec(_, Scalar::Bool, _, _) => self.callback_expr(e),
+            HK::IncDec(p, s, step, prefix) => {
+                let (old, ptr) = self.read_place(p, e.span);
+                let new = if s.is_float() {
+                    let one = self.b.ins().iconst(I64, Scalar::I64.convert_bits(*s, *step as u64) as i64);
+                    self.arith(ArithOp::Add, *s, old, one, e.span)
+                } else {
+                    let v = self.b.ins().iadd_imm_s(old, *step);
+                    self.normalize(v, *s)
+                };
+                self.write_back(p, ptr, new);
+                if *prefix { new } else { old }
+            }
+            HK::Unary(UnOp::Not, _, v) => {
+                let x = self.expr(v);
+                let z = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
+                self.b.ins().uextend(I64, z)
+            }
+            HK::Unary(op, s, v) => {
+                let x = self.expr(v);
+                let site = self.site(Site::Unary(*op, Ty::from(*s)));
+                let zero = self.b.ins().iconst(I64, 0);
+                self.call(Helper::Pure, &[self.env, site, x, zero])
+            }
+            HK::And(a, b) | HK::Or(a, b) => {
+                let and = matches!(e.kind, HK::And(..));
+                let x = self.expr(a);
+                let x = self.truthy(x);
+                let x = self.b.ins().uextend(I64, x);
+                let (second, done) = (self.b.create_block(), self.b.create_block());
+                let r = self.b.append_block_param(done, I64);
+                if and {
+                    self.b.ins().brif(x, second, &[], done, &[x.into()]);
+                } else {
+                    self.b.ins().brif(x, done, &[x.into()], second, &[]);
+                }
+                self.b.switch_to_block(second);
+                let y = self.expr(b);
+                let y = self.truthy(y);
+                let y = self.b.ins().uextend(I64, y);
+                self.b.ins().jump(done, &[y.into()]);
+                self.b.switch_to_block(done);
+                r
+            }
+            HK::Cond(c, a, b) => {
+                let x = self.expr(c);
+                let x = self.truthy(x);
+                let (tb, fb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                let r = self.b.append_block_param(done, I64);
+                self.b.ins().brif(x, tb, &[], fb, &[]);
+                self.b.switch_to_block(tb);
+                let y = self.expr(a);
+                self.b.ins().jump(done, &[y.into()]);
+                self.b.switch_to_block(fb);
+                let z = self.expr(b);
+                self.b.ins().jump(done, &[z.into()]);
+                self.b.switch_to_block(done);
+                r
+            }
+            HK::Comma(a, b) => {
+                self.expr(a);
+                self.expr(b)
+            }
+            _ => self.callback_expr(e),
+        }
+    }
+
+    /// `p[i]`'s address (`p + i * size`, wrapping), or any other pointer expression's value.
+    fn address(&mut self, e: &HExpr) -> Value {
+        match &e.kind {
+            HK::PtrAdd(p, i, size) => {
+                let (p, i) = (self.expr(p), self.expr(i));
+                let d = self.b.ins().imul_imm_s(i, *size);
+                self.b.ins().iadd(p, d)
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    /// Where `s.size()` bytes at `a` live in host memory; a bad address leaves the loop with the
+    /// interpreter's report of it.
+    fn host_ptr(&mut self, a: Value, s: Scalar, fault: Site) -> Value {
+        let size = self.b.ins().iconst(I64, s.size() as i64);
+        let p = self.call(Helper::Ptr, &[self.env, a, size]);
+        let (bad, ok) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(p, ok, &[], bad, &[]);
+        self.b.set_cold_block(bad);
+        self.b.switch_to_block(bad);
+        self.store_steps();
+        let site = self.site(fault);
+        self.call(Helper::Fault, &[self.env, site, a]);
+        self.b.ins().jump(self.exit, &[]);
+        self.b.switch_to_block(ok);
+        p
+    }
+
+    fn mem_type(s: Scalar) -> cranelift_codegen::ir::Type {
+        match s.size() {
+            1 => I8,
+            2 => I16,
+            4 => I32,
+            _ => I64,
+        }
+    }
+
+    fn load(&mut self, p: Value, s: Scalar) -> Value {
+        let t = Self::mem_type(s);
+        let v = self.b.ins().load(t, MemFlagsData::new(), p, 0);
+        if t == I64 { v } else { self.b.ins().uextend(I64, v) }
+    }
+
+    fn store(&mut self, p: Value, s: Scalar, v: Value) {
+        let t = Self::mem_type(s);
+        let v = if t == I64 { v } else { self.b.ins().ireduce(t, v) };
+        self.b.ins().store(MemFlagsData::new(), v, p, 0);
+    }
+
+    /// A place's value and, for memory, the checked pointer to write it back through.
+    fn read_place(&mut self, p: &Place, span: crate::front::source::Span) -> (Value, Option<Value>) {
+        match p {
+            Place::Slot(s) => (self.b.use_var(self.var(*s)), None),
+            Place::Mem(addr, s, what) => {
+                let a = self.address(addr);
+                let ptr = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span, write: false, size: s.size() });
+                (self.load(ptr, *s), Some(ptr))
+            }
+        }
+    }
+
+    fn write_back(&mut self, p: &Place, ptr: Option<Value>, v: Value) {
+        match (p, ptr) {
+            (Place::Slot(s), _) => self.b.def_var(self.var(*s), v),
+            (Place::Mem(_, s, _), Some(ptr)) => self.store(ptr, *s, v),
+            (Place::Mem(..), None) => unreachable!("a memory place was read through a pointer"),
+        }
+    }
+
+    /// Integer bits in `s`'s canonical form (truncated, zero-extended).
+    fn normalize(&mut self, v: Value, s: Scalar) -> Value {
+        match Self::mem_type(s) {
+            I64 => v,
+            t => {
+                let n = self.b.ins().ireduce(t, v);
+                self.b.ins().uextend(I64, n)
+            }
+        }
+    }
+
+    fn is_int(s: Scalar) -> bool {
+        !s.is_float() && s != Scalar::Bool
+    }
+
+    fn arith(&mut self, op: ArithOp, s: Scalar, x: Value, y: Value, span: crate::front::source::Span) -> Value {
+        use ArithOp::*;
+        let wide = matches!(s, Scalar::I64 | Scalar::U64);
+        let int = wide || matches!(s, Scalar::I32 | Scalar::U32);
+        if int && matches!(op, Add | Sub | Mul | And | Or | Xor) {
+            let i = self.b.ins();
+            let r = match op {
+                Add => i.iadd(x, y),
+                Sub => i.isub(x, y),
+                Mul => i.imul(x, y),
+                And => i.band(x, y),
+                Or => i.bor(x, y),
+                _ => i.bxor(x, y),
+            };
+            return self.normalize(r, s);
+        }
+        if s.is_float() && matches!(op, Add | Sub | Mul | Div) {
+            let (fx, fy) = (self.to_float(x, s), self.to_float(y, s));
+            let i = self.b.ins();
+            let r = match op {
+                Add => i.fadd(fx, fy),
+                Sub => i.fsub(fx, fy),
+                Mul => i.fmul(fx, fy),
+                _ => i.fdiv(fx, fy),
+            };
+            return self.from_float(r, s);
+        }
+        let site = self.site(Site::Arith(op, Ty::from(s), span));
+        let out = self.b.ins().stack_addr(I64, self.out, 0);
+        let r = self.call(Helper::Arith, &[self.env, site, x, y, out]);
+        self.leave_unless_zero(r);
+        self.b.ins().stack_load(I64, I64, self.out, 0)
+    }
+
+    fn to_float(&mut self, x: Value, s: Scalar) -> Value {
+        if s == Scalar::F32 {
+            let n = self.b.ins().ireduce(I32, x);
+            self.b.ins().bitcast(F32, MemFlagsData::new(), n)
+        } else {
+            self.b.ins().bitcast(F64, MemFlagsData::new(), x)
+        }
+    }
+
+    fn from_float(&mut self, f: Value, s: Scalar) -> Value {
+        if s == Scalar::F32 {
+            let n = self.b.ins().bitcast(I32, MemFlagsData::new(), f);
+            self.b.ins().uextend(I64, n)
+        } else {
+            self.b.ins().bitcast(I64, MemFlagsData::new(), f)
+        }
+    }
+
+    fn compare(&mut self, op: CmpOp, s: Scalar, x: Value, y: Value) -> Value {
+        let c = match s {
+            Scalar::F32 | Scalar::F64 => {
+                let (fx, fy) = (self.to_float(x, s), self.to_float(y, s));
+                let cc = match op {
+                    CmpOp::Lt => FloatCC::LessThan,
+                    CmpOp::Gt => FloatCC::GreaterThan,
+                    CmpOp::Le => FloatCC::LessThanOrEqual,
+                    CmpOp::Ge => FloatCC::GreaterThanOrEqual,
+                    CmpOp::Eq => FloatCC::Equal,
+                    CmpOp::Ne => FloatCC::NotEqual,
+                };
+                self.b.ins().fcmp(cc, fx, fy)
+            }
+            // `sim::alu::compare`: 32-bit types compare their low 32 bits; 64-bit ones all.
+            Scalar::I32 | Scalar::U32 | Scalar::U8 | Scalar::Bool | Scalar::I64 | Scalar::U64 => {
+                let signed = matches!(s, Scalar::I32 | Scalar::I64);
+                let (x, y) = if matches!(s, Scalar::I64 | Scalar::U64) {
+                    (x, y)
+                } else {
+                    (self.b.ins().ireduce(I32, x), self.b.ins().ireduce(I32, y))
+                };
+                let cc = match (op, signed) {
+                    (CmpOp::Lt, true) => IntCC::SignedLessThan,
+                    (CmpOp::Gt, true) => IntCC::SignedGreaterThan,
+                    (CmpOp::Le, true) => IntCC::SignedLessThanOrEqual,
+                    (CmpOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
+                    (CmpOp::Lt, false) => IntCC::UnsignedLessThan,
+                    (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
+                    (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
+                    (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
+                    (CmpOp::Eq, _) => IntCC::Equal,
+                    (CmpOp::Ne, _) => IntCC::NotEqual,
+                };
+                self.b.ins().icmp(cc, x, y)
+            }
+            _ => {
+                let site = self.site(Site::Cmp(op, Ty::from(s)));
+                return self.call(Helper::Pure, &[self.env, site, x, y]);
+            }
+        };
+        self.b.ins().uextend(I64, c)
+    }
+
+    /// `Scalar::convert_bits`: integer to integer inline, anything with a float or a bool through it.
+    fn convert(&mut self, from: Scalar, to: Scalar, x: Value) -> Value {
+        if from == to {
+            return x;
+        }
+        if Self::is_int(from) && Self::is_int(to) {
+            let t = Self::mem_type(from);
+            let v = if t == I64 {
+                x
+            } else {
+                let n = self.b.ins().ireduce(t, x);
+                if from.is_signed() { self.b.ins().sextend(I64, n) } else { self.b.ins().uextend(I64, n) }
+            };
+            return self.normalize(v, to);
+        }
+        let site = self.site(Site::Convert(from, to));
+        let zero = self.b.ins().iconst(I64, 0);
+        self.call(Helper::Pure, &[self.env, site, x, zero])
+    }
+}

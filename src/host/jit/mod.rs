@@ -1,0 +1,223 @@
+//! Hot host loops compiled to machine code with Cranelift. A loop that has run `HOT` iterations in the
+//! interpreter (a CPU reference check, an initialisation loop) is compiled and goes on from its condition in
+//! machine code; later runs of the same loop start there. Nothing observable changes: the same values (the
+//! operations compiled inline are `sim::alu`'s, the others call it), the same step count (ticks at the
+//! interpreter's places), the same host memory checks and reports (every access asks `HostMemory`), and
+//! whatever the compiled code does not cover calls back into the interpreter. `WARPDBG_HOST_JIT=off` runs
+//! everything in the interpreter, `eager` compiles every loop when it starts (the tests compare the three).
+
+mod helpers;
+mod lower;
+
+use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
+
+use cranelift_codegen::ir::types::I64;
+use cranelift_codegen::ir::{AbiParam, UserFuncName};
+use cranelift_codegen::settings::{self, Configurable};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::{JITBuilder, JITModule};
+use cranelift_module::{Linkage, Module};
+
+use super::interp::{Flow, Interp, Stop};
+use super::tree::{HExpr, HStmt};
+use crate::front::source::Span;
+use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
+use crate::front::types::Scalar;
+use crate::ir::Ty;
+
+/// Iterations of one run of a loop in the interpreter before it is compiled.
+const HOT: u32 = 2048;
+
+/// When loops are compiled (`WARPDBG_HOST_JIT`: `off`, `eager`; otherwise hot ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JitMode {
+    Off,
+    Hot,
+    Eager,
+}
+
+impl JitMode {
+    pub fn from_env() -> JitMode {
+        match std::env::var("WARPDBG_HOST_JIT").as_deref() {
+            Ok("off") => JitMode::Off,
+            Ok("eager") => JitMode::Eager,
+            _ => JitMode::Hot,
+        }
+    }
+
+    /// Iterations after which the interpreter hands a running loop over.
+    pub fn after(self) -> u32 {
+        match self {
+            JitMode::Off => u32::MAX,
+            JitMode::Hot => HOT,
+            JitMode::Eager => 1,
+        }
+    }
+}
+
+/// What a compiled loop's helper calls need to know about the place they are called from.
+pub(super) enum Site {
+    /// A bad host access here: the pointer's name, the expression, whether it writes, its size.
+    Fault { what: Option<String>, span: Span, write: bool, size: u32 },
+    Arith(ArithOp, Ty, Span),
+    Cmp(CmpOp, Ty),
+    Convert(Scalar, Scalar),
+    Unary(UnOp, Ty),
+    Math(MathFn, Ty),
+    /// A statement or expression the interpreter runs (the program's tree outlives every compiled loop).
+    Stmt(*const HStmt),
+    Expr(*const HExpr),
+    /// A loop iteration's step (the step limit's line).
+    Tick(Span),
+}
+
+type Code = unsafe extern "C" fn(*mut Env, *mut u64, *mut u64, u64) -> i64;
+
+/// A compiled loop.
+pub(super) struct Compiled {
+    code: Code,
+    sites: Vec<Site>,
+}
+
+/// What the helpers reach while a compiled loop runs.
+pub(super) struct Env {
+    interp: *mut Interp<'static>,
+    sites: *const [Site],
+    slots: usize,
+    /// Why the loop was left with `EXIT`.
+    stop: Option<Stop>,
+    flow: Option<Flow>,
+}
+
+/// A loop the compiler has seen (by the address of its statement in the program's tree).
+enum Seen {
+    /// Iterations run in the interpreter so far.
+    Counting(u32),
+    Compiled(Rc<Compiled>),
+    /// Cranelift refused it.
+    Refused,
+}
+
+/// The compiler and the loops it has seen.
+pub struct Jit {
+    module: Option<JITModule>,
+    ctx: cranelift_codegen::Context,
+    fctx: FunctionBuilderContext,
+    loops: HashMap<*const HStmt, Seen, foldhash::fast::FixedState>,
+}
+
+impl Jit {
+    fn new() -> Jit {
+        Jit { module: None, ctx: cranelift_codegen::Context::new(), fctx: FunctionBuilderContext::new(), loops: HashMap::default() }
+    }
+
+    /// A module for this machine (made when the first loop is compiled), or None where Cranelift has no
+    /// backend for it.
+    fn module() -> Option<JITModule> {
+        let mut flags = settings::builder();
+        flags.set("opt_level", "speed").ok()?;
+        flags.set("use_colocated_libcalls", "false").ok()?;
+        flags.set("is_pic", "false").ok()?;
+        let isa = cranelift_native::builder().ok()?.finish(settings::Flags::new(flags)).ok()?;
+        Some(JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names())))
+    }
+
+    /// Compiles loop `s`; what it is now.
+    fn compile(&mut self, s: &HStmt) -> Seen {
+        if self.module.is_none() {
+            self.module = Self::module();
+        }
+        match self.code(s) {
+            Some(c) => Seen::Compiled(Rc::new(c)),
+            None => Seen::Refused,
+        }
+    }
+
+    /// Machine code for loop `s` entered at its condition, or None where Cranelift refuses it.
+    fn code(&mut self, s: &HStmt) -> Option<Compiled> {
+        let Jit { module, ctx, fctx, loops } = self;
+        let module = module.as_mut()?;
+        let mut named = BTreeSet::new();
+        lower::slots_of(s, &mut named);
+        module.clear_context(ctx);
+        let call_conv = module.isa().default_call_conv();
+        let sig = &mut ctx.func.signature;
+        sig.call_conv = call_conv;
+        sig.params.extend((0..4).map(|_| AbiParam::new(I64)));
+        sig.returns.push(AbiParam::new(I64));
+        let n = loops.len();
+        ctx.func.name = UserFuncName::user(0, n as u32);
+        let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
+        let sites = lower::Lower::new(&mut b, &named, call_conv).region(s);
+        b.finalize(module.isa().frontend_config());
+        let id = module.declare_function(&format!("loop{n}"), Linkage::Local, &ctx.func.signature).ok()?;
+        module.define_function(id, ctx).ok()?;
+        module.clear_context(ctx);
+        module.finalize_definitions().ok()?;
+        let ptr = module.get_finalized_function(id);
+        // SAFETY: `ptr` is the function just defined with the signature `Code` describes.
+        let code = unsafe { std::mem::transmute::<*const u8, Code>(ptr) };
+        Some(Compiled { code, sites })
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// Loop `s` in machine code from its condition on, when it is compiled (or `compile` asks for it and
+    /// Cranelift takes it): the loop's flow, or None to go on interpreting it.
+    pub(super) fn compiled_loop(&mut self, s: &HStmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
+        if self.jit_mode == JitMode::Off {
+            return Ok(None);
+        }
+        let key = s as *const HStmt;
+        let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
+        let code = match jit.loops.get(&key) {
+            Some(Seen::Compiled(c)) => c.clone(),
+            Some(Seen::Refused) => return Ok(None),
+            _ if compile || self.jit_mode == JitMode::Eager => {
+                let seen = jit.compile(s);
+                let code = if let Seen::Compiled(c) = &seen { Some(c.clone()) } else { None };
+                jit.loops.insert(key, seen);
+                match code {
+                    Some(c) => c,
+                    None => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        self.run_compiled(&code, slots).map(Some)
+    }
+
+    /// Loop `s` ran `n` iterations in the interpreter and ended: once its runs add up to a hot loop, it is
+    /// compiled for the next one.
+    pub(super) fn interpreted_loop(&mut self, s: &HStmt, n: u32) {
+        let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
+        let seen = jit.loops.entry(s as *const HStmt).or_insert(Seen::Counting(0));
+        if let Seen::Counting(k) = seen {
+            *k = k.saturating_add(n);
+            if *k >= HOT {
+                let compiled = jit.compile(s);
+                jit.loops.insert(s as *const HStmt, compiled);
+            }
+        }
+    }
+
+    fn run_compiled(&mut self, c: &Compiled, slots: &mut [u64]) -> Result<Flow, Stop> {
+        let max = self.max_steps;
+        let me: *mut Interp<'a> = self;
+        let mut env =
+            Env { interp: me.cast(), sites: c.sites.as_slice(), slots: slots.len(), stop: None, flow: None };
+        // SAFETY: the code reads and writes only `slots` and the step count (both live for the call), and
+        // reaches the interpreter only through the helpers, which get it from `env`; nothing else uses `self`
+        // until the call returns.
+        let code = unsafe { (c.code)(&mut env, slots.as_mut_ptr(), &raw mut (*me).steps, max) };
+        match code {
+            lower::DONE => Ok(Flow::Normal),
+            _ => match (env.stop.take(), env.flow.take()) {
+                (Some(stop), _) => Err(stop),
+                (None, Some(flow)) => Ok(flow),
+                (None, None) => Ok(Flow::Normal),
+            },
+        }
+    }
+}
