@@ -10,7 +10,9 @@ use std::collections::BTreeSet;
 
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::types::{F32, F64, I8, I16, I32, I64};
-use cranelift_codegen::ir::{AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData, StackSlotKind};
+use cranelift_codegen::ir::{
+    AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData, StackSlotKind,
+};
 use cranelift_codegen::ir::{StackSlot, Value};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
@@ -130,7 +132,11 @@ fn expr_slots(e: &HExpr, into: &mut BTreeSet<Slot>) {
                     Dim3Src::Parts(p) => p.iter().for_each(|x| expr_slots(x, into)),
                 }
             }
-            l.shared.iter().chain(l.stream.iter()).chain(l.args.iter().map(|(x, _)| x)).for_each(|x| expr_slots(x, into));
+            l.shared
+                .iter()
+                .chain(l.stream.iter())
+                .chain(l.args.iter().map(|(x, _)| x))
+                .for_each(|x| expr_slots(x, into));
             l.scope.iter().for_each(|v| {
                 into.insert(v.slot);
             });
@@ -160,20 +166,8 @@ impl<'b, 'f> Lower<'b, 'f> {
         let exit = b.create_block();
         let steps = b.declare_var(I64);
         let vars = named.iter().map(|&s| (s, b.declare_var(I64))).collect();
-        let mut l = Lower {
-            b,
-            sites: vec![],
-            vars,
-            steps,
-            env,
-            slots,
-            steps_ptr,
-            max_steps,
-            loops: vec![],
-            exit,
-            out,
-            sigs,
-        };
+        let mut l =
+            Lower { b, sites: vec![], vars, steps, env, slots, steps_ptr, max_steps, loops: vec![], exit, out, sigs };
         l.reload();
         l
     }
@@ -402,7 +396,11 @@ impl<'b, 'f> Lower<'b, 'f> {
             HK::Slot(s) => self.b.use_var(self.var(*s)),
             HK::Load(addr, s, what) => {
                 let a = self.address(addr);
-                let p = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span: e.span, write: false, size: s.size() });
+                let p = self.host_ptr(
+                    a,
+                    *s,
+                    Site::Fault { what: what.clone(), span: e.span, write: false, size: s.size() },
+                );
                 self.load(p, *s)
             }
             HK::Arith(op, s, a, b) => {
@@ -440,7 +438,11 @@ impl<'b, 'f> Lower<'b, 'f> {
                     Place::Slot(s) => self.b.def_var(self.var(*s), x),
                     Place::Mem(addr, s, what) => {
                         let a = self.address(addr);
-                        let ptr = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span: e.span, write: true, size: s.size() });
+                        let ptr = self.host_ptr(
+                            a,
+                            *s,
+                            Site::Fault { what: what.clone(), span: e.span, write: true, size: s.size() },
+                        );
                         self.store(ptr, *s, x);
                     }
                 }

@@ -59,7 +59,12 @@ impl JitMode {
 /// What a compiled loop's helper calls need to know about the place they are called from.
 pub(super) enum Site {
     /// A bad host access here: the pointer's name, the expression, whether it writes, its size.
-    Fault { what: Option<String>, span: Span, write: bool, size: u32 },
+    Fault {
+        what: Option<String>,
+        span: Span,
+        write: bool,
+        size: u32,
+    },
     Arith(ArithOp, Ty, Span),
     Cmp(CmpOp, Ty),
     Convert(Scalar, Scalar),
@@ -109,7 +114,12 @@ pub struct Jit {
 
 impl Jit {
     fn new() -> Jit {
-        Jit { module: None, ctx: cranelift_codegen::Context::new(), fctx: FunctionBuilderContext::new(), loops: HashMap::default() }
+        Jit {
+            module: None,
+            ctx: cranelift_codegen::Context::new(),
+            fctx: FunctionBuilderContext::new(),
+            loops: HashMap::default(),
+        }
     }
 
     /// A module for this machine (made when the first loop is compiled), or None where Cranelift has no
@@ -205,8 +215,7 @@ impl<'a> Interp<'a> {
     fn run_compiled(&mut self, c: &Compiled, slots: &mut [u64]) -> Result<Flow, Stop> {
         let max = self.max_steps;
         let me: *mut Interp<'a> = self;
-        let mut env =
-            Env { interp: me.cast(), sites: c.sites.as_slice(), slots: slots.len(), stop: None, flow: None };
+        let mut env = Env { interp: me.cast(), sites: c.sites.as_slice(), slots: slots.len(), stop: None, flow: None };
         // SAFETY: the code reads and writes only `slots` and the step count (both live for the call), and
         // reaches the interpreter only through the helpers, which get it from `env`; nothing else uses `self`
         // until the call returns.
