@@ -172,7 +172,7 @@ pub enum Command {
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
         /// Refuse launches whose arrays need more bytes than this.
-        #[arg(long, value_name = "BYTES", default_value_t = 2 << 30)]
+        #[arg(long, value_name = "BYTES", default_value_t = 4 << 30)]
         memory_cap: u64,
         /// Print performance figures (wall time, instructions per second, peak memory) instead of the report.
         #[arg(long, conflicts_with = "json")]

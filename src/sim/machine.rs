@@ -48,7 +48,9 @@ pub struct Config {
 
 impl Default for Config {
     fn default() -> Self {
-        Config { max_steps: None, memory_cap: 2 << 30, max_resident_blocks: None, schedule_seed: None }
+        // (The page keeps 2 GiB: a wasm32 module cannot address 4.)
+        let memory_cap = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 4 << 30 };
+        Config { max_steps: None, memory_cap, max_resident_blocks: None, schedule_seed: None }
     }
 }
 

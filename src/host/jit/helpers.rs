@@ -62,10 +62,10 @@ extern "C" fn ptr(env: *mut Env, addr: i64, size: i64) -> i64 {
 extern "C" fn fault(env: *mut Env, site: i64, addr: i64) -> i64 {
     // SAFETY: see `parts`.
     let (env, interp, site) = unsafe { parts(env, site) };
-    if let Site::Fault { what, span, write, size } = site {
-        if let Err(f) = interp.mem.locate(addr as u64, *size as u64) {
-            env.stop = Some(interp.fault(f, addr as u64, *write, what.as_deref(), *span));
-        }
+    if let Site::Fault { what, span, write, size } = site
+        && let Err(f) = interp.mem.locate(addr as u64, *size as u64)
+    {
+        env.stop = Some(interp.fault(f, addr as u64, *write, what.as_deref(), *span));
     }
     0
 }

@@ -634,7 +634,7 @@ impl<'b, 'f> Lower<'b, 'f> {
             return self.normalize(r, s);
         }
         if s.is_float() && matches!(op, Add | Sub | Mul | Div) {
-            let (fx, fy) = (self.to_float(x, s), self.to_float(y, s));
+            let (fx, fy) = (self.as_float(x, s), self.as_float(y, s));
             let i = self.b.ins();
             let r = match op {
                 Add => i.fadd(fx, fy),
@@ -642,7 +642,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 Mul => i.fmul(fx, fy),
                 _ => i.fdiv(fx, fy),
             };
-            return self.from_float(r, s);
+            return self.float_bits(r, s);
         }
         let site = self.site(Site::Arith(op, Ty::from(s), span));
         let out = self.b.ins().stack_addr(I64, self.out, 0);
@@ -651,7 +651,7 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.ins().stack_load(I64, I64, self.out, 0)
     }
 
-    fn to_float(&mut self, x: Value, s: Scalar) -> Value {
+    fn as_float(&mut self, x: Value, s: Scalar) -> Value {
         if s == Scalar::F32 {
             let n = self.b.ins().ireduce(I32, x);
             self.b.ins().bitcast(F32, MemFlagsData::new(), n)
@@ -660,7 +660,7 @@ impl<'b, 'f> Lower<'b, 'f> {
         }
     }
 
-    fn from_float(&mut self, f: Value, s: Scalar) -> Value {
+    fn float_bits(&mut self, f: Value, s: Scalar) -> Value {
         if s == Scalar::F32 {
             let n = self.b.ins().bitcast(I32, MemFlagsData::new(), f);
             self.b.ins().uextend(I64, n)
@@ -672,7 +672,7 @@ impl<'b, 'f> Lower<'b, 'f> {
     fn compare(&mut self, op: CmpOp, s: Scalar, x: Value, y: Value) -> Value {
         let c = match s {
             Scalar::F32 | Scalar::F64 => {
-                let (fx, fy) = (self.to_float(x, s), self.to_float(y, s));
+                let (fx, fy) = (self.as_float(x, s), self.as_float(y, s));
                 let cc = match op {
                     CmpOp::Lt => FloatCC::LessThan,
                     CmpOp::Gt => FloatCC::GreaterThan,
