@@ -1147,6 +1147,13 @@ impl Machine {
         if self.quiet < QUIET_BEFORE_HASHING || !self.quiet.is_multiple_of(HASH_EVERY) {
             return None;
         }
+        // A large machine's registers (32 blocks of 1024 threads: 10 MB) are hashed less often, so that hashing
+        // stays a small share of a long quiet stretch (a tiled matrix product's inner loop): every 1024 steps
+        // up to 16K registers, then every step per 16 registers. A repeated state is still found, later.
+        let regs: usize = self.blocks.iter().map(|b| b.regs.len()).sum();
+        if !self.quiet.is_multiple_of((regs as u64 / 16).next_power_of_two().max(HASH_EVERY)) {
+            return None;
+        }
         let mut h = state_hasher();
         // Memory did not change during the quiet stretch, so warps, registers and the scheduler position
         // are the whole state.

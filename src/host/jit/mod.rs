@@ -172,6 +172,17 @@ impl Jit {
     }
 }
 
+impl Drop for Jit {
+    fn drop(&mut self) {
+        self.loops.clear();
+        if let Some(module) = self.module.take() {
+            // SAFETY: the interpreter that owns this compiler is going away: none of its loops runs, and the
+            // code pointers went with `loops` (a running loop holds its own `Rc`, but never across a drop).
+            unsafe { module.free_memory() };
+        }
+    }
+}
+
 impl<'a> Interp<'a> {
     /// Loop `s` in machine code from its condition on, when it is compiled (or `compile` asks for it and
     /// Cranelift takes it): the loop's flow, or None to go on interpreting it.
