@@ -8,8 +8,8 @@
 
 use std::collections::BTreeSet;
 
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::types::{F32, F64, I8, I16, I32, I64};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::types::I64;
 use cranelift_codegen::ir::{
     AbiParam, Block, InstBuilder, MemFlagsData, SigRef, Signature, StackSlotData, StackSlotKind,
 };
@@ -17,9 +17,11 @@ use cranelift_codegen::ir::{StackSlot, Value};
 use cranelift_codegen::isa::CallConv;
 use cranelift_frontend::{FunctionBuilder, Variable};
 
+mod ops;
+
 use super::Site;
 use super::helpers::Helper;
-use crate::front::tast::{ArithOp, CmpOp, UnOp};
+use crate::front::tast::{ArithOp, UnOp};
 use crate::front::types::Scalar;
 use crate::host::tree::*;
 use crate::ir::Ty;
@@ -50,98 +52,6 @@ pub(super) struct Lower<'b, 'f> {
     exit: Block,
     out: StackSlot,
     sigs: Sigs,
-}
-
-/// Every slot a statement names (read or written, also inside what the interpreter will run).
-pub(super) fn slots_of(s: &HStmt, into: &mut BTreeSet<Slot>) {
-    let e = |x: &HExpr, into: &mut BTreeSet<Slot>| expr_slots(x, into);
-    match s {
-        HStmt::Expr(x) => e(x, into),
-        HStmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
-        HStmt::If(c, t, f) => {
-            e(c, into);
-            slots_of(t, into);
-            if let Some(f) = f {
-                slots_of(f, into);
-            }
-        }
-        HStmt::While(c, b) | HStmt::DoWhile(b, c) => {
-            e(c, into);
-            slots_of(b, into);
-        }
-        HStmt::For(init, c, step, b) => {
-            init.iter().for_each(|s| slots_of(s, into));
-            c.iter().chain(step.iter()).for_each(|x| e(x, into));
-            slots_of(b, into);
-        }
-        HStmt::Return(Some(x)) => e(x, into),
-        HStmt::Switch(v, _, _, b) => {
-            e(v, into);
-            b.iter().for_each(|s| slots_of(s, into));
-        }
-        HStmt::SetGlobal(_, s) | HStmt::Zero(s, _) => {
-            into.insert(*s);
-        }
-        HStmt::Break | HStmt::Continue | HStmt::Return(None) | HStmt::Goto(_) | HStmt::Label(_) => {}
-    }
-}
-
-fn place_slots(p: &Place, into: &mut BTreeSet<Slot>) {
-    match p {
-        Place::Slot(s) => {
-            into.insert(*s);
-        }
-        Place::Mem(a, _, _) => expr_slots(a, into),
-    }
-}
-
-fn expr_slots(e: &HExpr, into: &mut BTreeSet<Slot>) {
-    match &e.kind {
-        HK::Slot(s) => {
-            into.insert(*s);
-        }
-        HK::Const(_) | HK::Str(_) | HK::Global(_) => {}
-        HK::Load(a, _, _) | HK::Unary(_, _, a) | HK::Convert(_, _, a) => expr_slots(a, into),
-        HK::Assign(p, v) | HK::Compound(_, _, _, p, v) | HK::PtrCompound(_, p, v) => {
-            place_slots(p, into);
-            expr_slots(v, into);
-        }
-        HK::IncDec(p, _, _, _) => place_slots(p, into),
-        HK::Arith(_, _, a, b)
-        | HK::Cmp(_, _, a, b)
-        | HK::And(a, b)
-        | HK::Or(a, b)
-        | HK::PtrAdd(a, b, _)
-        | HK::PtrDiff(a, b, _)
-        | HK::Comma(a, b) => {
-            expr_slots(a, into);
-            expr_slots(b, into);
-        }
-        HK::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
-        HK::Call(_, args) | HK::Lib(_, args) | HK::InitDim3(_, args) => {
-            args.iter().for_each(|a| expr_slots(a, into));
-            if let HK::InitDim3(a, _) = &e.kind {
-                expr_slots(a, into);
-            }
-        }
-        HK::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
-        HK::Launch(l) => {
-            for x in [&l.grid, &l.block] {
-                match x {
-                    Dim3Src::Int(x) | Dim3Src::Mem(x) => expr_slots(x, into),
-                    Dim3Src::Parts(p) => p.iter().for_each(|x| expr_slots(x, into)),
-                }
-            }
-            l.shared
-                .iter()
-                .chain(l.stream.iter())
-                .chain(l.args.iter().map(|(x, _)| x))
-                .for_each(|x| expr_slots(x, into));
-            l.scope.iter().for_each(|v| {
-                into.insert(v.slot);
-            });
-        }
-    }
 }
 
 impl<'b, 'f> Lower<'b, 'f> {
@@ -559,177 +469,5 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.ins().jump(self.exit, &[]);
         self.b.switch_to_block(ok);
         p
-    }
-
-    fn mem_type(s: Scalar) -> cranelift_codegen::ir::Type {
-        match s.size() {
-            1 => I8,
-            2 => I16,
-            4 => I32,
-            _ => I64,
-        }
-    }
-
-    fn load(&mut self, p: Value, s: Scalar) -> Value {
-        let t = Self::mem_type(s);
-        let v = self.b.ins().load(t, MemFlagsData::new(), p, 0);
-        if t == I64 { v } else { self.b.ins().uextend(I64, v) }
-    }
-
-    fn store(&mut self, p: Value, s: Scalar, v: Value) {
-        let t = Self::mem_type(s);
-        let v = if t == I64 { v } else { self.b.ins().ireduce(t, v) };
-        self.b.ins().store(MemFlagsData::new(), v, p, 0);
-    }
-
-    /// A place's value and, for memory, the checked pointer to write it back through.
-    fn read_place(&mut self, p: &Place, span: crate::front::source::Span) -> (Value, Option<Value>) {
-        match p {
-            Place::Slot(s) => (self.b.use_var(self.var(*s)), None),
-            Place::Mem(addr, s, what) => {
-                let a = self.address(addr);
-                let ptr = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span, write: false, size: s.size() });
-                (self.load(ptr, *s), Some(ptr))
-            }
-        }
-    }
-
-    fn write_back(&mut self, p: &Place, ptr: Option<Value>, v: Value) {
-        match (p, ptr) {
-            (Place::Slot(s), _) => self.b.def_var(self.var(*s), v),
-            (Place::Mem(_, s, _), Some(ptr)) => self.store(ptr, *s, v),
-            (Place::Mem(..), None) => unreachable!("a memory place was read through a pointer"),
-        }
-    }
-
-    /// Integer bits in `s`'s canonical form (truncated, zero-extended).
-    fn normalize(&mut self, v: Value, s: Scalar) -> Value {
-        match Self::mem_type(s) {
-            I64 => v,
-            t => {
-                let n = self.b.ins().ireduce(t, v);
-                self.b.ins().uextend(I64, n)
-            }
-        }
-    }
-
-    fn is_int(s: Scalar) -> bool {
-        !s.is_float() && s != Scalar::Bool
-    }
-
-    fn arith(&mut self, op: ArithOp, s: Scalar, x: Value, y: Value, span: crate::front::source::Span) -> Value {
-        use ArithOp::*;
-        let wide = matches!(s, Scalar::I64 | Scalar::U64);
-        let int = wide || matches!(s, Scalar::I32 | Scalar::U32);
-        if int && matches!(op, Add | Sub | Mul | And | Or | Xor) {
-            let i = self.b.ins();
-            let r = match op {
-                Add => i.iadd(x, y),
-                Sub => i.isub(x, y),
-                Mul => i.imul(x, y),
-                And => i.band(x, y),
-                Or => i.bor(x, y),
-                _ => i.bxor(x, y),
-            };
-            return self.normalize(r, s);
-        }
-        if s.is_float() && matches!(op, Add | Sub | Mul | Div) {
-            let (fx, fy) = (self.as_float(x, s), self.as_float(y, s));
-            let i = self.b.ins();
-            let r = match op {
-                Add => i.fadd(fx, fy),
-                Sub => i.fsub(fx, fy),
-                Mul => i.fmul(fx, fy),
-                _ => i.fdiv(fx, fy),
-            };
-            return self.float_bits(r, s);
-        }
-        let site = self.site(Site::Arith(op, Ty::from(s), span));
-        let out = self.b.ins().stack_addr(I64, self.out, 0);
-        let r = self.call(Helper::Arith, &[self.env, site, x, y, out]);
-        self.leave_unless_zero(r);
-        self.b.ins().stack_load(I64, I64, self.out, 0)
-    }
-
-    fn as_float(&mut self, x: Value, s: Scalar) -> Value {
-        if s == Scalar::F32 {
-            let n = self.b.ins().ireduce(I32, x);
-            self.b.ins().bitcast(F32, MemFlagsData::new(), n)
-        } else {
-            self.b.ins().bitcast(F64, MemFlagsData::new(), x)
-        }
-    }
-
-    fn float_bits(&mut self, f: Value, s: Scalar) -> Value {
-        if s == Scalar::F32 {
-            let n = self.b.ins().bitcast(I32, MemFlagsData::new(), f);
-            self.b.ins().uextend(I64, n)
-        } else {
-            self.b.ins().bitcast(I64, MemFlagsData::new(), f)
-        }
-    }
-
-    fn compare(&mut self, op: CmpOp, s: Scalar, x: Value, y: Value) -> Value {
-        let c = match s {
-            Scalar::F32 | Scalar::F64 => {
-                let (fx, fy) = (self.as_float(x, s), self.as_float(y, s));
-                let cc = match op {
-                    CmpOp::Lt => FloatCC::LessThan,
-                    CmpOp::Gt => FloatCC::GreaterThan,
-                    CmpOp::Le => FloatCC::LessThanOrEqual,
-                    CmpOp::Ge => FloatCC::GreaterThanOrEqual,
-                    CmpOp::Eq => FloatCC::Equal,
-                    CmpOp::Ne => FloatCC::NotEqual,
-                };
-                self.b.ins().fcmp(cc, fx, fy)
-            }
-            // `sim::alu::compare`: 32-bit types compare their low 32 bits; 64-bit ones all.
-            Scalar::I32 | Scalar::U32 | Scalar::U8 | Scalar::Bool | Scalar::I64 | Scalar::U64 => {
-                let signed = matches!(s, Scalar::I32 | Scalar::I64);
-                let (x, y) = if matches!(s, Scalar::I64 | Scalar::U64) {
-                    (x, y)
-                } else {
-                    (self.b.ins().ireduce(I32, x), self.b.ins().ireduce(I32, y))
-                };
-                let cc = match (op, signed) {
-                    (CmpOp::Lt, true) => IntCC::SignedLessThan,
-                    (CmpOp::Gt, true) => IntCC::SignedGreaterThan,
-                    (CmpOp::Le, true) => IntCC::SignedLessThanOrEqual,
-                    (CmpOp::Ge, true) => IntCC::SignedGreaterThanOrEqual,
-                    (CmpOp::Lt, false) => IntCC::UnsignedLessThan,
-                    (CmpOp::Gt, false) => IntCC::UnsignedGreaterThan,
-                    (CmpOp::Le, false) => IntCC::UnsignedLessThanOrEqual,
-                    (CmpOp::Ge, false) => IntCC::UnsignedGreaterThanOrEqual,
-                    (CmpOp::Eq, _) => IntCC::Equal,
-                    (CmpOp::Ne, _) => IntCC::NotEqual,
-                };
-                self.b.ins().icmp(cc, x, y)
-            }
-            _ => {
-                let site = self.site(Site::Cmp(op, Ty::from(s)));
-                return self.call(Helper::Pure, &[self.env, site, x, y]);
-            }
-        };
-        self.b.ins().uextend(I64, c)
-    }
-
-    /// `Scalar::convert_bits`: integer to integer inline, anything with a float or a bool through it.
-    fn convert(&mut self, from: Scalar, to: Scalar, x: Value) -> Value {
-        if from == to {
-            return x;
-        }
-        if Self::is_int(from) && Self::is_int(to) {
-            let t = Self::mem_type(from);
-            let v = if t == I64 {
-                x
-            } else {
-                let n = self.b.ins().ireduce(t, x);
-                if from.is_signed() { self.b.ins().sextend(I64, n) } else { self.b.ins().uextend(I64, n) }
-            };
-            return self.normalize(v, to);
-        }
-        let site = self.site(Site::Convert(from, to));
-        let zero = self.b.ins().iconst(I64, 0);
-        self.call(Helper::Pure, &[self.env, site, x, zero])
     }
 }

@@ -8,6 +8,7 @@
 
 mod helpers;
 mod lower;
+mod slots;
 
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
@@ -149,7 +150,7 @@ impl Jit {
         let Jit { module, ctx, fctx, loops } = self;
         let module = module.as_mut()?;
         let mut named = BTreeSet::new();
-        lower::slots_of(s, &mut named);
+        slots::slots_of(s, &mut named);
         module.clear_context(ctx);
         let call_conv = module.isa().default_call_conv();
         let sig = &mut ctx.func.signature;
