@@ -165,6 +165,21 @@ out:
     assert!(text.contains("find 959 -1"), "{text}");
 }
 
+/// A compiled loop keeps where each access last found its allocation; a function's local array gets the same
+/// address on every call but new storage, so what a call frees is forgotten.
+#[test]
+fn compiled_loops_forget_what_calls_free() {
+    let src = "#include <cstdio>\n#include <cstdlib>\n\
+               int fill(int k) {\n  int t[64];\n  for (int j = 0; j < 64; j++) t[j] = j * k;\n\
+               \x20 int s = 0;\n  for (int j = 0; j < 64; j++) s += t[j];\n  return s;\n}\n\
+               int main() {\n  long s = 0;\n  int *a = (int *)malloc(5000 * sizeof(int));\n\
+               \x20 for (int i = 0; i < 5000; i++) {\n    a[i] = fill(i);\n    s += a[i];\n\
+               \x20   if (i == 4000) { free(a); a = (int *)calloc(5000, sizeof(int)); }\n  }\n\
+               \x20 printf(\"%ld %d\\n\", s, a[4999]);\n  free(a);\n  return 0;\n}\n";
+    let text = same_in_every_mode("stack", src);
+    assert!(text.contains("25194960000 10077984"), "{text}");
+}
+
 /// One random C statement over variables of every scalar type.
 fn statement() -> impl Strategy<Value = String> {
     let vars = prop::sample::select(vec!["i8v", "u8v", "i16v", "u16v", "iv", "uv", "lv", "ulv", "fv", "dv", "a[j]"]);

@@ -61,11 +61,13 @@ pub struct HostMemory {
     /// The allocations accessed most recently, newest first (a loop over `a[i] * b[i]` into `c[i]` finds
     /// each of its three here).
     recent: [usize; 4],
+    /// How many allocations have been freed (compiled loops drop the addresses they keep when it changes).
+    pub frees: u64,
 }
 
 impl Default for HostMemory {
     fn default() -> Self {
-        HostMemory { allocs: vec![], next: HOST_BASE, recent: [usize::MAX; 4] }
+        HostMemory { allocs: vec![], next: HOST_BASE, recent: [usize::MAX; 4], frees: 0 }
     }
 }
 
@@ -86,6 +88,7 @@ impl HostMemory {
 
     /// Frees allocation `i`; the last stack allocation is reclaimed (its addresses are used again).
     pub fn release(&mut self, i: usize, line: u32) {
+        self.frees += 1;
         if i + 1 == self.allocs.len() && self.allocs[i].kind == AllocKind::Stack {
             self.next = self.allocs[i].base;
             self.allocs.pop();

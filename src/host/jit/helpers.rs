@@ -48,13 +48,32 @@ unsafe fn parts<'e>(env: *mut Env, site: i64) -> (&'e mut Env, &'e mut Interp<'s
     }
 }
 
-/// Where `size` bytes at `addr` are in host memory, or 0 when that is not a valid access.
-extern "C" fn ptr(env: *mut Env, addr: i64, size: i64) -> i64 {
-    // SAFETY: see `parts`.
-    let interp = unsafe { &mut *(*env).interp };
+/// Where `size` bytes at `addr` are in host memory (kept in access cache `cache` for the next time), or 0
+/// when that is not a valid access.
+extern "C" fn ptr(env: *mut Env, addr: i64, size: i64, cache: i64) -> i64 {
+    // SAFETY: see `parts`; `cache` is one of the loop's `n_caches` entries.
+    let env = unsafe { &mut *env };
+    let interp = unsafe { &mut *env.interp };
     match interp.mem.locate(addr as u64, size as u64) {
-        Ok((i, off)) => interp.mem.allocs[i].data[off..].as_mut_ptr() as i64,
+        Ok((i, off)) => {
+            let a = &mut interp.mem.allocs[i];
+            let data = a.data.as_mut_ptr() as u64;
+            if (cache as usize) < env.n_caches {
+                // `addr - base < size - access + 1` exactly when the access is inside the allocation.
+                let entry = [a.base, a.size - size as u64 + 1, data.wrapping_sub(a.base)];
+                unsafe { *env.caches.add(cache as usize) = entry };
+            }
+            data as i64 + off as i64
+        }
         Err(_) => 0,
+    }
+}
+
+/// After a call into the interpreter: what it freed is no longer in any cache.
+fn forget_if_freed(env: &mut Env, frees_before: u64, frees_now: u64) {
+    if frees_before != frees_now {
+        // SAFETY: `n_caches` entries at `caches` (see `Interp::run_compiled`).
+        unsafe { std::ptr::write_bytes(env.caches, 0, env.n_caches) };
     }
 }
 
@@ -113,7 +132,10 @@ extern "C" fn stmt(env: *mut Env, site: i64, slots: *mut u64) -> i64 {
     let (env, interp, site) = unsafe { parts(env, site) };
     let Site::Stmt(s) = site else { return EXIT };
     let slots = unsafe { std::slice::from_raw_parts_mut(slots, env.slots) };
-    match interp.stmt(unsafe { &**s }, slots) {
+    let frees = interp.mem.frees;
+    let r = interp.stmt(unsafe { &**s }, slots);
+    forget_if_freed(env, frees, interp.mem.frees);
+    match r {
         Ok(Flow::Normal) => DONE,
         Ok(Flow::Break) => BREAK,
         Ok(Flow::Continue) => CONTINUE,
@@ -134,7 +156,10 @@ extern "C" fn expr(env: *mut Env, site: i64, slots: *mut u64, out: *mut i64) -> 
     let (env, interp, site) = unsafe { parts(env, site) };
     let Site::Expr(e) = site else { return EXIT };
     let slots = unsafe { std::slice::from_raw_parts_mut(slots, env.slots) };
-    match interp.eval(unsafe { &**e }, slots) {
+    let frees = interp.mem.frees;
+    let r = interp.eval(unsafe { &**e }, slots);
+    forget_if_freed(env, frees, interp.mem.frees);
+    match r {
         Ok(v) => {
             unsafe { *out = v as i64 };
             0

@@ -47,6 +47,10 @@ pub(super) struct Lower<'b, 'f> {
     slots: Value,
     steps_ptr: Value,
     max_steps: Value,
+    /// Each access site's cache of the allocation it last reached: (base, size - access size + 1, data
+    /// address - base), so that `addr - base < that` means `addr + (data - base)` holds the bytes.
+    caches: Value,
+    n_caches: u32,
     /// (break, continue) targets, innermost last.
     loops: Vec<(Block, Block)>,
     exit: Block,
@@ -71,20 +75,34 @@ impl<'b, 'f> Lower<'b, 'f> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let p = b.block_params(entry).to_vec();
-        let (env, slots, steps_ptr, max_steps) = (p[0], p[1], p[2], p[3]);
+        let (env, slots, steps_ptr, max_steps, caches) = (p[0], p[1], p[2], p[3], p[4]);
         let out = b.create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
         let exit = b.create_block();
         let steps = b.declare_var(I64);
         let vars = named.iter().map(|&s| (s, b.declare_var(I64))).collect();
-        let mut l =
-            Lower { b, sites: vec![], vars, steps, env, slots, steps_ptr, max_steps, loops: vec![], exit, out, sigs };
+        let mut l = Lower {
+            b,
+            sites: vec![],
+            vars,
+            steps,
+            env,
+            slots,
+            steps_ptr,
+            max_steps,
+            caches,
+            n_caches: 0,
+            loops: vec![],
+            exit,
+            out,
+            sigs,
+        };
         l.reload();
         l
     }
 
     /// The loop `s`, entered at its condition (a `for`'s initialisation has run), then `return DONE`; the
-    /// sites its helper calls name.
-    pub fn region(mut self, s: &HStmt) -> Vec<Site> {
+    /// sites its helper calls name, and how many access caches it uses.
+    pub fn region(mut self, s: &HStmt) -> (Vec<Site>, u32) {
         match s {
             HStmt::For(_, c, step, body) => self.for_loop(c.as_ref(), step.as_ref(), body),
             _ => self.stmt(s),
@@ -96,7 +114,7 @@ impl<'b, 'f> Lower<'b, 'f> {
         let code = self.b.ins().iconst(I64, EXIT);
         self.b.ins().return_(&[code]);
         self.b.seal_all_blocks();
-        self.sites
+        (self.sites, self.n_caches)
     }
 
     fn var(&self, s: Slot) -> Variable {
@@ -457,10 +475,27 @@ impl<'b, 'f> Lower<'b, 'f> {
     /// Where `s.size()` bytes at `a` live in host memory; a bad address leaves the loop with the
     /// interpreter's report of it.
     fn host_ptr(&mut self, a: Value, s: Scalar, fault: Site) -> Value {
+        // This site's cache first: the allocation it reached last time, while nothing has been freed.
+        let cache = self.n_caches;
+        self.n_caches += 1;
+        let entry = self.b.ins().iadd_imm_s(self.caches, cache as i64 * 24);
+        let base = self.b.ins().load(I64, MemFlagsData::trusted(), entry, 0);
+        let room = self.b.ins().load(I64, MemFlagsData::trusted(), entry, 8);
+        let off = self.b.ins().isub(a, base);
+        let hit = self.b.ins().icmp(IntCC::UnsignedLessThan, off, room);
+        let (cached, ask, bad, ok) =
+            (self.b.create_block(), self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let p = self.b.append_block_param(ok, I64);
+        self.b.ins().brif(hit, cached, &[], ask, &[]);
+        self.b.switch_to_block(cached);
+        let delta = self.b.ins().load(I64, MemFlagsData::trusted(), entry, 16);
+        let at = self.b.ins().iadd(a, delta);
+        self.b.ins().jump(ok, &[at.into()]);
+        self.b.switch_to_block(ask);
         let size = self.b.ins().iconst(I64, s.size() as i64);
-        let p = self.call(Helper::Ptr, &[self.env, a, size]);
-        let (bad, ok) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(p, ok, &[], bad, &[]);
+        let which = self.b.ins().iconst(I64, cache as i64);
+        let found = self.call(Helper::Ptr, &[self.env, a, size, which]);
+        self.b.ins().brif(found, ok, &[found.into()], bad, &[]);
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
         self.store_steps();

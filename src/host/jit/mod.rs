@@ -10,6 +10,7 @@ mod helpers;
 mod lower;
 mod slots;
 
+use std::cell::{Cell, UnsafeCell};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
@@ -78,12 +79,15 @@ pub(super) enum Site {
     Tick(Span),
 }
 
-type Code = unsafe extern "C" fn(*mut Env, *mut u64, *mut u64, u64) -> i64;
+type Code = unsafe extern "C" fn(*mut Env, *mut u64, *mut u64, u64, *mut [u64; 3]) -> i64;
 
 /// A compiled loop.
 pub(super) struct Compiled {
     code: Code,
     sites: Vec<Site>,
+    /// Its access sites' caches (see `lower::Lower::caches`), valid while `HostMemory::frees` is `frees`.
+    caches: UnsafeCell<Vec<[u64; 3]>>,
+    frees: Cell<u64>,
 }
 
 /// What the helpers reach while a compiled loop runs.
@@ -91,6 +95,9 @@ pub(super) struct Env {
     interp: *mut Interp<'static>,
     sites: *const [Site],
     slots: usize,
+    /// The running loop's access caches: emptied when a call into the interpreter frees memory.
+    caches: *mut [u64; 3],
+    n_caches: usize,
     /// Why the loop was left with `EXIT`.
     stop: Option<Stop>,
     flow: Option<Flow>,
@@ -155,12 +162,12 @@ impl Jit {
         let call_conv = module.isa().default_call_conv();
         let sig = &mut ctx.func.signature;
         sig.call_conv = call_conv;
-        sig.params.extend((0..4).map(|_| AbiParam::new(I64)));
+        sig.params.extend((0..5).map(|_| AbiParam::new(I64)));
         sig.returns.push(AbiParam::new(I64));
         let n = loops.len();
         ctx.func.name = UserFuncName::user(0, n as u32);
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
-        let sites = lower::Lower::new(&mut b, &named, call_conv).region(s);
+        let (sites, n_caches) = lower::Lower::new(&mut b, &named, call_conv).region(s);
         b.finalize(module.isa().frontend_config());
         let id = module.declare_function(&format!("loop{n}"), Linkage::Local, &ctx.func.signature).ok()?;
         module.define_function(id, ctx).ok()?;
@@ -169,7 +176,12 @@ impl Jit {
         let ptr = module.get_finalized_function(id);
         // SAFETY: `ptr` is the function just defined with the signature `Code` describes.
         let code = unsafe { std::mem::transmute::<*const u8, Code>(ptr) };
-        Some(Compiled { code, sites })
+        Some(Compiled {
+            code,
+            sites,
+            caches: UnsafeCell::new(vec![[0; 3]; n_caches as usize]),
+            frees: Cell::new(u64::MAX),
+        })
     }
 }
 
@@ -226,12 +238,29 @@ impl<'a> Interp<'a> {
 
     fn run_compiled(&mut self, c: &Compiled, slots: &mut [u64]) -> Result<Flow, Stop> {
         let max = self.max_steps;
+        // (Raw: a loop the interpreter calls back into may run again inside itself, on the same caches.)
+        // SAFETY: the vector is never resized after compilation.
+        let (caches, n_caches) = unsafe { ((*c.caches.get()).as_mut_ptr(), (*c.caches.get()).len()) };
+        if c.frees.get() != self.mem.frees {
+            // SAFETY: `n_caches` entries at `caches`; zero is the empty entry (no offset is below 0).
+            unsafe { std::ptr::write_bytes(caches, 0, n_caches) };
+        }
         let me: *mut Interp<'a> = self;
-        let mut env = Env { interp: me.cast(), sites: c.sites.as_slice(), slots: slots.len(), stop: None, flow: None };
-        // SAFETY: the code reads and writes only `slots` and the step count (both live for the call), and
-        // reaches the interpreter only through the helpers, which get it from `env`; nothing else uses `self`
-        // until the call returns.
-        let code = unsafe { (c.code)(&mut env, slots.as_mut_ptr(), &raw mut (*me).steps, max) };
+        let mut env = Env {
+            interp: me.cast(),
+            sites: c.sites.as_slice(),
+            slots: slots.len(),
+            caches,
+            n_caches,
+            stop: None,
+            flow: None,
+        };
+        // SAFETY: the code reads and writes only `slots`, the step count and the caches (all live for the
+        // call), host memory through pointers `HostMemory` gave it since the last free, and reaches the
+        // interpreter only through the helpers, which get it from `env`; nothing else uses `self` until the
+        // call returns.
+        let code = unsafe { (c.code)(&mut env, slots.as_mut_ptr(), &raw mut (*me).steps, max, caches) };
+        c.frees.set(self.mem.frees);
         match code {
             lower::DONE => Ok(Flow::Normal),
             _ => match (env.stop.take(), env.flow.take()) {
