@@ -14,12 +14,12 @@ use std::cell::{Cell, UnsafeCell};
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
+use cranelift_codegen::ir::AbiParam;
 use cranelift_codegen::ir::types::I64;
-use cranelift_codegen::ir::{AbiParam, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{Linkage, Module};
+use cranelift_module::Module;
 
 use super::interp::{Flow, Interp, Stop};
 use super::tree::{HExpr, HStmt};
@@ -141,20 +141,19 @@ impl Jit {
         Some(JITModule::new(JITBuilder::with_isa(isa, cranelift_module::default_libcall_names())))
     }
 
-    /// Compiles loop `s`; what it is now.
-    fn compile(&mut self, s: &HStmt) -> Seen {
+    /// Compiles loop `s` and records it: its code, or None where Cranelift refuses it.
+    fn compile(&mut self, s: &HStmt) -> Option<Rc<Compiled>> {
         if self.module.is_none() {
             self.module = Self::module();
         }
-        match self.code(s) {
-            Some(c) => Seen::Compiled(Rc::new(c)),
-            None => Seen::Refused,
-        }
+        let code = self.code(s).map(Rc::new);
+        self.loops.insert(s as *const HStmt, code.clone().map_or(Seen::Refused, Seen::Compiled));
+        code
     }
 
     /// Machine code for loop `s` entered at its condition, or None where Cranelift refuses it.
     fn code(&mut self, s: &HStmt) -> Option<Compiled> {
-        let Jit { module, ctx, fctx, loops } = self;
+        let Jit { module, ctx, fctx, .. } = self;
         let module = module.as_mut()?;
         let mut named = BTreeSet::new();
         slots::slots_of(s, &mut named);
@@ -164,12 +163,11 @@ impl Jit {
         sig.call_conv = call_conv;
         sig.params.extend((0..5).map(|_| AbiParam::new(I64)));
         sig.returns.push(AbiParam::new(I64));
-        let n = loops.len();
-        ctx.func.name = UserFuncName::user(0, n as u32);
         let mut b = FunctionBuilder::new(&mut ctx.func, fctx);
         let (sites, n_caches) = lower::Lower::new(&mut b, &named, call_conv).region(s);
         b.finalize(module.isa().frontend_config());
-        let id = module.declare_function(&format!("loop{n}"), Linkage::Local, &ctx.func.signature).ok()?;
+        // (Anonymous: loops are found by their statement, never by a name.)
+        let id = module.declare_anonymous_function(&ctx.func.signature).ok()?;
         module.define_function(id, ctx).ok()?;
         module.clear_context(ctx);
         module.finalize_definitions().ok()?;
@@ -208,15 +206,10 @@ impl<'a> Interp<'a> {
         let code = match jit.loops.get(&key) {
             Some(Seen::Compiled(c)) => c.clone(),
             Some(Seen::Refused) => return Ok(None),
-            _ if compile || self.jit_mode == JitMode::Eager => {
-                let seen = jit.compile(s);
-                let code = if let Seen::Compiled(c) = &seen { Some(c.clone()) } else { None };
-                jit.loops.insert(key, seen);
-                match code {
-                    Some(c) => c,
-                    None => return Ok(None),
-                }
-            }
+            _ if compile || self.jit_mode == JitMode::Eager => match jit.compile(s) {
+                Some(c) => c,
+                None => return Ok(None),
+            },
             _ => return Ok(None),
         };
         self.run_compiled(&code, slots).map(Some)
@@ -230,8 +223,7 @@ impl<'a> Interp<'a> {
         if let Seen::Counting(k) = seen {
             *k = k.saturating_add(n);
             if *k >= HOT {
-                let compiled = jit.compile(s);
-                jit.loops.insert(s as *const HStmt, compiled);
+                jit.compile(s);
             }
         }
     }
@@ -269,5 +261,31 @@ impl<'a> Interp<'a> {
                 (None, None) => Ok(Flow::Normal),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::tree::HK;
+
+    /// `while (0) {}` at a span of its own (loops are told apart by their statement's address anyway).
+    fn empty_loop() -> HStmt {
+        let never = HExpr::new(HK::Const(0), crate::front::types::Type::INT, Span::default());
+        HStmt::While(never, Box::new(HStmt::Block(vec![])))
+    }
+
+    /// Loops compiled in any order, counted first or not, all get code (two once shared a name, and the
+    /// second stayed interpreted).
+    #[test]
+    fn every_loop_compiles_whatever_the_order() {
+        let loops: Vec<HStmt> = (0..4).map(|_| empty_loop()).collect();
+        let mut jit = Jit::new();
+        jit.loops.insert(&loops[0] as *const HStmt, Seen::Counting(HOT));
+        assert!(jit.compile(&loops[0]).is_some());
+        for l in &loops[1..] {
+            assert!(jit.compile(l).is_some());
+        }
+        assert!(jit.loops.values().all(|s| matches!(s, Seen::Compiled(_))));
     }
 }
