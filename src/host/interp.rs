@@ -74,6 +74,8 @@ impl<'a> Interp<'a> {
         max_steps: u64,
     ) -> Self {
         let mut mem = HostMemory::default();
+        #[cfg(feature = "native")]
+        let jit_mode = super::jit::JitMode::from_env();
         let strings = prog
             .strings
             .iter()
@@ -106,9 +108,9 @@ impl<'a> Interp<'a> {
             #[cfg(feature = "native")]
             jit: None,
             #[cfg(feature = "native")]
-            jit_mode: super::jit::JitMode::from_env(),
+            jit_mode,
             #[cfg(feature = "native")]
-            jit_after: super::jit::JitMode::from_env().after(),
+            jit_after: jit_mode.after(),
             #[cfg(not(feature = "native"))]
             jit_after: u32::MAX,
         }

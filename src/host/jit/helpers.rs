@@ -69,12 +69,19 @@ extern "C" fn ptr(env: *mut Env, addr: i64, size: i64, cache: i64) -> i64 {
     }
 }
 
-/// After a call into the interpreter: what it freed is no longer in any cache.
-fn forget_if_freed(env: &mut Env, frees_before: u64, frees_now: u64) {
-    if frees_before != frees_now {
+/// `run` in the interpreter on the frame's slots; what it frees is then forgotten by the loop's caches.
+///
+/// SAFETY: see `parts`; `slots` is the frame's slots, `env.slots` long.
+unsafe fn in_interpreter<R>(env: &mut Env, slots: *mut u64, run: impl FnOnce(&mut Interp, &mut [u64]) -> R) -> R {
+    let interp = unsafe { &mut *env.interp };
+    let slots = unsafe { std::slice::from_raw_parts_mut(slots, env.slots) };
+    let frees = interp.mem.frees;
+    let r = run(interp, slots);
+    if interp.mem.frees != frees {
         // SAFETY: `n_caches` entries at `caches` (see `Interp::run_compiled`).
         unsafe { std::ptr::write_bytes(env.caches, 0, env.n_caches) };
     }
+    r
 }
 
 /// The interpreter's report of the bad access at `addr` (the loop leaves with it).
@@ -128,14 +135,10 @@ extern "C" fn pure(env: *mut Env, site: i64, a: i64, b: i64) -> i64 {
 
 /// A statement the interpreter runs on the frame's slots: `DONE`, `BREAK`, `CONTINUE` or `EXIT`.
 extern "C" fn stmt(env: *mut Env, site: i64, slots: *mut u64) -> i64 {
-    // SAFETY: see `parts`; `slots` is the frame's slots, `env.slots` long.
-    let (env, interp, site) = unsafe { parts(env, site) };
-    let Site::Stmt(s) = site else { return EXIT };
-    let slots = unsafe { std::slice::from_raw_parts_mut(slots, env.slots) };
-    let frees = interp.mem.frees;
-    let r = interp.stmt(unsafe { &**s }, slots);
-    forget_if_freed(env, frees, interp.mem.frees);
-    match r {
+    // SAFETY: see `parts` and `in_interpreter`; the statement is in the program's tree.
+    let (env, _, site) = unsafe { parts(env, site) };
+    let Site::Stmt(s) = *site else { return EXIT };
+    match unsafe { in_interpreter(env, slots, |interp, slots| interp.stmt(&*s, slots)) } {
         Ok(Flow::Normal) => DONE,
         Ok(Flow::Break) => BREAK,
         Ok(Flow::Continue) => CONTINUE,
@@ -152,14 +155,10 @@ extern "C" fn stmt(env: *mut Env, site: i64, slots: *mut u64) -> i64 {
 
 /// An expression the interpreter evaluates into `out`: 0, or `EXIT`.
 extern "C" fn expr(env: *mut Env, site: i64, slots: *mut u64, out: *mut i64) -> i64 {
-    // SAFETY: see `parts` and `stmt`.
-    let (env, interp, site) = unsafe { parts(env, site) };
-    let Site::Expr(e) = site else { return EXIT };
-    let slots = unsafe { std::slice::from_raw_parts_mut(slots, env.slots) };
-    let frees = interp.mem.frees;
-    let r = interp.eval(unsafe { &**e }, slots);
-    forget_if_freed(env, frees, interp.mem.frees);
-    match r {
+    // SAFETY: see `parts` and `in_interpreter`; the expression is in the program's tree.
+    let (env, _, site) = unsafe { parts(env, site) };
+    let Site::Expr(e) = *site else { return EXIT };
+    match unsafe { in_interpreter(env, slots, |interp, slots| interp.eval(&*e, slots)) } {
         Ok(v) => {
             unsafe { *out = v as i64 };
             0

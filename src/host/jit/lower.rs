@@ -21,6 +21,7 @@ mod ops;
 
 use super::Site;
 use super::helpers::Helper;
+use crate::front::source::Span;
 use crate::front::tast::{ArithOp, UnOp};
 use crate::front::types::Scalar;
 use crate::host::tree::*;
@@ -59,7 +60,7 @@ pub(super) struct Lower<'b, 'f> {
 }
 
 impl<'b, 'f> Lower<'b, 'f> {
-    /// Starts the function `(env, slots, steps, max_steps) -> code` in `b` for a loop naming `slots`.
+    /// Starts the function `(env, slots, steps, max_steps, caches) -> code` in `b` for a loop naming `named`.
     pub fn new(b: &'b mut FunctionBuilder<'f>, named: &BTreeSet<Slot>, call_conv: CallConv) -> Self {
         let sigs = Sigs {
             by_args: (0..=5)
@@ -165,7 +166,7 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.switch_to_block(b);
     }
 
-    fn tick(&mut self, span: crate::front::source::Span) {
+    fn tick(&mut self, span: Span) {
         let s = self.b.use_var(self.steps);
         let s = self.b.ins().iadd_imm_s(s, 1);
         self.b.def_var(self.steps, s);
@@ -181,8 +182,31 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.switch_to_block(ok);
     }
 
-    fn truthy(&mut self, v: Value) -> Value {
+    /// `e != 0`, as a Cranelift condition.
+    fn test(&mut self, e: &HExpr) -> Value {
+        let v = self.expr(e);
         self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
+    }
+
+    /// `e != 0` as the interpreter's 0 or 1.
+    fn test_bits(&mut self, e: &HExpr) -> Value {
+        let t = self.test(e);
+        self.b.ins().uextend(I64, t)
+    }
+
+    /// Goes on in a new block when `c` holds, else to `otherwise`.
+    fn enter_if(&mut self, c: &HExpr, otherwise: Block) {
+        let t = self.test(c);
+        let then = self.b.create_block();
+        self.b.ins().brif(t, then, &[], otherwise, &[]);
+        self.b.switch_to_block(then);
+    }
+
+    /// A loop's body, whose `break` goes to `brk` and `continue` to `cont`.
+    fn body(&mut self, body: &HStmt, brk: Block, cont: Block) {
+        self.loops.push((brk, cont));
+        self.stmt(body);
+        self.loops.pop();
     }
 
     fn for_loop(&mut self, c: Option<&HExpr>, step: Option<&HExpr>, body: &HStmt) {
@@ -190,16 +214,10 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
         if let Some(c) = c {
-            let v = self.expr(c);
-            let t = self.truthy(v);
-            let bodyb = self.b.create_block();
-            self.b.ins().brif(t, bodyb, &[], done, &[]);
-            self.b.switch_to_block(bodyb);
+            self.enter_if(c, done);
         }
         self.tick(c.or(step).map(|e| e.span).unwrap_or_default());
-        self.loops.push((done, stepb));
-        self.stmt(body);
-        self.loops.pop();
+        self.body(body, done, stepb);
         self.b.ins().jump(stepb, &[]);
         self.b.switch_to_block(stepb);
         if let Some(s) = step {
@@ -216,11 +234,8 @@ impl<'b, 'f> Lower<'b, 'f> {
             }
             HStmt::Block(b) => b.iter().for_each(|s| self.stmt(s)),
             HStmt::If(c, t, f) => {
-                let v = self.expr(c);
-                let v = self.truthy(v);
-                let (tb, fb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(v, tb, &[], fb, &[]);
-                self.b.switch_to_block(tb);
+                let (fb, done) = (self.b.create_block(), self.b.create_block());
+                self.enter_if(c, fb);
                 self.stmt(t);
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(fb);
@@ -234,15 +249,9 @@ impl<'b, 'f> Lower<'b, 'f> {
                 let (head, done) = (self.b.create_block(), self.b.create_block());
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(head);
-                let v = self.expr(c);
-                let t = self.truthy(v);
-                let bodyb = self.b.create_block();
-                self.b.ins().brif(t, bodyb, &[], done, &[]);
-                self.b.switch_to_block(bodyb);
+                self.enter_if(c, done);
                 self.tick(c.span);
-                self.loops.push((done, head));
-                self.stmt(body);
-                self.loops.pop();
+                self.body(body, done, head);
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(done);
             }
@@ -251,13 +260,10 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.ins().jump(top, &[]);
                 self.b.switch_to_block(top);
                 self.tick(c.span);
-                self.loops.push((done, cond));
-                self.stmt(body);
-                self.loops.pop();
+                self.body(body, done, cond);
                 self.b.ins().jump(cond, &[]);
                 self.b.switch_to_block(cond);
-                let v = self.expr(c);
-                let t = self.truthy(v);
+                let t = self.test(c);
                 self.b.ins().brif(t, top, &[], done, &[]);
                 self.b.switch_to_block(done);
             }
@@ -324,11 +330,7 @@ impl<'b, 'f> Lower<'b, 'f> {
             HK::Slot(s) => self.b.use_var(self.var(*s)),
             HK::Load(addr, s, what) => {
                 let a = self.address(addr);
-                let p = self.host_ptr(
-                    a,
-                    *s,
-                    Site::Fault { what: what.clone(), span: e.span, write: false, size: s.size() },
-                );
+                let p = self.host_ptr(a, *s, what, e.span, false);
                 self.load(p, *s)
             }
             HK::Arith(op, s, a, b) => {
@@ -366,11 +368,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                     Place::Slot(s) => self.b.def_var(self.var(*s), x),
                     Place::Mem(addr, s, what) => {
                         let a = self.address(addr);
-                        let ptr = self.host_ptr(
-                            a,
-                            *s,
-                            Site::Fault { what: what.clone(), span: e.span, write: true, size: s.size() },
-                        );
+                        let ptr = self.host_ptr(a, *s, what, e.span, true);
                         self.store(ptr, *s, x);
                     }
                 }
@@ -419,9 +417,7 @@ impl<'b, 'f> Lower<'b, 'f> {
             }
             HK::And(a, b) | HK::Or(a, b) => {
                 let and = matches!(e.kind, HK::And(..));
-                let x = self.expr(a);
-                let x = self.truthy(x);
-                let x = self.b.ins().uextend(I64, x);
+                let x = self.test_bits(a);
                 let (second, done) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(done, I64);
                 if and {
@@ -430,20 +426,15 @@ impl<'b, 'f> Lower<'b, 'f> {
                     self.b.ins().brif(x, done, &[x.into()], second, &[]);
                 }
                 self.b.switch_to_block(second);
-                let y = self.expr(b);
-                let y = self.truthy(y);
-                let y = self.b.ins().uextend(I64, y);
+                let y = self.test_bits(b);
                 self.b.ins().jump(done, &[y.into()]);
                 self.b.switch_to_block(done);
                 r
             }
             HK::Cond(c, a, b) => {
-                let x = self.expr(c);
-                let x = self.truthy(x);
-                let (tb, fb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+                let (fb, done) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(done, I64);
-                self.b.ins().brif(x, tb, &[], fb, &[]);
-                self.b.switch_to_block(tb);
+                self.enter_if(c, fb);
                 let y = self.expr(a);
                 self.b.ins().jump(done, &[y.into()]);
                 self.b.switch_to_block(fb);
@@ -472,9 +463,9 @@ impl<'b, 'f> Lower<'b, 'f> {
         }
     }
 
-    /// Where `s.size()` bytes at `a` live in host memory; a bad address leaves the loop with the
-    /// interpreter's report of it.
-    fn host_ptr(&mut self, a: Value, s: Scalar, fault: Site) -> Value {
+    /// Where `s.size()` bytes at `a` live in host memory; a bad address (read or `write`, through the pointer
+    /// named `what`, by the expression at `span`) leaves the loop with the interpreter's report of it.
+    fn host_ptr(&mut self, a: Value, s: Scalar, what: &Option<String>, span: Span, write: bool) -> Value {
         // This site's cache first: the allocation it reached last time, while nothing has been freed.
         let cache = self.n_caches;
         self.n_caches += 1;
@@ -499,7 +490,7 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.set_cold_block(bad);
         self.b.switch_to_block(bad);
         self.store_steps();
-        let site = self.site(fault);
+        let site = self.site(Site::Fault { what: what.clone(), span, write, size: s.size() });
         self.call(Helper::Fault, &[self.env, site, a]);
         self.b.ins().jump(self.exit, &[]);
         self.b.switch_to_block(ok);

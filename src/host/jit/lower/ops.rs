@@ -40,7 +40,7 @@ impl Lower<'_, '_> {
             Place::Slot(s) => (self.b.use_var(self.var(*s)), None),
             Place::Mem(addr, s, what) => {
                 let a = self.address(addr);
-                let ptr = self.host_ptr(a, *s, Site::Fault { what: what.clone(), span, write: false, size: s.size() });
+                let ptr = self.host_ptr(a, *s, what, span, false);
                 (self.load(ptr, *s), Some(ptr))
             }
         }
