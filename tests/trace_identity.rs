@@ -201,6 +201,8 @@ fn assert_same_end(what: &str, whole: &Machine, o1: &Outcome, stepped: &Machine,
         assert!(a.data == b.data, "{what}: {} differs", a.name);
     }
     assert_eq!(report::json(whole, o1), report::json(stepped, o2), "{what}");
+    // Bank statistics in full: the samples and the last access the screen shows, which the report leaves out.
+    assert_eq!(whole.metrics.banks, stepped.metrics.banks, "{what}");
 }
 
 /// The kernel `src`, in both models, runs whole on several cores exactly as it runs single-stepped
@@ -502,8 +504,22 @@ fn program_launches_run_whole_as_stepped() {
     let neighbours = "// @block 64\n// @grid 8\n// @arg out int[512] = i\n\
                       __global__ void k(int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
                       int v = out[(i + 64) % 512];\n    out[i] = v + 1;\n}\n";
+    // `out` is never written by the host: each thread clears its element before adding to it.
+    let accumulate = "// @block 64\n// @grid 16\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
+                      __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+                      out[i] = 0;\n    for (int k = 0; k < 4; k++) out[i] += in[(i + k) % 1024];\n}\n";
+    // Each block reads the element the next block cleared: it was written, but by another block.
+    let cleared_by_next = "// @block 64\n// @grid 16\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
+                           __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+                           out[i] = 0;\n    out[i] += out[(i + 64) % 1024] + in[i];\n}\n";
     // (kernel, bytes of each array the host wrote, whether the rule holds)
-    let cases = [(copy, [4096, 0], true), (copy, [2048, 0], false), (neighbours, [2048, 0], false)];
+    let cases = [
+        (copy, [4096, 0], true),
+        (copy, [2048, 0], false),
+        (neighbours, [2048, 0], false),
+        (accumulate, [4096, 0], true),
+        (cleared_by_next, [4096, 0], false),
+    ];
     for (n, (src, written, parallel)) in cases.iter().enumerate() {
         for mode in [Mode::PreVolta, Mode::Its] {
             let what = format!("case {n} {mode:?}");
@@ -530,4 +546,46 @@ fn program_launches_run_whole_as_stepped() {
     m.run();
     assert_eq!(m.hazards.len(), 1, "one uninitialised-read finding: {:?}", m.hazards);
     assert_eq!(m.global.init.as_deref().unwrap().written_prefix(m.global.allocs[1].base), Some(4096));
+}
+
+/// Kernels with `__shared__` arrays run whole when a block's warps share no shared bytes within a barrier
+/// interval (a tile loaded, a barrier, then read across warps), with the same memory, report and bank
+/// statistics as single-stepping; a race between warps, or between an ITS warp's own threads (warp-synchronous
+/// code without `__syncwarp`), refuses the whole run, which then reports what single-stepping reports.
+#[test]
+fn shared_memory_kernels_run_whole_as_stepped() {
+    let tile = "// @block 64\n// @grid 8\n// @arg in int[512] = i\n// @arg out int[512] = 0\n\
+                __global__ void k(int *in, int *out) {\n    __shared__ int t[64];\n    \
+                int i = blockIdx.x * 64 + threadIdx.x;\n    t[threadIdx.x] = in[i];\n    __syncthreads();\n    \
+                out[i] = t[63 - threadIdx.x] + t[(threadIdx.x * 2) % 64];\n}\n";
+    let race = "// @block 64\n// @grid 8\n// @arg in int[512] = i\n// @arg out int[512] = 0\n\
+                __global__ void k(int *in, int *out) {\n    __shared__ int t[64];\n    \
+                int i = blockIdx.x * 64 + threadIdx.x;\n    t[threadIdx.x] = in[i];\n    \
+                out[i] = t[63 - threadIdx.x];\n}\n";
+    let warp_sync = "// @block 32\n// @grid 6\n// @arg in int[192] = i\n// @arg out int[6] = 0\n\
+                     __global__ void k(int *in, int *out) {\n    __shared__ int s[32];\n    \
+                     int t = threadIdx.x;\n    s[t] = in[blockIdx.x * 32 + t];\n    __syncthreads();\n    \
+                     if (t < 16) s[t] += s[t + 16];\n    if (t < 8) s[t] += s[t + 8];\n    \
+                     if (t < 4) s[t] += s[t + 4];\n    if (t == 0) out[blockIdx.x] = s[0] + s[1] + s[2] + s[3];\n}\n";
+    // (kernel, whether the rule holds in pre-Volta and in ITS)
+    let cases = [(tile, [true, true]), (race, [false, false]), (warp_sync, [true, false])];
+    for (n, (src, parallel)) in cases.iter().enumerate() {
+        for (mode, parallel) in [Mode::PreVolta, Mode::Its].into_iter().zip(parallel) {
+            let what = format!("case {n} {mode:?}");
+            let overrides = Overrides { mode: Some(mode), ..Default::default() };
+            let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+            let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 5);
+            assert_eq!(whole.ran_parallel(), *parallel, "{what}");
+            assert_same_end(&what, &whole, &o1, &stepped, &o2);
+            assert_eq!(whole.hazards.is_empty(), *parallel, "{what}: {:?}", whole.hazards);
+        }
+    }
+    // The tile's second read is a two-way bank conflict in every warp: 8 blocks of 2 warps.
+    let compiled = front::compile("inline.cu", tile.as_bytes(), &Overrides::default()).unwrap();
+    let mut m = Machine::new(&compiled, &Config::default()).unwrap();
+    m.run();
+    let line = &m.metrics.banks.per_line[&10];
+    assert_eq!((line.accesses, line.conflicts, line.max_ways), (32, 16, 2), "{line:?}");
+    assert_eq!(line.sample_warp, 0);
+    assert_eq!(line.last_warp, 15);
 }

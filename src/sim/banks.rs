@@ -18,11 +18,19 @@ pub struct BankLine {
     pub conflicts: u64,
     /// The worst N-way conflict seen.
     pub max_ways: u32,
-    /// The first access on the line: (lane, bank, word offset in shared memory).
+    /// The first access on the line of the lowest-numbered warp that made one (block, then warp within it):
+    /// (lane, bank, word offset in shared memory). Defined by warp numbers rather than time so that a run
+    /// whose blocks go in any order (`machine/parallel.rs`) keeps the same sample.
     pub sample: Vec<(u32, u32, u32)>,
-    /// The latest access on the line: (lane, byte offset in shared memory). Kept for displays, not reported.
+    /// The last access on the line of the highest-numbered warp that made one: (lane, byte offset in shared
+    /// memory). Kept for displays, not reported.
     #[serde(skip)]
     pub last: Vec<(u32, u32)>,
+    /// The warps whose accesses `sample` and `last` are (`block * warps per block + warp`).
+    #[serde(skip)]
+    pub sample_warp: u64,
+    #[serde(skip)]
+    pub last_warp: u64,
 }
 
 /// One bank's share of a warp access: the lanes that hit it and the distinct words they asked for.
@@ -75,20 +83,42 @@ pub fn ways(accesses: &[(u32, u32)]) -> u32 {
 }
 
 impl BankStats {
-    pub fn record(&mut self, line: u32, accesses: &[(u32, u32)]) {
+    /// One warp access on `line` by warp `warp` (numbered as [`BankLine::sample_warp`]).
+    pub fn record(&mut self, line: u32, warp: u64, accesses: &[(u32, u32)]) {
         if accesses.is_empty() {
             return;
         }
         let w = ways(accesses);
         let e = self.per_line.entry(line).or_insert_with(|| BankLine { line, ..Default::default() });
-        if e.accesses == 0 {
+        if e.accesses == 0 || warp < e.sample_warp {
             e.sample = accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect();
+            e.sample_warp = warp;
         }
-        e.last = accesses.to_vec();
+        if e.accesses == 0 || warp >= e.last_warp {
+            e.last = accesses.to_vec();
+            e.last_warp = warp;
+        }
         e.accesses += 1;
         e.wavefronts += w as u64;
         e.conflicts += w as u64 - 1;
         e.max_ways = e.max_ways.max(w);
+    }
+
+    /// Adds another run's statistics (other blocks of the same launch): what one run of all of them records.
+    pub fn merge(&mut self, from: &BankStats) {
+        for (line, f) in &from.per_line {
+            let e = self.per_line.entry(*line).or_insert_with(|| BankLine { line: *line, ..Default::default() });
+            if e.accesses == 0 || f.sample_warp < e.sample_warp {
+                (e.sample, e.sample_warp) = (f.sample.clone(), f.sample_warp);
+            }
+            if e.accesses == 0 || f.last_warp >= e.last_warp {
+                (e.last, e.last_warp) = (f.last.clone(), f.last_warp);
+            }
+            e.accesses += f.accesses;
+            e.wavefronts += f.wavefronts;
+            e.conflicts += f.conflicts;
+            e.max_ways = e.max_ways.max(f.max_ways);
+        }
     }
 
     pub fn total_conflicts(&self) -> u64 {

@@ -172,9 +172,15 @@ const TOUCH_GAP: u64 = 16;
 pub struct RaceCtx<'a> {
     pub shadow: &'a mut RaceShadow,
     pub block_epoch: u32,
-    pub warp_epoch: u32,
+    /// Each warp's `__syncwarp()` count.
+    pub warp_epochs: &'a [u32],
     pub lockstep_warps: bool,
 }
+
+/// Whole runs record the shared bytes an instruction touched beside its global ones, at their offset plus
+/// this (no global address comes near it), to check that a block's warps don't share them within a barrier
+/// interval; they are not compared between blocks, each of which has its own.
+pub const SHARED_TOUCH: u64 = 1 << 63;
 
 impl Ctx<'_> {
     #[inline]
@@ -208,7 +214,8 @@ impl Ctx<'_> {
         let pc = self.pc;
         let tid = (self.base + lane as usize) as u32;
         if let Some(rc) = &mut self.race {
-            let a = Access { tid, pc, write, block_epoch: rc.block_epoch, warp_epoch: rc.warp_epoch };
+            let warp_epoch = rc.warp_epochs[self.base / 32];
+            let a = Access { tid, pc, write, block_epoch: rc.block_epoch, warp_epoch };
             if let Some(r) = rc.shadow.access(off as u32, size, a, rc.lockstep_warps) {
                 self.notes.push(Note::SharedRace(r));
             }
@@ -231,6 +238,7 @@ impl Ctx<'_> {
                 self.check_race(off, size, lane, false);
             }
             self.shared_accesses.push((lane, off as u32));
+            self.touch(SHARED_TOUCH + off as u64, size);
             Ok(memory::shared_load(self.shared, off, size))
         } else if let Some(g) = self.par {
             self.touch(addr, size);
@@ -257,6 +265,7 @@ impl Ctx<'_> {
                 self.check_race(off, size, lane, true);
                 self.shared_accesses.push((lane, off as u32));
             }
+            self.touch(SHARED_TOUCH + off as u64, size);
             if memory::shared_load(self.shared, off, size) != bits {
                 self.wrote = true;
                 memory::shared_store(self.shared, off, size, bits);
@@ -264,10 +273,7 @@ impl Ctx<'_> {
             Ok(())
         } else if let Some(g) = self.par {
             self.touch(addr, size);
-            if g.current(addr, size).map_err(fail)? != bits {
-                self.wrote = true;
-                g.store(addr, size, bits).map_err(fail)?;
-            }
+            self.wrote |= g.store(addr, size, bits).map_err(fail)?;
             Ok(())
         } else {
             let old = self.global.load(addr, size).map_err(fail)?;

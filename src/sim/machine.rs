@@ -54,6 +54,20 @@ impl Default for Config {
     }
 }
 
+/// The default step limit of a kernel file's launch of `warps` warps: 10,000 instructions per warp, at
+/// least 10 million (its kernels are teaching-sized).
+pub fn kernel_file_step_limit(warps: u64) -> u64 {
+    warps.saturating_mul(10_000).max(10_000_000)
+}
+
+/// The default step limit of a program's launch of `warps` warps: 100,000 instructions per warp (a thread
+/// looping over a 16K-element row), at least 2^28 (a few threads walking a large array) and at most 2^30.
+/// A runaway loop is then stopped after at most about a minute, a whole run's attempt and the sequential
+/// run that reaches the exact state together (docs/programs.md).
+pub fn program_step_limit(warps: u64) -> u64 {
+    warps.saturating_mul(100_000).clamp(1 << 28, 1 << 30)
+}
+
 /// Why a launch cannot start.
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaunchError {
@@ -344,7 +358,7 @@ impl Machine {
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
-        let max_steps = config.max_steps.unwrap_or_else(|| (warps.saturating_mul(10_000)).max(10_000_000));
+        let max_steps = config.max_steps.unwrap_or_else(|| kernel_file_step_limit(warps));
         let mut m = Machine {
             kernel,
             file: compiled.source().name.clone(),
@@ -397,7 +411,7 @@ impl Machine {
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
-        let max_steps = config.max_steps.unwrap_or_else(|| (warps.saturating_mul(10_000)).max(10_000_000));
+        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps));
         let mut m = Machine {
             kernel,
             file,
@@ -754,7 +768,7 @@ impl Machine {
                 race: Some(exec::RaceCtx {
                     shadow: &mut block.race,
                     block_epoch: block.barrier_epoch,
-                    warp_epoch: block.warp_epochs[w],
+                    warp_epochs: &block.warp_epochs,
                     lockstep_warps: self.launch.mode == Mode::PreVolta,
                 }),
                 pc,
@@ -764,10 +778,9 @@ impl Machine {
                 counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
             };
             let r = exec::execute(&mut ctx, pc, mask);
-            if !ctx.shared_accesses.is_empty() {
-                self.metrics.banks.record(line, &ctx.shared_accesses);
-                ctx.shared_accesses.clear();
-            }
+            let warp = block.linear * self.launch.warps_per_block() + w as u64;
+            self.metrics.banks.record(line, warp, &ctx.shared_accesses);
+            ctx.shared_accesses.clear();
             self.shared_scratch = ctx.shared_accesses;
             let (notes, wrote) = (ctx.notes, ctx.wrote);
             if let Some(p) = &mut self.par {

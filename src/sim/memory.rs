@@ -173,6 +173,17 @@ impl InitShadow {
         (addr - base..(addr + len).min(base + size) - base).all(|b| bits[(b / 64) as usize] & (1 << (b % 64)) != 0)
     }
 
+    /// The bits of the allocation at `base` (bit `b % 64` of word `b / 64` for byte `b`), when it is tracked
+    /// and some byte of it is not written yet; whole runs mark and check them through atomics.
+    pub fn unwritten_bits(&mut self, base: u64) -> Option<&mut [u64]> {
+        let (_, size, bits) = self.allocs.iter_mut().find(|a| a.0 == base)?;
+        let full = |i: usize, w: u64| {
+            let valid = (*size - 64 * i as u64).min(64);
+            w == u64::MAX >> (64 - valid)
+        };
+        (!bits.iter().enumerate().all(|(i, &w)| full(i, w))).then_some(bits.as_mut_slice())
+    }
+
     /// How many bytes from the start of the allocation at `base` were written before the first unwritten
     /// one (None when it is not tracked).
     pub fn written_prefix(&self, base: u64) -> Option<u64> {

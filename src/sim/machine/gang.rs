@@ -17,7 +17,7 @@
 //! block shares are computed once (`exec::Uniform`).
 
 use super::parallel::{ParState, Quiet};
-use super::warp_run::{WarpStop, groupable, run_parts};
+use super::warp_run::{WarpStop, after_general, groupable, run_parts};
 use super::{Machine, QUIET_REFUSED, SharedGlobal};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
@@ -199,6 +199,8 @@ impl Machine {
         let Some(p) = par.as_mut() else { return GroupStop::Refused };
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
+        // The block's first warp, numbered across the launch (bank statistics' samples).
+        let first_warp = block.linear * launch.warps_per_block();
         for m in members.iter_mut() {
             m.quiet = p.quiet(m.w as u32);
         }
@@ -249,8 +251,7 @@ impl Machine {
                         match exec::execute_decoded(&mut ctx, pc, op, act) {
                             Flow::Next => {}
                             Flow::General => match exec::execute(&mut ctx, pc, act.mask) {
-                                // Notes become hazards, and a hazard refuses the parallel run.
-                                Ok(Effect::Next) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => {}
+                                Ok(Effect::Next) if after_general(&mut ctx, metrics, pc, first_warp + m.w as u64) => {}
                                 _ => break 'group GroupStop::Refused,
                             },
                             _ => break 'group GroupStop::Refused,
@@ -314,8 +315,7 @@ impl Machine {
                             // (What `exec::execute` returns for it, without its context.)
                             Instr::SyncThreads { .. } => Effect::SyncThreads,
                             _ => match exec::execute(&mut ctx, pc, acts[m.w].mask) {
-                                // Notes become hazards, and a hazard refuses the parallel run.
-                                Ok(e) if ctx.notes.is_empty() && ctx.shared_accesses.is_empty() => e,
+                                Ok(e) if after_general(&mut ctx, metrics, pc, first_warp + m.w as u64) => e,
                                 _ => break 'group GroupStop::Refused,
                             },
                         };

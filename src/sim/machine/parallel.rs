@@ -8,18 +8,20 @@
 //! The rule (conservative; every check that fails means "run sequentially"):
 //! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
 //!   block, and a kernel without atomics, `printf` (its lines carry the global step), `clock()` (the global
-//!   step too), reducing barriers and `__shared__` arrays (bank-conflict samples keep the first access in
-//!   global order);
+//!   step too) and reducing barriers;
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
-//! - in a program, no thread reads an allocation the host had not written in full before the launch (the
-//!   sequential run reports uninitialised reads; what the blocks write is marked written after the merge);
+//! - in a program, no thread reads a byte that neither the host nor a store of the run wrote (the sequential
+//!   run reports uninitialised reads; see `RawAlloc::init` for why a byte the run wrote is fine);
 //! - no two blocks touch the same global bytes unless both only read them (each block's accessed ranges, per
 //!   warp instruction, are compared after the run): blocks then cannot see each other;
-//! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global bytes
-//!   unless both only read them: the order in which a block's warps interleave (which the sequential scheduler
-//!   decides from all resident blocks) then cannot change what any thread reads, so a block's warps at the
-//!   same instruction issue it together (`gang.rs`) and the others run one at a time (`warp_run.rs`);
+//! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global or shared
+//!   bytes unless both only read them: the order in which a block's warps interleave (which the sequential
+//!   scheduler decides from all resident blocks) then cannot change what any thread reads, nor can any race
+//!   between warps exist, so a block's warps at the same instruction issue it together (`gang.rs`) and the
+//!   others run one at a time (`warp_run.rs`). The race shadow still runs, for races between an ITS warp's
+//!   own threads, which don't depend on other warps; bank-conflict counts are sums, and their samples are
+//!   defined by warp numbers, not time (`BankLine::sample`);
 //! - the steps of all blocks add up to no more than the step limit;
 //! - no warp goes more than a million steps of one barrier interval without progress (almost surely a
 //!   livelock: the sequential run finds and explains it).
@@ -49,8 +51,9 @@ use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::launch::Launch;
 use crate::sim::decoded::Program;
+use crate::sim::exec::SHARED_TOUCH;
 use crate::sim::lane_mask::LaneMask;
-use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
+use crate::sim::memory::{GlobalMemory, InitShadow, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
 use crate::sim::warp::Warp;
 
@@ -65,9 +68,47 @@ struct RawAlloc {
     base: u64,
     bytes: u64,
     ptr: *mut u8,
-    /// Every byte was written before the launch (or the allocation is not checked for uninitialised reads).
-    /// A read of one that is not fails, and the launch then runs sequentially, which reports such reads.
-    readable: bool,
+    /// The machine's initcheck bits of the allocation (see [`InitShadow::unwritten_bits`]); null when every
+    /// byte was written before the launch or the allocation is not checked for uninitialised reads. Stores
+    /// mark them; a read of a byte not marked fails, and the launch then runs sequentially, which reports it.
+    /// A marked byte another block wrote is a conflict between blocks (found after the run); one its own block
+    /// wrote was written before the read in the sequential run too, since a block's warps don't share bytes
+    /// with a write within a barrier interval.
+    init: *mut u64,
+}
+
+impl RawAlloc {
+    /// The initcheck words covering bytes `[off, off + len)`, each with the mask of those bytes in it.
+    #[inline(always)]
+    fn init_words(&self, off: u64, len: u64) -> impl Iterator<Item = (&AtomicU64, u64)> {
+        let end = off + len;
+        (off / 64..end.div_ceil(64)).map(move |w| {
+            let lo = off.max(w * 64) - w * 64;
+            let hi = end.min(w * 64 + 64) - w * 64;
+            let mask = (u64::MAX >> (64 - (hi - lo))) << lo;
+            // SAFETY: `init` has a bit for every byte of the allocation and `[off, end)` lies in it; the words
+            // are only accessed atomically while the view exists.
+            (unsafe { AtomicU64::from_ptr(self.init.add(w as usize)) }, mask)
+        })
+    }
+
+    /// Whether bytes `[off, off + len)` were written, before the launch or by a store of this run.
+    #[inline(always)]
+    fn written(&self, off: u64, len: u64) -> bool {
+        self.init.is_null() || self.init_words(off, len).all(|(w, m)| w.load(Ordering::Relaxed) & m == m)
+    }
+
+    /// Marks bytes `[off, off + len)` written.
+    #[inline(always)]
+    fn mark(&self, off: u64, len: u64) {
+        if !self.init.is_null() {
+            for (w, m) in self.init_words(off, len) {
+                if w.load(Ordering::Relaxed) & m != m {
+                    w.fetch_or(m, Ordering::Relaxed);
+                }
+            }
+        }
+    }
 }
 
 // SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
@@ -86,8 +127,11 @@ impl SharedGlobal {
                 return None;
             }
             let bytes = a.data.len() as u64;
-            let readable = mem.init.as_ref().is_none_or(|s| s.written_prefix(a.base).is_none_or(|p| p == bytes));
-            allocs.push(RawAlloc { base: a.base, bytes, ptr, readable });
+            let init = match mem.init.as_mut().and_then(|s| s.unwritten_bits(a.base)) {
+                Some(bits) => bits.as_mut_ptr(),
+                None => std::ptr::null_mut(),
+            };
+            allocs.push(RawAlloc { base: a.base, bytes, ptr, init });
         }
         Some(SharedGlobal { allocs })
     }
@@ -125,7 +169,11 @@ impl SharedGlobal {
     #[inline(always)]
     pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> bool {
         let count = u32::BITS - elems.leading_zeros();
-        let Some((a, off)) = self.locate_elems(addr, size, count).filter(|(a, _)| a.readable) else { return false };
+        let Some((a, off)) =
+            self.locate_elems(addr, size, count).filter(|(a, off)| a.written(*off, size as u64 * count as u64))
+        else {
+            return false;
+        };
         // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
         // `load`.
         let p = unsafe { a.ptr.add(off as usize) };
@@ -153,6 +201,9 @@ impl SharedGlobal {
     pub fn store_elems(&self, addr: u64, size: u32, elems: u32, vals: &[u64]) -> Option<bool> {
         let count = u32::BITS - elems.leading_zeros();
         let (a, off) = self.locate_elems(addr, size, count)?;
+        for i in LaneMask(elems).iter() {
+            a.mark(off + i as u64 * size as u64, size as u64);
+        }
         // SAFETY: as in `load_elems`.
         let p = unsafe { a.ptr.add(off as usize) };
         // The elements that change.
@@ -180,22 +231,11 @@ impl SharedGlobal {
         Some(changed != 0)
     }
 
-    /// A thread's read: fails on memory not all written before the launch (see [`RawAlloc::readable`]).
+    /// A thread's read: fails on memory not written yet (see [`RawAlloc::init`]).
     #[inline]
     pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
-        self.read(addr, size, true)
-    }
-
-    /// The bytes a store is about to replace (not a thread's read: no initialisation check).
-    #[inline]
-    pub fn current(&self, addr: u64, size: u32) -> Result<u64, MemError> {
-        self.read(addr, size, false)
-    }
-
-    #[inline(always)]
-    fn read(&self, addr: u64, size: u32, by_thread: bool) -> Result<u64, MemError> {
         let (a, off) = self.locate(addr, size)?;
-        if by_thread && !a.readable {
+        if !a.written(off, size as u64) {
             return Err(MemError::Null);
         }
         // SAFETY: in bounds of the allocation (`locate`).
@@ -203,12 +243,20 @@ impl SharedGlobal {
         Ok(v)
     }
 
+    /// A thread's store: marks the bytes written and changes them; returns whether they changed.
     #[inline]
-    pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<(), MemError> {
+    pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<bool, MemError> {
         let (a, off) = self.locate(addr, size)?;
+        a.mark(off, size as u64);
         // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`.
-        unsafe { atomic_store(a.ptr.add(off as usize), size, bits) };
-        Ok(())
+        let p = unsafe { a.ptr.add(off as usize) };
+        // SAFETY: as above.
+        if unsafe { atomic_load(p, size) } == bits {
+            return Ok(false);
+        }
+        // SAFETY: as above.
+        unsafe { atomic_store(p, size, bits) };
+        Ok(true)
     }
 }
 
@@ -322,8 +370,9 @@ pub(crate) struct ParState {
     block_last_of_warp: Vec<[usize; 2]>,
 }
 
-/// At most this many accesses in one barrier interval of one block are checked; more: run sequentially.
-const MAX_INTERVAL_ACCESSES: usize = 1 << 16;
+/// Accesses of one barrier interval of one block kept before they are compacted (each warp's reads and its
+/// writes merged: all the check needs); still more than half as many after that: run sequentially.
+const MAX_INTERVAL_ACCESSES: usize = 1 << 18;
 
 impl ParState {
     fn new(view: Arc<SharedGlobal>, kernel: &Kernel) -> Self {
@@ -404,8 +453,12 @@ impl ParState {
     #[inline(always)]
     fn record_one(&mut self, a: Access) {
         if self.interval.len() >= MAX_INTERVAL_ACCESSES {
-            self.order_sensitive = true;
-            return;
+            merge_per_warp(&mut self.interval);
+            self.last_of_warp.iter_mut().for_each(|l| *l = usize::MAX);
+            if self.interval.len() >= MAX_INTERVAL_ACCESSES / 2 {
+                self.order_sensitive = true;
+                return;
+            }
         }
         // A warp's consecutive accesses often continue each other (its last one in this interval: warps
         // issuing together interleave theirs).
@@ -462,6 +515,10 @@ impl ParState {
             // array), else the range its warp's last access joined when they overlap (the same warp's part
             // in an earlier interval): the same bytes in fewer ranges for `end_block` to sort.
             for a in self.interval.drain(..) {
+                // (Each block has its own shared memory.)
+                if a.lo >= SHARED_TOUCH {
+                    continue;
+                }
                 let w = a.warp as usize;
                 if w >= self.block_last_of_warp.len() {
                     self.block_last_of_warp.resize(w + 1, [usize::MAX; 2]);
@@ -487,31 +544,26 @@ impl ParState {
             }
             return;
         }
-        let v = &mut self.interval;
-        // Merge each warp's reads and its writes (a warp never conflicts with itself).
-        v.sort_unstable();
-        let mut merged: Vec<Access> = Vec::with_capacity(v.len());
-        for &a in v.iter() {
-            match merged.last_mut() {
-                Some(m) if m.warp == a.warp && m.write == a.write && a.lo <= m.hi => m.hi = m.hi.max(a.hi),
-                _ => merged.push(a),
-            }
-        }
+        let merged = &mut self.interval;
+        merge_per_warp(merged);
         merged.sort_unstable_by_key(|a| a.lo);
         let mut active: Vec<Access> = vec![];
-        for &a in &merged {
+        for &a in merged.iter() {
             active.retain(|b| b.hi > a.lo);
             if active.iter().any(|b| b.warp != a.warp && (b.write || a.write)) {
                 self.order_sensitive = true;
             }
             active.push(a);
+            if a.lo >= SHARED_TOUCH {
+                continue;
+            }
             if a.write {
                 self.writes.push((a.lo, a.hi));
             } else {
                 self.reads.push((a.lo, a.hi));
             }
         }
-        v.clear();
+        merged.clear();
     }
 
     /// Block `block` finished: its reads and writes, merged, join the finished ones.
@@ -539,6 +591,24 @@ impl ParState {
             ranges.clear();
         }
     }
+}
+
+/// Merges each warp's overlapping or adjacent reads, and its writes (a warp never conflicts with itself):
+/// the same bytes per warp and kind in fewer accesses, sorted by warp.
+fn merge_per_warp(v: &mut Vec<Access>) {
+    v.sort_unstable();
+    let mut n = 0usize;
+    for i in 0..v.len() {
+        let a = v[i];
+        match n.checked_sub(1).map(|m| &mut v[m]) {
+            Some(m) if m.warp == a.warp && m.write == a.write && a.lo <= m.hi => m.hi = m.hi.max(a.hi),
+            _ => {
+                v[n] = a;
+                n += 1;
+            }
+        }
+    }
+    v.truncate(n);
 }
 
 /// The common case, checked by sorting one hull per warp (the smallest range holding all its accesses)
@@ -602,8 +672,8 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
 pub(super) enum Undo {
     /// Made again from the launch (a kernel file's arrays).
     Launch,
-    /// The bytes of each allocation before the run (a program's device memory).
-    Bytes(Vec<Vec<u8>>),
+    /// The bytes of each allocation before the run (a program's device memory), and which were written.
+    Bytes(Vec<Vec<u8>>, Option<Box<InitShadow>>),
 }
 
 /// What the sub-machines need from the launch, shareable across threads.
@@ -624,8 +694,6 @@ impl Machine {
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 1
-            && self.kernel.shared.is_empty()
-            && self.layout.bytes == 0
             && !self.kernel.instrs.iter().any(|i| {
                 // (A counter's value depends on the whole machine: its steps, the block's barrier votes.)
                 matches!(
@@ -780,7 +848,7 @@ impl Machine {
         if self.launch_memory {
             Undo::Launch
         } else {
-            Undo::Bytes(self.global.allocs.iter().map(|a| a.data.clone()).collect())
+            Undo::Bytes(self.global.allocs.iter().map(|a| a.data.clone()).collect(), self.global.init.clone())
         }
     }
 
@@ -788,10 +856,11 @@ impl Machine {
     pub(super) fn undo(&mut self, undo: Undo) {
         match undo {
             Undo::Launch => self.global = GlobalMemory::from_launch(&self.launch).0,
-            Undo::Bytes(data) => {
+            Undo::Bytes(data, init) => {
                 for (a, d) in self.global.allocs.iter_mut().zip(data) {
                     a.data = d;
                 }
+                self.global.init = init;
             }
         }
     }
@@ -819,12 +888,7 @@ impl Machine {
         if steps > self.max_steps || blocks_conflict(&mut writes, &reads) {
             return None;
         }
-        // What the blocks wrote is initialised now, as each store marks it when run sequentially.
-        if let Some(init) = &mut self.global.init {
-            for &(lo, hi, _) in &writes {
-                init.mark(lo, hi - lo);
-            }
-        }
+        // (What the blocks wrote is marked initialised: their stores marked it, as when run sequentially.)
         self.steps = steps;
         self.mem_epoch = mem_epoch;
         self.metrics = metrics;
@@ -879,8 +943,7 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
         a[0] += b[0];
         a[1] += b[1];
     }
-    // No `__shared__` arrays (a rule), so no bank statistics.
-    debug_assert!(from.banks.per_line.is_empty());
+    into.banks.merge(&from.banks);
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::memory::{GlobalMemory, SharedLayout};
+use crate::sim::metrics::Metrics;
 use crate::sim::warp::{Warp, WarpModel};
 
 /// Why a warp's run stopped.
@@ -28,8 +29,7 @@ pub(super) enum WarpStop {
 
 /// The data-path context of a whole run's issues in `block`, beside the block's warps and spin records
 /// (borrowed apart, so that both can be used at once). Global memory is `view`, and the bytes an instruction
-/// touches are kept in `touched`; there is no race shadow (whole runs take no kernel with `__shared__`
-/// arrays). Lanes start at thread 0: callers set `base`.
+/// touches, global and shared, are kept in `touched`. Lanes start at thread 0: callers set `base`.
 pub(super) fn run_parts<'a>(
     kernel: &'a Kernel,
     (layout, global, launch): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch),
@@ -51,7 +51,14 @@ pub(super) fn run_parts<'a>(
         grid_dim: launch.grid,
         wrote: false,
         notes: vec![],
-        race: None,
+        // (Races between warps cannot happen in a whole run that is kept: a block's warps share no bytes
+        // within a barrier interval. The shadow finds those between an ITS warp's own threads.)
+        race: Some(exec::RaceCtx {
+            shadow: &mut block.race,
+            block_epoch: block.barrier_epoch,
+            warp_epochs: &block.warp_epochs,
+            lockstep_warps: launch.mode == Mode::PreVolta,
+        }),
         pc,
         shared_accesses: vec![],
         par: Some(view),
@@ -60,6 +67,17 @@ pub(super) fn run_parts<'a>(
         counters: exec::Counters::default(),
     };
     (ctx, &mut block.warps, &mut block.spin_seen)
+}
+
+/// After warp `warp` (numbered as `BankLine::sample_warp`) issued the instruction at `pc` through the
+/// general path: its shared accesses join the bank statistics. False when it made notes (which become
+/// hazards, and a hazard refuses the run).
+pub(super) fn after_general(ctx: &mut Ctx, metrics: &mut Metrics, pc: Pc, warp: u64) -> bool {
+    if !ctx.shared_accesses.is_empty() {
+        metrics.banks.record(ctx.kernel.line(pc), warp, &ctx.shared_accesses);
+        ctx.shared_accesses.clear();
+    }
+    ctx.notes.is_empty()
 }
 
 /// Whether a warp at `pc` may issue with a group of warps (`gang.rs`): always in pre-Volta; in ITS when its
@@ -168,6 +186,7 @@ impl Machine {
         let p = par.as_mut()?;
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
+        let warp_key = block.linear * launch.warps_per_block() + w as u64;
         let mut touched = exec::Touched::default();
         let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
         ctx.base = w * 32;
@@ -239,11 +258,9 @@ impl Machine {
                     },
                     Flow::Fault => break 'group None,
                     Flow::General => match exec::execute(&mut ctx, pc, mask) {
-                        // Notes become hazards, and a hazard refuses the parallel run (only the general path
-                        // makes notes or touches shared memory).
-                        Ok(_) if !ctx.notes.is_empty() || !ctx.shared_accesses.is_empty() => break 'group None,
-                        Ok(e) => e,
-                        Err(_) => break 'group None,
+                        // (Only the general path makes notes or touches shared memory.)
+                        Ok(e) if after_general(&mut ctx, metrics, pc, warp_key) => e,
+                        _ => break 'group None,
                     },
                 };
                 issued += 1;
