@@ -156,3 +156,35 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
                    int main() { run(k, 0); return 0; }\n";
     assert_eq!(only_error(pointer), "not supported by warpdbg: function pointers");
 }
+
+/// Variable-length arrays (a GCC extension nvcc accepts): sized when the declaration runs, zeroed, passed
+/// on as a pointer, made again each time the declaration runs (in a loop) and gone when the function returns;
+/// an access past the end is a host memory error naming the array, and one larger than a real stack is an
+/// error of its own.
+#[test]
+fn variable_length_arrays_live_until_their_block_is_left() {
+    let src = "#include <cstdio>\nint fill(int *v, int n) { int s = 0; for (int i = 0; i < n; i++) { v[i] = i * i; s += v[i]; } return s; }\n\
+               int sum(int n) {\n    int v[n];\n    return fill(v, n) + v[n - 1];\n}\n\
+               int main(int argc, char **argv) {\n    int n = argc + 3;\n    for (int r = 0; r < 3; r++) {\n\
+               \x20       double w[n + r];\n        w[n + r - 1] = 1.5 * r;\n        printf(\"%d %.1f %d\\n\", sum(n + r), w[n + r - 1], sum(3000));\n    }\n\
+               \x20   int bad[n];\n    bad[n] = 1;\n    return 0;\n}\n";
+    let r = run("vla.cu", src);
+    assert_eq!(r.stdout, "23 0.0 414559909\n46 1.5 414559909\n80 3.0 414559909\n", "{}", r.stderr);
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains("line 15 writes out of bounds")
+            && r.stderr.contains("`bad` (16 bytes, allocated at line 14)"),
+        "{}",
+        r.stderr
+    );
+    let huge = run(
+        "huge.cu",
+        "int main(int argc, char **argv) {\n    long n = 1 << 24;\n    int v[n];\n    v[0] = argc;\n    return v[0];\n}\n",
+    );
+    assert_eq!(huge.status, 1);
+    assert!(
+        huge.stderr.contains("line 3 declares `v` with 67108864 bytes on the stack, more than a real machine's 8 MiB"),
+        "{}",
+        huge.stderr
+    );
+}

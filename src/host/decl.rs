@@ -7,12 +7,31 @@ use crate::front::ast::{self, ExprKind as A};
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
+    /// `T name[n]` with `n` known only when it runs: the name is a pointer to storage the declaration makes
+    /// (`HStmt::Vla`), which `name[i]` and passing `name` use as they use an array.
+    fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<HStmt>) -> Res<()> {
+        let n = self.rvalue(dim)?;
+        let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
+        let slot = self.new_slot();
+        let name = dc.name.name.clone();
+        out.push(HStmt::Vla(slot, n, elem.size().max(1), name.clone()));
+        self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
+        Ok(())
+    }
+
     pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
-        for dc in &d.declarators {
+        'declarator: for dc in &d.declarators {
             let mut ty = self.ty(&d.ty, dc.pointers)?;
-            for dim in dc.dims.iter().rev() {
+            for (i, dim) in dc.dims.iter().enumerate().rev() {
                 let Some(n) = self.const_eval(dim).filter(|n| (0..=1 << 28).contains(n)) else {
-                    return Err(self.unsupported(dim.span, "host arrays whose size is not a constant (use malloc)"));
+                    if i == 0 && dc.init.is_none() {
+                        self.vla(dc, dim, ty, out)?;
+                        continue 'declarator;
+                    }
+                    return Err(self.unsupported(
+                        dim.span,
+                        "host arrays whose inner sizes are not constants, or initialised ones (use malloc)",
+                    ));
                 };
                 ty = Type::Array(Box::new(ty), n as u32);
             }

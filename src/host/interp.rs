@@ -11,6 +11,9 @@ use crate::front::types::Scalar;
 use crate::ir::Ty;
 use crate::sim::alu;
 
+/// The largest variable-length array: a real machine's default stack (8 MiB).
+const VLA_MAX: u64 = 8 << 20;
+
 /// Deepest host call nesting (a real 8 MiB stack holds about this many small frames).
 const MAX_DEPTH: u32 = 100_000;
 
@@ -53,6 +56,8 @@ pub struct Interp<'a> {
     depth: u32,
     /// The functions being run, innermost last.
     calls: Vec<u32>,
+    /// Per call in progress, its variable-length arrays: (slot, address).
+    vlas: Vec<Vec<(Slot, u64)>>,
     pub(super) steps: u64,
     pub(super) max_steps: u64,
     /// Hot loops in machine code ([`super::jit`]).
@@ -103,6 +108,7 @@ impl<'a> Interp<'a> {
             stream_state: Default::default(),
             depth: 0,
             calls: vec![],
+            vlas: vec![],
             steps: 0,
             max_steps,
             #[cfg(feature = "native")]
@@ -192,6 +198,7 @@ impl<'a> Interp<'a> {
         }
         self.depth += 1;
         self.calls.push(f);
+        self.vlas.push(vec![]);
         let mut slots = vec![0u64; func.slots as usize];
         for ((s, _), v) in func.params.iter().zip(args) {
             slots[*s as usize] = v;
@@ -209,7 +216,8 @@ impl<'a> Interp<'a> {
             r = self.block(&func.body[at..], &mut slots);
         }
         // Freed newest first, so that each is the last allocation and its addresses are used again.
-        for at in frame.iter().rev() {
+        let vlas = self.vlas.pop().unwrap_or_default();
+        for at in frame.iter().chain(vlas.iter().map(|(_, at)| at)).rev() {
             if let Some(i) = self.mem.at_base(*at) {
                 self.mem.release(i, line);
             }
@@ -352,6 +360,25 @@ impl<'a> Interp<'a> {
                 if let Ok(b) = self.mem.bytes(at, *size as u64) {
                     b.fill(0);
                 }
+            }
+            HStmt::Vla(slot, n, elem, name) => {
+                let line = self.line(n.span);
+                let n = self.eval(n, slots)?;
+                let frame = self.vlas.last_mut().expect("inside a call");
+                // Declared again: the block that held the last one was left, so it is gone.
+                if let Some(i) = frame.iter().position(|(s, _)| s == slot) {
+                    let (_, at) = frame.remove(i);
+                    if let Some(i) = self.mem.at_base(at) {
+                        self.mem.release(i, line);
+                    }
+                }
+                let bytes = n.saturating_mul(*elem as u64);
+                if bytes > VLA_MAX {
+                    return Err(Stop::Error(Box::new(HostError::VlaTooLarge { line, name: name.clone(), bytes })));
+                }
+                let at = self.mem.alloc(bytes, AllocKind::Stack, name, line);
+                slots[*slot as usize] = at;
+                self.vlas.last_mut().expect("inside a call").push((*slot, at));
             }
         }
         Ok(Flow::Normal)

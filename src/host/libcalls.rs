@@ -95,6 +95,9 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
 
 impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        if let Some(call) = self.host_callback(name, args, span) {
+            return call;
+        }
         if let Some(&f) = self.fns.get(&name.name) {
             let (ret, params) = self.sigs[f as usize].clone();
             // Left-out trailing arguments take their defaults.

@@ -152,6 +152,12 @@ pub enum HostError {
         line: u32,
         function: String,
     },
+    /// A variable-length array larger than a real stack (8 MiB).
+    VlaTooLarge {
+        line: u32,
+        name: String,
+        bytes: u64,
+    },
     /// The host ran longer than its step limit.
     StepLimit {
         line: u32,
@@ -165,7 +171,7 @@ impl HostError {
             HostError::Memory { .. } => "host_memory",
             HostError::BadFree { .. } => "bad_free",
             HostError::DivideByZero { .. } => "divide_by_zero",
-            HostError::StackOverflow { .. } => "stack_overflow",
+            HostError::StackOverflow { .. } | HostError::VlaTooLarge { .. } => "stack_overflow",
             HostError::StepLimit { .. } => "host_step_limit",
         }
     }
@@ -177,6 +183,7 @@ impl HostError {
             | HostError::BadFree { line, .. }
             | HostError::DivideByZero { line }
             | HostError::StackOverflow { line, .. }
+            | HostError::VlaTooLarge { line, .. }
             | HostError::StepLimit { line } => *line,
         }
     }
@@ -198,6 +205,11 @@ impl fmt::Display for HostError {
             HostError::StackOverflow { line, function } => write!(
                 f,
                 "host code at line {line} calls `{function}` recursively too deep (stack overflow on a real machine)"
+            ),
+            HostError::VlaTooLarge { line, name, bytes } => write!(
+                f,
+                "host code at line {line} declares `{name}` with {bytes} bytes on the stack, more than a real \
+                 machine's 8 MiB stack holds: allocate it with malloc"
             ),
             HostError::StepLimit { line } => {
                 write!(f, "the host program ran past the step limit (at line {line}); does a loop never end?")

@@ -144,6 +144,8 @@ impl Pp<'_> {
             ("__cplusplus".into(), "201703L".into()),
             ("__WARPDBG__".into(), "1".into()),
             ("NULL".into(), "0".into()),
+            // The calling convention the runtime's callbacks are declared with (`__stdcall` on Windows).
+            ("CUDART_CB".into(), String::new()),
         ];
         if o.device {
             let arch = match o.mode {

@@ -74,7 +74,7 @@ enum First {
     Kernel,
 }
 
-struct Sig {
+pub(super) struct Sig {
     api: Api,
     params: Vec<Type>,
     /// Values of the trailing parameters a call may leave out.
@@ -83,7 +83,7 @@ struct Sig {
     first: First,
 }
 
-fn sig(name: &str) -> Option<Sig> {
+pub(super) fn sig(name: &str) -> Option<Sig> {
     let ptr = || Type::ptr(Type::Void, false);
     let (int, size) = (Type::INT, Type::Scalar(Scalar::U64));
     let err = || Type::INT;
@@ -263,7 +263,7 @@ impl Resolver<'_> {
         Some(self.runtime_args(&name.name, sig, args, span))
     }
 
-    fn runtime_args(&mut self, name: &str, sig: Sig, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn runtime_args(&mut self, name: &str, sig: Sig, args: &[ast::Expr], span: Span) -> Res<HExpr> {
         let n = sig.params.len();
         if args.len() > n || args.len() + sig.defaults.len() < n {
             return Err(self.error(span, format!("`{name}` takes {n} arguments")));

@@ -34,6 +34,10 @@ pub(super) fn slots_of(s: &HStmt, into: &mut BTreeSet<Slot>) {
         HStmt::SetGlobal(_, s) | HStmt::Zero(s, _) => {
             into.insert(*s);
         }
+        HStmt::Vla(s, n, _, _) => {
+            into.insert(*s);
+            e(n, into);
+        }
         HStmt::Break | HStmt::Continue | HStmt::Return(None) | HStmt::Goto(_) | HStmt::Label(_) => {}
     }
 }
