@@ -177,6 +177,12 @@ fn variable_length_arrays_live_until_their_block_is_left() {
         "{}",
         r.stderr
     );
+    let sized = run(
+        "sized.cu",
+        "#include <cstdio>\n#include <cstring>\nint main(int argc, char **argv) {\n    int n = argc + 4;\n    float v[n];\n\
+         \x20   memset(v, 0, sizeof(v));\n    printf(\"%zu %zu\\n\", sizeof(v), sizeof(v) / sizeof(v[0]));\n    return 0;\n}\n",
+    );
+    assert_eq!(sized.stdout, "20 5\n", "{}", sized.stderr);
     let huge = run(
         "huge.cu",
         "int main(int argc, char **argv) {\n    long n = 1 << 24;\n    int v[n];\n    v[0] = argc;\n    return v[0];\n}\n",

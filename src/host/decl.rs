@@ -4,17 +4,26 @@
 use super::resolve::{Fail, Res, Resolver, Var, ptr_add};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
+use crate::front::tast::ArithOp;
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
     /// `T name[n]` with `n` known only when it runs: the name is a pointer to storage the declaration makes
     /// (`HStmt::Vla`), which `name[i]` and passing `name` use as they use an array.
     fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<HStmt>) -> Res<()> {
+        let u64t = Type::Scalar(Scalar::U64);
         let n = self.rvalue(dim)?;
-        let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
-        let slot = self.new_slot();
+        let n = self.convert(n, &u64t)?;
+        let span = n.span;
+        let elem_size = HExpr::new(HK::Const(elem.size().max(1) as u64), u64t.clone(), span);
+        let bytes =
+            HExpr::new(HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(elem_size)), u64t.clone(), span);
+        // Its size in bytes is kept for `sizeof`.
+        let (slot, size) = (self.new_slot(), self.new_slot());
+        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(size)), Box::new(bytes)), u64t.clone(), span)));
         let name = dc.name.name.clone();
-        out.push(HStmt::Vla(slot, n, elem.size().max(1), name.clone()));
+        out.push(HStmt::Vla(slot, HExpr::new(HK::Slot(size), u64t, span), name.clone()));
+        self.vla_sizes.insert(slot, size);
         self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
         Ok(())
     }

@@ -187,6 +187,13 @@ impl Resolver<'_> {
                 c(t.size() as u64, Type::Scalar(Scalar::U64))
             }
             A::SizeofExpr(x) => {
+                // A variable-length array's size is known when its declaration runs.
+                if let A::Name(id) = &x.kind
+                    && let Some(Var::Reg(slot, _)) = self.lookup(id)
+                    && let Some(&size) = self.vla_sizes.get(&slot)
+                {
+                    return Ok(HExpr::new(HK::Slot(size), Type::Scalar(Scalar::U64), span));
+                }
                 let t = match self.lvalue(x) {
                     Ok((_, t)) => t,
                     Err(Fail) => {

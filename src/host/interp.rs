@@ -361,9 +361,9 @@ impl<'a> Interp<'a> {
                     b.fill(0);
                 }
             }
-            HStmt::Vla(slot, n, elem, name) => {
-                let line = self.line(n.span);
-                let n = self.eval(n, slots)?;
+            HStmt::Vla(slot, bytes, name) => {
+                let line = self.line(bytes.span);
+                let bytes = self.eval(bytes, slots)?;
                 let frame = self.vlas.last_mut().expect("inside a call");
                 // Declared again: the block that held the last one was left, so it is gone.
                 if let Some(i) = frame.iter().position(|(s, _)| s == slot) {
@@ -372,7 +372,6 @@ impl<'a> Interp<'a> {
                         self.mem.release(i, line);
                     }
                 }
-                let bytes = n.saturating_mul(*elem as u64);
                 if bytes > VLA_MAX {
                     return Err(Stop::Error(Box::new(HostError::VlaTooLarge { line, name: name.clone(), bytes })));
                 }

@@ -60,6 +60,7 @@ pub fn resolve(
         ret_slot: None,
         labels: vec![],
         with_this: HashSet::new(),
+        vla_sizes: HashMap::new(),
     };
     for (i, f) in defs.iter().enumerate() {
         let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
@@ -126,6 +127,8 @@ pub(super) struct Resolver<'a> {
     pub(super) labels: Vec<String>,
     /// In a function returning a struct: the hidden parameter with the address the caller's copy goes to.
     pub(super) ret_slot: Option<Slot>,
+    /// Variable-length arrays: the slot of each one's address, and the slot of its size in bytes.
+    pub(super) vla_sizes: HashMap<Slot, Slot>,
 }
 
 impl Resolver<'_> {

@@ -59,10 +59,10 @@ pub enum HStmt {
     Label(u32),
     /// Zero `bytes` at the address in a slot (a memory local's declaration without a full initialiser).
     Zero(Slot, u32),
-    /// A variable-length array's declaration (`int ids[n]`, a GCC extension nvcc accepts): stack storage for
-    /// `count` elements of `elem` bytes, zeroed, its address in the slot; named for messages. It lives until
+    /// A variable-length array's declaration (`int ids[n]`, a GCC extension nvcc accepts): stack storage of
+    /// the bytes the expression gives, zeroed, its address in the slot; named for messages. It lives until
     /// the declaration runs again (the block was left) or the function returns.
-    Vla(Slot, HExpr, u32, String),
+    Vla(Slot, HExpr, String),
 }
 
 /// A typed expression.

@@ -34,7 +34,7 @@ pub(super) fn slots_of(s: &HStmt, into: &mut BTreeSet<Slot>) {
         HStmt::SetGlobal(_, s) | HStmt::Zero(s, _) => {
             into.insert(*s);
         }
-        HStmt::Vla(s, n, _, _) => {
+        HStmt::Vla(s, n, _) => {
             into.insert(*s);
             e(n, into);
         }
