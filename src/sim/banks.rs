@@ -68,6 +68,18 @@ pub struct BankStats {
 
 /// The number of wavefronts for one warp access: (lane, byte offset) pairs.
 pub fn ways(accesses: &[(u32, u32)]) -> u32 {
+    // The common case first: each bank asked for one word at most (no conflict, broadcasts allowed).
+    let mut word_of_bank = [u32::MAX; 32];
+    let mut conflict = false;
+    for &(_, off) in accesses {
+        let word = off / 4;
+        let w = &mut word_of_bank[(word % 32) as usize];
+        conflict |= *w != u32::MAX && *w != word;
+        *w = word;
+    }
+    if !conflict {
+        return 1;
+    }
     let mut words_per_bank: [[u32; 32]; 32] = [[u32::MAX; 32]; 32];
     let mut counts = [0u32; 32];
     for &(_, off) in accesses {

@@ -52,12 +52,13 @@ pub(super) fn run_parts<'a>(
         wrote: false,
         notes: vec![],
         // (Races between warps cannot happen in a whole run that is kept: a block's warps share no bytes
-        // within a barrier interval. The shadow finds those between an ITS warp's own threads.)
-        race: Some(exec::RaceCtx {
+        // within a barrier interval. The shadow finds those between an ITS warp's own threads; pre-Volta
+        // warps run in lockstep and have none.)
+        race: (launch.mode == Mode::Its).then(|| exec::RaceCtx {
             shadow: &mut block.race,
             block_epoch: block.barrier_epoch,
             warp_epochs: &block.warp_epochs,
-            lockstep_warps: launch.mode == Mode::PreVolta,
+            lockstep_warps: false,
         }),
         pc,
         shared_accesses: vec![],
