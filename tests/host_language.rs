@@ -194,3 +194,21 @@ fn variable_length_arrays_live_until_their_block_is_left() {
         huge.stderr
     );
 }
+
+/// Host function templates: a call deduces each type parameter from the argument passed where the function
+/// takes it (`T &ptr` binds a pointer local, which then lives in memory; `const T *a`; two parameters by
+/// value), and the instance runs as a host function with its own line numbers in findings.
+#[test]
+fn host_function_templates_are_instantiated_from_their_calls() {
+    let r = run(
+        "templates.cu",
+        "#include <cstdio>\n#include <cstdlib>\nstruct node { int key; node *next; };\ntemplate <typename T> void alloc_bytes(T &ptr, size_t n) { ptr = (T)malloc(n); }\ntemplate <typename T> T biggest(const T *a, int n) {\n    T m = a[0];\n    for (int i = 1; i < n; i++) if (a[i] > m) m = a[i];\n    return m;\n}\ntemplate <typename T, typename U> double mix(T a, U b) { return a * 0.5 + b; }\nint main() {\n    int *v;\n    alloc_bytes(v, 4 * sizeof(int));\n    for (int i = 0; i < 4; i++) v[i] = (i * 7) % 5;\n    node *head;\n    alloc_bytes(head, sizeof(node));\n    head->key = 3;\n    head->next = NULL;\n    float f[3] = {1.5f, -2.0f, 4.25f};\n    printf(\"%d %.2f %d %.1f %.1f\\n\", biggest(v, 4), biggest(f, 3), head->key, mix(3, 1.5f), mix(2.0, 7));\n    free(v);\n    v[0] = 1;\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "4 4.25 3 3.0 8.0\n", "{}", r.stderr);
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains("line 22 writes `v` (byte 0) after it was freed at line 21 (allocated at line 4)"),
+        "{}",
+        r.stderr
+    );
+}

@@ -4,7 +4,7 @@
 
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::{FileId, SourceFile, SourceMap, Span};
-use super::{CompileError, ast, lexer, note_expansions, parser, preprocess, tast};
+use super::{CompileError, ast, lexer, note_expansions, parser, preprocess, tast, template};
 use crate::launch::Overrides;
 
 /// A program's device side type-checked, and its host functions parsed.
@@ -20,6 +20,10 @@ pub struct ProgramUnit {
     pub globals: Vec<ast::GlobalDecl>,
     /// Items set aside for an unsupported construct that no launch reaches (yet).
     pub warnings: Vec<Diagnostic>,
+    /// The file's templates (host function templates are instantiated by the host side, from its calls).
+    pub templates: template::Templates,
+    /// The file's text, which instances are parsed from.
+    pub text: String,
 }
 
 /// Whether `bytes` are a whole program (they define `main`).
@@ -69,5 +73,7 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Progr
     warnings.sort_by_key(|d| (d.span.file.0, d.span.start));
     note_expansions(&sources, &mut warnings);
     let host = std::mem::take(&mut tu.host_defs);
-    Ok(ProgramUnit { sources, file, program, host, globals: tu.globals, warnings })
+    // (The parser hands its structs to the translation unit: host template instances name them.)
+    templates.structs = tu.structs.clone();
+    Ok(ProgramUnit { sources, file, program, host, globals: tu.globals, warnings, templates, text })
 }

@@ -45,6 +45,17 @@ impl TemplateDef {
     /// For each function parameter whose type is a template type parameter (`T x`, `const T *p`): the
     /// template parameter's index and the pointer levels written after it.
     pub fn deducible(&self) -> Vec<Option<(usize, usize)>> {
+        self.function_params().iter().map(|p| self.deduce_from(p)).collect()
+    }
+
+    /// For each function parameter, whether it is a reference (`T &ptr`).
+    pub fn reference_params(&self) -> Vec<bool> {
+        self.function_params().iter().map(|p| p.iter().any(|t| t.kind == TokKind::Punct(Punct::Amp))).collect()
+    }
+
+    /// The tokens of each function parameter (between the parentheses after the name, split at top-level
+    /// commas).
+    fn function_params(&self) -> Vec<Vec<&Token>> {
         let Some(open) = self.tokens.iter().position(|t| t.kind == TokKind::Punct(Punct::LParen)) else {
             return vec![];
         };
@@ -56,14 +67,13 @@ impl TemplateDef {
                 TokKind::Punct(Punct::LParen) => depth += 1,
                 TokKind::Punct(Punct::RParen) if depth == 0 => {
                     if !current.is_empty() {
-                        out.push(self.deduce_from(&current));
+                        out.push(std::mem::take(&mut current));
                     }
                     break;
                 }
                 TokKind::Punct(Punct::RParen) => depth -= 1,
                 TokKind::Punct(Punct::Comma) if depth == 0 => {
-                    out.push(self.deduce_from(&current));
-                    current.clear();
+                    out.push(std::mem::take(&mut current));
                     continue;
                 }
                 _ => {}
@@ -93,6 +103,8 @@ pub struct Templates {
     pub typedefs: HashMap<String, TypeSpec>,
     /// Instances named with explicit arguments (`f<float, 32>`): the instance name -> template and arguments.
     pub requested: Vec<super::tast::TemplateRequest>,
+    /// The file's structs, whose names an instantiation's body may use as types.
+    pub structs: Vec<super::ast::StructDecl>,
 }
 
 /// `name<a, b>`: the name an instantiation has everywhere (IR, screen, `@kernel`).
@@ -159,6 +171,31 @@ impl Templates {
         text: &str,
         at: Span,
     ) -> Result<Function, Vec<Diagnostic>> {
+        self.instantiate_as(base, args, name, text, at, false)
+    }
+
+    /// As [`Templates::instantiate`], for a host function template of a whole program (`template <typename T>
+    /// void alloc_bytes(T &ptr, size_t n)`): the instance is parsed as the host interpreter's function.
+    pub fn instantiate_host(
+        &mut self,
+        base: &str,
+        args: &[Vec<Token>],
+        name: &str,
+        text: &str,
+        at: Span,
+    ) -> Result<Function, Vec<Diagnostic>> {
+        self.instantiate_as(base, args, name, text, at, true)
+    }
+
+    fn instantiate_as(
+        &mut self,
+        base: &str,
+        args: &[Vec<Token>],
+        name: &str,
+        text: &str,
+        at: Span,
+        host: bool,
+    ) -> Result<Function, Vec<Diagnostic>> {
         let Some(def) = self.defs.get(base).cloned() else {
             return Err(vec![Diagnostic::new(ErrorCode::Name, at, format!("no template named `{base}`"))]);
         };
@@ -215,7 +252,7 @@ impl Templates {
         toks.push(Token { kind: TokKind::Eof, span: end });
         let mut p = Parser::new(&toks, text, 0);
         p.set_context(self);
-        let f = p.single_function(name);
+        let f = if host { p.single_host_function(name) } else { p.single_function(name) };
         let (diags, requested) = p.finish_instance();
         self.requested.extend(requested);
         match f {

@@ -98,6 +98,12 @@ impl Resolver<'_> {
         if let Some(call) = self.host_callback(name, args, span) {
             return call;
         }
+        if !self.fns.contains_key(&name.name)
+            && let Some(instance) = self.host_template_instance(name, args)
+        {
+            let ident = ast::Ident { name: instance?, span: name.span };
+            return self.call(&ident, args, span);
+        }
         if let Some(&f) = self.fns.get(&name.name) {
             let (ret, params) = self.sigs[f as usize].clone();
             // Left-out trailing arguments take their defaults.

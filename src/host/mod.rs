@@ -23,6 +23,7 @@ mod methods;
 pub mod resolve;
 mod stmt;
 mod stream;
+mod templates;
 pub mod tree;
 mod vector;
 mod view;

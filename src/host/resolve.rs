@@ -10,6 +10,7 @@ use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A, StmtKind as S, 
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
 use crate::front::source::Span;
 use crate::front::tast::{self, ArithOp, CmpOp, UnOp};
+use crate::front::template::Templates;
 use crate::front::types::{Scalar, Type};
 
 /// A diagnostic was recorded.
@@ -35,14 +36,20 @@ pub(super) enum Lv {
     Mem(HExpr, Option<String>),
 }
 
-/// Resolves the host functions `defs`; `kernels` is the type-checked device side (launch targets).
+/// Resolves the host functions `defs`; `kernels` is the type-checked device side (launch targets);
+/// `templates` the file's templates and its text, for the instances of host function templates its calls
+/// deduce.
 pub fn resolve(
     defs: &[ast::Function],
     globals: &[ast::GlobalDecl],
     kernels: &tast::Program,
+    templates: (&Templates, &str),
 ) -> Result<HostProgram, Vec<Diagnostic>> {
     let mut r = Resolver {
         kernels,
+        templates: templates.0.clone(),
+        text: templates.1.to_string(),
+        instances: vec![],
         fns: HashMap::new(),
         sigs: vec![],
         consts: HashMap::new(),
@@ -62,35 +69,27 @@ pub fn resolve(
         with_this: HashSet::new(),
         vla_sizes: HashMap::new(),
     };
-    for (i, f) in defs.iter().enumerate() {
-        let ret = r.ty(&f.ret, 0).unwrap_or(Type::Error);
-        let params = f.params.iter().map(|p| r.param_type(p)).collect();
-        r.fns.entry(f.name.name.clone()).or_insert(i as u32);
-        r.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
-        // Default arguments may be on the prototype only (`bool abort = true` in gpuErrchk's helper).
-        if f.params.iter().any(|p| p.default.is_some()) {
-            r.defaults.insert(f.name.name.clone(), f.params.iter().map(|p| p.default.clone()).collect());
-        }
-        r.sigs.push((ret, params));
-        if f.name.name.contains("::") && f.params.first().is_some_and(|p| p.name.name == "this") {
-            r.with_this.insert(f.name.name.clone());
+    for f in defs {
+        r.declare(f);
+    }
+    // A host function template's reference parameters make the locals passed there live in memory, as a
+    // function's do.
+    for (name, def) in &templates.0.defs {
+        if !def.is_kernel {
+            r.refs.entry(name.clone()).or_insert_with(|| def.reference_params());
         }
     }
     r.globals(globals);
     let mut functions = vec![];
+    // Host template instances the bodies ask for are declared as they are met and resolved after the
+    // functions written out (their numbers follow those).
+    let mut next_instance = 0;
     for f in defs {
-        match r.function(f) {
-            Ok(h) => functions.push(h),
-            Err(Fail) => functions.push(HFunc {
-                name: f.name.name.clone(),
-                params: vec![],
-                slots: 0,
-                frame: vec![],
-                body: vec![],
-                ret: Type::Void,
-                span: f.span,
-            }),
-        }
+        functions.push(r.function_or_stub(f));
+    }
+    while let Some(f) = r.instances.get(next_instance).cloned() {
+        next_instance += 1;
+        functions.push(r.function_or_stub(&f));
     }
     let Some(&main) = r.fns.get("main") else {
         return Err(vec![Diagnostic::new(ErrorCode::Name, Span::default(), "the program has no `main`")]);
@@ -103,6 +102,11 @@ pub fn resolve(
 
 pub(super) struct Resolver<'a> {
     pub(super) kernels: &'a tast::Program,
+    /// The file's templates and text (host function templates are instantiated from their calls).
+    pub(super) templates: Templates,
+    pub(super) text: String,
+    /// Host template instances declared so far, resolved after the functions written out.
+    pub(super) instances: Vec<ast::Function>,
     pub(super) fns: HashMap<String, u32>,
     pub(super) sigs: Vec<(Type, Vec<Type>)>,
     pub(super) consts: HashMap<String, (u64, Type)>,
@@ -132,6 +136,40 @@ pub(super) struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
+    /// Makes function `f` known to calls: the next function number, its signature, reference parameters
+    /// and default arguments.
+    pub(super) fn declare(&mut self, f: &ast::Function) {
+        let i = self.sigs.len() as u32;
+        let ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
+        let params = f.params.iter().map(|p| self.param_type(p)).collect();
+        self.fns.entry(f.name.name.clone()).or_insert(i);
+        self.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
+        // Default arguments may be on the prototype only (`bool abort = true` in gpuErrchk's helper).
+        if f.params.iter().any(|p| p.default.is_some()) {
+            self.defaults.insert(f.name.name.clone(), f.params.iter().map(|p| p.default.clone()).collect());
+        }
+        self.sigs.push((ret, params));
+        if f.name.name.contains("::") && f.params.first().is_some_and(|p| p.name.name == "this") {
+            self.with_this.insert(f.name.name.clone());
+        }
+    }
+
+    /// The resolved function, or an empty one when it has errors (reported in `diags`).
+    fn function_or_stub(&mut self, f: &ast::Function) -> HFunc {
+        match self.function(f) {
+            Ok(h) => h,
+            Err(Fail) => HFunc {
+                name: f.name.name.clone(),
+                params: vec![],
+                slots: 0,
+                frame: vec![],
+                body: vec![],
+                ret: Type::Void,
+                span: f.span,
+            },
+        }
+    }
+
     pub(super) fn error(&mut self, span: Span, msg: impl Into<String>) -> Fail {
         self.diags.push(Diagnostic::new(ErrorCode::Type, span, msg));
         Fail

@@ -32,7 +32,7 @@ pub struct Compiled {
 /// Compiles a whole program: the device side as for kernel files, the host side for the interpreter.
 pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
     let unit = compile_unit(name, bytes, overrides)?;
-    match resolve::resolve(&unit.host, &unit.globals, &unit.program) {
+    match resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text)) {
         Ok(host) => Ok(Compiled { unit, host }),
         Err(mut diags) => {
             diags.sort_by_key(|d| (d.span.file.0, d.span.start));

@@ -225,6 +225,19 @@ impl Parser<'_> {
     pub fn set_context(&mut self, t: &Templates) {
         self.templates.defs = t.defs.clone();
         self.typedefs = t.typedefs.clone();
+        self.structs = t.structs.clone();
+    }
+
+    /// Parses one host function of a whole program (a host template's instance) and names it `name`.
+    pub fn single_host_function(&mut self, name: &str) -> Option<Function> {
+        self.program = true;
+        match self.top_item() {
+            Ok(None) => self.host_defs.pop().map(|mut f| {
+                f.name.name = name.to_string();
+                f
+            }),
+            _ => None,
+        }
     }
 
     /// Parses one function (a template's instance) and names it `name`.
@@ -247,6 +260,7 @@ impl Parser<'_> {
     pub fn take_templates(&mut self) -> Templates {
         let mut t = std::mem::take(&mut self.templates);
         t.typedefs = self.typedefs.clone();
+        t.structs = self.structs.clone();
         t
     }
 

@@ -1,0 +1,81 @@
+//! Host function templates (`template <typename T> void alloc_bytes(T &ptr, size_t n)`): a call without
+//! explicit arguments deduces each type parameter from the host type of the argument passed where the
+//! function takes it (`T x`, `T &x`, `const T *p`), as C++ does for these simple forms; the instance
+//! (`alloc_bytes<int *>`) is parsed from the template's tokens as a host function, declared, and resolved
+//! after the functions written out. (Kernel and device templates are the device front end's:
+//! `front::template`.)
+
+use super::resolve::{Res, Resolver};
+use crate::front::ast;
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::template::{instance_name, type_tokens};
+
+impl Resolver<'_> {
+    /// For a call of host function template `name`: the name of the instance its arguments give (declared
+    /// now if new); None when `name` is no host function template.
+    pub(super) fn host_template_instance(&mut self, name: &ast::Ident, args: &[ast::Expr]) -> Option<Res<String>> {
+        let def = self.templates.defs.get(&name.name).filter(|d| !d.is_kernel)?.clone();
+        Some(self.instance(&def, name, args))
+    }
+
+    fn instance(
+        &mut self,
+        def: &crate::front::template::TemplateDef,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Res<String> {
+        let mut deduced = vec![None; def.params.len()];
+        for (a, how) in args.iter().zip(def.deducible()) {
+            let Some((param, stars)) = how else { continue };
+            let mut t = self.rvalue(a)?.ty;
+            for _ in 0..stars {
+                t = match t.pointee() {
+                    Some(e) => e.clone(),
+                    None => break,
+                };
+            }
+            deduced[param].get_or_insert(t);
+        }
+        let mut targs = vec![];
+        for (p, d) in def.params.iter().zip(&deduced) {
+            match (d, &p.default) {
+                (Some(t), _) => targs.push(type_tokens(&t.to_string())),
+                (None, Some(default)) => targs.push(default.clone()),
+                (None, None) => {
+                    return Err(self.error(
+                        name.span,
+                        format!(
+                            "cannot tell `{}` of template `{}` from the arguments: name them, `{}<...>(...)`",
+                            p.name, name.name, name.name
+                        ),
+                    ));
+                }
+            }
+        }
+        let instance = instance_name(&name.name, &targs);
+        if self.fns.contains_key(&instance) {
+            return Ok(instance);
+        }
+        let text = std::mem::take(&mut self.text);
+        let made = self.templates.instantiate_host(&name.name, &targs, &instance, &text, name.span);
+        self.text = text;
+        match made {
+            Ok(f) => {
+                self.declare(&f);
+                self.instances.push(f);
+                Ok(instance)
+            }
+            Err(mut diags) => {
+                if diags.is_empty() {
+                    diags.push(Diagnostic::new(
+                        ErrorCode::Type,
+                        name.span,
+                        format!("`{instance}` (template `{}`) does not parse as a host function", name.name),
+                    ));
+                }
+                self.diags.extend(diags);
+                Err(super::resolve::Fail)
+            }
+        }
+    }
+}
