@@ -35,12 +35,24 @@ pub fn is_program(bytes: &[u8]) -> bool {
     parser::Parser::new(&toks, &text, 0).is_program()
 }
 
-/// Reads a program's text through the preprocessor, the parser and the device type checker.
-pub fn compile_unit(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<ProgramUnit, CompileError> {
-    super::with_stack(|| compile_here(name, bytes, overrides))
+/// Reads a program's text through the preprocessor, the parser and the device type checker; `instances`
+/// are template instances to compile beside those the text names (kernel templates the host side's
+/// launches deduced).
+pub fn compile_unit(
+    name: &str,
+    bytes: &[u8],
+    overrides: &Overrides,
+    instances: &[tast::TemplateRequest],
+) -> Result<ProgramUnit, CompileError> {
+    super::with_stack(|| compile_here(name, bytes, overrides, instances))
 }
 
-fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<ProgramUnit, CompileError> {
+fn compile_here(
+    name: &str,
+    bytes: &[u8],
+    overrides: &Overrides,
+    instances: &[tast::TemplateRequest],
+) -> Result<ProgramUnit, CompileError> {
     let mut sources = SourceMap::default();
     let text = String::from_utf8_lossy(bytes).into_owned();
     let file = sources.add(SourceFile::new(name, text.clone()));
@@ -60,6 +72,7 @@ fn compile_here(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Progr
     let mut parser = parser::Parser::new(&pre.tokens, &text, 0);
     let mut tu = parser.translation_unit();
     let mut templates = parser.take_templates();
+    templates.requested.extend(instances.iter().cloned());
     diags.extend(parser.diags);
     let (program, type_diags) =
         super::check_with_templates(&mut tu, &mut templates, &[], overrides, &text, &options, &mut diags);

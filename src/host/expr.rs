@@ -30,6 +30,10 @@ pub(super) fn known_constant(name: &str) -> Option<(u64, Type)> {
         "DBL_MAX" => double(f64::MAX),
         "DBL_MIN" => double(f64::MIN_POSITIVE),
         "DBL_EPSILON" => double(f64::EPSILON),
+        // glibc's: `INFINITY` and `NAN` are floats, `HUGE_VAL` a double.
+        "INFINITY" | "HUGE_VALF" => float(f32::INFINITY),
+        "NAN" => float(f32::NAN),
+        "HUGE_VAL" => double(f64::INFINITY),
         "UINT_MAX" => Some((u32::MAX as u64, Type::UINT)),
         "cudaSuccess" | "cudaMemcpyHostToHost" | "EXIT_SUCCESS" => int(0),
         "cudaMemcpyHostToDevice" | "EXIT_FAILURE" => int(1),

@@ -213,6 +213,10 @@ impl Resolver<'_> {
         span: Span,
     ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
+            if let Some(instance) = self.kernel_template_instance(k, args) {
+                let ident = ast::Ident { name: instance?, span: k.span };
+                return self.launch(&ident, config, args, span);
+            }
             if let Some(fail) = self.set_aside(&k.name, "launches") {
                 return Err(fail);
             }

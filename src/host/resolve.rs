@@ -36,6 +36,14 @@ pub(super) enum Lv {
     Mem(HExpr, Option<String>),
 }
 
+/// Why the host side did not resolve: its diagnostics, or the kernel template instances its launches
+/// deduced that the device side must compile first (then the diagnostics are only about those).
+#[derive(Debug)]
+pub enum ResolveError {
+    Diagnostics(Vec<Diagnostic>),
+    NeedsKernels(Vec<tast::TemplateRequest>),
+}
+
 /// Resolves the host functions `defs`; `kernels` is the type-checked device side (launch targets);
 /// `templates` the file's templates and its text, for the instances of host function templates its calls
 /// deduce.
@@ -44,12 +52,13 @@ pub fn resolve(
     globals: &[ast::GlobalDecl],
     kernels: &tast::Program,
     templates: (&Templates, &str),
-) -> Result<HostProgram, Vec<Diagnostic>> {
+) -> Result<HostProgram, ResolveError> {
     let mut r = Resolver {
         kernels,
         templates: templates.0.clone(),
         text: templates.1.to_string(),
         instances: vec![],
+        kernel_requests: vec![],
         fns: HashMap::new(),
         sigs: vec![],
         consts: HashMap::new(),
@@ -91,11 +100,15 @@ pub fn resolve(
         next_instance += 1;
         functions.push(r.function_or_stub(&f));
     }
+    if !r.kernel_requests.is_empty() {
+        return Err(ResolveError::NeedsKernels(r.kernel_requests));
+    }
     let Some(&main) = r.fns.get("main") else {
-        return Err(vec![Diagnostic::new(ErrorCode::Name, Span::default(), "the program has no `main`")]);
+        let d = Diagnostic::new(ErrorCode::Name, Span::default(), "the program has no `main`");
+        return Err(ResolveError::Diagnostics(vec![d]));
     };
     if !r.diags.is_empty() {
-        return Err(r.diags);
+        return Err(ResolveError::Diagnostics(r.diags));
     }
     Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32 })
 }
@@ -107,6 +120,8 @@ pub(super) struct Resolver<'a> {
     pub(super) text: String,
     /// Host template instances declared so far, resolved after the functions written out.
     pub(super) instances: Vec<ast::Function>,
+    /// Kernel template instances launches deduced that the device side has not compiled.
+    pub(super) kernel_requests: Vec<tast::TemplateRequest>,
     pub(super) fns: HashMap<String, u32>,
     pub(super) sigs: Vec<(Type, Vec<Type>)>,
     pub(super) consts: HashMap<String, (u64, Type)>,

@@ -2,13 +2,15 @@
 //! explicit arguments deduces each type parameter from the host type of the argument passed where the
 //! function takes it (`T x`, `T &x`, `const T *p`), as C++ does for these simple forms; the instance
 //! (`alloc_bytes<int *>`) is parsed from the template's tokens as a host function, declared, and resolved
-//! after the functions written out. (Kernel and device templates are the device front end's:
-//! `front::template`.)
+//! after the functions written out. A kernel template launched without explicit arguments is deduced the
+//! same way; its instance is the device front end's to compile (`front::template`), which
+//! `program::compile` asks for when the host side names it.
 
 use super::resolve::{Res, Resolver};
 use crate::front::ast;
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
-use crate::front::template::{instance_name, type_tokens};
+use crate::front::template::{TemplateDef, instance_name, type_tokens};
+use crate::front::token::Token;
 
 impl Resolver<'_> {
     /// For a call of host function template `name`: the name of the instance its arguments give (declared
@@ -18,12 +20,26 @@ impl Resolver<'_> {
         Some(self.instance(&def, name, args))
     }
 
-    fn instance(
-        &mut self,
-        def: &crate::front::template::TemplateDef,
-        name: &ast::Ident,
-        args: &[ast::Expr],
-    ) -> Res<String> {
+    /// For a launch of kernel template `name` without explicit arguments (`estimate<<<g, b>>>(n, sum)`): the
+    /// instance its arguments give (`estimate<double>`). When the device side has not compiled it, it is
+    /// asked for in [`Resolver::kernel_requests`] and the launch fails; `program::compile` then compiles the
+    /// device side again with it. None when `name` is no kernel template.
+    pub(super) fn kernel_template_instance(&mut self, name: &ast::Ident, args: &[ast::Expr]) -> Option<Res<String>> {
+        let def = self.templates.defs.get(&name.name).filter(|d| d.is_kernel)?.clone();
+        Some(self.deduce(&def, name, args).and_then(|targs| {
+            let instance = instance_name(&name.name, &targs);
+            if self.kernels.find(&instance).is_none() {
+                self.kernel_requests.push((instance.clone(), name.name.clone(), targs));
+                return Err(self.error(name.span, format!("`{instance}` is not compiled yet")));
+            }
+            Ok(instance)
+        }))
+    }
+
+    /// The template arguments a call of `def` with `args` gives: each type parameter from the host type of
+    /// the argument passed where the function takes it, stripped of the pointer levels written after it;
+    /// defaults fill the rest.
+    fn deduce(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<Vec<Vec<Token>>> {
         let mut deduced = vec![None; def.params.len()];
         for (a, how) in args.iter().zip(def.deducible()) {
             let Some((param, stars)) = how else { continue };
@@ -45,13 +61,18 @@ impl Resolver<'_> {
                     return Err(self.error(
                         name.span,
                         format!(
-                            "cannot tell `{}` of template `{}` from the arguments: name them, `{}<...>(...)`",
+                            "cannot tell `{}` of template `{}` from the arguments: name them, `{}<...>`",
                             p.name, name.name, name.name
                         ),
                     ));
                 }
             }
         }
+        Ok(targs)
+    }
+
+    fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<String> {
+        let targs = self.deduce(def, name, args)?;
         let instance = instance_name(&name.name, &targs);
         if self.fns.contains_key(&instance) {
             return Ok(instance);

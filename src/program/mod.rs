@@ -12,9 +12,12 @@ pub mod report;
 use std::io::Write;
 
 use crate::front::program::{ProgramUnit, compile_unit};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
 use crate::front::{CompileError, diagnostic};
 use crate::host::findings::{Finding, Leak};
 use crate::host::tree::HostProgram;
+use crate::host::resolve::ResolveError;
 use crate::host::{HostEnd, interp::Interp, resolve};
 use crate::launch::{Mode, Overrides};
 use crate::sim::machine::Config;
@@ -31,10 +34,26 @@ pub struct Compiled {
 
 /// Compiles a whole program: the device side as for kernel files, the host side for the interpreter.
 pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
-    let unit = compile_unit(name, bytes, overrides)?;
-    match resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text)) {
+    let mut unit = compile_unit(name, bytes, overrides, &[])?;
+    let mut resolved = resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text));
+    // Kernel templates launched without explicit arguments: the device side compiles the instances the
+    // host side deduced, and the host side resolves again (once: an instance cannot ask for another launch).
+    if let Err(ResolveError::NeedsKernels(requests)) = resolved {
+        unit = compile_unit(name, bytes, overrides, &requests)?;
+        resolved = resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text));
+    }
+    match resolved {
         Ok(host) => Ok(Compiled { unit, host }),
-        Err(mut diags) => {
+        Err(e) => {
+            let mut diags = match e {
+                ResolveError::Diagnostics(d) => d,
+                ResolveError::NeedsKernels(r) => r
+                    .into_iter()
+                    .map(|(instance, ..)| {
+                        Diagnostic::new(ErrorCode::Name, Span::default(), format!("`{instance}` did not compile"))
+                    })
+                    .collect(),
+            };
             diags.sort_by_key(|d| (d.span.file.0, d.span.start));
             Err(CompileError { sources: unit.sources, diags })
         }

@@ -164,6 +164,15 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
         }
         'c' => pad(&s, char::from_u32(bits as u32 & 0xff).unwrap_or('?').to_string(), false),
         'p' => pad(&s, format!("{bits:#x}"), false),
+        'f' | 'F' | 'e' | 'E' | 'g' | 'G' if !as_f64(bits, ty).is_finite() => {
+            // glibc's: `inf`/`nan` (upper case for the upper-case conversions), signed as numbers are (`-nan`
+            // when the sign bit is set), padded with spaces even under `0`.
+            let v = as_f64(bits, ty);
+            let text = if v.is_nan() { "nan" } else { "inf" };
+            let text = if conv.is_ascii_uppercase() { text.to_uppercase() } else { text.to_string() };
+            let body = if v.is_sign_negative() { format!("-{text}") } else { text };
+            pad(&s, signed(&s, body, v.is_sign_negative()), false)
+        }
         'f' | 'F' => {
             let v = as_f64(bits, ty);
             let body = format!("{:.*}", s.precision.unwrap_or(6), v);
@@ -217,6 +226,20 @@ fn c_exp(v: f64, precision: usize, upper: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn infinities_and_nans_print_as_glibc_prints_them() {
+        let f = |spec: &str, v: f64| format(spec, &[(v.to_bits(), Ty::F64)]);
+        assert_eq!(f("%g", f64::INFINITY), "inf");
+        assert_eq!(f("%e", f64::NEG_INFINITY), "-inf");
+        assert_eq!(f("%G|%E|%F", f64::INFINITY).split('|').next(), Some("INF"));
+        assert_eq!(f("%08.3f|", f64::INFINITY), "     inf|");
+        assert_eq!(f("%-6g|", f64::NEG_INFINITY), "-inf  |");
+        assert_eq!(f("%+g", f64::INFINITY), "+inf");
+        assert_eq!(f("%f", f64::NAN), "nan");
+        assert_eq!(f("%f", -f64::NAN), "-nan");
+        assert_eq!(f("%G", f64::NAN), "NAN");
+    }
 
     #[test]
     fn common_formats() {
