@@ -11,13 +11,13 @@ pub mod report;
 
 use std::io::Write;
 
-use crate::front::program::{ProgramUnit, compile_unit};
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::program::{ProgramUnit, compile_unit};
 use crate::front::source::Span;
 use crate::front::{CompileError, diagnostic};
 use crate::host::findings::{Finding, Leak};
-use crate::host::tree::HostProgram;
 use crate::host::resolve::ResolveError;
+use crate::host::tree::HostProgram;
 use crate::host::{HostEnd, interp::Interp, resolve};
 use crate::launch::{Mode, Overrides};
 use crate::sim::machine::Config;
