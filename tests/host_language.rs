@@ -212,3 +212,17 @@ fn host_function_templates_are_instantiated_from_their_calls() {
         r.stderr
     );
 }
+
+/// CUDA's vector types and cuRAND's device states in host code, laid out as on the device (host code sizes
+/// allocations of states and fills vectors it copies).
+#[test]
+fn vector_types_and_curand_states_have_their_device_layout_on_the_host() {
+    let r = run(
+        "vectors.cu",
+        "#include <cstdio>\n#include <curand_kernel.h>\nint main() {\n    float4 v;\n\
+         \x20   v.x = 1.0f; v.y = 2.0f; v.z = 3.0f; v.w = 4.5f;\n    int2 p;\n    p.x = 3; p.y = 4;\n\
+         \x20   printf(\"%zu %zu %zu %.1f %d\\n\", sizeof(float4), sizeof(curandState), \
+         sizeof(curandStatePhilox4_32_10_t), v.x + v.w, p.x * p.y);\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "16 48 64 5.5 12\n", "{}", r.stderr);
+}

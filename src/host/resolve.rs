@@ -210,7 +210,14 @@ impl Resolver<'_> {
                 }
                 n => match super::cuda::names::named_type(n) {
                     Some(t) => t,
-                    None => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
+                    // CUDA's vector types (`float4`) and cuRAND's device states, laid out as on the device:
+                    // host code allocates and copies them (`cudaMalloc(&s, n * sizeof(curandState))`).
+                    None => match crate::front::typeck::vector_type(n)
+                        .or_else(|| crate::front::typeck::curand_state_type(n))
+                    {
+                        Some(def) => Type::Struct(def),
+                        None => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
+                    },
                 },
             }
         } else {

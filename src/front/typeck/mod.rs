@@ -14,7 +14,7 @@ mod stmt;
 mod struct_ref;
 mod structs;
 
-pub use curand::is_state as is_curand_state;
+pub use curand::{is_state as is_curand_state, state_type as curand_state_type};
 pub use structs::{leaves as struct_leaves, vector_type};
 
 use std::collections::HashMap;
