@@ -310,7 +310,7 @@ fn check_with_templates(
                 continue;
             }
             let use_at = pending_span(tu, at);
-            match templates.instantiate(&base, &args, &instance, text, use_at) {
+            match templates.instantiate((&base, &args), &instance, text, use_at, template::Side::Device) {
                 Ok(f) => tu.functions.push(f),
                 Err(d) => diags.extend(d),
             }

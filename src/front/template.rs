@@ -11,6 +11,7 @@ use super::diagnostic::{Diagnostic, ErrorCode};
 use super::parser::Parser;
 use super::source::Span;
 use super::token::{Kw, Punct, TokKind, Token};
+use super::types::Type;
 
 /// One template parameter.
 #[derive(Clone, Debug)]
@@ -46,6 +47,33 @@ impl TemplateDef {
     /// template parameter's index and the pointer levels written after it.
     pub fn deducible(&self) -> Vec<Option<(usize, usize)>> {
         self.function_params().iter().map(|p| self.deduce_from(p)).collect()
+    }
+
+    /// The template arguments of a call whose arguments have types `arg_types`: each type parameter from the
+    /// type of the argument passed where the function takes it, less the pointer levels written after it
+    /// (as C++ deduces these simple forms); defaults fill the rest. Err: a parameter neither gives (its name).
+    pub fn deduce_args(&self, arg_types: &[Type]) -> Result<Vec<Vec<Token>>, String> {
+        let mut deduced: Vec<Option<Type>> = vec![None; self.params.len()];
+        for (ty, how) in arg_types.iter().zip(self.deducible()) {
+            let Some((param, stars)) = how else { continue };
+            let mut t = ty.clone();
+            for _ in 0..stars {
+                t = match t.pointee() {
+                    Some(e) => e.clone(),
+                    None => break,
+                };
+            }
+            deduced[param].get_or_insert(t);
+        }
+        self.params
+            .iter()
+            .zip(&deduced)
+            .map(|(p, d)| match (d, &p.default) {
+                (Some(t), _) => Ok(type_tokens(&t.to_string())),
+                (None, Some(default)) => Ok(default.clone()),
+                (None, None) => Err(p.name.clone()),
+            })
+            .collect()
     }
 
     /// For each function parameter, whether it is a reference (`T &ptr`).
@@ -93,6 +121,13 @@ impl TemplateDef {
     fn type_param(&self, name: &str) -> Option<usize> {
         self.params.iter().position(|p| p.is_type && p.name == name)
     }
+}
+
+/// Which side an instance is parsed for ([`Templates::instantiate`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Device,
+    Host,
 }
 
 /// The templates of a file, and the instantiations its text asks for by name.
@@ -162,39 +197,16 @@ pub fn split_args(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize)> {
 
 impl Templates {
     /// Parses instance `name` of template `base` with `args` (defaults fill the rest): the function, and
-    /// what parsing it asked for (its own explicit instantiations are added to `self.requested`).
+    /// what parsing it asked for (its own explicit instantiations are added to `self.requested`). `side`
+    /// says which side's function it is: a kernel or device function, or a whole program's host function
+    /// (`template <typename T> void alloc_bytes(T &ptr, size_t n)`, for the host interpreter).
     pub fn instantiate(
         &mut self,
-        base: &str,
-        args: &[Vec<Token>],
+        (base, args): (&str, &[Vec<Token>]),
         name: &str,
         text: &str,
         at: Span,
-    ) -> Result<Function, Vec<Diagnostic>> {
-        self.instantiate_as(base, args, name, text, at, false)
-    }
-
-    /// As [`Templates::instantiate`], for a host function template of a whole program (`template <typename T>
-    /// void alloc_bytes(T &ptr, size_t n)`): the instance is parsed as the host interpreter's function.
-    pub fn instantiate_host(
-        &mut self,
-        base: &str,
-        args: &[Vec<Token>],
-        name: &str,
-        text: &str,
-        at: Span,
-    ) -> Result<Function, Vec<Diagnostic>> {
-        self.instantiate_as(base, args, name, text, at, true)
-    }
-
-    fn instantiate_as(
-        &mut self,
-        base: &str,
-        args: &[Vec<Token>],
-        name: &str,
-        text: &str,
-        at: Span,
-        host: bool,
+        side: Side,
     ) -> Result<Function, Vec<Diagnostic>> {
         let Some(def) = self.defs.get(base).cloned() else {
             return Err(vec![Diagnostic::new(ErrorCode::Name, at, format!("no template named `{base}`"))]);
@@ -252,7 +264,10 @@ impl Templates {
         toks.push(Token { kind: TokKind::Eof, span: end });
         let mut p = Parser::new(&toks, text, 0);
         p.set_context(self);
-        let f = if host { p.single_host_function(name) } else { p.single_function(name) };
+        let f = match side {
+            Side::Device => p.single_function(name),
+            Side::Host => p.single_host_function(name),
+        };
         let (diags, requested) = p.finish_instance();
         self.requested.extend(requested);
         match f {

@@ -9,7 +9,7 @@
 use super::resolve::{Res, Resolver};
 use crate::front::ast;
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
-use crate::front::template::{TemplateDef, instance_name, type_tokens};
+use crate::front::template::{Side, TemplateDef, instance_name};
 use crate::front::token::Token;
 
 impl Resolver<'_> {
@@ -40,35 +40,19 @@ impl Resolver<'_> {
     /// the argument passed where the function takes it, stripped of the pointer levels written after it;
     /// defaults fill the rest.
     fn deduce(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<Vec<Vec<Token>>> {
-        let mut deduced = vec![None; def.params.len()];
-        for (a, how) in args.iter().zip(def.deducible()) {
-            let Some((param, stars)) = how else { continue };
-            let mut t = self.rvalue(a)?.ty;
-            for _ in 0..stars {
-                t = match t.pointee() {
-                    Some(e) => e.clone(),
-                    None => break,
-                };
-            }
-            deduced[param].get_or_insert(t);
+        let mut types = vec![];
+        for a in args.iter().take(def.deducible().len()) {
+            types.push(self.rvalue(a)?.ty);
         }
-        let mut targs = vec![];
-        for (p, d) in def.params.iter().zip(&deduced) {
-            match (d, &p.default) {
-                (Some(t), _) => targs.push(type_tokens(&t.to_string())),
-                (None, Some(default)) => targs.push(default.clone()),
-                (None, None) => {
-                    return Err(self.error(
-                        name.span,
-                        format!(
-                            "cannot tell `{}` of template `{}` from the arguments: name them, `{}<...>`",
-                            p.name, name.name, name.name
-                        ),
-                    ));
-                }
-            }
-        }
-        Ok(targs)
+        def.deduce_args(&types).map_err(|p| {
+            self.error(
+                name.span,
+                format!(
+                    "cannot tell `{p}` of template `{}` from the arguments: name them, `{}<...>`",
+                    name.name, name.name
+                ),
+            )
+        })
     }
 
     fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<String> {
@@ -78,7 +62,7 @@ impl Resolver<'_> {
             return Ok(instance);
         }
         let text = std::mem::take(&mut self.text);
-        let made = self.templates.instantiate_host(&name.name, &targs, &instance, &text, name.span);
+        let made = self.templates.instantiate((&name.name, &targs), &instance, &text, name.span, Side::Host);
         self.text = text;
         match made {
             Ok(f) => {

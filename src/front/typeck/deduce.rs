@@ -5,7 +5,7 @@ use super::super::ast;
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::template::{instance_name, type_tokens};
+use super::super::template::instance_name;
 use super::super::types::Type;
 use super::Checker;
 
@@ -25,37 +25,22 @@ impl Checker {
         if vals.iter().any(|v| v.ty.is_error()) {
             return Expr::error(span);
         }
-        let mut deduced: Vec<Option<Type>> = vec![None; def.params.len()];
-        for (v, how) in vals.iter().zip(def.deducible()) {
-            let Some((param, stars)) = how else { continue };
-            let mut t = v.ty.clone();
-            for _ in 0..stars {
-                t = match t.pointee() {
-                    Some(e) => e.clone(),
-                    None => break,
-                };
+        let types: Vec<Type> = vals.iter().map(|v| v.ty.clone()).collect();
+        let targs = match def.deduce_args(&types) {
+            Ok(t) => t,
+            Err(p) => {
+                self.err(
+                    Diagnostic::new(
+                        ErrorCode::Type,
+                        name.span,
+                        format!("cannot tell `{p}` of template `{}` from the arguments", name.name),
+                    )
+                    .with_secondary(def.span, def.header())
+                    .hint(format!("name the arguments: `{}<...>(...)`", name.name)),
+                );
+                return Expr::error(span);
             }
-            deduced[param].get_or_insert(t);
-        }
-        let mut targs = vec![];
-        for (p, d) in def.params.iter().zip(&deduced) {
-            match (d, &p.default) {
-                (Some(t), _) => targs.push(type_tokens(&t.to_string())),
-                (None, Some(default)) => targs.push(default.clone()),
-                (None, None) => {
-                    self.err(
-                        Diagnostic::new(
-                            ErrorCode::Type,
-                            name.span,
-                            format!("cannot tell `{}` of template `{}` from the arguments", p.name, name.name),
-                        )
-                        .with_secondary(def.span, def.header())
-                        .hint(format!("name the arguments: `{}<...>(...)`", name.name)),
-                    );
-                    return Expr::error(span);
-                }
-            }
-        }
+        };
         let instance = instance_name(&name.name, &targs);
         if self.fns.contains_key(&instance) {
             let ident = ast::Ident { name: instance, span: name.span };
