@@ -364,7 +364,11 @@ impl<'a> Interp<'a> {
             HStmt::Vla(slot, bytes, name) => {
                 let line = self.line(bytes.span);
                 let bytes = self.eval(bytes, slots)?;
-                let frame = self.vlas.last_mut().expect("inside a call");
+                // (Statements run inside a call, which made the list; an empty one is never indexed.)
+                if self.vlas.is_empty() {
+                    self.vlas.push(vec![]);
+                }
+                let frame = self.vlas.last_mut().unwrap_or_else(|| unreachable!());
                 // Declared again: the block that held the last one was left, so it is gone.
                 if let Some(i) = frame.iter().position(|(s, _)| s == slot) {
                     let (_, at) = frame.remove(i);
@@ -377,7 +381,9 @@ impl<'a> Interp<'a> {
                 }
                 let at = self.mem.alloc(bytes, AllocKind::Stack, name, line);
                 slots[*slot as usize] = at;
-                self.vlas.last_mut().expect("inside a call").push((*slot, at));
+                if let Some(frame) = self.vlas.last_mut() {
+                    frame.push((*slot, at));
+                }
             }
         }
         Ok(Flow::Normal)

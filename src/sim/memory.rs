@@ -177,11 +177,22 @@ impl InitShadow {
     /// and some byte of it is not written yet; whole runs mark and check them through atomics.
     pub fn unwritten_bits(&mut self, base: u64) -> Option<&mut [u64]> {
         let (_, size, bits) = self.allocs.iter_mut().find(|a| a.0 == base)?;
-        let full = |i: usize, w: u64| {
-            let valid = (*size - 64 * i as u64).min(64);
-            w == u64::MAX >> (64 - valid)
-        };
-        (!bits.iter().enumerate().all(|(i, &w)| full(i, w))).then_some(bits.as_mut_slice())
+        (!all_written(*size, bits)).then_some(bits.as_mut_slice())
+    }
+
+    /// Copies of the bits of every allocation some byte of which is not written yet, by base address: what
+    /// [`InitShadow::restore`] puts back (the others cannot change).
+    pub fn unwritten_copies(&self) -> Vec<(u64, Vec<u64>)> {
+        self.allocs.iter().filter(|(_, size, bits)| !all_written(*size, bits)).map(|a| (a.0, a.2.clone())).collect()
+    }
+
+    /// Puts back bits [`InitShadow::unwritten_copies`] copied.
+    pub fn restore(&mut self, copies: Vec<(u64, Vec<u64>)>) {
+        for (base, bits) in copies {
+            if let Some(a) = self.allocs.iter_mut().find(|a| a.0 == base) {
+                a.2 = bits;
+            }
+        }
     }
 
     /// How many bytes from the start of the allocation at `base` were written before the first unwritten
@@ -190,6 +201,11 @@ impl InitShadow {
         let (_, size, bits) = self.allocs.iter().find(|a| a.0 == base)?;
         Some((0..*size).find(|&i| bits[(i / 64) as usize] & (1 << (i % 64)) == 0).unwrap_or(*size))
     }
+}
+
+/// Whether every byte of an allocation of `size` bytes with these initcheck bits was written.
+fn all_written(size: u64, bits: &[u64]) -> bool {
+    bits.iter().enumerate().all(|(i, &w)| w == u64::MAX >> (64 - (size - 64 * i as u64).min(64)))
 }
 
 #[cfg(test)]
@@ -208,6 +224,13 @@ mod init_tests {
         assert!(s.written(900, 4) && s.written(4000, 8), "untracked bytes count as written");
         s.mark(5000, 8);
         assert!(s.written(5000, 8));
+        // Only allocations with an unwritten byte are copied, and the copy puts their bits back.
+        let copies = s.unwritten_copies();
+        assert_eq!(copies.iter().map(|c| c.0).collect::<Vec<_>>(), vec![1000]);
+        s.mark(1000, 300);
+        assert!(s.unwritten_bits(1000).is_none() && s.written(1200, 4));
+        s.restore(copies);
+        assert_eq!(s.written_prefix(1000), Some(130));
         s.forget(5000);
         assert_eq!(s.written_prefix(5000), None);
     }

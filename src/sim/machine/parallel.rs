@@ -53,7 +53,7 @@ use crate::launch::Launch;
 use crate::sim::decoded::Program;
 use crate::sim::exec::SHARED_TOUCH;
 use crate::sim::lane_mask::LaneMask;
-use crate::sim::memory::{GlobalMemory, InitShadow, MemError, SharedLayout, Space};
+use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
 use crate::sim::warp::Warp;
 
@@ -672,8 +672,9 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
 pub(super) enum Undo {
     /// Made again from the launch (a kernel file's arrays).
     Launch,
-    /// The bytes of each allocation before the run (a program's device memory), and which were written.
-    Bytes(Vec<Vec<u8>>, Option<Box<InitShadow>>),
+    /// The bytes of each allocation before the run (a program's device memory), and the initcheck bits of
+    /// those the run may mark (not all written yet), by base address.
+    Bytes(Vec<Vec<u8>>, Vec<(u64, Vec<u64>)>),
 }
 
 /// What the sub-machines need from the launch, shareable across threads.
@@ -848,7 +849,9 @@ impl Machine {
         if self.launch_memory {
             Undo::Launch
         } else {
-            Undo::Bytes(self.global.allocs.iter().map(|a| a.data.clone()).collect(), self.global.init.clone())
+            let data = self.global.allocs.iter().map(|a| a.data.clone()).collect();
+            let init = self.global.init.as_ref().map_or(vec![], |s| s.unwritten_copies());
+            Undo::Bytes(data, init)
         }
     }
 
@@ -860,7 +863,9 @@ impl Machine {
                 for (a, d) in self.global.allocs.iter_mut().zip(data) {
                     a.data = d;
                 }
-                self.global.init = init;
+                if let Some(shadow) = self.global.init.as_mut() {
+                    shadow.restore(init);
+                }
             }
         }
     }
