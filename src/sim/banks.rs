@@ -33,6 +33,24 @@ pub struct BankLine {
     pub last_warp: u64,
 }
 
+impl BankLine {
+    /// Offers a sample made by warp `first.0` and a last access made by warp `last.0` (built only if kept):
+    /// the lowest-numbered warp's sample and the highest-numbered warp's last access stay, whatever order
+    /// the accesses come in. Called before the access is counted.
+    fn keep_samples(
+        &mut self,
+        first: (u64, impl FnOnce() -> Vec<(u32, u32, u32)>),
+        last: (u64, impl FnOnce() -> Vec<(u32, u32)>),
+    ) {
+        if self.accesses == 0 || first.0 < self.sample_warp {
+            (self.sample, self.sample_warp) = (first.1(), first.0);
+        }
+        if self.accesses == 0 || last.0 >= self.last_warp {
+            (self.last, self.last_warp) = (last.1(), last.0);
+        }
+    }
+}
+
 /// One bank's share of a warp access: the lanes that hit it and the distinct words they asked for.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct BankHits {
@@ -102,14 +120,10 @@ impl BankStats {
         }
         let w = ways(accesses);
         let e = self.per_line.entry(line).or_insert_with(|| BankLine { line, ..Default::default() });
-        if e.accesses == 0 || warp < e.sample_warp {
-            e.sample = accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect();
-            e.sample_warp = warp;
-        }
-        if e.accesses == 0 || warp >= e.last_warp {
-            e.last = accesses.to_vec();
-            e.last_warp = warp;
-        }
+        e.keep_samples(
+            (warp, || accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect()),
+            (warp, || accesses.to_vec()),
+        );
         e.accesses += 1;
         e.wavefronts += w as u64;
         e.conflicts += w as u64 - 1;
@@ -120,12 +134,7 @@ impl BankStats {
     pub fn merge(&mut self, from: &BankStats) {
         for (line, f) in &from.per_line {
             let e = self.per_line.entry(*line).or_insert_with(|| BankLine { line: *line, ..Default::default() });
-            if e.accesses == 0 || f.sample_warp < e.sample_warp {
-                (e.sample, e.sample_warp) = (f.sample.clone(), f.sample_warp);
-            }
-            if e.accesses == 0 || f.last_warp >= e.last_warp {
-                (e.last, e.last_warp) = (f.last.clone(), f.last_warp);
-            }
+            e.keep_samples((f.sample_warp, || f.sample.clone()), (f.last_warp, || f.last.clone()));
             e.accesses += f.accesses;
             e.wavefronts += f.wavefronts;
             e.conflicts += f.conflicts;

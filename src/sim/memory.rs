@@ -173,11 +173,11 @@ impl InitShadow {
         (addr - base..(addr + len).min(base + size) - base).all(|b| bits[(b / 64) as usize] & (1 << (b % 64)) != 0)
     }
 
-    /// The bits of the allocation at `base` (bit `b % 64` of word `b / 64` for byte `b`), when it is tracked
-    /// and some byte of it is not written yet; whole runs mark and check them through atomics.
-    pub fn unwritten_bits(&mut self, base: u64) -> Option<&mut [u64]> {
-        let (_, size, bits) = self.allocs.iter_mut().find(|a| a.0 == base)?;
-        (!all_written(*size, bits)).then_some(bits.as_mut_slice())
+    /// The bits of the allocation at `base` (bit `b % 64` of word `b / 64` for byte `b`), when it is tracked;
+    /// whole runs mark and check those of allocations not all written ([`InitShadow::unwritten_copies`])
+    /// through atomics.
+    pub fn bits_mut(&mut self, base: u64) -> Option<&mut [u64]> {
+        self.allocs.iter_mut().find(|a| a.0 == base).map(|a| a.2.as_mut_slice())
     }
 
     /// Copies of the bits of every allocation some byte of which is not written yet, by base address: what
@@ -228,7 +228,7 @@ mod init_tests {
         let copies = s.unwritten_copies();
         assert_eq!(copies.iter().map(|c| c.0).collect::<Vec<_>>(), vec![1000]);
         s.mark(1000, 300);
-        assert!(s.unwritten_bits(1000).is_none() && s.written(1200, 4));
+        assert!(s.unwritten_copies().is_empty() && s.written(1200, 4));
         s.restore(copies);
         assert_eq!(s.written_prefix(1000), Some(130));
         s.forget(5000);

@@ -68,7 +68,7 @@ struct RawAlloc {
     base: u64,
     bytes: u64,
     ptr: *mut u8,
-    /// The machine's initcheck bits of the allocation (see [`InitShadow::unwritten_bits`]); null when every
+    /// The machine's initcheck bits of the allocation (see [`crate::sim::memory::InitShadow::bits_mut`]); null when every
     /// byte was written before the launch or the allocation is not checked for uninitialised reads. Stores
     /// mark them; a read of a byte not marked fails, and the launch then runs sequentially, which reports it.
     /// A marked byte another block wrote is a conflict between blocks (found after the run); one its own block
@@ -118,8 +118,9 @@ unsafe impl Send for SharedGlobal {}
 unsafe impl Sync for SharedGlobal {}
 
 impl SharedGlobal {
-    /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment).
-    pub(super) fn new(mem: &mut GlobalMemory) -> Option<SharedGlobal> {
+    /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment). `undo`
+    /// names the allocations not all written yet, whose initcheck bits the run marks and checks.
+    pub(super) fn new(mem: &mut GlobalMemory, undo: &Undo) -> Option<SharedGlobal> {
         let mut allocs = vec![];
         for a in &mut mem.allocs {
             let ptr = a.data.as_mut_ptr();
@@ -127,7 +128,8 @@ impl SharedGlobal {
                 return None;
             }
             let bytes = a.data.len() as u64;
-            let init = match mem.init.as_mut().and_then(|s| s.unwritten_bits(a.base)) {
+            let unwritten = matches!(undo, Undo::Bytes(_, init) if init.iter().any(|(base, _)| *base == a.base));
+            let init = match mem.init.as_mut().filter(|_| unwritten).and_then(|s| s.bits_mut(a.base)) {
                 Some(bits) => bits.as_mut_ptr(),
                 None => std::ptr::null_mut(),
             };
@@ -673,7 +675,7 @@ pub(super) enum Undo {
     /// Made again from the launch (a kernel file's arrays).
     Launch,
     /// The bytes of each allocation before the run (a program's device memory), and the initcheck bits of
-    /// those the run may mark (not all written yet), by base address.
+    /// those the run may mark (not all written yet), by base address: the ones `SharedGlobal` marks.
     Bytes(Vec<Vec<u8>>, Vec<(u64, Vec<u64>)>),
 }
 
@@ -815,7 +817,7 @@ impl Machine {
             return None;
         }
         let undo = self.undo_point();
-        let view = Arc::new(SharedGlobal::new(&mut self.global)?);
+        let view = Arc::new(SharedGlobal::new(&mut self.global, &undo)?);
         let template = self.template();
         let total = self.total_blocks;
         let chunks = (threads() as u64 * 8).min(total).max(1);

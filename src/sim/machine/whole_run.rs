@@ -67,7 +67,7 @@ impl Machine {
             return false;
         }
         let undo = self.undo_point();
-        let Some(view) = SharedGlobal::new(&mut self.global) else { return false };
+        let Some(view) = SharedGlobal::new(&mut self.global, &undo) else { return false };
         let view = Arc::new(view);
         let template = self.template();
         let n = (threads() as u64).clamp(1, self.total_blocks.max(1));
