@@ -3,6 +3,7 @@
 //! `tests/programs/record.sh`). A program's first or last lines may say:
 //!
 //! - `// args: A B`: its command-line arguments (on the GPU too);
+//! - `// nvcc: FLAGS`: what else nvcc needs to build it on the GPU (`-rdc=true`; warpdbg ignores it);
 //! - `// finding: TEXT`: a bug warpdbg must report (TEXT appears on its standard error); the program then
 //!   stops there, so its standard output must be the start of the GPU's, and the exit status is warpdbg's
 //!   (`// status: N`);

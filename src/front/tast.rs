@@ -468,6 +468,9 @@ pub enum ExprKind {
     Assert(String, Box<Expr>),
     /// The statements, then the value: a call that fills a struct before its field is read.
     Seq(Vec<Stmt>, Box<Expr>),
+    /// `kernel<<<...>>>(args)` in device code (dynamic parallelism): seven `unsigned int` configuration values
+    /// (grid x, y, z, block x, y, z, dynamic shared bytes), then the arguments converted to the parameters.
+    Launch(FnId, Vec<Expr>, Vec<Expr>),
 }
 
 impl Expr {

@@ -96,7 +96,13 @@ impl Resolver<'_> {
                 r?;
                 continue;
             }
-            let Some(init) = &dc.init else { continue };
+            let Some(init) = &dc.init else {
+                // `dim3 d;` is (1, 1, 1): its constructor's defaults.
+                if matches!(&ty, Type::Struct(d) if d.name == "dim3") {
+                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), vec![]), Type::Void, span)));
+                }
+                continue;
+            };
             if super::vector::vector_elem(&ty).is_some() {
                 self.vector_init(addr, &ty, init, out)?;
                 continue;

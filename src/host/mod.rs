@@ -56,11 +56,21 @@ pub struct LaunchRequest {
     pub shared: u32,
     /// Argument bits, in parameter order.
     pub args: Vec<u64>,
-    /// The host line of the launch.
+    /// The line of the launch: in host code, or for a grid launched from device code (`parent`), there.
     pub line: u32,
+    /// For a grid launched from device code (dynamic parallelism): the launch whose thread launched it.
+    pub parent: Option<usize>,
 }
 
 impl LaunchRequest {
+    /// Where the launch is: `line 12`, or `line 26 (from device code, in launch 1)` for a child grid.
+    pub fn site(&self) -> String {
+        match self.parent {
+            Some(p) => format!("line {} (from device code, in launch {p})", self.line),
+            None => format!("line {}", self.line),
+        }
+    }
+
     /// `fill<<<2, 2048>>>` (dimensions of 1 left out as a program writes them).
     pub fn config(&self) -> String {
         let dim = |d: [u32; 3]| match d {
@@ -110,8 +120,13 @@ pub trait Device {
     fn symbol(&self, index: usize) -> Option<(u64, u64)>;
     /// The allocations made by `malloc` and `map` that are still live, oldest first.
     fn live(&self) -> Vec<DeviceAlloc>;
-    /// Runs a launch to its end.
+    /// Runs a launch to its end, and the grids its threads launched (dynamic parallelism).
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
+    /// How many grids the last [`Device::launch`] ran for its threads' launches: they take the launch numbers
+    /// after its own.
+    fn child_launches(&self) -> usize {
+        0
+    }
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);
     /// Whether [`Device::host_vars`] should be called before each launch (a debugger wants them).

@@ -98,6 +98,9 @@ macro_rules! each_source {
             Instr::Assert { cond, .. } => $f(cond),
             Instr::Printf { args, .. } => args.$iter().for_each(|(o, _)| $f(o)),
             Instr::Curand { args, .. } => args.$iter().for_each($f),
+            Instr::Launch { config, args, .. } => {
+                config.$iter().chain(args.$iter()).for_each($f);
+            }
             Instr::Branch { cond, .. } => $f(cond),
             Instr::Special { .. }
             | Instr::SharedAddr { .. }

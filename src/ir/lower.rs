@@ -619,6 +619,14 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Printf { fmt: fmt_id, args: args.into_boxed_slice() }, span);
                 Operand::Imm(0)
             }
+            E::Launch(id, config, args) => {
+                let kernel = self.string_id(&self.program.function(*id).name.clone());
+                let config: Vec<Operand> = config.iter().map(|c| self.expr(c)).collect();
+                let config: [Operand; 7] = config.try_into().expect("the type checker gives seven values");
+                let args: Vec<Operand> = args.iter().map(|a| self.expr(a)).collect();
+                self.emit(Instr::Launch { kernel, config: Box::new(config), args: args.into_boxed_slice() }, span);
+                Operand::Imm(0)
+            }
         }
     }
 

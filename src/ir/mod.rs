@@ -333,6 +333,14 @@ pub enum Instr {
         fmt: u32,
         args: Box<[(Operand, Ty)]>,
     },
+    /// A launch from device code (dynamic parallelism): each executing lane queues a grid of the kernel
+    /// named by [`Kernel::strings`]`[kernel]`, with `config` (grid x, y, z, block x, y, z, dynamic shared
+    /// bytes) and the argument bits `args`, to run after this grid (`sim::child_launch`).
+    Launch {
+        kernel: u32,
+        config: Box<[Operand; 7]>,
+        args: Box<[Operand]>,
+    },
     // Terminators: exactly one ends every block.
     Jump {
         target: Pc,

@@ -214,6 +214,11 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
             let a: Vec<String> = args.iter().map(|(x, t)| o(x, *t)).collect();
             format!("printf {:?}{}{}", k.strings[*fmt as usize], if a.is_empty() { "" } else { ", " }, a.join(", "))
         }
+        Instr::Launch { kernel, config, args } => {
+            let c: Vec<String> = config.iter().map(|x| o(x, Ty::U32)).collect();
+            let a: Vec<String> = args.iter().map(|x| o(x, Ty::U64)).collect();
+            format!("launch {}<<<{}>>>({})", k.strings[*kernel as usize], c.join(", "), a.join(", "))
+        }
         Instr::Exit => "exit".into(),
         Instr::Jump { .. } | Instr::Branch { .. } => unreachable!("printed by the caller"),
     }

@@ -49,8 +49,10 @@ pub struct LaunchInfo {
     pub block: Dim3,
     /// Dynamic shared memory bytes.
     pub shared: u32,
-    /// The host line of the `<<<...>>>`.
+    /// The line of the `<<<...>>>` (in device code for a grid launched there).
     pub host_line: u32,
+    /// The launch whose device code launched this grid (dynamic parallelism).
+    pub parent: Option<usize>,
     /// How it ended (`completed`, `fault`, ...); None while it is the one being debugged.
     pub outcome: Option<&'static str>,
 }
@@ -141,6 +143,7 @@ impl LaunchHook for Hook {
             block: m.launch.block,
             shared: req.shared,
             host_line: req.line,
+            parent: req.parent,
             outcome: None,
         };
         let vars = std::mem::take(&mut self.vars);

@@ -16,6 +16,7 @@ use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Kernel, Ty};
 use crate::launch::{Dim3, Launch, LaunchArg, Mode};
+use crate::sim::child_launch::{self, ChildLaunch};
 use crate::sim::fault::FaultKind;
 use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
 use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory, SharedLayout};
@@ -25,6 +26,10 @@ use crate::sim::memory_report::MemoryDetail;
 const GUARD: u64 = 4096;
 /// Shared memory a block may use without opting in (static and dynamic together).
 const SHARED_PER_BLOCK: u64 = 48 * 1024;
+/// Grids launched from device code may nest this deep below the host's launch (the hardware's limit).
+const MAX_NESTING: u32 = 24;
+/// Launches from device code one grid may have pending (`cudaLimitDevRuntimePendingLaunchCount`'s default).
+const MAX_PENDING: usize = 2048;
 
 /// One launch of the program, as warpdbg saw it.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +86,10 @@ pub struct SimDevice<'a> {
     pub finding: u8,
     /// Runs launches instead of running them to their end here (a debugger).
     pub hook: Option<Box<dyn LaunchHook + 'a>>,
+    /// The current host launch's number, and the grids its threads (and theirs) launched so far (dynamic
+    /// parallelism).
+    root: usize,
+    children: usize,
 }
 
 /// The C name of an element type (for hints).
@@ -127,6 +136,8 @@ impl<'a> SimDevice<'a> {
             launches: vec![],
             finding: 0,
             hook: None,
+            root: 0,
+            children: 0,
         };
         d.mem.init = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
@@ -207,10 +218,10 @@ impl<'a> SimDevice<'a> {
     fn refused(&mut self, req: &LaunchRequest, code: u32, reason: String) -> LaunchStatus {
         let (name, _) = errors::error_text(code);
         let text = format!(
-            "warpdbg: launch {}: {} at line {} did not run: {name} ({reason})\n",
+            "warpdbg: launch {}: {} at {} did not run: {name} ({reason})\n",
             req.index,
             req.config(),
-            req.line
+            req.site()
         );
         let json = self.json.map(|_| report::refused_json(req, code, &reason));
         self.launches.push(LaunchRecord {
@@ -229,7 +240,62 @@ impl<'a> SimDevice<'a> {
         LaunchStatus::Refused { code, reason }
     }
 
+    /// A host launch and the grids launched from its threads: each child after the grid that launched it
+    /// (and after the children before it, with their own children), numbered after the host's launch.
     fn run(&mut self, req: &LaunchRequest) -> LaunchStatus {
+        (self.root, self.children) = (req.index, 0);
+        self.run_tree(req, 0)
+    }
+
+    /// Launch `req`, nested `depth` grids below the host, and then its children (`sim::child_launch`).
+    fn run_tree(&mut self, req: &LaunchRequest, depth: u32) -> LaunchStatus {
+        let (status, mut children) = self.run_grid(req);
+        let LaunchStatus::Ran { mut printed, mut ns } = status else { return status };
+        child_launch::in_launch_order(&mut children);
+        for (k, c) in children.into_iter().enumerate() {
+            self.children += 1;
+            let child = LaunchRequest {
+                index: self.root + self.children,
+                kernel: c.kernel,
+                grid: c.grid,
+                block: c.block,
+                shared: c.shared,
+                args: c.args,
+                line: c.line,
+                parent: Some(req.index),
+            };
+            // The device runtime's limits (CUDA 12 defaults): a launch that exceeds them fails in the
+            // launching thread and the grid never runs.
+            let limit = if depth + 1 > MAX_NESTING {
+                Some((errors::LAUNCH_MAX_DEPTH, format!("it would be nested {} grids deep; at most {MAX_NESTING}", depth + 1)))
+            } else if k >= MAX_PENDING {
+                Some((errors::LAUNCH_PENDING_COUNT, format!("launch {} had {MAX_PENDING} launches pending already", req.index)))
+            } else {
+                None
+            };
+            let status = match limit {
+                Some((code, reason)) => self.refused(&child, code, reason),
+                None => self.run_tree(&child, depth + 1),
+            };
+            match status {
+                LaunchStatus::Ran { printed: p, ns: n } => {
+                    printed.push_str(&p);
+                    ns += n;
+                }
+                // Only the launching thread sees a refusal (its `cudaGetLastError`); warpdbg reports it.
+                LaunchStatus::Refused { .. } => {}
+                LaunchStatus::Faulted { printed: p, code, ns: n } => {
+                    printed.push_str(&p);
+                    return LaunchStatus::Faulted { printed, code, ns: ns + n };
+                }
+                LaunchStatus::Stop(code) => return LaunchStatus::Stop(code),
+            }
+        }
+        LaunchStatus::Ran { printed, ns }
+    }
+
+    /// One grid: the launch's status and the grids its threads launched.
+    fn run_grid(&mut self, req: &LaunchRequest) -> (LaunchStatus, Vec<ChildLaunch>) {
         let kernel = match self.kernel(&req.kernel) {
             Ok(k) => k,
             Err(d) => {
@@ -248,11 +314,11 @@ impl<'a> SimDevice<'a> {
                     text,
                     json: None,
                 });
-                return LaunchStatus::Stop(2);
+                return (LaunchStatus::Stop(2), vec![]);
             }
         };
         if let Some((code, reason)) = self.check_config(req, &kernel) {
-            return self.refused(req, code, reason);
+            return (self.refused(req, code, reason), vec![]);
         }
         // The kernel's own arguments, then the addresses of the file's device variables and of this launch's
         // local arrays (the lowering's parameter order).
@@ -296,10 +362,10 @@ impl<'a> SimDevice<'a> {
         let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
         let m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
-        let (m, outcome) = match self.hook.as_mut() {
+        let (mut m, outcome) = match self.hook.as_mut() {
             Some(h) => match h.launch(req.index, req, m) {
                 Some(done) => done,
-                None => return LaunchStatus::Stop(2),
+                None => return (LaunchStatus::Stop(2), vec![]),
             },
             None => {
                 let mut m = m;
@@ -310,12 +376,12 @@ impl<'a> SimDevice<'a> {
         let ns = cost::kernel_ns(&self.gpu, &m);
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
         let mut text = format!(
-            "warpdbg: launch {}: {}<<<{}, {}>>> at line {}: {} after {} steps\n",
+            "warpdbg: launch {}: {}<<<{}, {}>>> at {}: {} after {} steps\n",
             req.index,
             req.kernel,
             dim(req.grid),
             dim(req.block),
-            req.line,
+            req.site(),
             outcome.name(),
             m.steps
         );
@@ -357,13 +423,14 @@ impl<'a> SimDevice<'a> {
             text,
             json,
         });
+        let children = std::mem::take(&mut m.children);
         self.mem = m.into_memory();
         for at in locals {
             if let Some(i) = self.mem.allocs.iter().position(|a| a.base == at) {
                 self.mem.allocs.remove(i);
             }
         }
-        match outcome {
+        let status = match outcome {
             Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
             Outcome::Fault(_) => {
                 self.finding = self.finding.max(1);
@@ -371,7 +438,8 @@ impl<'a> SimDevice<'a> {
             }
             Outcome::Deadlock(_) | Outcome::Livelock(_) => LaunchStatus::Stop(3),
             Outcome::StepLimit => LaunchStatus::Stop(4),
-        }
+        };
+        (status, children)
     }
 
     /// For a fault just past the end of an allocation host code made, within its size times its element
@@ -518,6 +586,10 @@ impl crate::host::Device for SimDevice<'_> {
 
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus {
         self.run(req)
+    }
+
+    fn child_launches(&self) -> usize {
+        self.children
     }
 
     fn wants_host_vars(&self) -> bool {

@@ -30,6 +30,9 @@ pub fn launch_json(
     entries.insert("host_line".into(), json!(req.line));
     entries.insert("config".into(), json!(req.config()));
     entries.insert("duration_ns".into(), json!(ns));
+    if let Some(p) = req.parent {
+        entries.insert("parent_launch".into(), json!(p));
+    }
     entries.insert("error".into(), code.map_or(Value::Null, error_json));
     let mut out = vec![];
     // Writing to a Vec cannot fail.
@@ -39,10 +42,13 @@ pub fn launch_json(
 
 /// The object of a launch the configuration check refused.
 pub fn refused_json(req: &LaunchRequest, code: u32, reason: &str) -> Vec<u8> {
-    let v = json!({
+    let mut v = json!({
         "launch": req.index, "host_line": req.line, "kernel": req.kernel, "config": req.config(),
         "grid": req.grid, "block": req.block, "outcome": "not_run", "reason": reason, "error": error_json(code),
     });
+    if let Some(p) = req.parent {
+        v["parent_launch"] = json!(p);
+    }
     let mut out = serde_json::to_vec_pretty(&v).unwrap_or_default();
     out.push(b'\n');
     out

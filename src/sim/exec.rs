@@ -81,6 +81,13 @@ pub enum Note {
         lane: u32,
         addr: u64,
     },
+    /// A launch from device code: kernel name (a [`Kernel::strings`] index), configuration, argument bits.
+    Launch {
+        lane: u32,
+        kernel: u32,
+        config: [u32; 7],
+        args: Vec<u64>,
+    },
 }
 
 /// Everything the data path touches.
@@ -573,6 +580,13 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 let vals: Vec<(u64, Ty)> = args.iter().map(|(o, t)| (ctx.get(*o, l), *t)).collect();
                 let text = super::printf::format(fmt, &vals);
                 ctx.notes.push(Note::Printf { lane: l, text });
+            }
+        }
+        Instr::Launch { kernel, config, args } => {
+            for l in mask.iter() {
+                let config = (**config).map(|o| ctx.get(o, l) as u32);
+                let args = args.iter().map(|o| ctx.get(*o, l)).collect();
+                ctx.notes.push(Note::Launch { lane: l, kernel: *kernel, config, args });
             }
         }
         Instr::Jump { target } => return Ok(Effect::Jump(*target)),

@@ -9,6 +9,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash, Hasher};
 use std::sync::Arc;
 
+use super::child_launch::ChildLaunch;
 use super::exec::{self, Ctx, Effect, ExecError, Note};
 use super::explain;
 use super::fault::{self, Fault, FaultSite};
@@ -320,6 +321,8 @@ pub struct Machine {
     pub metrics: Metrics,
     pub hazards: Vec<Hazard>,
     pub output: Vec<PrintfLine>,
+    /// Grids device threads launched, in launch order (dynamic parallelism: `sim::child_launch`).
+    pub children: Vec<ChildLaunch>,
     outcome: Option<Outcome>,
     quiet: u64,
     seen: HashSet<u64>,
@@ -377,6 +380,7 @@ impl Machine {
             metrics: Metrics { warps, ..Default::default() },
             hazards: vec![],
             output: vec![],
+            children: vec![],
             outcome: None,
             quiet: 0,
             seen: HashSet::new(),
@@ -430,6 +434,7 @@ impl Machine {
             metrics: Metrics { warps, ..Default::default() },
             hazards: vec![],
             output: vec![],
+            children: vec![],
             outcome: None,
             quiet: 0,
             seen: HashSet::new(),
@@ -862,6 +867,22 @@ impl Machine {
                 Note::Printf { lane, text } => {
                     let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
                     self.output.push(PrintfLine { step: self.steps, block: idx, thread, text });
+                }
+                Note::Launch { lane, kernel, config, args } => {
+                    let tid = w as u32 * 32 + lane;
+                    let grid = self.launch.grid;
+                    let linear_block = idx.x as u64 + grid.x as u64 * (idx.y as u64 + grid.y as u64 * idx.z as u64);
+                    self.children.push(ChildLaunch {
+                        kernel: self.kernel.strings[kernel as usize].clone(),
+                        grid: [config[0], config[1], config[2]],
+                        block: [config[3], config[4], config[5]],
+                        shared: config[6],
+                        args,
+                        line,
+                        parent_block: idx,
+                        parent_thread: self.blocks[b].thread_idx(tid, block_dim),
+                        order: (linear_block, tid),
+                    });
                 }
                 Note::AtomicWrite { lane, addr } => {
                     let tid = w as u32 * 32 + lane;

@@ -3,6 +3,7 @@
 
 pub mod alu;
 pub mod banks;
+pub mod child_launch;
 pub mod curand;
 pub mod decoded;
 pub mod exec;

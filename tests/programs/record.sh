@@ -6,7 +6,8 @@
 #
 #     bash tests/programs/record.sh [FILE.cu ...]
 #
-# A program's arguments, if it needs any, are the words after `// args:` on its first lines. Its standard output
+# A program's arguments, if it needs any, are the words after `// args:` on its first lines; extra nvcc flags
+# (`-rdc=true` for dynamic parallelism) the words after `// nvcc:`. Its standard output
 # is line-buffered, as in the terminal a student runs it in (a program that aborts keeps what it printed).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -27,7 +28,9 @@ cat "$out/env.txt"
 for f in "${files[@]}"; do
     n=$(basename "$f" .cu)
     args=$(sed -n '1,5s|^// args: *||p' "$f" | head -1)
-    if ! nvcc -O2 -arch="$ARCH" -o "$build/$n" "$f" > "$build/$n.nvcc.log" 2>&1; then
+    flags=$(sed -n '1,5s|^// nvcc: *||p' "$f" | head -1)
+    # shellcheck disable=SC2086 # the flags are words
+    if ! nvcc -O2 -arch="$ARCH" $flags -o "$build/$n" "$f" > "$build/$n.nvcc.log" 2>&1; then
         echo "$n: nvcc failed"; cat "$build/$n.nvcc.log"; continue
     fi
     # shellcheck disable=SC2086 # the arguments are words

@@ -277,16 +277,9 @@ impl Parser<'_> {
                 self.expect(Punct::RBracket)?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
-            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) && self.host {
-                return self.launch(e);
             } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
-                return Err(self.error(
-                    Diagnostic::unsupported(
-                        e.span.to(self.span()),
-                        "launching a kernel from a kernel (dynamic parallelism)",
-                    )
-                    .label("a launch inside device code"),
-                ));
+                // In device code too: dynamic parallelism (checked in `typeck::launch`).
+                return self.launch(e);
             } else if self.is(Punct::LParen) && matches!(e.kind, ExprKind::Member(..)) {
                 let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
                 let args = self.call_args()?;

@@ -169,7 +169,7 @@ impl Checker {
         match &e.kind {
             A::Error => Expr::error(span),
             // The parser reads launches only in host code, which device type checking never sees.
-            A::Launch(..) => self.type_error(span, "a kernel launch in device code"),
+            A::Launch(kernel, config, args) => self.child_launch(kernel, config, args, span),
             A::New { .. } | A::Delete(..) => self.type_error(span, "`new`/`delete` in device code"),
             A::Comma(..) => self.type_error(span, "the comma operator in device code"),
             A::Lambda { .. } => self.type_error(span, "a lambda in device code"),

@@ -9,6 +9,7 @@ mod expr;
 mod globals;
 mod group_ops;
 mod groups;
+mod launch;
 mod members;
 mod stmt;
 mod struct_ref;

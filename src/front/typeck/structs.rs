@@ -25,6 +25,11 @@ pub(super) struct StructLocal {
 /// A struct's type, the statements that compute its address once, and each scalar field's place and type.
 pub(super) type LeafPlaces = (Type, Vec<Stmt>, Vec<(Place, Type)>);
 
+/// Whether `ty` is CUDA's `dim3` (whose constructor fills missing dimensions with 1).
+fn is_dim3(ty: &Type) -> bool {
+    matches!(ty, Type::Struct(s) if s.name == "dim3")
+}
+
 /// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
 pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
     if let Some(g) = super::groups::group_type(name) {
@@ -202,7 +207,7 @@ impl Checker {
         }
         // `Vec3 v;` runs the default constructor, when the class has one.
         let default_ctor = ast::Expr { kind: A::InitList(vec![]), span: dc.name.span };
-        let init = dc.init.as_ref().or(self.has_default_ctor(&ty).then_some(&default_ctor));
+        let init = dc.init.as_ref().or((self.has_default_ctor(&ty) || is_dim3(&ty)).then_some(&default_ctor));
         let values = match init {
             Some(init) => match self.struct_values(init, &ty) {
                 Some(v) => Some(v),
@@ -273,13 +278,15 @@ impl Checker {
                     return None;
                 }
                 let mut out = vec![];
+                // `dim3 b(64)` is (64, 1, 1): dim3's constructor defaults its arguments to 1.
+                let missing = if is_dim3(ty) { 1 } else { 0 };
                 for (i, (_, _, lty)) in flat.iter().enumerate() {
                     out.push(match scalars.get(i) {
                         Some(x) => {
                             let v = self.expr(x);
                             self.convert(v, lty, "initialiser")
                         }
-                        None => Expr::new(ExprKind::Const(0), lty.clone(), e.span),
+                        None => Expr::new(ExprKind::Const(missing), lty.clone(), e.span),
                     });
                 }
                 Some(out)

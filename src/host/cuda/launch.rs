@@ -62,6 +62,7 @@ impl Interp<'_> {
             shared: shared.min(u32::MAX as u64) as u32,
             args,
             line,
+            parent: None,
         };
         if !self.stream_ok(stream) {
             self.rt.launches += 1;
@@ -77,6 +78,8 @@ impl Interp<'_> {
             self.dev.host_vars(vars);
         }
         let status = self.dev.launch(&req);
+        // Grids the kernel launched from device code took the numbers after it.
+        self.rt.launches += self.dev.child_launches();
         self.mirrors_to_host();
         match status {
             LaunchStatus::Ran { printed, ns } => {

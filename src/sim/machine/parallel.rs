@@ -703,6 +703,7 @@ impl Machine {
                     i,
                     Instr::Atomic { .. }
                         | Instr::Printf { .. }
+                        | Instr::Launch { .. }
                         | Instr::ReadCounter { .. }
                         | Instr::SyncThreads { pred: Some(_) }
                 )
@@ -740,6 +741,7 @@ impl Machine {
             metrics: Metrics::default(),
             hazards: vec![],
             output: vec![],
+            children: vec![],
             outcome: None,
             quiet: 0,
             seen: Default::default(),

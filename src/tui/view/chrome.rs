@@ -33,7 +33,8 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
     let mut launch = format!("{}<<<{}, {}>>>", l.kernel, show_dim(l.grid), show_dim(l.block));
     // A program's launch: its index and the host line that made it.
     if let Some(info) = app.program.as_ref().and_then(|p| p.current_launch().or(p.launches.last())) {
-        launch = format!("launch {} {} at {file}:{}", info.index, info.config(), info.host_line);
+        let from = info.parent.map_or(String::new(), |p| format!(" (from launch {p})"));
+        launch = format!("launch {}{from} {} at {file}:{}", info.index, info.config(), info.host_line);
     }
     // On a narrow screen the state (DEADLOCK, FAULT, ...) matters more than the long names: shorten the mode,
     // then drop the launch, then the file name, before the state is cut off.

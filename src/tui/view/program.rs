@@ -30,7 +30,8 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         };
         out.push(Line::from(vec![
             Span::styled(format!("{mark}{:>2} ", l.index), style),
-            Span::styled(l.config(), style),
+            // A grid launched from device code hangs under the launch that made it.
+            Span::styled(if l.parent.is_some() { format!("↳{}", l.config()) } else { l.config() }, style),
             Span::styled(format!(" L{} {end}", l.host_line), t.dim()),
         ]));
     }
