@@ -85,6 +85,7 @@ warning[E-unsupported]: kernel `parent_kernel` is not available: launching a ker
 20 │     if (lane_id() == 0) child<<<1, 4>>>(out);
    │                         ^^^^^^^ a launch inside device code
    │
+   = hint: warpdbg runs grids launched from device code in whole programs: add the host code, `main()`
    = note: the launched kernel does not use `parent_kernel`, so the rest of the file still runs
 
 "
@@ -111,6 +112,8 @@ error[E-unsupported]: not supported by warpdbg: launching a kernel from a kernel
    │
  1 │ parent_kernel
    │ ------------- launched here
+   │
+   = hint: warpdbg runs grids launched from device code in whole programs: add the host code, `main()`
 
 "
     );

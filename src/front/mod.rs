@@ -197,13 +197,6 @@ fn compile_here(
         note_expansions(&sources, &mut diags);
         CompileError { sources: sources.clone(), diags }
     })?;
-    // A kernel file has no program layer to run a child grid (`program::device` does).
-    if let Some(pc) = kernel.instrs.iter().position(|i| matches!(i, ir::Instr::Launch { .. })) {
-        let d = Diagnostic::unsupported(kernel.spans[pc], "launching a kernel from a kernel in a kernel file")
-            .label("dynamic parallelism")
-            .hint("write the host code too (a `main()` that launches the kernel): warpdbg runs child grids in whole programs");
-        return Err(CompileError { sources, diags: vec![d] });
-    }
     if kernel.uses_dynamic_shared() && launch.dynamic_shared == 0 {
         let array = kernel.shared.iter().find(|s| s.dynamic).map_or("", |s| s.name.as_str());
         let span = program.globals.iter().find(|g| g.name == array).map_or(whole, |g| g.span);

@@ -277,9 +277,24 @@ impl Parser<'_> {
                 self.expect(Punct::RBracket)?;
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::Index(Box::new(e), Box::new(idx)), span };
-            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
-                // In device code too: dynamic parallelism (checked in `typeck::launch`).
+            } else if self.is(Punct::Shl)
+                && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                && (self.host || self.program)
+            {
+                // In a program's device code too: dynamic parallelism (checked in `typeck::launch`).
                 return self.launch(e);
+            } else if self.is(Punct::Shl) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
+                // A kernel file has no program layer to run the child grid.
+                return Err(self.error(
+                    Diagnostic::unsupported(
+                        e.span.to(self.span()),
+                        "launching a kernel from a kernel (dynamic parallelism)",
+                    )
+                    .label("a launch inside device code")
+                    .hint(
+                        "warpdbg runs grids launched from device code in whole programs: add the host code, `main()`",
+                    ),
+                ));
             } else if self.is(Punct::LParen) && matches!(e.kind, ExprKind::Member(..)) {
                 let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
                 let args = self.call_args()?;

@@ -70,7 +70,11 @@ impl Checker {
         }
         let launch = Expr::new(ExprKind::Launch(id, dims, out), Type::Void, span);
         match stream {
-            Some(s) => Expr::new(ExprKind::Seq(vec![Stmt { kind: StmtKind::Expr(s), span }], Box::new(launch)), Type::Void, span),
+            Some(s) => Expr::new(
+                ExprKind::Seq(vec![Stmt { kind: StmtKind::Expr(s), span }], Box::new(launch)),
+                Type::Void,
+                span,
+            ),
             None => launch,
         }
     }

@@ -21,8 +21,6 @@ pub const INVALID_DEVICE: u32 = 101;
 pub const INVALID_RESOURCE_HANDLE: u32 = 400;
 /// `cudaErrorNotReady`.
 pub const NOT_READY: u32 = 600;
-/// `cudaErrorLaunchMaxDepthExceeded`: a launch from device code nested deeper than 24 grids.
-pub const LAUNCH_MAX_DEPTH: u32 = 65;
 /// `cudaErrorLaunchPendingCountExceeded`: more launches from device code pending than
 /// `cudaLimitDevRuntimePendingLaunchCount` (2048).
 pub const LAUNCH_PENDING_COUNT: u32 = 69;
@@ -53,8 +51,12 @@ const CODES: &[(u32, &str, &str)] = &[
     (35, "cudaErrorInsufficientDriver", "CUDA driver version is insufficient for CUDA runtime version"),
     (46, "cudaErrorDevicesUnavailable", "CUDA-capable device(s) is/are busy or unavailable"),
     (52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"),
-    (65, "cudaErrorLaunchMaxDepthExceeded", "launch failed because launch would exceed cudaLimitDevRuntimeSyncDepth"),
-    (69, "cudaErrorLaunchPendingCountExceeded", "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"),
+    (65, "cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"),
+    (
+        69,
+        "cudaErrorLaunchPendingCountExceeded",
+        "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount",
+    ),
     (98, "cudaErrorInvalidDeviceFunction", "invalid device function"),
     (100, "cudaErrorNoDevice", "no CUDA-capable device is detected"),
     (101, "cudaErrorInvalidDevice", "invalid device ordinal"),
