@@ -32,7 +32,7 @@ const FIXTURES: &[(&str, &str, usize)] = &[
     ("unsupported_local_array.cu", "5:10", 1),
     ("unsupported_recursion.cu", "3:1", 1),
     ("unsupported_struct.cu", "2:1", 1),
-    ("unsupported_switch.cu", "6:5", 1),
+    ("unsupported_goto.cu", "6:18", 1),
     ("unterminated_comment.cu", "4:27", 2),
     ("wrong_arg_element_type.cu", "2:13", 1),
 ];

@@ -618,3 +618,43 @@ fn a_range_based_for_in_device_code_is_named_with_its_rewrite() {
     assert!(r.contains("k.cu:7:5"), "{r}");
     assert!(r.contains("write it with an index: for (int i = 0; i < n; i++)"), "{r}");
 }
+
+#[test]
+fn switch_falls_through_breaks_and_continues_like_the_gpu_in_both_models() {
+    // The kernel an H100 ran (tests/conformance/switch_cases.cu): threads 0 and 1 worked by hand, 2251 = ((1 + 10)
+    // + 10 + 1 + 100 + 2 + 1000) * 2 + 3, negated by `case 'a'`; thread 1 continues its loop at `case 3`.
+    for mode in [Mode::Its, Mode::PreVolta] {
+        let r = common::run("tests/conformance/switch_cases.cu", mode, &[]);
+        assert_eq!(r.outcome(), "completed");
+        assert_eq!(r.ints("out")[..6], [-2251, -225, 4514, 117, -127, -227], "{mode:?}");
+    }
+    // A switch on a 64-bit value with a negative case, `default` first, and an empty switch.
+    let r = run_text(
+        "// @block 8\n// @arg out long long[8] = 0\n\
+         __global__ void k(long long *out) {\n\
+             long long v = (long long)threadIdx.x - 4;\n\
+             switch (v) { default: out[threadIdx.x] = 9; break; case -4: out[threadIdx.x] = -1; break; case 3000000000LL: break; }\n\
+             switch (v) {}\n\
+         }\n",
+        Mode::Its,
+    );
+    assert_eq!(r.ints("out"), vec![-1, 9, 9, 9, 9, 9, 9, 9]);
+}
+
+#[test]
+fn switch_mistakes_are_errors_with_their_place() {
+    let cases = [
+        ("switch (t) { case 1: break; case 1: break; }", "duplicate `case 1`", "4:29"),
+        ("int n = t; switch (t) { case n: break; }", "a `case` value must be a constant", "4:30"),
+        ("switch (1.5f) { default: break; }", "a `switch` needs an integer, not `float`", "4:9"),
+        ("switch (t) { default: break; default: break; }", "a second `default` in one `switch`", "4:30"),
+        ("case 3: t++;", "a `case` or `default` label outside of a `switch`", "4:1"),
+    ];
+    for (body, message, at) in cases {
+        let text = format!("// @block 4\n// @arg out int[4] = 0\n__global__ void k(int *out) {{ int t = threadIdx.x;\n{body}\nout[t] = t; }}\n");
+        let e = compile_err(&text, Mode::Its);
+        let rendered = warpdbg::front::diagnostic::render_plain(&e.sources, &e.diags);
+        assert!(rendered.contains(message), "{body}: {rendered}");
+        assert!(rendered.contains(&format!("k.cu:{at}")), "{body}: {rendered}");
+    }
+}

@@ -186,6 +186,14 @@ pub enum StmtKind {
         step: Option<Expr>,
         body: Box<Stmt>,
     },
+    /// `switch (cond) { ... }`: the body's statements in order, and where each label is: `(Some(value), i)`
+    /// for `case value:` before statement `i` (values of `cond`'s type), `(None, i)` for `default:`.
+    /// Control falls through from one label's statements into the next; `break` leaves the switch.
+    Switch {
+        cond: Expr,
+        labels: Vec<(Option<u64>, usize)>,
+        body: Vec<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),

@@ -84,18 +84,18 @@ impl Parser<'_> {
                 self.expect_semi()?;
                 StmtKind::Return(value)
             }
-            TokKind::Kw(Kw::Switch) if self.host => {
+            TokKind::Kw(Kw::Switch) => {
                 self.bump();
                 let cond = self.paren_cond()?;
                 StmtKind::Switch { cond, body: Box::new(self.statement()?) }
             }
-            TokKind::Kw(Kw::Case) if self.host => {
+            TokKind::Kw(Kw::Case) => {
                 self.bump();
                 let value = self.ternary()?;
                 self.expect(Punct::Colon)?;
                 StmtKind::Case(value)
             }
-            TokKind::Kw(Kw::Default) if self.host && *self.peek_kind(1) == TokKind::Punct(Punct::Colon) => {
+            TokKind::Kw(Kw::Default) if *self.peek_kind(1) == TokKind::Punct(Punct::Colon) => {
                 self.bump();
                 self.bump();
                 StmtKind::Default
@@ -111,22 +111,13 @@ impl Parser<'_> {
                 self.bump();
                 StmtKind::Label(label)
             }
-            TokKind::Kw(k @ (Kw::Switch | Kw::Goto | Kw::Case | Kw::Default)) => {
-                let what = match k {
-                    Kw::Goto => "`goto`",
-                    _ => "`switch` statements",
-                };
-                let d = Diagnostic::unsupported(self.span(), what).hint("write it with if/else");
-                let bail = self.error(d);
-                if k == Kw::Switch {
-                    // Skip the whole switch so its cases do not produce more errors.
-                    self.bump();
-                    while !self.at_eof() && !self.is(Punct::LBrace) {
-                        self.bump();
-                    }
-                    let _ = self.skip_braces();
-                }
-                return Err(bail);
+            TokKind::Kw(Kw::Goto) => {
+                let d = Diagnostic::unsupported(self.span(), "`goto` in device code").hint("write it with if/else or a loop");
+                return Err(self.error(d));
+            }
+            TokKind::Kw(Kw::Default) => {
+                self.bump();
+                return Err(self.expected("`:`"));
             }
             TokKind::Kw(Kw::Struct | Kw::Enum) if !self.starts_definition() => StmtKind::Decl(self.declaration()?),
             TokKind::Kw(Kw::Struct | Kw::Template | Kw::Union | Kw::Enum) => {

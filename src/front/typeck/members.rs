@@ -150,10 +150,13 @@ impl Rewrite<'_> {
                     self.scoped(e);
                 }
             }
-            ast::StmtKind::While { cond, body } | ast::StmtKind::DoWhile { body, cond } => {
+            ast::StmtKind::While { cond, body }
+            | ast::StmtKind::DoWhile { body, cond }
+            | ast::StmtKind::Switch { cond, body } => {
                 self.expr(cond);
                 self.scoped(body);
             }
+            ast::StmtKind::Case(e) => self.expr(e),
             ast::StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashSet::new());
                 if let Some(i) = init {

@@ -138,6 +138,8 @@ struct Checker {
     shared: Vec<SharedArray>,
     scopes: Vec<HashMap<String, Binding>>,
     loops: u32,
+    /// `switch` statements the current statement is in (`break` leaves the innermost).
+    switches: u32,
     ret: Type,
     calls: Vec<FnId>,
     /// Member functions and what they are members of (see `members`).
@@ -313,6 +315,7 @@ impl Checker {
         self.shared.clear();
         self.scopes = vec![HashMap::new()];
         self.loops = 0;
+        self.switches = 0;
         self.calls.clear();
         self.by_ref.clear();
         self.type_cache.clear();

@@ -56,7 +56,7 @@ impl Checker {
             }
             ast::StmtKind::Break | ast::StmtKind::Continue => {
                 let is_break = matches!(s.kind, ast::StmtKind::Break);
-                if self.loops == 0 {
+                if self.loops == 0 && !(is_break && self.switches > 0) {
                     let what = if is_break { "break" } else { "continue" };
                     self.err(
                         Diagnostic::new(ErrorCode::Syntax, span, format!("`{what}` outside of a loop"))
@@ -101,13 +101,17 @@ impl Checker {
                 one(StmtKind::Return(value))
             }
             ast::StmtKind::Empty => vec![],
+            ast::StmtKind::Switch { cond, body } => self.switch(cond, body, span),
+            ast::StmtKind::Case(_) | ast::StmtKind::Default => {
+                self.err(
+                    Diagnostic::new(ErrorCode::Syntax, span, "a `case` or `default` label outside of a `switch`")
+                        .label("not directly in a switch's braces"),
+                );
+                vec![]
+            }
             // The parser reads these only in host code.
-            ast::StmtKind::Switch { .. }
-            | ast::StmtKind::Case(_)
-            | ast::StmtKind::Default
-            | ast::StmtKind::Goto(_)
-            | ast::StmtKind::Label(_) => {
-                self.err(Diagnostic::unsupported(span, "`switch` statements").hint("write it with if/else"));
+            ast::StmtKind::Goto(_) | ast::StmtKind::Label(_) => {
+                self.err(Diagnostic::unsupported(span, "`goto` in device code").hint("write it with if/else or a loop"));
                 vec![]
             }
             ast::StmtKind::ForRange { .. } => {
@@ -125,6 +129,56 @@ impl Checker {
         let mut v = self.stmt(s);
         self.scopes.pop();
         if v.len() == 1 { v.pop().expect("one statement") } else { Stmt { kind: StmtKind::Block(v), span: s.span } }
+    }
+
+    /// `switch (cond) { case 1: ...; default: ... }`: labels directly in the braces (not in nested blocks).
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt, span: Span) -> Vec<Stmt> {
+        let cond = self.expr(cond);
+        let ty = match cond.ty.scalar() {
+            Some(s) if s.is_integer() => Type::Scalar(s.promote()),
+            _ if cond.ty.is_error() => Type::Error,
+            _ => {
+                return vec![Stmt { kind: StmtKind::Expr(self.type_error(cond.span, format!("a `switch` needs an integer, not `{}`", cond.ty))), span }];
+            }
+        };
+        let cond = self.convert(cond, &ty, "the switch value");
+        let items = match &body.kind {
+            ast::StmtKind::Block(items) => items.as_slice(),
+            _ => std::slice::from_ref(body),
+        };
+        self.scopes.push(HashMap::new());
+        self.switches += 1;
+        let (mut labels, mut out) = (vec![], vec![]);
+        for item in items {
+            match &item.kind {
+                ast::StmtKind::Case(v) => {
+                    let e = self.expr(v);
+                    let e = self.convert(e, &ty, "a case value");
+                    // As the IR holds constants: zero-extended from the switch type's width.
+                    let width = ty.scalar().map_or(8, |s| s.size());
+                    let bits = |k: i64| if width >= 8 { k as u64 } else { k as u64 & ((1 << (8 * width)) - 1) };
+                    match self.const_int(&e) {
+                        Some(k) if labels.iter().any(|&(l, _)| l == Some(bits(k))) => {
+                            self.err(Diagnostic::new(ErrorCode::Type, item.span, format!("duplicate `case {k}`")))
+                        }
+                        Some(k) => labels.push((Some(bits(k)), out.len())),
+                        None if e.ty.is_error() => {}
+                        None => self.err(
+                            Diagnostic::new(ErrorCode::Type, v.span, "a `case` value must be a constant")
+                                .label("not known at compile time"),
+                        ),
+                    }
+                }
+                ast::StmtKind::Default if labels.iter().any(|(l, _)| l.is_none()) => {
+                    self.err(Diagnostic::new(ErrorCode::Syntax, item.span, "a second `default` in one `switch`"))
+                }
+                ast::StmtKind::Default => labels.push((None, out.len())),
+                _ => out.extend(self.stmt(item)),
+            }
+        }
+        self.switches -= 1;
+        self.scopes.pop();
+        vec![Stmt { kind: StmtKind::Switch { cond, labels, body: out }, span }]
     }
 
     pub(super) fn loop_body(&mut self, s: &ast::Stmt) -> Stmt {
