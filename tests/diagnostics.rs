@@ -29,10 +29,10 @@ const FIXTURES: &[(&str, &str, usize)] = &[
     ("unknown_directive.cu", "2:4", 1),
     ("unknown_kernel.cu", "2:12", 1),
     ("unknown_parameter.cu", "3:9", 1),
+    ("unsupported_goto.cu", "6:18", 1),
     ("unsupported_local_array.cu", "5:10", 1),
     ("unsupported_recursion.cu", "3:1", 1),
     ("unsupported_struct.cu", "2:1", 1),
-    ("unsupported_goto.cu", "6:18", 1),
     ("unterminated_comment.cu", "4:27", 2),
     ("wrong_arg_element_type.cu", "2:13", 1),
 ];
