@@ -651,7 +651,9 @@ fn switch_mistakes_are_errors_with_their_place() {
         ("case 3: t++;", "a `case` or `default` label outside of a `switch`", "4:1"),
     ];
     for (body, message, at) in cases {
-        let text = format!("// @block 4\n// @arg out int[4] = 0\n__global__ void k(int *out) {{ int t = threadIdx.x;\n{body}\nout[t] = t; }}\n");
+        let text = format!(
+            "// @block 4\n// @arg out int[4] = 0\n__global__ void k(int *out) {{ int t = threadIdx.x;\n{body}\nout[t] = t; }}\n"
+        );
         let e = compile_err(&text, Mode::Its);
         let rendered = warpdbg::front::diagnostic::render_plain(&e.sources, &e.diags);
         assert!(rendered.contains(message), "{body}: {rendered}");

@@ -203,7 +203,7 @@ impl Interp<'_> {
             }
             Lib::Math(f) => {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);
-                alu::math(f, Ty::from(s), v[0], v[1])
+                alu::host_math(f, Ty::from(s), v[0], v[1])
             }
             Lib::Cuda(api) => self.runtime(api, &v, e)?,
         })

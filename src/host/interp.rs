@@ -515,7 +515,7 @@ impl<'a> Interp<'a> {
             HK::Arith(op, s, a, b) => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 // (`arith` written out: calling it costs host loops 3 %.)
-                match alu::binary(*op, Ty::from(*s), a, b) {
+                match alu::host_binary(*op, Ty::from(*s), a, b) {
                     Ok(v) => v,
                     Err(_) => return Err(self.divide_by_zero(e.span)),
                 }
@@ -585,7 +585,7 @@ impl<'a> Interp<'a> {
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let new = if s.is_float() {
                     let one = Scalar::I64.convert_bits(*s, *step as u64);
-                    alu::binary(ArithOp::Add, Ty::from(*s), old, one).unwrap_or(old)
+                    alu::host_binary(ArithOp::Add, Ty::from(*s), old, one).unwrap_or(old)
                 } else {
                     Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64))
                 };
@@ -594,7 +594,7 @@ impl<'a> Interp<'a> {
             }
             HK::Unary(op, s, v) => {
                 let v = self.eval(v, slots)?;
-                alu::unary(*op, Ty::from(*s), v)
+                alu::host_unary(*op, Ty::from(*s), v)
             }
             HK::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
             HK::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
@@ -653,7 +653,7 @@ impl<'a> Interp<'a> {
     }
 
     fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Stop> {
-        alu::binary(op, Ty::from(s), a, b).map_err(|_| self.divide_by_zero(span))
+        alu::host_binary(op, Ty::from(s), a, b).map_err(|_| self.divide_by_zero(span))
     }
 
     #[cold]

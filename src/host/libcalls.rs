@@ -93,10 +93,37 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
     }
 }
 
+/// `isnan(x)`, `isinf(x)`, `isfinite(x)` (C's macros, `std::` functions) for a `float` or a `double`, as the
+/// comparisons they are: `x != x`, `x == inf || x == -inf`, `x - x == 0` (`x` evaluated twice, as glibc's
+/// macros may).
+fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> {
+    use ast::{BinaryOp as B, ExprKind as K};
+    let bin = |op, a: ast::Expr, b: ast::Expr| ast::Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), span };
+    let inf = |negative: bool| ast::Expr {
+        kind: K::Float { value: if negative { f64::NEG_INFINITY } else { f64::INFINITY }, single: false },
+        span,
+    };
+    Some(match name {
+        "isnan" => bin(B::Ne, x.clone(), x.clone()),
+        "isinf" => bin(B::LogOr, bin(B::Eq, x.clone(), inf(false)), bin(B::Eq, x.clone(), inf(true))),
+        "isfinite" => {
+            let zero = ast::Expr { kind: K::Float { value: 0.0, single: false }, span };
+            bin(B::Eq, bin(B::Sub, x.clone(), x.clone()), zero)
+        }
+        _ => return None,
+    })
+}
+
 impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
         if let Some(call) = self.host_callback(name, args, span) {
             return call;
+        }
+        if !self.fns.contains_key(&name.name)
+            && let [x] = args
+            && let Some(test) = float_class_test(&name.name, x, span)
+        {
+            return self.rvalue(&test);
         }
         if !self.fns.contains_key(&name.name)
             && let Some(instance) = self.host_template_instance(name, args)

@@ -341,7 +341,7 @@ impl Interp<'_> {
         while p < last {
             let x = self.load(p, elem, None, e.span)?;
             let x = elem.convert_bits(acc, x);
-            sum = crate::sim::alu::binary(crate::front::tast::ArithOp::Add, crate::ir::Ty::from(acc), sum, x)
+            sum = crate::sim::alu::host_binary(crate::front::tast::ArithOp::Add, crate::ir::Ty::from(acc), sum, x)
                 .unwrap_or(sum);
             p += elem.size() as u64;
         }

@@ -9,8 +9,33 @@ use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DivideByZero;
 
+/// The bits a float operation leaves in a register: the GPU's single-precision units give every NaN result
+/// as the canonical `0x7fffffff` (measured on an H100: `inf - inf`, `0 * inf`, `sqrtf(-1)`, `-nan`), where
+/// x86 gives `0xffc00000` (which `printf` shows as `-nan`). Double precision gives x86's `0xfff8...` on both.
+#[inline(always)]
+pub fn f32_bits(r: f32) -> u64 {
+    f32_out::<true>(r)
+}
+
+/// A single-precision result on the GPU (`GPU`) or on the host (x86's NaNs, as the host's own unit leaves them).
+#[inline(always)]
+fn f32_out<const GPU: bool>(r: f32) -> u64 {
+    if GPU && r.is_nan() { 0x7fff_ffff } else { r.to_bits() as u64 }
+}
+
+/// Two-operand arithmetic as the GPU does it.
 #[inline]
 pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> {
+    binary_on::<true>(op, ty, a, b)
+}
+
+/// Two-operand arithmetic as host code (x86) does it.
+pub fn host_binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> {
+    binary_on::<false>(op, ty, a, b)
+}
+
+#[inline(always)]
+fn binary_on<const GPU: bool>(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> {
     Ok(match ty {
         Ty::I32 => {
             let (x, y) = (a as u32 as i32, b as u32 as i32);
@@ -40,7 +65,7 @@ pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> 
         }
         Ty::F32 => {
             let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
-            (match op {
+            f32_out::<GPU>(match op {
                 ArithOp::Add => x + y,
                 ArithOp::Sub => x - y,
                 ArithOp::Mul => x * y,
@@ -48,7 +73,6 @@ pub fn binary(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64, DivideByZero> 
                 ArithOp::Rem => x % y,
                 _ => f32::NAN,
             })
-            .to_bits() as u64
         }
         Ty::F64 => {
             let (x, y) = (f64::from_bits(a), f64::from_bits(b));
@@ -148,11 +172,22 @@ pub fn compare(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
     }
 }
 
+/// One-operand arithmetic as the GPU does it.
 #[inline]
 pub fn unary(op: UnOp, ty: Ty, a: u64) -> u64 {
+    unary_on::<true>(op, ty, a)
+}
+
+/// One-operand arithmetic as host code (x86) does it.
+pub fn host_unary(op: UnOp, ty: Ty, a: u64) -> u64 {
+    unary_on::<false>(op, ty, a)
+}
+
+#[inline(always)]
+fn unary_on<const GPU: bool>(op: UnOp, ty: Ty, a: u64) -> u64 {
     match (op, ty) {
         (UnOp::Not, _) => (a == 0) as u64,
-        (UnOp::Neg, Ty::F32) => (-f32::from_bits(a as u32)).to_bits() as u64,
+        (UnOp::Neg, Ty::F32) => f32_out::<GPU>(-f32::from_bits(a as u32)),
         (UnOp::Neg, Ty::F64) => (-f64::from_bits(a)).to_bits(),
         (UnOp::Neg, Ty::I64 | Ty::U64) => a.wrapping_neg(),
         (UnOp::BitNot, Ty::I64 | Ty::U64) => !a,
@@ -176,7 +211,7 @@ pub fn fma(ty: Ty, a: u64, b: u64, c: u64) -> u64 {
         Ty::F64 => f64::from_bits(a).mul_add(f64::from_bits(b), f64::from_bits(c)).to_bits(),
         _ => {
             let (x, y, z) = (f32::from_bits(a as u32), f32::from_bits(b as u32), f32::from_bits(c as u32));
-            x.mul_add(y, z).to_bits() as u64
+            f32_bits(x.mul_add(y, z))
         }
     }
 }
@@ -197,7 +232,17 @@ fn rn<
     }
 }
 
+/// A math-library function as the GPU computes it.
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
+    math_on::<true>(f, ty, a, b)
+}
+
+/// A math-library function as host code (glibc on x86) computes it.
+pub fn host_math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
+    math_on::<false>(f, ty, a, b)
+}
+
+fn math_on<const GPU: bool>(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
     if let Some(v) = bit_math(f, ty, a, b) {
         return v;
     }
@@ -237,7 +282,7 @@ pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
                 MathFn::Log10 => x.log10(),
                 _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
             };
-            r.to_bits() as u64
+            f32_out::<GPU>(r)
         }
         Ty::F64 => {
             let (x, y) = (f64::from_bits(a), f64::from_bits(b));

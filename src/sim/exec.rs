@@ -663,7 +663,7 @@ fn atomic(op: AtomicOp, ty: Ty, old: u64, x: u64, y: u64) -> u64 {
 
 #[inline(always)]
 fn f32op(x: u64, y: u64, f: impl Fn(f32, f32) -> f32) -> u64 {
-    f(f32::from_bits(x as u32), f32::from_bits(y as u32)).to_bits() as u64
+    alu::f32_bits(f(f32::from_bits(x as u32), f32::from_bits(y as u32)))
 }
 
 /// Where an operand's value comes from, resolved once per instruction.

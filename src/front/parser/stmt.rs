@@ -112,7 +112,8 @@ impl Parser<'_> {
                 StmtKind::Label(label)
             }
             TokKind::Kw(Kw::Goto) => {
-                let d = Diagnostic::unsupported(self.span(), "`goto` in device code").hint("write it with if/else or a loop");
+                let d = Diagnostic::unsupported(self.span(), "`goto` in device code")
+                    .hint("write it with if/else or a loop");
                 return Err(self.error(d));
             }
             TokKind::Kw(Kw::Default) => {

@@ -278,7 +278,9 @@ impl Checker {
         self.bind(&dc.name, Binding::Global(id));
         // `= {1, 2}`: stores where the declaration is, the rest zero (C's rule).
         let Some(init) = &dc.init else { return vec![] };
-        let values = self.init_values(init, elem);
+        // The values are evaluated where the declaration is, so they may be any expressions (`{a, b * 2}`).
+        let mut values = vec![];
+        self.flatten_exprs(init, elem, &mut values);
         let len = full.size() / elem.size();
         if values.len() as u32 > len {
             self.err(Diagnostic::new(
@@ -290,13 +292,10 @@ impl Checker {
         }
         let base = self.global_addr(id, dc.name.span);
         let base = Expr::new(base.kind, Type::ptr(Type::Scalar(elem), false), dc.name.span);
+        let mut values = values.into_iter();
         (0..len)
             .map(|k| {
-                let v = values.get(k as usize).copied().unwrap_or(Value::Int(0));
-                let bits = match v {
-                    Value::Int(i) => Scalar::I64.convert_bits(elem, i as u64),
-                    Value::Float(f) => Scalar::F64.convert_bits(elem, f.to_bits()),
-                };
+                let value = values.next().unwrap_or_else(|| Expr::new(ExprKind::Const(0), Type::Scalar(elem), d.span));
                 let idx = Expr::new(ExprKind::Const(k as u64), Type::INT, d.span);
                 let at = Expr::new(
                     ExprKind::PtrOffset {
@@ -308,12 +307,23 @@ impl Checker {
                     base.ty.clone(),
                     d.span,
                 );
-                let value = Expr::new(ExprKind::Const(bits), Type::Scalar(elem), d.span);
                 let assign =
                     Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(value)), Type::Scalar(elem), d.span);
                 Stmt { kind: StmtKind::Expr(assign), span: d.span }
             })
             .collect()
+    }
+
+    /// A local array's initialiser, flattened into values of its element type (`{{1, x}, {3, 4}}` is four).
+    fn flatten_exprs(&mut self, e: &ast::Expr, elem: Scalar, out: &mut Vec<Expr>) {
+        if let ast::ExprKind::InitList(items) = &e.kind {
+            for item in items {
+                self.flatten_exprs(item, elem, out);
+            }
+            return;
+        }
+        let v = self.expr(e);
+        out.push(self.convert(v, &Type::Scalar(elem), "initialiser"));
     }
 
     /// `r[i]` where `r` is a local array: `i` checked against `r`'s first dimension.

@@ -111,7 +111,9 @@ impl Checker {
             }
             // The parser reads these only in host code.
             ast::StmtKind::Goto(_) | ast::StmtKind::Label(_) => {
-                self.err(Diagnostic::unsupported(span, "`goto` in device code").hint("write it with if/else or a loop"));
+                self.err(
+                    Diagnostic::unsupported(span, "`goto` in device code").hint("write it with if/else or a loop"),
+                );
                 vec![]
             }
             ast::StmtKind::ForRange { .. } => {
@@ -138,7 +140,12 @@ impl Checker {
             Some(s) if s.is_integer() => Type::Scalar(s.promote()),
             _ if cond.ty.is_error() => Type::Error,
             _ => {
-                return vec![Stmt { kind: StmtKind::Expr(self.type_error(cond.span, format!("a `switch` needs an integer, not `{}`", cond.ty))), span }];
+                return vec![Stmt {
+                    kind: StmtKind::Expr(
+                        self.type_error(cond.span, format!("a `switch` needs an integer, not `{}`", cond.ty)),
+                    ),
+                    span,
+                }];
             }
         };
         let cond = self.convert(cond, &ty, "the switch value");

@@ -107,7 +107,7 @@ extern "C" fn arith(env: *mut Env, site: i64, a: i64, b: i64, out: *mut i64) -> 
     // SAFETY: see `parts`; `out` is the loop's stack slot.
     let (env, interp, site) = unsafe { parts(env, site) };
     let Site::Arith(op, ty, span) = site else { return EXIT };
-    match alu::binary(*op, *ty, a as u64, b as u64) {
+    match alu::host_binary(*op, *ty, a as u64, b as u64) {
         Ok(v) => {
             unsafe { *out = v as i64 };
             0
@@ -127,8 +127,8 @@ extern "C" fn pure(env: *mut Env, site: i64, a: i64, b: i64) -> i64 {
     (match site {
         Site::Cmp(op, ty) => alu::compare(*op, *ty, a, b) as u64,
         Site::Convert(from, to) => from.convert_bits(*to, a),
-        Site::Unary(op, ty) => alu::unary(*op, *ty, a),
-        Site::Math(f, ty) => alu::math(*f, *ty, a, b),
+        Site::Unary(op, ty) => alu::host_unary(*op, *ty, a),
+        Site::Math(f, ty) => alu::host_math(*f, *ty, a, b),
         _ => 0,
     }) as i64
 }
