@@ -226,3 +226,32 @@ fn vector_types_and_curand_states_have_their_device_layout_on_the_host() {
     );
     assert_eq!(r.stdout, "16 48 64 5.5 12\n", "{}", r.stderr);
 }
+
+/// A typedef'd self-referential struct (`typedef struct _chunk { ...; struct _chunk *next; } chunk;`, the
+/// shape of C course code) in host code: a linked list built with malloc, walked through `p->next->...`, and
+/// freed; a node read after it was freed is a use after free.
+#[test]
+fn typedefd_self_referential_structs_make_linked_lists() {
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n\
+               typedef struct _chunk {\n    int key;\n    char *data;\n    struct _chunk *next;\n} chunk;\n\
+               struct pair { int a; struct pair *other; };\n\
+               static chunk *push(chunk *head, int key) {\n    chunk *c = (chunk *)malloc(sizeof(chunk));\n\
+               \x20   c->key = key;\n    c->data = NULL;\n    c->next = head;\n    return c;\n}\n\
+               int main() {\n    chunk *head = NULL;\n    for (int i = 1; i <= 4; i++) head = push(head, i * 10);\n\
+               \x20   int sum = 0, n = 0;\n    for (chunk *p = head; p != NULL; p = p->next) { sum += p->key; n++; }\n\
+               \x20   struct pair x, y;\n    x.a = 1; x.other = &y; y.a = 2; y.other = &x;\n\
+               \x20   printf(\"%d nodes, sum %d, second %d, %d %zu\\n\", n, sum, head->next->key, x.other->other->a, sizeof(chunk));\n\
+               \x20   chunk *last = head->next->next->next;\n\
+               \x20   while (head != NULL) { chunk *next = head->next; free(head); head = next; }\n\
+               \x20   return last->key;\n}\n";
+    let r = run("list.cu", src);
+    assert_eq!(r.stdout, "4 nodes, sum 100, second 30, 1 24\n", "{}", r.stderr);
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains(
+            "host code at line 26 reads `c` (byte 0) after it was freed at line 25 (allocated at line 10): use after free"
+        ),
+        "{}",
+        r.stderr
+    );
+}

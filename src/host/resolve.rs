@@ -506,7 +506,7 @@ impl Resolver<'_> {
                 let Some(f) = def.field(&field.name) else {
                     return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
                 };
-                let (off, fty) = (f.offset as i64, f.ty.clone());
+                let (off, fty) = (f.offset as i64, self.complete(f.ty.clone()));
                 Ok((Lv::Mem(ptr_add(addr, off, &fty), None), fty))
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
@@ -518,6 +518,19 @@ impl Resolver<'_> {
                 _ => Err(self.error(e.span, "this expression cannot be assigned to")),
             },
             _ => Err(self.error(e.span, "this expression cannot be assigned to")),
+        }
+    }
+
+    /// `ty` with a struct it points to that was incomplete where it was written (`Node *next` inside `Node`'s
+    /// own definition) replaced by the finished struct, so `p->next->key` and `p->next + 1` see its layout.
+    pub(super) fn complete(&self, ty: Type) -> Type {
+        match ty {
+            Type::Ptr { elem, is_const } => Type::Ptr { elem: Box::new(self.complete(*elem)), is_const },
+            Type::Struct(d) if d.is_incomplete() => match self.kernels.structs.get(&d.name) {
+                Some(full) => Type::Struct(full.clone()),
+                None => Type::Struct(d),
+            },
+            t => t,
         }
     }
 
