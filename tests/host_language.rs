@@ -152,9 +152,6 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
     assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ifstream` in host code yet");
     let variadic = "#include <cstdio>\nvoid log_all(int n, ...) { }\nint main() { log_all(1, 2); return 0; }\n";
     assert_eq!(only_error(variadic), "not supported by warpdbg: variadic functions (`...`)");
-    let pointer = "__global__ void k(float *a) { }\nvoid run(void (*kernel)(float *), float *a) { }\n\
-                   int main() { run(k, 0); return 0; }\n";
-    assert_eq!(only_error(pointer), "not supported by warpdbg: function pointers");
 }
 
 /// Variable-length arrays (a GCC extension nvcc accepts): sized when the declaration runs, zeroed, passed
@@ -254,4 +251,99 @@ fn typedefd_self_referential_structs_make_linked_lists() {
         "{}",
         r.stderr
     );
+}
+
+/// Host function pointers: declared `R (*p)(params)` (locals, parameters, file-scope variables) or through
+/// a typedef, set from `f` or `&f`, called as `p(args)` or `(*p)(args)`, compared with NULL and nullptr,
+/// passed to host functions; a pointer to a kernel chosen in a `switch` launches the kernel it holds (the
+/// launch records name that kernel). Calling a null pointer is a host error at its line.
+#[test]
+fn function_pointers_call_and_launch_what_they_hold() {
+    let src = "#include <stdio.h>\n\
+               __global__ void addOne(float *a, int n) { int i = threadIdx.x; if (i < n) a[i] += 1.0f; }\n\
+               __global__ void twice(float *a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2.0f; }\n\
+               typedef int (*binop)(int, int);\n\
+               int add(int a, int b) { return a + b; }\n\
+               int mul(int a, int b) { return a * b; }\n\
+               int apply(binop f, int x, int y) { return f(x, y); }\n\
+               double half(double x) { return x / 2; }\n\
+               void (*report)(const char *) = NULL;\n\
+               void say(const char *s) { printf(\"say: %s\\n\", s); }\n\
+               int main(int argc, char **argv) {\n\
+               \x20   int (*op)(int, int) = add;\n\
+               \x20   printf(\"%d %d\\n\", op(3, 4), (*op)(5, 6));\n\
+               \x20   op = &mul;\n\
+               \x20   printf(\"%d %d %d\\n\", op(3, 4), apply(add, 1, 2), apply(op, 2, 5));\n\
+               \x20   double (*h)(double) = half;\n\
+               \x20   printf(\"%.2f %d %d\\n\", h(3), h != NULL, op == nullptr);\n\
+               \x20   if (report == NULL) report = say;\n\
+               \x20   report(\"hello\");\n\
+               \x20   float *d;\n    cudaMalloc(&d, 4 * sizeof(float));\n    cudaMemset(d, 0, 4 * sizeof(float));\n\
+               \x20   void (*kernel)(float *, int);\n\
+               \x20   for (int k = 0; k < 2; k++) {\n\
+               \x20       switch (k) { case 0: kernel = &addOne; break; case 1: kernel = twice; break; }\n\
+               \x20       kernel<<<1, 4>>>(d, 4);\n    }\n\
+               \x20   float h4[4];\n    cudaMemcpy(h4, d, sizeof(h4), cudaMemcpyDeviceToHost);\n\
+               \x20   printf(\"%.1f %.1f\\n\", h4[0], h4[3]);\n    cudaFree(d);\n\
+               \x20   int (*none)(int, int) = 0;\n    return none(1, 2);\n}\n";
+    let compiled = program::compile("fp.cu", src.as_bytes(), &Default::default())
+        .unwrap_or_else(|e| panic!("does not compile: {:?}", e.diags));
+    let (mut out, mut err) = (vec![], vec![]);
+    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+    assert_eq!(stdout, "7 11\n12 3 10\n1.50 1 0\nsay: hello\n2.0 2.0\n", "{stderr}");
+    assert_eq!(r.status, 1);
+    let launched: Vec<(&str, &str)> = r.launches.iter().map(|l| (l.kernel.as_str(), l.outcome)).collect();
+    assert_eq!(launched, [("addOne", "completed"), ("twice", "completed")]);
+    assert!(
+        matches!(&r.end, warpdbg::host::HostEnd::Error(e) if e.to_string() == "host code at line 33 calls `none`, a null function pointer"),
+        "{:?}",
+        r.end
+    );
+}
+
+/// What a function pointer holds is checked where it is called or launched: a function of another type, a
+/// kernel called as a host function, a host function launched, a pointer holding a data address.
+#[test]
+fn a_function_pointer_holding_the_wrong_function_is_a_host_error() {
+    let head = "#include <stdio.h>\n__global__ void k(int *a) { a[0] = 1; }\n\
+                float neg(float x) { return -x; }\nvoid hello(int *a) { printf(\"hi\\n\"); }\nint main() {\n";
+    let cases = [
+        (
+            "    int (*f)(int) = neg;\n    return f(1);\n}\n",
+            "host code at line 7 calls `neg` through `f`, a `int (*)(int)`, but `neg` is `float (float)`",
+        ),
+        (
+            "    void (*f)(int *) = k;\n    f(0);\n    return 0;\n}\n",
+            "host code at line 7 calls `f`, which points to the kernel `k`: launch it with `f<<<grid, block>>>(...)`",
+        ),
+        (
+            "    void (*f)(int *) = hello;\n    f<<<1, 1>>>(0);\n    return 0;\n}\n",
+            "host code at line 7 launches `f`, which points to the host function `hello`, not a kernel",
+        ),
+        (
+            "    int x = 0;\n    void *p = &x;\n    void (*f)(int *) = p;\n    f(&x);\n    return 0;\n}\n",
+            "host code at line 9 calls `f`, which holds 0x",
+        ),
+    ];
+    for (body, message) in cases {
+        let r = run("bad.cu", &format!("{head}{body}"));
+        assert_eq!(r.status, 1, "{body}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "{body}: {}", r.stderr);
+        assert_eq!(r.stdout, "");
+    }
+}
+
+/// Function pointers are the host's: device code keeps its error, and a host pointer of the wrong shape is
+/// a compile error with its line.
+#[test]
+fn function_pointers_in_device_code_and_misused_ones_are_compile_errors() {
+    let device = "__device__ float sq(float x) { return x * x; }\n\
+                  __global__ void k(float *a) { float (*f)(float) = sq; a[0] = f(a[0]); }\n\
+                  int main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n";
+    assert_eq!(errors(device)[0], "not supported by warpdbg: function pointers");
+    let args = "int add(int a, int b) { return a + b; }\nint main() { int (*f)(int, int) = add; return f(1); }\n";
+    assert_eq!(only_error(args), "`f` takes 2 arguments");
+    let kernel = "__global__ void k(int *a) { }\nint main() { void (*f)(float) = 0; f<<<1, 1>>>(1.0f); return 0; }\n";
+    assert_eq!(only_error(kernel), "`f` is a `void (*)(float)`, and no kernel of this file has that type");
 }

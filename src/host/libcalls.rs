@@ -95,6 +95,10 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
 
 impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        // A variable holding a function pointer hides a function of the same name, as in C.
+        if let Some(call) = self.call_through(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.host_callback(name, args, span) {
             return call;
         }
@@ -213,6 +217,9 @@ impl Resolver<'_> {
         span: Span,
     ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
+            if let Some(launch) = self.launch_through(k, config, args, span) {
+                return launch;
+            }
             if let Some(instance) = self.kernel_template_instance(k, args) {
                 let ident = ast::Ident { name: instance?, span: k.span };
                 return self.launch(&ident, config, args, span);

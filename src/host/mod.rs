@@ -10,6 +10,7 @@ pub mod cuda;
 mod decl;
 mod expr;
 pub mod files;
+mod fnptr;
 pub mod findings;
 pub mod fstream;
 mod globals;
@@ -163,6 +164,12 @@ pub enum HostError {
     StepLimit {
         line: u32,
     },
+    /// A call or launch through a function pointer that holds no function of its type (null, a data
+    /// address, a kernel called as a host function); the message says which.
+    BadCall {
+        line: u32,
+        message: String,
+    },
 }
 
 impl HostError {
@@ -174,6 +181,7 @@ impl HostError {
             HostError::DivideByZero { .. } => "divide_by_zero",
             HostError::StackOverflow { .. } | HostError::VlaTooLarge { .. } => "stack_overflow",
             HostError::StepLimit { .. } => "host_step_limit",
+            HostError::BadCall { .. } => "bad_call",
         }
     }
 
@@ -185,7 +193,8 @@ impl HostError {
             | HostError::DivideByZero { line }
             | HostError::StackOverflow { line, .. }
             | HostError::VlaTooLarge { line, .. }
-            | HostError::StepLimit { line } => *line,
+            | HostError::StepLimit { line }
+            | HostError::BadCall { line, .. } => *line,
         }
     }
 
@@ -201,7 +210,9 @@ impl HostError {
 impl fmt::Display for HostError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HostError::Memory { message, .. } | HostError::BadFree { message, .. } => f.write_str(message),
+            HostError::Memory { message, .. }
+            | HostError::BadFree { message, .. }
+            | HostError::BadCall { message, .. } => f.write_str(message),
             HostError::DivideByZero { line } => write!(f, "host code at line {line} divides an integer by zero"),
             HostError::StackOverflow { line, function } => write!(
                 f,

@@ -110,7 +110,8 @@ pub fn resolve(
     if !r.diags.is_empty() {
         return Err(ResolveError::Diagnostics(r.diags));
     }
-    Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32 })
+    let kernels = kernels.functions.iter().map(|f| f.name.clone()).collect();
+    Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32, kernels })
 }
 
 pub(super) struct Resolver<'a> {
@@ -197,7 +198,12 @@ impl Resolver<'_> {
 
     /// The type a written type names, with `extra` more pointer levels.
     pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Res<Type> {
-        let base = if let Some(name) = &ts.named {
+        let base = if let Some(f) = &ts.func {
+            // A function (pointed to): `void (*kernel)(float *, int)`.
+            let ret = self.ty(&f.ret, 0)?;
+            let params = f.params.iter().map(|p| self.ty(p, 0)).collect::<Res<Vec<_>>>()?;
+            Type::Func(std::sync::Arc::new((ret, params)))
+        } else if let Some(name) = &ts.named {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,

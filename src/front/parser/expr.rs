@@ -293,6 +293,13 @@ impl Parser<'_> {
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
             } else if self.is(Punct::LParen) {
+                // `(*kernel)(args)` in host code calls what the pointer points to, as `kernel(args)` does.
+                if self.host
+                    && matches!(e.kind, ExprKind::Unary(UnaryOp::Deref, _))
+                    && let Some(p) = fnptr::called_pointer(&e)
+                {
+                    e = Expr { kind: ExprKind::Name(p.name), span: e.span };
+                }
                 let ExprKind::Name(name) = &e.kind else {
                     return Err(self.error(
                         Diagnostic::unsupported(self.span(), "calls through expressions")

@@ -4,6 +4,7 @@
 //! run reports several independent mistakes.
 
 mod expr;
+mod fnptr;
 mod lazy;
 mod members;
 mod stmt;
@@ -454,6 +455,11 @@ impl<'t> Parser<'t> {
         }
         if self.out_of_line_member(start, kind, &ret)? {
             return Ok(None);
+        }
+        if self.program && kind.is_none() && self.at_fn_pointer() {
+            // `void (*handler)(int) = report;`: a file-scope function pointer of the host.
+            let decl = self.fn_pointer_decl(ret, start)?;
+            return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
         let name = self.ident("a function name")?;
         let name = self.operator_name(name)?;
