@@ -150,8 +150,13 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
         "#include <fstream>\nint main() {\n    std::ifstream in;\n    int v;\n    in >> v;\n    return 0;\n}\n";
     // (Its uses are errors too: the variable has no type.)
     assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ifstream` in host code yet");
-    let variadic = "#include <cstdio>\nvoid log_all(int n, ...) { }\nint main() { log_all(1, 2); return 0; }\n";
-    assert_eq!(only_error(variadic), "not supported by warpdbg: variadic functions (`...`)");
+    // Device code has no variadic functions (host code does: see below).
+    let variadic = "// @grid 1\n// @block 1\n// @arg a int[1] = 0\n__device__ int first(int n, ...) { return n; }\n\
+                    __global__ void k(int *a) { a[0] = first(1, 2); }\n";
+    let Err(e) = warpdbg::front::compile("k.cu", variadic.as_bytes(), &Default::default()) else {
+        panic!("a variadic device function compiled")
+    };
+    assert_eq!(e.diags[0].message, "not supported by warpdbg: variadic functions (`...`)");
 }
 
 /// Variable-length arrays (a GCC extension nvcc accepts): sized when the declaration runs, zeroed, passed
@@ -346,4 +351,38 @@ fn function_pointers_in_device_code_and_misused_ones_are_compile_errors() {
     assert_eq!(only_error(args), "`f` takes 2 arguments");
     let kernel = "__global__ void k(int *a) { }\nint main() { void (*f)(float) = 0; f<<<1, 1>>>(1.0f); return 0; }\n";
     assert_eq!(only_error(kernel), "`f` is a `void (*)(float)`, and no kernel of this file has that type");
+}
+
+/// Variadic host functions with `<cstdarg>`: `va_start`, `va_arg` of promoted types (a `float` argument is
+/// read as the `double` it became, a `char` as an `int`), `va_copy`, `va_end`, and `vprintf`/`vsnprintf`
+/// wrapping printf; reading past the last argument passed is a host error saying how many were.
+#[test]
+fn variadic_host_functions_read_their_arguments_with_va_arg() {
+    let r = run("va.cu", "#include <stdio.h>\n#include <stdarg.h>\n#include <cstdarg>\nvoid print_val(float *h, int n, ...) {\n    va_list argptr;\n    va_start(argptr, n);\n    printf(\"%s\\t\", va_arg(argptr, char *));\n    for (int i = 0; i < n; i++) printf(\"%7.4f\\t\", h[i]);\n    printf(\"\\n\");\n}\ndouble sum(int n, ...) {\n    va_list ap, again;\n    va_start(ap, n);\n    va_copy(again, ap);\n    double s = 0;\n    for (int i = 0; i < n; i++) s += va_arg(ap, double);\n    va_end(ap);\n    s += va_arg(again, double);\n    va_end(again);\n    return s;\n}\nvoid log_msg(const char *tag, const char *fmt, ...) {\n    va_list ap;\n    va_start(ap, fmt);\n    printf(\"[%s] \", tag);\n    vprintf(fmt, ap);\n    va_end(ap);\n    char buf[64];\n    va_start(ap, fmt);\n    int n = vsnprintf(buf, sizeof(buf), fmt, ap);\n    va_end(ap);\n    fprintf(stderr, \"%d:%s\", n, buf);\n}\nlong total(int n, ...) { va_list ap; va_start(ap, n); long t = 0; for (int i = 0; i < n; i++) t += va_arg(ap, int); va_end(ap); return t; }\nint main() {\n    float h[3] = {0.5f, -0.25f, 1.0f};\n    print_val(h, 3, \"input ::\");\n    printf(\"%.2f\\n\", sum(3, 1.5, 2.0f, 3.25));\n    char c = 'x'; short sh = -3; size_t z = 7;\n    log_msg(\"info\", \"%d %c %ld %zu %s %5.1f %x %p\\n\", 42, c, (long)sh, z, \"str\", 2.5f, 255u, (void *)0);\n    printf(\"%ld\\n\", total(2, 1, 2));\n    return (int)total(3, 1, 2);\n}\n");
+    assert_eq!(
+        r.stdout,
+        "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff 0x0\n3\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.starts_with("27:42 x -3 7 str   2.5 ff 0x0\n")
+            && r.stderr.contains("host code at line 34 reads variadic argument 3 of `total` with va_arg, but the call passed 2"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `va_arg` of a type a call never passes (it was promoted), and `va_start` outside a variadic function, are
+/// errors at their line.
+#[test]
+fn va_arg_of_an_unpromoted_type_is_a_compile_error() {
+    let float = "#include <cstdarg>\nfloat f(int n, ...) { va_list ap; va_start(ap, n); return va_arg(ap, float); }\n\
+                 int main() { return (int)f(1, 2.0f); }\n";
+    assert_eq!(only_error(float), "a `float` is promoted when passed to `...`: read it with `va_arg(ap, double)`");
+    let start = "#include <cstdarg>\nint f(int n) { va_list ap; va_start(ap, n); return n; }\nint main() { return f(1); }\n";
+    assert_eq!(only_error(start), "`va_start` in a function without `...`");
+    let few = "#include <cstdarg>\nint f(int a, int b, ...) { return a; }\nint main() { return f(1); }\n";
+    assert_eq!(only_error(few), "`f` takes at least 2 arguments");
 }

@@ -25,6 +25,7 @@ pub mod resolve;
 mod stmt;
 mod stream;
 mod templates;
+mod varargs;
 pub mod tree;
 mod vector;
 mod view;

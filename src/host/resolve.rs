@@ -77,6 +77,7 @@ pub fn resolve(
         labels: vec![],
         with_this: HashSet::new(),
         vla_sizes: HashMap::new(),
+        variadic: HashSet::new(),
     };
     for f in defs {
         r.declare(f);
@@ -149,6 +150,8 @@ pub(super) struct Resolver<'a> {
     pub(super) ret_slot: Option<Slot>,
     /// Variable-length arrays: the slot of each one's address, and the slot of its size in bytes.
     pub(super) vla_sizes: HashMap<Slot, Slot>,
+    /// The functions whose parameters end with `...` ([`super::varargs`]).
+    pub(super) variadic: HashSet<String>,
 }
 
 impl Resolver<'_> {
@@ -157,7 +160,14 @@ impl Resolver<'_> {
     pub(super) fn declare(&mut self, f: &ast::Function) {
         let i = self.sigs.len() as u32;
         let ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
-        let params = f.params.iter().map(|p| self.param_type(p)).collect();
+        let params = f
+            .params
+            .iter()
+            .map(|p| if p.name.name == super::varargs::REST { Type::ptr(Type::Void, false) } else { self.param_type(p) })
+            .collect();
+        if super::varargs::is_variadic(f) {
+            self.variadic.insert(f.name.name.clone());
+        }
         self.fns.entry(f.name.name.clone()).or_insert(i);
         self.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
         // Default arguments may be on the prototype only (`bool abort = true` in gpuErrchk's helper).

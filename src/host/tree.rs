@@ -209,6 +209,13 @@ pub enum Lib {
     Stream(super::stream::StreamTo, super::stream::StreamItem),
     /// The CUDA runtime and the clocks ([`super::cuda`]).
     Cuda(super::cuda::Api),
+    /// `va_arg`'s read of the variadic argument at the address, stored as the scalar ([`super::varargs`]).
+    VaArg(Scalar),
+    /// `vprintf(fmt, ap)`, `vfprintf(f, fmt, ap)`, `vsprintf(buf, fmt, ap)`, `vsnprintf(buf, n, fmt, ap)`.
+    Vprintf,
+    Vfprintf,
+    Vsprintf,
+    Vsnprintf,
 }
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).

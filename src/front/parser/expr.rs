@@ -351,6 +351,8 @@ impl Parser<'_> {
             TokKind::Ident(name) if name == "nullptr" || name == "NULL" => {
                 ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }
             }
+            // `va_arg(ap, T)` in host code takes a type: read as `va_arg(ap, sizeof(T))`.
+            TokKind::Ident(name) if name == "va_arg" && self.host => return self.va_arg(),
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
             }

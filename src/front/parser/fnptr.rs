@@ -1,4 +1,4 @@
-//! Function pointers in host code: the declarator `R (*name)(params)` of locals, parameters, file-scope
+//! Function pointers in host code (and `va_arg(ap, T)`, the other call that takes a type): the declarator `R (*name)(params)` of locals, parameters, file-scope
 //! variables and typedefs, and calls through a pointer (`p(args)`, `(*p)(args)`). Device code keeps its
 //! "function pointers" error: the parser only reads them where `self.host` is set, and a typedef'd one that
 //! device code names is refused by the type checker.
@@ -42,6 +42,20 @@ impl Parser<'_> {
             func,
         };
         Ok((name, ty))
+    }
+
+    /// `va_arg(ap, T)` (at `va_arg`): the call `va_arg(ap, sizeof(T))`, the type being what the resolver reads.
+    pub(super) fn va_arg(&mut self) -> PResult<Expr> {
+        let callee = self.ident("va_arg")?;
+        self.expect(Punct::LParen)?;
+        let ap = self.assignment()?;
+        self.expect(Punct::Comma)?;
+        let at = self.span();
+        let ty = self.type_spec()?;
+        let ty = Expr { kind: ExprKind::SizeofType(ty), span: at.to(self.prev_span()) };
+        self.expect(Punct::RParen)?;
+        let span = callee.span.to(self.prev_span());
+        Ok(Expr { kind: ExprKind::Call(callee, vec![ap, ty]), span })
     }
 
     /// The "function pointers" error of device code, at the current token.

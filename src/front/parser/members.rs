@@ -211,6 +211,13 @@ impl Parser<'_> {
             self.bump();
         }
         while !self.is(Punct::RParen) && !self.at_eof() {
+            if self.is(Punct::Ellipsis) && self.host {
+                // A variadic host function (`<cstdarg>`): a last parameter named `...` marks it.
+                let name = Ident { name: "...".into(), span: self.span() };
+                self.bump();
+                params.push(Param { ty: void_spec(name.span), name, reference: false, default: None });
+                break;
+            }
             if self.is(Punct::Ellipsis) {
                 return Err(self.error(
                     Diagnostic::unsupported(self.span(), "variadic functions (`...`)")

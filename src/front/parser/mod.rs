@@ -593,7 +593,7 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaPitchedPtr"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
-        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" => "the C library",
+        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" | "va_list" | "__builtin_va_list" => "the C library",
         "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
             "the C++ library"
         }
