@@ -386,3 +386,12 @@ fn va_arg_of_an_unpromoted_type_is_a_compile_error() {
     let few = "#include <cstdarg>\nint f(int a, int b, ...) { return a; }\nint main() { return f(1); }\n";
     assert_eq!(only_error(few), "`f` takes at least 2 arguments");
 }
+
+/// A class of a namespace (`uti::Gen gen(0, 10);`, `uti::Gen g{5, 8, 3};`, as a by-value parameter whose copy
+/// the callee advances): declared with constructor arguments as an unqualified one is (output as g++ gives).
+#[test]
+fn namespace_qualified_classes_take_constructor_arguments() {
+    let r = run("ns.cu", "#include <stdio.h>\nnamespace uti {\n    class Gen {\n        public:\n            Gen(int a, int b, int seed = 7): _seed(seed), _a(a), _b(b) { };\n            int next() { _seed = (_seed * 31 + 11) % 1000; return _seed % (_b - _a) + _a; }\n        private:\n            int _seed;\n            int _a;\n            int _b;\n    };\n}\nvoid fill(int *v, int n, uti::Gen g) { for (int i = 0; i < n; i++) v[i] = g.next(); }\nint main() {\n    uti::Gen gen(0, 10);\n    uti::Gen other{5, 8, 3};\n    int v[4], w[4];\n    fill(v, 4, gen);\n    fill(w, 4, gen);\n    printf(\"%d %d %d %d | %d %d | %d %d\\n\", v[0], v[1], v[2], v[3], w[0], w[3], other.next(), gen.next());\n    return 0;\n}\n");
+    assert_eq!(r.stdout, "8 9 0 1 | 8 1 | 7 8\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+}

@@ -46,6 +46,12 @@ impl Parser<'_> {
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
+                    // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).
+                    || ((self.host || self.program)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && *self.peek_kind(3) != TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n)
+                            if self.structs.iter().any(|s| s.name.name == *n) || self.typedefs.contains_key(n)))
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
                     || self.unavailable_type(name)
                     || library_vector_type(name).is_some()
