@@ -358,17 +358,21 @@ fn function_pointers_in_device_code_and_misused_ones_are_compile_errors() {
 /// wrapping printf; reading past the last argument passed is a host error saying how many were.
 #[test]
 fn variadic_host_functions_read_their_arguments_with_va_arg() {
-    let r = run("va.cu", "#include <stdio.h>\n#include <stdarg.h>\n#include <cstdarg>\nvoid print_val(float *h, int n, ...) {\n    va_list argptr;\n    va_start(argptr, n);\n    printf(\"%s\\t\", va_arg(argptr, char *));\n    for (int i = 0; i < n; i++) printf(\"%7.4f\\t\", h[i]);\n    printf(\"\\n\");\n}\ndouble sum(int n, ...) {\n    va_list ap, again;\n    va_start(ap, n);\n    va_copy(again, ap);\n    double s = 0;\n    for (int i = 0; i < n; i++) s += va_arg(ap, double);\n    va_end(ap);\n    s += va_arg(again, double);\n    va_end(again);\n    return s;\n}\nvoid log_msg(const char *tag, const char *fmt, ...) {\n    va_list ap;\n    va_start(ap, fmt);\n    printf(\"[%s] \", tag);\n    vprintf(fmt, ap);\n    va_end(ap);\n    char buf[64];\n    va_start(ap, fmt);\n    int n = vsnprintf(buf, sizeof(buf), fmt, ap);\n    va_end(ap);\n    fprintf(stderr, \"%d:%s\", n, buf);\n}\nlong total(int n, ...) { va_list ap; va_start(ap, n); long t = 0; for (int i = 0; i < n; i++) t += va_arg(ap, int); va_end(ap); return t; }\nint main() {\n    float h[3] = {0.5f, -0.25f, 1.0f};\n    print_val(h, 3, \"input ::\");\n    printf(\"%.2f\\n\", sum(3, 1.5, 2.0f, 3.25));\n    char c = 'x'; short sh = -3; size_t z = 7;\n    log_msg(\"info\", \"%d %c %ld %zu %s %5.1f %x %p\\n\", 42, c, (long)sh, z, \"str\", 2.5f, 255u, (void *)0);\n    printf(\"%ld\\n\", total(2, 1, 2));\n    return (int)total(3, 1, 2);\n}\n");
+    let r = run(
+        "va.cu",
+        "#include <stdio.h>\n#include <stdarg.h>\n#include <cstdarg>\nvoid print_val(float *h, int n, ...) {\n    va_list argptr;\n    va_start(argptr, n);\n    printf(\"%s\\t\", va_arg(argptr, char *));\n    for (int i = 0; i < n; i++) printf(\"%7.4f\\t\", h[i]);\n    printf(\"\\n\");\n}\ndouble sum(int n, ...) {\n    va_list ap, again;\n    va_start(ap, n);\n    va_copy(again, ap);\n    double s = 0;\n    for (int i = 0; i < n; i++) s += va_arg(ap, double);\n    va_end(ap);\n    s += va_arg(again, double);\n    va_end(again);\n    return s;\n}\nvoid log_msg(const char *tag, const char *fmt, ...) {\n    va_list ap;\n    va_start(ap, fmt);\n    printf(\"[%s] \", tag);\n    vprintf(fmt, ap);\n    va_end(ap);\n    char buf[64];\n    va_start(ap, fmt);\n    int n = vsnprintf(buf, sizeof(buf), fmt, ap);\n    va_end(ap);\n    fprintf(stderr, \"%d:%s\", n, buf);\n}\nlong total(int n, ...) { va_list ap; va_start(ap, n); long t = 0; for (int i = 0; i < n; i++) t += va_arg(ap, int); va_end(ap); return t; }\nint main() {\n    float h[3] = {0.5f, -0.25f, 1.0f};\n    print_val(h, 3, \"input ::\");\n    printf(\"%.2f\\n\", sum(3, 1.5, 2.0f, 3.25));\n    char c = 'x'; short sh = -3; size_t z = 7;\n    log_msg(\"info\", \"%d %c %ld %zu %s %5.1f %x %p\\n\", 42, c, (long)sh, z, \"str\", 2.5f, 255u, (void *)0);\n    printf(\"%ld\\n\", total(2, 1, 2));\n    return (int)total(3, 1, 2);\n}\n",
+    );
     assert_eq!(
-        r.stdout,
-        "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff 0x0\n3\n",
+        r.stdout, "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff 0x0\n3\n",
         "{}",
         r.stderr
     );
     assert_eq!(r.status, 1);
     assert!(
         r.stderr.starts_with("27:42 x -3 7 str   2.5 ff 0x0\n")
-            && r.stderr.contains("host code at line 34 reads variadic argument 3 of `total` with va_arg, but the call passed 2"),
+            && r.stderr.contains(
+                "host code at line 34 reads variadic argument 3 of `total` with va_arg, but the call passed 2"
+            ),
         "{}",
         r.stderr
     );
@@ -381,7 +385,8 @@ fn va_arg_of_an_unpromoted_type_is_a_compile_error() {
     let float = "#include <cstdarg>\nfloat f(int n, ...) { va_list ap; va_start(ap, n); return va_arg(ap, float); }\n\
                  int main() { return (int)f(1, 2.0f); }\n";
     assert_eq!(only_error(float), "a `float` is promoted when passed to `...`: read it with `va_arg(ap, double)`");
-    let start = "#include <cstdarg>\nint f(int n) { va_list ap; va_start(ap, n); return n; }\nint main() { return f(1); }\n";
+    let start =
+        "#include <cstdarg>\nint f(int n) { va_list ap; va_start(ap, n); return n; }\nint main() { return f(1); }\n";
     assert_eq!(only_error(start), "`va_start` in a function without `...`");
     let few = "#include <cstdarg>\nint f(int a, int b, ...) { return a; }\nint main() { return f(1); }\n";
     assert_eq!(only_error(few), "`f` takes at least 2 arguments");
@@ -391,7 +396,10 @@ fn va_arg_of_an_unpromoted_type_is_a_compile_error() {
 /// the callee advances): declared with constructor arguments as an unqualified one is (output as g++ gives).
 #[test]
 fn namespace_qualified_classes_take_constructor_arguments() {
-    let r = run("ns.cu", "#include <stdio.h>\nnamespace uti {\n    class Gen {\n        public:\n            Gen(int a, int b, int seed = 7): _seed(seed), _a(a), _b(b) { };\n            int next() { _seed = (_seed * 31 + 11) % 1000; return _seed % (_b - _a) + _a; }\n        private:\n            int _seed;\n            int _a;\n            int _b;\n    };\n}\nvoid fill(int *v, int n, uti::Gen g) { for (int i = 0; i < n; i++) v[i] = g.next(); }\nint main() {\n    uti::Gen gen(0, 10);\n    uti::Gen other{5, 8, 3};\n    int v[4], w[4];\n    fill(v, 4, gen);\n    fill(w, 4, gen);\n    printf(\"%d %d %d %d | %d %d | %d %d\\n\", v[0], v[1], v[2], v[3], w[0], w[3], other.next(), gen.next());\n    return 0;\n}\n");
+    let r = run(
+        "ns.cu",
+        "#include <stdio.h>\nnamespace uti {\n    class Gen {\n        public:\n            Gen(int a, int b, int seed = 7): _seed(seed), _a(a), _b(b) { };\n            int next() { _seed = (_seed * 31 + 11) % 1000; return _seed % (_b - _a) + _a; }\n        private:\n            int _seed;\n            int _a;\n            int _b;\n    };\n}\nvoid fill(int *v, int n, uti::Gen g) { for (int i = 0; i < n; i++) v[i] = g.next(); }\nint main() {\n    uti::Gen gen(0, 10);\n    uti::Gen other{5, 8, 3};\n    int v[4], w[4];\n    fill(v, 4, gen);\n    fill(w, 4, gen);\n    printf(\"%d %d %d %d | %d %d | %d %d\\n\", v[0], v[1], v[2], v[3], w[0], w[3], other.next(), gen.next());\n    return 0;\n}\n",
+    );
     assert_eq!(r.stdout, "8 9 0 1 | 8 1 | 7 8\n", "{}", r.stderr);
     assert_eq!(r.status, 0);
 }

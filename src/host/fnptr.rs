@@ -100,7 +100,9 @@ impl Resolver<'_> {
         }
         if args.len() != params.len() {
             let n = params.len();
-            return Err(self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
+            return Err(
+                self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" }))
+            );
         }
         let target = self.rvalue(&ast::Expr { kind: ast::ExprKind::Name(name.name.clone()), span: name.span })?;
         let mut vals = vec![];
@@ -150,7 +152,9 @@ impl Resolver<'_> {
             .collect();
         if kernels.is_empty() {
             let ty = Type::ptr(Type::Func(sig.clone()), false);
-            return Err(self.error(k.span, format!("`{}` is a `{ty}`, and no kernel of this file has that type", k.name)));
+            return Err(
+                self.error(k.span, format!("`{}` is a `{ty}`, and no kernel of this file has that type", k.name))
+            );
         }
         let ptr = self.rvalue(&ast::Expr { kind: ast::ExprKind::Name(k.name.clone()), span: k.span })?;
         let mut launches = vec![];
@@ -211,7 +215,9 @@ impl Interp<'_> {
                  `{what}<<<grid, block>>>(...)`",
                 self.prog.kernels[k as usize]
             )),
-            Target::None if addr == 0 => bad(format!("host code at line {line} calls `{what}`, a null function pointer")),
+            Target::None if addr == 0 => {
+                bad(format!("host code at line {line} calls `{what}`, a null function pointer"))
+            }
             Target::None => {
                 bad(format!("host code at line {line} calls `{what}`, which holds {addr:#x}, not a function's address"))
             }

@@ -119,7 +119,10 @@ impl Resolver<'_> {
                 params.pop();
                 if args.len() < params.len() {
                     let n = params.len();
-                    return Err(self.error(span, format!("`{}` takes at least {n} argument{}", name.name, if n == 1 { "" } else { "s" })));
+                    return Err(self.error(
+                        span,
+                        format!("`{}` takes at least {n} argument{}", name.name, if n == 1 { "" } else { "s" }),
+                    ));
                 }
                 rest = Some(self.variadic_block(&name.name, &args[params.len()..], span)?);
             }

@@ -163,7 +163,9 @@ impl Resolver<'_> {
         let params = f
             .params
             .iter()
-            .map(|p| if p.name.name == super::varargs::REST { Type::ptr(Type::Void, false) } else { self.param_type(p) })
+            .map(
+                |p| if p.name.name == super::varargs::REST { Type::ptr(Type::Void, false) } else { self.param_type(p) },
+            )
             .collect();
         if super::varargs::is_variadic(f) {
             self.variadic.insert(f.name.name.clone());

@@ -49,7 +49,8 @@ impl Resolver<'_> {
             };
             let s = storage(&v.ty).ok_or(Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), SLOT as i64 * i as i64, &v.ty);
-            let store = HExpr::new(HK::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            let store =
+                HExpr::new(HK::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
             value = HExpr::new(HK::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
         }
         Ok(value)
@@ -101,7 +102,10 @@ impl Resolver<'_> {
                 if matches!(s, Scalar::F32) || (s.is_integer() && s.promote() != s) {
                     return Err(self.error(
                         args[1].span,
-                        format!("a `{ty}` is promoted when passed to `...`: read it with `va_arg(ap, {})`", promoted(s)),
+                        format!(
+                            "a `{ty}` is promoted when passed to `...`: read it with `va_arg(ap, {})`",
+                            promoted(s)
+                        ),
                     ));
                 }
                 // `(tmp = *ap, ap += 8, tmp)`, the read checked against the block's end.
@@ -113,7 +117,11 @@ impl Resolver<'_> {
                 let step = HExpr::new(HK::Const(SLOT), Type::Scalar(Scalar::I64), span);
                 let next = HExpr::new(HK::PtrCompound(1, Box::new(place), Box::new(step)), list, span);
                 let both = HExpr::new(HK::Comma(Box::new(keep), Box::new(next)), ty.clone(), span);
-                Ok(HExpr::new(HK::Comma(Box::new(both), Box::new(HExpr::new(HK::Slot(tmp), ty.clone(), span))), ty, span))
+                Ok(HExpr::new(
+                    HK::Comma(Box::new(both), Box::new(HExpr::new(HK::Slot(tmp), ty.clone(), span))),
+                    ty,
+                    span,
+                ))
             }
             _ => {
                 // vprintf(fmt, ap), vfprintf(f, fmt, ap), vsprintf(buf, fmt, ap), vsnprintf(buf, n, fmt, ap).

@@ -32,15 +32,8 @@ impl Parser<'_> {
         let params = self.param_list()?.into_iter().map(|p| p.ty).collect();
         let func = Some(Box::new(FnTypeSpec { ret, params }));
         let span = start.to(self.prev_span());
-        let ty = TypeSpec {
-            base: BaseType::Void,
-            named: None,
-            is_const: false,
-            is_volatile: false,
-            pointers,
-            span,
-            func,
-        };
+        let ty =
+            TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers, span, func };
         Ok((name, ty))
     }
 
