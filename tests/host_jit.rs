@@ -218,6 +218,29 @@ fn statement() -> impl Strategy<Value = String> {
     )
 }
 
+/// Hot loops that call through function pointers, call variadic functions (reading their arguments with
+/// `va_arg`) and walk a linked list of a self-referential struct: compiled, they print what the interpreter
+/// prints, up to the null function pointer the last loop calls.
+#[test]
+fn function_pointers_varargs_and_lists_in_compiled_loops() {
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n#include <stdarg.h>\n\
+               typedef struct _node { int key; struct _node *next; } node;\n\
+               int add(int a, int b) { return a + b; }\nint sub(int a, int b) { return a - b; }\n\
+               long total(int n, ...) { va_list ap; va_start(ap, n); long t = 0;\n\
+               \x20 for (int i = 0; i < n; i++) t += va_arg(ap, int);\n  va_end(ap); return t; }\n\
+               int main() {\n  int (*op)(int, int) = add;\n  long s = 0;\n  node *head = NULL;\n\
+               \x20 for (int i = 0; i < 5000; i++) {\n    op = (i % 3) ? add : sub;\n    s = op((int)s, i) + total(3, i, 1, 2);\n\
+               \x20   node *n = (node *)malloc(sizeof(node)); n->key = i; n->next = head; head = n;\n  }\n\
+               \x20 long keys = 0;\n  for (node *p = head; p; p = p->next) keys += p->key;\n\
+               \x20 printf(\"%ld %ld\\n\", s, keys);\n\
+               \x20 while (head) { node *n = head->next; free(head); head = n; }\n\
+               \x20 int (*none)(int, int) = NULL;\n  for (int i = 0; i < 4000; i++) { if (i == 3000) op = none; s += op(i, 1); }\n\
+               \x20 return (int)s;\n}\n";
+    let text = same_in_every_mode("fnptr", src);
+    assert!(text.contains("--- stdout\n") && text.contains("16678334 12497500\n"), "{text}");
+    assert!(text.contains("host code at line 24 calls `op`, a null function pointer"), "{text}");
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
 

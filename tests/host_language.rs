@@ -150,11 +150,13 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
         "#include <fstream>\nint main() {\n    std::ifstream in;\n    int v;\n    in >> v;\n    return 0;\n}\n";
     // (Its uses are errors too: the variable has no type.)
     assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ifstream` in host code yet");
-    let variadic = "#include <cstdio>\nvoid log_all(int n, ...) { }\nint main() { log_all(1, 2); return 0; }\n";
-    assert_eq!(only_error(variadic), "not supported by warpdbg: variadic functions (`...`)");
-    let pointer = "__global__ void k(float *a) { }\nvoid run(void (*kernel)(float *), float *a) { }\n\
-                   int main() { run(k, 0); return 0; }\n";
-    assert_eq!(only_error(pointer), "not supported by warpdbg: function pointers");
+    // Device code has no variadic functions (host code does: see below).
+    let variadic = "// @grid 1\n// @block 1\n// @arg a int[1] = 0\n__device__ int first(int n, ...) { return n; }\n\
+                    __global__ void k(int *a) { a[0] = first(1, 2); }\n";
+    let Err(e) = warpdbg::front::compile("k.cu", variadic.as_bytes(), &Default::default()) else {
+        panic!("a variadic device function compiled")
+    };
+    assert_eq!(e.diags[0].message, "not supported by warpdbg: variadic functions (`...`)");
 }
 
 /// Variable-length arrays (a GCC extension nvcc accepts): sized when the declaration runs, zeroed, passed
@@ -225,4 +227,179 @@ fn vector_types_and_curand_states_have_their_device_layout_on_the_host() {
          sizeof(curandStatePhilox4_32_10_t), v.x + v.w, p.x * p.y);\n    return 0;\n}\n",
     );
     assert_eq!(r.stdout, "16 48 64 5.5 12\n", "{}", r.stderr);
+}
+
+/// A typedef'd self-referential struct (`typedef struct _chunk { ...; struct _chunk *next; } chunk;`, the
+/// shape of C course code) in host code: a linked list built with malloc, walked through `p->next->...`, and
+/// freed; a node read after it was freed is a use after free.
+#[test]
+fn typedefd_self_referential_structs_make_linked_lists() {
+    let src = "#include <stdio.h>\n#include <stdlib.h>\n\
+               typedef struct _chunk {\n    int key;\n    char *data;\n    struct _chunk *next;\n} chunk;\n\
+               struct pair { int a; struct pair *other; };\n\
+               static chunk *push(chunk *head, int key) {\n    chunk *c = (chunk *)malloc(sizeof(chunk));\n\
+               \x20   c->key = key;\n    c->data = NULL;\n    c->next = head;\n    return c;\n}\n\
+               int main() {\n    chunk *head = NULL;\n    for (int i = 1; i <= 4; i++) head = push(head, i * 10);\n\
+               \x20   int sum = 0, n = 0;\n    for (chunk *p = head; p != NULL; p = p->next) { sum += p->key; n++; }\n\
+               \x20   struct pair x, y;\n    x.a = 1; x.other = &y; y.a = 2; y.other = &x;\n\
+               \x20   printf(\"%d nodes, sum %d, second %d, %d %zu\\n\", n, sum, head->next->key, x.other->other->a, sizeof(chunk));\n\
+               \x20   chunk *last = head->next->next->next;\n\
+               \x20   while (head != NULL) { chunk *next = head->next; free(head); head = next; }\n\
+               \x20   return last->key;\n}\n";
+    let r = run("list.cu", src);
+    assert_eq!(r.stdout, "4 nodes, sum 100, second 30, 1 24\n", "{}", r.stderr);
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.contains(
+            "host code at line 26 reads `c` (byte 0) after it was freed at line 25 (allocated at line 10): use after free"
+        ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// Host function pointers: declared `R (*p)(params)` (locals, parameters, file-scope variables) or through
+/// a typedef, set from `f` or `&f`, called as `p(args)` or `(*p)(args)`, compared with NULL and nullptr,
+/// passed to host functions; a pointer to a kernel chosen in a `switch` launches the kernel it holds (the
+/// launch records name that kernel). Calling a null pointer is a host error at its line.
+#[test]
+fn function_pointers_call_and_launch_what_they_hold() {
+    let src = "#include <stdio.h>\n\
+               __global__ void addOne(float *a, int n) { int i = threadIdx.x; if (i < n) a[i] += 1.0f; }\n\
+               __global__ void twice(float *a, int n) { int i = threadIdx.x; if (i < n) a[i] *= 2.0f; }\n\
+               typedef int (*binop)(int, int);\n\
+               int add(int a, int b) { return a + b; }\n\
+               int mul(int a, int b) { return a * b; }\n\
+               int apply(binop f, int x, int y) { return f(x, y); }\n\
+               double half(double x) { return x / 2; }\n\
+               void (*report)(const char *) = NULL;\n\
+               void say(const char *s) { printf(\"say: %s\\n\", s); }\n\
+               int main(int argc, char **argv) {\n\
+               \x20   int (*op)(int, int) = add;\n\
+               \x20   printf(\"%d %d\\n\", op(3, 4), (*op)(5, 6));\n\
+               \x20   op = &mul;\n\
+               \x20   printf(\"%d %d %d\\n\", op(3, 4), apply(add, 1, 2), apply(op, 2, 5));\n\
+               \x20   double (*h)(double) = half;\n\
+               \x20   printf(\"%.2f %d %d\\n\", h(3), h != NULL, op == nullptr);\n\
+               \x20   if (report == NULL) report = say;\n\
+               \x20   report(\"hello\");\n\
+               \x20   float *d;\n    cudaMalloc(&d, 4 * sizeof(float));\n    cudaMemset(d, 0, 4 * sizeof(float));\n\
+               \x20   void (*kernel)(float *, int);\n\
+               \x20   for (int k = 0; k < 2; k++) {\n\
+               \x20       switch (k) { case 0: kernel = &addOne; break; case 1: kernel = twice; break; }\n\
+               \x20       kernel<<<1, 4>>>(d, 4);\n    }\n\
+               \x20   float h4[4];\n    cudaMemcpy(h4, d, sizeof(h4), cudaMemcpyDeviceToHost);\n\
+               \x20   printf(\"%.1f %.1f\\n\", h4[0], h4[3]);\n    cudaFree(d);\n\
+               \x20   int (*none)(int, int) = 0;\n    return none(1, 2);\n}\n";
+    let compiled = program::compile("fp.cu", src.as_bytes(), &Default::default())
+        .unwrap_or_else(|e| panic!("does not compile: {:?}", e.diags));
+    let (mut out, mut err) = (vec![], vec![]);
+    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
+    let (stdout, stderr) = (String::from_utf8_lossy(&out), String::from_utf8_lossy(&err));
+    assert_eq!(stdout, "7 11\n12 3 10\n1.50 1 0\nsay: hello\n2.0 2.0\n", "{stderr}");
+    assert_eq!(r.status, 1);
+    let launched: Vec<(&str, &str)> = r.launches.iter().map(|l| (l.kernel.as_str(), l.outcome)).collect();
+    assert_eq!(launched, [("addOne", "completed"), ("twice", "completed")]);
+    assert!(
+        matches!(&r.end, warpdbg::host::HostEnd::Error(e) if e.to_string() == "host code at line 33 calls `none`, a null function pointer"),
+        "{:?}",
+        r.end
+    );
+}
+
+/// What a function pointer holds is checked where it is called or launched: a function of another type, a
+/// kernel called as a host function, a host function launched, a pointer holding a data address.
+#[test]
+fn a_function_pointer_holding_the_wrong_function_is_a_host_error() {
+    let head = "#include <stdio.h>\n__global__ void k(int *a) { a[0] = 1; }\n\
+                float neg(float x) { return -x; }\nvoid hello(int *a) { printf(\"hi\\n\"); }\nint main() {\n";
+    let cases = [
+        (
+            "    int (*f)(int) = neg;\n    return f(1);\n}\n",
+            "host code at line 7 calls `neg` through `f`, a `int (*)(int)`, but `neg` is `float (float)`",
+        ),
+        (
+            "    void (*f)(int *) = k;\n    f(0);\n    return 0;\n}\n",
+            "host code at line 7 calls `f`, which points to the kernel `k`: launch it with `f<<<grid, block>>>(...)`",
+        ),
+        (
+            "    void (*f)(int *) = hello;\n    f<<<1, 1>>>(0);\n    return 0;\n}\n",
+            "host code at line 7 launches `f`, which points to the host function `hello`, not a kernel",
+        ),
+        (
+            "    int x = 0;\n    void *p = &x;\n    void (*f)(int *) = p;\n    f(&x);\n    return 0;\n}\n",
+            "host code at line 9 calls `f`, which holds 0x",
+        ),
+    ];
+    for (body, message) in cases {
+        let r = run("bad.cu", &format!("{head}{body}"));
+        assert_eq!(r.status, 1, "{body}: {}", r.stderr);
+        assert!(r.stderr.contains(message), "{body}: {}", r.stderr);
+        assert_eq!(r.stdout, "");
+    }
+}
+
+/// Function pointers are the host's: device code keeps its error, and a host pointer of the wrong shape is
+/// a compile error with its line.
+#[test]
+fn function_pointers_in_device_code_and_misused_ones_are_compile_errors() {
+    let device = "__device__ float sq(float x) { return x * x; }\n\
+                  __global__ void k(float *a) { float (*f)(float) = sq; a[0] = f(a[0]); }\n\
+                  int main() { float *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n";
+    assert_eq!(errors(device)[0], "not supported by warpdbg: function pointers");
+    let args = "int add(int a, int b) { return a + b; }\nint main() { int (*f)(int, int) = add; return f(1); }\n";
+    assert_eq!(only_error(args), "`f` takes 2 arguments");
+    let kernel = "__global__ void k(int *a) { }\nint main() { void (*f)(float) = 0; f<<<1, 1>>>(1.0f); return 0; }\n";
+    assert_eq!(only_error(kernel), "`f` is a `void (*)(float)`, and no kernel of this file has that type");
+}
+
+/// Variadic host functions with `<cstdarg>`: `va_start`, `va_arg` of promoted types (a `float` argument is
+/// read as the `double` it became, a `char` as an `int`), `va_copy`, `va_end`, and `vprintf`/`vsnprintf`
+/// wrapping printf; reading past the last argument passed is a host error saying how many were.
+#[test]
+fn variadic_host_functions_read_their_arguments_with_va_arg() {
+    let r = run(
+        "va.cu",
+        "#include <stdio.h>\n#include <stdarg.h>\n#include <cstdarg>\nvoid print_val(float *h, int n, ...) {\n    va_list argptr;\n    va_start(argptr, n);\n    printf(\"%s\\t\", va_arg(argptr, char *));\n    for (int i = 0; i < n; i++) printf(\"%7.4f\\t\", h[i]);\n    printf(\"\\n\");\n}\ndouble sum(int n, ...) {\n    va_list ap, again;\n    va_start(ap, n);\n    va_copy(again, ap);\n    double s = 0;\n    for (int i = 0; i < n; i++) s += va_arg(ap, double);\n    va_end(ap);\n    s += va_arg(again, double);\n    va_end(again);\n    return s;\n}\nvoid log_msg(const char *tag, const char *fmt, ...) {\n    va_list ap;\n    va_start(ap, fmt);\n    printf(\"[%s] \", tag);\n    vprintf(fmt, ap);\n    va_end(ap);\n    char buf[64];\n    va_start(ap, fmt);\n    int n = vsnprintf(buf, sizeof(buf), fmt, ap);\n    va_end(ap);\n    fprintf(stderr, \"%d:%s\", n, buf);\n}\nlong total(int n, ...) { va_list ap; va_start(ap, n); long t = 0; for (int i = 0; i < n; i++) t += va_arg(ap, int); va_end(ap); return t; }\nint main() {\n    float h[3] = {0.5f, -0.25f, 1.0f};\n    print_val(h, 3, \"input ::\");\n    printf(\"%.2f\\n\", sum(3, 1.5, 2.0f, 3.25));\n    char c = 'x'; short sh = -3; size_t z = 7;\n    log_msg(\"info\", \"%d %c %ld %zu %s %5.1f %x %p\\n\", 42, c, (long)sh, z, \"str\", 2.5f, 255u, (void *)0);\n    printf(\"%ld\\n\", total(2, 1, 2));\n    return (int)total(3, 1, 2);\n}\n",
+    );
+    assert_eq!(
+        r.stdout, "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff 0x0\n3\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.status, 1);
+    assert!(
+        r.stderr.starts_with("27:42 x -3 7 str   2.5 ff 0x0\n")
+            && r.stderr.contains(
+                "host code at line 34 reads variadic argument 3 of `total` with va_arg, but the call passed 2"
+            ),
+        "{}",
+        r.stderr
+    );
+}
+
+/// `va_arg` of a type a call never passes (it was promoted), and `va_start` outside a variadic function, are
+/// errors at their line.
+#[test]
+fn va_arg_of_an_unpromoted_type_is_a_compile_error() {
+    let float = "#include <cstdarg>\nfloat f(int n, ...) { va_list ap; va_start(ap, n); return va_arg(ap, float); }\n\
+                 int main() { return (int)f(1, 2.0f); }\n";
+    assert_eq!(only_error(float), "a `float` is promoted when passed to `...`: read it with `va_arg(ap, double)`");
+    let start =
+        "#include <cstdarg>\nint f(int n) { va_list ap; va_start(ap, n); return n; }\nint main() { return f(1); }\n";
+    assert_eq!(only_error(start), "`va_start` in a function without `...`");
+    let few = "#include <cstdarg>\nint f(int a, int b, ...) { return a; }\nint main() { return f(1); }\n";
+    assert_eq!(only_error(few), "`f` takes at least 2 arguments");
+}
+
+/// A class of a namespace (`uti::Gen gen(0, 10);`, `uti::Gen g{5, 8, 3};`, as a by-value parameter whose copy
+/// the callee advances): declared with constructor arguments as an unqualified one is (output as g++ gives).
+#[test]
+fn namespace_qualified_classes_take_constructor_arguments() {
+    let r = run(
+        "ns.cu",
+        "#include <stdio.h>\nnamespace uti {\n    class Gen {\n        public:\n            Gen(int a, int b, int seed = 7): _seed(seed), _a(a), _b(b) { };\n            int next() { _seed = (_seed * 31 + 11) % 1000; return _seed % (_b - _a) + _a; }\n        private:\n            int _seed;\n            int _a;\n            int _b;\n    };\n}\nvoid fill(int *v, int n, uti::Gen g) { for (int i = 0; i < n; i++) v[i] = g.next(); }\nint main() {\n    uti::Gen gen(0, 10);\n    uti::Gen other{5, 8, 3};\n    int v[4], w[4];\n    fill(v, 4, gen);\n    fill(w, 4, gen);\n    printf(\"%d %d %d %d | %d %d | %d %d\\n\", v[0], v[1], v[2], v[3], w[0], w[3], other.next(), gen.next());\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "8 9 0 1 | 8 1 | 7 8\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
 }

@@ -37,6 +37,16 @@ pub struct TypeSpec {
     pub is_volatile: bool,
     pub pointers: u8,
     pub span: Span,
+    /// A function type (host code only): the type is this function and `pointers` counts the pointers to it,
+    /// so `void (*kernel)(float *, int)` has one; `base` and `named` are then meaningless.
+    pub func: Option<Box<FnTypeSpec>>,
+}
+
+/// `R (params)`: the function a host function pointer points to, as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FnTypeSpec {
+    pub ret: TypeSpec,
+    pub params: Vec<TypeSpec>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

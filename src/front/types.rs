@@ -170,6 +170,9 @@ pub enum Type {
     Array(Box<Type>, u32),
     /// A struct of plain data (a user's, or a vector type such as `float4`).
     Struct(std::sync::Arc<StructDef>),
+    /// A function of host code (what a function pointer points to): its result and parameter types. Only a
+    /// pointer to it is a value (`void (*kernel)(float *, int)`); device code has none.
+    Func(std::sync::Arc<(Type, Vec<Type>)>),
     /// The type of an expression that already produced a diagnostic: accepted everywhere, silently.
     Error,
 }
@@ -202,7 +205,7 @@ impl Type {
     /// Bytes the type occupies in memory (pointers are 8 bytes, as on a 64-bit GPU).
     pub fn size(&self) -> u32 {
         match self {
-            Type::Void | Type::Error => 1,
+            Type::Void | Type::Error | Type::Func(_) => 1,
             Type::Scalar(s) => s.size(),
             Type::Ptr { .. } => 8,
             Type::Array(e, n) => e.size().saturating_mul(*n),
@@ -246,14 +249,24 @@ impl fmt::Display for Type {
                 }
                 match &**elem {
                     Type::Array(e, n) => write!(f, "{e} (*)[{n}]"),
+                    Type::Func(sig) => write!(f, "{} (*)({})", sig.0, params_text(&sig.1)),
                     e => write!(f, "{e} *"),
                 }
             }
             Type::Array(e, n) => write!(f, "{e}[{n}]"),
             Type::Struct(s) => write!(f, "{}", s.name),
+            Type::Func(sig) => write!(f, "{} ({})", sig.0, params_text(&sig.1)),
             Type::Error => write!(f, "<error>"),
         }
     }
+}
+
+/// A function type's parameters as C writes them (`float *, int`; `void` for none).
+fn params_text(params: &[Type]) -> String {
+    if params.is_empty() {
+        return "void".into();
+    }
+    params.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 impl Scalar {

@@ -206,6 +206,31 @@ impl Interp<'_> {
                 alu::host_math(f, Ty::from(s), v[0], v[1])
             }
             Lib::Cuda(api) => self.runtime(api, &v, e)?,
+            Lib::VaArg(s) => self.va_arg(v[0], s, e)?,
+            Lib::Vprintf | Lib::Vfprintf => {
+                let first = usize::from(lib == Lib::Vfprintf);
+                let text = self.va_text(v[first], v[first + 1], e)?;
+                if lib == Lib::Vfprintf && self.files.is_file(v[0]) {
+                    self.files.write(v[0], text.as_bytes());
+                } else {
+                    self.write(lib == Lib::Vfprintf && v[0] == 2, text.as_bytes());
+                }
+                text.len() as u64
+            }
+            Lib::Vsprintf | Lib::Vsnprintf => {
+                let first = if lib == Lib::Vsprintf { 1 } else { 2 };
+                let mut text = self.va_text(v[first], v[first + 1], e)?.into_bytes();
+                let len = text.len() as u64;
+                if lib == Lib::Vsnprintf {
+                    if v[1] == 0 {
+                        return Ok(len);
+                    }
+                    text.truncate(v[1].saturating_sub(1) as usize);
+                }
+                text.push(0);
+                self.write_bytes(v[0], Some(&text), text.len() as u64, 0, e.span)?;
+                len
+            }
         })
     }
 

@@ -117,7 +117,11 @@ impl Resolver<'_> {
                     Some((bits, ty)) => c(bits, ty),
                     None => match self.this_field(n, span) {
                         Some(field) => self.rvalue(&field),
-                        None => Err(self.undeclared(n, span)),
+                        // A function's name as a value: its address (`kernel = copyRow;`).
+                        None => match self.function_value(n, span) {
+                            Some(v) => v,
+                            None => Err(self.undeclared(n, span)),
+                        },
                     },
                 },
             },
@@ -125,6 +129,7 @@ impl Resolver<'_> {
                 let (lv, ty) = self.lvalue(e)?;
                 self.load(lv, ty, span)
             }
+            A::Unary(UnaryOp::AddrOf, x) if let Some(f) = self.address_of_function(x) => f,
             A::Unary(UnaryOp::AddrOf, x) => match self.lvalue(x)? {
                 (Lv::Mem(addr, _), ty) => Ok(HExpr { ty: Type::ptr(ty, false), ..addr }),
                 (Lv::Reg(_), _) => Err(self.error(span, "this value has no address")),

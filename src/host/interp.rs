@@ -188,7 +188,7 @@ impl<'a> Interp<'a> {
         self.file.line_of(span.start)
     }
 
-    fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Stop> {
+    pub(super) fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Stop> {
         let func = &self.prog.functions[f as usize];
         if self.depth >= MAX_DEPTH {
             return Err(Stop::Error(Box::new(HostError::StackOverflow {
@@ -240,7 +240,7 @@ impl<'a> Interp<'a> {
         Ok(Flow::Normal)
     }
 
-    fn tick(&mut self, span: Span) -> Result<(), Stop> {
+    pub(super) fn tick(&mut self, span: Span) -> Result<(), Stop> {
         self.steps += 1;
         if self.steps > self.max_steps {
             return Err(self.step_limit(span));
@@ -620,6 +620,11 @@ impl<'a> Interp<'a> {
             HK::Lib(lib, args) => self.lib(*lib, args, slots, e)?,
             HK::Launch(l) => {
                 self.launch(l, slots, e.span)?;
+                0
+            }
+            HK::CallPtr(c) => self.call_ptr(c, slots, e.span)?,
+            HK::LaunchPtr(l) => {
+                self.launch_ptr(l, slots, e.span)?;
                 0
             }
             HK::Generate(first, last, s, value) => {

@@ -116,6 +116,13 @@ fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> 
 
 impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+        // A variable holding a function pointer hides a function of the same name, as in C.
+        if let Some(call) = self.call_through(name, args, span) {
+            return call;
+        }
+        if let Some(call) = self.va_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.host_callback(name, args, span) {
             return call;
         }
@@ -132,7 +139,21 @@ impl Resolver<'_> {
             return self.call(&ident, args, span);
         }
         if let Some(&f) = self.fns.get(&name.name) {
-            let (ret, params) = self.sigs[f as usize].clone();
+            let (ret, mut params) = self.sigs[f as usize].clone();
+            // A variadic function: the arguments after its fixed parameters go in a block of their own.
+            let mut rest = None;
+            if self.variadic.contains(&name.name) {
+                params.pop();
+                if args.len() < params.len() {
+                    let n = params.len();
+                    return Err(self.error(
+                        span,
+                        format!("`{}` takes at least {n} argument{}", name.name, if n == 1 { "" } else { "s" }),
+                    ));
+                }
+                rest = Some(self.variadic_block(&name.name, &args[params.len()..], span)?);
+            }
+            let args = if rest.is_some() { &args[..params.len()] } else { args };
             // Left-out trailing arguments take their defaults.
             let filled: Vec<ast::Expr>;
             let args = match self.defaults.get(&name.name) {
@@ -169,6 +190,7 @@ impl Resolver<'_> {
                 let v = self.rvalue(a)?;
                 vals.push(self.convert(v, p)?);
             }
+            vals.extend(rest);
             if let Type::Struct(_) = ret {
                 // Where the callee copies the struct it returns: storage in the caller's frame.
                 let tmp = self.new_slot();
@@ -240,6 +262,9 @@ impl Resolver<'_> {
         span: Span,
     ) -> Res<HExpr> {
         let Some(id) = self.kernels.find(&k.name) else {
+            if let Some(launch) = self.launch_through(k, config, args, span) {
+                return launch;
+            }
             if let Some(instance) = self.kernel_template_instance(k, args) {
                 let ident = ast::Ident { name: instance?, span: k.span };
                 return self.launch(&ident, config, args, span);

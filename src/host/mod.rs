@@ -11,6 +11,7 @@ mod decl;
 mod expr;
 pub mod files;
 pub mod findings;
+mod fnptr;
 pub mod fstream;
 mod globals;
 pub mod interp;
@@ -25,6 +26,7 @@ mod stmt;
 mod stream;
 mod templates;
 pub mod tree;
+mod varargs;
 mod vector;
 mod view;
 
@@ -178,6 +180,12 @@ pub enum HostError {
     StepLimit {
         line: u32,
     },
+    /// A call or launch through a function pointer that holds no function of its type (null, a data
+    /// address, a kernel called as a host function); the message says which.
+    BadCall {
+        line: u32,
+        message: String,
+    },
 }
 
 impl HostError {
@@ -189,6 +197,7 @@ impl HostError {
             HostError::DivideByZero { .. } => "divide_by_zero",
             HostError::StackOverflow { .. } | HostError::VlaTooLarge { .. } => "stack_overflow",
             HostError::StepLimit { .. } => "host_step_limit",
+            HostError::BadCall { .. } => "bad_call",
         }
     }
 
@@ -200,7 +209,8 @@ impl HostError {
             | HostError::DivideByZero { line }
             | HostError::StackOverflow { line, .. }
             | HostError::VlaTooLarge { line, .. }
-            | HostError::StepLimit { line } => *line,
+            | HostError::StepLimit { line }
+            | HostError::BadCall { line, .. } => *line,
         }
     }
 
@@ -216,7 +226,9 @@ impl HostError {
 impl fmt::Display for HostError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            HostError::Memory { message, .. } | HostError::BadFree { message, .. } => f.write_str(message),
+            HostError::Memory { message, .. }
+            | HostError::BadFree { message, .. }
+            | HostError::BadCall { message, .. } => f.write_str(message),
             HostError::DivideByZero { line } => write!(f, "host code at line {line} divides an integer by zero"),
             HostError::StackOverflow { line, function } => write!(
                 f,

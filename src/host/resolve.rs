@@ -77,6 +77,7 @@ pub fn resolve(
         labels: vec![],
         with_this: HashSet::new(),
         vla_sizes: HashMap::new(),
+        variadic: HashSet::new(),
     };
     for f in defs {
         r.declare(f);
@@ -110,7 +111,8 @@ pub fn resolve(
     if !r.diags.is_empty() {
         return Err(ResolveError::Diagnostics(r.diags));
     }
-    Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32 })
+    let kernels = kernels.functions.iter().map(|f| f.name.clone()).collect();
+    Ok(HostProgram { functions, main, strings: r.strings, globals: r.globals.len() as u32, kernels })
 }
 
 pub(super) struct Resolver<'a> {
@@ -148,6 +150,8 @@ pub(super) struct Resolver<'a> {
     pub(super) ret_slot: Option<Slot>,
     /// Variable-length arrays: the slot of each one's address, and the slot of its size in bytes.
     pub(super) vla_sizes: HashMap<Slot, Slot>,
+    /// The functions whose parameters end with `...` ([`super::varargs`]).
+    pub(super) variadic: HashSet<String>,
 }
 
 impl Resolver<'_> {
@@ -156,7 +160,16 @@ impl Resolver<'_> {
     pub(super) fn declare(&mut self, f: &ast::Function) {
         let i = self.sigs.len() as u32;
         let ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
-        let params = f.params.iter().map(|p| self.param_type(p)).collect();
+        let params = f
+            .params
+            .iter()
+            .map(
+                |p| if p.name.name == super::varargs::REST { Type::ptr(Type::Void, false) } else { self.param_type(p) },
+            )
+            .collect();
+        if super::varargs::is_variadic(f) {
+            self.variadic.insert(f.name.name.clone());
+        }
         self.fns.entry(f.name.name.clone()).or_insert(i);
         self.refs.entry(f.name.name.clone()).or_insert_with(|| f.params.iter().map(|p| p.reference).collect());
         // Default arguments may be on the prototype only (`bool abort = true` in gpuErrchk's helper).
@@ -197,7 +210,12 @@ impl Resolver<'_> {
 
     /// The type a written type names, with `extra` more pointer levels.
     pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Res<Type> {
-        let base = if let Some(name) = &ts.named {
+        let base = if let Some(f) = &ts.func {
+            // A function (pointed to): `void (*kernel)(float *, int)`.
+            let ret = self.ty(&f.ret, 0)?;
+            let params = f.params.iter().map(|p| self.ty(p, 0)).collect::<Res<Vec<_>>>()?;
+            Type::Func(std::sync::Arc::new((ret, params)))
+        } else if let Some(name) = &ts.named {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
@@ -506,7 +524,7 @@ impl Resolver<'_> {
                 let Some(f) = def.field(&field.name) else {
                     return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
                 };
-                let (off, fty) = (f.offset as i64, f.ty.clone());
+                let (off, fty) = (f.offset as i64, self.complete(f.ty.clone()));
                 Ok((Lv::Mem(ptr_add(addr, off, &fty), None), fty))
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
@@ -518,6 +536,19 @@ impl Resolver<'_> {
                 _ => Err(self.error(e.span, "this expression cannot be assigned to")),
             },
             _ => Err(self.error(e.span, "this expression cannot be assigned to")),
+        }
+    }
+
+    /// `ty` with a struct it points to that was incomplete where it was written (`Node *next` inside `Node`'s
+    /// own definition) replaced by the finished struct, so `p->next->key` and `p->next + 1` see its layout.
+    pub(super) fn complete(&self, ty: Type) -> Type {
+        match ty {
+            Type::Ptr { elem, is_const } => Type::Ptr { elem: Box::new(self.complete(*elem)), is_const },
+            Type::Struct(d) if d.is_incomplete() => match self.kernels.structs.get(&d.name) {
+                Some(full) => Type::Struct(full.clone()),
+                None => Type::Struct(d),
+            },
+            t => t,
         }
     }
 

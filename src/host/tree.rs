@@ -19,6 +19,8 @@ pub struct HostProgram {
     pub strings: Vec<Vec<u8>>,
     /// How many file-scope variables the table of globals holds.
     pub globals: u32,
+    /// The file's kernels by id, for messages about a function pointer that holds one.
+    pub kernels: Vec<String>,
 }
 
 /// One host function.
@@ -124,6 +126,29 @@ pub struct ScopeVar {
     pub constant: Option<u64>,
 }
 
+/// A call through a function pointer (`p(args)`, `(*p)(args)`).
+#[derive(Clone, Debug)]
+pub struct IndirectCall {
+    /// The pointer's value.
+    pub target: HExpr,
+    /// The arguments, converted to the pointer's parameter types.
+    pub args: Vec<HExpr>,
+    /// The function type the pointer points to: the function it holds must have it.
+    pub sig: super::fnptr::Sig,
+    /// The pointer's name, for messages.
+    pub what: String,
+}
+
+/// A launch through a pointer to a kernel: the direct launch of each kernel of the pointer's type, by its
+/// address; the one the pointer holds runs.
+#[derive(Clone, Debug)]
+pub struct IndirectLaunch {
+    pub ptr: HExpr,
+    pub launches: Vec<(u64, LaunchExpr)>,
+    /// The pointer's name, for messages.
+    pub what: String,
+}
+
 /// Library functions host code calls (C library and CUDA runtime).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lib {
@@ -184,6 +209,13 @@ pub enum Lib {
     Stream(super::stream::StreamTo, super::stream::StreamItem),
     /// The CUDA runtime and the clocks ([`super::cuda`]).
     Cuda(super::cuda::Api),
+    /// `va_arg`'s read of the variadic argument at the address, stored as the scalar ([`super::varargs`]).
+    VaArg(Scalar),
+    /// `vprintf(fmt, ap)`, `vfprintf(f, fmt, ap)`, `vsprintf(buf, fmt, ap)`, `vsnprintf(buf, n, fmt, ap)`.
+    Vprintf,
+    Vfprintf,
+    Vsprintf,
+    Vsnprintf,
 }
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).
@@ -221,6 +253,10 @@ pub enum HK {
     /// A library call; `Scalar`s are the argument storage types after default promotions.
     Lib(Lib, Vec<HExpr>),
     Launch(Box<LaunchExpr>),
+    /// A call through a function pointer ([`super::fnptr`]).
+    CallPtr(Box<IndirectCall>),
+    /// A launch through a pointer to a kernel ([`super::fnptr`]).
+    LaunchPtr(Box<IndirectLaunch>),
     /// `a, b`: both, the value of `b`.
     Comma(Box<HExpr>, Box<HExpr>),
     /// `[first, last)` each set to the value (evaluated once per element: `std::generate`), stored as the

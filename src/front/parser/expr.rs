@@ -301,6 +301,13 @@ impl Parser<'_> {
                 let span = e.span.to(self.prev_span());
                 e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
             } else if self.is(Punct::LParen) {
+                // `(*kernel)(args)` in host code calls what the pointer points to, as `kernel(args)` does.
+                if self.host
+                    && matches!(e.kind, ExprKind::Unary(UnaryOp::Deref, _))
+                    && let Some(p) = fnptr::called_pointer(&e)
+                {
+                    e = Expr { kind: ExprKind::Name(p.name), span: e.span };
+                }
                 let ExprKind::Name(name) = &e.kind else {
                     return Err(self.error(
                         Diagnostic::unsupported(self.span(), "calls through expressions")
@@ -352,6 +359,8 @@ impl Parser<'_> {
             TokKind::Ident(name) if name == "nullptr" || name == "NULL" => {
                 ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }
             }
+            // `va_arg(ap, T)` in host code takes a type: read as `va_arg(ap, sizeof(T))`.
+            TokKind::Ident(name) if name == "va_arg" && self.host => return self.va_arg(),
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
                 return self.cxx_cast(name == "reinterpret_cast");
             }

@@ -211,6 +211,13 @@ impl Parser<'_> {
             self.bump();
         }
         while !self.is(Punct::RParen) && !self.at_eof() {
+            if self.is(Punct::Ellipsis) && self.host {
+                // A variadic host function (`<cstdarg>`): a last parameter named `...` marks it.
+                let name = Ident { name: "...".into(), span: self.span() };
+                self.bump();
+                params.push(Param { ty: void_spec(name.span), name, reference: false, default: None });
+                break;
+            }
             if self.is(Punct::Ellipsis) {
                 return Err(self.error(
                     Diagnostic::unsupported(self.span(), "variadic functions (`...`)")
@@ -218,11 +225,19 @@ impl Parser<'_> {
                 ));
             }
             let mut ty = self.type_spec()?;
-            if self.is(Punct::LParen) && *self.peek_kind(1) == TokKind::Punct(Punct::Star) {
-                return Err(self.error(
-                    Diagnostic::unsupported(self.span(), "function pointers")
-                        .hint("call the function by its name, choosing with `if` or `switch`"),
-                ));
+            if self.at_fn_pointer() {
+                if !self.host {
+                    return Err(self.fn_pointer_unsupported());
+                }
+                // `void (*kernel)(float *, int)`: a host function's parameter.
+                let (name, ty) = self.fn_pointer(ty)?;
+                let name = name.unwrap_or(Ident { name: String::new(), span: self.span() });
+                let default = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
+                params.push(Param { ty, name, reference: false, default });
+                if !self.eat(Punct::Comma) {
+                    break;
+                }
+                continue;
             }
             let reference = self.eat(Punct::Amp);
             let name = match self.kind() {
@@ -336,5 +351,5 @@ impl Parser<'_> {
 }
 
 fn void_spec(span: Span) -> TypeSpec {
-    TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span }
+    TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }
 }

@@ -4,6 +4,7 @@
 //! run reports several independent mistakes.
 
 mod expr;
+mod fnptr;
 mod lazy;
 mod members;
 mod stmt;
@@ -455,6 +456,11 @@ impl<'t> Parser<'t> {
         if self.out_of_line_member(start, kind, &ret)? {
             return Ok(None);
         }
+        if self.program && kind.is_none() && self.at_fn_pointer() {
+            // `void (*handler)(int) = report;`: a file-scope function pointer of the host.
+            let decl = self.fn_pointer_decl(ret, start)?;
+            return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
+        }
         let name = self.ident("a function name")?;
         let name = self.operator_name(name)?;
         if !self.is(Punct::LParen) {
@@ -587,7 +593,7 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaPitchedPtr"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
-        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" => "the C library",
+        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" | "va_list" | "__builtin_va_list" => "the C library",
         "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
             "the C++ library"
         }

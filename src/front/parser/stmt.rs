@@ -237,6 +237,9 @@ impl Parser<'_> {
         self.saw_shared = false;
         let mut ty = self.type_spec()?;
         shared |= self.saw_shared;
+        if self.host && self.at_fn_pointer() {
+            return self.fn_pointer_decl(ty, start);
+        }
         let name_at = self.pos;
         let mut declarators = self.declarators(None)?;
         self.own_stars(&mut ty, &mut declarators, name_at);
@@ -278,11 +281,8 @@ impl Parser<'_> {
                     while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
                 }
             }
-            if first.is_none() && self.is(Punct::LParen) && *self.peek_kind(1) == TokKind::Punct(Punct::Star) {
-                return Err(self.error(
-                    Diagnostic::unsupported(self.span(), "function pointers")
-                        .hint("call the function by its name, choosing with `if` or `switch`"),
-                ));
+            if first.is_none() && self.at_fn_pointer() {
+                return Err(self.fn_pointer_unsupported());
             }
             let name = match first.take() {
                 Some(n) => n,

@@ -185,7 +185,10 @@ impl Parser<'_> {
                         .hint("use separate fields, or reinterpret with `__float_as_int` and friends"),
                 ));
             }
-            if self.is_kw(Kw::Template) || self.is_kw(Kw::Struct) || self.is_kw(Kw::Typedef) {
+            // `struct Node *next;` is a field whose type names a struct (C's elaborated type specifier); only
+            // `struct Inner { ... }` declares a nested type.
+            let nested_struct = self.is_kw(Kw::Struct) && self.starts_definition();
+            if self.is_kw(Kw::Template) || nested_struct || self.is_kw(Kw::Typedef) {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "nested type declarations in structs")));
             }
             if self.eat(Punct::Semi) {

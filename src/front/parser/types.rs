@@ -46,6 +46,12 @@ impl Parser<'_> {
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
+                    // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).
+                    || ((self.host || self.program)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && *self.peek_kind(3) != TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n)
+                            if self.structs.iter().any(|s| s.name.name == *n) || self.typedefs.contains_key(n)))
                     || self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == *name))
                     || self.unavailable_type(name)
                     || library_vector_type(name).is_some()
@@ -299,10 +305,25 @@ impl Parser<'_> {
             let start = self.span();
             let tag = self.struct_or_enum()?;
             let named = tag.clone();
-            TypeSpec { base: BaseType::Int, named, is_const: false, is_volatile: false, pointers: 0, span: start }
+            TypeSpec {
+                base: BaseType::Int,
+                named,
+                is_const: false,
+                is_volatile: false,
+                pointers: 0,
+                span: start,
+                func: None,
+            }
         } else {
             self.type_spec()?
         };
+        if self.at_fn_pointer() {
+            // `typedef void (*kernel_t)(float *, int);`: device code that uses it is refused by the checker.
+            let (name, t) = self.fn_pointer(ty)?;
+            let Some(name) = name else { return Err(self.expected("the new type's name")) };
+            self.typedefs.insert(name.name, t);
+            return self.expect_semi();
+        }
         loop {
             let mut t = ty.clone();
             while self.eat(Punct::Star) {
@@ -335,6 +356,8 @@ impl Parser<'_> {
         let mut struct_name: Option<String> = None;
         // Pointer levels a typedef name brings (`typedef float *fptr;`).
         let mut typedef_pointers = 0u8;
+        // A typedef'd function pointer type (`typedef void (*kernel_t)(float *);`).
+        let mut func = None;
         let mut any = false;
         loop {
             match self.kind().clone() {
@@ -421,6 +444,7 @@ impl Parser<'_> {
                         is_const |= t.is_const;
                         is_volatile |= t.is_volatile;
                         typedef_pointers = t.pointers;
+                        func = t.func.clone();
                     } else if self.structs.iter().any(|s| s.name.name == name) || is_vector_type(&name) {
                         struct_name = Some(name.clone());
                     } else if self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == name)) {
@@ -494,6 +518,6 @@ impl Parser<'_> {
             while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
         }
         let span = start.to(self.prev_span());
-        Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span })
+        Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span, func })
     }
 }

@@ -67,6 +67,12 @@ impl Checker {
         }
         let set_aside = [ast::ItemKind::Function, ast::ItemKind::Kernel];
         if self.unsupported_group_call(name) || self.unavailable_use(&name.name, &set_aside, name.span) {
+        } else if matches!(self.lookup(&name.name), Some(super::Binding::Local(_))) {
+            // A call through a variable: a function pointer, which device code has none of.
+            self.err(
+                Diagnostic::unsupported(name.span, "function pointers")
+                    .hint("call the function by its name, choosing with `if` or `switch`"),
+            );
         } else if let Some(why) = unsupported_function(&name.name) {
             self.err(Diagnostic::unsupported(name.span, format!("`{}` ({why})", name.name)));
         } else if let Some(host) = self.host_functions.iter().find(|h| h.name == name.name) {

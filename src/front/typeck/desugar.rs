@@ -16,7 +16,7 @@ fn int(value: u64, span: Span) -> ast::Expr {
 }
 
 fn cast(base: BaseType, e: ast::Expr, span: Span) -> ast::Expr {
-    let ty = ast::TypeSpec { base, named: None, is_const: false, is_volatile: false, pointers: 0, span };
+    let ty = ast::TypeSpec { base, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None };
     node(A::Cast(ty, Box::new(e)), span)
 }
 

@@ -25,6 +25,11 @@ impl Checker {
     }
 
     fn global(&mut self, space: VarSpace, d: &ast::Decl, dc: &ast::Declarator) {
+        if space == VarSpace::Plain && d.ty.func.is_some() {
+            // A host function pointer (`void (*handler)(int)`): an error only where device code uses it.
+            self.global_scope.insert(dc.name.name.clone(), Binding::HostVar(dc.name.span));
+            return;
+        }
         let ty = self.resolve_type(&d.ty, dc.pointers);
         if ty.is_error() {
             return;

@@ -279,6 +279,14 @@ impl Checker {
     }
 
     fn resolve_type(&mut self, spec: &ast::TypeSpec, extra_pointers: u8) -> Type {
+        if spec.func.is_some() {
+            // A typedef'd host function pointer (`kernel_t`) named in device code.
+            self.err(
+                Diagnostic::unsupported(spec.span, "function pointers")
+                    .hint("call the function by its name, choosing with `if` or `switch`"),
+            );
+            return Type::Error;
+        }
         let base = match spec.base {
             _ if spec.named.is_some() => {
                 let name = spec.named.clone().unwrap_or_default();

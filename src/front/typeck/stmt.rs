@@ -205,6 +205,12 @@ impl Checker {
             };
             // A declaration that is rejected still declares its name (with the error type), so that its uses
             // are not reported as undeclared on top.
+            // A host function pointer's type (its "function pointers" error is recorded): its initialiser (a
+            // device function's name) is not an expression device code has.
+            if d.ty.func.is_some() {
+                self.declare_local(&dc.name, Type::Error, false, None);
+                continue;
+            }
             if ty == Type::Void {
                 self.err(Diagnostic::new(ErrorCode::Type, dc.name.span, "a variable cannot have type void"));
                 self.declare_local(&dc.name, Type::Error, false, None);

@@ -217,6 +217,8 @@ pub fn named_type(name: &str) -> Option<Type> {
         | "cudaLimit" => Type::INT,
         "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
         "clock_t" | "time_t" | "suseconds_t" => Type::Scalar(Scalar::I64),
+        // `<cstdarg>`'s list: where the next variadic argument is (`src/host/varargs.rs`).
+        "va_list" | "__builtin_va_list" => Type::ptr(Type::Void, false),
         "cudaDeviceProp" => Type::Struct(super::props::prop_struct()),
         "timeval" => Type::Struct(timeval()),
         "timezone" => Type::Struct(timezone()),

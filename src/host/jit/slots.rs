@@ -81,21 +81,29 @@ fn expr_slots(e: &HExpr, into: &mut BTreeSet<Slot>) {
             }
         }
         HK::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
-        HK::Launch(l) => {
-            for x in [&l.grid, &l.block] {
-                match x {
-                    Dim3Src::Int(x) | Dim3Src::Mem(x) => expr_slots(x, into),
-                    Dim3Src::Parts(p) => p.iter().for_each(|x| expr_slots(x, into)),
-                }
+        HK::CallPtr(c) => {
+            expr_slots(&c.target, into);
+            c.args.iter().for_each(|a| expr_slots(a, into));
+        }
+        HK::LaunchPtr(l) => {
+            expr_slots(&l.ptr, into);
+            for (_, direct) in &l.launches {
+                launch_slots(direct, into);
             }
-            l.shared
-                .iter()
-                .chain(l.stream.iter())
-                .chain(l.args.iter().map(|(x, _)| x))
-                .for_each(|x| expr_slots(x, into));
-            l.scope.iter().for_each(|v| {
-                into.insert(v.slot);
-            });
+        }
+        HK::Launch(l) => launch_slots(l, into),
+    }
+}
+
+fn launch_slots(l: &LaunchExpr, into: &mut BTreeSet<Slot>) {
+    for x in [&l.grid, &l.block] {
+        match x {
+            Dim3Src::Int(x) | Dim3Src::Mem(x) => expr_slots(x, into),
+            Dim3Src::Parts(p) => p.iter().for_each(|x| expr_slots(x, into)),
         }
     }
+    l.shared.iter().chain(l.stream.iter()).chain(l.args.iter().map(|(x, _)| x)).for_each(|x| expr_slots(x, into));
+    l.scope.iter().for_each(|v| {
+        into.insert(v.slot);
+    });
 }
