@@ -403,3 +403,23 @@ fn namespace_qualified_classes_take_constructor_arguments() {
     assert_eq!(r.stdout, "8 9 0 1 | 8 1 | 7 8\n", "{}", r.stderr);
     assert_eq!(r.status, 0);
 }
+
+#[test]
+fn a_launch_of_a_kernel_warpdbg_cannot_run_stops_the_program_with_the_construct() {
+    // Compiling only warns (the host might never launch it); the launch that does is where the program stops,
+    // never a kernel run as if it were empty.
+    let r = run(
+        "tex.cu",
+        "#include <cstdio>\ntexture<float, 1, cudaReadModeElementType> tex;\n\
+         __global__ void plain(float *out) { out[threadIdx.x] = 1.0f; }\n\
+         __global__ void fetch(float *out) { out[threadIdx.x] = tex1Dfetch(tex, threadIdx.x); }\n\
+         int main() {\n    float *d; cudaMalloc(&d, 32 * sizeof(float));\n    plain<<<1, 32>>>(d);\n\
+         \x20   printf(\"plain ran\\n\");\n    fetch<<<1, 32>>>(d);\n    cudaDeviceSynchronize();\n\
+         \x20   printf(\"done\\n\");\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "plain ran\n");
+    assert_eq!(r.status, 2);
+    assert!(r.stderr.contains("warpdbg: launch 2 of `fetch` cannot run:"), "{}", r.stderr);
+    assert!(r.stderr.contains("not supported by warpdbg: textures and surfaces"), "{}", r.stderr);
+    assert!(!r.stderr.contains("launch 2: fetch"), "the kernel never ran: {}", r.stderr);
+}

@@ -186,8 +186,9 @@ pub struct Unavailable {
 
 impl Unavailable {
     /// The warning for an item nothing launched reaches: `kernel `k` is not available: X is not supported by
-    /// warpdbg`, pointing at the construct.
-    pub fn warning(&self) -> super::diagnostic::Diagnostic {
+    /// warpdbg`, pointing at the construct. In a whole program (`program`) the launches are only known as the
+    /// host makes them: one that reaches the item stops the program there.
+    pub fn warning(&self, program: bool) -> super::diagnostic::Diagnostic {
         let d = &self.diag;
         let why = match d.message.strip_prefix("not supported by warpdbg: ") {
             Some(what) => format!("{what} is not supported by warpdbg"),
@@ -201,10 +202,11 @@ impl Unavailable {
         .label(if d.label.is_empty() { "here" } else { d.label.as_str() })
         .into_warning();
         w.notes = d.notes.clone();
-        w.notes.push(format!(
-            "note: the launched kernel does not use `{}`, so the rest of the file still runs",
-            self.name
-        ));
+        w.notes.push(if program {
+            format!("note: a launch that reaches `{}` stops the program there (status 2); the rest runs", self.name)
+        } else {
+            format!("note: the launched kernel does not use `{}`, so the rest of the file still runs", self.name)
+        });
         w
     }
 }

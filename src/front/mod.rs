@@ -183,7 +183,7 @@ fn compile_here(
         }
     };
     let launched = launched_kernel(&program, &directives, overrides);
-    let mut warnings = settle_unavailable(&program, launched, &mut diags);
+    let mut warnings = settle_unavailable(&program, launched, false, &mut diags);
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.span.file.0, d.span.start));
         note_expansions(&sources, &mut diags);
@@ -239,10 +239,12 @@ fn launched_kernel(
 
 /// Unsupported constructs matter only where they run: those in functions the launched kernel reaches become
 /// errors (added to `diags`, with their text as found); every other function or item that has one gets one
-/// warning. With no kernel resolved, all are warnings (the errors that stopped resolution come first).
+/// warning. With no kernel resolved, all are warnings (the errors that stopped resolution come first); a whole
+/// program (`whole`) resolves its launches as it runs (`program::device`).
 fn settle_unavailable(
     program: &tast::Program,
     launched: Option<tast::FnId>,
+    whole: bool,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<Diagnostic> {
     let reached = launched.map(|k| program.reached_from(k)).unwrap_or_default();
@@ -255,7 +257,7 @@ fn settle_unavailable(
             warned.push(*f);
             let func = program.function(*f);
             let kind = if func.kind == ast::FnKind::Global { ast::ItemKind::Kernel } else { ast::ItemKind::Function };
-            let mut w = ast::Unavailable { name: func.name.clone(), kind, diag: d.clone() }.warning();
+            let mut w = ast::Unavailable { name: func.name.clone(), kind, diag: d.clone() }.warning(whole);
             // Where it uses an unavailable item, say so (the item gets no warning of its own).
             w.secondary = d.secondary.clone();
             warnings.push(w);
@@ -265,7 +267,7 @@ fn settle_unavailable(
         // Reached code that uses the item reported its diagnostic; unreached code that does was warned about.
         let reported = diags.iter().any(|d| d.span == u.diag.span && d.message == u.diag.message);
         if !reported && !warnings.iter().any(|w| w.span == u.diag.span) {
-            warnings.push(u.warning());
+            warnings.push(u.warning(whole));
         }
     }
     warnings

@@ -77,7 +77,7 @@ fn compile_here(
     let (program, type_diags) =
         super::check_with_templates(&mut tu, &mut templates, &[], overrides, &text, &options, &mut diags);
     diags.extend(type_diags);
-    let mut warnings = super::settle_unavailable(&program, None, &mut diags);
+    let mut warnings = super::settle_unavailable(&program, None, true, &mut diags);
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.span.file.0, d.span.start));
         note_expansions(&sources, &mut diags);

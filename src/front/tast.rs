@@ -146,8 +146,13 @@ impl Program {
 
     /// Does `kernel` reach only functions without unsupported constructs (so it can be lowered)?
     pub fn runnable(&self, kernel: FnId) -> bool {
+        self.unsupported_in(kernel).is_none()
+    }
+
+    /// The first unsupported construct `kernel` reaches (in it or in a function it calls), if any.
+    pub fn unsupported_in(&self, kernel: FnId) -> Option<&super::diagnostic::Diagnostic> {
         let reached = self.reached_from(kernel);
-        !self.deferred.iter().any(|(f, _)| reached.get(f.0 as usize).copied().unwrap_or(false))
+        self.deferred.iter().find(|(f, _)| reached.get(f.0 as usize).copied().unwrap_or(false)).map(|(_, d)| d)
     }
 
     pub fn kernels(&self) -> impl Iterator<Item = (FnId, &Function)> {

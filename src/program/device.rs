@@ -174,6 +174,11 @@ impl<'a> SimDevice<'a> {
             return k.clone();
         }
         let k = match self.program.find(name) {
+            // A construct warpdbg does not run, which compiling the program only warned about (the host might
+            // never launch this kernel): the launch that needs it cannot run.
+            Some(id) if !self.program.runnable(id) => {
+                Err(self.program.unsupported_in(id).cloned().expect("not runnable: a construct it reaches"))
+            }
             Some(id) => crate::ir::lower::lower_kernel(self.program, id, self.sources).map(Arc::new),
             None => Err(Diagnostic::new(
                 crate::front::diagnostic::ErrorCode::Name,
