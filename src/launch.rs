@@ -305,6 +305,22 @@ pub struct Launch {
 }
 
 impl Launch {
+    /// `blockIdx` of the block with linear index `linear` (x fastest).
+    pub fn block_idx(&self, linear: u64) -> Dim3 {
+        let g = self.grid;
+        Dim3::new(
+            (linear % g.x as u64) as u32,
+            ((linear / g.x as u64) % g.y as u64) as u32,
+            (linear / (g.x as u64 * g.y as u64)) as u32,
+        )
+    }
+
+    /// `threadIdx` of the thread with linear index `tid` in its block (x fastest).
+    pub fn thread_idx(&self, tid: u32) -> Dim3 {
+        let b = self.block;
+        Dim3::new(tid % b.x, (tid / b.x) % b.y, tid / (b.x * b.y))
+    }
+
     /// Bytes of global memory the arrays need.
     pub fn global_bytes(&self) -> u64 {
         self.args

@@ -512,10 +512,18 @@ fn program_launches_run_whole_as_stepped() {
     let cleared_by_next = "// @block 64\n// @grid 16\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
                            __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
                            out[i] = 0;\n    out[i] += out[(i + 64) % 1024] + in[i];\n}\n";
+    // Blocks 0-7 read the half of `in` the host never wrote; block 7 without a loop first, so the sequential
+    // run meets block 7's read before block 0's: the report describes the lowest-numbered thread's all the same.
+    let late = "// @block 64\n// @grid 16\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
+                __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
+                int s = 0;\n    for (int k = 0; k < (blockIdx.x == 7 ? 0 : 50); k++) s += k;\n    \
+                out[i] = in[(i + 512) % 1024] + s;\n}\n";
     // (kernel, bytes of each array the host wrote, whether the rule holds)
     let cases = [
         (copy, [4096, 0], true),
-        (copy, [2048, 0], false),
+        // Uninitialised reads are reported the same from a whole run.
+        (copy, [2048, 0], true),
+        (late, [2048, 0], true),
         (neighbours, [2048, 0], false),
         (accumulate, [4096, 0], true),
         (cleared_by_next, [4096, 0], false),
@@ -544,8 +552,22 @@ fn program_launches_run_whole_as_stepped() {
     // The uninitialised half of `in` is reported, as compute-sanitizer's initcheck would.
     let mut m = program_machine(copy, Mode::Its, &[2048, 0]);
     m.run();
+    assert!(m.ran_parallel());
     assert_eq!(m.hazards.len(), 1, "one uninitialised-read finding: {:?}", m.hazards);
+    assert_eq!(m.hazards[0].count, 512);
+    assert!(
+        m.hazards[0].message.starts_with("line 7: thread (0,0,0) of block (8,0,0) reads in[512]"),
+        "{:?}",
+        m.hazards
+    );
     assert_eq!(m.global.init.as_deref().unwrap().written_prefix(m.global.allocs[1].base), Some(4096));
+    for mode in [Mode::PreVolta, Mode::Its] {
+        let mut stepped = program_machine(late, mode, &[2048, 0]);
+        while !stepped.step(7).is_final() {}
+        let h = &stepped.hazards[0];
+        assert_eq!(h.count, 512);
+        assert!(h.message.starts_with("line 9: thread (0,0,0) of block (0,0,0) reads in[512]"), "{mode:?} {h:?}");
+    }
 }
 
 /// Kernels with `__shared__` arrays run whole when a block's warps share no shared bytes within a barrier

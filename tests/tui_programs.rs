@@ -144,3 +144,19 @@ fn a_deadlocked_launch_stops_the_program() {
     assert!(screen.contains("EXITED 3") && !screen.contains("never printed"), "{screen}");
     assert!(screen.contains("stopped by a launch that cannot finish"), "{screen}");
 }
+
+#[test]
+fn grids_launched_from_device_code_are_launches_of_their_own_on_the_screen() {
+    let mut t = Tui::open_program("tests/programs/dynamic_parallelism.cu", 120, 40);
+    assert_eq!(current(&t), Some(1));
+    t.press("N");
+    assert_eq!(current(&t), Some(2));
+    let screen = t.text();
+    assert!(screen.contains("launch 2 (from launch 1) hello<<<1, 4>>> at dynamic_parallelism.cu:21"), "{screen}");
+    assert!(screen.contains("1 hello<<<1, 8>>> L56 completed"), "{screen}");
+    assert!(screen.contains("↳hello<<<1, 4>>>"), "{screen}");
+    // The parent's output is there when its first child starts.
+    assert!(screen.contains("depth 0 launched depth 1"), "{screen}");
+    t.press("P");
+    assert_eq!((current(&t), t.steps()), (Some(1), 0));
+}

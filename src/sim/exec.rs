@@ -249,7 +249,11 @@ impl Ctx<'_> {
             Ok(memory::shared_load(self.shared, off, size))
         } else if let Some(g) = self.par {
             self.touch(addr, size);
-            g.load(addr, size).map_err(fail)
+            let (v, written) = g.load(addr, size).map_err(fail)?;
+            if !written {
+                self.notes.push(Note::UninitRead { lane, addr });
+            }
+            Ok(v)
         } else {
             let v = self.global.load(addr, size).map_err(fail)?;
             if let Some(init) = &self.global.init

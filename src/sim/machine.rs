@@ -198,13 +198,17 @@ impl HazardKind {
     }
 }
 
-/// Undefined behaviour that did not stop the machine; the first occurrence per (kind, line) is kept.
+/// Undefined behaviour that did not stop the machine, one per (kind, line): how often it happened, and the
+/// occurrence of the lowest-numbered thread described (by block, then thread: the same whatever order the
+/// blocks ran in, so a whole run on several cores reports what a sequential one does).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Hazard {
     pub kind: HazardKind,
     pub line: u32,
     pub message: String,
     pub count: u64,
+    /// The described occurrence's thread: (block's linear index, thread's linear index in its block).
+    pub who: (u64, u32),
 }
 
 /// One line of device printf output.
@@ -471,12 +475,7 @@ impl Machine {
         while self.blocks.len() < self.max_resident && self.next_block < self.total_blocks {
             let linear = self.next_block;
             self.next_block += 1;
-            let g = self.launch.grid;
-            let idx = Dim3::new(
-                (linear % g.x as u64) as u32,
-                ((linear / g.x as u64) % g.y as u64) as u32,
-                (linear / (g.x as u64 * g.y as u64)) as u32,
-            );
+            let idx = self.launch.block_idx(linear);
             let threads = self.launch.block.count() as u32;
             let nwarps = threads.div_ceil(32);
             let stride = nwarps as usize * 32;
@@ -852,16 +851,48 @@ impl Machine {
         }
     }
 
-    fn hazard(&mut self, kind: HazardKind, line: u32, message: impl FnOnce() -> String) {
+    fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
+        self.hazards_seen(kind, line, 1, who, message)
+    }
+
+    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message`.
+    fn hazards_seen(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        count: u64,
+        who: (u64, u32),
+        message: impl FnOnce() -> String,
+    ) {
         if let Some(h) = self.hazards.iter_mut().find(|h| h.kind == kind && h.line == line) {
-            h.count += 1;
+            h.count += count;
+            if who < h.who {
+                (h.who, h.message) = (who, message());
+            }
             return;
         }
-        self.hazards.push(Hazard { kind, line, message: message(), count: 1 });
+        self.hazards.push(Hazard { kind, line, message: message(), count, who });
+    }
+
+    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
+    /// of them, this thread's the lowest-numbered).
+    pub(super) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
+        let (idx, thread) = (self.launch.block_idx(linear), self.launch.thread_idx(tid));
+        let what = match self.global.describe(addr) {
+            Some((name, i)) => format!("{name}[{i}]"),
+            None => format!("{addr:#x}"),
+        };
+        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), || {
+            format!(
+                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
+                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
+                 Copy or set the data before the kernel reads it"
+            )
+        })
     }
 
     fn notes(&mut self, b: usize, w: usize, pc: Pc, line: u32, notes: Vec<Note>) {
-        let (idx, block_dim) = (self.blocks[b].idx, self.launch.block);
+        let (idx, block_dim, linear) = (self.blocks[b].idx, self.launch.block, self.blocks[b].linear);
         for n in notes {
             match n {
                 Note::Printf { lane, text } => {
@@ -870,8 +901,6 @@ impl Machine {
                 }
                 Note::Launch { lane, kernel, config, args } => {
                     let tid = w as u32 * 32 + lane;
-                    let grid = self.launch.grid;
-                    let linear_block = idx.x as u64 + grid.x as u64 * (idx.y as u64 + grid.y as u64 * idx.z as u64);
                     self.children.push(ChildLaunch {
                         kernel: self.kernel.strings[kernel as usize].clone(),
                         grid: [config[0], config[1], config[2]],
@@ -881,38 +910,28 @@ impl Machine {
                         line,
                         parent_block: idx,
                         parent_thread: self.blocks[b].thread_idx(tid, block_dim),
-                        order: (linear_block, tid),
+                        order: (linear, tid),
                     });
                 }
                 Note::AtomicWrite { lane, addr } => {
                     let tid = w as u32 * 32 + lane;
                     self.last_atomic.insert(addr, AtomicWrite { block: idx, tid, line, step: self.steps });
                 }
-                Note::ShuffleInactive { lane, src } => self.hazard(HazardKind::ShuffleInactiveLane, line, || {
+                Note::ShuffleInactive { lane, src } => self.hazard(HazardKind::ShuffleInactiveLane, line, (linear, w as u32 * 32 + lane), || {
                     format!(
                         "shuffle on line {line}: lane {lane} of warp {w} in block {idx} read lane {src}, which was not \
                          executing the shuffle; its value is undefined"
                     )
                 }),
                 Note::UninitRead { lane, addr } => {
-                    let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
-                    let what = match self.global.describe(addr) {
-                        Some((name, i)) => format!("{name}[{i}]"),
-                        None => format!("{addr:#x}"),
-                    };
-                    self.hazard(HazardKind::UninitializedRead, line, || {
-                        format!(
-                            "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no \
-                             cudaMemcpy, cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's \
-                             initcheck reports it. Copy or set the data before the kernel reads it"
-                        )
-                    })
+                    let linear = self.blocks[b].linear;
+                    self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1)
                 }
                 Note::SharedRace(r) => {
                     let msg = explain::shared_race(self, &r);
-                    self.hazard(HazardKind::SharedRace, line, || msg);
+                    self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);
                 }
-                Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, || {
+                Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, (linear, w as u32 * 32), || {
                     format!(
                         "`_sync` intrinsic on line {line}: its mask {named} names lanes that were not executing it \
                          (active {active}) in warp {w} of block {idx}: undefined behaviour"
@@ -1056,7 +1075,8 @@ impl Machine {
             barrier = true;
         }
         if let Some((kind, msg)) = hazard {
-            self.hazard(kind, line, || msg);
+            let who = (self.blocks[b].linear, w as u32 * 32);
+            self.hazard(kind, line, who, || msg);
         }
         if barrier {
             self.check_barrier(b);

@@ -251,7 +251,13 @@ impl Machine {
                         match exec::execute_decoded(&mut ctx, pc, op, act) {
                             Flow::Next => {}
                             Flow::General => match exec::execute(&mut ctx, pc, act.mask) {
-                                Ok(Effect::Next) if after_general(&mut ctx, metrics, pc, first_warp + m.w as u64) => {}
+                                Ok(Effect::Next)
+                                    if after_general(
+                                        &mut ctx,
+                                        (metrics, &mut p.uninit),
+                                        pc,
+                                        first_warp + m.w as u64,
+                                    ) => {}
                                 _ => break 'group GroupStop::Refused,
                             },
                             _ => break 'group GroupStop::Refused,
@@ -315,7 +321,16 @@ impl Machine {
                             // (What `exec::execute` returns for it, without its context.)
                             Instr::SyncThreads { .. } => Effect::SyncThreads,
                             _ => match exec::execute(&mut ctx, pc, acts[m.w].mask) {
-                                Ok(e) if after_general(&mut ctx, metrics, pc, first_warp + m.w as u64) => e,
+                                Ok(e)
+                                    if after_general(
+                                        &mut ctx,
+                                        (metrics, &mut p.uninit),
+                                        pc,
+                                        first_warp + m.w as u64,
+                                    ) =>
+                                {
+                                    e
+                                }
                                 _ => break 'group GroupStop::Refused,
                             },
                         };

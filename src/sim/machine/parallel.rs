@@ -11,8 +11,11 @@
 //!   step too) and reducing barriers;
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
-//! - in a program, no thread reads a byte that neither the host nor a store of the run wrote (the sequential
-//!   run reports uninitialised reads; see `RawAlloc::init` for why a byte the run wrote is fine);
+//! - in a program, a read of a byte that neither the host nor a store of the run wrote is an uninitialised read
+//!   in the sequential run too (see `RawAlloc::init`: a byte written by another block is a conflict, and one
+//!   written by another warp of the block a conflict within an interval), so it is reported as that run
+//!   reports it: counted, and described by its lowest-numbered thread (`Hazard::who`), which does not depend
+//!   on order;
 //! - no two blocks touch the same global bytes unless both only read them (each block's accessed ranges, per
 //!   warp instruction, are compared after the run): blocks then cannot see each other;
 //! - inside a block, between two releases of `__syncthreads()`, no two warps touch the same global or shared
@@ -51,7 +54,7 @@ use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::launch::Launch;
 use crate::sim::decoded::Program;
-use crate::sim::exec::SHARED_TOUCH;
+use crate::sim::exec::{Note, SHARED_TOUCH};
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
 use crate::sim::metrics::Metrics;
@@ -70,7 +73,7 @@ struct RawAlloc {
     ptr: *mut u8,
     /// The machine's initcheck bits of the allocation (see [`crate::sim::memory::InitShadow::bits_mut`]); null when every
     /// byte was written before the launch or the allocation is not checked for uninitialised reads. Stores
-    /// mark them; a read of a byte not marked fails, and the launch then runs sequentially, which reports it.
+    /// mark them; a read of a byte not marked is an uninitialised read (a hazard, as in the sequential run).
     /// A marked byte another block wrote is a conflict between blocks (found after the run); one its own block
     /// wrote was written before the read in the sequential run too, since a block's warps don't share bytes
     /// with a write within a barrier interval.
@@ -233,16 +236,14 @@ impl SharedGlobal {
         Some(changed != 0)
     }
 
-    /// A thread's read: fails on memory not written yet (see [`RawAlloc::init`]).
+    /// A thread's read, and whether the bytes were written (before the launch or by this run; see
+    /// [`RawAlloc::init`]).
     #[inline]
-    pub fn load(&self, addr: u64, size: u32) -> Result<u64, MemError> {
+    pub fn load(&self, addr: u64, size: u32) -> Result<(u64, bool), MemError> {
         let (a, off) = self.locate(addr, size)?;
-        if !a.written(off, size as u64) {
-            return Err(MemError::Null);
-        }
         // SAFETY: in bounds of the allocation (`locate`).
         let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
-        Ok(v)
+        Ok((v, a.written(off, size as u64)))
     }
 
     /// A thread's store: marks the bytes written and changes them; returns whether they changed.
@@ -370,6 +371,44 @@ pub(crate) struct ParState {
     last_of_warp: Vec<usize>,
     /// Per warp, the index in `reads` and in `writes` of the range its last access in this block joined.
     block_last_of_warp: Vec<[usize; 2]>,
+    /// Reads of bytes nothing wrote, per line (the sequential run's hazards, merged after the run).
+    pub(super) uninit: Vec<UninitSeen>,
+}
+
+/// The uninitialised reads of one line in a block range: how many, and the lowest-numbered thread's.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct UninitSeen {
+    pub line: u32,
+    pub count: u64,
+    /// (block's linear index, thread's index in its block)
+    pub who: (u64, u32),
+    pub addr: u64,
+}
+
+/// Notes an issue on the general path made in a whole run: uninitialised reads join `uninit` (the warp is
+/// `warp` numbered across the launch, `per_block` warps to a block); any other note is a hazard that makes
+/// the run refuse (false).
+pub(super) fn keep_uninit_reads(
+    notes: &mut Vec<Note>,
+    uninit: &mut Vec<UninitSeen>,
+    line: u32,
+    warp: u64,
+    per_block: u64,
+) -> bool {
+    for n in notes.drain(..) {
+        let Note::UninitRead { lane, addr } = n else { return false };
+        let who = (warp / per_block, (warp % per_block) as u32 * 32 + lane);
+        match uninit.iter_mut().find(|u| u.line == line) {
+            Some(u) => {
+                u.count += 1;
+                if who < u.who {
+                    (u.who, u.addr) = (who, addr);
+                }
+            }
+            None => uninit.push(UninitSeen { line, count: 1, who, addr }),
+        }
+    }
+    true
 }
 
 /// Accesses of one barrier interval of one block kept before they are compacted (each warp's reads and its
@@ -398,6 +437,7 @@ impl ParState {
             stretches: vec![[0, 0]; kernel.instrs.len() + 1],
             last_of_warp: vec![],
             block_last_of_warp: vec![],
+            uninit: vec![],
         }
     }
 
@@ -898,6 +938,11 @@ impl Machine {
             return None;
         }
         // (What the blocks wrote is marked initialised: their stores marked it, as when run sequentially.)
+        for m in results.iter().flatten() {
+            for u in m.par.as_ref().map_or(&[][..], |p| &p.uninit[..]) {
+                self.uninit_read(u.line, u.who.0, u.who.1, u.addr, u.count);
+            }
+        }
         self.steps = steps;
         self.mem_epoch = mem_epoch;
         self.metrics = metrics;

@@ -5,6 +5,7 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
+use super::parallel::{UninitSeen, keep_uninit_reads};
 use super::{BlockState, Machine, QUIET_REFUSED, SharedGlobal};
 
 use crate::ir::{Instr, Kernel, Pc};
@@ -70,15 +71,21 @@ pub(super) fn run_parts<'a>(
     (ctx, &mut block.warps, &mut block.spin_seen)
 }
 
-/// After warp `warp` (numbered as `BankLine::sample_warp`) issued the instruction at `pc` through the
-/// general path: its shared accesses join the bank statistics. False when it made notes (which become
-/// hazards, and a hazard refuses the run).
-pub(super) fn after_general(ctx: &mut Ctx, metrics: &mut Metrics, pc: Pc, warp: u64) -> bool {
+/// After warp `warp` (numbered across the launch, as `BankLine::sample_warp`) issued the instruction at `pc`
+/// through the general path: its shared accesses join the bank statistics, its uninitialised reads `uninit`.
+/// False when it made another note (which would become a hazard, and a hazard refuses the run).
+pub(super) fn after_general(
+    ctx: &mut Ctx,
+    (metrics, uninit): (&mut Metrics, &mut Vec<UninitSeen>),
+    pc: Pc,
+    warp: u64,
+) -> bool {
+    let line = ctx.kernel.line(pc);
     if !ctx.shared_accesses.is_empty() {
-        metrics.banks.record(ctx.kernel.line(pc), warp, &ctx.shared_accesses);
+        metrics.banks.record(line, warp, &ctx.shared_accesses);
         ctx.shared_accesses.clear();
     }
-    ctx.notes.is_empty()
+    ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
 }
 
 /// Whether a warp at `pc` may issue with a group of warps (`gang.rs`): always in pre-Volta; in ITS when its
@@ -260,7 +267,7 @@ impl Machine {
                     Flow::Fault => break 'group None,
                     Flow::General => match exec::execute(&mut ctx, pc, mask) {
                         // (Only the general path makes notes or touches shared memory.)
-                        Ok(e) if after_general(&mut ctx, metrics, pc, warp_key) => e,
+                        Ok(e) if after_general(&mut ctx, (metrics, &mut p.uninit), pc, warp_key) => e,
                         _ => break 'group None,
                     },
                 };
