@@ -24,10 +24,12 @@ use crate::ir::{Instr, Kernel, Pc};
 use crate::launch::{Dim3, Launch, Mode};
 
 mod gang;
+mod hazards;
 mod parallel;
 mod stops;
 mod warp_run;
 mod whole_run;
+pub use hazards::{Hazard, HazardKind};
 pub use parallel::SharedGlobal;
 use stops::Step;
 pub use stops::{ArrivalFilter, Halt, Stops};
@@ -172,43 +174,6 @@ impl Wait {
 pub struct Stuck {
     pub explanation: String,
     pub waits: Vec<Wait>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum HazardKind {
-    DivergentBarrier,
-    DivergentSyncwarp,
-    ShuffleInactiveLane,
-    SyncMaskInactive,
-    SharedRace,
-    /// A global read of memory nothing wrote (whole programs: `cudaMalloc` memory never copied to).
-    UninitializedRead,
-}
-
-impl HazardKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            HazardKind::DivergentBarrier => "divergent_barrier",
-            HazardKind::DivergentSyncwarp => "divergent_syncwarp",
-            HazardKind::ShuffleInactiveLane => "shuffle_inactive_lane",
-            HazardKind::SyncMaskInactive => "sync_mask_inactive",
-            HazardKind::SharedRace => "shared_race",
-            HazardKind::UninitializedRead => "uninitialized_read",
-        }
-    }
-}
-
-/// Undefined behaviour that did not stop the machine, one per (kind, line): how often it happened, and the
-/// occurrence of the lowest-numbered thread described (by block, then thread: the same whatever order the
-/// blocks ran in, so a whole run on several cores reports what a sequential one does).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Hazard {
-    pub kind: HazardKind,
-    pub line: u32,
-    pub message: String,
-    pub count: u64,
-    /// The described occurrence's thread: (block's linear index, thread's linear index in its block).
-    pub who: (u64, u32),
 }
 
 /// One line of device printf output.
@@ -849,46 +814,6 @@ impl Machine {
                 fault::assertion(&FaultSite { kernel: &signature, ..site }, &self.kernel.strings[text as usize])
             }
         }
-    }
-
-    fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
-        self.hazards_seen(kind, line, 1, who, message)
-    }
-
-    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message`.
-    fn hazards_seen(
-        &mut self,
-        kind: HazardKind,
-        line: u32,
-        count: u64,
-        who: (u64, u32),
-        message: impl FnOnce() -> String,
-    ) {
-        if let Some(h) = self.hazards.iter_mut().find(|h| h.kind == kind && h.line == line) {
-            h.count += count;
-            if who < h.who {
-                (h.who, h.message) = (who, message());
-            }
-            return;
-        }
-        self.hazards.push(Hazard { kind, line, message: message(), count, who });
-    }
-
-    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
-    /// of them, this thread's the lowest-numbered).
-    pub(super) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
-        let (idx, thread) = (self.launch.block_idx(linear), self.launch.thread_idx(tid));
-        let what = match self.global.describe(addr) {
-            Some((name, i)) => format!("{name}[{i}]"),
-            None => format!("{addr:#x}"),
-        };
-        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), || {
-            format!(
-                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
-                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
-                 Copy or set the data before the kernel reads it"
-            )
-        })
     }
 
     fn notes(&mut self, b: usize, w: usize, pc: Pc, line: u32, notes: Vec<Note>) {

@@ -1,0 +1,84 @@
+//! Hazards: undefined behaviour that does not stop the machine (divergent barriers, races, shuffles from
+//! inactive lanes, uninitialised reads), one record per (kind, line) with its count and the lowest-numbered
+//! thread's occurrence described.
+
+use super::Machine;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    DivergentBarrier,
+    DivergentSyncwarp,
+    ShuffleInactiveLane,
+    SyncMaskInactive,
+    SharedRace,
+    /// A global read of memory nothing wrote (whole programs: `cudaMalloc` memory never copied to).
+    UninitializedRead,
+}
+
+impl HazardKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            HazardKind::DivergentBarrier => "divergent_barrier",
+            HazardKind::DivergentSyncwarp => "divergent_syncwarp",
+            HazardKind::ShuffleInactiveLane => "shuffle_inactive_lane",
+            HazardKind::SyncMaskInactive => "sync_mask_inactive",
+            HazardKind::SharedRace => "shared_race",
+            HazardKind::UninitializedRead => "uninitialized_read",
+        }
+    }
+}
+
+/// Undefined behaviour that did not stop the machine, one per (kind, line): how often it happened, and the
+/// occurrence of the lowest-numbered thread described (by block, then thread: the same whatever order the
+/// blocks ran in, so a whole run on several cores reports what a sequential one does).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    pub line: u32,
+    pub message: String,
+    pub count: u64,
+    /// The described occurrence's thread: (block's linear index, thread's linear index in its block).
+    pub who: (u64, u32),
+}
+
+impl Machine {
+    pub(super) fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
+        self.hazards_seen(kind, line, 1, who, message)
+    }
+
+    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message`.
+    pub(super) fn hazards_seen(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        count: u64,
+        who: (u64, u32),
+        message: impl FnOnce() -> String,
+    ) {
+        if let Some(h) = self.hazards.iter_mut().find(|h| h.kind == kind && h.line == line) {
+            h.count += count;
+            if who < h.who {
+                (h.who, h.message) = (who, message());
+            }
+            return;
+        }
+        self.hazards.push(Hazard { kind, line, message: message(), count, who });
+    }
+
+    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
+    /// of them, this thread's the lowest-numbered).
+    pub(crate) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
+        let (idx, thread) = (self.launch.block_idx(linear), self.launch.thread_idx(tid));
+        let what = match self.global.describe(addr) {
+            Some((name, i)) => format!("{name}[{i}]"),
+            None => format!("{addr:#x}"),
+        };
+        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), || {
+            format!(
+                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
+                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
+                 Copy or set the data before the kernel reads it"
+            )
+        })
+    }
+}
