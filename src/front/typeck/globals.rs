@@ -159,32 +159,28 @@ impl Checker {
 
     /// An initialiser's scalar values, flattened (`{{1, 2}, {3, 4}}` is 1, 2, 3, 4).
     fn init_values(&mut self, e: &ast::Expr, elem: Scalar) -> Vec<Value> {
+        let mut exprs = vec![];
+        self.flatten_exprs(e, elem, &mut exprs);
         let mut out = vec![];
-        self.flatten_init(e, elem, &mut out);
-        out
-    }
-
-    fn flatten_init(&mut self, e: &ast::Expr, elem: Scalar, out: &mut Vec<Value>) {
-        if let ast::ExprKind::InitList(items) = &e.kind {
-            for item in items {
-                self.flatten_init(item, elem, out);
-            }
-            return;
-        }
-        let v = self.expr(e);
-        let v = self.convert(v, &Type::Scalar(elem), "initialiser");
-        match self.const_bits(&v) {
-            Some(bits) if elem.is_float() => {
-                let x = if elem == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
-                out.push(Value::Float(x));
-            }
-            Some(bits) => out.push(Value::Int(elem.int_value(bits))),
-            None if v.ty.is_error() => {}
-            None => self.err(
-                Diagnostic::new(ErrorCode::Type, e.span, "an initialiser of a file-scope variable must be constant")
+        for v in exprs {
+            match self.const_bits(&v) {
+                Some(bits) if elem.is_float() => {
+                    let x = if elem == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                    out.push(Value::Float(x));
+                }
+                Some(bits) => out.push(Value::Int(elem.int_value(bits))),
+                None if v.ty.is_error() => {}
+                None => self.err(
+                    Diagnostic::new(
+                        ErrorCode::Type,
+                        v.span,
+                        "an initialiser of a file-scope variable must be constant",
+                    )
                     .label("not known at compile time"),
-            ),
+                ),
+            }
         }
+        out
     }
 
     /// The raw bits of a constant expression of scalar type (literals, conversions, arithmetic on them).
@@ -319,7 +315,7 @@ impl Checker {
             .collect()
     }
 
-    /// A local array's initialiser, flattened into values of its element type (`{{1, x}, {3, 4}}` is four).
+    /// An array's initialiser, flattened into values of its element type (`{{1, x}, {3, 4}}` is four).
     fn flatten_exprs(&mut self, e: &ast::Expr, elem: Scalar, out: &mut Vec<Expr>) {
         if let ast::ExprKind::InitList(items) = &e.kind {
             for item in items {
