@@ -423,3 +423,28 @@ fn a_launch_of_a_kernel_warpdbg_cannot_run_stops_the_program_with_the_construct(
     assert!(r.stderr.contains("not supported by warpdbg: textures and surfaces"), "{}", r.stderr);
     assert!(!r.stderr.contains("launch 2: fetch"), "the kernel never ran: {}", r.stderr);
 }
+
+#[test]
+fn make_functions_build_vector_values_in_host_code() {
+    // As vector_functions.h builds them: each argument converted to the field's type.
+    let r = run(
+        "mk.cu",
+        "#include <cstdio>\n__global__ void k(float4 v, float *out) { out[0] = v.x + v.y * v.z - v.w; }\n\
+         int main() {\n    float4 a = make_float4(1, 2, 3, 4);\n    int2 b = make_int2(5.9f, -6);\n\
+         \x20   float3 c;\n    c = make_float3(0.5f, 1.5f, 2.5f);\n    float *d;\n    cudaMalloc(&d, sizeof(float));\n\
+         \x20   k<<<1, 1>>>(make_float4(c.x, c.y, c.z, a.w), d);\n    float h;\n\
+         \x20   cudaMemcpy(&h, d, sizeof(float), cudaMemcpyDeviceToHost);\n\
+         \x20   printf(\"%g %d %d %g %g\\n\", a.x + a.w, b.x, b.y, make_double2(7, 8.25).y, h);\n\
+         \x20   cudaFree(d);\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "5 5 -6 8.25 0.25\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+    let compiled = program::compile(
+        "bad.cu",
+        b"int main() { float2 v = make_float2(1, 2, 3); return (int)v.x; }\n",
+        &Default::default(),
+    );
+    let Err(e) = compiled else { panic!("three arguments to make_float2 must be refused") };
+    let text = warpdbg::front::diagnostic::render_plain(&e.sources, &e.diags);
+    assert!(text.contains("`make_float2` takes 2 arguments") && text.contains("bad.cu:1:25"), "{text}");
+}

@@ -205,6 +205,11 @@ impl Resolver<'_> {
         if name.name == "dim3" {
             return self.dim3_value(args, span);
         }
+        if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::typeck::vector_type)
+            && !self.fns.contains_key(&name.name)
+        {
+            return self.make_vector(&name.name, def, args, span);
+        }
         if let Some(call) = self.implicit_method_call(name, args, span) {
             return call;
         }
@@ -399,6 +404,38 @@ impl Resolver<'_> {
         let init = HExpr::new(HK::InitDim3(Box::new(addr.clone()), parts), Type::Void, span);
         // A struct's value is its address.
         Ok(HExpr::new(HK::Comma(Box::new(init), Box::new(HExpr { ty: ty.clone(), ..addr })), ty, span))
+    }
+}
+
+impl Resolver<'_> {
+    /// `make_float4(x, y, z, w)` and the other `make_` functions of CUDA's vector types: a temporary in the
+    /// caller's frame with each field set (converted to the field's type), as `vector_functions.h` builds it.
+    fn make_vector(
+        &mut self,
+        name: &str,
+        def: std::sync::Arc<crate::front::types::StructDef>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Res<HExpr> {
+        if args.len() != def.fields.len() {
+            return Err(self.error(span, format!("`{name}` takes {} arguments", def.fields.len())));
+        }
+        let ty = Type::Struct(def.clone());
+        let tmp = self.new_slot();
+        self.frame.push((tmp, ty.size(), format!("{name}() value")));
+        let addr = HExpr::new(HK::Slot(tmp), Type::ptr(ty.clone(), false), span);
+        // A struct's value is its address, after the stores.
+        let mut value = HExpr { ty: ty.clone(), ..addr.clone() };
+        for (f, a) in def.fields.iter().zip(args).rev() {
+            let v = self.rvalue(a)?;
+            let v = self.convert(v, &f.ty)?;
+            let s = storage(&f.ty).ok_or(super::resolve::Fail)?;
+            let at = super::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
+            let store =
+                HExpr::new(HK::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            value = HExpr::new(HK::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
+        }
+        Ok(value)
     }
 }
 
