@@ -84,9 +84,7 @@ pub struct SimDevice<'a> {
     pub finding: u8,
     /// Runs launches instead of running them to their end here (a debugger).
     pub hook: Option<Box<dyn LaunchHook + 'a>>,
-    /// The current host launch's number, and the grids its threads (and theirs) launched so far (dynamic
-    /// parallelism).
-    root: usize,
+    /// Grids the current host launch's threads (and theirs) launched so far (dynamic parallelism).
     children: usize,
 }
 
@@ -134,7 +132,6 @@ impl<'a> SimDevice<'a> {
             launches: vec![],
             finding: 0,
             hook: None,
-            root: 0,
             children: 0,
         };
         d.mem.init = Some(Box::default());

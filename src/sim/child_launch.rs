@@ -3,8 +3,6 @@
 //! after it, before the next (docs/programs.md, "Dynamic parallelism", says why this order is one the
 //! hardware may give).
 
-use crate::launch::Dim3;
-
 /// One grid a device thread launched.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ChildLaunch {
@@ -17,10 +15,8 @@ pub struct ChildLaunch {
     pub args: Vec<u64>,
     /// The launch's source line.
     pub line: u32,
-    /// Who launched it.
-    pub parent_block: Dim3,
-    pub parent_thread: Dim3,
-    /// The launching block's and thread's linear indices: the run order (see [`in_launch_order`]).
+    /// Who launched it, the launching block's and thread's linear indices: the run order (see
+    /// [`in_launch_order`]).
     pub order: (u64, u32),
 }
 

@@ -833,8 +833,6 @@ impl Machine {
                         shared: config[6],
                         args,
                         line,
-                        parent_block: idx,
-                        parent_thread: self.blocks[b].thread_idx(tid, block_dim),
                         order: (linear, tid),
                     });
                 }
@@ -848,10 +846,7 @@ impl Machine {
                          executing the shuffle; its value is undefined"
                     )
                 }),
-                Note::UninitRead { lane, addr } => {
-                    let linear = self.blocks[b].linear;
-                    self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1)
-                }
+                Note::UninitRead { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
                 Note::SharedRace(r) => {
                     let msg = explain::shared_race(self, &r);
                     self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);

@@ -161,14 +161,12 @@ impl Checker {
                 ast::StmtKind::Case(v) => {
                     let e = self.expr(v);
                     let e = self.convert(e, &ty, "a case value");
-                    // As the IR holds constants: zero-extended from the switch type's width.
-                    let width = ty.scalar().map_or(8, |s| s.size());
-                    let bits = |k: i64| if width >= 8 { k as u64 } else { k as u64 & ((1 << (8 * width)) - 1) };
-                    match self.const_int(&e) {
-                        Some(k) if labels.iter().any(|&(l, _)| l == Some(bits(k))) => {
+                    // The constant's bits as the IR holds them (`const_bits`: zero-extended from its width).
+                    match self.const_int(&e).zip(self.const_bits(&e)) {
+                        Some((k, bits)) if labels.iter().any(|&(l, _)| l == Some(bits)) => {
                             self.err(Diagnostic::new(ErrorCode::Type, item.span, format!("duplicate `case {k}`")))
                         }
-                        Some(k) => labels.push((Some(bits(k)), out.len())),
+                        Some((_, bits)) => labels.push((Some(bits), out.len())),
                         None if e.ty.is_error() => {}
                         None => self.err(
                             Diagnostic::new(ErrorCode::Type, v.span, "a `case` value must be a constant")

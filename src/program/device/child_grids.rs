@@ -14,7 +14,7 @@ impl SimDevice<'_> {
     /// A host launch and the grids launched from its threads: each child after the grid that launched it
     /// (and after the children before it, with their own children), numbered after the host's launch.
     pub(super) fn run(&mut self, req: &LaunchRequest) -> LaunchStatus {
-        (self.root, self.children) = (req.index, 0);
+        self.children = 0;
         self.run_tree(req)
     }
 
@@ -44,7 +44,7 @@ impl SimDevice<'_> {
             for c in children {
                 self.children += 1;
                 let child = LaunchRequest {
-                    index: self.root + self.children,
+                    index: req.index + self.children,
                     kernel: c.kernel,
                     grid: c.grid,
                     block: c.block,

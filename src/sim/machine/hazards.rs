@@ -41,39 +41,56 @@ pub struct Hazard {
     pub who: (u64, u32),
 }
 
+/// The rule of [`Hazard::who`]: `n` more occurrences, the newest by thread `who`; true when `who` is now the
+/// lowest-numbered thread, whose occurrence the record then describes. Order-free: any order of the same
+/// occurrences ends at the same record.
+pub(super) fn count_lowest(count: &mut u64, lowest: &mut (u64, u32), n: u64, who: (u64, u32)) -> bool {
+    *count += n;
+    let lower = who < *lowest;
+    if lower {
+        *lowest = who;
+    }
+    lower
+}
+
 impl Machine {
     pub(super) fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
-        self.hazards_seen(kind, line, 1, who, message)
+        self.hazards_seen(kind, line, 1, who, |_| message())
     }
 
-    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message`.
+    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message` (only
+    /// called when the record describes this occurrence).
     pub(super) fn hazards_seen(
         &mut self,
         kind: HazardKind,
         line: u32,
         count: u64,
         who: (u64, u32),
-        message: impl FnOnce() -> String,
+        message: impl FnOnce(&Machine) -> String,
     ) {
-        if let Some(h) = self.hazards.iter_mut().find(|h| h.kind == kind && h.line == line) {
-            h.count += count;
-            if who < h.who {
-                (h.who, h.message) = (who, message());
+        match self.hazards.iter().position(|h| h.kind == kind && h.line == line) {
+            Some(i) => {
+                let h = &mut self.hazards[i];
+                if count_lowest(&mut h.count, &mut h.who, count, who) {
+                    self.hazards[i].message = message(self);
+                }
             }
-            return;
+            None => {
+                let message = message(self);
+                self.hazards.push(Hazard { kind, line, message, count, who });
+            }
         }
-        self.hazards.push(Hazard { kind, line, message: message(), count, who });
     }
 
     /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
     /// of them, this thread's the lowest-numbered).
     pub(crate) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
-        let (idx, thread) = (self.launch.block_idx(linear), self.launch.thread_idx(tid));
-        let what = match self.global.describe(addr) {
-            Some((name, i)) => format!("{name}[{i}]"),
-            None => format!("{addr:#x}"),
-        };
-        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), || {
+        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), |m| {
+            let (idx, thread) = (m.launch.block_idx(linear), m.launch.thread_idx(tid));
+            let what = match m.global.describe(addr) {
+                Some((name, i)) => format!("{name}[{i}]"),
+                None => format!("{addr:#x}"),
+            };
             format!(
                 "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
                  cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \

@@ -400,9 +400,8 @@ pub(super) fn keep_uninit_reads(
         let who = (warp / per_block, (warp % per_block) as u32 * 32 + lane);
         match uninit.iter_mut().find(|u| u.line == line) {
             Some(u) => {
-                u.count += 1;
-                if who < u.who {
-                    (u.who, u.addr) = (who, addr);
+                if super::hazards::count_lowest(&mut u.count, &mut u.who, 1, who) {
+                    u.addr = addr;
                 }
             }
             None => uninit.push(UninitSeen { line, count: 1, who, addr }),
