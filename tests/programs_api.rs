@@ -473,3 +473,45 @@ fn the_json_report_has_the_program_its_launches_and_findings() {
     assert_eq!(v["host_errors"][0]["line"], 20);
     assert_eq!(v["status"], 1);
 }
+
+#[test]
+fn pinned_and_managed_memory_reach_a_kernel_through_arguments_and_through_pointers_in_memory() {
+    // Only the mapped allocations a launch can reach are brought to the device and back
+    // (docs/programs.md): through an argument, or (an 8-byte load) through a pointer kept in device memory.
+    // Each kernel must still see what the host wrote last, and the host what the kernel wrote.
+    let r = run_source(
+        r#"#include <cstdio>
+__global__ void add(float *a, int n, float v) { int i = threadIdx.x; if (i < n) a[i] += v; }
+__global__ void through(float **pp, int n) { float *p = pp[0]; int i = threadIdx.x; if (i < n) p[i] *= 2; }
+__global__ void touch(int *x) { x[0] = 7; }
+int main() {
+    float *pinned, *managed, **table;
+    int *d;
+    cudaMallocHost(&pinned, 4 * sizeof(float));
+    cudaMallocManaged(&managed, 4 * sizeof(float));
+    cudaMallocManaged(&table, sizeof(float *));
+    cudaMalloc(&d, sizeof(int));
+    for (int i = 0; i < 4; i++) { pinned[i] = i; managed[i] = 10 * i; }
+    touch<<<1, 1>>>(d);            // reaches neither buffer
+    cudaDeviceSynchronize();
+    pinned[1] = 100; managed[2] = 200;
+    add<<<1, 4>>>(pinned, 4, 0.5f);
+    add<<<1, 4>>>(managed, 4, 1.0f);
+    cudaDeviceSynchronize();
+    pinned[3] = 300;
+    table[0] = pinned;
+    through<<<1, 4>>>(table, 4);   // finds `pinned` in managed memory
+    cudaDeviceSynchronize();
+    int h = 0;
+    cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("%d", h);
+    for (int i = 0; i < 4; i++) printf(" %g/%g", pinned[i], managed[i]);
+    printf("\n");
+    cudaFreeHost(pinned); cudaFree(managed); cudaFree(table); cudaFree(d);
+    return 0;
+}
+"#,
+    );
+    assert_eq!(r.stdout, "7 1/1 201/11 5/201 600/31\n", "{}", r.stderr);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+}

@@ -115,6 +115,17 @@ pub trait Device {
     fn owner(&self, addr: u64) -> Option<DeviceAlloc>;
     /// Copies device bytes out; None when the range is not inside one allocation.
     fn read(&self, addr: u64, len: u64) -> Option<Vec<u8>>;
+    /// Copies device bytes into `out` (its length); false, with nothing copied, when the range is not inside
+    /// one allocation.
+    fn read_into(&self, addr: u64, out: &mut [u8]) -> bool {
+        match self.read(addr, out.len() as u64) {
+            Some(data) => {
+                out.copy_from_slice(&data);
+                true
+            }
+            None => false,
+        }
+    }
     /// Copies bytes in; false when the range is not inside one allocation.
     fn write(&mut self, addr: u64, data: &[u8]) -> bool;
     /// The address and size in bytes of `__device__`/`__constant__` variable `index` (of the program's
@@ -128,6 +139,12 @@ pub trait Device {
     /// after its own.
     fn child_launches(&self) -> usize {
         0
+    }
+    /// Whether a launch of `kernel` reaches device memory only through its arguments: it loads no 8-byte value
+    /// (a pointer kept in memory) and launches no grid. Then host memory mapped into the device that no
+    /// argument points into is neither read nor written by it. False when unknown.
+    fn reaches_only_args(&mut self, _kernel: &str) -> bool {
+        false
     }
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);

@@ -14,6 +14,7 @@ use crate::front::types::Scalar;
 use crate::host::cuda::errors::{self, INVALID_VALUE};
 use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
+use crate::ir::Instr;
 use crate::ir::{Kernel, Ty};
 use crate::launch::{Dim3, Launch, LaunchArg, Mode};
 use crate::sim::child_launch::ChildLaunch;
@@ -501,6 +502,18 @@ impl crate::host::Device for SimDevice<'_> {
         a.data.get(off..off.checked_add(len as usize)?).map(<[u8]>::to_vec)
     }
 
+    fn read_into(&self, addr: u64, out: &mut [u8]) -> bool {
+        let Some(a) = self.find(addr) else { return false };
+        let off = (addr - a.base) as usize;
+        match off.checked_add(out.len()).and_then(|end| a.data.get(off..end)) {
+            Some(b) => {
+                out.copy_from_slice(b);
+                true
+            }
+            None => false,
+        }
+    }
+
     fn write(&mut self, addr: u64, data: &[u8]) -> bool {
         let Some(i) = self.mem.allocs.iter().position(|a| addr >= a.base && addr < a.base + a.bytes().max(1)) else {
             return false;
@@ -536,6 +549,16 @@ impl crate::host::Device for SimDevice<'_> {
 
     fn child_launches(&self) -> usize {
         self.children
+    }
+
+    fn reaches_only_args(&mut self, kernel: &str) -> bool {
+        self.kernel(kernel).is_ok_and(|k| {
+            !k.instrs.iter().any(|i| match i {
+                Instr::Load { ty, .. } | Instr::Atomic { ty, .. } => ty.size() == 8,
+                Instr::Launch { .. } => true,
+                _ => false,
+            })
+        })
     }
 
     fn wants_host_vars(&self) -> bool {

@@ -142,7 +142,7 @@ pub struct Touched {
 impl Touched {
     /// One lane accessed `[lo, hi)`: it extends the last range when it continues it (lanes run in ascending
     /// order, so a warp walking an array records one range).
-    #[inline]
+    #[inline(always)]
     fn add(&mut self, lo: u64, hi: u64) {
         if let Some(r) = self.ranges[..self.len].last_mut()
             && lo >= r.0
@@ -421,7 +421,10 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 ctx.set(*dst, l, addr);
             }
         }
-        Instr::Load { ty, dst, addr } if ctx.par.is_some() && load_elems(ctx, act!(), ty.size(), *dst, *addr) => {}
+        Instr::Load { ty, dst, addr }
+            if ctx.par.is_some()
+                && (load_elems(ctx, act!(), ty.size(), *dst, *addr)
+                    || load_gather(ctx, act!(), ty.size(), *dst, *addr)) => {}
         Instr::Store { ty, addr, src } if ctx.par.is_some() && store_elems(ctx, act!(), ty.size(), *addr, *src) => {}
         Instr::Load { ty, dst, addr } => {
             for l in mask.iter() {
@@ -983,6 +986,37 @@ fn load_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, addr: Opera
         return false;
     }
     ctx.touch_elems(start, size, mask);
+    true
+}
+
+/// Whole runs: a warp's load from any addresses in one global allocation (a row's element for the whole
+/// warp, two half-warps on two rows of a 16 x 16 tile), with the allocation found once rather than per lane.
+/// False, with nothing done, unless every active lane's read lies in that allocation, aligned, on bytes
+/// already written: the lane-by-lane path then reports what is wrong.
+#[inline(always)]
+fn load_gather(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, addr: Operand) -> bool {
+    let (Some(g), Operand::Reg(r)) = (ctx.par, addr) else { return false };
+    if act.mask.is_empty() {
+        return false;
+    }
+    let at = r.0 as usize * ctx.stride + ctx.base;
+    let av: [u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
+    let (mut lo, mut hi, mut bits) = (u64::MAX, 0u64, 0u64);
+    for (a, s) in av.iter().zip(&act.select) {
+        lo = lo.min(a | !s);
+        hi = hi.max(a & s);
+        bits |= a & s;
+    }
+    if memory::is_shared(lo) || memory::is_shared(hi) || bits & (size as u64 - 1) != 0 {
+        return false;
+    }
+    let d = dst.0 as usize * ctx.stride + ctx.base;
+    if !g.load_gather(&av, act.mask.0, size, (lo, hi), &mut ctx.regs[d..d + 32]) {
+        return false;
+    }
+    for l in act.mask.iter() {
+        ctx.touch(av[l as usize], size);
+    }
     true
 }
 

@@ -26,11 +26,12 @@ use crate::launch::{Dim3, Launch, Mode};
 mod gang;
 mod hazards;
 mod parallel;
+mod shared_global;
 mod stops;
 mod warp_run;
 mod whole_run;
 pub use hazards::{Hazard, HazardKind};
-pub use parallel::SharedGlobal;
+pub use shared_global::SharedGlobal;
 use stops::Step;
 pub use stops::{ArrivalFilter, Halt, Stops};
 pub use whole_run::WholeProgress;
@@ -63,12 +64,13 @@ pub fn kernel_file_step_limit(warps: u64) -> u64 {
     warps.saturating_mul(10_000).max(10_000_000)
 }
 
-/// The default step limit of a program's launch of `warps` warps: 100,000 instructions per warp (a thread
-/// looping over a 16K-element row), at least 2^28 (a few threads walking a large array) and at most 2^30.
-/// A runaway loop is then stopped after at most about a minute, a whole run's attempt and the sequential
-/// run that reaches the exact state together (docs/programs.md).
-pub fn program_step_limit(warps: u64) -> u64 {
-    warps.saturating_mul(100_000).clamp(1 << 28, 1 << 30)
+/// The default step limit of a program's launch of `warps` warps on `device_bytes` of device memory:
+/// 100,000 instructions per warp (a thread looping over a 16K-element row) or 2 per byte of device memory
+/// (a few threads walking the program's large arrays), at least 2^28 and at most 2^30. A runaway loop is
+/// then stopped after at most about a minute, a whole run's attempt and the sequential run that reaches the
+/// exact state together (docs/programs.md).
+pub fn program_step_limit(warps: u64, device_bytes: u64) -> u64 {
+    warps.saturating_mul(100_000).max(device_bytes.saturating_mul(2)).clamp(1 << 28, 1 << 30)
 }
 
 /// Why a launch cannot start.
@@ -384,7 +386,8 @@ impl Machine {
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
-        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps));
+        let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
+        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes));
         let mut m = Machine {
             kernel,
             file,

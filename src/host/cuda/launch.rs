@@ -71,7 +71,8 @@ impl Interp<'_> {
         }
         self.check_pointer_args(l, &req);
         self.rt.launches += 1;
-        self.mirrors_to_device();
+        let mirrors = self.reachable_mirrors(&req.kernel, &req.args);
+        self.mirrors_to_device(&mirrors);
         let _ = self.out.flush();
         if self.dev.wants_host_vars() {
             let vars = self.host_vars(&l.scope, slots);
@@ -80,7 +81,7 @@ impl Interp<'_> {
         let status = self.dev.launch(&req);
         // Grids the kernel launched from device code took the numbers after it.
         self.rt.launches += self.dev.child_launches();
-        self.mirrors_to_host();
+        self.mirrors_to_host(&mirrors);
         match status {
             LaunchStatus::Ran { printed, ns } => {
                 self.rt.pending_printf.extend_from_slice(printed.as_bytes());

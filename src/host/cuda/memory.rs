@@ -84,6 +84,22 @@ impl Interp<'_> {
     }
 
     /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
+    /// A copy between host memory and device memory that fits both, without a buffer in between (a program
+    /// copying a 1 GiB result back after each launch paid for a fresh gigabyte each time); false, with
+    /// nothing copied, for any other copy (`read_any` and `write_any` then copy it or report what is wrong).
+    fn copy_across(&mut self, dst: u64, src: u64, n: u64, (ld, ls): (Loc, Loc)) -> bool {
+        let host = |l: Loc| matches!(l, Loc::Host | Loc::Both);
+        if ls == Loc::Device && host(ld) {
+            let Ok(out) = self.mem.bytes(dst, n) else { return false };
+            self.dev.read_into(src, out)
+        } else if ld == Loc::Device && host(ls) {
+            let Ok(data) = self.mem.bytes(src, n) else { return false };
+            self.dev.write(dst, data)
+        } else {
+            false
+        }
+    }
+
     fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &HExpr) -> Result<Vec<u8>, Stop> {
         let line = self.line(e.span);
         match loc {
@@ -199,8 +215,10 @@ impl Interp<'_> {
         {
             return Ok(INVALID_VALUE);
         }
-        let data = self.read_any(src, n, ls, what, e)?;
-        self.write_any(dst, &data, ld, what, e)?;
+        if !self.copy_across(dst, src, n, (ld, ls)) {
+            let data = self.read_any(src, n, ls, what, e)?;
+            self.write_any(dst, &data, ld, what, e)?;
+        }
         let host_side = ld != Loc::Device || ls != Loc::Device;
         let pinned = self.rt.mirrors.iter().any(|m| !m.managed && (m.addr == dst || m.addr == src));
         self.enqueue(timing::copy_ns(n, host_side, pinned));
@@ -381,20 +399,34 @@ impl Interp<'_> {
         }
     }
 
-    /// Brings the device copies of managed and pinned memory level with the host's (before a launch).
-    pub(super) fn mirrors_to_device(&mut self) {
-        for k in 0..self.rt.mirrors.len() {
+    /// The managed and pinned allocations a launch of `kernel` with argument values `args` may reach (by
+    /// index in `rt.mirrors`): those an argument points into, or all of them when the kernel may find
+    /// pointers elsewhere ([`crate::host::Device::reaches_only_args`]), or a debugger shows the device's
+    /// memory. Between launches the host copy is the one that counts; only these are brought to the device
+    /// and back (a program streaming 16,384 launches through 3 GiB of pinned buffers its kernels never see
+    /// copied them all twice a launch).
+    pub(super) fn reachable_mirrors(&mut self, kernel: &str, args: &[u64]) -> Vec<usize> {
+        let all = self.dev.wants_host_vars() || !self.dev.reaches_only_args(kernel);
+        let mirrors = &self.rt.mirrors;
+        (0..mirrors.len())
+            .filter(|&k| all || args.iter().any(|&a| a >= mirrors[k].addr && a < mirrors[k].addr + mirrors[k].size))
+            .collect()
+    }
+
+    /// Brings the device copies of managed and pinned allocations `which` level with the host's (before a
+    /// launch).
+    pub(super) fn mirrors_to_device(&mut self, which: &[usize]) {
+        for &k in which {
             let (addr, size) = (self.rt.mirrors[k].addr, self.rt.mirrors[k].size);
             if let Ok(b) = self.mem.bytes(addr, size) {
-                let data = b.to_vec();
-                self.dev.write(addr, &data);
+                self.dev.write(addr, b);
             }
         }
     }
 
-    /// Brings the host copies level with the device's (after a launch).
-    pub(super) fn mirrors_to_host(&mut self) {
-        for k in 0..self.rt.mirrors.len() {
+    /// Brings the host copies of `which` level with the device's (after a launch).
+    pub(super) fn mirrors_to_host(&mut self, which: &[usize]) {
+        for &k in which {
             let (addr, size) = (self.rt.mirrors[k].addr, self.rt.mirrors[k].size);
             if let Some(data) = self.dev.read(addr, size)
                 && let Ok(b) = self.mem.bytes(addr, size)

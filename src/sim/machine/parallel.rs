@@ -2,7 +2,8 @@
 //! ranges on rayon's threads, and keeps the result only when it is provably the one the sequential scheduler
 //! gives. Otherwise global memory is put back (a kernel file's launch makes it again: a fresh machine's memory
 //! is exactly what `GlobalMemory::from_launch` makes, and only issued instructions change it; a program's
-//! launch, whose memory the host made, restores a copy taken before the run) and the launch runs sequentially
+//! launch, whose memory the host made, puts back the pages the run changed, saved as they were before:
+//! `shared_global.rs`) and the launch runs sequentially
 //! from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
@@ -44,258 +45,21 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+use super::shared_global::SharedGlobal;
 use super::warp_run::{WarpStop, groupable};
 use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::launch::Launch;
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
-use crate::sim::lane_mask::LaneMask;
-use crate::sim::memory::{GlobalMemory, MemError, SharedLayout, Space};
+use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
 use crate::sim::warp::Warp;
-
-/// The machine's global memory, shared by the blocks running on several threads. Every access is a relaxed
-/// atomic of the access's size, so blocks that do touch the same bytes (a conflict, found afterwards) race
-/// without undefined behaviour; their result is then thrown away.
-pub struct SharedGlobal {
-    allocs: Vec<RawAlloc>,
-}
-
-struct RawAlloc {
-    base: u64,
-    bytes: u64,
-    ptr: *mut u8,
-    /// The machine's initcheck bits of the allocation (see [`crate::sim::memory::InitShadow::bits_mut`]); null when every
-    /// byte was written before the launch or the allocation is not checked for uninitialised reads. Stores
-    /// mark them; a read of a byte not marked is an uninitialised read (a hazard, as in the sequential run).
-    /// A marked byte another block wrote is a conflict between blocks (found after the run); one its own block
-    /// wrote was written before the read in the sequential run too, since a block's warps don't share bytes
-    /// with a write within a barrier interval.
-    init: *mut u64,
-}
-
-impl RawAlloc {
-    /// The initcheck words covering bytes `[off, off + len)`, each with the mask of those bytes in it.
-    #[inline(always)]
-    fn init_words(&self, off: u64, len: u64) -> impl Iterator<Item = (&AtomicU64, u64)> {
-        let end = off + len;
-        (off / 64..end.div_ceil(64)).map(move |w| {
-            let lo = off.max(w * 64) - w * 64;
-            let hi = end.min(w * 64 + 64) - w * 64;
-            let mask = (u64::MAX >> (64 - (hi - lo))) << lo;
-            // SAFETY: `init` has a bit for every byte of the allocation and `[off, end)` lies in it; the words
-            // are only accessed atomically while the view exists.
-            (unsafe { AtomicU64::from_ptr(self.init.add(w as usize)) }, mask)
-        })
-    }
-
-    /// Whether bytes `[off, off + len)` were written, before the launch or by a store of this run.
-    #[inline(always)]
-    fn written(&self, off: u64, len: u64) -> bool {
-        self.init.is_null() || self.init_words(off, len).all(|(w, m)| w.load(Ordering::Relaxed) & m == m)
-    }
-
-    /// Marks bytes `[off, off + len)` written.
-    #[inline(always)]
-    fn mark(&self, off: u64, len: u64) {
-        if !self.init.is_null() {
-            for (w, m) in self.init_words(off, len) {
-                if w.load(Ordering::Relaxed) & m != m {
-                    w.fetch_or(m, Ordering::Relaxed);
-                }
-            }
-        }
-    }
-}
-
-// SAFETY: the pointers address the machine's allocations, which stay in place and are only accessed through
-// this view (atomically) while it exists (`Machine::run_parallel` holds the machine mutably borrowed).
-unsafe impl Send for SharedGlobal {}
-// SAFETY: as above; all accesses through a shared reference are atomic.
-unsafe impl Sync for SharedGlobal {}
-
-impl SharedGlobal {
-    /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment). `undo`
-    /// names the allocations not all written yet, whose initcheck bits the run marks and checks.
-    pub(super) fn new(mem: &mut GlobalMemory, undo: &Undo) -> Option<SharedGlobal> {
-        let mut allocs = vec![];
-        for a in &mut mem.allocs {
-            let ptr = a.data.as_mut_ptr();
-            if !(ptr as usize).is_multiple_of(8) {
-                return None;
-            }
-            let bytes = a.data.len() as u64;
-            let unwritten = matches!(undo, Undo::Bytes(_, init) if init.iter().any(|(base, _)| *base == a.base));
-            let init = match mem.init.as_mut().filter(|_| unwritten).and_then(|s| s.bits_mut(a.base)) {
-                Some(bits) => bits.as_mut_ptr(),
-                None => std::ptr::null_mut(),
-            };
-            allocs.push(RawAlloc { base: a.base, bytes, ptr, init });
-        }
-        Some(SharedGlobal { allocs })
-    }
-
-    /// The host address of `size` bytes at `addr`. Errors say only that there is one (the launch is then run
-    /// sequentially, which reports it properly).
-    #[inline]
-    fn locate(&self, addr: u64, size: u32) -> Result<(&RawAlloc, u64), MemError> {
-        if !matches!(size, 1 | 2 | 4 | 8) {
-            return Err(MemError::Null);
-        }
-        for a in &self.allocs {
-            if addr >= a.base && addr + size as u64 <= a.base + a.bytes {
-                if !addr.is_multiple_of(size as u64) {
-                    return Err(MemError::Misaligned { space: Space::Global });
-                }
-                return Ok((a, addr - a.base));
-            }
-        }
-        Err(MemError::Null)
-    }
-
-    /// The allocation holding the `count` consecutive `size`-byte elements at `addr`, and their offset in it;
-    /// None unless all lie in one allocation, naturally aligned (then the caller goes lane by lane, which
-    /// reports what is wrong).
-    #[inline]
-    fn locate_elems(&self, addr: u64, size: u32, count: u32) -> Option<(&RawAlloc, u64)> {
-        let bytes = size as u64 * count as u64;
-        let (a, off) = self.locate(addr, size).ok()?;
-        (off + bytes <= a.bytes).then_some((a, off))
-    }
-
-    /// A warp's load of consecutive elements: `out[i] = element i` of the `size`-byte elements at `addr`, for
-    /// each bit `i` of `elems`. False (nothing loaded) unless [`Self::locate_elems`] holds.
-    #[inline(always)]
-    pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> bool {
-        let count = u32::BITS - elems.leading_zeros();
-        let Some((a, off)) =
-            self.locate_elems(addr, size, count).filter(|(a, off)| a.written(*off, size as u64 * count as u64))
-        else {
-            return false;
-        };
-        // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
-        // `load`.
-        let p = unsafe { a.ptr.add(off as usize) };
-        macro_rules! each {
-            ($atomic:ty, $prim:ty) => {
-                for i in LaneMask(elems).iter() {
-                    // SAFETY: as above.
-                    let v = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
-                    out[i as usize] = <$prim>::from_le(v.load(Ordering::Relaxed)) as u64;
-                }
-            };
-        }
-        match size {
-            1 => each!(AtomicU8, u8),
-            2 => each!(AtomicU16, u16),
-            4 => each!(AtomicU32, u32),
-            _ => each!(AtomicU64, u64),
-        }
-        true
-    }
-
-    /// A warp's store of consecutive elements (as [`Self::load_elems`]): element `i` becomes the low `size`
-    /// bytes of `vals[i]`. None when not that case; else whether any byte changed.
-    #[inline(always)]
-    pub fn store_elems(&self, addr: u64, size: u32, elems: u32, vals: &[u64]) -> Option<bool> {
-        let count = u32::BITS - elems.leading_zeros();
-        let (a, off) = self.locate_elems(addr, size, count)?;
-        for i in LaneMask(elems).iter() {
-            a.mark(off + i as u64 * size as u64, size as u64);
-        }
-        // SAFETY: as in `load_elems`.
-        let p = unsafe { a.ptr.add(off as usize) };
-        // The elements that change.
-        let mut changed = 0u32;
-        macro_rules! each {
-            ($atomic:ty, $prim:ty) => {{
-                for i in LaneMask(elems).iter() {
-                    // SAFETY: as in `load_elems`.
-                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
-                    changed |= ((<$prim>::from_le(e.load(Ordering::Relaxed)) != vals[i as usize] as $prim) as u32) << i;
-                }
-                for i in LaneMask(changed).iter() {
-                    // SAFETY: as in `load_elems`.
-                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
-                    e.store((vals[i as usize] as $prim).to_le(), Ordering::Relaxed);
-                }
-            }};
-        }
-        match size {
-            1 => each!(AtomicU8, u8),
-            2 => each!(AtomicU16, u16),
-            4 => each!(AtomicU32, u32),
-            _ => each!(AtomicU64, u64),
-        }
-        Some(changed != 0)
-    }
-
-    /// A thread's read, and whether the bytes were written (before the launch or by this run; see
-    /// [`RawAlloc::init`]).
-    #[inline]
-    pub fn load(&self, addr: u64, size: u32) -> Result<(u64, bool), MemError> {
-        let (a, off) = self.locate(addr, size)?;
-        // SAFETY: in bounds of the allocation (`locate`).
-        let v = unsafe { atomic_load(a.ptr.add(off as usize), size) };
-        Ok((v, a.written(off, size as u64)))
-    }
-
-    /// A thread's store: marks the bytes written and changes them; returns whether they changed.
-    #[inline]
-    pub fn store(&self, addr: u64, size: u32, bits: u64) -> Result<bool, MemError> {
-        let (a, off) = self.locate(addr, size)?;
-        a.mark(off, size as u64);
-        // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`.
-        let p = unsafe { a.ptr.add(off as usize) };
-        // SAFETY: as above.
-        if unsafe { atomic_load(p, size) } == bits {
-            return Ok(false);
-        }
-        // SAFETY: as above.
-        unsafe { atomic_store(p, size, bits) };
-        Ok(true)
-    }
-}
-
-/// Reads `size` (1, 2, 4 or 8) bytes at `p`, little-endian.
-///
-/// # Safety
-/// `p` is valid for `size` bytes, aligned to `size`, and those bytes are only accessed atomically meanwhile.
-#[inline]
-unsafe fn atomic_load(p: *mut u8, size: u32) -> u64 {
-    // SAFETY: the caller's promise.
-    unsafe {
-        match size {
-            1 => AtomicU8::from_ptr(p).load(Ordering::Relaxed) as u64,
-            2 => u16::from_le(AtomicU16::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
-            4 => u32::from_le(AtomicU32::from_ptr(p.cast()).load(Ordering::Relaxed)) as u64,
-            _ => u64::from_le(AtomicU64::from_ptr(p.cast()).load(Ordering::Relaxed)),
-        }
-    }
-}
-
-/// Writes the low `size` bytes of `bits` at `p`, little-endian.
-///
-/// # Safety
-/// As [`atomic_load`].
-#[inline]
-unsafe fn atomic_store(p: *mut u8, size: u32, bits: u64) {
-    // SAFETY: the caller's promise.
-    unsafe {
-        match size {
-            1 => AtomicU8::from_ptr(p).store(bits as u8, Ordering::Relaxed),
-            2 => AtomicU16::from_ptr(p.cast()).store((bits as u16).to_le(), Ordering::Relaxed),
-            4 => AtomicU32::from_ptr(p.cast()).store((bits as u32).to_le(), Ordering::Relaxed),
-            _ => AtomicU64::from_ptr(p.cast()).store(bits.to_le(), Ordering::Relaxed),
-        }
-    }
-}
 
 /// A global byte range `[lo, hi)` a warp instruction accessed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -358,6 +122,7 @@ pub(crate) struct ParState {
     pub(super) spare_spin_seen: Vec<Vec<u64>>,
     /// Scratch space of `end_interval`.
     hulls: Vec<(u64, u64)>,
+    write_hulls: Vec<(u64, u64, u32)>,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
     /// register file that must be cleared.
     pub(super) read_before_written: Vec<Reg>,
@@ -431,6 +196,7 @@ impl ParState {
             spare_warps: vec![],
             spare_spin_seen: vec![],
             hulls: vec![],
+            write_hulls: vec![],
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
             stretches: vec![[0, 0]; kernel.instrs.len() + 1],
@@ -551,7 +317,7 @@ impl ParState {
         if self.interval.is_empty() {
             return;
         }
-        if warps_apart(&self.interval, &mut self.hulls) {
+        if warps_apart(&self.interval, &mut self.hulls) || writes_apart(&self.interval, &mut self.write_hulls) {
             // An access joins the block's last range when it continues it (the next warp's part of an
             // array), else the range its warp's last access joined when they overlap (the same warp's part
             // in an earlier interval): the same bytes in fewer ranges for `end_block` to sort.
@@ -671,6 +437,30 @@ fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
     hulls.windows(2).all(|w| w[0].1 <= w[1].0)
 }
 
+/// The other common case: the warps' writes keep apart (one hull per warp that writes, not overlapping another
+/// warp's) and no access of a warp meets another warp's write hull; any reads may overlap (every warp of a
+/// matrix product's block reads the same columns). Checked without sorting the accesses, only the hulls.
+/// `hulls` is scratch space.
+fn writes_apart(v: &[Access], hulls: &mut Vec<(u64, u64, u32)>) -> bool {
+    hulls.clear();
+    for a in v.iter().filter(|a| a.write) {
+        match hulls.iter_mut().find(|h| h.2 == a.warp) {
+            Some(h) => (h.0, h.1) = (h.0.min(a.lo), h.1.max(a.hi)),
+            None => hulls.push((a.lo, a.hi, a.warp)),
+        }
+    }
+    hulls.sort_unstable();
+    if !hulls.windows(2).all(|w| w[0].1 <= w[1].0) {
+        return false;
+    }
+    // The hulls are disjoint and sorted: the ones an access meets are a contiguous run from the first whose
+    // end is past its start.
+    v.iter().all(|a| {
+        let first = hulls.partition_point(|h| h.1 <= a.lo);
+        hulls[first..].iter().take_while(|h| h.0 < a.hi).all(|h| h.2 == a.warp)
+    })
+}
+
 /// Does any block write bytes another block reads or writes? `writes` and `reads` are (lo, hi, block), each
 /// block's own ranges disjoint.
 fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) -> bool {
@@ -707,15 +497,6 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
         }
     }
     false
-}
-
-/// How global memory is put back when a whole run's rule fails ([`Machine::undo_point`]).
-pub(super) enum Undo {
-    /// Made again from the launch (a kernel file's arrays).
-    Launch,
-    /// The bytes of each allocation before the run (a program's device memory), and the initcheck bits of
-    /// those the run may mark (not all written yet), by base address: the ones `SharedGlobal` marks.
-    Bytes(Vec<Vec<u8>>, Vec<(u64, Vec<u64>)>),
 }
 
 /// What the sub-machines need from the launch, shareable across threads.
@@ -885,34 +666,6 @@ impl Machine {
         merged
     }
 
-    /// What puts global memory back as it was before a whole run, should a rule fail: a kernel file's launch
-    /// makes it again (cheaper than recording every page before its first write, which the accepted runs,
-    /// nearly all of them, would pay for); a program's launch, whose memory the host made, keeps a copy.
-    pub(super) fn undo_point(&self) -> Undo {
-        if self.launch_memory {
-            Undo::Launch
-        } else {
-            let data = self.global.allocs.iter().map(|a| a.data.clone()).collect();
-            let init = self.global.init.as_ref().map_or(vec![], |s| s.unwritten_copies());
-            Undo::Bytes(data, init)
-        }
-    }
-
-    /// Puts global memory back (no view of it may be left).
-    pub(super) fn undo(&mut self, undo: Undo) {
-        match undo {
-            Undo::Launch => self.global = GlobalMemory::from_launch(&self.launch).0,
-            Undo::Bytes(data, init) => {
-                for (a, d) in self.global.allocs.iter_mut().zip(data) {
-                    a.data = d;
-                }
-                if let Some(shadow) = self.global.init.as_mut() {
-                    shadow.restore(init);
-                }
-            }
-        }
-    }
-
     /// Takes over the blocks' results, or None when any rule fails.
     pub(super) fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
         let mut steps = 0u64;
@@ -1001,7 +754,7 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, blocks_conflict, warps_apart};
+    use super::{Access, blocks_conflict, warps_apart, writes_apart};
 
     fn acc(warp: u32, write: bool, lo: u64, hi: u64) -> Access {
         Access { warp, write, lo, hi }
@@ -1025,6 +778,31 @@ mod tests {
         assert!(!warps_apart(&[acc(1, false, 124, 130), acc(0, false, 0, 128)], &mut scratch));
         // A warp coming back after another is checked against it.
         assert!(!warps_apart(&[acc(0, false, 0, 8), acc(1, false, 8, 16), acc(0, true, 4, 20)], &mut scratch));
+    }
+
+    #[test]
+    fn writes_apart_allows_shared_reads_and_own_writes_only() {
+        let mut scratch = vec![];
+        // A 16 x 16 matrix product's block: every warp reads the same column of B (bytes 1000..1064), each
+        // its own rows of A, then each writes and reads back its own two rows of C.
+        let v = [
+            acc(0, false, 1000, 1064),
+            acc(1, false, 1000, 1064),
+            acc(0, false, 0, 4),
+            acc(1, false, 8, 12),
+            acc(0, true, 5000, 5064),
+            acc(0, true, 5128, 5192),
+            acc(0, false, 5000, 5064),
+            acc(1, true, 5256, 5320),
+        ];
+        assert!(!warps_apart(&v, &mut vec![]), "the warps' hulls overlap on B");
+        assert!(writes_apart(&v, &mut scratch));
+        // Warp 1 reads between warp 0's two rows of C: inside warp 0's write hull, so refused (conservatively).
+        assert!(!writes_apart(&[acc(0, true, 0, 64), acc(0, true, 128, 192), acc(1, false, 64, 128)], &mut scratch));
+        // Two warps' writes overlap.
+        assert!(!writes_apart(&[acc(0, true, 0, 64), acc(1, true, 60, 70)], &mut scratch));
+        // A read ending where a write begins does not meet it.
+        assert!(writes_apart(&[acc(0, true, 64, 128), acc(1, false, 0, 64), acc(2, false, 128, 130)], &mut scratch));
     }
 
     #[test]

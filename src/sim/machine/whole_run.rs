@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::parallel::{SharedGlobal, Template, Undo, threads};
+use super::parallel::{Template, threads};
+use super::shared_global::{SharedGlobal, Undo};
 use super::{Machine, Outcome};
 
 /// A whole run in progress.
