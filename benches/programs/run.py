@@ -2,6 +2,7 @@
 """Program coverage: runs `warpdbg run` on every whole program a GPU ran, and compares standard output.
 
     python3 benches/programs/run.py WARPDBG CASES_TSV GPU_DIR OUT_JSON [-j JOBS] [--only K,K,...] [--timeout S]
+                                    [--reruns DIR]
 
 GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case K, the line number in
 CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
@@ -16,6 +17,13 @@ compute capability, memory clock, shared memory per block), and on those lines t
 (warpdbg's simulated device is not named like the GPU). Each failure is classified: the construct warpdbg
 names as unsupported, a compile error, a host error or fault warpdbg reported, the step limit, a timeout, or
 different output (with the first differing line).
+
+`--reruns DIR` reads what benches/programs/gpu_reruns.sh recorded for some cases: more plain GPU runs
+(K.runN.stdout) and runs with time() fixed at warpdbg's virtual clock (K.fixedN.stdout). A line the GPU's own
+runs print differently (a count of polls while the GPU worked, a pointer printed as a number) is compared by
+shape too; a program that seeds rand() with the clock is compared with its fixed-clock runs (it draws the
+numbers warpdbg's run draws). A host error warpdbg reports in a program whose output is the GPU's is a finding
+like the device ones (a `cudaFree` of pinned memory, which the program goes on from).
 """
 import json
 import os
@@ -58,20 +66,50 @@ def seeded_by_time(path, dirs):
     return False
 
 
-def classify(proc, gpu_out, gpu_status, argv0):
+def varying_lines(outs):
+    """How the GPU's runs differ: the line numbers they print differently, and whether those lines are only
+    printed in another order (each run prints the same lines there); None when they print other numbers of
+    lines, or lines that differ in more than their numbers."""
+    lines = [o.splitlines() for o in outs]
+    if any(len(x) != len(lines[0]) for x in lines):
+        return None
+    vary = []
+    for i, row in enumerate(zip(*lines)):
+        if len(set(row)) > 1:
+            if len({NUMBER.sub("#", x) for x in row}) > 1:
+                return None
+            vary.append(i)
+    reordered = len({tuple(sorted(x[i] for i in vary)) for x in lines}) == 1
+    return frozenset(vary), reordered
+
+
+def classify(proc, gpu_out, gpu_status, argv0, vary=(frozenset(), False)):
     # The GPU ran the binary gpu.sh built (/tmp/progbin/K); warpdbg's argv[0] is `./STEM`, as a student runs it.
     gpu_out = re.sub(r"/tmp/progbin/\d+", argv0, gpu_out)
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
     a, b = out.splitlines(), gpu_out.splitlines()
-    same = len(a) == len(b) and all(shape(x) == shape(y) for x, y in zip(a, b))
+    lines, reordered = vary
+
+    def alike(i, x, y):
+        # A line the GPU's runs print with other numbers is compared by shape; one they print in another order
+        # is compared below, as a set.
+        if i in lines:
+            return reordered or NUMBER.sub("#", x) == NUMBER.sub("#", y)
+        return shape(x) == shape(y)
+
+    same = len(a) == len(b) and all(alike(i, x, y) for i, (x, y) in enumerate(zip(a, b)))
+    if same and reordered and lines:
+        same = sorted(shape(a[i]) for i in lines) == sorted(shape(b[i]) for i in lines)
     if same and proc.returncode == gpu_status:
         return "pass", ""
-    if same and proc.returncode in (1, 3) and re.search(r"hazard:|=====|never freed|deadlock", err):
+    if same and proc.returncode in (1, 3) and re.search(r"hazard:|=====|never freed|deadlock|warpdbg: error:", err):
         # The same output, and a bug warpdbg reports that the GPU run did not show (a race, an uninitialised
-        # read, a fault, a leak): warpdbg's exit status says so (also where the program then failed its own
-        # check, as on the GPU, which exited with the program's status).
-        m = re.search(r"(hazard: [^\n]{0,80}|========= [^\n]{0,80}|[^\n]{0,60}never freed)", err)
+        # read, a fault, a leak, a host error the program goes on from): warpdbg's exit status says so (also
+        # where the program then failed its own check, as on the GPU, which exited with the program's status).
+        m = re.search(
+            r"(hazard: [^\n]{0,80}|========= [^\n]{0,80}|[^\n]{0,60}never freed|warpdbg: error: [^\n]{0,80})", err
+        )
         return "finding", m.group(1) if m else ""
     m = re.search(r"not supported by warpdbg: ([^\n]*)", err)
     if m:
@@ -87,7 +125,7 @@ def classify(proc, gpu_out, gpu_status, argv0):
     if "panicked" in err:
         return "panic", err.strip()[-300:]
     for i, (x, y) in enumerate(zip(a, b)):
-        if shape(x) != shape(y):
+        if not alike(i, x, y):
             return "different output", f"line {i + 1}: warpdbg {x!r} / GPU {y!r}"
     if len(a) != len(b):
         return "different output", f"{len(a)} lines / GPU {len(b)} lines; status {proc.returncode} / {gpu_status}"
@@ -104,6 +142,11 @@ def main():
     if "-j" in args:
         i = args.index("-j")
         jobs = int(args[i + 1])
+        del args[i : i + 2]
+    reruns = None
+    if "--reruns" in args:
+        i = args.index("--reruns")
+        reruns = args[i + 1]
         del args[i : i + 2]
     if "--only" in args:
         i = args.index("--only")
@@ -135,8 +178,20 @@ def main():
         except subprocess.TimeoutExpired:
             return {"case": k, "path": path, "result": "timeout", "detail": f"over {limit} s"}
         argv0 = "./" + os.path.splitext(os.path.basename(path))[0]
-        result, detail = classify(proc, gpu_out, status, argv0)
-        if result == "different output" and seeded_by_time(path, dirs):
+        vary, runs = (frozenset(), False), []
+        if reruns:
+            by_clock = seeded_by_time(path, dirs)
+            kind = "fixed" if by_clock else "run"
+            runs = [open(os.path.join(reruns, f)).read() for f in sorted(os.listdir(reruns))
+                    if re.fullmatch(rf"{k}\.{kind}\d+\.stdout", f)]
+            runs = [re.sub(r"/tmp/progbin/\d+", argv0, r) for r in runs]
+            if by_clock and runs:
+                gpu_out = runs[0]
+            vary = (runs and varying_lines([gpu_out] + runs)) or vary
+        result, detail = classify(proc, gpu_out, status, argv0, vary)
+        if result == "different output" and runs and varying_lines([gpu_out] + runs) is None:
+            result, detail = "varies on the GPU", "the GPU's own runs print other lines or another order"
+        elif result == "different output" and seeded_by_time(path, dirs) and not (reruns and runs):
             # srand(time(...)): the GPU machine's own output changes from run to run.
             result, detail = "varies on the GPU", "rand() seeded with the clock"
         return {"case": k, "path": path, "result": result, "detail": detail}
