@@ -83,7 +83,6 @@ impl Interp<'_> {
         Stop::Error(Box::new(HostError::Memory { line, message }))
     }
 
-    /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
     /// A copy between host memory and device memory that fits both, without a buffer in between (a program
     /// copying a 1 GiB result back after each launch paid for a fresh gigabyte each time); false, with
     /// nothing copied, for any other copy (`read_any` and `write_any` then copy it or report what is wrong).
@@ -100,6 +99,7 @@ impl Interp<'_> {
         }
     }
 
+    /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
     fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &HExpr) -> Result<Vec<u8>, Stop> {
         let line = self.line(e.span);
         match loc {

@@ -374,10 +374,8 @@ impl Machine {
         match undo {
             Undo::Launch => self.global = GlobalMemory::from_launch(&self.launch).0,
             Undo::Journal(journal, init) => {
-                let Ok(journal) = Arc::try_unwrap(journal) else {
-                    unreachable!("the run's views of memory are gone before its undo")
-                };
-                for (alloc, page, bytes) in journal.saved.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                let saved = std::mem::take(&mut *journal.saved.lock().unwrap_or_else(|e| e.into_inner()));
+                for (alloc, page, bytes) in saved {
                     let at = page as usize * PAGE as usize;
                     self.global.allocs[alloc].data[at..at + bytes.len()].copy_from_slice(&bytes);
                 }
