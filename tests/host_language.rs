@@ -30,6 +30,20 @@ fn a_failed_assert_prints_glibcs_line_and_aborts() {
 }
 
 #[test]
+fn a_null_pointer_prints_as_glibcs_nil() {
+    let src = r#"#include <cstdio>
+int main() {
+    int *p = NULL;
+    int x = 0;
+    printf("[%p] [%8p] [%-8p] %d\n", p, p, p, &x != NULL);
+    return 0;
+}
+"#;
+    let r = run("nil.cu", src);
+    assert_eq!(r.stdout, "[(nil)] [   (nil)] [(nil)   ] 1\n", "{}", r.stderr);
+}
+
+#[test]
 fn structs_returned_by_value_and_range_loops_over_vectors() {
     let r = run(
         "p.cu",

@@ -100,6 +100,11 @@ pub fn pieces(fmt: &str) -> Vec<Piece<'_>> {
 
 /// Formats one numeric conversion as glibc would.
 pub fn number(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
+    if conv == 'p' && bits == 0 {
+        // glibc prints a null pointer as `(nil)`, padded to the width like a string (device `printf` keeps
+        // `0x0`: the GPU's own was not measured).
+        return string(spec.split('.').next().unwrap_or(spec), b"(nil)");
+    }
     let mut f = String::with_capacity(spec.len() + 1);
     f.push_str(spec);
     f.push(conv);
