@@ -377,13 +377,13 @@ fn variadic_host_functions_read_their_arguments_with_va_arg() {
         "#include <stdio.h>\n#include <stdarg.h>\n#include <cstdarg>\nvoid print_val(float *h, int n, ...) {\n    va_list argptr;\n    va_start(argptr, n);\n    printf(\"%s\\t\", va_arg(argptr, char *));\n    for (int i = 0; i < n; i++) printf(\"%7.4f\\t\", h[i]);\n    printf(\"\\n\");\n}\ndouble sum(int n, ...) {\n    va_list ap, again;\n    va_start(ap, n);\n    va_copy(again, ap);\n    double s = 0;\n    for (int i = 0; i < n; i++) s += va_arg(ap, double);\n    va_end(ap);\n    s += va_arg(again, double);\n    va_end(again);\n    return s;\n}\nvoid log_msg(const char *tag, const char *fmt, ...) {\n    va_list ap;\n    va_start(ap, fmt);\n    printf(\"[%s] \", tag);\n    vprintf(fmt, ap);\n    va_end(ap);\n    char buf[64];\n    va_start(ap, fmt);\n    int n = vsnprintf(buf, sizeof(buf), fmt, ap);\n    va_end(ap);\n    fprintf(stderr, \"%d:%s\", n, buf);\n}\nlong total(int n, ...) { va_list ap; va_start(ap, n); long t = 0; for (int i = 0; i < n; i++) t += va_arg(ap, int); va_end(ap); return t; }\nint main() {\n    float h[3] = {0.5f, -0.25f, 1.0f};\n    print_val(h, 3, \"input ::\");\n    printf(\"%.2f\\n\", sum(3, 1.5, 2.0f, 3.25));\n    char c = 'x'; short sh = -3; size_t z = 7;\n    log_msg(\"info\", \"%d %c %ld %zu %s %5.1f %x %p\\n\", 42, c, (long)sh, z, \"str\", 2.5f, 255u, (void *)0);\n    printf(\"%ld\\n\", total(2, 1, 2));\n    return (int)total(3, 1, 2);\n}\n",
     );
     assert_eq!(
-        r.stdout, "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff 0x0\n3\n",
+        r.stdout, "input ::\t 0.5000\t-0.2500\t 1.0000\t\n8.25\n[info] 42 x -3 7 str   2.5 ff (nil)\n3\n",
         "{}",
         r.stderr
     );
     assert_eq!(r.status, 1);
     assert!(
-        r.stderr.starts_with("27:42 x -3 7 str   2.5 ff 0x0\n")
+        r.stderr.starts_with("29:42 x -3 7 str   2.5 ff (nil)\n")
             && r.stderr.contains(
                 "host code at line 34 reads variadic argument 3 of `total` with va_arg, but the call passed 2"
             ),
