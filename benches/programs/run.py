@@ -178,20 +178,22 @@ def main():
         except subprocess.TimeoutExpired:
             return {"case": k, "path": path, "result": "timeout", "detail": f"over {limit} s"}
         argv0 = "./" + os.path.splitext(os.path.basename(path))[0]
-        vary, runs = (frozenset(), False), []
+        by_clock = seeded_by_time(path, dirs)
+        vary, varied, runs = (frozenset(), False), False, []
         if reruns:
-            by_clock = seeded_by_time(path, dirs)
             kind = "fixed" if by_clock else "run"
             runs = [open(os.path.join(reruns, f)).read() for f in sorted(os.listdir(reruns))
                     if re.fullmatch(rf"{k}\.{kind}\d+\.stdout", f)]
             runs = [re.sub(r"/tmp/progbin/\d+", argv0, r) for r in runs]
-            if by_clock and runs:
+        if runs:
+            if by_clock:
                 gpu_out = runs[0]
-            vary = (runs and varying_lines([gpu_out] + runs)) or vary
+            v = varying_lines([gpu_out] + runs)
+            varied, vary = v is None, v or vary
         result, detail = classify(proc, gpu_out, status, argv0, vary)
-        if result == "different output" and runs and varying_lines([gpu_out] + runs) is None:
+        if result == "different output" and varied:
             result, detail = "varies on the GPU", "the GPU's own runs print other lines or another order"
-        elif result == "different output" and seeded_by_time(path, dirs) and not (reruns and runs):
+        elif result == "different output" and by_clock and not runs:
             # srand(time(...)): the GPU machine's own output changes from run to run.
             result, detail = "varies on the GPU", "rand() seeded with the clock"
         return {"case": k, "path": path, "result": result, "detail": detail}

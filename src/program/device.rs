@@ -441,6 +441,13 @@ impl<'a> SimDevice<'a> {
     fn find(&self, addr: u64) -> Option<&Allocation> {
         self.mem.allocs.iter().find(|a| addr >= a.base && addr < a.base + a.bytes().max(1))
     }
+
+    /// The `len` bytes at `addr`, when they lie in one allocation.
+    fn bytes(&self, addr: u64, len: usize) -> Option<&[u8]> {
+        let a = self.find(addr)?;
+        let off = (addr - a.base) as usize;
+        a.data.get(off..off.checked_add(len)?)
+    }
 }
 
 impl crate::host::Device for SimDevice<'_> {
@@ -496,21 +503,11 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn read(&self, addr: u64, len: u64) -> Option<Vec<u8>> {
-        let a = self.find(addr)?;
-        let off = (addr - a.base) as usize;
-        a.data.get(off..off.checked_add(len as usize)?).map(<[u8]>::to_vec)
+        self.bytes(addr, len as usize).map(<[u8]>::to_vec)
     }
 
     fn read_into(&self, addr: u64, out: &mut [u8]) -> bool {
-        let Some(a) = self.find(addr) else { return false };
-        let off = (addr - a.base) as usize;
-        match off.checked_add(out.len()).and_then(|end| a.data.get(off..end)) {
-            Some(b) => {
-                out.copy_from_slice(b);
-                true
-            }
-            None => false,
-        }
+        self.bytes(addr, out.len()).map(|b| out.copy_from_slice(b)).is_some()
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> bool {

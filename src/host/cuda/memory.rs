@@ -428,10 +428,8 @@ impl Interp<'_> {
     pub(super) fn mirrors_to_host(&mut self, which: &[usize]) {
         for &k in which {
             let (addr, size) = (self.rt.mirrors[k].addr, self.rt.mirrors[k].size);
-            if let Some(data) = self.dev.read(addr, size)
-                && let Ok(b) = self.mem.bytes(addr, size)
-            {
-                b.copy_from_slice(&data);
+            if let Ok(b) = self.mem.bytes(addr, size) {
+                self.dev.read_into(addr, b);
             }
         }
     }

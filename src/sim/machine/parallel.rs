@@ -121,8 +121,7 @@ pub(crate) struct ParState {
     /// And its per-warp spin records (emptied for the next block).
     pub(super) spare_spin_seen: Vec<Vec<u64>>,
     /// Scratch space of `end_interval`.
-    hulls: Vec<(u64, u64)>,
-    write_hulls: Vec<(u64, u64, u32)>,
+    hulls: Hulls,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
     /// register file that must be cleared.
     pub(super) read_before_written: Vec<Reg>,
@@ -195,8 +194,7 @@ impl ParState {
             spare_regs: vec![],
             spare_warps: vec![],
             spare_spin_seen: vec![],
-            hulls: vec![],
-            write_hulls: vec![],
+            hulls: Hulls::default(),
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
             stretches: vec![[0, 0]; kernel.instrs.len() + 1],
@@ -317,7 +315,7 @@ impl ParState {
         if self.interval.is_empty() {
             return;
         }
-        if warps_apart(&self.interval, &mut self.hulls) || writes_apart(&self.interval, &mut self.write_hulls) {
+        if warps_apart(&self.interval, &mut self.hulls) || writes_apart(&self.interval, &mut self.hulls) {
             // An access joins the block's last range when it continues it (the next warp's part of an
             // array), else the range its warp's last access joined when they overlap (the same warp's part
             // in an earlier interval): the same bytes in fewer ranges for `end_block` to sort.
@@ -418,43 +416,53 @@ fn merge_per_warp(v: &mut Vec<Access>) {
     v.truncate(n);
 }
 
-/// The common case, checked by sorting one hull per warp (the smallest range holding all its accesses)
-/// rather than every access: each warp works on its own stretch of memory, so those hulls do not overlap (a
-/// warp's own accesses may: a warp never conflicts with itself). `hulls` is scratch space.
-fn warps_apart(v: &[Access], hulls: &mut Vec<(u64, u64)>) -> bool {
-    const NONE: (u64, u64) = (u64::MAX, 0);
-    hulls.clear();
-    for a in v {
-        let w = a.warp as usize;
-        if w >= hulls.len() {
-            hulls.resize(w + 1, NONE);
+/// Scratch space for the hull checks: the smallest range holding each warp's accesses of a kind (its hull).
+#[derive(Clone, Default)]
+struct Hulls {
+    /// Indexed by warp; `(u64::MAX, 0)` for a warp with none.
+    by_warp: Vec<(u64, u64)>,
+    /// The hulls (lo, hi, warp), sorted.
+    sorted: Vec<(u64, u64, u32)>,
+}
+
+impl Hulls {
+    /// The hull of each warp's accesses among `v`, sorted; whether no two warps' hulls overlap.
+    fn disjoint<'a>(&mut self, v: impl Iterator<Item = &'a Access>) -> bool {
+        const NONE: (u64, u64) = (u64::MAX, 0);
+        self.by_warp.clear();
+        for a in v {
+            let w = a.warp as usize;
+            if w >= self.by_warp.len() {
+                self.by_warp.resize(w + 1, NONE);
+            }
+            let h = &mut self.by_warp[w];
+            *h = (h.0.min(a.lo), h.1.max(a.hi));
         }
-        let h = &mut hulls[w];
-        *h = (h.0.min(a.lo), h.1.max(a.hi));
+        self.sorted.clear();
+        self.sorted
+            .extend(self.by_warp.iter().enumerate().filter(|(_, h)| **h != NONE).map(|(w, h)| (h.0, h.1, w as u32)));
+        self.sorted.sort_unstable();
+        self.sorted.windows(2).all(|w| w[0].1 <= w[1].0)
     }
-    hulls.retain(|h| *h != NONE);
-    hulls.sort_unstable();
-    hulls.windows(2).all(|w| w[0].1 <= w[1].0)
+}
+
+/// The common case, checked by sorting one hull per warp rather than every access: each warp works on its own
+/// stretch of memory, so those hulls do not overlap (a warp's own accesses may: a warp never conflicts with
+/// itself).
+fn warps_apart(v: &[Access], hulls: &mut Hulls) -> bool {
+    hulls.disjoint(v.iter())
 }
 
 /// The other common case: the warps' writes keep apart (one hull per warp that writes, not overlapping another
 /// warp's) and no access of a warp meets another warp's write hull; any reads may overlap (every warp of a
 /// matrix product's block reads the same columns). Checked without sorting the accesses, only the hulls.
-/// `hulls` is scratch space.
-fn writes_apart(v: &[Access], hulls: &mut Vec<(u64, u64, u32)>) -> bool {
-    hulls.clear();
-    for a in v.iter().filter(|a| a.write) {
-        match hulls.iter_mut().find(|h| h.2 == a.warp) {
-            Some(h) => (h.0, h.1) = (h.0.min(a.lo), h.1.max(a.hi)),
-            None => hulls.push((a.lo, a.hi, a.warp)),
-        }
-    }
-    hulls.sort_unstable();
-    if !hulls.windows(2).all(|w| w[0].1 <= w[1].0) {
+fn writes_apart(v: &[Access], hulls: &mut Hulls) -> bool {
+    if !hulls.disjoint(v.iter().filter(|a| a.write)) {
         return false;
     }
     // The hulls are disjoint and sorted: the ones an access meets are a contiguous run from the first whose
     // end is past its start.
+    let hulls = &hulls.sorted;
     v.iter().all(|a| {
         let first = hulls.partition_point(|h| h.1 <= a.lo);
         hulls[first..].iter().take_while(|h| h.0 < a.hi).all(|h| h.2 == a.warp)
@@ -754,7 +762,7 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, blocks_conflict, warps_apart, writes_apart};
+    use super::{Access, Hulls, blocks_conflict, warps_apart, writes_apart};
 
     fn acc(warp: u32, write: bool, lo: u64, hi: u64) -> Access {
         Access { warp, write, lo, hi }
@@ -762,7 +770,7 @@ mod tests {
 
     #[test]
     fn warps_apart_allows_a_warps_own_overlaps_only() {
-        let mut scratch = vec![];
+        let mut scratch = Hulls::default();
         // reduceNeighbored at stride 1, the last warp to leave the barrier first: each warp reads its ints
         // twice and writes them.
         let v = [
@@ -782,7 +790,7 @@ mod tests {
 
     #[test]
     fn writes_apart_allows_shared_reads_and_own_writes_only() {
-        let mut scratch = vec![];
+        let mut scratch = Hulls::default();
         // A 16 x 16 matrix product's block: every warp reads the same column of B (bytes 1000..1064), each
         // its own rows of A, then each writes and reads back its own two rows of C.
         let v = [
@@ -795,7 +803,7 @@ mod tests {
             acc(0, false, 5000, 5064),
             acc(1, true, 5256, 5320),
         ];
-        assert!(!warps_apart(&v, &mut vec![]), "the warps' hulls overlap on B");
+        assert!(!warps_apart(&v, &mut scratch), "the warps' hulls overlap on B");
         assert!(writes_apart(&v, &mut scratch));
         // Warp 1 reads between warp 0's two rows of C: inside warp 0's write hull, so refused (conservatively).
         assert!(!writes_apart(&[acc(0, true, 0, 64), acc(0, true, 128, 192), acc(1, false, 64, 128)], &mut scratch));
