@@ -1,6 +1,6 @@
 //! Front-end benchmarks: `cargo bench --bench front_end`. Figures and the machine are in `benches/README.md`.
 //!
-//! `compile_10k_lines` runs `front::compile` (lexing, parsing, type checking, directives, lowering with
+//! `compile_10k_lines` runs `compile::compile` (lexing, parsing, type checking, directives, lowering with
 //! inlining, post-dominators) on a generated 10,000-line kernel file; the `phase_*` benches split that time up.
 //! `seed_kernel` compiles each file of `kernels/`.
 
@@ -9,10 +9,10 @@ use std::sync::LazyLock;
 
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
+use warpdbg::front::launch::Overrides;
 use warpdbg::front::source::FileId;
 use warpdbg::front::{self, lexer, parser, typeck};
 use warpdbg::ir::lower::lower_kernel;
-use warpdbg::launch::Overrides;
 
 fn main() {
     divan::main();
@@ -68,7 +68,7 @@ fn generate(lines: usize) -> String {
 static BIG: LazyLock<String> = LazyLock::new(|| {
     let s = generate(10_000);
     assert_eq!(s.lines().count(), 10_000);
-    if let Err(e) = front::compile("big.cu", s.as_bytes(), &Overrides::default()) {
+    if let Err(e) = compile::compile("big.cu", s.as_bytes(), &Overrides::default()) {
         panic!("the generated kernel does not compile:\n{e}");
     }
     s
@@ -79,7 +79,7 @@ fn compile_10k_lines(bencher: Bencher) {
     let src = BIG.as_bytes();
     bencher
         .counter(BytesCount::of_slice(src))
-        .bench(|| front::compile("big.cu", black_box(src), &Overrides::default()));
+        .bench(|| compile::compile("big.cu", black_box(src), &Overrides::default()));
 }
 
 /// About 1 MB of valid kernel text whose very last statement names an undeclared variable: every phase up to
@@ -95,7 +95,7 @@ static MEGABYTE_WITH_ERROR: LazyLock<String> = LazyLock::new(|| {
 fn check_1mb_with_one_error(bencher: Bencher) {
     let src = MEGABYTE_WITH_ERROR.as_bytes();
     bencher.counter(BytesCount::of_slice(src)).bench(|| {
-        let e = front::compile("big.cu", black_box(src), &Overrides::default()).expect_err("one error");
+        let e = compile::compile("big.cu", black_box(src), &Overrides::default()).expect_err("one error");
         e.render()
     });
 }
@@ -119,12 +119,12 @@ fn phase_typeck(bencher: Bencher) {
     let lexed = lexer::lex(FileId(0), text, 0);
     let tu = parser::Parser::new(&lexed.tokens, text, 0).translation_unit();
     let templates = Default::default();
-    bencher.bench(|| typeck::check(black_box(&tu), warpdbg::launch::Mode::Its, &templates));
+    bencher.bench(|| typeck::check(black_box(&tu), warpdbg::front::launch::Mode::Its, &templates));
 }
 
 #[divan::bench(sample_count = 30)]
 fn phase_lower(bencher: Bencher) {
-    let c = front::compile("big.cu", BIG.as_bytes(), &Overrides::default()).expect("compiles");
+    let c = compile::compile("big.cu", BIG.as_bytes(), &Overrides::default()).expect("compiles");
     let id = c.program.find("big").expect("kernel");
     bencher.bench(|| lower_kernel(black_box(&c.program), id, &c.sources));
 }
@@ -142,5 +142,5 @@ fn seed_kernels() -> Vec<String> {
 fn seed_kernel(bencher: Bencher, name: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels").join(name);
     let src = std::fs::read(path).expect("readable kernel");
-    bencher.bench(|| front::compile(name, black_box(&src), &Overrides::default()));
+    bencher.bench(|| compile::compile(name, black_box(&src), &Overrides::default()));
 }

@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use warpdbg::debug::history::DEFAULT_BUDGET;
 use warpdbg::debug::recording::{EventKind, Header, Recorder};
 use warpdbg::debug::session::Session;
-use warpdbg::launch::Overrides;
+use warpdbg::front::launch::Overrides;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
@@ -36,7 +36,7 @@ __global__ void spin(int *out, int n)
 const AT: u64 = 1_000_000;
 
 fn long_session() -> Session {
-    let compiled = warpdbg::front::compile("long.cu", LONG.as_bytes(), &Overrides::default()).expect("compiles");
+    let compiled = warpdbg::compile::compile("long.cu", LONG.as_bytes(), &Overrides::default()).expect("compiles");
     Session::new(compiled, Config { max_steps: Some(100_000_000), ..Config::default() }).expect("launch")
 }
 
@@ -172,7 +172,7 @@ fn snapshot_memory_10m() {
 fn compare_reduce_neighbored_1_16_to_the_end(b: divan::Bencher) {
     let o = Overrides { args: vec!["n=65536".into()], block: Some("512".into()), ..Overrides::default() };
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/reduce_neighbored.cu");
-    let compiled = warpdbg::front::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
+    let compiled = warpdbg::compile::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
     b.bench_local(|| {
         let mut c = warpdbg::debug::compare::Compare::new(&compiled, &Config::default()).expect("launch");
         c.cont();
@@ -185,7 +185,7 @@ fn compare_reduce_neighbored_1_16_to_the_end(b: divan::Bencher) {
 fn reduce_neighbored_1_20_app() -> App {
     let o = Overrides { args: vec!["n=1048576".into()], block: Some("512".into()), ..Overrides::default() };
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/reduce_neighbored.cu");
-    let compiled = warpdbg::front::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
+    let compiled = warpdbg::compile::compile(path, &std::fs::read(path).unwrap(), &o).expect("compiles");
     let session = Session::new(compiled, Config::default()).expect("launch");
     App::new(session, Keymap::default_map(), Theme::default_dark())
 }

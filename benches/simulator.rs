@@ -6,8 +6,9 @@
 
 use divan::counter::ItemsCount;
 use divan::{Bencher, black_box};
-use warpdbg::front::{self, Compiled};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile::{self, Compiled};
+
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::machine::{Config, Machine};
 
 fn main() {
@@ -36,7 +37,7 @@ fn compile(name: &str, mode: Mode) -> Compiled {
     let bytes = std::fs::read(&path).expect("kernel file exists");
     let overrides =
         Overrides { mode: Some(mode), args: args.iter().map(|a| a.to_string()).collect(), ..Default::default() };
-    front::compile(&path, &bytes, &overrides).expect("compiles")
+    compile::compile(&path, &bytes, &overrides).expect("compiles")
 }
 
 /// Thread-instructions of one whole run (the counter divan turns into a rate).

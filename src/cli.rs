@@ -5,10 +5,11 @@ use std::path::{Path, PathBuf};
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::compile::{self, Compiled};
 use crate::debug::session::Session;
-use crate::front::{self, Compiled};
+use crate::front;
+use crate::front::launch::{Mode, Overrides};
 use crate::ir::print::print_kernel;
-use crate::launch::{Mode, Overrides};
 use crate::sim::memory_report::MemoryDetail;
 use crate::sim::{Config, Machine, Outcome, report};
 use crate::tui::app::App;
@@ -379,7 +380,7 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
             return Err(Exit::Usage);
         }
     };
-    let compiled = front::compile(&path.display().to_string(), &bytes, &launch.overrides()).map_err(|e| {
+    let compiled = compile::compile(&path.display().to_string(), &bytes, &launch.overrides()).map_err(|e| {
         e.emit_stderr();
         let n = e.diags.len();
         eprintln!("error: could not compile {}: {n} error{}", path.display(), if n == 1 { "" } else { "s" });

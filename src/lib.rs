@@ -13,11 +13,11 @@
 
 #[cfg(feature = "native")]
 pub mod cli;
+pub mod compile;
 pub mod debug;
 pub mod front;
 pub mod host;
 pub mod ir;
-pub mod launch;
 pub mod program;
 pub mod sim;
 pub mod tui;

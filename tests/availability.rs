@@ -6,14 +6,15 @@
 
 mod common;
 
+use warpdbg::compile::{self, Compiled};
+use warpdbg::front::CompileError;
 use warpdbg::front::diagnostic::render_plain;
-use warpdbg::front::{self, CompileError, Compiled};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 
 fn compile(text: &str, kernel: Option<&str>) -> Result<Compiled, CompileError> {
     let o = Overrides { mode: Some(Mode::Its), kernel: kernel.map(str::to_string), ..Overrides::default() };
-    front::compile("k.cu", text.as_bytes(), &o)
+    compile::compile("k.cu", text.as_bytes(), &o)
 }
 
 fn ok(text: &str, kernel: Option<&str>) -> Compiled {

@@ -7,7 +7,7 @@ mod common;
 use common::{compile, warpdbg};
 use warpdbg::debug::breakpoint::{Breakpoint, Hit, variable};
 use warpdbg::debug::session::{Session, Stop};
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::sim::{Config, Outcome};
 
 const DEADLOCK: &str = "kernels/deadlock.cu";

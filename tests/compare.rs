@@ -25,7 +25,7 @@ const DEADLOCK: &str = "kernels/deadlock.cu";
 const EVEN: LaneMask = LaneMask(0x5555_5555);
 const ODD: LaneMask = LaneMask(0xaaaa_aaaa);
 
-fn compiled(file: &str) -> warpdbg::front::Compiled {
+fn compiled(file: &str) -> warpdbg::compile::Compiled {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     warpdbg::cli::load(&path, &LaunchArgs::default()).unwrap_or_else(|_| panic!("{file} compiles"))
 }

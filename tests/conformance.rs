@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::Value;
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::sim::Config;
 
 fn expected_files() -> Vec<(String, Value)> {

@@ -7,14 +7,15 @@
 
 mod common;
 
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::inspect;
 use warpdbg::sim::{Config, Machine};
 
 fn compile_err(text: &str) -> String {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => CompileError::render(&e),
     }
@@ -22,7 +23,7 @@ fn compile_err(text: &str) -> String {
 
 fn run_text(text: &str, mode: Mode) -> common::Run {
     let o = Overrides { mode: Some(mode), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     common::run_compiled(&c, Config::default())
 }
 
@@ -121,7 +122,7 @@ fn a_tile_sync_is_a_convergence_point_over_the_tiles_lanes_only() {
     );
     let sync_line = 11;
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     let mut m = Machine::new(&c, &Config::default()).expect("launch");
     // Step by step: which lanes ever wait at the tile's sync, and where.
     let mut waited = 0u32;

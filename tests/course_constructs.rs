@@ -5,12 +5,13 @@
 
 mod common;
 
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 
 fn compile_err(text: &str) -> CompileError {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => e,
     }
@@ -98,7 +99,7 @@ fn struct_and_vector_arrays_take_one_initialiser_per_field() {
                 __global__ void k(float4 *p, Pair *s, int2 *r, float *out) {\n\
                     int t = threadIdx.x;\n    out[t] = p[t].x + p[t].w + s[t].a * 100 + s[t].b;\n}\n";
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     let r = common::run_compiled(&c, warpdbg::sim::Config::default());
     // Field f of struct j: p = (j, 0, 1, 2j), s = (j + 10, -j).
     assert_eq!(r.floats("p"), (0..4).flat_map(|j| [j as f64, 0.0, 1.0, 2.0 * j as f64]).collect::<Vec<_>>());
@@ -149,7 +150,7 @@ fn arrays_of_structs_with_fields_of_different_types_are_bytes() {
                     __syncthreads();\n\
                     out[t] = ps[t].id + ps[t].mass + (ps[t].next == nullptr) + (t < 3 ? nodes[t].next->key : -1);\n}\n";
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     let r = common::run_compiled(&c, warpdbg::sim::Config::default());
     assert_eq!(r.outcome(), "completed", "{}", r.explanation());
     // id = t, mass = t / 2, next = null; node t's successor has key 7(t + 1).

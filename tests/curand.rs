@@ -5,8 +5,9 @@
 
 mod common;
 
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::curand::{CurandFn, Draw, Gen, eval, philox_init, xorwow_init};
 
 /// A generator's state as the kernel holds it, drawn from by calling `eval` as the instructions do.
@@ -31,7 +32,7 @@ impl State {
 
 fn compile_err(text: &str) -> CompileError {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => e,
     }
@@ -106,7 +107,7 @@ __global__ void pi(int *hits, int n) {
 }
 ";
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("pi.cu", src.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("pi.cu", src.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     let r = common::run_compiled(&c, warpdbg::sim::Config::default());
     let hits = r.ints("hits");
     let mut total = 0;

@@ -6,8 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 
 /// Every fixture, with where its first diagnostic points (`line:col`) and how many diagnostics it gives.
 const FIXTURES: &[(&str, &str, usize)] = &[
@@ -46,7 +47,7 @@ fn fixture_path(file: &str) -> String {
 }
 
 fn compile_err(name: &str, bytes: &[u8], o: &Overrides) -> CompileError {
-    match front::compile(name, bytes, o) {
+    match compile::compile(name, bytes, o) {
         Ok(c) => panic!("{name} compiled (launching {}), but it should not", c.launch.kernel),
         Err(e) => e,
     }
@@ -191,7 +192,7 @@ fn big_file(bytes: usize, last: &str) -> (String, u32) {
 fn one_megabyte_with_one_error_at_the_end() {
     let (good, _) = big_file(1 << 20, "out[tid] = acc;");
     assert!(good.len() >= 1 << 20);
-    let c = front::compile("big.cu", good.as_bytes(), &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("big.cu", good.as_bytes(), &Overrides::default()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(c.launch.kernel, "k");
 
     let (bad, line) = big_file(1 << 20, "out[tid] = acc + accc;");

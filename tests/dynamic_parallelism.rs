@@ -3,7 +3,7 @@
 //! launch numbers after their host launch; the device runtime's nesting limit; kernel files refuse them.
 //! (`tests/programs/dynamic_parallelism.cu` compares a course-style program with an H100's output.)
 
-use warpdbg::launch::Overrides;
+use warpdbg::front::launch::Overrides;
 use warpdbg::program::debug::{Advance, ProgramDebug, Target};
 use warpdbg::program::{self, RunOptions};
 use warpdbg::sim::Config;
@@ -143,7 +143,7 @@ fn a_kernel_file_cannot_launch_from_device_code() {
     let src = "// @kernel parent\n// @grid 1\n// @block 4\n// @arg p int[4] = 0\n\
                __global__ void child(int *p) { p[threadIdx.x] = 1; }\n\
                __global__ void parent(int *p) { if (threadIdx.x == 0) child<<<1, 4>>>(p); }\n";
-    let Err(e) = warpdbg::front::compile("k.cu", src.as_bytes(), &Overrides::default()) else {
+    let Err(e) = warpdbg::compile::compile("k.cu", src.as_bytes(), &Overrides::default()) else {
         panic!("a kernel file's device launch must be refused")
     };
     let text = warpdbg::front::diagnostic::render_plain(&e.sources, &e.diags);

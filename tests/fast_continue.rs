@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use warpdbg::debug::session::{Session, Stop};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
@@ -22,7 +22,7 @@ fn repo(p: &str) -> PathBuf {
 fn session(file: &str, mode: Mode, args: &[&str]) -> Session {
     let bytes = std::fs::read(repo(file)).unwrap();
     let o = Overrides { mode: Some(mode), args: args.iter().map(|a| a.to_string()).collect(), ..Default::default() };
-    let compiled = warpdbg::front::compile(file, &bytes, &o).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let compiled = warpdbg::compile::compile(file, &bytes, &o).unwrap_or_else(|e| panic!("{file}: {e}"));
     Session::new(compiled, Config::default()).unwrap()
 }
 

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 
-use warpdbg::front::{self, Compiled};
+use warpdbg::compile::{self, Compiled};
+
+use warpdbg::front::launch::{ArgValue, Dim3, InitExpr, Launch, Mode, Overrides, Value};
 use warpdbg::ir::print::print_kernel;
 use warpdbg::ir::{ArithOp, BranchKind, CmpOp, Instr, Kernel, Pc, Ty};
-use warpdbg::launch::{ArgValue, Dim3, InitExpr, Launch, Mode, Overrides, Value};
 
 // ---- helpers ----
 
@@ -30,7 +31,7 @@ fn read_kernel(file: &str) -> Option<String> {
 }
 
 fn compile_with(name: &str, src: &str, o: &Overrides) -> Compiled {
-    front::compile(name, src.as_bytes(), o).unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render()))
+    compile::compile(name, src.as_bytes(), o).unwrap_or_else(|e| panic!("{name} does not compile:\n{}", e.render()))
 }
 
 fn compile(name: &str, src: &str) -> Compiled {

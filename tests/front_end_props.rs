@@ -1,6 +1,6 @@
 //! Property tests: the front end never panics, whatever it is fed, and what it accepts is a sound IR.
 //!
-//! Inputs go through `front::compile` (and, when that succeeds, `print_kernel` and the IR's structural invariants
+//! Inputs go through `compile::compile` (and, when that succeeds, `print_kernel` and the IR's structural invariants
 //! for every kernel): arbitrary bytes and text, soup built from the language's own tokens (alone, and inside a
 //! valid kernel, which gets further into the parser, type checker and lowering than random bytes do), and the
 //! seed kernels mutated by deleting, duplicating and swapping ranges or inserting tokens and bytes. Programs
@@ -15,15 +15,15 @@ use std::path::Path;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
-use warpdbg::front;
+use warpdbg::compile;
+use warpdbg::front::launch::Overrides;
 use warpdbg::ir::print::print_kernel;
 use warpdbg::ir::{BlockId, BranchKind, Instr, Kernel, Pc};
-use warpdbg::launch::Overrides;
 
 /// Everything a successful compilation offers that could still panic: the IR text of every kernel; and the
 /// IR's structural invariants, which the simulator relies on.
 fn exercise(bytes: &[u8]) {
-    match front::compile("fuzz.cu", bytes, &Overrides::default()) {
+    match compile::compile("fuzz.cu", bytes, &Overrides::default()) {
         Ok(c) => {
             for k in c.all_kernels() {
                 let text = print_kernel(&k);
@@ -528,7 +528,7 @@ proptest! {
 
     #[test]
     fn generated_programs_compile_with_one_branch_per_source_branch(src in program()) {
-        let c = front::compile("gen.cu", src.as_bytes(), &Overrides::default())
+        let c = compile::compile("gen.cu", src.as_bytes(), &Overrides::default())
             .unwrap_or_else(|e| panic!("a well-typed program failed to compile:\n{src}\n{}", e.render()));
         let k = &c.kernel;
         check_invariants(k);
@@ -561,14 +561,14 @@ proptest! {
 fn seed_kernels_compile_through_the_harness() {
     // The harness itself must reach the success path, or the properties above test only error paths.
     for (name, text) in seed_kernels() {
-        let c = front::compile(&name, text.as_bytes(), &Overrides::default());
+        let c = compile::compile(&name, text.as_bytes(), &Overrides::default());
         let c = c.unwrap_or_else(|e| panic!("{name} does not compile: {}", e.render()));
         for k in c.all_kernels() {
             check_invariants(&k);
         }
     }
     let framed = format!("{FRAME_HEAD}a[k] = f(k) + n;{FRAME_TAIL}");
-    assert!(front::compile("framed.cu", framed.as_bytes(), &Overrides::default()).is_ok(), "{framed}");
+    assert!(compile::compile("framed.cu", framed.as_bytes(), &Overrides::default()).is_ok(), "{framed}");
 }
 
 // ---- regressions: inputs that once panicked, overflowed the stack or exhausted memory ----
@@ -577,7 +577,7 @@ fn seed_kernels_compile_through_the_harness() {
 fn compile_on_small_stack(src: String) -> Result<usize, String> {
     std::thread::Builder::new()
         .stack_size(2 << 20)
-        .spawn(move || match front::compile("deep.cu", src.as_bytes(), &Overrides::default()) {
+        .spawn(move || match compile::compile("deep.cu", src.as_bytes(), &Overrides::default()) {
             Ok(c) => Ok(c.all_kernels().iter().map(|k| print_kernel(k).len()).sum()),
             Err(e) => Err(e.render()),
         })
@@ -641,7 +641,7 @@ fn a_nesting_error_does_not_shrink_the_budget_of_later_code() {
     // earlier.
     let parens = |n: usize| format!("    x = {}1{};\n", "(".repeat(n), ")".repeat(n));
     let kernel = |name: &str, body: &str| format!("__global__ void {name}() {{\n    int x = 0;\n{body}}}\n");
-    let fits = |src: &str| front::compile("fits.cu", src.as_bytes(), &Overrides::default()).is_ok();
+    let fits = |src: &str| compile::compile("fits.cu", src.as_bytes(), &Overrides::default()).is_ok();
     // The deepest parenthesised expression accepted on its own ...
     let deepest = (1..400).take_while(|&n| fits(&kernel("only", &parens(n)))).last().expect("some depth fits");
     assert!((50..400).contains(&deepest), "{deepest}");
@@ -651,7 +651,7 @@ fn a_nesting_error_does_not_shrink_the_budget_of_later_code() {
         kernel("first", &parens(deepest + 50).repeat(15)),
         kernel("second", &parens(deepest))
     );
-    let e = front::compile("leak.cu", src.as_bytes(), &Overrides::default()).expect_err("nesting errors");
+    let e = compile::compile("leak.cu", src.as_bytes(), &Overrides::default()).expect_err("nesting errors");
     assert_eq!(e.diags.len(), 15, "{}", e.render());
     assert!(e.diags.iter().all(|d| d.message == "nesting too deep"));
 }
@@ -665,14 +665,14 @@ fn doubling_macros_are_bounded() {
     }
     src.push_str("__global__ void g() { A63; }\n");
     let start = std::time::Instant::now();
-    let e = front::compile("bomb.cu", src.as_bytes(), &Overrides::default()).expect_err("bounded");
+    let e = compile::compile("bomb.cu", src.as_bytes(), &Overrides::default()).expect_err("bounded");
     assert!(e.render().contains("macros that expand to more than"), "{}", e.render());
     assert!(start.elapsed() < std::time::Duration::from_secs(60));
     // One use of a big macro many times over is bounded too.
     let mut src = format!("#define BIG {}\n__global__ void g() {{ int x = 0; ", "x + ".repeat(1000) + "1");
     src.push_str(&"x = BIG; ".repeat(2000));
     src.push_str("}\n");
-    let e = front::compile("uses.cu", src.as_bytes(), &Overrides::default()).expect_err("bounded");
+    let e = compile::compile("uses.cu", src.as_bytes(), &Overrides::default()).expect_err("bounded");
     assert!(e.render().contains("macros that expand to more than"), "{}", e.render());
 }
 
@@ -684,12 +684,12 @@ fn did_you_mean_on_huge_names_is_not_quadratic() {
     let used = format!("{}b", "a".repeat(49_999));
     let src = format!("__global__ void g() {{ int {declared} = 1; int x = {used}; }}\n");
     let start = std::time::Instant::now();
-    let e = front::compile("long.cu", src.as_bytes(), &Overrides::default()).expect_err("undeclared");
+    let e = compile::compile("long.cu", src.as_bytes(), &Overrides::default()).expect_err("undeclared");
     assert_eq!(e.diags.len(), 1, "{}", e.render());
     assert!(start.elapsed() < std::time::Duration::from_secs(5), "{:?}", start.elapsed());
     // Typo-sized names still get their hint.
     let e =
-        front::compile("short.cu", b"__global__ void g() { int count = 1; int x = cuont; }\n", &Overrides::default())
+        compile::compile("short.cu", b"__global__ void g() { int count = 1; int x = cuont; }\n", &Overrides::default())
             .expect_err("undeclared");
     assert!(e.render().contains("did you mean `count`?"), "{}", e.render());
 }

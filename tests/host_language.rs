@@ -167,7 +167,7 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
     // Device code has no variadic functions (host code does: see below).
     let variadic = "// @grid 1\n// @block 1\n// @arg a int[1] = 0\n__device__ int first(int n, ...) { return n; }\n\
                     __global__ void k(int *a) { a[0] = first(1, 2); }\n";
-    let Err(e) = warpdbg::front::compile("k.cu", variadic.as_bytes(), &Default::default()) else {
+    let Err(e) = warpdbg::compile::compile("k.cu", variadic.as_bytes(), &Default::default()) else {
         panic!("a variadic device function compiled")
     };
     assert_eq!(e.diags[0].message, "not supported by warpdbg: variadic functions (`...`)");

@@ -5,7 +5,7 @@
 mod common;
 
 use common::{line_of, run, trace};
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 
 const ITS: Mode = Mode::Its;
 

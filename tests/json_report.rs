@@ -4,8 +4,8 @@
 mod common;
 
 use serde_json::{Map, Value, json};
-use warpdbg::front;
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::memory_report::MemoryDetail;
 use warpdbg::sim::{Config, Machine, report};
 
@@ -56,7 +56,7 @@ __global__ void k(int *a, float *f, int *untouched) {\n\
 
 fn run_kernel() -> (Machine, warpdbg::sim::Outcome) {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("k.cu", KERNEL.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", KERNEL.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     let mut m = Machine::new(&c, &Config::default()).expect("launch fits");
     let outcome = m.run();
     (m, outcome)

@@ -5,14 +5,15 @@
 
 mod common;
 
+use warpdbg::compile;
 use warpdbg::debug::session::Session;
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 
 fn compile_err(text: &str, mode: Mode) -> CompileError {
     let o = Overrides { mode: Some(mode), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => e,
     }
@@ -20,7 +21,7 @@ fn compile_err(text: &str, mode: Mode) -> CompileError {
 
 fn run_text(text: &str, mode: Mode) -> common::Run {
     let o = Overrides { mode: Some(mode), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     common::run_compiled(&c, Config::default())
 }
 
@@ -208,7 +209,7 @@ fn dynamic_shared_memory_needs_its_size() {
     );
     assert!(r.contains("hint: add `// @shared BYTES` to the file, or pass --shared BYTES"), "{r}");
     let o = Overrides { shared: Some("32 * 4".into()), ..Overrides::default() };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(c.launch.dynamic_shared, 128);
     assert_eq!(common::run_compiled(&c, Config::default()).ints("out"), vec![1; 32]);
 }

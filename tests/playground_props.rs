@@ -7,7 +7,7 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
 use warpdbg::debug::recording::Recording;
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::tui::keymap::Keymap;
 use warpdbg::web::Playground;
 

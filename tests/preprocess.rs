@@ -6,9 +6,10 @@ mod common;
 
 use std::path::PathBuf;
 
+use warpdbg::compile::{self, Compiled};
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::front::preprocess::{self, NoFiles, Options};
-use warpdbg::front::{self, CompileError, Compiled};
-use warpdbg::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 
 /// The tokens `text` preprocesses to, separated by single spaces.
@@ -47,7 +48,7 @@ fn scratch(name: &str) -> PathBuf {
 fn compile_file(path: &std::path::Path, mode: Mode) -> Result<Compiled, CompileError> {
     let bytes = std::fs::read(path).expect("written");
     let o = Overrides { mode: Some(mode), ..Overrides::default() };
-    front::compile(&path.to_string_lossy(), &bytes, &o)
+    compile::compile(&path.to_string_lossy(), &bytes, &o)
 }
 
 #[test]
@@ -311,7 +312,7 @@ fn directive_errors_are_diagnosed_with_their_place() {
     ];
     for (text, message, at) in cases {
         let full = format!("{text}// @arg o int[1] = 0\n__global__ void k(int *o) {{ o[0] = 1; }}\n");
-        let e = front::compile("bad.cu", full.as_bytes(), &Overrides::default()).expect_err(text);
+        let e = compile::compile("bad.cu", full.as_bytes(), &Overrides::default()).expect_err(text);
         let rendered = e.render();
         assert!(rendered.contains(message), "{text}: {rendered}");
         assert!(rendered.contains(&format!("bad.cu:{at}")), "{text}: {rendered}");
@@ -320,8 +321,8 @@ fn directive_errors_are_diagnosed_with_their_place() {
 
 mod soup {
     use proptest::prelude::*;
-    use warpdbg::front;
-    use warpdbg::launch::Overrides;
+    use warpdbg::compile;
+    use warpdbg::front::launch::Overrides;
 
     /// Lines mixing directives, macro definitions and uses, and kernel code.
     fn line() -> impl Strategy<Value = String> {
@@ -355,7 +356,7 @@ mod soup {
         fn directives_and_macros_never_panic(lines in proptest::collection::vec(line(), 0..24)) {
             let body = lines.join("\n");
             let text = format!("// @arg out int[32] = 0\n__global__ void k(int *out) {{\n{body}\n}}\n{body}\n");
-            let _ = front::compile("soup.cu", text.as_bytes(), &Overrides::default());
+            let _ = compile::compile("soup.cu", text.as_bytes(), &Overrides::default());
         }
     }
 }

@@ -3,7 +3,7 @@
 //! and the host's variables.
 
 use warpdbg::debug::session::Stop;
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::program::debug::{Advance, ProgramDebug, Target};
 use warpdbg::program::{RunOptions, compile};
 use warpdbg::sim::{Config, Outcome};

@@ -313,7 +313,7 @@ driver version >= 12000: yes
     );
     let path = "tests/programs/device_props.cu";
     let bytes = std::fs::read(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).expect("test program");
-    let options = RunOptions { mode: warpdbg::launch::Mode::PreVolta, ..Default::default() };
+    let options = RunOptions { mode: warpdbg::front::launch::Mode::PreVolta, ..Default::default() };
     let pre = run_bytes(path, &bytes, &options);
     assert!(pre.stdout.contains("name: warpdbg simulated GPU (sm_60-like, pre-Volta)\ncompute capability: 6.0\n"));
     assert!(pre.stdout.contains("multiprocessors: 56\nclock rate: 1480000 kHz\n"));

@@ -10,7 +10,7 @@ use common::compile;
 use common::tmux::Tmux;
 use warpdbg::debug::quiz::{Answer, Points, QuestionKind, Quiz, ask, check, parse_mask};
 use warpdbg::debug::session::{Session, Stop};
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::sim::{Config, LaneMask, Outcome};
 
 const DEADLOCK: &str = "kernels/deadlock.cu";

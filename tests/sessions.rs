@@ -20,7 +20,7 @@ use proptest::prelude::*;
 use session_support::*;
 use warpdbg::debug::recording::{EventKind, Recording, state_check};
 use warpdbg::debug::session::Session;
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 use warpdbg::tui::export::frame_text;
 use warpdbg::tui::keymap::Keymap;
@@ -299,7 +299,7 @@ fn kernel_files() -> Vec<String> {
 fn session_for(file: &str, mode: Mode) -> Session {
     let bytes = std::fs::read(repo(file)).unwrap();
     let o = Overrides { mode: Some(mode), ..Default::default() };
-    let compiled = warpdbg::front::compile(file, &bytes, &o).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let compiled = warpdbg::compile::compile(file, &bytes, &o).unwrap_or_else(|e| panic!("{file}: {e}"));
     Session::new(compiled, Config::default()).unwrap()
 }
 

@@ -5,8 +5,8 @@
 mod common;
 
 use common::{MODES, compile, initial_ints, line_of, run, run_with, trace};
+use warpdbg::front::launch::Mode;
 use warpdbg::ir::Pc;
-use warpdbg::launch::Mode;
 use warpdbg::sim::LaneMask;
 use warpdbg::sim::machine::{Config, LaunchError, Machine, Outcome};
 use warpdbg::sim::simt_stack::StackEntry;

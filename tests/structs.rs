@@ -4,12 +4,13 @@
 
 mod common;
 
-use warpdbg::front::{self, CompileError};
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::CompileError;
+use warpdbg::front::launch::{Mode, Overrides};
 
 fn compile_err(text: &str) -> CompileError {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => e,
     }

@@ -3,8 +3,8 @@
 
 mod common;
 
-use warpdbg::front;
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::compile;
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 
 const STENCIL: &str = "#define R 2\n\
@@ -28,13 +28,13 @@ fn run(text: &str, symbols: &[&str]) -> common::Run {
         symbols: symbols.iter().map(|s| s.to_string()).collect(),
         ..Overrides::default()
     };
-    let c = front::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
+    let c = compile::compile("k.cu", text.as_bytes(), &o).unwrap_or_else(|e| panic!("{e}"));
     common::run_compiled(&c, Config::default())
 }
 
 fn error(text: &str, symbols: &[&str]) -> String {
     let o = Overrides { symbols: symbols.iter().map(|s| s.to_string()).collect(), ..Overrides::default() };
-    match front::compile("k.cu", text.as_bytes(), &o) {
+    match compile::compile("k.cu", text.as_bytes(), &o) {
         Ok(_) => panic!("compiled, but should not:\n{text}"),
         Err(e) => e.render(),
     }
@@ -83,7 +83,7 @@ fn symbol_mistakes_are_explained() {
 #[test]
 fn the_generated_host_program_sets_symbols_with_cuda_memcpy_to_symbol() {
     let o = Overrides { mode: Some(Mode::Its), ..Overrides::default() };
-    let c = front::compile("stencil.cu", STENCIL.as_bytes(), &o).expect("compiles");
+    let c = compile::compile("stencil.cu", STENCIL.as_bytes(), &o).expect("compiles");
     let host = warpdbg::program::host_program::generate(&c).expect("host program");
     // The values as bit patterns (0.5f is 0x3f000000), copied before the launch; `calls` keeps its initialiser.
     assert!(host.contains("static const unsigned int init_coef[5] = {\n  1056964608u,1065353216u,1073741824u,1065353216u,1056964608u,\n};"), "{host}");

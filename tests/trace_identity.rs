@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use warpdbg::front;
-use warpdbg::launch::{Mode, Overrides};
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
 use warpdbg::sim::memory::{GlobalMemory, InitShadow};
 use warpdbg::sim::report;
@@ -70,7 +70,7 @@ fn kernel_files() -> Vec<String> {
 fn machine(path: &str, mode: Mode) -> Machine {
     let bytes = std::fs::read(root().join(path)).expect("kernel file exists");
     let overrides = Overrides { mode: Some(mode), ..Default::default() };
-    let compiled = front::compile(path, &bytes, &overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"));
+    let compiled = compile::compile(path, &bytes, &overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"));
     Machine::new(&compiled, &Config { max_steps: Some(MAX_STEPS), ..Config::default() }).expect("launch fits")
 }
 
@@ -181,7 +181,11 @@ fn traces_and_results_are_unchanged() {
 /// Whole runs at a size with many block windows (several waves of resident blocks) agree with single-stepping.
 /// The same launch run whole (`Machine::run`, in parallel where the rule allows) and single-stepped `chunk`
 /// instructions at a time: (whole, its outcome, stepped, its outcome).
-fn whole_and_stepped(compiled: &front::Compiled, config: &Config, chunk: u64) -> (Machine, Outcome, Machine, Outcome) {
+fn whole_and_stepped(
+    compiled: &compile::Compiled,
+    config: &Config,
+    chunk: u64,
+) -> (Machine, Outcome, Machine, Outcome) {
     let mut whole = Machine::new(compiled, config).expect("fits");
     let o1 = whole.run();
     let mut stepped = Machine::new(compiled, config).expect("fits");
@@ -210,7 +214,7 @@ fn assert_same_end(what: &str, whole: &Machine, o1: &Outcome, stepped: &Machine,
 fn assert_inline_kernel_runs_whole_as_stepped(src: &str, chunk: u64) {
     for mode in [Mode::PreVolta, Mode::Its] {
         let overrides = Overrides { mode: Some(mode), ..Default::default() };
-        let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+        let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
         let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), chunk);
         assert!(whole.ran_parallel(), "{mode:?}: the whole run fell back to one core");
         assert_same_end(&format!("{mode:?}"), &whole, &o1, &stepped, &o2);
@@ -234,7 +238,7 @@ fn whole_run_matches_single_stepping_on_many_blocks() {
             let bytes = std::fs::read(root().join(path)).expect("kernel file exists");
             let args = args.iter().map(|a| a.to_string()).collect();
             let overrides = Overrides { mode: Some(mode), args, ..Default::default() };
-            let compiled = front::compile(path, &bytes, &overrides).expect("compiles");
+            let compiled = compile::compile(path, &bytes, &overrides).expect("compiles");
             let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 4099);
             assert!(whole.ran_parallel(), "{path} {mode:?}: the whole run fell back to one core");
             assert_eq!(whole.steps, stepped.steps, "{path} {mode:?}");
@@ -393,7 +397,7 @@ fn every_kernel_on_several_blocks_runs_whole_as_stepped() {
         for grid in ["2", "3"] {
             for mode in [Mode::PreVolta, Mode::Its] {
                 let overrides = Overrides { mode: Some(mode), grid: Some(grid.into()), ..Default::default() };
-                let Ok(compiled) = front::compile(&path, &bytes, &overrides) else { continue };
+                let Ok(compiled) = compile::compile(&path, &bytes, &overrides) else { continue };
                 let config = Config { max_steps: Some(MAX_STEPS), ..Default::default() };
                 // (A launch too large for a machine is not this test's business.)
                 if Machine::new(&compiled, &config).is_err() {
@@ -464,7 +468,7 @@ fn whole_run_falls_back_where_blocks_interact() {
     for (n, src) in kernels.iter().enumerate() {
         for mode in [Mode::PreVolta, Mode::Its] {
             let overrides = Overrides { mode: Some(mode), ..Default::default() };
-            let compiled = front::compile("inline.cu", src.as_bytes(), &overrides)
+            let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides)
                 .unwrap_or_else(|e| panic!("kernel {n} compiles:\n{e}"));
             let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 7);
             assert_eq!(o1, o2, "kernel {n} {mode:?}");
@@ -480,7 +484,7 @@ fn whole_run_falls_back_where_blocks_interact() {
 /// `written` bytes of each written.
 fn program_machine(src: &str, mode: Mode, written: &[u64]) -> Machine {
     let overrides = Overrides { mode: Some(mode), ..Default::default() };
-    let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+    let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
     let (mut global, params) = GlobalMemory::from_launch(&compiled.launch);
     let mut init = InitShadow::default();
     for (a, &n) in global.allocs.iter().zip(written) {
@@ -595,7 +599,7 @@ fn shared_memory_kernels_run_whole_as_stepped() {
         for (mode, parallel) in [Mode::PreVolta, Mode::Its].into_iter().zip(parallel) {
             let what = format!("case {n} {mode:?}");
             let overrides = Overrides { mode: Some(mode), ..Default::default() };
-            let compiled = front::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+            let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
             let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 5);
             assert_eq!(whole.ran_parallel(), *parallel, "{what}");
             assert_same_end(&what, &whole, &o1, &stepped, &o2);
@@ -603,7 +607,7 @@ fn shared_memory_kernels_run_whole_as_stepped() {
         }
     }
     // The tile's second read is a two-way bank conflict in every warp: 8 blocks of 2 warps.
-    let compiled = front::compile("inline.cu", tile.as_bytes(), &Overrides::default()).unwrap();
+    let compiled = compile::compile("inline.cu", tile.as_bytes(), &Overrides::default()).unwrap();
     let mut m = Machine::new(&compiled, &Config::default()).unwrap();
     m.run();
     let line = &m.metrics.banks.per_line[&10];

@@ -6,7 +6,7 @@ mod common;
 
 use common::ui::{Tui, program_app};
 use warpdbg::debug::recording::{EventKind, Recorder, Recording, memory_check, state_check};
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::{replay, update};
 

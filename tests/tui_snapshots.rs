@@ -11,7 +11,7 @@ use ratatui::buffer::{Buffer, Cell};
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::{TerminalOptions, Viewport};
-use warpdbg::launch::Mode;
+use warpdbg::front::launch::Mode;
 use warpdbg::sim::Outcome;
 use warpdbg::sim::inspect::WarpState;
 use warpdbg::tui::action::Action;

@@ -1,4 +1,4 @@
-//! Fuzzes the front end: any bytes go through `front::compile`; on success the IR of every kernel is printed
+//! Fuzzes the front end: any bytes go through `compile::compile`; on success the IR of every kernel is printed
 //! and its structural invariants are checked (the same as `tests/front_end_props.rs`, for as long as one likes).
 //!
 //! `cargo fuzz run front_end` (nightly), or on stable `RUSTC_BOOTSTRAP=1 cargo fuzz run front_end -s none`.
@@ -8,13 +8,13 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use warpdbg::front;
+use warpdbg::compile;
 use warpdbg::ir::print::print_kernel;
 use warpdbg::ir::{Instr, Kernel, Pc};
-use warpdbg::launch::{ArgValue, Overrides};
+use warpdbg::front::launch::{ArgValue, Overrides};
 
 fuzz_target!(|data: &[u8]| {
-    match front::compile("fuzz.cu", data, &Overrides::default()) {
+    match compile::compile("fuzz.cu", data, &Overrides::default()) {
         Ok(c) => {
             for k in c.all_kernels() {
                 assert!(print_kernel(&k).starts_with("kernel "));

@@ -27,7 +27,7 @@ fn prepare(
     program_args: &[String],
 ) -> Result<(crate::program::Compiled, crate::program::RunOptions, Config, Target), Exit> {
     // `--kernel` picks a launch here, not the kernel of a launch the file describes.
-    let overrides = crate::launch::Overrides { kernel: None, ..launch.overrides() };
+    let overrides = crate::front::launch::Overrides { kernel: None, ..launch.overrides() };
     let compiled = crate::program::compile(&path.display().to_string(), bytes, &overrides).map_err(|e| {
         e.emit_stderr();
         let n = e.diags.len();

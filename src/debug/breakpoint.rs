@@ -21,8 +21,8 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
+use crate::compile::Compiled;
 use crate::debug::session::Session;
-use crate::front::Compiled;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::source::{FileId, SourceFile, SourceMap, Span};
 use crate::ir::{Instr, Kernel, Operand, Pc, Ty};
@@ -617,7 +617,7 @@ fn parse_kind(spec: &str, file: FileId, compiled: &Compiled) -> PResult<Kind> {
                 .args
                 .iter()
                 .filter_map(|a| match &a.value {
-                    crate::launch::ArgValue::Array { len, .. } => Some((a.name.as_str(), *len)),
+                    crate::front::launch::ArgValue::Array { len, .. } => Some((a.name.as_str(), *len)),
                     _ => None,
                 })
                 .collect();

@@ -13,9 +13,9 @@
 //! active lanes (what the warps pane shows), or which blocks are resident; the warp each scheduler issues
 //! next; a cell of global or shared memory; the outcome (one side stopped, or stopped differently).
 
+use crate::compile::Compiled;
 use crate::debug::session::{Session, Stop};
-use crate::front::Compiled;
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 use crate::sim::inspect::{self, WarpState};
 use crate::sim::lane_mask::format_ranges;
 use crate::sim::machine::WaitKind;

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::launch::{Mode, Overrides};
+use crate::front::launch::{Mode, Overrides};
 use crate::sim::Machine;
 
 pub const FORMAT: &str = "warpdbg-session";

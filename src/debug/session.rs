@@ -3,9 +3,9 @@
 
 use std::collections::BTreeSet;
 
+use crate::compile::Compiled;
 use crate::debug::history::History;
-use crate::front::Compiled;
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
 
 /// Why a command stopped.
@@ -280,7 +280,7 @@ impl Session {
         if o.is_final() { Stop::Finished(o) } else { Stop::Stepped }
     }
 
-    fn machine_block_linear(&self, b: crate::launch::Dim3) -> u64 {
+    fn machine_block_linear(&self, b: crate::front::launch::Dim3) -> u64 {
         let g = self.machine.launch.grid;
         b.x as u64 + g.x as u64 * (b.y as u64 + g.y as u64 * b.z as u64)
     }

@@ -1,9 +1,11 @@
 //! The language front end: kernel text -> tokens -> parse tree -> typed tree, plus the launch directives.
-//! [`compile`] runs every phase and lowers the launched kernel to the IR.
+//! [`check_file`] runs every phase of a kernel file; `crate::compile`, the driver above this layer and the IR,
+//! lowers the launched kernel.
 
 pub mod ast;
 pub mod diagnostic;
 pub mod directives;
+pub mod launch;
 pub mod lexer;
 pub mod parser;
 pub mod preprocess;
@@ -20,43 +22,17 @@ use std::fmt;
 use diagnostic::{Diagnostic, ErrorCode};
 use source::{FileId, SourceFile, SourceMap, Span};
 
-use crate::ir::{self, Kernel};
-use crate::launch::{Launch, Overrides};
+use crate::front::launch::{Launch, Overrides};
 
-/// A kernel file that passed every check, with its launch and the launched kernel's IR.
+/// A kernel file that passed every check of the front end, with its launch (not yet lowered to the IR).
 #[derive(Debug)]
-pub struct Compiled {
+pub struct Checked {
     pub sources: SourceMap,
     pub file: FileId,
     pub program: tast::Program,
     pub launch: Launch,
-    pub kernel: Kernel,
     /// One warning for each item the launched kernel does not reach that uses an unsupported construct.
     pub warnings: Vec<Diagnostic>,
-}
-
-impl Compiled {
-    /// The kernel file's text.
-    pub fn source(&self) -> &SourceFile {
-        self.sources.get(self.file)
-    }
-
-    /// IR of every kernel in the file (for `check --ir`), launched one first.
-    pub fn all_kernels(&self) -> Vec<Kernel> {
-        // Lowering recurses like the other phases: it gets the same stack.
-        with_stack(|| {
-            let mut out = vec![self.kernel.clone()];
-            for (id, f) in self.program.kernels() {
-                if f.name != self.kernel.name
-                    && self.program.runnable(id)
-                    && let Ok(k) = ir::lower::lower_kernel(&self.program, id, &self.sources)
-                {
-                    out.push(k);
-                }
-            }
-            out
-        })
-    }
 }
 
 /// Diagnostics that stopped compilation, with the texts they point into.
@@ -93,7 +69,7 @@ const STACK_BYTES: usize = 32 << 20;
 
 /// Runs `f` on a thread with [`STACK_BYTES`] of stack (or here, should no thread be available), passing on
 /// its panics. A thread per call costs about 15 us, and a fresh allocator arena (benches/README.md).
-fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+pub fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     let cell = std::sync::Mutex::new(Some(f));
     let run = || {
         let f = cell.lock().unwrap_or_else(std::sync::PoisonError::into_inner).take();
@@ -108,28 +84,14 @@ fn with_stack<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     .expect("the closure runs exactly once")
 }
 
-/// Compiles kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`; quoted
-/// `#include`s read the disk.
-pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
-    compile_with(name, bytes, overrides, &preprocess::FsLoader)
-}
-
-/// [`compile`], with quoted `#include`s read through `loader` (the web page's files are in memory).
-pub fn compile_with(
-    name: &str,
-    bytes: &[u8],
-    overrides: &Overrides,
-    loader: &(dyn preprocess::IncludeLoader + Sync),
-) -> Result<Compiled, CompileError> {
-    with_stack(|| compile_here(name, bytes, overrides, loader))
-}
-
-fn compile_here(
+/// Checks kernel-file bytes (which need not be valid UTF-8) named `name`, applying `overrides`, with quoted
+/// `#include`s read through `loader`. Call it inside [`with_stack`]: the phases recurse.
+pub fn check_file(
     name: &str,
     bytes: &[u8],
     overrides: &Overrides,
     loader: &dyn preprocess::IncludeLoader,
-) -> Result<Compiled, CompileError> {
+) -> Result<Checked, CompileError> {
     let mut sources = SourceMap::default();
     let (text, bad_utf8) = match std::str::from_utf8(bytes) {
         Ok(t) => (t.to_string(), None),
@@ -191,27 +153,9 @@ fn compile_here(
     }
     let mut launch = launch.expect("no diagnostics means the launch resolved");
     add_global_args(&program, &mut launch);
-    let id = program.find(&launch.kernel).expect("resolved kernel exists");
-    let kernel = ir::lower::lower_kernel(&program, id, &sources).map_err(|d| {
-        let mut diags = vec![d];
-        note_expansions(&sources, &mut diags);
-        CompileError { sources: sources.clone(), diags }
-    })?;
-    if kernel.uses_dynamic_shared() && launch.dynamic_shared == 0 {
-        let array = kernel.shared.iter().find(|s| s.dynamic).map_or("", |s| s.name.as_str());
-        let span = program.globals.iter().find(|g| g.name == array).map_or(whole, |g| g.span);
-        let d = Diagnostic::new(
-            ErrorCode::Directive,
-            span,
-            format!("`{array}` is dynamic shared memory, but the launch gives it no bytes"),
-        )
-        .label("sized by the launch (`k<<<grid, block, BYTES>>>` in CUDA)")
-        .hint("add `// @shared BYTES` to the file, or pass --shared BYTES");
-        return Err(CompileError { sources, diags: vec![d] });
-    }
     warnings.sort_by_key(|d| (d.span.file.0, d.span.start));
     note_expansions(&sources, &mut warnings);
-    Ok(Compiled { sources, file, program, launch, kernel, warnings })
+    Ok(Checked { sources, file, program, launch, warnings })
 }
 
 /// The kernel the launch names (`@kernel`, `--kernel`), else the file's only kernel; known even where the
@@ -335,7 +279,7 @@ fn pending_span(tu: &ast::TranslationUnit, at: Span) -> Span {
 
 /// Adds "in expansion of macro `X`" to each diagnostic whose place is a macro's use, pointing at the macro's
 /// definition too, so an error inside `CHECK(...)` says where `CHECK` came from.
-fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
+pub fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
     for d in diags {
         if let Some(e) = sources.expansion_at(d.span) {
             d.secondary.push((e.def, format!("macro `{}` defined here", e.name)));
@@ -348,7 +292,7 @@ fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
 /// kernel's own arguments (the lowering passes their addresses to the kernel in that order), initialised from
 /// their initialisers.
 fn add_global_args(program: &tast::Program, launch: &mut Launch) {
-    use crate::launch::{ArgValue, InitExpr, LaunchArg};
+    use crate::front::launch::{ArgValue, InitExpr, LaunchArg};
     let threads = launch.grid.count() * launch.block.count();
     for g in &program.globals {
         let (len, init) = match g.space {

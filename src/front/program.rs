@@ -5,7 +5,7 @@
 use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::{FileId, SourceFile, SourceMap, Span};
 use super::{CompileError, ast, lexer, note_expansions, parser, preprocess, tast, template};
-use crate::launch::Overrides;
+use crate::front::launch::Overrides;
 
 /// A program's device side type-checked, and its host functions parsed.
 #[derive(Debug)]

@@ -37,7 +37,7 @@ pub struct GlobalVar {
     pub elem: Scalar,
     pub space: GlobalSpace,
     /// The initialiser's elements, as values of `elem` (fewer than the elements: the rest are 0).
-    pub init: Vec<crate::launch::Value>,
+    pub init: Vec<crate::front::launch::Value>,
     pub span: Span,
     /// The function a local array belongs to (None at file scope).
     pub owner: Option<FnId>,

@@ -133,7 +133,7 @@ mod tests {
     use super::read_before_written;
 
     fn undefined_names(src: &str) -> Vec<String> {
-        let compiled = crate::front::compile("t.cu", src.as_bytes(), &Default::default()).expect("compiles");
+        let compiled = crate::compile::compile("t.cu", src.as_bytes(), &Default::default()).expect("compiles");
         let names = crate::ir::print::reg_names(&compiled.kernel);
         read_before_written(&compiled.kernel).iter().map(|r| names[r.0 as usize].clone()).collect()
     }

@@ -142,7 +142,7 @@ mod tests {
     use crate::ir::{Kernel, Reg};
 
     fn kernel(src: &str) -> Kernel {
-        crate::front::compile("t.cu", src.as_bytes(), &Default::default()).unwrap_or_else(|e| panic!("{e}")).kernel
+        crate::compile::compile("t.cu", src.as_bytes(), &Default::default()).unwrap_or_else(|e| panic!("{e}")).kernel
     }
 
     #[test]

@@ -23,8 +23,8 @@ use super::Compiled;
 use super::device::{LaunchHook, SimDevice};
 use crate::debug::breakpoint::{Breakpoint, Kind};
 use crate::debug::session::Session;
+use crate::front::launch::{Dim3, Mode};
 use crate::host::{HostEnd, HostVar, LaunchRequest};
-use crate::launch::{Dim3, Mode};
 use crate::sim::{Config, Machine, Outcome};
 
 /// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
@@ -293,7 +293,7 @@ impl ProgramDebug {
 
     fn session_for(&self, machine: Machine) -> Session {
         let unit = &self.program.unit;
-        let compiled = crate::front::Compiled {
+        let compiled = crate::compile::Compiled {
             sources: unit.sources.clone(),
             file: unit.file,
             program: unit.program.clone(),

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use super::cost;
 use super::report;
 use crate::front::diagnostic::Diagnostic;
+use crate::front::launch::{Dim3, Launch, LaunchArg, Mode};
 use crate::front::source::SourceMap;
 use crate::front::tast;
 use crate::front::types::Scalar;
@@ -15,7 +16,6 @@ use crate::host::cuda::errors::{self, INVALID_VALUE};
 use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Instr, Kernel, Ty};
-use crate::launch::{Dim3, Launch, LaunchArg, Mode};
 use crate::sim::child_launch::ChildLaunch;
 use crate::sim::fault::FaultKind;
 use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
@@ -291,7 +291,7 @@ impl<'a> SimDevice<'a> {
             .zip(&kernel.params)
             .map(|(v, p)| LaunchArg {
                 name: p.name.clone(),
-                value: crate::launch::ArgValue::Scalar { bits: *v, ty: Scalar::U64 },
+                value: crate::front::launch::ArgValue::Scalar { bits: *v, ty: Scalar::U64 },
                 global: false,
             })
             .collect();

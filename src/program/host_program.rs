@@ -10,9 +10,9 @@
 
 use std::fmt::Write as _;
 
-use crate::front::Compiled;
+use crate::compile::Compiled;
+use crate::front::launch::ArgValue;
 use crate::front::types::Scalar;
-use crate::launch::ArgValue;
 use crate::sim::memory::GlobalMemory;
 
 /// Arrays larger than this are not embedded (conformance kernels are small; the file would be huge).

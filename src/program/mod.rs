@@ -12,6 +12,7 @@ pub mod report;
 use std::io::Write;
 
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::launch::{Mode, Overrides};
 use crate::front::program::{ProgramUnit, compile_unit};
 use crate::front::source::Span;
 use crate::front::{CompileError, diagnostic};
@@ -19,7 +20,6 @@ use crate::host::findings::{Finding, Leak};
 use crate::host::resolve::ResolveError;
 use crate::host::tree::HostProgram;
 use crate::host::{HostEnd, interp::Interp, resolve};
-use crate::launch::{Mode, Overrides};
 use crate::sim::machine::Config;
 use crate::sim::memory_report::MemoryDetail;
 

@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn constants_get_rows_after_the_registers() {
         let src = std::fs::read_to_string("kernels/reduce_neighbored.cu").expect("kernel file");
-        let c = crate::front::compile("r.cu", src.as_bytes(), &Default::default()).expect("compiles");
+        let c = crate::compile::compile("r.cu", src.as_bytes(), &Default::default()).expect("compiles");
         let p = Program::decode(&c.kernel);
         assert_eq!(p.ops.len(), c.kernel.instrs.len());
         // `stride = 1`, `2 * stride`, `== 0`, `tid == 0`, `stride * 2`, `0 * 4`: each constant once.

@@ -10,10 +10,10 @@ use super::decoded::{Alu, Op, Row};
 use super::lane_mask::{ActiveLanes, LaneMask};
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
+use crate::front::launch::Dim3;
 use crate::front::tast::BarrierReduce;
 use crate::front::tast::{AtomicOp, ShflKind, Special, VoteKind};
 use crate::ir::{BranchSite, Counter, Instr, Kernel, Operand, Pc, Reg, Ty};
-use crate::launch::Dim3;
 
 /// What the instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,8 +6,8 @@ use super::its::ThreadState;
 use super::lane_mask::{LaneMask, format_ranges, threads_phrase};
 use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
 use super::warp::WarpModel;
+use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
-use crate::launch::Dim3;
 
 /// Hazard text for a pre-Volta `__syncthreads()` reached by only part of a warp.
 pub fn divergent_barrier(

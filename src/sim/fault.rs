@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use super::memory::{AccessKind, MemError, Nearest, Space};
+use crate::front::launch::Dim3;
 use crate::ir::Pc;
-use crate::launch::Dim3;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -19,9 +19,9 @@ use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
 use super::race::RaceShadow;
 use super::warp::{Warp, WarpId, WarpModel};
-use crate::front::Compiled;
+use crate::compile::Compiled;
+use crate::front::launch::{Dim3, Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
-use crate::launch::{Dim3, Launch, Mode};
 
 mod gang;
 mod hazards;
@@ -628,7 +628,7 @@ impl Machine {
         let n = self.order.len();
         // A seeded schedule starts the search at a random warp; a function of the step, so `peek` agrees.
         let start = match self.schedule_seed {
-            Some(seed) => (crate::launch::random_u64(seed, 1, self.steps) % n.max(1) as u64) as usize,
+            Some(seed) => (crate::front::launch::random_u64(seed, 1, self.steps) % n.max(1) as u64) as usize,
             None => self.cursor,
         };
         for k in 0..n {
@@ -690,7 +690,7 @@ impl Machine {
         if let Some(seed) = self.schedule_seed
             && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
         {
-            its.noise = Some(crate::launch::random_u64(seed, 2, self.steps));
+            its.noise = Some(crate::front::launch::random_u64(seed, 2, self.steps));
         }
         self.apply(b, w, pc, mask, effect);
 

@@ -5,8 +5,8 @@
 //! memory appears at [`SHARED_BASE`] + offset, always the executing block's own (like the generic shared
 //! window of real GPUs).
 
+use crate::front::launch::{ArgValue, Launch};
 use crate::ir::Ty;
-use crate::launch::{ArgValue, Launch};
 
 pub const GLOBAL_BASE: u64 = 0x7f40_0000_0000;
 pub const SHARED_BASE: u64 = 0x7e00_0000_0000;

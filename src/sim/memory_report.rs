@@ -8,8 +8,8 @@ use serde_json::{Map, Value};
 
 use super::machine::Machine;
 use super::memory::Allocation;
+use crate::front::launch::ArgValue;
 use crate::ir::Ty;
-use crate::launch::ArgValue;
 
 /// How much of global memory a report shows (`run --json --memory full|changed|none`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -122,11 +122,11 @@ pub fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
         .args
         .iter()
         .map(|a| match &a.value {
-            crate::launch::ArgValue::Scalar { ty, bits } => json!({
+            crate::front::launch::ArgValue::Scalar { ty, bits } => json!({
                 "name": a.name, "kind": "scalar", "type": ty.name(),
                 "value": element_json(Ty::from(*ty), *bits),
             }),
-            crate::launch::ArgValue::Array { elem, len, .. } => json!({
+            crate::front::launch::ArgValue::Array { elem, len, .. } => json!({
                 "name": a.name, "kind": "array", "type": elem.name(), "len": len,
             }),
         })
@@ -206,7 +206,7 @@ pub fn text(m: &Machine, outcome: &Outcome) -> String {
         mt.divergent_branches,
         mt.branch_efficiency(),
         mt.divergent_warps,
-        if m.mode() == crate::launch::Mode::PreVolta {
+        if m.mode() == crate::front::launch::Mode::PreVolta {
             format!(", max SIMT-stack depth {}", mt.max_stack_depth)
         } else {
             String::new()

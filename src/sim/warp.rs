@@ -5,8 +5,8 @@ use super::its::{ItsWarp, ThreadState};
 use super::lane_mask::LaneMask;
 use super::metrics::{Metrics, WarpDivergence};
 use super::simt_stack::SimtStack;
+use crate::front::launch::Mode;
 use crate::ir::Pc;
-use crate::launch::Mode;
 
 /// Index of a warp within its block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

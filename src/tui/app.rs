@@ -249,7 +249,7 @@ impl App {
     pub fn why_key(&self) -> Option<WhyKey> {
         Some(WhyKey {
             steps: self.session.machine.steps,
-            its: self.session.mode() == crate::launch::Mode::Its,
+            its: self.session.mode() == crate::front::launch::Mode::Its,
             warp: self.selected?,
             lane: self.lane?,
         })

@@ -4,7 +4,7 @@
 
 use super::app::App;
 use super::theme::BannerKind;
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 use crate::program::debug::Advance;
 
 /// Whether the debugger is on a whole program.

@@ -22,14 +22,14 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
     };
     let mut app = if crate::program::is_program(h.source.as_bytes()) {
         // A whole program: its host code runs again up to the launch the recording starts at.
-        let overrides = crate::launch::Overrides { kernel: None, ..h.overrides() };
+        let overrides = crate::front::launch::Overrides { kernel: None, ..h.overrides() };
         let program = crate::program::compile(&h.file, h.source.as_bytes(), &overrides)
             .map_err(|e| format!("the recorded program no longer compiles:\n{}", e.render()))?;
         let options = crate::program::RunOptions { mode: h.mode, args: h.program_args.clone(), ..Default::default() };
         let target = crate::program::debug::Target::Index(h.launch.unwrap_or(1));
         super::program::open_app(program, options, config, &target, keymap, theme)?
     } else {
-        let compiled = crate::front::compile(&h.file, h.source.as_bytes(), &h.overrides())
+        let compiled = crate::compile::compile(&h.file, h.source.as_bytes(), &h.overrides())
             .map_err(|e| format!("the recorded kernel no longer compiles:\n{}", e.render()))?;
         let session = Session::new(compiled, config).map_err(|e| e.to_string())?;
         App::new(session, keymap, theme)

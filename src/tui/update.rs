@@ -9,7 +9,7 @@ use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::Areas;
 use crate::debug::session::{CONTINUE_CHUNK, Stop};
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 
 /// Steps a single "step line" may take before giving control back.
 const STEP_LINE_BUDGET: u64 = 1_000_000;

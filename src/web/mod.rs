@@ -15,9 +15,9 @@ pub mod text;
 pub use files::Files;
 pub use playground::Playground;
 
+use crate::compile::{self, Compiled};
 use crate::debug::session::{CONTINUE_CHUNK, Session, Stop};
-use crate::front::{self, Compiled};
-use crate::launch::{Mode, Overrides};
+use crate::front::launch::{Mode, Overrides};
 use crate::sim::Config;
 
 /// Options a page may set before compiling (the terminal's launch flags).
@@ -45,7 +45,7 @@ impl WebSession {
     pub fn compile(name: &str, source: &str, files: &Files, options: &Options) -> Result<WebSession, String> {
         let overrides = Overrides { mode: options.mode, args: options.args.clone(), ..Overrides::default() };
         let compiled: Compiled =
-            front::compile_with(name, source.as_bytes(), &overrides, files).map_err(|e| e.to_string())?;
+            compile::compile_with(name, source.as_bytes(), &overrides, files).map_err(|e| e.to_string())?;
         let config = Config { schedule_seed: options.schedule_seed, ..Config::default() };
         let session = Session::new(compiled, config).map_err(|e| format!("error: {e}"))?;
         Ok(WebSession { session, continuing: false })

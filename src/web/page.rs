@@ -7,7 +7,7 @@
 use std::cell::RefCell;
 
 use super::playground::{KeyResult, Playground};
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 
 #[link(wasm_import_module = "env")]
 unsafe extern "C" {

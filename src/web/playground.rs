@@ -3,10 +3,10 @@
 //! the page shows as HTML ([`crate::tui::view::html`]). `page.rs` exports it to the page's JavaScript; every
 //! method here is plain Rust, tested natively.
 
+use crate::compile;
 use crate::debug::recording::Recording;
 use crate::debug::session::Session;
-use crate::front;
-use crate::launch::{Mode, Overrides};
+use crate::front::launch::{Mode, Overrides};
 use crate::sim::Config;
 use crate::tui::app::{App, Clock, Overlay};
 use crate::tui::input::{Key, Mouse, MouseButton};
@@ -84,7 +84,8 @@ impl Playground {
             return Ok(());
         }
         let overrides = Overrides { mode, ..Overrides::default() };
-        let compiled = front::compile_with(name, source.as_bytes(), &overrides, &self.files).map_err(|e| e.render())?;
+        let compiled =
+            compile::compile_with(name, source.as_bytes(), &overrides, &self.files).map_err(|e| e.render())?;
         let session = Session::new(compiled, Config::default()).map_err(|e| format!("error: {e}"))?;
         let app = App::new(session, Keymap::default_map(), self.theme.clone());
         self.show(app);

@@ -8,9 +8,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use serde_json::Value;
-use warpdbg::front::{self, Compiled};
+use warpdbg::compile::{self, Compiled};
+
+use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::ir::Ty;
-use warpdbg::launch::{Mode, Overrides};
 use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
 use warpdbg::sim::memory::GlobalMemory;
 use warpdbg::sim::report;
@@ -33,7 +34,7 @@ pub fn overrides(mode: Mode, args: &[&str]) -> Overrides {
 /// Compiles a kernel file with any command-line overrides.
 pub fn compile_with(path: &str, overrides: &Overrides) -> Compiled {
     let bytes = std::fs::read(repo(path)).expect("kernel file exists");
-    front::compile(path, &bytes, overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"))
+    compile::compile(path, &bytes, overrides).unwrap_or_else(|e| panic!("{path} compiles:\n{e}"))
 }
 
 /// A finished run: the machine, how it ended and its `run --json` report.

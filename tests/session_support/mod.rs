@@ -65,7 +65,7 @@ pub fn header_for(kernel: &str, app: &App) -> Header {
 /// The debugger on a kernel file (path relative to the repository), as `warpdbg FILE` opens it.
 pub fn app_for(kernel: &str) -> App {
     let bytes = std::fs::read(repo(kernel)).expect("kernel file");
-    let compiled = warpdbg::front::compile(kernel, &bytes, &Default::default()).expect("kernel compiles");
+    let compiled = warpdbg::compile::compile(kernel, &bytes, &Default::default()).expect("kernel compiles");
     let session = Session::new(compiled, Config::default()).expect("launch");
     App::new(session, Keymap::default_map(), Theme::default_dark())
 }

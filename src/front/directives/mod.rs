@@ -30,7 +30,7 @@ use super::source::{FileId, SourceMap, Span};
 use super::tast::Program;
 use super::token::{Kw, Punct, TokKind, Token};
 use super::types::{Scalar, Type};
-use crate::launch::{ArgValue, Dim3, InitExpr, InitOp, Launch, LaunchArg, Mode, Overrides, Value};
+use crate::front::launch::{ArgValue, Dim3, InitExpr, InitOp, Launch, LaunchArg, Mode, Overrides, Value};
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArgSpec {

@@ -19,7 +19,7 @@ use super::diagnostic::{Diagnostic, ErrorCode};
 use super::lexer::{self, Lexed, PpLine};
 use super::source::{FileId, SourceFile, SourceMap, Span};
 use super::token::{IntSuffix, Kw, Punct, TokKind, Token};
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 pub use headers::{FsLoader, IncludeLoader, NoFiles};
 use macros::{Dynamic, Input, Macro, Macros, PTok};
 

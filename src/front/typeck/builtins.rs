@@ -8,7 +8,7 @@ use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
 use super::Checker;
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 
 /// What a built-in computes.
 #[derive(Clone, Copy)]

@@ -9,7 +9,7 @@ use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
 use super::{Binding, Checker};
-use crate::launch::Value;
+use crate::front::launch::Value;
 
 /// The largest array a file-scope variable may be (elements times size), so a typo cannot exhaust memory.
 const MAX_GLOBAL_BYTES: u32 = 64 << 20;

@@ -25,7 +25,7 @@ use super::diagnostic::{Diagnostic, ErrorCode};
 use super::source::Span;
 use super::tast::*;
 use super::types::{Scalar, Type};
-use crate::launch::Mode;
+use crate::front::launch::Mode;
 
 /// Checks a whole translation unit. Functions with errors are still returned (with `Type::Error` inside),
 /// so callers must look at the diagnostics first.

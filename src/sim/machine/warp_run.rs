@@ -8,8 +8,8 @@
 use super::parallel::{UninitSeen, keep_uninit_reads};
 use super::{BlockState, Machine, QUIET_REFUSED, SharedGlobal};
 
+use crate::front::launch::{Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
-use crate::launch::{Launch, Mode};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};

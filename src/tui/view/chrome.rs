@@ -16,8 +16,8 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
     let l = &m.launch;
     let file = std::path::Path::new(&m.file).file_name().map_or(m.file.clone(), |f| f.to_string_lossy().into_owned());
     let (mode, short_mode) = match l.mode {
-        crate::launch::Mode::Its => ("ITS (Volta+)", "ITS"),
-        crate::launch::Mode::PreVolta => ("pre-Volta (SIMT stack)", "pre-Volta"),
+        crate::front::launch::Mode::Its => ("ITS (Volta+)", "ITS"),
+        crate::front::launch::Mode::PreVolta => ("pre-Volta (SIMT stack)", "pre-Volta"),
     };
     let ended = app.program.as_ref().and_then(|p| p.ended.as_ref());
     let (state, kind) = match m.outcome() {
@@ -72,7 +72,7 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
 
-fn show_dim(d: crate::launch::Dim3) -> String {
+fn show_dim(d: crate::front::launch::Dim3) -> String {
     match (d.y, d.z) {
         (1, 1) => d.x.to_string(),
         (_, 1) => format!("({},{})", d.x, d.y),

@@ -26,7 +26,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         kv("threads / instr", format!("{:.2}", mt.threads_per_instruction())),
         kv("warp instructions", mt.warp_instructions.to_string()),
     ];
-    if app.session.mode() == crate::launch::Mode::PreVolta {
+    if app.session.mode() == crate::front::launch::Mode::PreVolta {
         out.push(kv("max stack depth", mt.max_stack_depth.to_string()));
     }
     out.push(Line::styled(

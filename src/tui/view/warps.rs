@@ -77,7 +77,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         if m.launch.grid.y == 1 && m.launch.grid.z == 1 { b.idx.x.to_string() } else { b.idx.to_string() }
     };
     let blk_w = m.blocks.iter().map(|b| label(b).len()).max().unwrap_or(0).max(3);
-    let pre_volta = m.mode() == crate::launch::Mode::PreVolta;
+    let pre_volta = m.mode() == crate::front::launch::Mode::PreVolta;
     let fixed = blk_w + 1 + 2 + 1 + 8 + 1 + 4 + 1 + if pre_volta { 3 } else { 0 };
     let bar_w = if inner_w >= fixed + 32 { 32 } else { 16 };
     let mut out = vec![Line::styled(

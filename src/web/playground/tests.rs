@@ -9,7 +9,7 @@ const DEADLOCK: &str = include_str!("../../../kernels/deadlock.cu");
 /// The terminal's screen for the deadlock kernel after `steps` steps in `mode`, at `cols` x `rows`.
 fn terminal_screen(mode: Mode, steps: u64, cols: u16, rows: u16) -> String {
     let overrides = Overrides { mode: Some(mode), ..Overrides::default() };
-    let compiled = front::compile("deadlock.cu", DEADLOCK.as_bytes(), &overrides).expect("compiles");
+    let compiled = compile::compile("deadlock.cu", DEADLOCK.as_bytes(), &overrides).expect("compiles");
     let mut app = App::new(
         Session::new(compiled, Config::default()).expect("launches"),
         Keymap::default_map(),
