@@ -9,9 +9,10 @@ use std::sync::LazyLock;
 
 use divan::counter::BytesCount;
 use divan::{Bencher, black_box};
+use warpdbg::compile;
 use warpdbg::front::launch::Overrides;
 use warpdbg::front::source::FileId;
-use warpdbg::front::{self, lexer, parser, typeck};
+use warpdbg::front::{lexer, parser, typeck};
 use warpdbg::ir::lower::lower_kernel;
 
 fn main() {

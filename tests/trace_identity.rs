@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use warpdbg::front;
+use warpdbg::compile;
 use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
 use warpdbg::sim::memory::{GlobalMemory, InitShadow};
