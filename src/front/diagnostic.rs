@@ -11,6 +11,19 @@ use codespan_reporting::term;
 
 use super::source::{FileId, SourceMap, Span};
 
+/// An error was already reported (its [`Diagnostic`] is in the phase's list): the caller only unwinds to a
+/// recovery point. The one marker every phase that collects diagnostics returns in its `Err`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reported;
+
+impl std::fmt::Display for Reported {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an error was reported")
+    }
+}
+
+impl std::error::Error for Reported {}
+
 /// The kind of problem, so tools and tests can match on it without parsing text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorCode {
