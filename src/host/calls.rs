@@ -10,7 +10,7 @@ use crate::ir::Ty;
 use crate::sim::alu;
 
 impl Interp<'_> {
-    pub(super) fn lib(&mut self, lib: Lib, args: &[HExpr], slots: &mut [u64], e: &HExpr) -> Result<u64, Stop> {
+    pub(super) fn lib(&mut self, lib: Lib, args: &[Expr], slots: &mut [u64], e: &Expr) -> Result<u64, Stop> {
         let mut v = [0u64; 6];
         for (i, a) in args.iter().enumerate().take(6) {
             v[i] = self.eval(a, slots)?;
@@ -244,12 +244,12 @@ impl Interp<'_> {
         let _ = if to_err { self.err.write_all(bytes) } else { self.out.write_all(bytes) };
     }
 
-    pub(super) fn c_str(&mut self, addr: u64, e: &HExpr) -> Result<Vec<u8>, Stop> {
+    pub(super) fn c_str(&mut self, addr: u64, e: &Expr) -> Result<Vec<u8>, Stop> {
         self.mem.c_string(addr).map_err(|f| self.fault(f, addr, false, None, e.span))
     }
 
     /// `*end = start + used` for `strtol`/`strtod`, when `end` is not null.
-    fn set_end(&mut self, end: u64, start: u64, used: usize, e: &HExpr) -> Result<(), Stop> {
+    fn set_end(&mut self, end: u64, start: u64, used: usize, e: &Expr) -> Result<(), Stop> {
         if end == 0 {
             return Ok(());
         }
@@ -319,10 +319,10 @@ impl Interp<'_> {
     fn printf_text(
         &mut self,
         first: usize,
-        args: &[HExpr],
+        args: &[Expr],
         v: &[u64],
         slots: &mut [u64],
-        e: &HExpr,
+        e: &Expr,
     ) -> Result<String, Stop> {
         let fmt = self.c_str(v[first], e)?;
         let mut rest = vec![];
@@ -334,7 +334,7 @@ impl Interp<'_> {
     }
 
     /// `printf` formatting with arguments of the given types (already promoted).
-    fn format(&mut self, fmt: &[u8], args: &[(u64, Type)], e: &HExpr) -> Result<String, Stop> {
+    fn format(&mut self, fmt: &[u8], args: &[(u64, Type)], e: &Expr) -> Result<String, Stop> {
         let fmt = String::from_utf8_lossy(fmt).into_owned();
         let mut out = String::new();
         let mut args = args.iter();

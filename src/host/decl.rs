@@ -9,26 +9,26 @@ use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
     /// `T name[n]` with `n` known only when it runs: the name is a pointer to storage the declaration makes
-    /// (`HStmt::Vla`), which `name[i]` and passing `name` use as they use an array.
-    fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<HStmt>) -> Res<()> {
+    /// (`Stmt::Vla`), which `name[i]` and passing `name` use as they use an array.
+    fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<Stmt>) -> Res<()> {
         let u64t = Type::Scalar(Scalar::U64);
         let n = self.rvalue(dim)?;
         let n = self.convert(n, &u64t)?;
         let span = n.span;
-        let elem_size = HExpr::new(HK::Const(elem.size().max(1) as u64), u64t.clone(), span);
+        let elem_size = Expr::new(ExprKind::Const(elem.size().max(1) as u64), u64t.clone(), span);
         let bytes =
-            HExpr::new(HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(elem_size)), u64t.clone(), span);
+            Expr::new(ExprKind::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(elem_size)), u64t.clone(), span);
         // Its size in bytes is kept for `sizeof`.
         let (slot, size) = (self.new_slot(), self.new_slot());
-        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(size)), Box::new(bytes)), u64t.clone(), span)));
+        out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(size)), Box::new(bytes)), u64t.clone(), span)));
         let name = dc.name.name.clone();
-        out.push(HStmt::Vla(slot, HExpr::new(HK::Slot(size), u64t, span), name.clone()));
+        out.push(Stmt::Vla(slot, Expr::new(ExprKind::Slot(size), u64t, span), name.clone()));
         self.vla_sizes.insert(slot, size);
         self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
         Ok(())
     }
 
-    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<HStmt>) -> Res<()> {
+    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Res<()> {
         'declarator: for dc in &d.declarators {
             let mut ty = self.ty(&d.ty, dc.pointers)?;
             for (i, dim) in dc.dims.iter().enumerate().rev() {
@@ -73,10 +73,10 @@ impl Resolver<'_> {
                         self.name_allocation(&mut v, &name);
                         self.convert(v, &ty)?
                     }
-                    None => HExpr::new(HK::Const(0), ty.clone(), span),
+                    None => Expr::new(ExprKind::Const(0), ty.clone(), span),
                 };
-                out.push(HStmt::Expr(HExpr::new(
-                    HK::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
+                out.push(Stmt::Expr(Expr::new(
+                    ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
                     ty.clone(),
                     span,
                 )));
@@ -86,8 +86,8 @@ impl Resolver<'_> {
             let slot = self.new_slot();
             self.frame.push((slot, ty.size().max(1), name.clone()));
             self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
-            out.push(HStmt::Zero(slot, ty.size()));
-            let addr = HExpr::new(HK::Slot(slot), Type::ptr(ty.clone(), false), span);
+            out.push(Stmt::Zero(slot, ty.size()));
+            let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
             if let Some(r) = self.ofstream_construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
                 continue;
@@ -99,7 +99,7 @@ impl Resolver<'_> {
             let Some(init) = &dc.init else {
                 // `dim3 d;` is (1, 1, 1): its constructor's defaults.
                 if matches!(&ty, Type::Struct(d) if d.name == "dim3") {
-                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), vec![]), Type::Void, span)));
+                    out.push(Stmt::Expr(Expr::new(ExprKind::InitDim3(Box::new(addr), vec![]), Type::Void, span)));
                 }
                 continue;
             };
@@ -124,12 +124,12 @@ impl Resolver<'_> {
                         let v = self.convert(v, &f.ty)?;
                         let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
                         let place = Place::Mem(Box::new(at), s, None);
-                        out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), f.ty.clone(), span)));
+                        out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), f.ty.clone(), span)));
                     }
                 }
                 (Type::Struct(def), _) if def.name != "dim3" => {
                     let v = self.rvalue(init)?;
-                    out.push(HStmt::Expr(self.copy_struct(addr, v, &ty, span)?));
+                    out.push(Stmt::Expr(self.copy_struct(addr, v, &ty, span)?));
                 }
                 (Type::Struct(_), A::InitList(items)) => {
                     let parts = items.iter().map(|i| self.rvalue(i).and_then(|v| self.convert(v, &Type::UINT)));
@@ -137,7 +137,7 @@ impl Resolver<'_> {
                     if parts.len() > 3 {
                         return Err(self.error(init.span, "a dim3 has three parts"));
                     }
-                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                    out.push(Stmt::Expr(Expr::new(ExprKind::InitDim3(Box::new(addr), parts), Type::Void, span)));
                 }
                 (Type::Struct(_), _) => {
                     let v = self.rvalue(init)?;
@@ -145,12 +145,12 @@ impl Resolver<'_> {
                         Type::Struct(_) => (0..3)
                             .map(|k| {
                                 let at = ptr_add(v.clone(), 4 * k, &Type::UINT);
-                                HExpr::new(HK::Load(Box::new(at), Scalar::U32, None), Type::UINT, span)
+                                Expr::new(ExprKind::Load(Box::new(at), Scalar::U32, None), Type::UINT, span)
                             })
                             .collect(),
                         _ => vec![self.convert(v, &Type::UINT)?],
                     };
-                    out.push(HStmt::Expr(HExpr::new(HK::InitDim3(Box::new(addr), parts), Type::Void, span)));
+                    out.push(Stmt::Expr(Expr::new(ExprKind::InitDim3(Box::new(addr), parts), Type::Void, span)));
                 }
                 (Type::Array(elem, _), A::InitList(items)) => {
                     let Some(s) = storage(elem) else {
@@ -161,8 +161,8 @@ impl Resolver<'_> {
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
-                        out.push(HStmt::Expr(HExpr::new(
-                            HK::Assign(Box::new(place), Box::new(v)),
+                        out.push(Stmt::Expr(Expr::new(
+                            ExprKind::Assign(Box::new(place), Box::new(v)),
                             (**elem).clone(),
                             span,
                         )));
@@ -181,9 +181,9 @@ impl Resolver<'_> {
                     for (k, b) in bytes.iter().enumerate() {
                         let at = ptr_add(addr.clone(), k as i64, elem);
                         let place = Place::Mem(Box::new(at), s, None);
-                        let v = HExpr::new(HK::Const(*b as u64), (**elem).clone(), span);
-                        out.push(HStmt::Expr(HExpr::new(
-                            HK::Assign(Box::new(place), Box::new(v)),
+                        let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
+                        out.push(Stmt::Expr(Expr::new(
+                            ExprKind::Assign(Box::new(place), Box::new(v)),
                             (**elem).clone(),
                             span,
                         )));
@@ -193,7 +193,7 @@ impl Resolver<'_> {
                     let v = self.rvalue(init)?;
                     let v = self.convert(v, &ty)?;
                     let place = Place::Mem(Box::new(addr), storage(&ty).ok_or(Fail)?, Some(name));
-                    out.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
+                    out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
                 }
                 _ => return Err(self.unsupported(init.span, "this initialiser in host code yet")),
             }
@@ -203,17 +203,17 @@ impl Resolver<'_> {
 
     /// `p = (int *)malloc(n)`, `p = new float[n]`: the allocation takes the name of the pointer it is stored
     /// in, for messages (`h_data`).
-    pub(super) fn name_allocation(&mut self, v: &mut HExpr, name: &str) {
+    pub(super) fn name_allocation(&mut self, v: &mut Expr, name: &str) {
         match &mut v.kind {
-            HK::Lib(Lib::Malloc | Lib::Calloc, args) => {
-                if let Some(HExpr { kind: HK::Const(id), .. }) = args.last_mut() {
+            ExprKind::Lib(Lib::Malloc | Lib::Calloc, args) => {
+                if let Some(Expr { kind: ExprKind::Const(id), .. }) = args.last_mut() {
                     let old = self.strings.get(*id as usize).map(|s| s.as_slice());
                     if old.is_some_and(|s| s == b"allocation\0" || s.starts_with(b"new ")) {
                         *id = self.string(name) as u64;
                     }
                 }
             }
-            HK::Convert(_, _, inner) => self.name_allocation(inner, name),
+            ExprKind::Convert(_, _, inner) => self.name_allocation(inner, name),
             _ => {}
         }
     }

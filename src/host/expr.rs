@@ -83,9 +83,9 @@ fn cmp_op(op: BinaryOp) -> Option<CmpOp> {
 
 impl Resolver<'_> {
     /// The value of an expression.
-    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Res<HExpr> {
+    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Res<Expr> {
         let span = e.span;
-        let c = |bits: u64, ty: Type| Ok(HExpr::new(HK::Const(bits), ty, span));
+        let c = |bits: u64, ty: Type| Ok(Expr::new(ExprKind::Const(bits), ty, span));
         match &e.kind {
             A::Int { value, unsigned, long, decimal } => {
                 let v = *value;
@@ -105,7 +105,7 @@ impl Resolver<'_> {
             A::Char(ch) => c(*ch as u64 & 0xffff_ffff, Type::INT),
             A::Str(s) => {
                 let id = self.string(s);
-                Ok(HExpr::new(HK::Str(id), Type::ptr(Type::Scalar(Scalar::I8), true), span))
+                Ok(Expr::new(ExprKind::Str(id), Type::ptr(Type::Scalar(Scalar::I8), true), span))
             }
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Const(bits, ty)) => c(bits, ty),
@@ -131,7 +131,7 @@ impl Resolver<'_> {
             }
             A::Unary(UnaryOp::AddrOf, x) if let Some(f) = self.address_of_function(x) => f,
             A::Unary(UnaryOp::AddrOf, x) => match self.lvalue(x)? {
-                (Lv::Mem(addr, _), ty) => Ok(HExpr { ty: Type::ptr(ty, false), ..addr }),
+                (Lv::Mem(addr, _), ty) => Ok(Expr { ty: Type::ptr(ty, false), ..addr }),
                 (Lv::Reg(_), _) => Err(self.error(span, "this value has no address")),
             },
             A::Unary(UnaryOp::Plus, x) => {
@@ -151,7 +151,7 @@ impl Resolver<'_> {
             }
             A::Unary(UnaryOp::Not, x) => {
                 let v = self.cond(x)?;
-                Ok(HExpr::new(HK::Unary(UnOp::Not, Scalar::Bool, Box::new(v)), Type::INT, span))
+                Ok(Expr::new(ExprKind::Unary(UnOp::Not, Scalar::Bool, Box::new(v)), Type::INT, span))
             }
             A::Binary(op, a, b) => self.binary(*op, a, b, span),
             A::Assign(op, a, b) => self.assign(*op, a, b, span),
@@ -165,7 +165,7 @@ impl Resolver<'_> {
                 let step = if *increment { step } else { -step };
                 let place = self.place(lv, &ty, span)?;
                 let s = storage(&ty).ok_or(Fail)?;
-                Ok(HExpr::new(HK::IncDec(Box::new(place), s, step, *prefix), ty, span))
+                Ok(Expr::new(ExprKind::IncDec(Box::new(place), s, step, *prefix), ty, span))
             }
             A::Ternary(cond, a, b) => {
                 let cnd = self.cond(cond)?;
@@ -176,13 +176,13 @@ impl Resolver<'_> {
                     _ => b.ty.clone(),
                 };
                 let (a, b) = (self.convert(a, &ty)?, self.convert(b, &ty)?);
-                Ok(HExpr::new(HK::Cond(Box::new(cnd), Box::new(a), Box::new(b)), ty, span))
+                Ok(Expr::new(ExprKind::Cond(Box::new(cnd), Box::new(a), Box::new(b)), ty, span))
             }
             A::Cast(ts, x) => {
                 let to = self.ty(ts, 0)?;
                 let v = self.rvalue(x)?;
                 if to == Type::Void {
-                    return Ok(HExpr { ty: Type::Void, ..v });
+                    return Ok(Expr { ty: Type::Void, ..v });
                 }
                 match (&v.ty, &to) {
                     (Type::Scalar(Scalar::F32 | Scalar::F64), Type::Ptr { .. }) => {
@@ -201,7 +201,7 @@ impl Resolver<'_> {
                     && let Some(Var::Reg(slot, _)) = self.lookup(id)
                     && let Some(&size) = self.vla_sizes.get(&slot)
                 {
-                    return Ok(HExpr::new(HK::Slot(size), Type::Scalar(Scalar::U64), span));
+                    return Ok(Expr::new(ExprKind::Slot(size), Type::Scalar(Scalar::U64), span));
                 }
                 let t = match self.lvalue(x) {
                     Ok((_, t)) => t,
@@ -217,7 +217,7 @@ impl Resolver<'_> {
             A::Comma(a, b) => {
                 let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
                 let ty = b.ty.clone();
-                Ok(HExpr::new(HK::Comma(Box::new(a), Box::new(b)), ty, span))
+                Ok(Expr::new(ExprKind::Comma(Box::new(a), Box::new(b)), ty, span))
             }
             A::New { ty, count, args } => self.new_expr(ty, count.as_deref(), args, span),
             A::Delete(_, p) => {
@@ -225,7 +225,7 @@ impl Resolver<'_> {
                 if !matches!(v.ty, Type::Ptr { .. }) {
                     return Err(self.error(p.span, format!("`delete` needs a pointer, not `{}`", v.ty)));
                 }
-                Ok(HExpr::new(HK::Lib(Lib::Free, vec![v]), Type::Void, span))
+                Ok(Expr::new(ExprKind::Lib(Lib::Free, vec![v]), Type::Void, span))
             }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
             A::MethodCall(obj, m, args) => {
@@ -254,15 +254,15 @@ impl Resolver<'_> {
         count: Option<&ast::Expr>,
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<HExpr> {
+    ) -> Res<Expr> {
         let elem = self.ty(ts, 0)?;
-        let size = HExpr::new(HK::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
+        let size = Expr::new(ExprKind::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
         let bytes = match count {
             Some(n) => {
                 let n = self.rvalue(n)?;
                 let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
-                HExpr::new(
-                    HK::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)),
+                Expr::new(
+                    ExprKind::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)),
                     Type::Scalar(Scalar::U64),
                     span,
                 )
@@ -270,9 +270,9 @@ impl Resolver<'_> {
             None => size,
         };
         let name = self.string(&format!("new {}", elem));
-        let name = HExpr::new(HK::Const(name as u64), Type::INT, span);
+        let name = Expr::new(ExprKind::Const(name as u64), Type::INT, span);
         let ptr_ty = Type::ptr(elem.clone(), false);
-        let alloc = HExpr::new(HK::Lib(Lib::Malloc, vec![bytes, name]), ptr_ty.clone(), span);
+        let alloc = Expr::new(ExprKind::Lib(Lib::Malloc, vec![bytes, name]), ptr_ty.clone(), span);
         let init = match (args, count) {
             ([], _) | (_, Some(_)) => return Ok(alloc),
             ([v], None) if storage(&elem).is_some() => self.rvalue(v)?,
@@ -280,19 +280,19 @@ impl Resolver<'_> {
         };
         let init = self.convert(init, &elem)?;
         let slot = self.new_slot();
-        let at = HExpr::new(HK::Slot(slot), ptr_ty.clone(), span);
-        let keep = HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(alloc)), ptr_ty.clone(), span);
+        let at = Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
+        let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(alloc)), ptr_ty.clone(), span);
         let place = Place::Mem(Box::new(at.clone()), storage(&elem).ok_or(Fail)?, None);
-        let store = HExpr::new(HK::Assign(Box::new(place), Box::new(init)), elem, span);
-        let both = HExpr::new(HK::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
-        Ok(HExpr::new(HK::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
+        let store = Expr::new(ExprKind::Assign(Box::new(place), Box::new(init)), elem, span);
+        let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
+        Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<HExpr> {
+    fn binary(&mut self, op: BinaryOp, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<Expr> {
         if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
             let (x, y) = (Box::new(self.cond(a)?), Box::new(self.cond(b)?));
-            let k = if op == BinaryOp::LogAnd { HK::And(x, y) } else { HK::Or(x, y) };
-            return Ok(HExpr::new(k, Type::INT, span));
+            let k = if op == BinaryOp::LogAnd { ExprKind::And(x, y) } else { ExprKind::Or(x, y) };
+            return Ok(Expr::new(k, Type::INT, span));
         }
         if op == BinaryOp::Shl
             && let Some(chain) = self.stream_shift(a, b, span)
@@ -306,7 +306,7 @@ impl Resolver<'_> {
                 _ => Scalar::U64,
             };
             let (x, y) = (self.convert(x, &Type::Scalar(s))?, self.convert(y, &Type::Scalar(s))?);
-            return Ok(HExpr::new(HK::Cmp(cmp, s, Box::new(x), Box::new(y)), Type::INT, span));
+            return Ok(Expr::new(ExprKind::Cmp(cmp, s, Box::new(x), Box::new(y)), Type::INT, span));
         }
         let arith = arith_op(op).ok_or(Fail)?;
         match (&x.ty, &y.ty, arith) {
@@ -317,17 +317,17 @@ impl Resolver<'_> {
                 if arith == ArithOp::Sub {
                     i = self.unop(UnOp::Neg, i, span)?;
                 }
-                Ok(HExpr::new(HK::PtrAdd(Box::new(x), Box::new(i), size), ty, span))
+                Ok(Expr::new(ExprKind::PtrAdd(Box::new(x), Box::new(i), size), ty, span))
             }
             (Type::Scalar(_), Type::Ptr { elem, .. }, ArithOp::Add) => {
                 let size = elem.size() as i64;
                 let ty = y.ty.clone();
                 let i = self.index(x)?;
-                Ok(HExpr::new(HK::PtrAdd(Box::new(y), Box::new(i), size), ty, span))
+                Ok(Expr::new(ExprKind::PtrAdd(Box::new(y), Box::new(i), size), ty, span))
             }
             (Type::Ptr { elem, .. }, Type::Ptr { .. }, ArithOp::Sub) => {
                 let size = (elem.size() as i64).max(1);
-                Ok(HExpr::new(HK::PtrDiff(Box::new(x), Box::new(y), size), Type::Scalar(Scalar::I64), span))
+                Ok(Expr::new(ExprKind::PtrDiff(Box::new(x), Box::new(y), size), Type::Scalar(Scalar::I64), span))
             }
             _ => self.arith(arith, x, y, span),
         }
@@ -339,7 +339,7 @@ impl Resolver<'_> {
         a: &ast::Expr,
         b: &ast::Expr,
         span: crate::front::source::Span,
-    ) -> Res<HExpr> {
+    ) -> Res<Expr> {
         let (lv, ty) = self.lvalue(a)?;
         let mut v = self.rvalue(b)?;
         if let Some(n) = super::resolve::name_of(a) {
@@ -351,7 +351,7 @@ impl Resolver<'_> {
         let place = self.place(lv, &ty, span)?;
         let Some(op) = op else {
             let v = self.convert(v, &ty)?;
-            return Ok(HExpr::new(HK::Assign(Box::new(place), Box::new(v)), ty, span));
+            return Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), ty, span));
         };
         let arith = arith_op(op).ok_or(Fail)?;
         match (&ty, &v.ty) {
@@ -359,12 +359,12 @@ impl Resolver<'_> {
                 let size = elem.size() as i64;
                 let i = self.index(v)?;
                 let size = if arith == ArithOp::Sub { -size } else { size };
-                Ok(HExpr::new(HK::PtrCompound(size, Box::new(place), Box::new(i)), ty, span))
+                Ok(Expr::new(ExprKind::PtrCompound(size, Box::new(place), Box::new(i)), ty, span))
             }
             (Type::Scalar(t), Type::Scalar(s)) => {
                 let c = if matches!(arith, ArithOp::Shl | ArithOp::Shr) { t.promote() } else { Scalar::common(*t, *s) };
                 let v = self.convert(v, &Type::Scalar(c))?;
-                Ok(HExpr::new(HK::Compound(arith, c, *t, Box::new(place), Box::new(v)), ty, span))
+                Ok(Expr::new(ExprKind::Compound(arith, c, *t, Box::new(place), Box::new(v)), ty, span))
             }
             _ => Err(self.error(span, format!("no `{}=` for `{ty}` and `{}`", op.symbol(), v.ty))),
         }

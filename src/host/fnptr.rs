@@ -64,14 +64,14 @@ fn same_abi(a: &Type, b: &Type) -> bool {
 impl Resolver<'_> {
     /// The value of a function's name (`copyRow`, `&copyRow`): its address, typed as a pointer to it. None when
     /// `name` is no function of the file.
-    pub(super) fn function_value(&mut self, name: &str, span: Span) -> Option<Res<HExpr>> {
+    pub(super) fn function_value(&mut self, name: &str, span: Span) -> Option<Res<Expr>> {
         if let Some(&f) = self.fns.get(name) {
             if self.refs.get(name).is_some_and(|r| r.iter().any(|&x| x)) {
                 return Some(Err(self.unsupported(span, "a pointer to a function with reference parameters yet")));
             }
             let (ret, params) = self.sigs[f as usize].clone();
             let ty = Type::ptr(Type::Func(Arc::new((ret, params))), false);
-            return Some(Ok(HExpr::new(HK::Const(HOST_FN_BASE + FN_STRIDE * f as u64), ty, span)));
+            return Some(Ok(Expr::new(ExprKind::Const(HOST_FN_BASE + FN_STRIDE * f as u64), ty, span)));
         }
         let id = self.kernels.find(name)?;
         let f = self.kernels.function(id);
@@ -80,11 +80,11 @@ impl Resolver<'_> {
         }
         let params = f.params.iter().map(|p| f.locals[p.0 as usize].ty.clone()).collect();
         let ty = Type::ptr(Type::Func(Arc::new((Type::Void, params))), false);
-        Some(Ok(HExpr::new(HK::Const(KERNEL_BASE + FN_STRIDE * id.0 as u64), ty, span)))
+        Some(Ok(Expr::new(ExprKind::Const(KERNEL_BASE + FN_STRIDE * id.0 as u64), ty, span)))
     }
 
     /// `p(args)` where `p` is a variable holding a function pointer; None when `name` is not one.
-    pub(super) fn call_through(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<HExpr>> {
+    pub(super) fn call_through(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
         let ty = match self.lookup(&name.name)? {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
@@ -93,7 +93,7 @@ impl Resolver<'_> {
         Some(self.call_through_sig(name, sig, args, span))
     }
 
-    fn call_through_sig(&mut self, name: &ast::Ident, sig: Sig, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    fn call_through_sig(&mut self, name: &ast::Ident, sig: Sig, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let (ret, params) = (&sig.0, &sig.1);
         if let Type::Struct(_) = ret {
             return Err(self.unsupported(span, "calling a function that returns a struct through a pointer yet"));
@@ -111,7 +111,7 @@ impl Resolver<'_> {
             vals.push(self.convert(v, p)?);
         }
         let call = IndirectCall { target, args: vals, sig: sig.clone(), what: name.name.clone() };
-        Ok(HExpr::new(HK::CallPtr(Box::new(call)), ret.clone(), span))
+        Ok(Expr::new(ExprKind::CallPtr(Box::new(call)), ret.clone(), span))
     }
 
     /// `kernel<<<grid, block>>>(args)` where `kernel` is a variable holding a pointer to a kernel: a direct
@@ -123,7 +123,7 @@ impl Resolver<'_> {
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         let ty = match self.lookup(&k.name)? {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
@@ -139,7 +139,7 @@ impl Resolver<'_> {
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<HExpr> {
+    ) -> Res<Expr> {
         let kernels: Vec<(u32, String)> = (0..self.kernels.functions.len() as u32)
             .filter_map(|i| {
                 let f = &self.kernels.functions[i as usize];
@@ -160,17 +160,17 @@ impl Resolver<'_> {
         let mut launches = vec![];
         for (id, name) in kernels {
             let direct = ast::Ident { name, span: k.span };
-            let HExpr { kind: HK::Launch(l), .. } = self.launch(&direct, config, args, span)? else {
+            let Expr { kind: ExprKind::Launch(l), .. } = self.launch(&direct, config, args, span)? else {
                 return Err(self.error(span, "this launch cannot be made through a pointer"));
             };
             launches.push((KERNEL_BASE + FN_STRIDE * id as u64, *l));
         }
         let l = IndirectLaunch { ptr, launches, what: k.name.clone() };
-        Ok(HExpr::new(HK::LaunchPtr(Box::new(l)), Type::Void, span))
+        Ok(Expr::new(ExprKind::LaunchPtr(Box::new(l)), Type::Void, span))
     }
 
     /// `&f` where `f` names a function rather than an object.
-    pub(super) fn address_of_function(&mut self, x: &ast::Expr) -> Option<Res<HExpr>> {
+    pub(super) fn address_of_function(&mut self, x: &ast::Expr) -> Option<Res<Expr>> {
         match &x.kind {
             ast::ExprKind::Name(n) if self.lookup(n).is_none() => self.function_value(n, x.span),
             _ => None,

@@ -61,7 +61,7 @@ impl Resolver<'_> {
         m: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         if !is_ofstream(ty) {
             return None;
         }
@@ -84,7 +84,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         ty: &Type,
         init: Option<&ast::Expr>,
-        out: &mut Vec<HStmt>,
+        out: &mut Vec<Stmt>,
     ) -> Option<Res<()>> {
         if !is_ofstream(ty) {
             return None;
@@ -100,6 +100,6 @@ impl Resolver<'_> {
         };
         let span = init.map_or(name.span, |e| e.span);
         let e = open(&expr(A::Name(name.name.clone()), name.span), path, rest.first(), span);
-        Some(self.rvalue(&e).map(|h| out.push(HStmt::Expr(h))))
+        Some(self.rvalue(&e).map(|h| out.push(Stmt::Expr(h))))
     }
 }

@@ -5,7 +5,7 @@
 //! prologue fills. (C allows only constant initialisers; C++'s dynamic ones run in the same order here.)
 
 use super::resolve::{Resolver, Var};
-use super::tree::{HStmt, storage};
+use super::tree::{Stmt, storage};
 use crate::front::ast;
 use crate::front::types::Scalar;
 
@@ -58,7 +58,7 @@ impl Resolver<'_> {
 
     /// `main`'s prologue: the file-scope variables declared (in memory, in its outermost scope) and their
     /// addresses put in the table of globals.
-    pub(super) fn global_prologue(&mut self, out: &mut Vec<HStmt>) {
+    pub(super) fn global_prologue(&mut self, out: &mut Vec<Stmt>) {
         let errors = self.diags.len();
         for decl in self.global_decls.clone() {
             for d in &decl.declarators {
@@ -71,7 +71,7 @@ impl Resolver<'_> {
                 if let (Some(Var::Mem(slot, _)), Some(&(i, _))) =
                     (self.lookup(&d.name.name), self.globals.get(&d.name.name))
                 {
-                    out.push(HStmt::SetGlobal(i, slot));
+                    out.push(Stmt::SetGlobal(i, slot));
                 }
             }
         }

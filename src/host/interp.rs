@@ -124,7 +124,7 @@ impl<'a> Interp<'a> {
 
     /// Loop `s` ran `n` iterations in the interpreter: hot loops are compiled for their next run.
     #[inline]
-    fn loop_ended(&mut self, s: &HStmt, n: u32) {
+    fn loop_ended(&mut self, s: &Stmt, n: u32) {
         #[cfg(feature = "native")]
         if n > 0 && self.jit_mode == super::jit::JitMode::Hot {
             self.interpreted_loop(s, n);
@@ -135,7 +135,7 @@ impl<'a> Interp<'a> {
 
     /// Loop `s` goes on in machine code (from its condition) when it is compiled, or now compiled.
     #[inline]
-    fn machine_code(&mut self, s: &HStmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
+    fn machine_code(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
         #[cfg(feature = "native")]
         return self.compiled_loop(s, slots, compile);
         #[cfg(not(feature = "native"))]
@@ -212,7 +212,7 @@ impl<'a> Interp<'a> {
         }
         let mut r = self.block(&func.body, &mut slots);
         while let Ok(Flow::Goto(l)) = r {
-            let at = func.body.iter().position(|s| matches!(s, HStmt::Label(x) if *x == l)).unwrap_or(func.body.len());
+            let at = func.body.iter().position(|s| matches!(s, Stmt::Label(x) if *x == l)).unwrap_or(func.body.len());
             r = self.block(&func.body[at..], &mut slots);
         }
         // Freed newest first, so that each is the last allocation and its addresses are used again.
@@ -230,7 +230,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn block(&mut self, stmts: &[HStmt], slots: &mut [u64]) -> Result<Flow, Stop> {
+    fn block(&mut self, stmts: &[Stmt], slots: &mut [u64]) -> Result<Flow, Stop> {
         for s in stmts {
             match self.stmt(s, slots)? {
                 Flow::Normal => {}
@@ -253,20 +253,20 @@ impl<'a> Interp<'a> {
         Stop::Error(Box::new(HostError::StepLimit { line: self.line(span) }))
     }
 
-    pub(super) fn stmt(&mut self, s: &HStmt, slots: &mut [u64]) -> Result<Flow, Stop> {
+    pub(super) fn stmt(&mut self, s: &Stmt, slots: &mut [u64]) -> Result<Flow, Stop> {
         match s {
-            HStmt::Expr(e) => {
+            Stmt::Expr(e) => {
                 self.eval(e, slots)?;
             }
-            HStmt::Block(b) => return self.block(b, slots),
-            HStmt::If(c, t, e) => {
+            Stmt::Block(b) => return self.block(b, slots),
+            Stmt::If(c, t, e) => {
                 if self.eval(c, slots)? != 0 {
                     return self.stmt(t, slots);
                 } else if let Some(e) = e {
                     return self.stmt(e, slots);
                 }
             }
-            HStmt::While(c, body) => {
+            Stmt::While(c, body) => {
                 if let Some(f) = self.machine_code(s, slots, false)? {
                     return Ok(f);
                 }
@@ -287,7 +287,7 @@ impl<'a> Interp<'a> {
                 }
                 self.loop_ended(s, n);
             }
-            HStmt::DoWhile(body, c) => loop {
+            Stmt::DoWhile(body, c) => loop {
                 self.tick(c.span)?;
                 match self.stmt(body, slots)? {
                     Flow::Break => break,
@@ -298,7 +298,7 @@ impl<'a> Interp<'a> {
                     break;
                 }
             },
-            HStmt::For(init, c, step, body) => {
+            Stmt::For(init, c, step, body) => {
                 self.block(init, slots)?;
                 if let Some(f) = self.machine_code(s, slots, false)? {
                     return Ok(f);
@@ -329,7 +329,7 @@ impl<'a> Interp<'a> {
                 }
                 self.loop_ended(s, n);
             }
-            HStmt::Switch(v, cases, default, body) => {
+            Stmt::Switch(v, cases, default, body) => {
                 let v = self.eval(v, slots)?;
                 let start = cases.iter().find(|(c, _)| *c == v).map(|(_, i)| *i).or(*default);
                 if let Some(start) = start {
@@ -339,29 +339,29 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
-            HStmt::Break => return Ok(Flow::Break),
-            HStmt::Goto(l) => return Ok(Flow::Goto(*l)),
-            HStmt::Label(_) => {}
-            HStmt::SetGlobal(g, s) => {
+            Stmt::Break => return Ok(Flow::Break),
+            Stmt::Goto(l) => return Ok(Flow::Goto(*l)),
+            Stmt::Label(_) => {}
+            Stmt::SetGlobal(g, s) => {
                 if let Some(at) = self.globals.get_mut(*g as usize) {
                     *at = slots[*s as usize];
                 }
             }
-            HStmt::Continue => return Ok(Flow::Continue),
-            HStmt::Return(v) => {
+            Stmt::Continue => return Ok(Flow::Continue),
+            Stmt::Return(v) => {
                 let v = match v {
                     Some(e) => self.eval(e, slots)?,
                     None => 0,
                 };
                 return Ok(Flow::Return(v));
             }
-            HStmt::Zero(slot, size) => {
+            Stmt::Zero(slot, size) => {
                 let at = slots[*slot as usize];
                 if let Ok(b) = self.mem.bytes(at, *size as u64) {
                     b.fill(0);
                 }
             }
-            HStmt::Vla(slot, bytes, name) => {
+            Stmt::Vla(slot, bytes, name) => {
                 let line = self.line(bytes.span);
                 let bytes = self.eval(bytes, slots)?;
                 // (Statements run inside a call, which made the list; an empty one is never indexed.)
@@ -501,18 +501,18 @@ impl<'a> Interp<'a> {
 
     /// An expression's value. The kinds host loops run on are here, in a function with a small frame (it
     /// recurses once per node); the rest are in [`Self::eval_rest`].
-    pub(super) fn eval(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+    pub(super) fn eval(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Stop> {
         Ok(match &e.kind {
-            HK::Const(v) => *v,
-            HK::Slot(s) => slots[*s as usize],
-            HK::Load(addr, s, what) => {
+            ExprKind::Const(v) => *v,
+            ExprKind::Slot(s) => slots[*s as usize],
+            ExprKind::Load(addr, s, what) => {
                 let a = self.address(addr, slots)?;
                 match self.mem.load(a, s.size()) {
                     Ok(v) => v,
                     Err(f) => return Err(self.fault(f, a, false, what.as_deref(), e.span)),
                 }
             }
-            HK::Arith(op, s, a, b) => {
+            ExprKind::Arith(op, s, a, b) => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 // (`arith` written out: calling it costs host loops 3 %.)
                 match alu::host_binary(*op, Ty::from(*s), a, b) {
@@ -520,24 +520,24 @@ impl<'a> Interp<'a> {
                     Err(_) => return Err(self.divide_by_zero(e.span)),
                 }
             }
-            HK::Cmp(op, s, a, b) => {
+            ExprKind::Cmp(op, s, a, b) => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 alu::compare(*op, Ty::from(*s), a, b) as u64
             }
-            HK::Convert(from, to, v) => {
+            ExprKind::Convert(from, to, v) => {
                 let v = self.eval(v, slots)?;
                 from.convert_bits(*to, v)
             }
-            HK::PtrAdd(..) => return self.address(e, slots),
+            ExprKind::PtrAdd(..) => return self.address(e, slots),
             // (`rand()` fills arrays in host loops: no argument to evaluate, no line to find.)
-            HK::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
-            HK::Assign(p, v) => {
+            ExprKind::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
+            ExprKind::Assign(p, v) => {
                 let v = self.eval(v, slots)?;
                 self.store(p, v, slots, e.span)?;
                 v
             }
             // A loop counter's `i++`.
-            HK::IncDec(p, s, step, prefix) if !s.is_float() && matches!(**p, Place::Slot(_)) => {
+            ExprKind::IncDec(p, s, step, prefix) if !s.is_float() && matches!(**p, Place::Slot(_)) => {
                 let Place::Slot(slot) = **p else { return self.eval_rest(e, slots) };
                 let old = slots[slot as usize];
                 let new = Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64));
@@ -550,9 +550,9 @@ impl<'a> Interp<'a> {
 
     /// An address: `p[i]`'s `p + i * size` computed here rather than one call deeper (arrays in host loops).
     #[inline(always)]
-    fn address(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+    fn address(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Stop> {
         match &e.kind {
-            HK::PtrAdd(p, i, size) => {
+            ExprKind::PtrAdd(p, i, size) => {
                 let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
                 Ok(p.wrapping_add((i as i64).wrapping_mul(*size) as u64))
             }
@@ -561,11 +561,11 @@ impl<'a> Interp<'a> {
     }
 
     #[inline(never)]
-    fn eval_rest(&mut self, e: &HExpr, slots: &mut [u64]) -> Result<u64, Stop> {
+    fn eval_rest(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Stop> {
         Ok(match &e.kind {
-            HK::Str(id) => self.strings[*id as usize],
-            HK::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
-            HK::Compound(op, c, t, p, v) => {
+            ExprKind::Str(id) => self.strings[*id as usize],
+            ExprKind::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
+            ExprKind::Compound(op, c, t, p, v) => {
                 let rhs = self.eval(v, slots)?;
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let x = t.convert_bits(*c, old);
@@ -574,14 +574,14 @@ impl<'a> Interp<'a> {
                 self.write_back(p, addr, new, slots, e.span)?;
                 new
             }
-            HK::PtrCompound(size, p, v) => {
+            ExprKind::PtrCompound(size, p, v) => {
                 let i = self.eval(v, slots)?;
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let new = old.wrapping_add((i as i64).wrapping_mul(*size) as u64);
                 self.write_back(p, addr, new, slots, e.span)?;
                 new
             }
-            HK::IncDec(p, s, step, prefix) => {
+            ExprKind::IncDec(p, s, step, prefix) => {
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let new = if s.is_float() {
                     let one = Scalar::I64.convert_bits(*s, *step as u64);
@@ -592,24 +592,24 @@ impl<'a> Interp<'a> {
                 self.write_back(p, addr, new, slots, e.span)?;
                 if *prefix { new } else { old }
             }
-            HK::Unary(op, s, v) => {
+            ExprKind::Unary(op, s, v) => {
                 let v = self.eval(v, slots)?;
                 alu::host_unary(*op, Ty::from(*s), v)
             }
-            HK::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
-            HK::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
-            HK::Cond(c, a, b) => {
+            ExprKind::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
+            ExprKind::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
+            ExprKind::Cond(c, a, b) => {
                 if self.eval(c, slots)? != 0 {
                     self.eval(a, slots)?
                 } else {
                     self.eval(b, slots)?
                 }
             }
-            HK::PtrDiff(a, b, size) => {
+            ExprKind::PtrDiff(a, b, size) => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 ((a.wrapping_sub(b) as i64) / size) as u64
             }
-            HK::Call(f, args) => {
+            ExprKind::Call(f, args) => {
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
                     vals.push(self.eval(a, slots)?);
@@ -617,17 +617,17 @@ impl<'a> Interp<'a> {
                 self.tick(e.span)?;
                 self.call(*f, vals, e.span)?
             }
-            HK::Lib(lib, args) => self.lib(*lib, args, slots, e)?,
-            HK::Launch(l) => {
+            ExprKind::Lib(lib, args) => self.lib(*lib, args, slots, e)?,
+            ExprKind::Launch(l) => {
                 self.launch(l, slots, e.span)?;
                 0
             }
-            HK::CallPtr(c) => self.call_ptr(c, slots, e.span)?,
-            HK::LaunchPtr(l) => {
+            ExprKind::CallPtr(c) => self.call_ptr(c, slots, e.span)?,
+            ExprKind::LaunchPtr(l) => {
                 self.launch_ptr(l, slots, e.span)?;
                 0
             }
-            HK::Generate(first, last, s, value) => {
+            ExprKind::Generate(first, last, s, value) => {
                 let (mut p, last) = (self.eval(first, slots)?, self.eval(last, slots)?);
                 while p < last {
                     self.tick(e.span)?;
@@ -637,11 +637,11 @@ impl<'a> Interp<'a> {
                 }
                 0
             }
-            HK::Comma(a, b) => {
+            ExprKind::Comma(a, b) => {
                 self.eval(a, slots)?;
                 self.eval(b, slots)?
             }
-            HK::InitDim3(addr, parts) => {
+            ExprKind::InitDim3(addr, parts) => {
                 let a = self.eval(addr, slots)?;
                 for k in 0..3 {
                     let v = match parts.get(k) {

@@ -115,7 +115,7 @@ fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> 
 }
 
 impl Resolver<'_> {
-    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<Expr> {
         // A variable holding a function pointer hides a function of the same name, as in C.
         if let Some(call) = self.call_through(name, args, span) {
             return call;
@@ -195,9 +195,9 @@ impl Resolver<'_> {
                 // Where the callee copies the struct it returns: storage in the caller's frame.
                 let tmp = self.new_slot();
                 self.frame.push((tmp, ret.size().max(1), format!("{}() result", name.name)));
-                vals.push(HExpr::new(HK::Slot(tmp), Type::ptr(ret.clone(), false), span));
+                vals.push(Expr::new(ExprKind::Slot(tmp), Type::ptr(ret.clone(), false), span));
             }
-            return Ok(HExpr::new(HK::Call(f, vals), ret, span));
+            return Ok(Expr::new(ExprKind::Call(f, vals), ret, span));
         }
         if let Some(r) = self.algorithm(&name.name, args, span) {
             return r;
@@ -248,15 +248,15 @@ impl Resolver<'_> {
         if let Lib::Math(_) = lib
             && let Some(t) = params.first()
         {
-            return Ok(HExpr::new(HK::Lib(lib, vals), t.clone(), span));
+            return Ok(Expr::new(ExprKind::Lib(lib, vals), t.clone(), span));
         }
         if matches!(lib, Lib::Malloc | Lib::Calloc | Lib::Realloc) {
             // The allocation's name, for messages (`h_a`).
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
-            vals.push(HExpr::new(HK::Const(id as u64), Type::INT, span));
+            vals.push(Expr::new(ExprKind::Const(id as u64), Type::INT, span));
         }
-        Ok(HExpr::new(HK::Lib(lib, vals), ret, span))
+        Ok(Expr::new(ExprKind::Lib(lib, vals), ret, span))
     }
 
     pub(super) fn launch(
@@ -265,7 +265,7 @@ impl Resolver<'_> {
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<HExpr> {
+    ) -> Res<Expr> {
         let Some(id) = self.kernels.find(&k.name) else {
             if let Some(launch) = self.launch_through(k, config, args, span) {
                 return launch;
@@ -333,7 +333,7 @@ impl Resolver<'_> {
             for ((path, offset, fty), &i) in fields.iter().zip(members) {
                 let (p, s) = (&local(i).ty, storage(fty).ok_or(super::resolve::Fail)?);
                 let at = super::resolve::ptr_add(v.clone(), *offset as i64, fty);
-                let field = HExpr::new(HK::Load(Box::new(at), s, None), fty.clone(), a.span);
+                let field = Expr::new(ExprKind::Load(Box::new(at), s, None), fty.clone(), a.span);
                 let ps = storage(p).ok_or(super::resolve::Fail)?;
                 vals.push((self.convert(field, p)?, ps));
                 names.push((local(i).name.clone(), name_of(a).map(|n| format!("{n}.{path}"))));
@@ -356,7 +356,7 @@ impl Resolver<'_> {
             args: vals,
             scope: self.visible(),
         };
-        Ok(HExpr::new(HK::Launch(Box::new(l)), Type::Void, span))
+        Ok(Expr::new(ExprKind::Launch(Box::new(l)), Type::Void, span))
     }
 
     fn dim3(&mut self, e: &ast::Expr) -> Res<Dim3Src> {
@@ -391,7 +391,7 @@ impl Resolver<'_> {
     }
 
     /// `dim3(x[, y[, z]])` as a value: a temporary in the caller's frame, its parts set (missing ones 1).
-    fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Res<Expr> {
         if args.len() > 3 {
             return Err(self.error(span, "a dim3 has three parts"));
         }
@@ -400,10 +400,10 @@ impl Resolver<'_> {
         let ty = Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(super::resolve::Fail)?);
         let tmp = self.new_slot();
         self.frame.push((tmp, ty.size(), "dim3() value".into()));
-        let addr = HExpr::new(HK::Slot(tmp), Type::ptr(ty.clone(), false), span);
-        let init = HExpr::new(HK::InitDim3(Box::new(addr.clone()), parts), Type::Void, span);
+        let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);
+        let init = Expr::new(ExprKind::InitDim3(Box::new(addr.clone()), parts), Type::Void, span);
         // A struct's value is its address.
-        Ok(HExpr::new(HK::Comma(Box::new(init), Box::new(HExpr { ty: ty.clone(), ..addr })), ty, span))
+        Ok(Expr::new(ExprKind::Comma(Box::new(init), Box::new(Expr { ty: ty.clone(), ..addr })), ty, span))
     }
 }
 
@@ -416,24 +416,24 @@ impl Resolver<'_> {
         def: std::sync::Arc<crate::front::types::StructDef>,
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<HExpr> {
+    ) -> Res<Expr> {
         if args.len() != def.fields.len() {
             return Err(self.error(span, format!("`{name}` takes {} arguments", def.fields.len())));
         }
         let ty = Type::Struct(def.clone());
         let tmp = self.new_slot();
         self.frame.push((tmp, ty.size(), format!("{name}() value")));
-        let addr = HExpr::new(HK::Slot(tmp), Type::ptr(ty.clone(), false), span);
+        let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);
         // A struct's value is its address, after the stores.
-        let mut value = HExpr { ty: ty.clone(), ..addr.clone() };
+        let mut value = Expr { ty: ty.clone(), ..addr.clone() };
         for (f, a) in def.fields.iter().zip(args).rev() {
             let v = self.rvalue(a)?;
             let v = self.convert(v, &f.ty)?;
             let s = storage(&f.ty).ok_or(super::resolve::Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
             let store =
-                HExpr::new(HK::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
-            value = HExpr::new(HK::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
+                Expr::new(ExprKind::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
         }
         Ok(value)
     }

@@ -45,7 +45,7 @@ impl Resolver<'_> {
     }
 
     /// A call of member function `f` on the object `this` points to (left out for a static one).
-    fn call_member(&mut self, f: String, this: ast::Expr, args: &[ast::Expr], at: Span, span: Span) -> Res<HExpr> {
+    fn call_member(&mut self, f: String, this: ast::Expr, args: &[ast::Expr], at: Span, span: Span) -> Res<Expr> {
         let this = self.with_this.contains(&f).then_some(this);
         let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
         self.call(&ast::Ident { name: f, span: at }, &all, span)
@@ -58,7 +58,7 @@ impl Resolver<'_> {
         m: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         let ty = match self.lvalue(obj) {
             Ok((_, ty)) => ty,
             Err(_) => {
@@ -77,7 +77,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         if let Some(class) = self.this_class()
             && let Some(f) = self.method_of(&class, &name.name)
         {
@@ -97,7 +97,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         ty: &Type,
         init: Option<&ast::Expr>,
-        out: &mut Vec<HStmt>,
+        out: &mut Vec<Stmt>,
     ) -> Option<Res<()>> {
         let Type::Struct(def) = ty else { return None };
         let ctor = self.method_of(ty, &def.name)?;
@@ -105,7 +105,7 @@ impl Resolver<'_> {
         let args = ctor_args(init)?;
         let obj = expr(A::Name(name.name.clone()), name.span);
         let span = init.map_or(name.span, |e| e.span);
-        Some(self.call_member(ctor, addr_of(&obj), args, span, span).map(|c| out.push(HStmt::Expr(c))))
+        Some(self.call_member(ctor, addr_of(&obj), args, span, span).map(|c| out.push(Stmt::Expr(c))))
     }
 }
 

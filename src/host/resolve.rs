@@ -33,7 +33,7 @@ pub(super) enum Var {
 /// Where an lvalue is.
 pub(super) enum Lv {
     Reg(Slot),
-    Mem(HExpr, Option<String>),
+    Mem(Expr, Option<String>),
 }
 
 /// Why the host side did not resolve: its diagnostics, or the kernel template instances its launches
@@ -183,10 +183,10 @@ impl Resolver<'_> {
     }
 
     /// The resolved function, or an empty one when it has errors (reported in `diags`).
-    fn function_or_stub(&mut self, f: &ast::Function) -> HFunc {
+    fn function_or_stub(&mut self, f: &ast::Function) -> Function {
         match self.function(f) {
             Ok(h) => h,
-            Err(Fail) => HFunc {
+            Err(Fail) => Function {
                 name: f.name.name.clone(),
                 params: vec![],
                 slots: 0,
@@ -334,7 +334,7 @@ impl Resolver<'_> {
         out
     }
 
-    fn function(&mut self, f: &ast::Function) -> Res<HFunc> {
+    fn function(&mut self, f: &ast::Function) -> Res<Function> {
         self.scopes = vec![HashMap::new()];
         self.slots = 0;
         self.frame.clear();
@@ -360,10 +360,10 @@ impl Resolver<'_> {
                 let own = self.new_slot();
                 self.frame.push((own, ty.size().max(1), p.name.name.clone()));
                 let (to, from) = (
-                    HExpr::new(HK::Slot(own), ty.clone(), p.name.span),
-                    HExpr::new(HK::Slot(slot), ty.clone(), p.name.span),
+                    Expr::new(ExprKind::Slot(own), ty.clone(), p.name.span),
+                    Expr::new(ExprKind::Slot(slot), ty.clone(), p.name.span),
                 );
-                copies.push(HStmt::Expr(self.copy_struct(to, from, &ty, p.name.span)?));
+                copies.push(Stmt::Expr(self.copy_struct(to, from, &ty, p.name.span)?));
                 self.scopes[0].insert(p.name.name.clone(), Var::Mem(own, ty));
                 continue;
             }
@@ -385,7 +385,7 @@ impl Resolver<'_> {
             self.global_prologue(&mut body);
         }
         body.extend(self.stmts(&f.body)?);
-        Ok(HFunc {
+        Ok(Function {
             name: f.name.name.clone(),
             params,
             slots: self.slots,
@@ -419,34 +419,34 @@ impl Resolver<'_> {
     }
 
     /// `*to = from` for a struct: its bytes copied.
-    pub(super) fn copy_struct(&mut self, to: HExpr, from: HExpr, ty: &Type, span: Span) -> Res<HExpr> {
+    pub(super) fn copy_struct(&mut self, to: Expr, from: Expr, ty: &Type, span: Span) -> Res<Expr> {
         if from.ty != *ty {
             return Err(self.error(span, format!("cannot convert `{}` to `{ty}`", from.ty)));
         }
-        let n = HExpr::new(HK::Const(ty.size() as u64), Type::Scalar(Scalar::U64), span);
-        Ok(HExpr::new(HK::Lib(Lib::Memcpy, vec![to, from, n]), Type::Void, span))
+        let n = Expr::new(ExprKind::Const(ty.size() as u64), Type::Scalar(Scalar::U64), span);
+        Ok(Expr::new(ExprKind::Lib(Lib::Memcpy, vec![to, from, n]), Type::Void, span))
     }
 
     /// A condition, as `bool`.
-    pub(super) fn cond(&mut self, e: &ast::Expr) -> Res<HExpr> {
+    pub(super) fn cond(&mut self, e: &ast::Expr) -> Res<Expr> {
         let v = self.rvalue(e)?;
         self.truth(v)
     }
 
-    pub(super) fn truth(&mut self, v: HExpr) -> Res<HExpr> {
+    pub(super) fn truth(&mut self, v: Expr) -> Res<Expr> {
         let span = v.span;
         match storage(&v.ty) {
             Some(Scalar::Bool) => Ok(v),
             Some(s) => {
-                let zero = HExpr::new(HK::Const(0), v.ty.clone(), span);
-                Ok(HExpr::new(HK::Cmp(CmpOp::Ne, s, Box::new(v), Box::new(zero)), Type::BOOL, span))
+                let zero = Expr::new(ExprKind::Const(0), v.ty.clone(), span);
+                Ok(Expr::new(ExprKind::Cmp(CmpOp::Ne, s, Box::new(v), Box::new(zero)), Type::BOOL, span))
             }
             None => Err(self.error(span, format!("a `{}` is not a condition", v.ty))),
         }
     }
 
     /// `v` converted to `to` as by assignment.
-    pub(super) fn convert(&mut self, v: HExpr, to: &Type) -> Res<HExpr> {
+    pub(super) fn convert(&mut self, v: Expr, to: &Type) -> Res<Expr> {
         let span = v.span;
         if v.ty == *to || v.ty.is_error() || to.is_error() {
             return Ok(v);
@@ -454,21 +454,21 @@ impl Resolver<'_> {
         match (&v.ty, to) {
             (Type::Scalar(a), Type::Scalar(b)) => {
                 let (a, b) = (*a, *b);
-                Ok(HExpr::new(HK::Convert(a, b, Box::new(v)), to.clone(), span))
+                Ok(Expr::new(ExprKind::Convert(a, b, Box::new(v)), to.clone(), span))
             }
             // C converts any object pointer to and from `void *` implicitly; other pointer mixes compile
             // with a warning in C, and casts say the same thing: accepted.
-            (Type::Ptr { .. }, Type::Ptr { .. }) => Ok(HExpr { ty: to.clone(), ..v }),
+            (Type::Ptr { .. }, Type::Ptr { .. }) => Ok(Expr { ty: to.clone(), ..v }),
             (Type::Scalar(s), Type::Ptr { .. }) if s.is_integer() => {
-                let v = HExpr::new(HK::Convert(*s, Scalar::U64, Box::new(v)), to.clone(), span);
+                let v = Expr::new(ExprKind::Convert(*s, Scalar::U64, Box::new(v)), to.clone(), span);
                 Ok(v)
             }
             (Type::Ptr { .. }, Type::Scalar(s)) => {
-                Ok(HExpr::new(HK::Convert(Scalar::U64, *s, Box::new(v)), to.clone(), span))
+                Ok(Expr::new(ExprKind::Convert(Scalar::U64, *s, Box::new(v)), to.clone(), span))
             }
             (Type::Array(e, _), Type::Ptr { .. }) => {
                 let _ = e;
-                Ok(HExpr { ty: to.clone(), ..v })
+                Ok(Expr { ty: to.clone(), ..v })
             }
             _ => Err(self.error(span, format!("cannot convert `{}` to `{to}`", v.ty))),
         }
@@ -480,10 +480,10 @@ impl Resolver<'_> {
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Reg(s, t)) => Ok((Lv::Reg(s), t)),
                 Some(Var::Mem(s, t)) => {
-                    Ok((Lv::Mem(HExpr::new(HK::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
+                    Ok((Lv::Mem(Expr::new(ExprKind::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
                 }
                 Some(Var::Global(i, t)) => {
-                    Ok((Lv::Mem(HExpr::new(HK::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
+                    Ok((Lv::Mem(Expr::new(ExprKind::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
                 }
                 Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
                 None => match self.this_field(n, e.span) {
@@ -505,7 +505,7 @@ impl Resolver<'_> {
                 let what = name_of(a);
                 let size = elem.size() as i64;
                 let at =
-                    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                    Expr::new(ExprKind::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
                 Ok((Lv::Mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
@@ -529,9 +529,9 @@ impl Resolver<'_> {
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
             A::Call(..) => match self.rvalue(e)? {
-                v @ HExpr { ty: Type::Struct(_), .. } => {
+                v @ Expr { ty: Type::Struct(_), .. } => {
                     let t = v.ty.clone();
-                    Ok((Lv::Mem(HExpr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
+                    Ok((Lv::Mem(Expr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
                 }
                 _ => Err(self.error(e.span, "this expression cannot be assigned to")),
             },
@@ -558,7 +558,7 @@ impl Resolver<'_> {
     }
 
     /// An index or offset, as `long long`.
-    pub(super) fn index(&mut self, v: HExpr) -> Res<HExpr> {
+    pub(super) fn index(&mut self, v: Expr) -> Res<Expr> {
         match v.ty {
             Type::Scalar(s) if s.is_integer() => self.convert(v, &Type::Scalar(Scalar::I64)),
             _ => Err(self.error(v.span, format!("an index must be an integer, not `{}`", v.ty))),
@@ -566,14 +566,14 @@ impl Resolver<'_> {
     }
 
     /// The value of an lvalue (arrays decay to a pointer to their first element).
-    pub(super) fn load(&mut self, lv: Lv, ty: Type, span: Span) -> Res<HExpr> {
+    pub(super) fn load(&mut self, lv: Lv, ty: Type, span: Span) -> Res<Expr> {
         Ok(match (lv, &ty) {
-            (Lv::Reg(s), _) => HExpr::new(HK::Slot(s), ty, span),
-            (Lv::Mem(addr, _), Type::Array(elem, _)) => HExpr { ty: Type::ptr((**elem).clone(), false), ..addr },
-            (Lv::Mem(addr, _), Type::Struct(_)) => HExpr { ty, ..addr },
+            (Lv::Reg(s), _) => Expr::new(ExprKind::Slot(s), ty, span),
+            (Lv::Mem(addr, _), Type::Array(elem, _)) => Expr { ty: Type::ptr((**elem).clone(), false), ..addr },
+            (Lv::Mem(addr, _), Type::Struct(_)) => Expr { ty, ..addr },
             (Lv::Mem(addr, what), _) => {
                 let s = storage(&ty).ok_or_else(|| self.error(span, format!("a `{ty}` has no value")))?;
-                HExpr::new(HK::Load(Box::new(addr), s, what), ty, span)
+                Expr::new(ExprKind::Load(Box::new(addr), s, what), ty, span)
             }
         })
     }
@@ -596,7 +596,7 @@ impl Resolver<'_> {
     }
 
     /// Arithmetic `a op b` after the usual conversions.
-    pub(super) fn arith(&mut self, op: ArithOp, a: HExpr, b: HExpr, span: Span) -> Res<HExpr> {
+    pub(super) fn arith(&mut self, op: ArithOp, a: Expr, b: Expr, span: Span) -> Res<Expr> {
         let (Some(sa), Some(sb)) = (a.ty.scalar(), b.ty.scalar()) else {
             return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
         };
@@ -610,22 +610,22 @@ impl Resolver<'_> {
         let b =
             self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
         let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
-        Ok(HExpr::new(HK::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
+        Ok(Expr::new(ExprKind::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
     }
 
-    pub(super) fn unop(&mut self, op: UnOp, v: HExpr, span: Span) -> Res<HExpr> {
+    pub(super) fn unop(&mut self, op: UnOp, v: Expr, span: Span) -> Res<Expr> {
         let Some(s) = v.ty.scalar() else { return Err(self.error(span, format!("no operator for `{}`", v.ty))) };
         let p = s.promote();
         let v = self.convert(v, &Type::Scalar(p))?;
-        Ok(HExpr::new(HK::Unary(op, p, Box::new(v)), Type::Scalar(p), span))
+        Ok(Expr::new(ExprKind::Unary(op, p, Box::new(v)), Type::Scalar(p), span))
     }
 }
 
 /// `p + off` bytes, typed as a pointer to `to`.
-pub(super) fn ptr_add(p: HExpr, off: i64, to: &Type) -> HExpr {
+pub(super) fn ptr_add(p: Expr, off: i64, to: &Type) -> Expr {
     let span = p.span;
-    let k = HExpr::new(HK::Const(off as u64), Type::Scalar(Scalar::I64), span);
-    HExpr::new(HK::PtrAdd(Box::new(p), Box::new(k), 1), Type::ptr(to.clone(), false), span)
+    let k = Expr::new(ExprKind::Const(off as u64), Type::Scalar(Scalar::I64), span);
+    Expr::new(ExprKind::PtrAdd(Box::new(p), Box::new(k), 1), Type::ptr(to.clone(), false), span)
 }
 
 /// The variable an expression names, through casts and `&` (`(void **)&d_a` is `d_a`).

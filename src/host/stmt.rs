@@ -10,7 +10,7 @@ use crate::front::tast::CmpOp;
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
-    pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Res<Vec<HStmt>> {
+    pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Res<Vec<Stmt>> {
         let mut out = vec![];
         let mut failed = false;
         for s in stmts {
@@ -22,24 +22,24 @@ impl Resolver<'_> {
         if failed { Err(Fail) } else { Ok(out) }
     }
 
-    fn scoped(&mut self, s: &ast::Stmt) -> Res<HStmt> {
+    fn scoped(&mut self, s: &ast::Stmt) -> Res<Stmt> {
         self.scopes.push(HashMap::new());
         let mut out = vec![];
         let r = self.stmt(s, &mut out);
         self.scopes.pop();
         r?;
-        Ok(if out.len() == 1 { out.pop().unwrap_or(HStmt::Block(vec![])) } else { HStmt::Block(out) })
+        Ok(if out.len() == 1 { out.pop().unwrap_or(Stmt::Block(vec![])) } else { Stmt::Block(out) })
     }
 
-    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<HStmt>) -> Res<()> {
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Res<()> {
         let h = match &s.kind {
             S::Decl(d) => return self.decl(d, out),
-            S::Expr(e) => HStmt::Expr(self.rvalue(e)?),
+            S::Expr(e) => Stmt::Expr(self.rvalue(e)?),
             S::Block(b) => {
                 self.scopes.push(HashMap::new());
                 let r = self.stmts(b);
                 self.scopes.pop();
-                HStmt::Block(r?)
+                Stmt::Block(r?)
             }
             S::If { cond, then, els } => {
                 let c = self.cond(cond)?;
@@ -48,18 +48,18 @@ impl Resolver<'_> {
                     Some(e) => Some(Box::new(self.scoped(e)?)),
                     None => None,
                 };
-                HStmt::If(c, Box::new(t), e)
+                Stmt::If(c, Box::new(t), e)
             }
-            S::While { cond, body } => HStmt::While(self.cond(cond)?, Box::new(self.scoped(body)?)),
-            S::DoWhile { body, cond } => HStmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
+            S::While { cond, body } => Stmt::While(self.cond(cond)?, Box::new(self.scoped(body)?)),
+            S::DoWhile { body, cond } => Stmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
             S::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
                 let r = self.for_parts(init, cond, step, body);
                 self.scopes.pop();
                 r?
             }
-            S::Break => HStmt::Break,
-            S::Continue => HStmt::Continue,
+            S::Break => Stmt::Break,
+            S::Continue => Stmt::Continue,
             S::Return(e) => {
                 let v = match e {
                     Some(e) => {
@@ -71,11 +71,11 @@ impl Resolver<'_> {
                 match (v, self.ret_slot) {
                     (Some(v), Some(slot)) => {
                         let ret = self.ret.clone();
-                        let to = HExpr::new(HK::Slot(slot), ret.clone(), s.span);
+                        let to = Expr::new(ExprKind::Slot(slot), ret.clone(), s.span);
                         let copy = self.copy_struct(to.clone(), v, &ret, s.span)?;
-                        HStmt::Block(vec![HStmt::Expr(copy), HStmt::Return(Some(to))])
+                        Stmt::Block(vec![Stmt::Expr(copy), Stmt::Return(Some(to))])
                     }
-                    (v, _) => HStmt::Return(v),
+                    (v, _) => Stmt::Return(v),
                 }
             }
             S::Switch { cond, body } => self.switch(cond, body)?,
@@ -89,11 +89,11 @@ impl Resolver<'_> {
                 return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
             }
             S::Goto(l) => match self.labels.iter().position(|x| *x == l.name) {
-                Some(i) => HStmt::Goto(i as u32),
+                Some(i) => Stmt::Goto(i as u32),
                 None => return Err(self.error(l.span, format!("no label `{}` in this function's body", l.name))),
             },
             S::Label(l) if self.scopes.len() == 1 => {
-                HStmt::Label(self.labels.iter().position(|x| *x == l.name).unwrap_or(0) as u32)
+                Stmt::Label(self.labels.iter().position(|x| *x == l.name).unwrap_or(0) as u32)
             }
             S::Label(_) => {
                 return Err(self.unsupported(
@@ -117,12 +117,12 @@ impl Resolver<'_> {
         name: &ast::Ident,
         range: &ast::Expr,
         body: &ast::Stmt,
-    ) -> Res<HStmt> {
+    ) -> Res<Stmt> {
         let span = range.span;
         let (begin, elem) = match self.lvalue(range)? {
             (Lv::Mem(addr, _), ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
-                (Some(elem), ty) => (self.vector_ptr(HExpr { ty, ..addr }, 0, &elem), elem),
-                (None, Type::Array(elem, _)) => (HExpr { ty: Type::ptr((*elem).clone(), false), ..addr }, *elem),
+                (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..addr }, 0, &elem), elem),
+                (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..addr }, *elem),
                 (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
             },
             (Lv::Reg(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
@@ -131,24 +131,24 @@ impl Resolver<'_> {
         let size = elem.size() as i64;
         let end = match self.lvalue(range)? {
             (Lv::Mem(addr, _), ty) if super::vector::vector_elem(&ty).is_some() => {
-                self.vector_ptr(HExpr { ty, ..addr }, 1, &elem)
+                self.vector_ptr(Expr { ty, ..addr }, 1, &elem)
             }
             (_, Type::Array(_, n)) => {
-                let n = HExpr::new(HK::Const(n as u64), Type::Scalar(Scalar::I64), span);
-                HExpr::new(HK::PtrAdd(Box::new(begin.clone()), Box::new(n), size), ptr_ty.clone(), span)
+                let n = Expr::new(ExprKind::Const(n as u64), Type::Scalar(Scalar::I64), span);
+                Expr::new(ExprKind::PtrAdd(Box::new(begin.clone()), Box::new(n), size), ptr_ty.clone(), span)
             }
             _ => return Err(Fail),
         };
         let (p, e) = (self.new_slot(), self.new_slot());
-        let set = |slot, v: HExpr| {
-            HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(slot)), Box::new(v)), ptr_ty.clone(), span))
+        let set = |slot, v: Expr| {
+            Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(v)), ptr_ty.clone(), span))
         };
         let init = vec![set(p, begin), set(e, end)];
-        let at = |slot| HExpr::new(HK::Slot(slot), ptr_ty.clone(), span);
-        let cond = HExpr::new(HK::Cmp(CmpOp::Ne, Scalar::U64, Box::new(at(p)), Box::new(at(e))), Type::BOOL, span);
-        let one = HExpr::new(HK::Const(1), Type::Scalar(Scalar::I64), span);
-        let next = HExpr::new(HK::PtrAdd(Box::new(at(p)), Box::new(one), size), ptr_ty.clone(), span);
-        let step = HExpr::new(HK::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
+        let at = |slot| Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
+        let cond = Expr::new(ExprKind::Cmp(CmpOp::Ne, Scalar::U64, Box::new(at(p)), Box::new(at(e))), Type::BOOL, span);
+        let one = Expr::new(ExprKind::Const(1), Type::Scalar(Scalar::I64), span);
+        let next = Expr::new(ExprKind::PtrAdd(Box::new(at(p)), Box::new(one), size), ptr_ty.clone(), span);
+        let step = Expr::new(ExprKind::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
         let ty = if ts.named.as_deref() == Some("auto") {
             (0..pointers).fold(elem.clone(), |t, _| Type::ptr(t, false))
         } else {
@@ -168,8 +168,8 @@ impl Resolver<'_> {
             } else {
                 let own = self.new_slot();
                 self.frame.push((own, ty.size().max(1), var.clone()));
-                let copy = self.copy_struct(HExpr::new(HK::Slot(own), ty.clone(), span), at(p), &ty, span)?;
-                stmts.push(HStmt::Expr(copy));
+                let copy = self.copy_struct(Expr::new(ExprKind::Slot(own), ty.clone(), span), at(p), &ty, span)?;
+                stmts.push(Stmt::Expr(copy));
                 self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(own, ty));
             }
         } else {
@@ -182,19 +182,19 @@ impl Resolver<'_> {
                 return Err(self.unsupported(name.span, "taking the address of a range-for variable yet"));
             }
             let x = self.new_slot();
-            let v = HExpr::new(HK::Load(Box::new(at(p)), s, None), elem.clone(), span);
+            let v = Expr::new(ExprKind::Load(Box::new(at(p)), s, None), elem.clone(), span);
             let v = self.convert(v, &ty)?;
-            stmts.push(HStmt::Expr(HExpr::new(HK::Assign(Box::new(Place::Slot(x)), Box::new(v)), ty.clone(), span)));
+            stmts.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(x)), Box::new(v)), ty.clone(), span)));
             self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
         }
         let r = self.scoped(body);
         self.scopes.pop();
         stmts.push(r?);
-        Ok(HStmt::For(init, Some(cond), Some(step), Box::new(HStmt::Block(stmts))))
+        Ok(Stmt::For(init, Some(cond), Some(step), Box::new(Stmt::Block(stmts))))
     }
 
     /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
-    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Res<HStmt> {
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Res<Stmt> {
         let v = self.rvalue(cond)?;
         let Some(s) = v.ty.scalar().filter(|s| s.is_integer()) else {
             return Err(self.error(cond.span, format!("a switch needs an integer, not `{}`", v.ty)));
@@ -224,7 +224,7 @@ impl Resolver<'_> {
         if failed {
             return Err(Fail);
         }
-        Ok(HStmt::Switch(v, cases, default, out))
+        Ok(Stmt::Switch(v, cases, default, out))
     }
 
     fn for_parts(
@@ -233,7 +233,7 @@ impl Resolver<'_> {
         cond: &Option<ast::Expr>,
         step: &Option<ast::Expr>,
         body: &ast::Stmt,
-    ) -> Res<HStmt> {
+    ) -> Res<Stmt> {
         let mut i = vec![];
         if let Some(s) = init {
             self.stmt(s, &mut i)?;
@@ -246,6 +246,6 @@ impl Resolver<'_> {
             Some(e) => Some(self.rvalue(e)?),
             None => None,
         };
-        Ok(HStmt::For(i, c, st, Box::new(self.scoped(body)?)))
+        Ok(Stmt::For(i, c, st, Box::new(self.scoped(body)?)))
     }
 }

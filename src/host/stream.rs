@@ -84,7 +84,7 @@ fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<(StreamTo, Option<ast::Exp
 
 impl Resolver<'_> {
     /// `a << b` when `a` is an output chain: the items written, in order, or None when it is a shift.
-    pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Res<HExpr>> {
+    pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Res<Expr>> {
         let (to, file) = stream_name(self, a)?;
         let handle = match file.map(|f| self.rvalue(&super::fstream::handle(&f))).transpose() {
             Ok(h) => h,
@@ -97,7 +97,7 @@ impl Resolver<'_> {
             at = x;
         }
         items.reverse();
-        let mut out: Option<HExpr> = None;
+        let mut out: Option<Expr> = None;
         for item in items {
             let call = match self.stream_item(to, handle.as_ref(), item) {
                 Ok(c) => c,
@@ -105,17 +105,17 @@ impl Resolver<'_> {
             };
             out = Some(match out {
                 None => call,
-                Some(prev) => HExpr::new(HK::Comma(Box::new(prev), Box::new(call)), Type::Void, span),
+                Some(prev) => Expr::new(ExprKind::Comma(Box::new(prev), Box::new(call)), Type::Void, span),
             });
         }
         out.map(Ok)
     }
 
-    fn stream_item(&mut self, to: StreamTo, handle: Option<&HExpr>, e: &ast::Expr) -> Res<HExpr> {
+    fn stream_item(&mut self, to: StreamTo, handle: Option<&Expr>, e: &ast::Expr) -> Res<Expr> {
         let span = e.span;
-        let call = |item, args: Vec<HExpr>| {
+        let call = |item, args: Vec<Expr>| {
             let args = handle.cloned().into_iter().chain(args).collect();
-            HExpr::new(HK::Lib(Lib::Stream(to, item), args), Type::Void, span)
+            Expr::new(ExprKind::Lib(Lib::Stream(to, item), args), Type::Void, span)
         };
         let manipulator = match &e.kind {
             A::Name(n) if self.lookup(n).is_none() => match n.as_str() {
@@ -164,7 +164,7 @@ impl Resolver<'_> {
 impl Interp<'_> {
     /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
     /// `ofstream`.
-    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &HExpr) -> Result<(), Stop> {
+    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Stop> {
         let (handle, bits) = match to {
             StreamTo::File => (args[0], args[1]),
             _ => (0, args[0]),

@@ -12,7 +12,7 @@ pub type Slot = u32;
 /// A resolved whole program's host side.
 #[derive(Clone, Debug, Default)]
 pub struct HostProgram {
-    pub functions: Vec<HFunc>,
+    pub functions: Vec<Function>,
     /// Index of `main` in `functions`.
     pub main: u32,
     /// String literals, each with its terminating NUL (placed in host memory before `main` runs).
@@ -25,7 +25,7 @@ pub struct HostProgram {
 
 /// One host function.
 #[derive(Clone, Debug)]
-pub struct HFunc {
+pub struct Function {
     pub name: String,
     /// Parameter slots with their types, in order.
     pub params: Vec<(Slot, Type)>,
@@ -33,26 +33,26 @@ pub struct HFunc {
     /// Locals kept in host memory (arrays, and scalars whose address is taken): slot, bytes, name. Each gets
     /// a stack allocation when the function is entered; the slot holds its address.
     pub frame: Vec<(Slot, u32, String)>,
-    pub body: Vec<HStmt>,
+    pub body: Vec<Stmt>,
     pub ret: Type,
     pub span: Span,
 }
 
 /// A statement.
 #[derive(Clone, Debug)]
-pub enum HStmt {
-    Expr(HExpr),
-    Block(Vec<HStmt>),
-    If(HExpr, Box<HStmt>, Option<Box<HStmt>>),
-    While(HExpr, Box<HStmt>),
-    DoWhile(Box<HStmt>, HExpr),
-    For(Vec<HStmt>, Option<HExpr>, Option<HExpr>, Box<HStmt>),
+pub enum Stmt {
+    Expr(Expr),
+    Block(Vec<Stmt>),
+    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    While(Expr, Box<Stmt>),
+    DoWhile(Box<Stmt>, Expr),
+    For(Vec<Stmt>, Option<Expr>, Option<Expr>, Box<Stmt>),
     Break,
     Continue,
-    Return(Option<HExpr>),
+    Return(Option<Expr>),
     /// `switch`: the value, each `case` value with the index of the body statement it labels, the `default`
     /// label's index, and the body's statements (labels removed). `break` leaves the switch.
-    Switch(HExpr, Vec<(u64, usize)>, Option<usize>, Vec<HStmt>),
+    Switch(Expr, Vec<(u64, usize)>, Option<usize>, Vec<Stmt>),
     /// File-scope variable `n` lives at the address in the slot (`main`'s prologue declares them).
     SetGlobal(u32, Slot),
     /// `goto`, and the label it goes to: labels are statements of the function's body (not nested), by
@@ -64,13 +64,13 @@ pub enum HStmt {
     /// A variable-length array's declaration (`int ids[n]`, a GCC extension nvcc accepts): stack storage of
     /// the bytes the expression gives, zeroed, its address in the slot; named for messages. It lives until
     /// the declaration runs again (the block was left) or the function returns.
-    Vla(Slot, HExpr, String),
+    Vla(Slot, Expr, String),
 }
 
 /// A typed expression.
 #[derive(Clone, Debug)]
-pub struct HExpr {
-    pub kind: HK,
+pub struct Expr {
+    pub kind: ExprKind,
     pub ty: Type,
     pub span: Span,
 }
@@ -82,18 +82,18 @@ pub enum Place {
     Slot(Slot),
     /// Host (or, wrongly, device) memory at an address, stored as `Scalar`; `what` names the pointer for
     /// messages (`d_a`).
-    Mem(Box<HExpr>, Scalar, Option<String>),
+    Mem(Box<Expr>, Scalar, Option<String>),
 }
 
 /// Where a launch's `dim3` comes from.
 #[derive(Clone, Debug)]
 pub enum Dim3Src {
     /// An integer: (n, 1, 1).
-    Int(HExpr),
+    Int(Expr),
     /// A `dim3` variable at this address.
-    Mem(HExpr),
+    Mem(Expr),
     /// `dim3(x, y, z)` with up to three parts (the rest 1).
-    Parts(Vec<HExpr>),
+    Parts(Vec<Expr>),
 }
 
 /// A kernel launch written in host code.
@@ -103,13 +103,13 @@ pub struct LaunchExpr {
     pub kernel: String,
     pub grid: Dim3Src,
     pub block: Dim3Src,
-    pub shared: Option<HExpr>,
+    pub shared: Option<Expr>,
     /// The stream (`<<<g, b, s, stream>>>`).
-    pub stream: Option<HExpr>,
+    pub stream: Option<Expr>,
     /// The kernel's parameter names, each with the variable the launch passes (if it is one), for messages.
     pub params: Vec<(String, Option<String>)>,
     /// Arguments converted to the parameters' types, with the storage type of each.
-    pub args: Vec<(HExpr, Scalar)>,
+    pub args: Vec<(Expr, Scalar)>,
     /// The host variables in scope at the launch (the debugger shows their values when stopped there).
     pub scope: Vec<ScopeVar>,
 }
@@ -130,9 +130,9 @@ pub struct ScopeVar {
 #[derive(Clone, Debug)]
 pub struct IndirectCall {
     /// The pointer's value.
-    pub target: HExpr,
+    pub target: Expr,
     /// The arguments, converted to the pointer's parameter types.
-    pub args: Vec<HExpr>,
+    pub args: Vec<Expr>,
     /// The function type the pointer points to: the function it holds must have it.
     pub sig: super::fnptr::Sig,
     /// The pointer's name, for messages.
@@ -143,7 +143,7 @@ pub struct IndirectCall {
 /// address; the one the pointer holds runs.
 #[derive(Clone, Debug)]
 pub struct IndirectLaunch {
-    pub ptr: HExpr,
+    pub ptr: Expr,
     pub launches: Vec<(u64, LaunchExpr)>,
     /// The pointer's name, for messages.
     pub what: String,
@@ -220,7 +220,7 @@ pub enum Lib {
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).
 #[derive(Clone, Debug)]
-pub enum HK {
+pub enum ExprKind {
     Const(u64),
     /// The address of string literal `n`.
     Str(u32),
@@ -229,46 +229,46 @@ pub enum HK {
     /// The address of file-scope variable `n` (set when `main` starts).
     Global(u32),
     /// A value loaded from memory, stored as `Scalar`; `what` names the pointer for messages.
-    Load(Box<HExpr>, Scalar, Option<String>),
-    Assign(Box<Place>, Box<HExpr>),
+    Load(Box<Expr>, Scalar, Option<String>),
+    Assign(Box<Place>, Box<Expr>),
     /// `place op= value` in `Scalar` (the usual arithmetic conversion of both), converted back to the
     /// place's storage type `Scalar`.
-    Compound(ArithOp, Scalar, Scalar, Box<Place>, Box<HExpr>),
+    Compound(ArithOp, Scalar, Scalar, Box<Place>, Box<Expr>),
     /// `p += n` / `p -= n` on a pointer place: element size (negative to subtract).
-    PtrCompound(i64, Box<Place>, Box<HExpr>),
+    PtrCompound(i64, Box<Place>, Box<Expr>),
     /// `++x` / `x--`: the place, its storage type, the step (element size for pointers), prefix.
     IncDec(Box<Place>, Scalar, i64, bool),
-    Unary(UnOp, Scalar, Box<HExpr>),
-    Arith(ArithOp, Scalar, Box<HExpr>, Box<HExpr>),
-    Cmp(CmpOp, Scalar, Box<HExpr>, Box<HExpr>),
-    And(Box<HExpr>, Box<HExpr>),
-    Or(Box<HExpr>, Box<HExpr>),
-    Cond(Box<HExpr>, Box<HExpr>, Box<HExpr>),
-    Convert(Scalar, Scalar, Box<HExpr>),
+    Unary(UnOp, Scalar, Box<Expr>),
+    Arith(ArithOp, Scalar, Box<Expr>, Box<Expr>),
+    Cmp(CmpOp, Scalar, Box<Expr>, Box<Expr>),
+    And(Box<Expr>, Box<Expr>),
+    Or(Box<Expr>, Box<Expr>),
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Convert(Scalar, Scalar, Box<Expr>),
     /// `p + i * size` (`i` an `I64`).
-    PtrAdd(Box<HExpr>, Box<HExpr>, i64),
+    PtrAdd(Box<Expr>, Box<Expr>, i64),
     /// `(a - b) / size`.
-    PtrDiff(Box<HExpr>, Box<HExpr>, i64),
-    Call(u32, Vec<HExpr>),
+    PtrDiff(Box<Expr>, Box<Expr>, i64),
+    Call(u32, Vec<Expr>),
     /// A library call; `Scalar`s are the argument storage types after default promotions.
-    Lib(Lib, Vec<HExpr>),
+    Lib(Lib, Vec<Expr>),
     Launch(Box<LaunchExpr>),
     /// A call through a function pointer ([`super::fnptr`]).
     CallPtr(Box<IndirectCall>),
     /// A launch through a pointer to a kernel ([`super::fnptr`]).
     LaunchPtr(Box<IndirectLaunch>),
     /// `a, b`: both, the value of `b`.
-    Comma(Box<HExpr>, Box<HExpr>),
+    Comma(Box<Expr>, Box<Expr>),
     /// `[first, last)` each set to the value (evaluated once per element: `std::generate`), stored as the
     /// scalar.
-    Generate(Box<HExpr>, Box<HExpr>, Scalar, Box<HExpr>),
+    Generate(Box<Expr>, Box<Expr>, Scalar, Box<Expr>),
     /// Stores `dim3` parts (x, y, z; missing ones 1) at the address, value nothing.
-    InitDim3(Box<HExpr>, Vec<HExpr>),
+    InitDim3(Box<Expr>, Vec<Expr>),
 }
 
-impl HExpr {
-    pub fn new(kind: HK, ty: Type, span: Span) -> HExpr {
-        HExpr { kind, ty, span }
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type, span: Span) -> Expr {
+        Expr { kind, ty, span }
     }
 }
 

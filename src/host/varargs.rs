@@ -33,10 +33,10 @@ pub(super) fn is_variadic(f: &ast::Function) -> bool {
 impl Resolver<'_> {
     /// The arguments a call passes for a variadic function's `...`: stored in a block of the caller's frame
     /// (each promoted as C promotes them), the block's address being the value.
-    pub(super) fn variadic_block(&mut self, callee: &str, rest: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn variadic_block(&mut self, callee: &str, rest: &[ast::Expr], span: Span) -> Res<Expr> {
         let block = self.new_slot();
         self.frame.push((block, (SLOT * rest.len() as u64) as u32, format!("{BLOCK}{callee}`")));
-        let addr = HExpr::new(HK::Slot(block), Type::ptr(Type::Void, false), span);
+        let addr = Expr::new(ExprKind::Slot(block), Type::ptr(Type::Void, false), span);
         let mut value = addr.clone();
         for (i, a) in rest.iter().enumerate().rev() {
             let v = self.rvalue(a)?;
@@ -44,20 +44,20 @@ impl Resolver<'_> {
                 Type::Scalar(Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
                 Type::Scalar(s) => self.convert(v, &Type::Scalar(s.promote()))?,
                 Type::Ptr { .. } => v,
-                Type::Array(e, _) => HExpr { ty: Type::ptr(*e, false), ..v },
+                Type::Array(e, _) => Expr { ty: Type::ptr(*e, false), ..v },
                 t => return Err(self.error(a.span, format!("a `{t}` cannot be passed to `{callee}`'s `...`"))),
             };
             let s = storage(&v.ty).ok_or(Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), SLOT as i64 * i as i64, &v.ty);
             let store =
-                HExpr::new(HK::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
-            value = HExpr::new(HK::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
+                Expr::new(ExprKind::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
         }
         Ok(value)
     }
 
     /// `va_start`, `va_arg`, `va_end`, `va_copy` and the `v...printf` family; None for any other name.
-    pub(super) fn va_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<HExpr>> {
+    pub(super) fn va_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
         let n = match name.name.as_str() {
             "va_end" => 1,
             "va_start" | "va_copy" | "va_arg" | "vprintf" => 2,
@@ -71,7 +71,7 @@ impl Resolver<'_> {
         Some(self.va(&name.name, args, span))
     }
 
-    fn va(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    fn va(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let list = Type::ptr(Type::Void, false);
         match name {
             "va_start" => {
@@ -80,17 +80,17 @@ impl Resolver<'_> {
                 };
                 let place = self.list_place(&args[0])?;
                 let _ = self.rvalue(&args[1])?;
-                let start = HExpr::new(HK::Slot(rest), list.clone(), span);
-                Ok(HExpr::new(HK::Assign(Box::new(place), Box::new(start)), Type::Void, span))
+                let start = Expr::new(ExprKind::Slot(rest), list.clone(), span);
+                Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(start)), Type::Void, span))
             }
             "va_copy" => {
                 let place = self.list_place(&args[0])?;
                 let from = self.rvalue(&args[1])?;
-                Ok(HExpr::new(HK::Assign(Box::new(place), Box::new(from)), Type::Void, span))
+                Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(from)), Type::Void, span))
             }
             "va_end" => {
                 let v = self.rvalue(&args[0])?;
-                Ok(HExpr { ty: Type::Void, ..v })
+                Ok(Expr { ty: Type::Void, ..v })
             }
             "va_arg" => {
                 let A::SizeofType(ts) = &args[1].kind else { return Err(self.error(args[1].span, "expected a type")) };
@@ -112,13 +112,13 @@ impl Resolver<'_> {
                 let place = self.list_place(&args[0])?;
                 let ap = self.rvalue(&args[0])?;
                 let tmp = self.new_slot();
-                let read = HExpr::new(HK::Lib(Lib::VaArg(s), vec![ap]), ty.clone(), span);
-                let keep = HExpr::new(HK::Assign(Box::new(Place::Slot(tmp)), Box::new(read)), ty.clone(), span);
-                let step = HExpr::new(HK::Const(SLOT), Type::Scalar(Scalar::I64), span);
-                let next = HExpr::new(HK::PtrCompound(1, Box::new(place), Box::new(step)), list, span);
-                let both = HExpr::new(HK::Comma(Box::new(keep), Box::new(next)), ty.clone(), span);
-                Ok(HExpr::new(
-                    HK::Comma(Box::new(both), Box::new(HExpr::new(HK::Slot(tmp), ty.clone(), span))),
+                let read = Expr::new(ExprKind::Lib(Lib::VaArg(s), vec![ap]), ty.clone(), span);
+                let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(tmp)), Box::new(read)), ty.clone(), span);
+                let step = Expr::new(ExprKind::Const(SLOT), Type::Scalar(Scalar::I64), span);
+                let next = Expr::new(ExprKind::PtrCompound(1, Box::new(place), Box::new(step)), list, span);
+                let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(next)), ty.clone(), span);
+                Ok(Expr::new(
+                    ExprKind::Comma(Box::new(both), Box::new(Expr::new(ExprKind::Slot(tmp), ty.clone(), span))),
                     ty,
                     span,
                 ))
@@ -137,7 +137,7 @@ impl Resolver<'_> {
                     let to = if name == "vsnprintf" && i == 1 { Type::Scalar(Scalar::U64) } else { list.clone() };
                     vals.push(self.convert(v, &to)?);
                 }
-                Ok(HExpr::new(HK::Lib(lib, vals), Type::INT, span))
+                Ok(Expr::new(ExprKind::Lib(lib, vals), Type::INT, span))
             }
         }
     }
@@ -159,7 +159,7 @@ fn promoted(s: Scalar) -> &'static str {
 
 impl Interp<'_> {
     /// The argument at `ap`, stored as `s`; reading past the last one the call passed is a host error.
-    pub(super) fn va_arg(&mut self, ap: u64, s: Scalar, e: &HExpr) -> Result<u64, Stop> {
+    pub(super) fn va_arg(&mut self, ap: u64, s: Scalar, e: &Expr) -> Result<u64, Stop> {
         match self.mem.load(ap, s.size()) {
             Ok(v) => Ok(v),
             Err(MemFault::OutOfBounds { alloc, offset }) if self.mem.allocs[alloc].name.starts_with(BLOCK) => {
@@ -180,7 +180,7 @@ impl Interp<'_> {
 
     /// The text `vprintf` prints for format `fmt` with the arguments from `ap` on, each read as its conversion
     /// says (`%d` an `int`, `%ld` a `long`, `%f` a `double`, `%s` and `%p` a pointer).
-    pub(super) fn va_text(&mut self, fmt: u64, ap: u64, e: &HExpr) -> Result<String, Stop> {
+    pub(super) fn va_text(&mut self, fmt: u64, ap: u64, e: &Expr) -> Result<String, Stop> {
         let text = String::from_utf8_lossy(&self.c_str(fmt, e)?).into_owned();
         let mut out = String::new();
         let mut at = ap;

@@ -65,7 +65,7 @@ impl Resolver<'_> {
 
     /// A vector declaration's initialiser: `(n)`, `(n, value)` (a brace list of one or two is read the
     /// same way).
-    pub(super) fn vector_init(&mut self, addr: HExpr, ty: &Type, init: &ast::Expr, out: &mut Vec<HStmt>) -> Res<()> {
+    pub(super) fn vector_init(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Res<()> {
         let span = init.span;
         let elem = vector_elem(ty).cloned().ok_or(Fail)?;
         let A::InitList(items) = &init.kind else {
@@ -73,7 +73,7 @@ impl Resolver<'_> {
         };
         let s = elem.scalar().ok_or(Fail)?;
         let (n, value) = match items.as_slice() {
-            [n] => (self.rvalue(n)?, HExpr::new(HK::Const(0), elem.clone(), span)),
+            [n] => (self.rvalue(n)?, Expr::new(ExprKind::Const(0), elem.clone(), span)),
             [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {
                 // `std::vector<T> v(p, p + n)`: a copy of the elements in [first, last).
                 let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
@@ -82,29 +82,29 @@ impl Resolver<'_> {
                     self.convert(last, &Type::ptr(elem.clone(), true))?,
                 );
                 let size = elem.size() as i64;
-                let n = HExpr::new(
-                    HK::PtrDiff(Box::new(last), Box::new(first.clone()), size),
+                let n = Expr::new(
+                    ExprKind::PtrDiff(Box::new(last), Box::new(first.clone()), size),
                     Type::Scalar(Scalar::U64),
                     span,
                 );
-                let zero = HExpr::new(HK::Const(0), elem.clone(), span);
-                let bytes = HExpr::new(
-                    HK::Arith(
+                let zero = Expr::new(ExprKind::Const(0), elem.clone(), span);
+                let bytes = Expr::new(
+                    ExprKind::Arith(
                         crate::front::tast::ArithOp::Mul,
                         Scalar::U64,
                         Box::new(n.clone()),
-                        Box::new(HExpr::new(HK::Const(size as u64), Type::Scalar(Scalar::U64), span)),
+                        Box::new(Expr::new(ExprKind::Const(size as u64), Type::Scalar(Scalar::U64), span)),
                     ),
                     Type::Scalar(Scalar::U64),
                     span,
                 );
-                out.push(HStmt::Expr(HExpr::new(
-                    HK::Lib(Lib::VecResize(s), vec![addr.clone(), n, zero]),
+                out.push(Stmt::Expr(Expr::new(
+                    ExprKind::Lib(Lib::VecResize(s), vec![addr.clone(), n, zero]),
                     Type::Void,
                     span,
                 )));
                 let start = self.vector_ptr(addr, 0, &elem);
-                out.push(HStmt::Expr(HExpr::new(HK::Lib(Lib::Memcpy, vec![start, first, bytes]), Type::Void, span)));
+                out.push(Stmt::Expr(Expr::new(ExprKind::Lib(Lib::Memcpy, vec![start, first, bytes]), Type::Void, span)));
                 return Ok(());
             }
             [n, v] => {
@@ -114,56 +114,56 @@ impl Resolver<'_> {
             _ => return Err(self.unsupported(span, "a std::vector initialised with a list of elements yet")),
         };
         let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
-        out.push(HStmt::Expr(HExpr::new(HK::Lib(Lib::VecResize(s), vec![addr, n, value]), Type::Void, span)));
+        out.push(Stmt::Expr(Expr::new(ExprKind::Lib(Lib::VecResize(s), vec![addr, n, value]), Type::Void, span)));
         Ok(())
     }
 
     /// The pointer field `k` (0 start, 1 finish) of the vector at `addr`.
-    pub(super) fn vector_ptr(&self, addr: HExpr, k: i64, elem: &Type) -> HExpr {
+    pub(super) fn vector_ptr(&self, addr: Expr, k: i64, elem: &Type) -> Expr {
         let span = addr.span;
         let at = super::resolve::ptr_add(addr, 8 * k, &Type::ptr(elem.clone(), false));
-        HExpr::new(HK::Load(Box::new(at), Scalar::U64, None), Type::ptr(elem.clone(), false), span)
+        Expr::new(ExprKind::Load(Box::new(at), Scalar::U64, None), Type::ptr(elem.clone(), false), span)
     }
 
     /// `v[i]` on a vector: where the element is.
-    pub(super) fn vector_index(&mut self, v: HExpr, i: HExpr, span: Span, what: Option<String>) -> Res<(Lv, Type)> {
+    pub(super) fn vector_index(&mut self, v: Expr, i: Expr, span: Span, what: Option<String>) -> Res<(Lv, Type)> {
         let elem = vector_elem(&v.ty).cloned().ok_or(Fail)?;
         let start = self.vector_ptr(v, 0, &elem);
         let i = self.index(i)?;
         let size = elem.size() as i64;
-        let at = HExpr::new(HK::PtrAdd(Box::new(start), Box::new(i), size), Type::ptr(elem.clone(), false), span);
+        let at = Expr::new(ExprKind::PtrAdd(Box::new(start), Box::new(i), size), Type::ptr(elem.clone(), false), span);
         Ok((Lv::Mem(at, what), elem))
     }
 
     /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).
-    pub(super) fn vector_method(&mut self, obj: HExpr, m: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn vector_method(&mut self, obj: Expr, m: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let elem = vector_elem(&obj.ty).cloned().ok_or(Fail)?;
         let s = elem.scalar().ok_or(Fail)?;
         let size = elem.size() as i64;
         let u64t = Type::Scalar(Scalar::U64);
         let arity = |n: usize| args.len() == n;
-        let call = |lib, vals| HExpr::new(HK::Lib(lib, vals), Type::Void, span);
+        let call = |lib, vals| Expr::new(ExprKind::Lib(lib, vals), Type::Void, span);
         Ok(match m.name.as_str() {
             "size" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
-                HExpr::new(HK::PtrDiff(Box::new(a), Box::new(b), size), u64t, span)
+                Expr::new(ExprKind::PtrDiff(Box::new(a), Box::new(b), size), u64t, span)
             }
             "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
             // On an empty vector these read outside its storage: the host memory check reports it.
             "front" if arity(0) => {
                 let at = self.vector_ptr(obj, 0, &elem);
-                HExpr::new(HK::Load(Box::new(at), s, None), elem, span)
+                Expr::new(ExprKind::Load(Box::new(at), s, None), elem, span)
             }
             "back" if arity(0) => {
                 let end = self.vector_ptr(obj, 1, &elem);
                 let at = super::resolve::ptr_add(end, -size, &elem);
-                HExpr::new(HK::Load(Box::new(at), s, None), elem, span)
+                Expr::new(ExprKind::Load(Box::new(at), s, None), elem, span)
             }
             "empty" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
-                HExpr::new(
-                    HK::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)),
+                Expr::new(
+                    ExprKind::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)),
                     Type::BOOL,
                     span,
                 )
@@ -186,12 +186,12 @@ impl Resolver<'_> {
                         let v = self.rvalue(a)?;
                         self.convert(v, &elem)?
                     }
-                    None => HExpr::new(HK::Const(0), elem.clone(), span),
+                    None => Expr::new(ExprKind::Const(0), elem.clone(), span),
                 };
                 call(Lib::VecResize(s), vec![obj, n, v])
             }
             "clear" if arity(0) => {
-                let zero = HExpr::new(HK::Const(0), u64t, span);
+                let zero = Expr::new(ExprKind::Const(0), u64t, span);
                 call(Lib::VecResize(s), vec![obj, zero.clone(), zero])
             }
             _ => {
@@ -204,7 +204,7 @@ impl Resolver<'_> {
 
     /// `std::begin(v)`, `std::end(v)`, `std::generate`, `std::fill`, `std::fill_n`, `std::accumulate`: None
     /// when `name` is none of them.
-    pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Res<HExpr>> {
+    pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
         match (name, args) {
             ("begin" | "end", [v]) => Some(self.rvalue(v).and_then(|v| {
                 let elem =
@@ -222,7 +222,7 @@ impl Resolver<'_> {
                 let n = self.index(n)?;
                 let size = first.ty.pointee().map_or(1, |t| t.size() as i64);
                 let ty = first.ty.clone();
-                let last = HExpr::new(HK::PtrAdd(Box::new(first.clone()), Box::new(n), size), ty, span);
+                let last = Expr::new(ExprKind::PtrAdd(Box::new(first.clone()), Box::new(n), size), ty, span);
                 self.fill(first, last, v, span)
             })()),
             ("accumulate", [first, last, init]) => Some((|| {
@@ -231,22 +231,22 @@ impl Resolver<'_> {
                     return Err(self.error(span, "`accumulate` needs pointers to numbers and a number"));
                 };
                 let ty = init.ty.clone();
-                Ok(HExpr::new(HK::Lib(Lib::Accumulate(elem, acc), vec![first, last, init]), ty, span))
+                Ok(Expr::new(ExprKind::Lib(Lib::Accumulate(elem, acc), vec![first, last, init]), ty, span))
             })()),
             _ => None,
         }
     }
 
-    fn fill(&mut self, first: HExpr, last: HExpr, v: &ast::Expr, span: Span) -> Res<HExpr> {
+    fn fill(&mut self, first: Expr, last: Expr, v: &ast::Expr, span: Span) -> Res<Expr> {
         let elem = first.ty.pointee().cloned().ok_or_else(|| self.error(span, "`fill` needs pointers"))?;
         let v = self.rvalue(v)?;
         let v = self.convert(v, &elem)?;
         let s = elem.scalar().ok_or(Fail)?;
-        Ok(HExpr::new(HK::Generate(Box::new(first), Box::new(last), s, Box::new(v)), Type::Void, span))
+        Ok(Expr::new(ExprKind::Generate(Box::new(first), Box::new(last), s, Box::new(v)), Type::Void, span))
     }
 
     /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.
-    fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Res<HExpr> {
+    fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Res<Expr> {
         let value = match &f.kind {
             A::Lambda { params, body } if params.is_empty() => match body.as_slice() {
                 [ast::Stmt { kind: S::Return(Some(v)), .. }] => v,
@@ -261,7 +261,7 @@ impl Resolver<'_> {
 
 impl Interp<'_> {
     /// The vector at `at`: its start, finish and end of storage.
-    fn vector_at(&mut self, at: u64, e: &HExpr) -> Result<[u64; 3], Stop> {
+    fn vector_at(&mut self, at: u64, e: &Expr) -> Result<[u64; 3], Stop> {
         let mut p = [0u64; 3];
         for (k, v) in p.iter_mut().enumerate() {
             *v = self.load(at + 8 * k as u64, Scalar::U64, None, e.span)?;
@@ -269,7 +269,7 @@ impl Interp<'_> {
         Ok(p)
     }
 
-    fn set_vector(&mut self, at: u64, p: [u64; 3], e: &HExpr) -> Result<(), Stop> {
+    fn set_vector(&mut self, at: u64, p: [u64; 3], e: &Expr) -> Result<(), Stop> {
         for (k, v) in p.iter().enumerate() {
             self.write_bytes(at + 8 * k as u64, Some(&v.to_le_bytes()), 8, 0, e.span)?;
         }
@@ -277,7 +277,7 @@ impl Interp<'_> {
     }
 
     /// Makes the storage of the vector at `at` hold at least `n` elements of `size` bytes.
-    fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &HExpr) -> Result<[u64; 3], Stop> {
+    fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &Expr) -> Result<[u64; 3], Stop> {
         let [start, finish, end] = self.vector_at(at, e)?;
         if n * size <= end - start {
             return Ok([start, finish, end]);
@@ -306,7 +306,7 @@ impl Interp<'_> {
     }
 
     /// `resize`, `reserve`, `push_back` on the vector at `v[0]`.
-    pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &HExpr) -> Result<(), Stop> {
+    pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &Expr) -> Result<(), Stop> {
         let at = v[0];
         match lib {
             Lib::VecResize(s) => {
@@ -336,7 +336,7 @@ impl Interp<'_> {
     }
 
     /// `std::accumulate` over `[first, last)` of `elem`, starting from `init` in `acc`.
-    pub(super) fn accumulate(&mut self, elem: Scalar, acc: Scalar, v: &[u64], e: &HExpr) -> Result<u64, Stop> {
+    pub(super) fn accumulate(&mut self, elem: Scalar, acc: Scalar, v: &[u64], e: &Expr) -> Result<u64, Stop> {
         let (mut p, last, mut sum) = (v[0], v[1], v[2]);
         while p < last {
             let x = self.load(p, elem, None, e.span)?;

@@ -19,7 +19,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         let with_status = match name.name.as_str() {
             "cudaStreamAddCallback" => true,
             "cudaLaunchHostFunc" => false,
@@ -28,7 +28,7 @@ impl Resolver<'_> {
         Some(self.callback(&name.name, with_status, args, span))
     }
 
-    fn callback(&mut self, api: &str, with_status: bool, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    fn callback(&mut self, api: &str, with_status: bool, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let n = if with_status { 4 } else { 3 };
         if args.len() != n {
             return Err(self.error(span, format!("`{api}` takes {n} arguments")));
@@ -45,8 +45,8 @@ impl Resolver<'_> {
         let sync = sig("cudaStreamSynchronize").expect("a runtime function");
         let status = self.new_slot();
         let wait = self.runtime_args("cudaStreamSynchronize", sync, &args[..1], span)?;
-        let set = HExpr::new(HK::Assign(Box::new(Place::Slot(status)), Box::new(wait)), Type::INT, span);
-        let status_value = || HExpr::new(HK::Slot(status), Type::INT, span);
+        let set = Expr::new(ExprKind::Assign(Box::new(Place::Slot(status)), Box::new(wait)), Type::INT, span);
+        let status_value = || Expr::new(ExprKind::Slot(status), Type::INT, span);
         let data = self.rvalue(&args[2])?;
         let mut vals = vec![];
         if with_status {
@@ -55,13 +55,13 @@ impl Resolver<'_> {
             vals.push(self.convert(status_value(), &params[1])?);
         }
         vals.push(self.convert(data, &params[data_at])?);
-        let call = HExpr::new(HK::Call(f, vals), Type::Void, span);
-        let mut e = HExpr::new(HK::Comma(Box::new(set), Box::new(call)), Type::Void, span);
+        let call = Expr::new(ExprKind::Call(f, vals), Type::Void, span);
+        let mut e = Expr::new(ExprKind::Comma(Box::new(set), Box::new(call)), Type::Void, span);
         if with_status {
             // The flags (0: CUDA reserves them) are evaluated, as an argument is.
             let flags = self.rvalue(&args[3])?;
-            e = HExpr::new(HK::Comma(Box::new(flags), Box::new(e)), Type::Void, span);
+            e = Expr::new(ExprKind::Comma(Box::new(flags), Box::new(e)), Type::Void, span);
         }
-        Ok(HExpr::new(HK::Comma(Box::new(e), Box::new(status_value())), Type::INT, span))
+        Ok(Expr::new(ExprKind::Comma(Box::new(e), Box::new(status_value())), Type::INT, span))
     }
 }

@@ -100,7 +100,7 @@ impl Interp<'_> {
     }
 
     /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
-    fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &HExpr) -> Result<Vec<u8>, Stop> {
+    fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &Expr) -> Result<Vec<u8>, Stop> {
         let line = self.line(e.span);
         match loc {
             Loc::Device => Ok(self.dev.read(addr, n).unwrap_or_default()),
@@ -114,7 +114,7 @@ impl Interp<'_> {
         }
     }
 
-    fn write_any(&mut self, addr: u64, data: &[u8], loc: Loc, what: &str, e: &HExpr) -> Result<(), Stop> {
+    fn write_any(&mut self, addr: u64, data: &[u8], loc: Loc, what: &str, e: &Expr) -> Result<(), Stop> {
         let line = self.line(e.span);
         match loc {
             Loc::Device => {
@@ -173,7 +173,7 @@ impl Interp<'_> {
         kind: u32,
         blocking: bool,
         what: &str,
-        e: &HExpr,
+        e: &Expr,
     ) -> Result<u32, Stop> {
         let line = self.line(e.span);
         let (ld, ls) = (self.loc(dst), self.loc(src));
@@ -260,7 +260,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol`, `cudaGetSymbolAddress`.
-    pub(super) fn symbol_copy(&mut self, api: Api, v: &[u64; 6], e: &HExpr) -> Result<u32, Stop> {
+    pub(super) fn symbol_copy(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u32, Stop> {
         let line = self.line(e.span);
         let index = if api == Api::MemcpyToSymbol { v[0] } else { v[1] };
         let Some((addr, size)) = self.dev.symbol(index as usize) else { return Ok(INVALID_SYMBOL) };
@@ -309,7 +309,7 @@ impl Interp<'_> {
 
     /// `cudaMalloc`, `cudaMallocManaged`, `cudaMallocHost`/`cudaHostAlloc`, `cudaFreeHost`,
     /// `cudaHostGetDevicePointer`, `cudaFree`.
-    pub(super) fn allocation(&mut self, api: Api, v: &[u64; 6], line: u32, e: &HExpr) -> Result<u64, Stop> {
+    pub(super) fn allocation(&mut self, api: Api, v: &[u64; 6], line: u32, e: &Expr) -> Result<u64, Stop> {
         self.rt.clock.host_ns += timing::ALLOC_NS;
         Ok(match api {
             Api::Malloc => {

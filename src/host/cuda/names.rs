@@ -7,7 +7,7 @@ use crate::front::ast::{self, ExprKind as A, UnaryOp};
 use crate::front::source::Span;
 use crate::front::types::{Scalar, StructDef, Type};
 use crate::host::resolve::{Res, Resolver, Var, name_of};
-use crate::host::tree::{HExpr, HK, Lib, storage};
+use crate::host::tree::{Expr, ExprKind, Lib, storage};
 
 /// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,12 +260,12 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<HExpr>> {
+    ) -> Option<Res<Expr>> {
         let sig = sig(&name.name)?;
         Some(self.runtime_args(&name.name, sig, args, span))
     }
 
-    pub(super) fn runtime_args(&mut self, name: &str, sig: Sig, args: &[ast::Expr], span: Span) -> Res<HExpr> {
+    pub(super) fn runtime_args(&mut self, name: &str, sig: Sig, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let n = sig.params.len();
         if args.len() > n || args.len() + sig.defaults.len() < n {
             return Err(self.error(span, format!("`{name}` takes {n} arguments")));
@@ -280,7 +280,7 @@ impl Resolver<'_> {
                     if name_of(a).is_none_or(|k| self.kernels.find(&k).is_none()) {
                         return Err(self.error(a.span, format!("`{name}` takes a kernel")));
                     }
-                    HExpr::new(HK::Const(0), p.clone(), a.span)
+                    Expr::new(ExprKind::Const(0), p.clone(), a.span)
                 }
                 Some(a) => {
                     let v = self.rvalue(a)?;
@@ -288,7 +288,7 @@ impl Resolver<'_> {
                 }
                 None => {
                     let d = sig.defaults[sig.defaults.len() - (n - i)];
-                    HExpr::new(HK::Const(d), p.clone(), span)
+                    Expr::new(ExprKind::Const(d), p.clone(), span)
                 }
             };
             vals.push(v);
@@ -297,15 +297,15 @@ impl Resolver<'_> {
             // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
-            vals.push(HExpr::new(HK::Const(id as u64), Type::INT, span));
+            vals.push(Expr::new(ExprKind::Const(id as u64), Type::INT, span));
             let elem = args.first().and_then(|a| self.pointee_scalar(a)).unwrap_or(Scalar::U8);
-            vals.push(HExpr::new(HK::Const(super::scalar_index(elem)), Type::INT, span));
+            vals.push(Expr::new(ExprKind::Const(super::scalar_index(elem)), Type::INT, span));
         }
-        Ok(HExpr::new(HK::Lib(Lib::Cuda(sig.api), vals), sig.ret, span))
+        Ok(Expr::new(ExprKind::Lib(Lib::Cuda(sig.api), vals), sig.ret, span))
     }
 
     /// A `__device__` or `__constant__` variable named as a symbol: its index in the program's globals.
-    fn symbol(&mut self, a: &ast::Expr) -> Res<HExpr> {
+    fn symbol(&mut self, a: &ast::Expr) -> Res<Expr> {
         let e = match &a.kind {
             A::Unary(UnaryOp::AddrOf, x) => x,
             _ => a,
@@ -321,7 +321,7 @@ impl Resolver<'_> {
             _ => None,
         };
         match found {
-            Some(i) => Ok(HExpr::new(HK::Const(i as u64), Type::Scalar(Scalar::U64), a.span)),
+            Some(i) => Ok(Expr::new(ExprKind::Const(i as u64), Type::Scalar(Scalar::U64), a.span)),
             None => Err(self.error(a.span, "this is not a `__device__` or `__constant__` variable of this file")),
         }
     }

@@ -103,9 +103,9 @@ impl<'b, 'f> Lower<'b, 'f> {
 
     /// The loop `s`, entered at its condition (a `for`'s initialisation has run), then `return DONE`; the
     /// sites its helper calls name, and how many access caches it uses.
-    pub fn region(mut self, s: &HStmt) -> (Vec<Site>, u32) {
+    pub fn region(mut self, s: &Stmt) -> (Vec<Site>, u32) {
         match s {
-            HStmt::For(_, c, step, body) => self.for_loop(c.as_ref(), step.as_ref(), body),
+            Stmt::For(_, c, step, body) => self.for_loop(c.as_ref(), step.as_ref(), body),
             _ => self.stmt(s),
         }
         self.spill();
@@ -183,19 +183,19 @@ impl<'b, 'f> Lower<'b, 'f> {
     }
 
     /// `e != 0`, as a Cranelift condition.
-    fn test(&mut self, e: &HExpr) -> Value {
+    fn test(&mut self, e: &Expr) -> Value {
         let v = self.expr(e);
         self.b.ins().icmp_imm_s(IntCC::NotEqual, v, 0)
     }
 
     /// `e != 0` as the interpreter's 0 or 1.
-    fn test_bits(&mut self, e: &HExpr) -> Value {
+    fn test_bits(&mut self, e: &Expr) -> Value {
         let t = self.test(e);
         self.b.ins().uextend(I64, t)
     }
 
     /// Goes on in a new block when `c` holds, else to `otherwise`.
-    fn enter_if(&mut self, c: &HExpr, otherwise: Block) {
+    fn enter_if(&mut self, c: &Expr, otherwise: Block) {
         let t = self.test(c);
         let then = self.b.create_block();
         self.b.ins().brif(t, then, &[], otherwise, &[]);
@@ -203,13 +203,13 @@ impl<'b, 'f> Lower<'b, 'f> {
     }
 
     /// A loop's body, whose `break` goes to `brk` and `continue` to `cont`.
-    fn body(&mut self, body: &HStmt, brk: Block, cont: Block) {
+    fn body(&mut self, body: &Stmt, brk: Block, cont: Block) {
         self.loops.push((brk, cont));
         self.stmt(body);
         self.loops.pop();
     }
 
-    fn for_loop(&mut self, c: Option<&HExpr>, step: Option<&HExpr>, body: &HStmt) {
+    fn for_loop(&mut self, c: Option<&Expr>, step: Option<&Expr>, body: &Stmt) {
         let (head, stepb, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
         self.b.ins().jump(head, &[]);
         self.b.switch_to_block(head);
@@ -227,13 +227,13 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.switch_to_block(done);
     }
 
-    fn stmt(&mut self, s: &HStmt) {
+    fn stmt(&mut self, s: &Stmt) {
         match s {
-            HStmt::Expr(e) => {
+            Stmt::Expr(e) => {
                 self.expr(e);
             }
-            HStmt::Block(b) => b.iter().for_each(|s| self.stmt(s)),
-            HStmt::If(c, t, f) => {
+            Stmt::Block(b) => b.iter().for_each(|s| self.stmt(s)),
+            Stmt::If(c, t, f) => {
                 let (fb, done) = (self.b.create_block(), self.b.create_block());
                 self.enter_if(c, fb);
                 self.stmt(t);
@@ -245,7 +245,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.ins().jump(done, &[]);
                 self.b.switch_to_block(done);
             }
-            HStmt::While(c, body) => {
+            Stmt::While(c, body) => {
                 let (head, done) = (self.b.create_block(), self.b.create_block());
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(head);
@@ -255,7 +255,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.ins().jump(head, &[]);
                 self.b.switch_to_block(done);
             }
-            HStmt::DoWhile(body, c) => {
+            Stmt::DoWhile(body, c) => {
                 let (top, cond, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
                 self.b.ins().jump(top, &[]);
                 self.b.switch_to_block(top);
@@ -267,13 +267,13 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.ins().brif(t, top, &[], done, &[]);
                 self.b.switch_to_block(done);
             }
-            HStmt::For(init, c, step, body) => {
+            Stmt::For(init, c, step, body) => {
                 init.iter().for_each(|s| self.stmt(s));
                 self.for_loop(c.as_ref(), step.as_ref(), body);
             }
-            HStmt::Break | HStmt::Continue => {
+            Stmt::Break | Stmt::Continue => {
                 let (brk, cont) = *self.loops.last().expect("a break inside the compiled loop");
-                self.b.ins().jump(if matches!(s, HStmt::Break) { brk } else { cont }, &[]);
+                self.b.ins().jump(if matches!(s, Stmt::Break) { brk } else { cont }, &[]);
                 self.go_on();
             }
             // `return`, `goto`, `switch` and the rest: the interpreter runs them.
@@ -281,8 +281,8 @@ impl<'b, 'f> Lower<'b, 'f> {
         }
     }
 
-    fn callback_stmt(&mut self, s: &HStmt) {
-        let site = self.site(Site::Stmt(s as *const HStmt));
+    fn callback_stmt(&mut self, s: &Stmt) {
+        let site = self.site(Site::Stmt(s as *const Stmt));
         self.spill();
         let r = self.call(Helper::Stmt, &[self.env, site, self.slots]);
         self.reload();
@@ -303,8 +303,8 @@ impl<'b, 'f> Lower<'b, 'f> {
     }
 
     /// The interpreter evaluates `e`; a stop leaves the loop.
-    fn callback_expr(&mut self, e: &HExpr) -> Value {
-        let site = self.site(Site::Expr(e as *const HExpr));
+    fn callback_expr(&mut self, e: &Expr) -> Value {
+        let site = self.site(Site::Expr(e as *const Expr));
         self.spill();
         let out = self.b.ins().stack_addr(I64, self.out, 0);
         let r = self.call(Helper::Expr, &[self.env, site, self.slots, out]);
@@ -324,35 +324,35 @@ impl<'b, 'f> Lower<'b, 'f> {
         self.b.switch_to_block(go);
     }
 
-    fn expr(&mut self, e: &HExpr) -> Value {
+    fn expr(&mut self, e: &Expr) -> Value {
         match &e.kind {
-            HK::Const(v) => self.b.ins().iconst(I64, *v as i64),
-            HK::Slot(s) => self.b.use_var(self.var(*s)),
-            HK::Load(addr, s, what) => {
+            ExprKind::Const(v) => self.b.ins().iconst(I64, *v as i64),
+            ExprKind::Slot(s) => self.b.use_var(self.var(*s)),
+            ExprKind::Load(addr, s, what) => {
                 let a = self.address(addr);
                 let p = self.host_ptr(a, *s, what, e.span, false);
                 self.load(p, *s)
             }
-            HK::Arith(op, s, a, b) => {
+            ExprKind::Arith(op, s, a, b) => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 self.arith(*op, *s, x, y, e.span)
             }
-            HK::Cmp(op, s, a, b) => {
+            ExprKind::Cmp(op, s, a, b) => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 self.compare(*op, *s, x, y)
             }
-            HK::Convert(from, to, v) => {
+            ExprKind::Convert(from, to, v) => {
                 let x = self.expr(v);
                 self.convert(*from, *to, x)
             }
-            HK::PtrAdd(..) => self.address(e),
-            HK::PtrDiff(a, b, size) if *size > 0 => {
+            ExprKind::PtrAdd(..) => self.address(e),
+            ExprKind::PtrDiff(a, b, size) if *size > 0 => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 let d = self.b.ins().isub(x, y);
                 self.b.ins().sdiv_imm_s(d, *size)
             }
-            HK::Lib(Lib::Rand, args) if args.is_empty() => self.call(Helper::Rand, &[self.env]),
-            HK::Lib(Lib::Math(f), args) if args.len() <= 2 => {
+            ExprKind::Lib(Lib::Rand, args) if args.is_empty() => self.call(Helper::Rand, &[self.env]),
+            ExprKind::Lib(Lib::Math(f), args) if args.len() <= 2 => {
                 let mut v = [None, None];
                 for (i, a) in args.iter().enumerate() {
                     v[i] = Some(self.expr(a));
@@ -362,7 +362,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 let site = self.site(Site::Math(*f, ty));
                 self.call(Helper::Pure, &[self.env, site, v[0].unwrap_or(zero), v[1].unwrap_or(zero)])
             }
-            HK::Assign(p, v) => {
+            ExprKind::Assign(p, v) => {
                 let x = self.expr(v);
                 match &**p {
                     Place::Slot(s) => self.b.def_var(self.var(*s), x),
@@ -374,7 +374,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 }
                 x
             }
-            HK::Compound(op, c, t, p, v) => {
+            ExprKind::Compound(op, c, t, p, v) => {
                 let rhs = self.expr(v);
                 let (old, ptr) = self.read_place(p, e.span);
                 let x = self.convert(*t, *c, old);
@@ -383,7 +383,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 new
             }
-            HK::PtrCompound(size, p, v) => {
+            ExprKind::PtrCompound(size, p, v) => {
                 let i = self.expr(v);
                 let (old, ptr) = self.read_place(p, e.span);
                 let d = self.b.ins().imul_imm_s(i, *size);
@@ -391,8 +391,8 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 new
             }
-            HK::IncDec(_, Scalar::Bool, _, _) => self.callback_expr(e),
-            HK::IncDec(p, s, step, prefix) => {
+            ExprKind::IncDec(_, Scalar::Bool, _, _) => self.callback_expr(e),
+            ExprKind::IncDec(p, s, step, prefix) => {
                 let (old, ptr) = self.read_place(p, e.span);
                 let new = if s.is_float() {
                     let one = self.b.ins().iconst(I64, Scalar::I64.convert_bits(*s, *step as u64) as i64);
@@ -404,19 +404,19 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 if *prefix { new } else { old }
             }
-            HK::Unary(UnOp::Not, _, v) => {
+            ExprKind::Unary(UnOp::Not, _, v) => {
                 let x = self.expr(v);
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
                 self.b.ins().uextend(I64, z)
             }
-            HK::Unary(op, s, v) => {
+            ExprKind::Unary(op, s, v) => {
                 let x = self.expr(v);
                 let site = self.site(Site::Unary(*op, Ty::from(*s)));
                 let zero = self.b.ins().iconst(I64, 0);
                 self.call(Helper::Pure, &[self.env, site, x, zero])
             }
-            HK::And(a, b) | HK::Or(a, b) => {
-                let and = matches!(e.kind, HK::And(..));
+            ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+                let and = matches!(e.kind, ExprKind::And(..));
                 let x = self.test_bits(a);
                 let (second, done) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(done, I64);
@@ -431,7 +431,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.switch_to_block(done);
                 r
             }
-            HK::Cond(c, a, b) => {
+            ExprKind::Cond(c, a, b) => {
                 let (fb, done) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(done, I64);
                 self.enter_if(c, fb);
@@ -443,7 +443,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.switch_to_block(done);
                 r
             }
-            HK::Comma(a, b) => {
+            ExprKind::Comma(a, b) => {
                 self.expr(a);
                 self.expr(b)
             }
@@ -452,9 +452,9 @@ impl<'b, 'f> Lower<'b, 'f> {
     }
 
     /// `p[i]`'s address (`p + i * size`, wrapping), or any other pointer expression's value.
-    fn address(&mut self, e: &HExpr) -> Value {
+    fn address(&mut self, e: &Expr) -> Value {
         match &e.kind {
-            HK::PtrAdd(p, i, size) => {
+            ExprKind::PtrAdd(p, i, size) => {
                 let (p, i) = (self.expr(p), self.expr(i));
                 let d = self.b.ins().imul_imm_s(i, *size);
                 self.b.ins().iadd(p, d)

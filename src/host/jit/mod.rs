@@ -22,7 +22,7 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::Module;
 
 use super::interp::{Flow, Interp, Stop};
-use super::tree::{HExpr, HStmt};
+use super::tree::{Expr, Stmt};
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
 use crate::front::types::Scalar;
@@ -73,8 +73,8 @@ pub(super) enum Site {
     Unary(UnOp, Ty),
     Math(MathFn, Ty),
     /// A statement or expression the interpreter runs (the program's tree outlives every compiled loop).
-    Stmt(*const HStmt),
-    Expr(*const HExpr),
+    Stmt(*const Stmt),
+    Expr(*const Expr),
     /// A loop iteration's step (the step limit's line).
     Tick(Span),
 }
@@ -117,7 +117,7 @@ pub struct Jit {
     module: Option<JITModule>,
     ctx: cranelift_codegen::Context,
     fctx: FunctionBuilderContext,
-    loops: HashMap<*const HStmt, Seen, foldhash::fast::FixedState>,
+    loops: HashMap<*const Stmt, Seen, foldhash::fast::FixedState>,
 }
 
 impl Jit {
@@ -142,17 +142,17 @@ impl Jit {
     }
 
     /// Compiles loop `s` and records it: its code, or None where Cranelift refuses it.
-    fn compile(&mut self, s: &HStmt) -> Option<Rc<Compiled>> {
+    fn compile(&mut self, s: &Stmt) -> Option<Rc<Compiled>> {
         if self.module.is_none() {
             self.module = Self::module();
         }
         let code = self.code(s).map(Rc::new);
-        self.loops.insert(s as *const HStmt, code.clone().map_or(Seen::Refused, Seen::Compiled));
+        self.loops.insert(s as *const Stmt, code.clone().map_or(Seen::Refused, Seen::Compiled));
         code
     }
 
     /// Machine code for loop `s` entered at its condition, or None where Cranelift refuses it.
-    fn code(&mut self, s: &HStmt) -> Option<Compiled> {
+    fn code(&mut self, s: &Stmt) -> Option<Compiled> {
         let Jit { module, ctx, fctx, .. } = self;
         let module = module.as_mut()?;
         let mut named = BTreeSet::new();
@@ -197,11 +197,11 @@ impl Drop for Jit {
 impl<'a> Interp<'a> {
     /// Loop `s` in machine code from its condition on, when it is compiled (or `compile` asks for it and
     /// Cranelift takes it): the loop's flow, or None to go on interpreting it.
-    pub(super) fn compiled_loop(&mut self, s: &HStmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
+    pub(super) fn compiled_loop(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
         if self.jit_mode == JitMode::Off {
             return Ok(None);
         }
-        let key = s as *const HStmt;
+        let key = s as *const Stmt;
         let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
         let code = match jit.loops.get(&key) {
             Some(Seen::Compiled(c)) => c.clone(),
@@ -217,9 +217,9 @@ impl<'a> Interp<'a> {
 
     /// Loop `s` ran `n` iterations in the interpreter and ended: once its runs add up to a hot loop, it is
     /// compiled for the next one.
-    pub(super) fn interpreted_loop(&mut self, s: &HStmt, n: u32) {
+    pub(super) fn interpreted_loop(&mut self, s: &Stmt, n: u32) {
         let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
-        let seen = jit.loops.entry(s as *const HStmt).or_insert(Seen::Counting(0));
+        let seen = jit.loops.entry(s as *const Stmt).or_insert(Seen::Counting(0));
         if let Seen::Counting(k) = seen {
             *k = k.saturating_add(n);
             if *k >= HOT {
@@ -267,21 +267,21 @@ impl<'a> Interp<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::host::tree::HK;
+    use crate::host::tree::ExprKind;
 
     /// `while (0) {}` at a span of its own (loops are told apart by their statement's address anyway).
-    fn empty_loop() -> HStmt {
-        let never = HExpr::new(HK::Const(0), crate::front::types::Type::INT, Span::default());
-        HStmt::While(never, Box::new(HStmt::Block(vec![])))
+    fn empty_loop() -> Stmt {
+        let never = Expr::new(ExprKind::Const(0), crate::front::types::Type::INT, Span::default());
+        Stmt::While(never, Box::new(Stmt::Block(vec![])))
     }
 
     /// Loops compiled in any order, counted first or not, all get code (two once shared a name, and the
     /// second stayed interpreted).
     #[test]
     fn every_loop_compiles_whatever_the_order() {
-        let loops: Vec<HStmt> = (0..4).map(|_| empty_loop()).collect();
+        let loops: Vec<Stmt> = (0..4).map(|_| empty_loop()).collect();
         let mut jit = Jit::new();
-        jit.loops.insert(&loops[0] as *const HStmt, Seen::Counting(HOT));
+        jit.loops.insert(&loops[0] as *const Stmt, Seen::Counting(HOT));
         assert!(jit.compile(&loops[0]).is_some());
         for l in &loops[1..] {
             assert!(jit.compile(l).is_some());

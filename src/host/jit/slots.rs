@@ -5,40 +5,40 @@ use std::collections::BTreeSet;
 use crate::host::tree::*;
 
 /// Every slot a statement names (read or written, also inside what the interpreter will run).
-pub(super) fn slots_of(s: &HStmt, into: &mut BTreeSet<Slot>) {
-    let e = |x: &HExpr, into: &mut BTreeSet<Slot>| expr_slots(x, into);
+pub(super) fn slots_of(s: &Stmt, into: &mut BTreeSet<Slot>) {
+    let e = |x: &Expr, into: &mut BTreeSet<Slot>| expr_slots(x, into);
     match s {
-        HStmt::Expr(x) => e(x, into),
-        HStmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
-        HStmt::If(c, t, f) => {
+        Stmt::Expr(x) => e(x, into),
+        Stmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
+        Stmt::If(c, t, f) => {
             e(c, into);
             slots_of(t, into);
             if let Some(f) = f {
                 slots_of(f, into);
             }
         }
-        HStmt::While(c, b) | HStmt::DoWhile(b, c) => {
+        Stmt::While(c, b) | Stmt::DoWhile(b, c) => {
             e(c, into);
             slots_of(b, into);
         }
-        HStmt::For(init, c, step, b) => {
+        Stmt::For(init, c, step, b) => {
             init.iter().for_each(|s| slots_of(s, into));
             c.iter().chain(step.iter()).for_each(|x| e(x, into));
             slots_of(b, into);
         }
-        HStmt::Return(Some(x)) => e(x, into),
-        HStmt::Switch(v, _, _, b) => {
+        Stmt::Return(Some(x)) => e(x, into),
+        Stmt::Switch(v, _, _, b) => {
             e(v, into);
             b.iter().for_each(|s| slots_of(s, into));
         }
-        HStmt::SetGlobal(_, s) | HStmt::Zero(s, _) => {
+        Stmt::SetGlobal(_, s) | Stmt::Zero(s, _) => {
             into.insert(*s);
         }
-        HStmt::Vla(s, n, _) => {
+        Stmt::Vla(s, n, _) => {
             into.insert(*s);
             e(n, into);
         }
-        HStmt::Break | HStmt::Continue | HStmt::Return(None) | HStmt::Goto(_) | HStmt::Label(_) => {}
+        Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Goto(_) | Stmt::Label(_) => {}
     }
 }
 
@@ -51,47 +51,47 @@ fn place_slots(p: &Place, into: &mut BTreeSet<Slot>) {
     }
 }
 
-fn expr_slots(e: &HExpr, into: &mut BTreeSet<Slot>) {
+fn expr_slots(e: &Expr, into: &mut BTreeSet<Slot>) {
     match &e.kind {
-        HK::Slot(s) => {
+        ExprKind::Slot(s) => {
             into.insert(*s);
         }
-        HK::Const(_) | HK::Str(_) | HK::Global(_) => {}
-        HK::Load(a, _, _) | HK::Unary(_, _, a) | HK::Convert(_, _, a) => expr_slots(a, into),
-        HK::Assign(p, v) | HK::Compound(_, _, _, p, v) | HK::PtrCompound(_, p, v) => {
+        ExprKind::Const(_) | ExprKind::Str(_) | ExprKind::Global(_) => {}
+        ExprKind::Load(a, _, _) | ExprKind::Unary(_, _, a) | ExprKind::Convert(_, _, a) => expr_slots(a, into),
+        ExprKind::Assign(p, v) | ExprKind::Compound(_, _, _, p, v) | ExprKind::PtrCompound(_, p, v) => {
             place_slots(p, into);
             expr_slots(v, into);
         }
-        HK::IncDec(p, _, _, _) => place_slots(p, into),
-        HK::Arith(_, _, a, b)
-        | HK::Cmp(_, _, a, b)
-        | HK::And(a, b)
-        | HK::Or(a, b)
-        | HK::PtrAdd(a, b, _)
-        | HK::PtrDiff(a, b, _)
-        | HK::Comma(a, b) => {
+        ExprKind::IncDec(p, _, _, _) => place_slots(p, into),
+        ExprKind::Arith(_, _, a, b)
+        | ExprKind::Cmp(_, _, a, b)
+        | ExprKind::And(a, b)
+        | ExprKind::Or(a, b)
+        | ExprKind::PtrAdd(a, b, _)
+        | ExprKind::PtrDiff(a, b, _)
+        | ExprKind::Comma(a, b) => {
             expr_slots(a, into);
             expr_slots(b, into);
         }
-        HK::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
-        HK::Call(_, args) | HK::Lib(_, args) | HK::InitDim3(_, args) => {
+        ExprKind::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
+        ExprKind::Call(_, args) | ExprKind::Lib(_, args) | ExprKind::InitDim3(_, args) => {
             args.iter().for_each(|a| expr_slots(a, into));
-            if let HK::InitDim3(a, _) = &e.kind {
+            if let ExprKind::InitDim3(a, _) = &e.kind {
                 expr_slots(a, into);
             }
         }
-        HK::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
-        HK::CallPtr(c) => {
+        ExprKind::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
+        ExprKind::CallPtr(c) => {
             expr_slots(&c.target, into);
             c.args.iter().for_each(|a| expr_slots(a, into));
         }
-        HK::LaunchPtr(l) => {
+        ExprKind::LaunchPtr(l) => {
             expr_slots(&l.ptr, into);
             for (_, direct) in &l.launches {
                 launch_slots(direct, into);
             }
         }
-        HK::Launch(l) => launch_slots(l, into),
+        ExprKind::Launch(l) => launch_slots(l, into),
     }
 }
 
