@@ -16,13 +16,20 @@ impl Resolver<'_> {
         let n = self.convert(n, &u64t)?;
         let span = n.span;
         let elem_size = Expr::new(ExprKind::Const(elem.size().max(1) as u64), u64t.clone(), span);
-        let bytes =
-            Expr::new(ExprKind::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(elem_size)), u64t.clone(), span);
+        let bytes = Expr::new(
+            ExprKind::Arith { op: ArithOp::Mul, op_ty: Scalar::U64, left: Box::new(n), right: Box::new(elem_size) },
+            u64t.clone(),
+            span,
+        );
         // Its size in bytes is kept for `sizeof`.
         let (slot, size) = (self.new_slot(), self.new_slot());
-        out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(size)), Box::new(bytes)), u64t.clone(), span)));
+        out.push(Stmt::Expr(Expr::new(
+            ExprKind::Assign(Box::new(Place::Slot(size)), Box::new(bytes)),
+            u64t.clone(),
+            span,
+        )));
         let name = dc.name.name.clone();
-        out.push(Stmt::Vla(slot, Expr::new(ExprKind::Slot(size), u64t, span), name.clone()));
+        out.push(Stmt::Vla { slot, bytes: Expr::new(ExprKind::Slot(size), u64t, span), name: name.clone() });
         self.vla_sizes.insert(slot, size);
         self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
         Ok(())
@@ -123,8 +130,12 @@ impl Resolver<'_> {
                         let v = self.rvalue(item)?;
                         let v = self.convert(v, &f.ty)?;
                         let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
-                        let place = Place::Mem(Box::new(at), s, None);
-                        out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), f.ty.clone(), span)));
+                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
+                        out.push(Stmt::Expr(Expr::new(
+                            ExprKind::Assign(Box::new(place), Box::new(v)),
+                            f.ty.clone(),
+                            span,
+                        )));
                     }
                 }
                 (Type::Struct(def), _) if def.name != "dim3" => {
@@ -145,7 +156,11 @@ impl Resolver<'_> {
                         Type::Struct(_) => (0..3)
                             .map(|k| {
                                 let at = ptr_add(v.clone(), 4 * k, &Type::UINT);
-                                Expr::new(ExprKind::Load(Box::new(at), Scalar::U32, None), Type::UINT, span)
+                                Expr::new(
+                                    ExprKind::Load { addr: Box::new(at), storage: Scalar::U32, what: None },
+                                    Type::UINT,
+                                    span,
+                                )
                             })
                             .collect(),
                         _ => vec![self.convert(v, &Type::UINT)?],
@@ -160,7 +175,7 @@ impl Resolver<'_> {
                         let v = self.rvalue(item)?;
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
-                        let place = Place::Mem(Box::new(at), s, None);
+                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
                         out.push(Stmt::Expr(Expr::new(
                             ExprKind::Assign(Box::new(place), Box::new(v)),
                             (**elem).clone(),
@@ -180,7 +195,7 @@ impl Resolver<'_> {
                     let s = storage(elem).ok_or(Fail)?;
                     for (k, b) in bytes.iter().enumerate() {
                         let at = ptr_add(addr.clone(), k as i64, elem);
-                        let place = Place::Mem(Box::new(at), s, None);
+                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
                         let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
                         out.push(Stmt::Expr(Expr::new(
                             ExprKind::Assign(Box::new(place), Box::new(v)),
@@ -192,7 +207,8 @@ impl Resolver<'_> {
                 (_, _) if storage(&ty).is_some() => {
                     let v = self.rvalue(init)?;
                     let v = self.convert(v, &ty)?;
-                    let place = Place::Mem(Box::new(addr), storage(&ty).ok_or(Fail)?, Some(name));
+                    let place =
+                        Place::Mem { addr: Box::new(addr), storage: storage(&ty).ok_or(Fail)?, what: Some(name) };
                     out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
                 }
                 _ => return Err(self.unsupported(init.span, "this initialiser in host code yet")),
@@ -213,7 +229,7 @@ impl Resolver<'_> {
                     }
                 }
             }
-            ExprKind::Convert(_, _, inner) => self.name_allocation(inner, name),
+            ExprKind::Convert { value: inner, .. } => self.name_allocation(inner, name),
             _ => {}
         }
     }

@@ -151,7 +151,11 @@ impl Resolver<'_> {
             }
             A::Unary(UnaryOp::Not, x) => {
                 let v = self.cond(x)?;
-                Ok(Expr::new(ExprKind::Unary(UnOp::Not, Scalar::Bool, Box::new(v)), Type::INT, span))
+                Ok(Expr::new(
+                    ExprKind::Unary { op: UnOp::Not, op_ty: Scalar::Bool, operand: Box::new(v) },
+                    Type::INT,
+                    span,
+                ))
             }
             A::Binary(op, a, b) => self.binary(*op, a, b, span),
             A::Assign(op, a, b) => self.assign(*op, a, b, span),
@@ -165,7 +169,7 @@ impl Resolver<'_> {
                 let step = if *increment { step } else { -step };
                 let place = self.place(lv, &ty, span)?;
                 let s = storage(&ty).ok_or(Fail)?;
-                Ok(Expr::new(ExprKind::IncDec(Box::new(place), s, step, *prefix), ty, span))
+                Ok(Expr::new(ExprKind::IncDec { place: Box::new(place), storage: s, step, prefix: *prefix }, ty, span))
             }
             A::Ternary(cond, a, b) => {
                 let cnd = self.cond(cond)?;
@@ -176,7 +180,11 @@ impl Resolver<'_> {
                     _ => b.ty.clone(),
                 };
                 let (a, b) = (self.convert(a, &ty)?, self.convert(b, &ty)?);
-                Ok(Expr::new(ExprKind::Cond(Box::new(cnd), Box::new(a), Box::new(b)), ty, span))
+                Ok(Expr::new(
+                    ExprKind::Cond { cond: Box::new(cnd), then: Box::new(a), otherwise: Box::new(b) },
+                    ty,
+                    span,
+                ))
             }
             A::Cast(ts, x) => {
                 let to = self.ty(ts, 0)?;
@@ -248,13 +256,7 @@ impl Resolver<'_> {
 
     /// `new T[n]`, `new T`, `new T(v)`: heap memory as `malloc` gives it (named for messages), the scalar
     /// initialised when a value is given.
-    fn new_expr(
-        &mut self,
-        ts: &ast::TypeSpec,
-        count: Option<&ast::Expr>,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Res<Expr> {
+    fn new_expr(&mut self, ts: &ast::TypeSpec, count: Option<&ast::Expr>, args: &[ast::Expr], span: Span) -> Res<Expr> {
         let elem = self.ty(ts, 0)?;
         let size = Expr::new(ExprKind::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
         let bytes = match count {
@@ -262,7 +264,7 @@ impl Resolver<'_> {
                 let n = self.rvalue(n)?;
                 let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
                 Expr::new(
-                    ExprKind::Arith(ArithOp::Mul, Scalar::U64, Box::new(n), Box::new(size)),
+                    ExprKind::Arith { op: ArithOp::Mul, op_ty: Scalar::U64, left: Box::new(n), right: Box::new(size) },
                     Type::Scalar(Scalar::U64),
                     span,
                 )
@@ -282,7 +284,7 @@ impl Resolver<'_> {
         let slot = self.new_slot();
         let at = Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
         let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(alloc)), ptr_ty.clone(), span);
-        let place = Place::Mem(Box::new(at.clone()), storage(&elem).ok_or(Fail)?, None);
+        let place = Place::Mem { addr: Box::new(at.clone()), storage: storage(&elem).ok_or(Fail)?, what: None };
         let store = Expr::new(ExprKind::Assign(Box::new(place), Box::new(init)), elem, span);
         let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
         Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
@@ -306,7 +308,11 @@ impl Resolver<'_> {
                 _ => Scalar::U64,
             };
             let (x, y) = (self.convert(x, &Type::Scalar(s))?, self.convert(y, &Type::Scalar(s))?);
-            return Ok(Expr::new(ExprKind::Cmp(cmp, s, Box::new(x), Box::new(y)), Type::INT, span));
+            return Ok(Expr::new(
+                ExprKind::Cmp { op: cmp, op_ty: s, left: Box::new(x), right: Box::new(y) },
+                Type::INT,
+                span,
+            ));
         }
         let arith = arith_op(op).ok_or(Fail)?;
         match (&x.ty, &y.ty, arith) {
@@ -317,17 +323,21 @@ impl Resolver<'_> {
                 if arith == ArithOp::Sub {
                     i = self.unop(UnOp::Neg, i, span)?;
                 }
-                Ok(Expr::new(ExprKind::PtrAdd(Box::new(x), Box::new(i), size), ty, span))
+                Ok(Expr::new(ExprKind::PtrAdd { ptr: Box::new(x), index: Box::new(i), elem_size: size }, ty, span))
             }
             (Type::Scalar(_), Type::Ptr { elem, .. }, ArithOp::Add) => {
                 let size = elem.size() as i64;
                 let ty = y.ty.clone();
                 let i = self.index(x)?;
-                Ok(Expr::new(ExprKind::PtrAdd(Box::new(y), Box::new(i), size), ty, span))
+                Ok(Expr::new(ExprKind::PtrAdd { ptr: Box::new(y), index: Box::new(i), elem_size: size }, ty, span))
             }
             (Type::Ptr { elem, .. }, Type::Ptr { .. }, ArithOp::Sub) => {
                 let size = (elem.size() as i64).max(1);
-                Ok(Expr::new(ExprKind::PtrDiff(Box::new(x), Box::new(y), size), Type::Scalar(Scalar::I64), span))
+                Ok(Expr::new(
+                    ExprKind::PtrDiff { left: Box::new(x), right: Box::new(y), elem_size: size },
+                    Type::Scalar(Scalar::I64),
+                    span,
+                ))
             }
             _ => self.arith(arith, x, y, span),
         }
@@ -359,12 +369,20 @@ impl Resolver<'_> {
                 let size = elem.size() as i64;
                 let i = self.index(v)?;
                 let size = if arith == ArithOp::Sub { -size } else { size };
-                Ok(Expr::new(ExprKind::PtrCompound(size, Box::new(place), Box::new(i)), ty, span))
+                Ok(Expr::new(
+                    ExprKind::PtrCompound { elem_size: size, place: Box::new(place), value: Box::new(i) },
+                    ty,
+                    span,
+                ))
             }
             (Type::Scalar(t), Type::Scalar(s)) => {
                 let c = if matches!(arith, ArithOp::Shl | ArithOp::Shr) { t.promote() } else { Scalar::common(*t, *s) };
                 let v = self.convert(v, &Type::Scalar(c))?;
-                Ok(Expr::new(ExprKind::Compound(arith, c, *t, Box::new(place), Box::new(v)), ty, span))
+                Ok(Expr::new(
+                    ExprKind::Compound { op: arith, op_ty: c, storage: *t, place: Box::new(place), value: Box::new(v) },
+                    ty,
+                    span,
+                ))
             }
             _ => Err(self.error(span, format!("no `{}=` for `{ty}` and `{}`", op.symbol(), v.ty))),
         }

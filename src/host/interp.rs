@@ -259,7 +259,7 @@ impl<'a> Interp<'a> {
                 self.eval(e, slots)?;
             }
             Stmt::Block(b) => return self.block(b, slots),
-            Stmt::If(c, t, e) => {
+            Stmt::If { cond: c, then: t, otherwise: e } => {
                 if self.eval(c, slots)? != 0 {
                     return self.stmt(t, slots);
                 } else if let Some(e) = e {
@@ -298,7 +298,7 @@ impl<'a> Interp<'a> {
                     break;
                 }
             },
-            Stmt::For(init, c, step, body) => {
+            Stmt::For { init, cond: c, step, body } => {
                 self.block(init, slots)?;
                 if let Some(f) = self.machine_code(s, slots, false)? {
                     return Ok(f);
@@ -329,7 +329,7 @@ impl<'a> Interp<'a> {
                 }
                 self.loop_ended(s, n);
             }
-            Stmt::Switch(v, cases, default, body) => {
+            Stmt::Switch { value: v, cases, default, body } => {
                 let v = self.eval(v, slots)?;
                 let start = cases.iter().find(|(c, _)| *c == v).map(|(_, i)| *i).or(*default);
                 if let Some(start) = start {
@@ -361,7 +361,7 @@ impl<'a> Interp<'a> {
                     b.fill(0);
                 }
             }
-            Stmt::Vla(slot, bytes, name) => {
+            Stmt::Vla { slot, bytes, name } => {
                 let line = self.line(bytes.span);
                 let bytes = self.eval(bytes, slots)?;
                 // (Statements run inside a call, which made the list; an empty one is never indexed.)
@@ -470,7 +470,7 @@ impl<'a> Interp<'a> {
     fn store(&mut self, p: &Place, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
         match p {
             Place::Slot(s) => slots[*s as usize] = bits,
-            Place::Mem(addr, s, what) => {
+            Place::Mem { addr, storage: s, what } => {
                 let a = self.address(addr, slots)?;
                 self.mem.store(a, s.size(), bits).map_err(|f| self.fault(f, a, true, what.as_deref(), span))?;
             }
@@ -482,7 +482,7 @@ impl<'a> Interp<'a> {
     fn read_place(&mut self, p: &Place, slots: &mut [u64], span: Span) -> Result<(u64, u64), Stop> {
         match p {
             Place::Slot(s) => Ok((slots[*s as usize], 0)),
-            Place::Mem(addr, s, what) => {
+            Place::Mem { addr, storage: s, what } => {
                 let a = self.address(addr, slots)?;
                 Ok((self.load(a, *s, what.as_deref(), span)?, a))
             }
@@ -492,7 +492,7 @@ impl<'a> Interp<'a> {
     fn write_back(&mut self, p: &Place, addr: u64, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
         match p {
             Place::Slot(s) => slots[*s as usize] = bits,
-            Place::Mem(_, s, what) => {
+            Place::Mem { storage: s, what, .. } => {
                 self.mem.store(addr, s.size(), bits).map_err(|f| self.fault(f, addr, true, what.as_deref(), span))?
             }
         }
@@ -505,14 +505,14 @@ impl<'a> Interp<'a> {
         Ok(match &e.kind {
             ExprKind::Const(v) => *v,
             ExprKind::Slot(s) => slots[*s as usize],
-            ExprKind::Load(addr, s, what) => {
+            ExprKind::Load { addr, storage: s, what } => {
                 let a = self.address(addr, slots)?;
                 match self.mem.load(a, s.size()) {
                     Ok(v) => v,
                     Err(f) => return Err(self.fault(f, a, false, what.as_deref(), e.span)),
                 }
             }
-            ExprKind::Arith(op, s, a, b) => {
+            ExprKind::Arith { op, op_ty: s, left: a, right: b } => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 // (`arith` written out: calling it costs host loops 3 %.)
                 match alu::host_binary(*op, Ty::from(*s), a, b) {
@@ -520,15 +520,15 @@ impl<'a> Interp<'a> {
                     Err(_) => return Err(self.divide_by_zero(e.span)),
                 }
             }
-            ExprKind::Cmp(op, s, a, b) => {
+            ExprKind::Cmp { op, op_ty: s, left: a, right: b } => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 alu::compare(*op, Ty::from(*s), a, b) as u64
             }
-            ExprKind::Convert(from, to, v) => {
+            ExprKind::Convert { from, to, value: v } => {
                 let v = self.eval(v, slots)?;
                 from.convert_bits(*to, v)
             }
-            ExprKind::PtrAdd(..) => return self.address(e, slots),
+            ExprKind::PtrAdd { .. } => return self.address(e, slots),
             // (`rand()` fills arrays in host loops: no argument to evaluate, no line to find.)
             ExprKind::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
             ExprKind::Assign(p, v) => {
@@ -537,7 +537,9 @@ impl<'a> Interp<'a> {
                 v
             }
             // A loop counter's `i++`.
-            ExprKind::IncDec(p, s, step, prefix) if !s.is_float() && matches!(**p, Place::Slot(_)) => {
+            ExprKind::IncDec { place: p, storage: s, step, prefix }
+                if !s.is_float() && matches!(**p, Place::Slot(_)) =>
+            {
                 let Place::Slot(slot) = **p else { return self.eval_rest(e, slots) };
                 let old = slots[slot as usize];
                 let new = Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64));
@@ -552,7 +554,7 @@ impl<'a> Interp<'a> {
     #[inline(always)]
     fn address(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Stop> {
         match &e.kind {
-            ExprKind::PtrAdd(p, i, size) => {
+            ExprKind::PtrAdd { ptr: p, index: i, elem_size: size } => {
                 let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
                 Ok(p.wrapping_add((i as i64).wrapping_mul(*size) as u64))
             }
@@ -565,7 +567,7 @@ impl<'a> Interp<'a> {
         Ok(match &e.kind {
             ExprKind::Str(id) => self.strings[*id as usize],
             ExprKind::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
-            ExprKind::Compound(op, c, t, p, v) => {
+            ExprKind::Compound { op, op_ty: c, storage: t, place: p, value: v } => {
                 let rhs = self.eval(v, slots)?;
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let x = t.convert_bits(*c, old);
@@ -574,14 +576,14 @@ impl<'a> Interp<'a> {
                 self.write_back(p, addr, new, slots, e.span)?;
                 new
             }
-            ExprKind::PtrCompound(size, p, v) => {
+            ExprKind::PtrCompound { elem_size: size, place: p, value: v } => {
                 let i = self.eval(v, slots)?;
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let new = old.wrapping_add((i as i64).wrapping_mul(*size) as u64);
                 self.write_back(p, addr, new, slots, e.span)?;
                 new
             }
-            ExprKind::IncDec(p, s, step, prefix) => {
+            ExprKind::IncDec { place: p, storage: s, step, prefix } => {
                 let (old, addr) = self.read_place(p, slots, e.span)?;
                 let new = if s.is_float() {
                     let one = Scalar::I64.convert_bits(*s, *step as u64);
@@ -592,20 +594,20 @@ impl<'a> Interp<'a> {
                 self.write_back(p, addr, new, slots, e.span)?;
                 if *prefix { new } else { old }
             }
-            ExprKind::Unary(op, s, v) => {
+            ExprKind::Unary { op, op_ty: s, operand: v } => {
                 let v = self.eval(v, slots)?;
                 alu::host_unary(*op, Ty::from(*s), v)
             }
             ExprKind::And(a, b) => (self.eval(a, slots)? != 0 && self.eval(b, slots)? != 0) as u64,
             ExprKind::Or(a, b) => (self.eval(a, slots)? != 0 || self.eval(b, slots)? != 0) as u64,
-            ExprKind::Cond(c, a, b) => {
+            ExprKind::Cond { cond: c, then: a, otherwise: b } => {
                 if self.eval(c, slots)? != 0 {
                     self.eval(a, slots)?
                 } else {
                     self.eval(b, slots)?
                 }
             }
-            ExprKind::PtrDiff(a, b, size) => {
+            ExprKind::PtrDiff { left: a, right: b, elem_size: size } => {
                 let (a, b) = (self.eval(a, slots)?, self.eval(b, slots)?);
                 ((a.wrapping_sub(b) as i64) / size) as u64
             }
@@ -627,7 +629,7 @@ impl<'a> Interp<'a> {
                 self.launch_ptr(l, slots, e.span)?;
                 0
             }
-            ExprKind::Generate(first, last, s, value) => {
+            ExprKind::Generate { first, last, storage: s, value } => {
                 let (mut p, last) = (self.eval(first, slots)?, self.eval(last, slots)?);
                 while p < last {
                     self.tick(e.span)?;

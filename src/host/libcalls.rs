@@ -259,13 +259,7 @@ impl Resolver<'_> {
         Ok(Expr::new(ExprKind::Lib(lib, vals), ret, span))
     }
 
-    pub(super) fn launch(
-        &mut self,
-        k: &ast::Ident,
-        config: &[ast::Expr],
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Res<Expr> {
+    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<Expr> {
         let Some(id) = self.kernels.find(&k.name) else {
             if let Some(launch) = self.launch_through(k, config, args, span) {
                 return launch;
@@ -333,7 +327,8 @@ impl Resolver<'_> {
             for ((path, offset, fty), &i) in fields.iter().zip(members) {
                 let (p, s) = (&local(i).ty, storage(fty).ok_or(super::resolve::Fail)?);
                 let at = super::resolve::ptr_add(v.clone(), *offset as i64, fty);
-                let field = Expr::new(ExprKind::Load(Box::new(at), s, None), fty.clone(), a.span);
+                let field =
+                    Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, fty.clone(), a.span);
                 let ps = storage(p).ok_or(super::resolve::Fail)?;
                 vals.push((self.convert(field, p)?, ps));
                 names.push((local(i).name.clone(), name_of(a).map(|n| format!("{n}.{path}"))));
@@ -431,8 +426,11 @@ impl Resolver<'_> {
             let v = self.convert(v, &f.ty)?;
             let s = storage(&f.ty).ok_or(super::resolve::Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
-            let store =
-                Expr::new(ExprKind::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            let store = Expr::new(
+                ExprKind::Assign(Box::new(Place::Mem { addr: Box::new(at), storage: s, what: None }), Box::new(v)),
+                Type::Void,
+                span,
+            );
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
         }
         Ok(value)

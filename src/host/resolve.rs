@@ -439,7 +439,11 @@ impl Resolver<'_> {
             Some(Scalar::Bool) => Ok(v),
             Some(s) => {
                 let zero = Expr::new(ExprKind::Const(0), v.ty.clone(), span);
-                Ok(Expr::new(ExprKind::Cmp(CmpOp::Ne, s, Box::new(v), Box::new(zero)), Type::BOOL, span))
+                Ok(Expr::new(
+                    ExprKind::Cmp { op: CmpOp::Ne, op_ty: s, left: Box::new(v), right: Box::new(zero) },
+                    Type::BOOL,
+                    span,
+                ))
             }
             None => Err(self.error(span, format!("a `{}` is not a condition", v.ty))),
         }
@@ -454,17 +458,18 @@ impl Resolver<'_> {
         match (&v.ty, to) {
             (Type::Scalar(a), Type::Scalar(b)) => {
                 let (a, b) = (*a, *b);
-                Ok(Expr::new(ExprKind::Convert(a, b, Box::new(v)), to.clone(), span))
+                Ok(Expr::new(ExprKind::Convert { from: a, to: b, value: Box::new(v) }, to.clone(), span))
             }
             // C converts any object pointer to and from `void *` implicitly; other pointer mixes compile
             // with a warning in C, and casts say the same thing: accepted.
             (Type::Ptr { .. }, Type::Ptr { .. }) => Ok(Expr { ty: to.clone(), ..v }),
             (Type::Scalar(s), Type::Ptr { .. }) if s.is_integer() => {
-                let v = Expr::new(ExprKind::Convert(*s, Scalar::U64, Box::new(v)), to.clone(), span);
+                let v =
+                    Expr::new(ExprKind::Convert { from: *s, to: Scalar::U64, value: Box::new(v) }, to.clone(), span);
                 Ok(v)
             }
             (Type::Ptr { .. }, Type::Scalar(s)) => {
-                Ok(Expr::new(ExprKind::Convert(Scalar::U64, *s, Box::new(v)), to.clone(), span))
+                Ok(Expr::new(ExprKind::Convert { from: Scalar::U64, to: *s, value: Box::new(v) }, to.clone(), span))
             }
             (Type::Array(e, _), Type::Ptr { .. }) => {
                 let _ = e;
@@ -482,9 +487,10 @@ impl Resolver<'_> {
                 Some(Var::Mem(s, t)) => {
                     Ok((Lv::Mem(Expr::new(ExprKind::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
                 }
-                Some(Var::Global(i, t)) => {
-                    Ok((Lv::Mem(Expr::new(ExprKind::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
-                }
+                Some(Var::Global(i, t)) => Ok((
+                    Lv::Mem(Expr::new(ExprKind::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())),
+                    t,
+                )),
                 Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
                 None => match self.this_field(n, e.span) {
                     Some(field) => self.lvalue(&field),
@@ -504,8 +510,11 @@ impl Resolver<'_> {
                 let idx = self.index(idx)?;
                 let what = name_of(a);
                 let size = elem.size() as i64;
-                let at =
-                    Expr::new(ExprKind::PtrAdd(Box::new(p), Box::new(idx), size), Type::ptr(elem.clone(), false), e.span);
+                let at = Expr::new(
+                    ExprKind::PtrAdd { ptr: Box::new(p), index: Box::new(idx), elem_size: size },
+                    Type::ptr(elem.clone(), false),
+                    e.span,
+                );
                 Ok((Lv::Mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
@@ -573,7 +582,7 @@ impl Resolver<'_> {
             (Lv::Mem(addr, _), Type::Struct(_)) => Expr { ty, ..addr },
             (Lv::Mem(addr, what), _) => {
                 let s = storage(&ty).ok_or_else(|| self.error(span, format!("a `{ty}` has no value")))?;
-                Expr::new(ExprKind::Load(Box::new(addr), s, what), ty, span)
+                Expr::new(ExprKind::Load { addr: Box::new(addr), storage: s, what }, ty, span)
             }
         })
     }
@@ -583,7 +592,7 @@ impl Resolver<'_> {
             Lv::Reg(s) => Place::Slot(s),
             Lv::Mem(addr, what) => {
                 let s = storage(ty).ok_or_else(|| self.error(span, format!("a `{ty}` cannot be assigned")))?;
-                Place::Mem(Box::new(addr), s, what)
+                Place::Mem { addr: Box::new(addr), storage: s, what }
             }
         })
     }
@@ -610,14 +619,14 @@ impl Resolver<'_> {
         let b =
             self.convert(b, &Type::Scalar(if matches!(op, ArithOp::Shl | ArithOp::Shr) { sb.promote() } else { c }))?;
         let b = if matches!(op, ArithOp::Shl | ArithOp::Shr) { self.convert(b, &Type::Scalar(c))? } else { b };
-        Ok(Expr::new(ExprKind::Arith(op, c, Box::new(a), Box::new(b)), Type::Scalar(c), span))
+        Ok(Expr::new(ExprKind::Arith { op, op_ty: c, left: Box::new(a), right: Box::new(b) }, Type::Scalar(c), span))
     }
 
     pub(super) fn unop(&mut self, op: UnOp, v: Expr, span: Span) -> Res<Expr> {
         let Some(s) = v.ty.scalar() else { return Err(self.error(span, format!("no operator for `{}`", v.ty))) };
         let p = s.promote();
         let v = self.convert(v, &Type::Scalar(p))?;
-        Ok(Expr::new(ExprKind::Unary(op, p, Box::new(v)), Type::Scalar(p), span))
+        Ok(Expr::new(ExprKind::Unary { op, op_ty: p, operand: Box::new(v) }, Type::Scalar(p), span))
     }
 }
 
@@ -625,7 +634,11 @@ impl Resolver<'_> {
 pub(super) fn ptr_add(p: Expr, off: i64, to: &Type) -> Expr {
     let span = p.span;
     let k = Expr::new(ExprKind::Const(off as u64), Type::Scalar(Scalar::I64), span);
-    Expr::new(ExprKind::PtrAdd(Box::new(p), Box::new(k), 1), Type::ptr(to.clone(), false), span)
+    Expr::new(
+        ExprKind::PtrAdd { ptr: Box::new(p), index: Box::new(k), elem_size: 1 },
+        Type::ptr(to.clone(), false),
+        span,
+    )
 }
 
 /// The variable an expression names, through casts and `&` (`(void **)&d_a` is `d_a`).

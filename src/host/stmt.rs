@@ -48,7 +48,7 @@ impl Resolver<'_> {
                     Some(e) => Some(Box::new(self.scoped(e)?)),
                     None => None,
                 };
-                Stmt::If(c, Box::new(t), e)
+                Stmt::If { cond: c, then: Box::new(t), otherwise: e }
             }
             S::While { cond, body } => Stmt::While(self.cond(cond)?, Box::new(self.scoped(body)?)),
             S::DoWhile { body, cond } => Stmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
@@ -135,7 +135,11 @@ impl Resolver<'_> {
             }
             (_, Type::Array(_, n)) => {
                 let n = Expr::new(ExprKind::Const(n as u64), Type::Scalar(Scalar::I64), span);
-                Expr::new(ExprKind::PtrAdd(Box::new(begin.clone()), Box::new(n), size), ptr_ty.clone(), span)
+                Expr::new(
+                    ExprKind::PtrAdd { ptr: Box::new(begin.clone()), index: Box::new(n), elem_size: size },
+                    ptr_ty.clone(),
+                    span,
+                )
             }
             _ => return Err(Fail),
         };
@@ -145,9 +149,17 @@ impl Resolver<'_> {
         };
         let init = vec![set(p, begin), set(e, end)];
         let at = |slot| Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
-        let cond = Expr::new(ExprKind::Cmp(CmpOp::Ne, Scalar::U64, Box::new(at(p)), Box::new(at(e))), Type::BOOL, span);
+        let cond = Expr::new(
+            ExprKind::Cmp { op: CmpOp::Ne, op_ty: Scalar::U64, left: Box::new(at(p)), right: Box::new(at(e)) },
+            Type::BOOL,
+            span,
+        );
         let one = Expr::new(ExprKind::Const(1), Type::Scalar(Scalar::I64), span);
-        let next = Expr::new(ExprKind::PtrAdd(Box::new(at(p)), Box::new(one), size), ptr_ty.clone(), span);
+        let next = Expr::new(
+            ExprKind::PtrAdd { ptr: Box::new(at(p)), index: Box::new(one), elem_size: size },
+            ptr_ty.clone(),
+            span,
+        );
         let step = Expr::new(ExprKind::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
         let ty = if ts.named.as_deref() == Some("auto") {
             (0..pointers).fold(elem.clone(), |t, _| Type::ptr(t, false))
@@ -182,15 +194,19 @@ impl Resolver<'_> {
                 return Err(self.unsupported(name.span, "taking the address of a range-for variable yet"));
             }
             let x = self.new_slot();
-            let v = Expr::new(ExprKind::Load(Box::new(at(p)), s, None), elem.clone(), span);
+            let v = Expr::new(ExprKind::Load { addr: Box::new(at(p)), storage: s, what: None }, elem.clone(), span);
             let v = self.convert(v, &ty)?;
-            stmts.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(x)), Box::new(v)), ty.clone(), span)));
+            stmts.push(Stmt::Expr(Expr::new(
+                ExprKind::Assign(Box::new(Place::Slot(x)), Box::new(v)),
+                ty.clone(),
+                span,
+            )));
             self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
         }
         let r = self.scoped(body);
         self.scopes.pop();
         stmts.push(r?);
-        Ok(Stmt::For(init, Some(cond), Some(step), Box::new(Stmt::Block(stmts))))
+        Ok(Stmt::For { init, cond: Some(cond), step: Some(step), body: Box::new(Stmt::Block(stmts)) })
     }
 
     /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
@@ -224,7 +240,7 @@ impl Resolver<'_> {
         if failed {
             return Err(Fail);
         }
-        Ok(Stmt::Switch(v, cases, default, out))
+        Ok(Stmt::Switch { value: v, cases, default, body: out })
     }
 
     fn for_parts(
@@ -246,6 +262,6 @@ impl Resolver<'_> {
             Some(e) => Some(self.rvalue(e)?),
             None => None,
         };
-        Ok(Stmt::For(i, c, st, Box::new(self.scoped(body)?)))
+        Ok(Stmt::For { init: i, cond: c, step: st, body: Box::new(self.scoped(body)?) })
     }
 }

@@ -43,16 +43,30 @@ pub struct Function {
 pub enum Stmt {
     Expr(Expr),
     Block(Vec<Stmt>),
-    If(Expr, Box<Stmt>, Option<Box<Stmt>>),
+    If {
+        cond: Expr,
+        then: Box<Stmt>,
+        otherwise: Option<Box<Stmt>>,
+    },
     While(Expr, Box<Stmt>),
     DoWhile(Box<Stmt>, Expr),
-    For(Vec<Stmt>, Option<Expr>, Option<Expr>, Box<Stmt>),
+    For {
+        init: Vec<Stmt>,
+        cond: Option<Expr>,
+        step: Option<Expr>,
+        body: Box<Stmt>,
+    },
     Break,
     Continue,
     Return(Option<Expr>),
     /// `switch`: the value, each `case` value with the index of the body statement it labels, the `default`
     /// label's index, and the body's statements (labels removed). `break` leaves the switch.
-    Switch(Expr, Vec<(u64, usize)>, Option<usize>, Vec<Stmt>),
+    Switch {
+        value: Expr,
+        cases: Vec<(u64, usize)>,
+        default: Option<usize>,
+        body: Vec<Stmt>,
+    },
     /// File-scope variable `n` lives at the address in the slot (`main`'s prologue declares them).
     SetGlobal(u32, Slot),
     /// `goto`, and the label it goes to: labels are statements of the function's body (not nested), by
@@ -62,9 +76,13 @@ pub enum Stmt {
     /// Zero `bytes` at the address in a slot (a memory local's declaration without a full initialiser).
     Zero(Slot, u32),
     /// A variable-length array's declaration (`int ids[n]`, a GCC extension nvcc accepts): stack storage of
-    /// the bytes the expression gives, zeroed, its address in the slot; named for messages. It lives until
-    /// the declaration runs again (the block was left) or the function returns.
-    Vla(Slot, Expr, String),
+    /// the `bytes` the expression gives, zeroed, its address in `slot`; `name` is for messages. It lives
+    /// until the declaration runs again (the block was left) or the function returns.
+    Vla {
+        slot: Slot,
+        bytes: Expr,
+        name: String,
+    },
 }
 
 /// A typed expression.
@@ -80,9 +98,9 @@ pub struct Expr {
 pub enum Place {
     /// A register local.
     Slot(Slot),
-    /// Host (or, wrongly, device) memory at an address, stored as `Scalar`; `what` names the pointer for
+    /// Host (or, wrongly, device) memory at `addr`, stored as `storage`; `what` names the pointer for
     /// messages (`d_a`).
-    Mem(Box<Expr>, Scalar, Option<String>),
+    Mem { addr: Box<Expr>, storage: Scalar, what: Option<String> },
 }
 
 /// Where a launch's `dim3` comes from.
@@ -228,27 +246,81 @@ pub enum ExprKind {
     Slot(Slot),
     /// The address of file-scope variable `n` (set when `main` starts).
     Global(u32),
-    /// A value loaded from memory, stored as `Scalar`; `what` names the pointer for messages.
-    Load(Box<Expr>, Scalar, Option<String>),
+    /// A value loaded from memory at `addr`, stored as `storage`; `what` names the pointer for messages.
+    Load {
+        addr: Box<Expr>,
+        storage: Scalar,
+        what: Option<String>,
+    },
     Assign(Box<Place>, Box<Expr>),
-    /// `place op= value` in `Scalar` (the usual arithmetic conversion of both), converted back to the
-    /// place's storage type `Scalar`.
-    Compound(ArithOp, Scalar, Scalar, Box<Place>, Box<Expr>),
-    /// `p += n` / `p -= n` on a pointer place: element size (negative to subtract).
-    PtrCompound(i64, Box<Place>, Box<Expr>),
-    /// `++x` / `x--`: the place, its storage type, the step (element size for pointers), prefix.
-    IncDec(Box<Place>, Scalar, i64, bool),
-    Unary(UnOp, Scalar, Box<Expr>),
-    Arith(ArithOp, Scalar, Box<Expr>, Box<Expr>),
-    Cmp(CmpOp, Scalar, Box<Expr>, Box<Expr>),
+    /// `place op= value` in `op_ty` (the usual arithmetic conversion of both), converted back to the
+    /// place's `storage` type.
+    Compound {
+        op: ArithOp,
+        op_ty: Scalar,
+        storage: Scalar,
+        place: Box<Place>,
+        value: Box<Expr>,
+    },
+    /// `p += n` / `p -= n` on a pointer place: `n` times `elem_size` (negative to subtract).
+    PtrCompound {
+        elem_size: i64,
+        place: Box<Place>,
+        value: Box<Expr>,
+    },
+    /// `++x` / `x--`: the place, its storage type, the step (element size for pointers), whether it is the
+    /// prefix form (the value after the step).
+    IncDec {
+        place: Box<Place>,
+        storage: Scalar,
+        step: i64,
+        prefix: bool,
+    },
+    /// `op operand`, computed in `op_ty`.
+    Unary {
+        op: UnOp,
+        op_ty: Scalar,
+        operand: Box<Expr>,
+    },
+    /// `left op right`, both operands and the result in `op_ty`.
+    Arith {
+        op: ArithOp,
+        op_ty: Scalar,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `left op right` compared as `op_ty`; a `bool`.
+    Cmp {
+        op: CmpOp,
+        op_ty: Scalar,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     And(Box<Expr>, Box<Expr>),
     Or(Box<Expr>, Box<Expr>),
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    Convert(Scalar, Scalar, Box<Expr>),
-    /// `p + i * size` (`i` an `I64`).
-    PtrAdd(Box<Expr>, Box<Expr>, i64),
-    /// `(a - b) / size`.
-    PtrDiff(Box<Expr>, Box<Expr>, i64),
+    /// `cond ? then : otherwise`.
+    Cond {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    Convert {
+        from: Scalar,
+        to: Scalar,
+        value: Box<Expr>,
+    },
+    /// `ptr + index * elem_size` (`index` an `I64`).
+    PtrAdd {
+        ptr: Box<Expr>,
+        index: Box<Expr>,
+        elem_size: i64,
+    },
+    /// `(left - right) / elem_size`.
+    PtrDiff {
+        left: Box<Expr>,
+        right: Box<Expr>,
+        elem_size: i64,
+    },
     Call(u32, Vec<Expr>),
     /// A library call; `Scalar`s are the argument storage types after default promotions.
     Lib(Lib, Vec<Expr>),
@@ -259,9 +331,14 @@ pub enum ExprKind {
     LaunchPtr(Box<IndirectLaunch>),
     /// `a, b`: both, the value of `b`.
     Comma(Box<Expr>, Box<Expr>),
-    /// `[first, last)` each set to the value (evaluated once per element: `std::generate`), stored as the
-    /// scalar.
-    Generate(Box<Expr>, Box<Expr>, Scalar, Box<Expr>),
+    /// `[first, last)` each set to the value (evaluated once per element: `std::generate`), stored as
+    /// `storage`.
+    Generate {
+        first: Box<Expr>,
+        last: Box<Expr>,
+        storage: Scalar,
+        value: Box<Expr>,
+    },
     /// Stores `dim3` parts (x, y, z; missing ones 1) at the address, value nothing.
     InitDim3(Box<Expr>, Vec<Expr>),
 }

@@ -49,8 +49,11 @@ impl Resolver<'_> {
             };
             let s = storage(&v.ty).ok_or(Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), SLOT as i64 * i as i64, &v.ty);
-            let store =
-                Expr::new(ExprKind::Assign(Box::new(Place::Mem(Box::new(at), s, None)), Box::new(v)), Type::Void, span);
+            let store = Expr::new(
+                ExprKind::Assign(Box::new(Place::Mem { addr: Box::new(at), storage: s, what: None }), Box::new(v)),
+                Type::Void,
+                span,
+            );
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
         }
         Ok(value)
@@ -115,7 +118,11 @@ impl Resolver<'_> {
                 let read = Expr::new(ExprKind::Lib(Lib::VaArg(s), vec![ap]), ty.clone(), span);
                 let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(tmp)), Box::new(read)), ty.clone(), span);
                 let step = Expr::new(ExprKind::Const(SLOT), Type::Scalar(Scalar::I64), span);
-                let next = Expr::new(ExprKind::PtrCompound(1, Box::new(place), Box::new(step)), list, span);
+                let next = Expr::new(
+                    ExprKind::PtrCompound { elem_size: 1, place: Box::new(place), value: Box::new(step) },
+                    list,
+                    span,
+                );
                 let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(next)), ty.clone(), span);
                 Ok(Expr::new(
                     ExprKind::Comma(Box::new(both), Box::new(Expr::new(ExprKind::Slot(tmp), ty.clone(), span))),

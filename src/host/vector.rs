@@ -83,18 +83,18 @@ impl Resolver<'_> {
                 );
                 let size = elem.size() as i64;
                 let n = Expr::new(
-                    ExprKind::PtrDiff(Box::new(last), Box::new(first.clone()), size),
+                    ExprKind::PtrDiff { left: Box::new(last), right: Box::new(first.clone()), elem_size: size },
                     Type::Scalar(Scalar::U64),
                     span,
                 );
                 let zero = Expr::new(ExprKind::Const(0), elem.clone(), span);
                 let bytes = Expr::new(
-                    ExprKind::Arith(
-                        crate::front::tast::ArithOp::Mul,
-                        Scalar::U64,
-                        Box::new(n.clone()),
-                        Box::new(Expr::new(ExprKind::Const(size as u64), Type::Scalar(Scalar::U64), span)),
-                    ),
+                    ExprKind::Arith {
+                        op: crate::front::tast::ArithOp::Mul,
+                        op_ty: Scalar::U64,
+                        left: Box::new(n.clone()),
+                        right: Box::new(Expr::new(ExprKind::Const(size as u64), Type::Scalar(Scalar::U64), span)),
+                    },
                     Type::Scalar(Scalar::U64),
                     span,
                 );
@@ -104,7 +104,11 @@ impl Resolver<'_> {
                     span,
                 )));
                 let start = self.vector_ptr(addr, 0, &elem);
-                out.push(Stmt::Expr(Expr::new(ExprKind::Lib(Lib::Memcpy, vec![start, first, bytes]), Type::Void, span)));
+                out.push(Stmt::Expr(Expr::new(
+                    ExprKind::Lib(Lib::Memcpy, vec![start, first, bytes]),
+                    Type::Void,
+                    span,
+                )));
                 return Ok(());
             }
             [n, v] => {
@@ -122,7 +126,11 @@ impl Resolver<'_> {
     pub(super) fn vector_ptr(&self, addr: Expr, k: i64, elem: &Type) -> Expr {
         let span = addr.span;
         let at = super::resolve::ptr_add(addr, 8 * k, &Type::ptr(elem.clone(), false));
-        Expr::new(ExprKind::Load(Box::new(at), Scalar::U64, None), Type::ptr(elem.clone(), false), span)
+        Expr::new(
+            ExprKind::Load { addr: Box::new(at), storage: Scalar::U64, what: None },
+            Type::ptr(elem.clone(), false),
+            span,
+        )
     }
 
     /// `v[i]` on a vector: where the element is.
@@ -131,7 +139,11 @@ impl Resolver<'_> {
         let start = self.vector_ptr(v, 0, &elem);
         let i = self.index(i)?;
         let size = elem.size() as i64;
-        let at = Expr::new(ExprKind::PtrAdd(Box::new(start), Box::new(i), size), Type::ptr(elem.clone(), false), span);
+        let at = Expr::new(
+            ExprKind::PtrAdd { ptr: Box::new(start), index: Box::new(i), elem_size: size },
+            Type::ptr(elem.clone(), false),
+            span,
+        );
         Ok((Lv::Mem(at, what), elem))
     }
 
@@ -146,24 +158,29 @@ impl Resolver<'_> {
         Ok(match m.name.as_str() {
             "size" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
-                Expr::new(ExprKind::PtrDiff(Box::new(a), Box::new(b), size), u64t, span)
+                Expr::new(ExprKind::PtrDiff { left: Box::new(a), right: Box::new(b), elem_size: size }, u64t, span)
             }
             "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
             // On an empty vector these read outside its storage: the host memory check reports it.
             "front" if arity(0) => {
                 let at = self.vector_ptr(obj, 0, &elem);
-                Expr::new(ExprKind::Load(Box::new(at), s, None), elem, span)
+                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
             }
             "back" if arity(0) => {
                 let end = self.vector_ptr(obj, 1, &elem);
                 let at = super::resolve::ptr_add(end, -size, &elem);
-                Expr::new(ExprKind::Load(Box::new(at), s, None), elem, span)
+                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
             }
             "empty" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
                 Expr::new(
-                    ExprKind::Cmp(crate::front::tast::CmpOp::Eq, Scalar::U64, Box::new(a), Box::new(b)),
+                    ExprKind::Cmp {
+                        op: crate::front::tast::CmpOp::Eq,
+                        op_ty: Scalar::U64,
+                        left: Box::new(a),
+                        right: Box::new(b),
+                    },
                     Type::BOOL,
                     span,
                 )
@@ -222,7 +239,11 @@ impl Resolver<'_> {
                 let n = self.index(n)?;
                 let size = first.ty.pointee().map_or(1, |t| t.size() as i64);
                 let ty = first.ty.clone();
-                let last = Expr::new(ExprKind::PtrAdd(Box::new(first.clone()), Box::new(n), size), ty, span);
+                let last = Expr::new(
+                    ExprKind::PtrAdd { ptr: Box::new(first.clone()), index: Box::new(n), elem_size: size },
+                    ty,
+                    span,
+                );
                 self.fill(first, last, v, span)
             })()),
             ("accumulate", [first, last, init]) => Some((|| {
@@ -242,7 +263,11 @@ impl Resolver<'_> {
         let v = self.rvalue(v)?;
         let v = self.convert(v, &elem)?;
         let s = elem.scalar().ok_or(Fail)?;
-        Ok(Expr::new(ExprKind::Generate(Box::new(first), Box::new(last), s, Box::new(v)), Type::Void, span))
+        Ok(Expr::new(
+            ExprKind::Generate { first: Box::new(first), last: Box::new(last), storage: s, value: Box::new(v) },
+            Type::Void,
+            span,
+        ))
     }
 
     /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.

@@ -106,7 +106,7 @@ extern "C" fn rand(env: *mut Env) -> i64 {
 extern "C" fn arith(env: *mut Env, site: i64, a: i64, b: i64, out: *mut i64) -> i64 {
     // SAFETY: see `parts`; `out` is the loop's stack slot.
     let (env, interp, site) = unsafe { parts(env, site) };
-    let Site::Arith(op, ty, span) = site else { return EXIT };
+    let Site::Arith { op, ty, span } = site else { return EXIT };
     match alu::host_binary(*op, *ty, a as u64, b as u64) {
         Ok(v) => {
             unsafe { *out = v as i64 };

@@ -105,7 +105,7 @@ impl<'b, 'f> Lower<'b, 'f> {
     /// sites its helper calls name, and how many access caches it uses.
     pub fn region(mut self, s: &Stmt) -> (Vec<Site>, u32) {
         match s {
-            Stmt::For(_, c, step, body) => self.for_loop(c.as_ref(), step.as_ref(), body),
+            Stmt::For { cond: c, step, body, .. } => self.for_loop(c.as_ref(), step.as_ref(), body),
             _ => self.stmt(s),
         }
         self.spill();
@@ -233,7 +233,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.expr(e);
             }
             Stmt::Block(b) => b.iter().for_each(|s| self.stmt(s)),
-            Stmt::If(c, t, f) => {
+            Stmt::If { cond: c, then: t, otherwise: f } => {
                 let (fb, done) = (self.b.create_block(), self.b.create_block());
                 self.enter_if(c, fb);
                 self.stmt(t);
@@ -267,7 +267,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.ins().brif(t, top, &[], done, &[]);
                 self.b.switch_to_block(done);
             }
-            Stmt::For(init, c, step, body) => {
+            Stmt::For { init, cond: c, step, body } => {
                 init.iter().for_each(|s| self.stmt(s));
                 self.for_loop(c.as_ref(), step.as_ref(), body);
             }
@@ -328,25 +328,25 @@ impl<'b, 'f> Lower<'b, 'f> {
         match &e.kind {
             ExprKind::Const(v) => self.b.ins().iconst(I64, *v as i64),
             ExprKind::Slot(s) => self.b.use_var(self.var(*s)),
-            ExprKind::Load(addr, s, what) => {
+            ExprKind::Load { addr, storage: s, what } => {
                 let a = self.address(addr);
                 let p = self.host_ptr(a, *s, what, e.span, false);
                 self.load(p, *s)
             }
-            ExprKind::Arith(op, s, a, b) => {
+            ExprKind::Arith { op, op_ty: s, left: a, right: b } => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 self.arith(*op, *s, x, y, e.span)
             }
-            ExprKind::Cmp(op, s, a, b) => {
+            ExprKind::Cmp { op, op_ty: s, left: a, right: b } => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 self.compare(*op, *s, x, y)
             }
-            ExprKind::Convert(from, to, v) => {
+            ExprKind::Convert { from, to, value: v } => {
                 let x = self.expr(v);
                 self.convert(*from, *to, x)
             }
-            ExprKind::PtrAdd(..) => self.address(e),
-            ExprKind::PtrDiff(a, b, size) if *size > 0 => {
+            ExprKind::PtrAdd { .. } => self.address(e),
+            ExprKind::PtrDiff { left: a, right: b, elem_size: size } if *size > 0 => {
                 let (x, y) = (self.expr(a), self.expr(b));
                 let d = self.b.ins().isub(x, y);
                 self.b.ins().sdiv_imm_s(d, *size)
@@ -366,7 +366,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 let x = self.expr(v);
                 match &**p {
                     Place::Slot(s) => self.b.def_var(self.var(*s), x),
-                    Place::Mem(addr, s, what) => {
+                    Place::Mem { addr, storage: s, what } => {
                         let a = self.address(addr);
                         let ptr = self.host_ptr(a, *s, what, e.span, true);
                         self.store(ptr, *s, x);
@@ -374,7 +374,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 }
                 x
             }
-            ExprKind::Compound(op, c, t, p, v) => {
+            ExprKind::Compound { op, op_ty: c, storage: t, place: p, value: v } => {
                 let rhs = self.expr(v);
                 let (old, ptr) = self.read_place(p, e.span);
                 let x = self.convert(*t, *c, old);
@@ -383,7 +383,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 new
             }
-            ExprKind::PtrCompound(size, p, v) => {
+            ExprKind::PtrCompound { elem_size: size, place: p, value: v } => {
                 let i = self.expr(v);
                 let (old, ptr) = self.read_place(p, e.span);
                 let d = self.b.ins().imul_imm_s(i, *size);
@@ -391,8 +391,8 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 new
             }
-            ExprKind::IncDec(_, Scalar::Bool, _, _) => self.callback_expr(e),
-            ExprKind::IncDec(p, s, step, prefix) => {
+            ExprKind::IncDec { storage: Scalar::Bool, .. } => self.callback_expr(e),
+            ExprKind::IncDec { place: p, storage: s, step, prefix } => {
                 let (old, ptr) = self.read_place(p, e.span);
                 let new = if s.is_float() {
                     let one = self.b.ins().iconst(I64, Scalar::I64.convert_bits(*s, *step as u64) as i64);
@@ -404,12 +404,12 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.write_back(p, ptr, new);
                 if *prefix { new } else { old }
             }
-            ExprKind::Unary(UnOp::Not, _, v) => {
+            ExprKind::Unary { op: UnOp::Not, operand: v, .. } => {
                 let x = self.expr(v);
                 let z = self.b.ins().icmp_imm_s(IntCC::Equal, x, 0);
                 self.b.ins().uextend(I64, z)
             }
-            ExprKind::Unary(op, s, v) => {
+            ExprKind::Unary { op, op_ty: s, operand: v } => {
                 let x = self.expr(v);
                 let site = self.site(Site::Unary(*op, Ty::from(*s)));
                 let zero = self.b.ins().iconst(I64, 0);
@@ -431,7 +431,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                 self.b.switch_to_block(done);
                 r
             }
-            ExprKind::Cond(c, a, b) => {
+            ExprKind::Cond { cond: c, then: a, otherwise: b } => {
                 let (fb, done) = (self.b.create_block(), self.b.create_block());
                 let r = self.b.append_block_param(done, I64);
                 self.enter_if(c, fb);
@@ -454,7 +454,7 @@ impl<'b, 'f> Lower<'b, 'f> {
     /// `p[i]`'s address (`p + i * size`, wrapping), or any other pointer expression's value.
     fn address(&mut self, e: &Expr) -> Value {
         match &e.kind {
-            ExprKind::PtrAdd(p, i, size) => {
+            ExprKind::PtrAdd { ptr: p, index: i, elem_size: size } => {
                 let (p, i) = (self.expr(p), self.expr(i));
                 let d = self.b.ins().imul_imm_s(i, *size);
                 self.b.ins().iadd(p, d)

@@ -67,7 +67,13 @@ pub(super) enum Site {
         write: bool,
         size: u32,
     },
-    Arith(ArithOp, Ty, Span),
+    /// An arithmetic operation not compiled inline (division, shifts, narrow integers): its type, and where
+    /// it is (the line of a division by zero).
+    Arith {
+        op: ArithOp,
+        ty: Ty,
+        span: Span,
+    },
     Cmp(CmpOp, Ty),
     Convert(Scalar, Scalar),
     Unary(UnOp, Ty),

@@ -10,7 +10,7 @@ pub(super) fn slots_of(s: &Stmt, into: &mut BTreeSet<Slot>) {
     match s {
         Stmt::Expr(x) => e(x, into),
         Stmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
-        Stmt::If(c, t, f) => {
+        Stmt::If { cond: c, then: t, otherwise: f } => {
             e(c, into);
             slots_of(t, into);
             if let Some(f) = f {
@@ -21,20 +21,20 @@ pub(super) fn slots_of(s: &Stmt, into: &mut BTreeSet<Slot>) {
             e(c, into);
             slots_of(b, into);
         }
-        Stmt::For(init, c, step, b) => {
+        Stmt::For { init, cond: c, step, body: b } => {
             init.iter().for_each(|s| slots_of(s, into));
             c.iter().chain(step.iter()).for_each(|x| e(x, into));
             slots_of(b, into);
         }
         Stmt::Return(Some(x)) => e(x, into),
-        Stmt::Switch(v, _, _, b) => {
+        Stmt::Switch { value: v, body: b, .. } => {
             e(v, into);
             b.iter().for_each(|s| slots_of(s, into));
         }
         Stmt::SetGlobal(_, s) | Stmt::Zero(s, _) => {
             into.insert(*s);
         }
-        Stmt::Vla(s, n, _) => {
+        Stmt::Vla { slot: s, bytes: n, .. } => {
             into.insert(*s);
             e(n, into);
         }
@@ -47,7 +47,7 @@ fn place_slots(p: &Place, into: &mut BTreeSet<Slot>) {
         Place::Slot(s) => {
             into.insert(*s);
         }
-        Place::Mem(a, _, _) => expr_slots(a, into),
+        Place::Mem { addr: a, .. } => expr_slots(a, into),
     }
 }
 
@@ -57,30 +57,36 @@ fn expr_slots(e: &Expr, into: &mut BTreeSet<Slot>) {
             into.insert(*s);
         }
         ExprKind::Const(_) | ExprKind::Str(_) | ExprKind::Global(_) => {}
-        ExprKind::Load(a, _, _) | ExprKind::Unary(_, _, a) | ExprKind::Convert(_, _, a) => expr_slots(a, into),
-        ExprKind::Assign(p, v) | ExprKind::Compound(_, _, _, p, v) | ExprKind::PtrCompound(_, p, v) => {
+        ExprKind::Load { addr: a, .. } | ExprKind::Unary { operand: a, .. } | ExprKind::Convert { value: a, .. } => {
+            expr_slots(a, into)
+        }
+        ExprKind::Assign(p, v)
+        | ExprKind::Compound { place: p, value: v, .. }
+        | ExprKind::PtrCompound { place: p, value: v, .. } => {
             place_slots(p, into);
             expr_slots(v, into);
         }
-        ExprKind::IncDec(p, _, _, _) => place_slots(p, into),
-        ExprKind::Arith(_, _, a, b)
-        | ExprKind::Cmp(_, _, a, b)
+        ExprKind::IncDec { place: p, .. } => place_slots(p, into),
+        ExprKind::Arith { left: a, right: b, .. }
+        | ExprKind::Cmp { left: a, right: b, .. }
         | ExprKind::And(a, b)
         | ExprKind::Or(a, b)
-        | ExprKind::PtrAdd(a, b, _)
-        | ExprKind::PtrDiff(a, b, _)
+        | ExprKind::PtrAdd { ptr: a, index: b, .. }
+        | ExprKind::PtrDiff { left: a, right: b, .. }
         | ExprKind::Comma(a, b) => {
             expr_slots(a, into);
             expr_slots(b, into);
         }
-        ExprKind::Cond(c, a, b) => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
+        ExprKind::Cond { cond: c, then: a, otherwise: b } => [c, a, b].into_iter().for_each(|x| expr_slots(x, into)),
         ExprKind::Call(_, args) | ExprKind::Lib(_, args) | ExprKind::InitDim3(_, args) => {
             args.iter().for_each(|a| expr_slots(a, into));
             if let ExprKind::InitDim3(a, _) = &e.kind {
                 expr_slots(a, into);
             }
         }
-        ExprKind::Generate(a, b, _, v) => [a, b, v].into_iter().for_each(|x| expr_slots(x, into)),
+        ExprKind::Generate { first: a, last: b, value: v, .. } => {
+            [a, b, v].into_iter().for_each(|x| expr_slots(x, into))
+        }
         ExprKind::CallPtr(c) => {
             expr_slots(&c.target, into);
             c.args.iter().for_each(|a| expr_slots(a, into));

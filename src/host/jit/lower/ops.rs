@@ -38,7 +38,7 @@ impl Lower<'_, '_> {
     pub(super) fn read_place(&mut self, p: &Place, span: Span) -> (Value, Option<Value>) {
         match p {
             Place::Slot(s) => (self.b.use_var(self.var(*s)), None),
-            Place::Mem(addr, s, what) => {
+            Place::Mem { addr, storage: s, what } => {
                 let a = self.address(addr);
                 let ptr = self.host_ptr(a, *s, what, span, false);
                 (self.load(ptr, *s), Some(ptr))
@@ -49,8 +49,8 @@ impl Lower<'_, '_> {
     pub(super) fn write_back(&mut self, p: &Place, ptr: Option<Value>, v: Value) {
         match (p, ptr) {
             (Place::Slot(s), _) => self.b.def_var(self.var(*s), v),
-            (Place::Mem(_, s, _), Some(ptr)) => self.store(ptr, *s, v),
-            (Place::Mem(..), None) => unreachable!("a memory place was read through a pointer"),
+            (Place::Mem { storage: s, .. }, Some(ptr)) => self.store(ptr, *s, v),
+            (Place::Mem { .. }, None) => unreachable!("a memory place was read through a pointer"),
         }
     }
 
@@ -96,7 +96,7 @@ impl Lower<'_, '_> {
             };
             return self.float_bits(r, s);
         }
-        let site = self.site(Site::Arith(op, Ty::from(s), span));
+        let site = self.site(Site::Arith { op, ty: Ty::from(s), span });
         let out = self.b.ins().stack_addr(I64, self.out, 0);
         let r = self.call(Helper::Arith, &[self.env, site, x, y, out]);
         self.leave_unless_zero(r);
