@@ -24,7 +24,7 @@ impl Resolver<'_> {
         // Its size in bytes is kept for `sizeof`.
         let (slot, size) = (self.new_slot(), self.new_slot());
         out.push(Stmt::Expr(Expr::new(
-            ExprKind::Assign(Box::new(Place::Slot(size)), Box::new(bytes)),
+            ExprKind::assign(Place::Slot(size), Place::REGISTER, bytes),
             u64t.clone(),
             span,
         )));
@@ -83,7 +83,7 @@ impl Resolver<'_> {
                     None => Expr::new(ExprKind::Const(0), ty.clone(), span),
                 };
                 out.push(Stmt::Expr(Expr::new(
-                    ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(init)),
+                    ExprKind::assign(Place::Slot(slot), Place::REGISTER, init),
                     ty.clone(),
                     span,
                 )));
@@ -130,9 +130,8 @@ impl Resolver<'_> {
                         let v = self.rvalue(item)?;
                         let v = self.convert(v, &f.ty)?;
                         let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
-                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
                         out.push(Stmt::Expr(Expr::new(
-                            ExprKind::Assign(Box::new(place), Box::new(v)),
+                            ExprKind::assign(Place::mem(at, None), s, v),
                             f.ty.clone(),
                             span,
                         )));
@@ -175,9 +174,8 @@ impl Resolver<'_> {
                         let v = self.rvalue(item)?;
                         let v = self.convert(v, elem)?;
                         let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
-                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
                         out.push(Stmt::Expr(Expr::new(
-                            ExprKind::Assign(Box::new(place), Box::new(v)),
+                            ExprKind::assign(Place::mem(at, None), s, v),
                             (**elem).clone(),
                             span,
                         )));
@@ -195,10 +193,9 @@ impl Resolver<'_> {
                     let s = storage(elem).ok_or(Fail)?;
                     for (k, b) in bytes.iter().enumerate() {
                         let at = ptr_add(addr.clone(), k as i64, elem);
-                        let place = Place::Mem { addr: Box::new(at), storage: s, what: None };
                         let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
                         out.push(Stmt::Expr(Expr::new(
-                            ExprKind::Assign(Box::new(place), Box::new(v)),
+                            ExprKind::assign(Place::mem(at, None), s, v),
                             (**elem).clone(),
                             span,
                         )));
@@ -207,9 +204,9 @@ impl Resolver<'_> {
                 (_, _) if storage(&ty).is_some() => {
                     let v = self.rvalue(init)?;
                     let v = self.convert(v, &ty)?;
-                    let place =
-                        Place::Mem { addr: Box::new(addr), storage: storage(&ty).ok_or(Fail)?, what: Some(name) };
-                    out.push(Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), ty.clone(), span)));
+                    let s = storage(&ty).ok_or(Fail)?;
+                    let set = ExprKind::assign(Place::mem(addr, Some(name)), s, v);
+                    out.push(Stmt::Expr(Expr::new(set, ty.clone(), span)));
                 }
                 _ => return Err(self.unsupported(init.span, "this initialiser in host code yet")),
             }

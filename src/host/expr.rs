@@ -1,6 +1,6 @@
 //! Host expressions: operators, assignments, casts (calls and launches are in [`super::libcalls`]).
 
-use super::resolve::{Fail, Lv, Res, Resolver, Var};
+use super::resolve::{Fail, Res, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
 use crate::front::source::Span;
@@ -110,8 +110,8 @@ impl Resolver<'_> {
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Const(bits, ty)) => c(bits, ty),
                 Some(_) => {
-                    let (lv, ty) = self.lvalue(e)?;
-                    self.load(lv, ty, span)
+                    let (place, ty) = self.lvalue(e)?;
+                    self.load(place, ty, span)
                 }
                 None => match known_constant(n) {
                     Some((bits, ty)) => c(bits, ty),
@@ -126,13 +126,13 @@ impl Resolver<'_> {
                 },
             },
             A::Index(..) | A::Member(..) | A::Unary(UnaryOp::Deref, _) => {
-                let (lv, ty) = self.lvalue(e)?;
-                self.load(lv, ty, span)
+                let (place, ty) = self.lvalue(e)?;
+                self.load(place, ty, span)
             }
             A::Unary(UnaryOp::AddrOf, x) if let Some(f) = self.address_of_function(x) => f,
             A::Unary(UnaryOp::AddrOf, x) => match self.lvalue(x)? {
-                (Lv::Mem(addr, _), ty) => Ok(Expr { ty: Type::ptr(ty, false), ..addr }),
-                (Lv::Reg(_), _) => Err(self.error(span, "this value has no address")),
+                (Place::Mem { addr, .. }, ty) => Ok(Expr { ty: Type::ptr(ty, false), ..*addr }),
+                (Place::Slot(_), _) => Err(self.error(span, "this value has no address")),
             },
             A::Unary(UnaryOp::Plus, x) => {
                 let v = self.rvalue(x)?;
@@ -160,14 +160,14 @@ impl Resolver<'_> {
             A::Binary(op, a, b) => self.binary(*op, a, b, span),
             A::Assign(op, a, b) => self.assign(*op, a, b, span),
             A::IncDec { increment, prefix, operand } => {
-                let (lv, ty) = self.lvalue(operand)?;
+                let (place, ty) = self.lvalue(operand)?;
                 let step = match &ty {
                     Type::Ptr { elem, .. } => elem.size() as i64,
                     Type::Scalar(_) => 1,
                     _ => return Err(self.error(span, format!("`{ty}` cannot be incremented"))),
                 };
                 let step = if *increment { step } else { -step };
-                let place = self.place(lv, &ty, span)?;
+                let (place, _) = self.assignable(place, &ty, span)?;
                 let s = storage(&ty).ok_or(Fail)?;
                 Ok(Expr::new(ExprKind::IncDec { place: Box::new(place), storage: s, step, prefix: *prefix }, ty, span))
             }
@@ -283,9 +283,9 @@ impl Resolver<'_> {
         let init = self.convert(init, &elem)?;
         let slot = self.new_slot();
         let at = Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
-        let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(alloc)), ptr_ty.clone(), span);
-        let place = Place::Mem { addr: Box::new(at.clone()), storage: storage(&elem).ok_or(Fail)?, what: None };
-        let store = Expr::new(ExprKind::Assign(Box::new(place), Box::new(init)), elem, span);
+        let keep = Expr::new(ExprKind::assign(Place::Slot(slot), Place::REGISTER, alloc), ptr_ty.clone(), span);
+        let s = storage(&elem).ok_or(Fail)?;
+        let store = Expr::new(ExprKind::assign(Place::mem(at.clone(), None), s, init), elem, span);
         let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
         Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
     }
@@ -350,18 +350,18 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: crate::front::source::Span,
     ) -> Res<Expr> {
-        let (lv, ty) = self.lvalue(a)?;
+        let (place, ty) = self.lvalue(a)?;
         let mut v = self.rvalue(b)?;
         if let Some(n) = super::resolve::name_of(a) {
             self.name_allocation(&mut v, &n);
         }
-        if let (Type::Struct(_), None, Lv::Mem(addr, _)) = (&ty, op, &lv) {
-            return self.copy_struct(addr.clone(), v, &ty, span);
+        if let (Type::Struct(_), None, Place::Mem { addr, .. }) = (&ty, op, &place) {
+            return self.copy_struct(Expr::clone(addr), v, &ty, span);
         }
-        let place = self.place(lv, &ty, span)?;
+        let (place, s) = self.assignable(place, &ty, span)?;
         let Some(op) = op else {
             let v = self.convert(v, &ty)?;
-            return Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(v)), ty, span));
+            return Ok(Expr::new(ExprKind::assign(place, s, v), ty, span));
         };
         let arith = arith_op(op).ok_or(Fail)?;
         match (&ty, &v.ty) {

@@ -467,10 +467,10 @@ impl<'a> Interp<'a> {
         self.mem.load(addr, s.size()).map_err(|f| self.fault(f, addr, false, what, span))
     }
 
-    fn store(&mut self, p: &Place, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+    fn store(&mut self, p: &Place, s: Scalar, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
         match p {
-            Place::Slot(s) => slots[*s as usize] = bits,
-            Place::Mem { addr, storage: s, what } => {
+            Place::Slot(slot) => slots[*slot as usize] = bits,
+            Place::Mem { addr, what } => {
                 let a = self.address(addr, slots)?;
                 self.mem.store(a, s.size(), bits).map_err(|f| self.fault(f, a, true, what.as_deref(), span))?;
             }
@@ -478,21 +478,30 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// The current value of a place and, for memory, its address.
-    fn read_place(&mut self, p: &Place, slots: &mut [u64], span: Span) -> Result<(u64, u64), Stop> {
+    /// The current value of a place (stored as `s`) and, for memory, its address.
+    fn read_place(&mut self, p: &Place, s: Scalar, slots: &mut [u64], span: Span) -> Result<(u64, u64), Stop> {
         match p {
-            Place::Slot(s) => Ok((slots[*s as usize], 0)),
-            Place::Mem { addr, storage: s, what } => {
+            Place::Slot(slot) => Ok((slots[*slot as usize], 0)),
+            Place::Mem { addr, what } => {
                 let a = self.address(addr, slots)?;
-                Ok((self.load(a, *s, what.as_deref(), span)?, a))
+                Ok((self.load(a, s, what.as_deref(), span)?, a))
             }
         }
     }
 
-    fn write_back(&mut self, p: &Place, addr: u64, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+    /// Stores `bits` (as `s`) back to a place [`Self::read_place`] read, at `addr` for memory.
+    fn write_back(
+        &mut self,
+        p: &Place,
+        s: Scalar,
+        addr: u64,
+        bits: u64,
+        slots: &mut [u64],
+        span: Span,
+    ) -> Result<(), Stop> {
         match p {
-            Place::Slot(s) => slots[*s as usize] = bits,
-            Place::Mem { storage: s, what, .. } => {
+            Place::Slot(slot) => slots[*slot as usize] = bits,
+            Place::Mem { what, .. } => {
                 self.mem.store(addr, s.size(), bits).map_err(|f| self.fault(f, addr, true, what.as_deref(), span))?
             }
         }
@@ -531,9 +540,9 @@ impl<'a> Interp<'a> {
             ExprKind::PtrAdd { .. } => return self.address(e, slots),
             // (`rand()` fills arrays in host loops: no argument to evaluate, no line to find.)
             ExprKind::Lib(Lib::Rand, _) => self.rand.rand() as u32 as u64,
-            ExprKind::Assign(p, v) => {
-                let v = self.eval(v, slots)?;
-                self.store(p, v, slots, e.span)?;
+            ExprKind::Assign { place, storage, value } => {
+                let v = self.eval(value, slots)?;
+                self.store(place, *storage, v, slots, e.span)?;
                 v
             }
             // A loop counter's `i++`.
@@ -569,29 +578,29 @@ impl<'a> Interp<'a> {
             ExprKind::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
             ExprKind::Compound { op, op_ty: c, storage: t, place: p, value: v } => {
                 let rhs = self.eval(v, slots)?;
-                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let (old, addr) = self.read_place(p, *t, slots, e.span)?;
                 let x = t.convert_bits(*c, old);
                 let r = self.arith(*op, *c, x, rhs, e.span)?;
                 let new = c.convert_bits(*t, r);
-                self.write_back(p, addr, new, slots, e.span)?;
+                self.write_back(p, *t, addr, new, slots, e.span)?;
                 new
             }
             ExprKind::PtrCompound { elem_size: size, place: p, value: v } => {
                 let i = self.eval(v, slots)?;
-                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let (old, addr) = self.read_place(p, Scalar::U64, slots, e.span)?;
                 let new = old.wrapping_add((i as i64).wrapping_mul(*size) as u64);
-                self.write_back(p, addr, new, slots, e.span)?;
+                self.write_back(p, Scalar::U64, addr, new, slots, e.span)?;
                 new
             }
             ExprKind::IncDec { place: p, storage: s, step, prefix } => {
-                let (old, addr) = self.read_place(p, slots, e.span)?;
+                let (old, addr) = self.read_place(p, *s, slots, e.span)?;
                 let new = if s.is_float() {
                     let one = Scalar::I64.convert_bits(*s, *step as u64);
                     alu::host_binary(ArithOp::Add, Ty::from(*s), old, one).unwrap_or(old)
                 } else {
                     Scalar::I64.convert_bits(*s, old.wrapping_add(*step as u64))
                 };
-                self.write_back(p, addr, new, slots, e.span)?;
+                self.write_back(p, *s, addr, new, slots, e.span)?;
                 if *prefix { new } else { old }
             }
             ExprKind::Unary { op, op_ty: s, operand: v } => {

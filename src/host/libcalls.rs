@@ -175,11 +175,11 @@ impl Resolver<'_> {
                 if refs.get(k).copied().unwrap_or(false) {
                     // A reference parameter: the argument's address.
                     match self.lvalue(a)? {
-                        (super::resolve::Lv::Mem(addr, _), t) if t == *p || p.is_error() => vals.push(addr),
-                        (super::resolve::Lv::Mem(..), t) => {
+                        (Place::Mem { addr, .. }, t) if t == *p || p.is_error() => vals.push(*addr),
+                        (Place::Mem { .. }, t) => {
                             return Err(self.error(a.span, format!("a `{t}` cannot bind to a `{p} &`")));
                         }
-                        (super::resolve::Lv::Reg(_), _) => {
+                        (Place::Slot(_), _) => {
                             return Err(
                                 self.unsupported(a.span, "passing this to a reference parameter in host code yet")
                             );
@@ -426,11 +426,7 @@ impl Resolver<'_> {
             let v = self.convert(v, &f.ty)?;
             let s = storage(&f.ty).ok_or(super::resolve::Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
-            let store = Expr::new(
-                ExprKind::Assign(Box::new(Place::Mem { addr: Box::new(at), storage: s, what: None }), Box::new(v)),
-                Type::Void,
-                span,
-            );
+            let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
         }
         Ok(value)

@@ -30,12 +30,6 @@ pub(super) enum Var {
     Global(u32, Type),
 }
 
-/// Where an lvalue is.
-pub(super) enum Lv {
-    Reg(Slot),
-    Mem(Expr, Option<String>),
-}
-
 /// Why the host side did not resolve: its diagnostics, or the kernel template instances its launches
 /// deduced that the device side must compile first (then the diagnostics are only about those).
 #[derive(Debug)]
@@ -480,17 +474,18 @@ impl Resolver<'_> {
     }
 
     /// An lvalue: where the expression's object is, and its type.
-    pub(super) fn lvalue(&mut self, e: &ast::Expr) -> Res<(Lv, Type)> {
+    pub(super) fn lvalue(&mut self, e: &ast::Expr) -> Res<(Place, Type)> {
         match &e.kind {
             A::Name(n) => match self.lookup(n) {
-                Some(Var::Reg(s, t)) => Ok((Lv::Reg(s), t)),
+                Some(Var::Reg(s, t)) => Ok((Place::Slot(s), t)),
                 Some(Var::Mem(s, t)) => {
-                    Ok((Lv::Mem(Expr::new(ExprKind::Slot(s), Type::ptr(t.clone(), false), e.span), Some(n.clone())), t))
+                    let addr = Expr::new(ExprKind::Slot(s), Type::ptr(t.clone(), false), e.span);
+                    Ok((Place::mem(addr, Some(n.clone())), t))
                 }
-                Some(Var::Global(i, t)) => Ok((
-                    Lv::Mem(Expr::new(ExprKind::Global(i), Type::ptr(t.clone(), false), e.span), Some(n.clone())),
-                    t,
-                )),
+                Some(Var::Global(i, t)) => {
+                    let addr = Expr::new(ExprKind::Global(i), Type::ptr(t.clone(), false), e.span);
+                    Ok((Place::mem(addr, Some(n.clone())), t))
+                }
                 Some(Var::Const(..)) => Err(self.error(e.span, format!("`{n}` is a constant"))),
                 None => match self.this_field(n, e.span) {
                     Some(field) => self.lvalue(&field),
@@ -515,32 +510,32 @@ impl Resolver<'_> {
                     Type::ptr(elem.clone(), false),
                     e.span,
                 );
-                Ok((Lv::Mem(at, what), elem))
+                Ok((Place::mem(at, what), elem))
             }
             A::Unary(UnaryOp::Deref, p) => {
                 let v = self.rvalue(p)?;
                 match v.ty.pointee().cloned() {
                     Some(Type::Void) => Err(self.error(e.span, "a `void *` cannot be dereferenced")),
-                    Some(t) => Ok((Lv::Mem(v, name_of(p)), t)),
+                    Some(t) => Ok((Place::mem(v, name_of(p)), t)),
                     None => Err(self.error(e.span, format!("`{}` is not a pointer", v.ty))),
                 }
             }
             A::Member(obj, field) => {
-                let (lv, t) = self.lvalue(obj)?;
-                let (Type::Struct(def), Lv::Mem(addr, _)) = (&t, lv) else {
+                let (place, t) = self.lvalue(obj)?;
+                let (Type::Struct(def), Place::Mem { addr, .. }) = (&t, place) else {
                     return Err(self.error(e.span, format!("`{t}` has no fields")));
                 };
                 let Some(f) = def.field(&field.name) else {
                     return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
                 };
                 let (off, fty) = (f.offset as i64, self.complete(f.ty.clone()));
-                Ok((Lv::Mem(ptr_add(addr, off, &fty), None), fty))
+                Ok((Place::mem(ptr_add(*addr, off, &fty), None), fty))
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
             A::Call(..) => match self.rvalue(e)? {
                 v @ Expr { ty: Type::Struct(_), .. } => {
                     let t = v.ty.clone();
-                    Ok((Lv::Mem(Expr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
+                    Ok((Place::mem(Expr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
                 }
                 _ => Err(self.error(e.span, "this expression cannot be assigned to")),
             },
@@ -575,26 +570,26 @@ impl Resolver<'_> {
     }
 
     /// The value of an lvalue (arrays decay to a pointer to their first element).
-    pub(super) fn load(&mut self, lv: Lv, ty: Type, span: Span) -> Res<Expr> {
-        Ok(match (lv, &ty) {
-            (Lv::Reg(s), _) => Expr::new(ExprKind::Slot(s), ty, span),
-            (Lv::Mem(addr, _), Type::Array(elem, _)) => Expr { ty: Type::ptr((**elem).clone(), false), ..addr },
-            (Lv::Mem(addr, _), Type::Struct(_)) => Expr { ty, ..addr },
-            (Lv::Mem(addr, what), _) => {
+    pub(super) fn load(&mut self, place: Place, ty: Type, span: Span) -> Res<Expr> {
+        Ok(match (place, &ty) {
+            (Place::Slot(s), _) => Expr::new(ExprKind::Slot(s), ty, span),
+            (Place::Mem { addr, .. }, Type::Array(elem, _)) => Expr { ty: Type::ptr((**elem).clone(), false), ..*addr },
+            (Place::Mem { addr, .. }, Type::Struct(_)) => Expr { ty, ..*addr },
+            (Place::Mem { addr, what }, _) => {
                 let s = storage(&ty).ok_or_else(|| self.error(span, format!("a `{ty}` has no value")))?;
-                Expr::new(ExprKind::Load { addr: Box::new(addr), storage: s, what }, ty, span)
+                Expr::new(ExprKind::Load { addr, storage: s, what }, ty, span)
             }
         })
     }
 
-    pub(super) fn place(&mut self, lv: Lv, ty: &Type, span: Span) -> Res<Place> {
-        Ok(match lv {
-            Lv::Reg(s) => Place::Slot(s),
-            Lv::Mem(addr, what) => {
-                let s = storage(ty).ok_or_else(|| self.error(span, format!("a `{ty}` cannot be assigned")))?;
-                Place::Mem { addr: Box::new(addr), storage: s, what }
-            }
-        })
+    /// `place`, an lvalue of type `ty`, checked to be one a value can be stored to (in memory, a scalar or a
+    /// pointer: not an array or a struct), with how a value is stored there.
+    pub(super) fn assignable(&mut self, place: Place, ty: &Type, span: Span) -> Res<(Place, Scalar)> {
+        let s = match place {
+            Place::Slot(_) => Place::REGISTER,
+            Place::Mem { .. } => storage(ty).ok_or_else(|| self.error(span, format!("a `{ty}` cannot be assigned")))?,
+        };
+        Ok((place, s))
     }
 
     pub(super) fn string(&mut self, s: &str) -> u32 {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::resolve::{Fail, Lv, Res, Resolver, Var};
+use super::resolve::{Fail, Res, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, StmtKind as S, TypeSpec};
 use crate::front::tast::CmpOp;
@@ -120,18 +120,18 @@ impl Resolver<'_> {
     ) -> Res<Stmt> {
         let span = range.span;
         let (begin, elem) = match self.lvalue(range)? {
-            (Lv::Mem(addr, _), ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
-                (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..addr }, 0, &elem), elem),
-                (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..addr }, *elem),
+            (Place::Mem { addr, .. }, ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
+                (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
+                (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..*addr }, *elem),
                 (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
             },
-            (Lv::Reg(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+            (Place::Slot(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
         };
         let ptr_ty = Type::ptr(elem.clone(), false);
         let size = elem.size() as i64;
         let end = match self.lvalue(range)? {
-            (Lv::Mem(addr, _), ty) if super::vector::vector_elem(&ty).is_some() => {
-                self.vector_ptr(Expr { ty, ..addr }, 1, &elem)
+            (Place::Mem { addr, .. }, ty) if super::vector::vector_elem(&ty).is_some() => {
+                self.vector_ptr(Expr { ty, ..*addr }, 1, &elem)
             }
             (_, Type::Array(_, n)) => {
                 let n = Expr::new(ExprKind::Const(n as u64), Type::Scalar(Scalar::I64), span);
@@ -145,7 +145,7 @@ impl Resolver<'_> {
         };
         let (p, e) = (self.new_slot(), self.new_slot());
         let set = |slot, v: Expr| {
-            Stmt::Expr(Expr::new(ExprKind::Assign(Box::new(Place::Slot(slot)), Box::new(v)), ptr_ty.clone(), span))
+            Stmt::Expr(Expr::new(ExprKind::assign(Place::Slot(slot), Place::REGISTER, v), ptr_ty.clone(), span))
         };
         let init = vec![set(p, begin), set(e, end)];
         let at = |slot| Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
@@ -160,7 +160,7 @@ impl Resolver<'_> {
             ptr_ty.clone(),
             span,
         );
-        let step = Expr::new(ExprKind::Assign(Box::new(Place::Slot(p)), Box::new(next)), ptr_ty.clone(), span);
+        let step = Expr::new(ExprKind::assign(Place::Slot(p), Place::REGISTER, next), ptr_ty.clone(), span);
         let ty = if ts.named.as_deref() == Some("auto") {
             (0..pointers).fold(elem.clone(), |t, _| Type::ptr(t, false))
         } else {
@@ -196,11 +196,7 @@ impl Resolver<'_> {
             let x = self.new_slot();
             let v = Expr::new(ExprKind::Load { addr: Box::new(at(p)), storage: s, what: None }, elem.clone(), span);
             let v = self.convert(v, &ty)?;
-            stmts.push(Stmt::Expr(Expr::new(
-                ExprKind::Assign(Box::new(Place::Slot(x)), Box::new(v)),
-                ty.clone(),
-                span,
-            )));
+            stmts.push(Stmt::Expr(Expr::new(ExprKind::assign(Place::Slot(x), Place::REGISTER, v), ty.clone(), span)));
             self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
         }
         let r = self.scoped(body);

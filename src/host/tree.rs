@@ -93,14 +93,25 @@ pub struct Expr {
     pub span: Span,
 }
 
-/// Where an assignment stores.
+/// Where an object is: the place an assignment stores to, and what an lvalue names while the resolver
+/// builds the tree (arrays and structs too, which are used only by their address). How a scalar is stored
+/// there belongs to the operation (`Load`, `Assign`, `Compound`, `IncDec`): a place is only where.
 #[derive(Clone, Debug)]
 pub enum Place {
     /// A register local.
     Slot(Slot),
-    /// Host (or, wrongly, device) memory at `addr`, stored as `storage`; `what` names the pointer for
-    /// messages (`d_a`).
-    Mem { addr: Box<Expr>, storage: Scalar, what: Option<String> },
+    /// Host (or, wrongly, device) memory at `addr`; `what` names the pointer for messages (`d_a`).
+    Mem { addr: Box<Expr>, what: Option<String> },
+}
+
+impl Place {
+    /// How a register local stores any value: all 64 bits.
+    pub const REGISTER: Scalar = Scalar::U64;
+
+    /// Memory at `addr`, named `what` for messages.
+    pub fn mem(addr: Expr, what: Option<String>) -> Place {
+        Place::Mem { addr: Box::new(addr), what }
+    }
 }
 
 /// Where a launch's `dim3` comes from.
@@ -252,7 +263,13 @@ pub enum ExprKind {
         storage: Scalar,
         what: Option<String>,
     },
-    Assign(Box<Place>, Box<Expr>),
+    /// `place = value`, the value stored as `storage` (`U64` for a register local, which keeps all 64 bits
+    /// whatever its type).
+    Assign {
+        place: Box<Place>,
+        storage: Scalar,
+        value: Box<Expr>,
+    },
     /// `place op= value` in `op_ty` (the usual arithmetic conversion of both), converted back to the
     /// place's `storage` type.
     Compound {
@@ -341,6 +358,13 @@ pub enum ExprKind {
     },
     /// Stores `dim3` parts (x, y, z; missing ones 1) at the address, value nothing.
     InitDim3(Box<Expr>, Vec<Expr>),
+}
+
+impl ExprKind {
+    /// `place = value`, stored as `storage`.
+    pub fn assign(place: Place, storage: Scalar, value: Expr) -> ExprKind {
+        ExprKind::Assign { place: Box::new(place), storage, value: Box::new(value) }
+    }
 }
 
 impl Expr {

@@ -49,11 +49,7 @@ impl Resolver<'_> {
             };
             let s = storage(&v.ty).ok_or(Fail)?;
             let at = super::resolve::ptr_add(addr.clone(), SLOT as i64 * i as i64, &v.ty);
-            let store = Expr::new(
-                ExprKind::Assign(Box::new(Place::Mem { addr: Box::new(at), storage: s, what: None }), Box::new(v)),
-                Type::Void,
-                span,
-            );
+            let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
         }
         Ok(value)
@@ -84,12 +80,12 @@ impl Resolver<'_> {
                 let place = self.list_place(&args[0])?;
                 let _ = self.rvalue(&args[1])?;
                 let start = Expr::new(ExprKind::Slot(rest), list.clone(), span);
-                Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(start)), Type::Void, span))
+                Ok(Expr::new(ExprKind::assign(place, Scalar::U64, start), Type::Void, span))
             }
             "va_copy" => {
                 let place = self.list_place(&args[0])?;
                 let from = self.rvalue(&args[1])?;
-                Ok(Expr::new(ExprKind::Assign(Box::new(place), Box::new(from)), Type::Void, span))
+                Ok(Expr::new(ExprKind::assign(place, Scalar::U64, from), Type::Void, span))
             }
             "va_end" => {
                 let v = self.rvalue(&args[0])?;
@@ -116,7 +112,7 @@ impl Resolver<'_> {
                 let ap = self.rvalue(&args[0])?;
                 let tmp = self.new_slot();
                 let read = Expr::new(ExprKind::Lib(Lib::VaArg(s), vec![ap]), ty.clone(), span);
-                let keep = Expr::new(ExprKind::Assign(Box::new(Place::Slot(tmp)), Box::new(read)), ty.clone(), span);
+                let keep = Expr::new(ExprKind::assign(Place::Slot(tmp), Place::REGISTER, read), ty.clone(), span);
                 let step = Expr::new(ExprKind::Const(SLOT), Type::Scalar(Scalar::I64), span);
                 let next = Expr::new(
                     ExprKind::PtrCompound { elem_size: 1, place: Box::new(place), value: Box::new(step) },
@@ -151,11 +147,11 @@ impl Resolver<'_> {
 
     /// Where a `va_list` argument is (it must be a variable the call can change).
     fn list_place(&mut self, e: &ast::Expr) -> Res<Place> {
-        let (lv, ty) = self.lvalue(e)?;
+        let (place, ty) = self.lvalue(e)?;
         if !matches!(&ty, Type::Ptr { elem, .. } if **elem == Type::Void) {
             return Err(self.error(e.span, format!("expected a `va_list`, not `{ty}`")));
         }
-        self.place(lv, &ty, e.span)
+        Ok(self.assignable(place, &ty, e.span)?.0)
     }
 }
 

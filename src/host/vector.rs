@@ -10,7 +10,7 @@
 
 use super::interp::{Interp, Stop};
 use super::memory::AllocKind;
-use super::resolve::{Fail, Lv, Res, Resolver};
+use super::resolve::{Fail, Res, Resolver};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A, StmtKind as S};
 use crate::front::source::Span;
@@ -134,7 +134,7 @@ impl Resolver<'_> {
     }
 
     /// `v[i]` on a vector: where the element is.
-    pub(super) fn vector_index(&mut self, v: Expr, i: Expr, span: Span, what: Option<String>) -> Res<(Lv, Type)> {
+    pub(super) fn vector_index(&mut self, v: Expr, i: Expr, span: Span, what: Option<String>) -> Res<(Place, Type)> {
         let elem = vector_elem(&v.ty).cloned().ok_or(Fail)?;
         let start = self.vector_ptr(v, 0, &elem);
         let i = self.index(i)?;
@@ -144,7 +144,7 @@ impl Resolver<'_> {
             Type::ptr(elem.clone(), false),
             span,
         );
-        Ok((Lv::Mem(at, what), elem))
+        Ok((Place::mem(at, what), elem))
     }
 
     /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).

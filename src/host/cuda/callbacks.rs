@@ -45,7 +45,7 @@ impl Resolver<'_> {
         let sync = sig("cudaStreamSynchronize").expect("a runtime function");
         let status = self.new_slot();
         let wait = self.runtime_args("cudaStreamSynchronize", sync, &args[..1], span)?;
-        let set = Expr::new(ExprKind::Assign(Box::new(Place::Slot(status)), Box::new(wait)), Type::INT, span);
+        let set = Expr::new(ExprKind::assign(Place::Slot(status), Place::REGISTER, wait), Type::INT, span);
         let status_value = || Expr::new(ExprKind::Slot(status), Type::INT, span);
         let data = self.rvalue(&args[2])?;
         let mut vals = vec![];

@@ -362,11 +362,11 @@ impl<'b, 'f> Lower<'b, 'f> {
                 let site = self.site(Site::Math(*f, ty));
                 self.call(Helper::Pure, &[self.env, site, v[0].unwrap_or(zero), v[1].unwrap_or(zero)])
             }
-            ExprKind::Assign(p, v) => {
-                let x = self.expr(v);
-                match &**p {
-                    Place::Slot(s) => self.b.def_var(self.var(*s), x),
-                    Place::Mem { addr, storage: s, what } => {
+            ExprKind::Assign { place, storage: s, value } => {
+                let x = self.expr(value);
+                match &**place {
+                    Place::Slot(slot) => self.b.def_var(self.var(*slot), x),
+                    Place::Mem { addr, what } => {
                         let a = self.address(addr);
                         let ptr = self.host_ptr(a, *s, what, e.span, true);
                         self.store(ptr, *s, x);
@@ -376,24 +376,24 @@ impl<'b, 'f> Lower<'b, 'f> {
             }
             ExprKind::Compound { op, op_ty: c, storage: t, place: p, value: v } => {
                 let rhs = self.expr(v);
-                let (old, ptr) = self.read_place(p, e.span);
+                let (old, ptr) = self.read_place(p, *t, e.span);
                 let x = self.convert(*t, *c, old);
                 let r = self.arith(*op, *c, x, rhs, e.span);
                 let new = self.convert(*c, *t, r);
-                self.write_back(p, ptr, new);
+                self.write_back(p, *t, ptr, new);
                 new
             }
             ExprKind::PtrCompound { elem_size: size, place: p, value: v } => {
                 let i = self.expr(v);
-                let (old, ptr) = self.read_place(p, e.span);
+                let (old, ptr) = self.read_place(p, Scalar::U64, e.span);
                 let d = self.b.ins().imul_imm_s(i, *size);
                 let new = self.b.ins().iadd(old, d);
-                self.write_back(p, ptr, new);
+                self.write_back(p, Scalar::U64, ptr, new);
                 new
             }
             ExprKind::IncDec { storage: Scalar::Bool, .. } => self.callback_expr(e),
             ExprKind::IncDec { place: p, storage: s, step, prefix } => {
-                let (old, ptr) = self.read_place(p, e.span);
+                let (old, ptr) = self.read_place(p, *s, e.span);
                 let new = if s.is_float() {
                     let one = self.b.ins().iconst(I64, Scalar::I64.convert_bits(*s, *step as u64) as i64);
                     self.arith(ArithOp::Add, *s, old, one, e.span)
@@ -401,7 +401,7 @@ impl<'b, 'f> Lower<'b, 'f> {
                     let v = self.b.ins().iadd_imm_s(old, *step);
                     self.normalize(v, *s)
                 };
-                self.write_back(p, ptr, new);
+                self.write_back(p, *s, ptr, new);
                 if *prefix { new } else { old }
             }
             ExprKind::Unary { op: UnOp::Not, operand: v, .. } => {

@@ -60,7 +60,7 @@ fn expr_slots(e: &Expr, into: &mut BTreeSet<Slot>) {
         ExprKind::Load { addr: a, .. } | ExprKind::Unary { operand: a, .. } | ExprKind::Convert { value: a, .. } => {
             expr_slots(a, into)
         }
-        ExprKind::Assign(p, v)
+        ExprKind::Assign { place: p, value: v, .. }
         | ExprKind::Compound { place: p, value: v, .. }
         | ExprKind::PtrCompound { place: p, value: v, .. } => {
             place_slots(p, into);

@@ -34,22 +34,22 @@ impl Lower<'_, '_> {
         self.b.ins().store(MemFlagsData::new(), v, p, 0);
     }
 
-    /// A place's value and, for memory, the checked pointer to write it back through.
-    pub(super) fn read_place(&mut self, p: &Place, span: Span) -> (Value, Option<Value>) {
+    /// A place's value (stored as `s`) and, for memory, the checked pointer to write it back through.
+    pub(super) fn read_place(&mut self, p: &Place, s: Scalar, span: Span) -> (Value, Option<Value>) {
         match p {
-            Place::Slot(s) => (self.b.use_var(self.var(*s)), None),
-            Place::Mem { addr, storage: s, what } => {
+            Place::Slot(slot) => (self.b.use_var(self.var(*slot)), None),
+            Place::Mem { addr, what } => {
                 let a = self.address(addr);
-                let ptr = self.host_ptr(a, *s, what, span, false);
-                (self.load(ptr, *s), Some(ptr))
+                let ptr = self.host_ptr(a, s, what, span, false);
+                (self.load(ptr, s), Some(ptr))
             }
         }
     }
 
-    pub(super) fn write_back(&mut self, p: &Place, ptr: Option<Value>, v: Value) {
+    pub(super) fn write_back(&mut self, p: &Place, s: Scalar, ptr: Option<Value>, v: Value) {
         match (p, ptr) {
-            (Place::Slot(s), _) => self.b.def_var(self.var(*s), v),
-            (Place::Mem { storage: s, .. }, Some(ptr)) => self.store(ptr, *s, v),
+            (Place::Slot(slot), _) => self.b.def_var(self.var(*slot), v),
+            (Place::Mem { .. }, Some(ptr)) => self.store(ptr, s, v),
             (Place::Mem { .. }, None) => unreachable!("a memory place was read through a pointer"),
         }
     }
