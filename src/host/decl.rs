@@ -1,16 +1,17 @@
 //! Host declarations: a local in a register or in host memory (arrays, structs, what has its address taken),
 //! its initialiser (brace lists, strings, vectors, `dim3`, a constructor), and the name an allocation takes.
 
-use super::resolve::{Fail, Res, Resolver, Var, ptr_add};
+use super::resolve::{Resolver, Var, ptr_add};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::Reported;
 use crate::front::tast::ArithOp;
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
     /// `T name[n]` with `n` known only when it runs: the name is a pointer to storage the declaration makes
     /// (`Stmt::Vla`), which `name[i]` and passing `name` use as they use an array.
-    fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<Stmt>) -> Res<()> {
+    fn vla(&mut self, dc: &ast::Declarator, dim: &ast::Expr, elem: Type, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         let u64t = Type::Scalar(Scalar::U64);
         let n = self.rvalue(dim)?;
         let n = self.convert(n, &u64t)?;
@@ -31,11 +32,11 @@ impl Resolver<'_> {
         let name = dc.name.name.clone();
         out.push(Stmt::Vla { slot, bytes: Expr::new(ExprKind::Slot(size), u64t, span), name: name.clone() });
         self.vla_sizes.insert(slot, size);
-        self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
+        self.scopes.last_mut().ok_or(Reported)?.insert(name, Var::Reg(slot, Type::ptr(elem, false)));
         Ok(())
     }
 
-    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Res<()> {
+    pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         'declarator: for dc in &d.declarators {
             let mut ty = self.ty(&d.ty, dc.pointers)?;
             for (i, dim) in dc.dims.iter().enumerate().rev() {
@@ -70,7 +71,7 @@ impl Resolver<'_> {
                     && let Some(v) = self.const_eval(init)
                 {
                     let bits = Scalar::I64.convert_bits(s, v as u64);
-                    self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Const(bits, ty));
+                    self.scopes.last_mut().ok_or(Reported)?.insert(name, Var::Const(bits, ty));
                     continue;
                 }
                 let slot = self.new_slot();
@@ -87,12 +88,12 @@ impl Resolver<'_> {
                     ty.clone(),
                     span,
                 )));
-                self.scopes.last_mut().ok_or(Fail)?.insert(name, Var::Reg(slot, ty));
+                self.scopes.last_mut().ok_or(Reported)?.insert(name, Var::Reg(slot, ty));
                 continue;
             }
             let slot = self.new_slot();
             self.frame.push((slot, ty.size().max(1), name.clone()));
-            self.scopes.last_mut().ok_or(Fail)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
+            self.scopes.last_mut().ok_or(Reported)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(Stmt::Zero(slot, ty.size()));
             let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
             if let Some(r) = self.ofstream_construct(&dc.name, &ty, dc.init.as_ref(), out) {
@@ -143,7 +144,7 @@ impl Resolver<'_> {
                 }
                 (Type::Struct(_), A::InitList(items)) => {
                     let parts = items.iter().map(|i| self.rvalue(i).and_then(|v| self.convert(v, &Type::UINT)));
-                    let parts = parts.collect::<Res<Vec<_>>>()?;
+                    let parts = parts.collect::<Result<Vec<_>, Reported>>()?;
                     if parts.len() > 3 {
                         return Err(self.error(init.span, "a dim3 has three parts"));
                     }
@@ -190,7 +191,7 @@ impl Resolver<'_> {
                             format!("the string has {} characters; `{name}` holds {n}", bytes.len()),
                         ));
                     }
-                    let s = storage(elem).ok_or(Fail)?;
+                    let s = storage(elem).ok_or(Reported)?;
                     for (k, b) in bytes.iter().enumerate() {
                         let at = ptr_add(addr.clone(), k as i64, elem);
                         let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
@@ -204,7 +205,7 @@ impl Resolver<'_> {
                 (_, _) if storage(&ty).is_some() => {
                     let v = self.rvalue(init)?;
                     let v = self.convert(v, &ty)?;
-                    let s = storage(&ty).ok_or(Fail)?;
+                    let s = storage(&ty).ok_or(Reported)?;
                     let set = ExprKind::assign(Place::mem(addr, Some(name)), s, v);
                     out.push(Stmt::Expr(Expr::new(set, ty.clone(), span)));
                 }

@@ -1,8 +1,9 @@
 //! Host expressions: operators, assignments, casts (calls and launches are in [`super::libcalls`]).
 
-use super::resolve::{Fail, Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
@@ -83,7 +84,7 @@ fn cmp_op(op: BinaryOp) -> Option<CmpOp> {
 
 impl Resolver<'_> {
     /// The value of an expression.
-    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Res<Expr> {
+    pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
         let span = e.span;
         let c = |bits: u64, ty: Type| Ok(Expr::new(ExprKind::Const(bits), ty, span));
         match &e.kind {
@@ -168,7 +169,7 @@ impl Resolver<'_> {
                 };
                 let step = if *increment { step } else { -step };
                 let (place, _) = self.assignable(place, &ty, span)?;
-                let s = storage(&ty).ok_or(Fail)?;
+                let s = storage(&ty).ok_or(Reported)?;
                 Ok(Expr::new(ExprKind::IncDec { place: Box::new(place), storage: s, step, prefix: *prefix }, ty, span))
             }
             A::Ternary(cond, a, b) => {
@@ -213,7 +214,7 @@ impl Resolver<'_> {
                 }
                 let t = match self.lvalue(x) {
                     Ok((_, t)) => t,
-                    Err(Fail) => {
+                    Err(Reported) => {
                         self.diags.pop();
                         self.rvalue(x)?.ty
                     }
@@ -250,13 +251,19 @@ impl Resolver<'_> {
                 Err(self.unsupported(m.span, "this member function in host code yet"))
             }
             A::Lambda { .. } => Err(self.unsupported(span, "a lambda here in host code yet")),
-            A::Error => Err(Fail),
+            A::Error => Err(Reported),
         }
     }
 
     /// `new T[n]`, `new T`, `new T(v)`: heap memory as `malloc` gives it (named for messages), the scalar
     /// initialised when a value is given.
-    fn new_expr(&mut self, ts: &ast::TypeSpec, count: Option<&ast::Expr>, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    fn new_expr(
+        &mut self,
+        ts: &ast::TypeSpec,
+        count: Option<&ast::Expr>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
         let elem = self.ty(ts, 0)?;
         let size = Expr::new(ExprKind::Const(elem.size().max(1) as u64), Type::Scalar(Scalar::U64), span);
         let bytes = match count {
@@ -284,13 +291,19 @@ impl Resolver<'_> {
         let slot = self.new_slot();
         let at = Expr::new(ExprKind::Slot(slot), ptr_ty.clone(), span);
         let keep = Expr::new(ExprKind::assign(Place::Slot(slot), Place::REGISTER, alloc), ptr_ty.clone(), span);
-        let s = storage(&elem).ok_or(Fail)?;
+        let s = storage(&elem).ok_or(Reported)?;
         let store = Expr::new(ExprKind::assign(Place::mem(at.clone(), None), s, init), elem, span);
         let both = Expr::new(ExprKind::Comma(Box::new(keep), Box::new(store)), ptr_ty.clone(), span);
         Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(at)), ptr_ty, span))
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &ast::Expr, b: &ast::Expr, span: crate::front::source::Span) -> Res<Expr> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: crate::front::source::Span,
+    ) -> Result<Expr, Reported> {
         if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
             let (x, y) = (Box::new(self.cond(a)?), Box::new(self.cond(b)?));
             let k = if op == BinaryOp::LogAnd { ExprKind::And(x, y) } else { ExprKind::Or(x, y) };
@@ -314,7 +327,7 @@ impl Resolver<'_> {
                 span,
             ));
         }
-        let arith = arith_op(op).ok_or(Fail)?;
+        let arith = arith_op(op).ok_or(Reported)?;
         match (&x.ty, &y.ty, arith) {
             (Type::Ptr { elem, .. }, Type::Scalar(_), ArithOp::Add | ArithOp::Sub) => {
                 let size = elem.size() as i64;
@@ -349,7 +362,7 @@ impl Resolver<'_> {
         a: &ast::Expr,
         b: &ast::Expr,
         span: crate::front::source::Span,
-    ) -> Res<Expr> {
+    ) -> Result<Expr, Reported> {
         let (place, ty) = self.lvalue(a)?;
         let mut v = self.rvalue(b)?;
         if let Some(n) = super::resolve::name_of(a) {
@@ -363,7 +376,7 @@ impl Resolver<'_> {
             let v = self.convert(v, &ty)?;
             return Ok(Expr::new(ExprKind::assign(place, s, v), ty, span));
         };
-        let arith = arith_op(op).ok_or(Fail)?;
+        let arith = arith_op(op).ok_or(Reported)?;
         match (&ty, &v.ty) {
             (Type::Ptr { elem, .. }, Type::Scalar(_)) if matches!(arith, ArithOp::Add | ArithOp::Sub) => {
                 let size = elem.size() as i64;

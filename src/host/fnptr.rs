@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use super::HostError;
 use super::interp::{Interp, Stop};
-use super::resolve::{Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast;
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::Type;
 
@@ -64,7 +65,7 @@ fn same_abi(a: &Type, b: &Type) -> bool {
 impl Resolver<'_> {
     /// The value of a function's name (`copyRow`, `&copyRow`): its address, typed as a pointer to it. None when
     /// `name` is no function of the file.
-    pub(super) fn function_value(&mut self, name: &str, span: Span) -> Option<Res<Expr>> {
+    pub(super) fn function_value(&mut self, name: &str, span: Span) -> Option<Result<Expr, Reported>> {
         if let Some(&f) = self.fns.get(name) {
             if self.refs.get(name).is_some_and(|r| r.iter().any(|&x| x)) {
                 return Some(Err(self.unsupported(span, "a pointer to a function with reference parameters yet")));
@@ -84,7 +85,12 @@ impl Resolver<'_> {
     }
 
     /// `p(args)` where `p` is a variable holding a function pointer; None when `name` is not one.
-    pub(super) fn call_through(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
+    pub(super) fn call_through(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
         let ty = match self.lookup(&name.name)? {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
@@ -93,7 +99,13 @@ impl Resolver<'_> {
         Some(self.call_through_sig(name, sig, args, span))
     }
 
-    fn call_through_sig(&mut self, name: &ast::Ident, sig: Sig, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    fn call_through_sig(
+        &mut self,
+        name: &ast::Ident,
+        sig: Sig,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
         let (ret, params) = (&sig.0, &sig.1);
         if let Type::Struct(_) = ret {
             return Err(self.unsupported(span, "calling a function that returns a struct through a pointer yet"));
@@ -123,7 +135,7 @@ impl Resolver<'_> {
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         let ty = match self.lookup(&k.name)? {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
@@ -139,7 +151,7 @@ impl Resolver<'_> {
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<Expr> {
+    ) -> Result<Expr, Reported> {
         let kernels: Vec<(u32, String)> = (0..self.kernels.functions.len() as u32)
             .filter_map(|i| {
                 let f = &self.kernels.functions[i as usize];
@@ -170,7 +182,7 @@ impl Resolver<'_> {
     }
 
     /// `&f` where `f` names a function rather than an object.
-    pub(super) fn address_of_function(&mut self, x: &ast::Expr) -> Option<Res<Expr>> {
+    pub(super) fn address_of_function(&mut self, x: &ast::Expr) -> Option<Result<Expr, Reported>> {
         match &x.kind {
             ast::ExprKind::Name(n) if self.lookup(n).is_none() => self.function_value(n, x.span),
             _ => None,

@@ -5,9 +5,10 @@
 use std::sync::{Arc, OnceLock};
 
 use super::methods::{ctor_args, expr};
-use super::resolve::{Res, Resolver};
+use super::resolve::Resolver;
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, StructDef, Type};
 
@@ -61,7 +62,7 @@ impl Resolver<'_> {
         m: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         if !is_ofstream(ty) {
             return None;
         }
@@ -85,7 +86,7 @@ impl Resolver<'_> {
         ty: &Type,
         init: Option<&ast::Expr>,
         out: &mut Vec<Stmt>,
-    ) -> Option<Res<()>> {
+    ) -> Option<Result<(), Reported>> {
         if !is_ofstream(ty) {
             return None;
         }

@@ -1,8 +1,9 @@
 //! Calls in host code: the program's own functions, the C library, the CUDA runtime, and kernel launches.
 
-use super::resolve::{Res, Resolver, name_of};
+use super::resolve::{Resolver, name_of};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::tast::MathFn;
 use crate::front::types::{Scalar, Type};
@@ -115,7 +116,7 @@ fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> 
 }
 
 impl Resolver<'_> {
-    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         // A variable holding a function pointer hides a function of the same name, as in C.
         if let Some(call) = self.call_through(name, args, span) {
             return call;
@@ -259,7 +260,13 @@ impl Resolver<'_> {
         Ok(Expr::new(ExprKind::Lib(lib, vals), ret, span))
     }
 
-    pub(super) fn launch(&mut self, k: &ast::Ident, config: &[ast::Expr], args: &[ast::Expr], span: Span) -> Res<Expr> {
+    pub(super) fn launch(
+        &mut self,
+        k: &ast::Ident,
+        config: &[ast::Expr],
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
         let Some(id) = self.kernels.find(&k.name) else {
             if let Some(launch) = self.launch_through(k, config, args, span) {
                 return launch;
@@ -325,11 +332,11 @@ impl Resolver<'_> {
                 return Err(self.error(a.span, format!("`{want}` is a struct: pass a struct of the kernel's type")));
             }
             for ((path, offset, fty), &i) in fields.iter().zip(members) {
-                let (p, s) = (&local(i).ty, storage(fty).ok_or(super::resolve::Fail)?);
+                let (p, s) = (&local(i).ty, storage(fty).ok_or(Reported)?);
                 let at = super::resolve::ptr_add(v.clone(), *offset as i64, fty);
                 let field =
                     Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, fty.clone(), a.span);
-                let ps = storage(p).ok_or(super::resolve::Fail)?;
+                let ps = storage(p).ok_or(Reported)?;
                 vals.push((self.convert(field, p)?, ps));
                 names.push((local(i).name.clone(), name_of(a).map(|n| format!("{n}.{path}"))));
             }
@@ -354,7 +361,7 @@ impl Resolver<'_> {
         Ok(Expr::new(ExprKind::Launch(Box::new(l)), Type::Void, span))
     }
 
-    fn dim3(&mut self, e: &ast::Expr) -> Res<Dim3Src> {
+    fn dim3(&mut self, e: &ast::Expr) -> Result<Dim3Src, Reported> {
         if let A::Call(n, parts) = &e.kind
             && n.name == "dim3"
         {
@@ -379,20 +386,20 @@ impl Resolver<'_> {
     /// A function or kernel of the file the front end set aside for a construct warpdbg does not read
     /// (dynamic parallelism, a variadic parameter, ...): that construct, where it is, is the error of the host
     /// code that `verb`s it.
-    fn set_aside(&mut self, name: &str, verb: &str) -> Option<super::resolve::Fail> {
+    fn set_aside(&mut self, name: &str, verb: &str) -> Option<Reported> {
         let u = self.kernels.unavailable.iter().find(|u| u.name == name)?;
         self.diags.push(u.diag.clone().label(format!("in `{name}`, which host code {verb}")));
-        Some(super::resolve::Fail)
+        Some(Reported)
     }
 
     /// `dim3(x[, y[, z]])` as a value: a temporary in the caller's frame, its parts set (missing ones 1).
-    fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    fn dim3_value(&mut self, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         if args.len() > 3 {
             return Err(self.error(span, "a dim3 has three parts"));
         }
         let parts = args.iter().map(|a| self.rvalue(a).and_then(|v| self.convert(v, &Type::UINT)));
-        let parts = parts.collect::<Res<Vec<_>>>()?;
-        let ty = Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(super::resolve::Fail)?);
+        let parts = parts.collect::<Result<Vec<_>, Reported>>()?;
+        let ty = Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Reported)?);
         let tmp = self.new_slot();
         self.frame.push((tmp, ty.size(), "dim3() value".into()));
         let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);
@@ -411,7 +418,7 @@ impl Resolver<'_> {
         def: std::sync::Arc<crate::front::types::StructDef>,
         args: &[ast::Expr],
         span: Span,
-    ) -> Res<Expr> {
+    ) -> Result<Expr, Reported> {
         if args.len() != def.fields.len() {
             return Err(self.error(span, format!("`{name}` takes {} arguments", def.fields.len())));
         }
@@ -424,7 +431,7 @@ impl Resolver<'_> {
         for (f, a) in def.fields.iter().zip(args).rev() {
             let v = self.rvalue(a)?;
             let v = self.convert(v, &f.ty)?;
-            let s = storage(&f.ty).ok_or(super::resolve::Fail)?;
+            let s = storage(&f.ty).ok_or(Reported)?;
             let at = super::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
             let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
@@ -433,7 +440,7 @@ impl Resolver<'_> {
     }
 }
 
-impl super::resolve::Fail {
+impl Reported {
     /// Adds a hint to the diagnostic just recorded.
     fn with_hint(self, r: &mut Resolver<'_>, hint: &str) -> Self {
         if let Some(d) = r.diags.pop() {

@@ -4,9 +4,10 @@
 //! `Class::f(&obj, a)`, `obj(a)` calls `Class::operator()`, and a declaration `Class obj(a, b);` (or `Class
 //! obj;`) runs the constructor `Class::Class`.
 
-use super::resolve::{Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::Type;
 
@@ -45,7 +46,14 @@ impl Resolver<'_> {
     }
 
     /// A call of member function `f` on the object `this` points to (left out for a static one).
-    fn call_member(&mut self, f: String, this: ast::Expr, args: &[ast::Expr], at: Span, span: Span) -> Res<Expr> {
+    fn call_member(
+        &mut self,
+        f: String,
+        this: ast::Expr,
+        args: &[ast::Expr],
+        at: Span,
+        span: Span,
+    ) -> Result<Expr, Reported> {
         let this = self.with_this.contains(&f).then_some(this);
         let all: Vec<ast::Expr> = this.into_iter().chain(args.iter().cloned()).collect();
         self.call(&ast::Ident { name: f, span: at }, &all, span)
@@ -58,7 +66,7 @@ impl Resolver<'_> {
         m: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         let ty = match self.lvalue(obj) {
             Ok((_, ty)) => ty,
             Err(_) => {
@@ -77,7 +85,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         if let Some(class) = self.this_class()
             && let Some(f) = self.method_of(&class, &name.name)
         {
@@ -98,7 +106,7 @@ impl Resolver<'_> {
         ty: &Type,
         init: Option<&ast::Expr>,
         out: &mut Vec<Stmt>,
-    ) -> Option<Res<()>> {
+    ) -> Option<Result<(), Reported>> {
         let Type::Struct(def) = ty else { return None };
         let ctor = self.method_of(ty, &def.name)?;
         // (`Class obj = other;` is a copy, as for a struct.)

@@ -7,15 +7,11 @@ use std::collections::{HashMap, HashSet};
 
 use super::tree::*;
 use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A, StmtKind as S, TypeSpec, UnaryOp};
-use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
 use crate::front::source::Span;
 use crate::front::tast::{self, ArithOp, CmpOp, UnOp};
 use crate::front::template::Templates;
 use crate::front::types::{Scalar, Type};
-
-/// A diagnostic was recorded.
-pub(super) struct Fail;
-pub(super) type Res<T> = Result<T, Fail>;
 
 /// What a name stands for in host code.
 #[derive(Clone, Debug)]
@@ -180,7 +176,7 @@ impl Resolver<'_> {
     fn function_or_stub(&mut self, f: &ast::Function) -> Function {
         match self.function(f) {
             Ok(h) => h,
-            Err(Fail) => Function {
+            Err(Reported) => Function {
                 name: f.name.name.clone(),
                 params: vec![],
                 slots: 0,
@@ -192,33 +188,33 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn error(&mut self, span: Span, msg: impl Into<String>) -> Fail {
+    pub(super) fn error(&mut self, span: Span, msg: impl Into<String>) -> Reported {
         self.diags.push(Diagnostic::new(ErrorCode::Type, span, msg));
-        Fail
+        Reported
     }
 
-    pub(super) fn unsupported(&mut self, span: Span, what: impl std::fmt::Display) -> Fail {
+    pub(super) fn unsupported(&mut self, span: Span, what: impl std::fmt::Display) -> Reported {
         self.diags.push(Diagnostic::unsupported(span, what).label("in host code"));
-        Fail
+        Reported
     }
 
     /// The type a written type names, with `extra` more pointer levels.
-    pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Res<Type> {
+    pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Result<Type, Reported> {
         let base = if let Some(f) = &ts.func {
             // A function (pointed to): `void (*kernel)(float *, int)`.
             let ret = self.ty(&f.ret, 0)?;
-            let params = f.params.iter().map(|p| self.ty(p, 0)).collect::<Res<Vec<_>>>()?;
+            let params = f.params.iter().map(|p| self.ty(p, 0)).collect::<Result<Vec<_>, Reported>>()?;
             Type::Func(std::sync::Arc::new((ret, params)))
         } else if let Some(name) = &ts.named {
             match name.as_str() {
-                "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
+                "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Reported)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
                 "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
                 "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
                 "cudaSharedMemConfig" | "cudaFuncCache" => Type::INT,
-                n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Fail)?,
+                n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
-                    Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Fail)?)
+                    Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)
                 }
                 n => match super::cuda::names::named_type(n) {
                     Some(t) => t,
@@ -328,7 +324,7 @@ impl Resolver<'_> {
         out
     }
 
-    fn function(&mut self, f: &ast::Function) -> Res<Function> {
+    fn function(&mut self, f: &ast::Function) -> Result<Function, Reported> {
         self.scopes = vec![HashMap::new()];
         self.slots = 0;
         self.frame.clear();
@@ -413,7 +409,7 @@ impl Resolver<'_> {
     }
 
     /// `*to = from` for a struct: its bytes copied.
-    pub(super) fn copy_struct(&mut self, to: Expr, from: Expr, ty: &Type, span: Span) -> Res<Expr> {
+    pub(super) fn copy_struct(&mut self, to: Expr, from: Expr, ty: &Type, span: Span) -> Result<Expr, Reported> {
         if from.ty != *ty {
             return Err(self.error(span, format!("cannot convert `{}` to `{ty}`", from.ty)));
         }
@@ -422,12 +418,12 @@ impl Resolver<'_> {
     }
 
     /// A condition, as `bool`.
-    pub(super) fn cond(&mut self, e: &ast::Expr) -> Res<Expr> {
+    pub(super) fn cond(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
         let v = self.rvalue(e)?;
         self.truth(v)
     }
 
-    pub(super) fn truth(&mut self, v: Expr) -> Res<Expr> {
+    pub(super) fn truth(&mut self, v: Expr) -> Result<Expr, Reported> {
         let span = v.span;
         match storage(&v.ty) {
             Some(Scalar::Bool) => Ok(v),
@@ -444,7 +440,7 @@ impl Resolver<'_> {
     }
 
     /// `v` converted to `to` as by assignment.
-    pub(super) fn convert(&mut self, v: Expr, to: &Type) -> Res<Expr> {
+    pub(super) fn convert(&mut self, v: Expr, to: &Type) -> Result<Expr, Reported> {
         let span = v.span;
         if v.ty == *to || v.ty.is_error() || to.is_error() {
             return Ok(v);
@@ -474,7 +470,7 @@ impl Resolver<'_> {
     }
 
     /// An lvalue: where the expression's object is, and its type.
-    pub(super) fn lvalue(&mut self, e: &ast::Expr) -> Res<(Place, Type)> {
+    pub(super) fn lvalue(&mut self, e: &ast::Expr) -> Result<(Place, Type), Reported> {
         match &e.kind {
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Reg(s, t)) => Ok((Place::Slot(s), t)),
@@ -556,13 +552,13 @@ impl Resolver<'_> {
         }
     }
 
-    pub(super) fn undeclared(&mut self, n: &str, span: Span) -> Fail {
+    pub(super) fn undeclared(&mut self, n: &str, span: Span) -> Reported {
         self.diags.push(Diagnostic::new(ErrorCode::Name, span, format!("`{n}` is not declared")).label("not declared"));
-        Fail
+        Reported
     }
 
     /// An index or offset, as `long long`.
-    pub(super) fn index(&mut self, v: Expr) -> Res<Expr> {
+    pub(super) fn index(&mut self, v: Expr) -> Result<Expr, Reported> {
         match v.ty {
             Type::Scalar(s) if s.is_integer() => self.convert(v, &Type::Scalar(Scalar::I64)),
             _ => Err(self.error(v.span, format!("an index must be an integer, not `{}`", v.ty))),
@@ -570,7 +566,7 @@ impl Resolver<'_> {
     }
 
     /// The value of an lvalue (arrays decay to a pointer to their first element).
-    pub(super) fn load(&mut self, place: Place, ty: Type, span: Span) -> Res<Expr> {
+    pub(super) fn load(&mut self, place: Place, ty: Type, span: Span) -> Result<Expr, Reported> {
         Ok(match (place, &ty) {
             (Place::Slot(s), _) => Expr::new(ExprKind::Slot(s), ty, span),
             (Place::Mem { addr, .. }, Type::Array(elem, _)) => Expr { ty: Type::ptr((**elem).clone(), false), ..*addr },
@@ -584,7 +580,7 @@ impl Resolver<'_> {
 
     /// `place`, an lvalue of type `ty`, checked to be one a value can be stored to (in memory, a scalar or a
     /// pointer: not an array or a struct), with how a value is stored there.
-    pub(super) fn assignable(&mut self, place: Place, ty: &Type, span: Span) -> Res<(Place, Scalar)> {
+    pub(super) fn assignable(&mut self, place: Place, ty: &Type, span: Span) -> Result<(Place, Scalar), Reported> {
         let s = match place {
             Place::Slot(_) => Place::REGISTER,
             Place::Mem { .. } => storage(ty).ok_or_else(|| self.error(span, format!("a `{ty}` cannot be assigned")))?,
@@ -600,7 +596,7 @@ impl Resolver<'_> {
     }
 
     /// Arithmetic `a op b` after the usual conversions.
-    pub(super) fn arith(&mut self, op: ArithOp, a: Expr, b: Expr, span: Span) -> Res<Expr> {
+    pub(super) fn arith(&mut self, op: ArithOp, a: Expr, b: Expr, span: Span) -> Result<Expr, Reported> {
         let (Some(sa), Some(sb)) = (a.ty.scalar(), b.ty.scalar()) else {
             return Err(self.error(span, format!("no operator for `{}` and `{}`", a.ty, b.ty)));
         };
@@ -617,7 +613,7 @@ impl Resolver<'_> {
         Ok(Expr::new(ExprKind::Arith { op, op_ty: c, left: Box::new(a), right: Box::new(b) }, Type::Scalar(c), span))
     }
 
-    pub(super) fn unop(&mut self, op: UnOp, v: Expr, span: Span) -> Res<Expr> {
+    pub(super) fn unop(&mut self, op: UnOp, v: Expr, span: Span) -> Result<Expr, Reported> {
         let Some(s) = v.ty.scalar() else { return Err(self.error(span, format!("no operator for `{}`", v.ty))) };
         let p = s.promote();
         let v = self.convert(v, &Type::Scalar(p))?;

@@ -3,26 +3,27 @@
 
 use std::collections::HashMap;
 
-use super::resolve::{Fail, Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, StmtKind as S, TypeSpec};
+use crate::front::diagnostic::Reported;
 use crate::front::tast::CmpOp;
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
-    pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Res<Vec<Stmt>> {
+    pub(super) fn stmts(&mut self, stmts: &[ast::Stmt]) -> Result<Vec<Stmt>, Reported> {
         let mut out = vec![];
         let mut failed = false;
         for s in stmts {
             match self.stmt(s, &mut out) {
                 Ok(()) => {}
-                Err(Fail) => failed = true,
+                Err(Reported) => failed = true,
             }
         }
-        if failed { Err(Fail) } else { Ok(out) }
+        if failed { Err(Reported) } else { Ok(out) }
     }
 
-    fn scoped(&mut self, s: &ast::Stmt) -> Res<Stmt> {
+    fn scoped(&mut self, s: &ast::Stmt) -> Result<Stmt, Reported> {
         self.scopes.push(HashMap::new());
         let mut out = vec![];
         let r = self.stmt(s, &mut out);
@@ -31,7 +32,7 @@ impl Resolver<'_> {
         Ok(if out.len() == 1 { out.pop().unwrap_or(Stmt::Block(vec![])) } else { Stmt::Block(out) })
     }
 
-    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Res<()> {
+    fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         let h = match &s.kind {
             S::Decl(d) => return self.decl(d, out),
             S::Expr(e) => Stmt::Expr(self.rvalue(e)?),
@@ -117,7 +118,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         range: &ast::Expr,
         body: &ast::Stmt,
-    ) -> Res<Stmt> {
+    ) -> Result<Stmt, Reported> {
         let span = range.span;
         let (begin, elem) = match self.lvalue(range)? {
             (Place::Mem { addr, .. }, ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
@@ -141,7 +142,7 @@ impl Resolver<'_> {
                     span,
                 )
             }
-            _ => return Err(Fail),
+            _ => return Err(Reported),
         };
         let (p, e) = (self.new_slot(), self.new_slot());
         let set = |slot, v: Expr| {
@@ -176,13 +177,13 @@ impl Resolver<'_> {
             }
             if reference {
                 // The slot holding the element's address stands for the element.
-                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(p, ty));
+                self.scopes.last_mut().ok_or(Reported)?.insert(var, Var::Mem(p, ty));
             } else {
                 let own = self.new_slot();
                 self.frame.push((own, ty.size().max(1), var.clone()));
                 let copy = self.copy_struct(Expr::new(ExprKind::Slot(own), ty.clone(), span), at(p), &ty, span)?;
                 stmts.push(Stmt::Expr(copy));
-                self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Mem(own, ty));
+                self.scopes.last_mut().ok_or(Reported)?.insert(var, Var::Mem(own, ty));
             }
         } else {
             let Some(s) = storage(&elem) else {
@@ -197,7 +198,7 @@ impl Resolver<'_> {
             let v = Expr::new(ExprKind::Load { addr: Box::new(at(p)), storage: s, what: None }, elem.clone(), span);
             let v = self.convert(v, &ty)?;
             stmts.push(Stmt::Expr(Expr::new(ExprKind::assign(Place::Slot(x), Place::REGISTER, v), ty.clone(), span)));
-            self.scopes.last_mut().ok_or(Fail)?.insert(var, Var::Reg(x, ty));
+            self.scopes.last_mut().ok_or(Reported)?.insert(var, Var::Reg(x, ty));
         }
         let r = self.scoped(body);
         self.scopes.pop();
@@ -206,7 +207,7 @@ impl Resolver<'_> {
     }
 
     /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
-    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Res<Stmt> {
+    fn switch(&mut self, cond: &ast::Expr, body: &ast::Stmt) -> Result<Stmt, Reported> {
         let v = self.rvalue(cond)?;
         let Some(s) = v.ty.scalar().filter(|s| s.is_integer()) else {
             return Err(self.error(cond.span, format!("a switch needs an integer, not `{}`", v.ty)));
@@ -234,7 +235,7 @@ impl Resolver<'_> {
         }
         self.scopes.pop();
         if failed {
-            return Err(Fail);
+            return Err(Reported);
         }
         Ok(Stmt::Switch { value: v, cases, default, body: out })
     }
@@ -245,7 +246,7 @@ impl Resolver<'_> {
         cond: &Option<ast::Expr>,
         step: &Option<ast::Expr>,
         body: &ast::Stmt,
-    ) -> Res<Stmt> {
+    ) -> Result<Stmt, Reported> {
         let mut i = vec![];
         if let Some(s) = init {
             self.stmt(s, &mut i)?;

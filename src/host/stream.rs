@@ -8,9 +8,10 @@
 //! only, on the left.
 
 use super::interp::{Interp, Stop};
-use super::resolve::{Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
@@ -84,7 +85,7 @@ fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<(StreamTo, Option<ast::Exp
 
 impl Resolver<'_> {
     /// `a << b` when `a` is an output chain: the items written, in order, or None when it is a shift.
-    pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Res<Expr>> {
+    pub(super) fn stream_shift(&mut self, a: &ast::Expr, b: &ast::Expr, span: Span) -> Option<Result<Expr, Reported>> {
         let (to, file) = stream_name(self, a)?;
         let handle = match file.map(|f| self.rvalue(&super::fstream::handle(&f))).transpose() {
             Ok(h) => h,
@@ -111,7 +112,7 @@ impl Resolver<'_> {
         out.map(Ok)
     }
 
-    fn stream_item(&mut self, to: StreamTo, handle: Option<&Expr>, e: &ast::Expr) -> Res<Expr> {
+    fn stream_item(&mut self, to: StreamTo, handle: Option<&Expr>, e: &ast::Expr) -> Result<Expr, Reported> {
         let span = e.span;
         let call = |item, args: Vec<Expr>| {
             let args = handle.cloned().into_iter().chain(args).collect();

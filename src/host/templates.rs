@@ -6,16 +6,20 @@
 //! same way; its instance is the device front end's to compile (`front::template`), which
 //! `program::compile` asks for when the host side names it.
 
-use super::resolve::{Res, Resolver};
+use super::resolve::Resolver;
 use crate::front::ast;
-use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
 use crate::front::template::{Side, TemplateDef, instance_name};
 use crate::front::token::Token;
 
 impl Resolver<'_> {
     /// For a call of host function template `name`: the name of the instance its arguments give (declared
     /// now if new); None when `name` is no host function template.
-    pub(super) fn host_template_instance(&mut self, name: &ast::Ident, args: &[ast::Expr]) -> Option<Res<String>> {
+    pub(super) fn host_template_instance(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Option<Result<String, Reported>> {
         let def = self.templates.defs.get(&name.name).filter(|d| !d.is_kernel)?.clone();
         Some(self.instance(&def, name, args))
     }
@@ -24,7 +28,11 @@ impl Resolver<'_> {
     /// instance its arguments give (`estimate<double>`). When the device side has not compiled it, it is
     /// asked for in [`Resolver::kernel_requests`] and the launch fails; `program::compile` then compiles the
     /// device side again with it. None when `name` is no kernel template.
-    pub(super) fn kernel_template_instance(&mut self, name: &ast::Ident, args: &[ast::Expr]) -> Option<Res<String>> {
+    pub(super) fn kernel_template_instance(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Option<Result<String, Reported>> {
         let def = self.templates.defs.get(&name.name).filter(|d| d.is_kernel)?.clone();
         Some(self.deduce(&def, name, args).and_then(|targs| {
             let instance = instance_name(&name.name, &targs);
@@ -39,7 +47,12 @@ impl Resolver<'_> {
     /// The template arguments a call of `def` with `args` gives: each type parameter from the host type of
     /// the argument passed where the function takes it, stripped of the pointer levels written after it;
     /// defaults fill the rest.
-    fn deduce(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<Vec<Vec<Token>>> {
+    fn deduce(
+        &mut self,
+        def: &TemplateDef,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+    ) -> Result<Vec<Vec<Token>>, Reported> {
         let mut types = vec![];
         for a in args.iter().take(def.deducible().len()) {
             types.push(self.rvalue(a)?.ty);
@@ -55,7 +68,7 @@ impl Resolver<'_> {
         })
     }
 
-    fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Res<String> {
+    fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Result<String, Reported> {
         let targs = self.deduce(def, name, args)?;
         let instance = instance_name(&name.name, &targs);
         if self.fns.contains_key(&instance) {
@@ -79,7 +92,7 @@ impl Resolver<'_> {
                     ));
                 }
                 self.diags.extend(diags);
-                Err(super::resolve::Fail)
+                Err(Reported)
             }
         }
     }

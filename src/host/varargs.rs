@@ -11,9 +11,10 @@ use super::HostError;
 use super::interp::{Interp, Stop};
 use super::libc::{self, Piece};
 use super::memory::MemFault;
-use super::resolve::{Fail, Res, Resolver, Var};
+use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
@@ -33,7 +34,7 @@ pub(super) fn is_variadic(f: &ast::Function) -> bool {
 impl Resolver<'_> {
     /// The arguments a call passes for a variadic function's `...`: stored in a block of the caller's frame
     /// (each promoted as C promotes them), the block's address being the value.
-    pub(super) fn variadic_block(&mut self, callee: &str, rest: &[ast::Expr], span: Span) -> Res<Expr> {
+    pub(super) fn variadic_block(&mut self, callee: &str, rest: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         let block = self.new_slot();
         self.frame.push((block, (SLOT * rest.len() as u64) as u32, format!("{BLOCK}{callee}`")));
         let addr = Expr::new(ExprKind::Slot(block), Type::ptr(Type::Void, false), span);
@@ -47,7 +48,7 @@ impl Resolver<'_> {
                 Type::Array(e, _) => Expr { ty: Type::ptr(*e, false), ..v },
                 t => return Err(self.error(a.span, format!("a `{t}` cannot be passed to `{callee}`'s `...`"))),
             };
-            let s = storage(&v.ty).ok_or(Fail)?;
+            let s = storage(&v.ty).ok_or(Reported)?;
             let at = super::resolve::ptr_add(addr.clone(), SLOT as i64 * i as i64, &v.ty);
             let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
             value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), addr.ty.clone(), span);
@@ -56,7 +57,12 @@ impl Resolver<'_> {
     }
 
     /// `va_start`, `va_arg`, `va_end`, `va_copy` and the `v...printf` family; None for any other name.
-    pub(super) fn va_call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
+    pub(super) fn va_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
         let n = match name.name.as_str() {
             "va_end" => 1,
             "va_start" | "va_copy" | "va_arg" | "vprintf" => 2,
@@ -70,7 +76,7 @@ impl Resolver<'_> {
         Some(self.va(&name.name, args, span))
     }
 
-    fn va(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    fn va(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         let list = Type::ptr(Type::Void, false);
         match name {
             "va_start" => {
@@ -146,7 +152,7 @@ impl Resolver<'_> {
     }
 
     /// Where a `va_list` argument is (it must be a variable the call can change).
-    fn list_place(&mut self, e: &ast::Expr) -> Res<Place> {
+    fn list_place(&mut self, e: &ast::Expr) -> Result<Place, Reported> {
         let (place, ty) = self.lvalue(e)?;
         if !matches!(&ty, Type::Ptr { elem, .. } if **elem == Type::Void) {
             return Err(self.error(e.span, format!("expected a `va_list`, not `{ty}`")));

@@ -10,9 +10,10 @@
 
 use super::interp::{Interp, Stop};
 use super::memory::AllocKind;
-use super::resolve::{Fail, Res, Resolver};
+use super::resolve::Resolver;
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A, StmtKind as S};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Field, Scalar, StructDef, Type};
 use std::sync::Arc;
@@ -53,7 +54,7 @@ fn scalar_named(text: &str) -> Option<Scalar> {
 
 impl Resolver<'_> {
     /// `vector<T>` named in a type: the host type, or None when the text is not a vector of scalars.
-    pub(super) fn vector_named(&mut self, name: &str, span: Span) -> Res<Option<Type>> {
+    pub(super) fn vector_named(&mut self, name: &str, span: Span) -> Result<Option<Type>, Reported> {
         let Some(inner) = name.strip_prefix("vector<").and_then(|r| r.strip_suffix('>')) else {
             return Ok(None);
         };
@@ -65,13 +66,19 @@ impl Resolver<'_> {
 
     /// A vector declaration's initialiser: `(n)`, `(n, value)` (a brace list of one or two is read the
     /// same way).
-    pub(super) fn vector_init(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Res<()> {
+    pub(super) fn vector_init(
+        &mut self,
+        addr: Expr,
+        ty: &Type,
+        init: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Reported> {
         let span = init.span;
-        let elem = vector_elem(ty).cloned().ok_or(Fail)?;
+        let elem = vector_elem(ty).cloned().ok_or(Reported)?;
         let A::InitList(items) = &init.kind else {
             return Err(self.unsupported(span, "copying a std::vector in host code yet"));
         };
-        let s = elem.scalar().ok_or(Fail)?;
+        let s = elem.scalar().ok_or(Reported)?;
         let (n, value) = match items.as_slice() {
             [n] => (self.rvalue(n)?, Expr::new(ExprKind::Const(0), elem.clone(), span)),
             [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {
@@ -134,8 +141,14 @@ impl Resolver<'_> {
     }
 
     /// `v[i]` on a vector: where the element is.
-    pub(super) fn vector_index(&mut self, v: Expr, i: Expr, span: Span, what: Option<String>) -> Res<(Place, Type)> {
-        let elem = vector_elem(&v.ty).cloned().ok_or(Fail)?;
+    pub(super) fn vector_index(
+        &mut self,
+        v: Expr,
+        i: Expr,
+        span: Span,
+        what: Option<String>,
+    ) -> Result<(Place, Type), Reported> {
+        let elem = vector_elem(&v.ty).cloned().ok_or(Reported)?;
         let start = self.vector_ptr(v, 0, &elem);
         let i = self.index(i)?;
         let size = elem.size() as i64;
@@ -148,9 +161,15 @@ impl Resolver<'_> {
     }
 
     /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).
-    pub(super) fn vector_method(&mut self, obj: Expr, m: &ast::Ident, args: &[ast::Expr], span: Span) -> Res<Expr> {
-        let elem = vector_elem(&obj.ty).cloned().ok_or(Fail)?;
-        let s = elem.scalar().ok_or(Fail)?;
+    pub(super) fn vector_method(
+        &mut self,
+        obj: Expr,
+        m: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
+        let elem = vector_elem(&obj.ty).cloned().ok_or(Reported)?;
+        let s = elem.scalar().ok_or(Reported)?;
         let size = elem.size() as i64;
         let u64t = Type::Scalar(Scalar::U64);
         let arity = |n: usize| args.len() == n;
@@ -221,7 +240,7 @@ impl Resolver<'_> {
 
     /// `std::begin(v)`, `std::end(v)`, `std::generate`, `std::fill`, `std::fill_n`, `std::accumulate`: None
     /// when `name` is none of them.
-    pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Res<Expr>> {
+    pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Expr, Reported>> {
         match (name, args) {
             ("begin" | "end", [v]) => Some(self.rvalue(v).and_then(|v| {
                 let elem =
@@ -258,11 +277,11 @@ impl Resolver<'_> {
         }
     }
 
-    fn fill(&mut self, first: Expr, last: Expr, v: &ast::Expr, span: Span) -> Res<Expr> {
+    fn fill(&mut self, first: Expr, last: Expr, v: &ast::Expr, span: Span) -> Result<Expr, Reported> {
         let elem = first.ty.pointee().cloned().ok_or_else(|| self.error(span, "`fill` needs pointers"))?;
         let v = self.rvalue(v)?;
         let v = self.convert(v, &elem)?;
-        let s = elem.scalar().ok_or(Fail)?;
+        let s = elem.scalar().ok_or(Reported)?;
         Ok(Expr::new(
             ExprKind::Generate { first: Box::new(first), last: Box::new(last), storage: s, value: Box::new(v) },
             Type::Void,
@@ -271,7 +290,7 @@ impl Resolver<'_> {
     }
 
     /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.
-    fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Res<Expr> {
+    fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Result<Expr, Reported> {
         let value = match &f.kind {
             A::Lambda { params, body } if params.is_empty() => match body.as_slice() {
                 [ast::Stmt { kind: S::Return(Some(v)), .. }] => v,

@@ -5,10 +5,11 @@
 //! `cudaStreamSynchronize(stream)` does (device `printf` output appears, a sticky error is returned), with
 //! that status; the call returns it too (docs/programs.md).
 
-use super::super::resolve::{Res, Resolver, name_of};
+use super::super::resolve::{Resolver, name_of};
 use super::super::tree::*;
 use super::names::sig;
 use crate::front::ast;
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::Type;
 
@@ -19,7 +20,7 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         let with_status = match name.name.as_str() {
             "cudaStreamAddCallback" => true,
             "cudaLaunchHostFunc" => false,
@@ -28,7 +29,7 @@ impl Resolver<'_> {
         Some(self.callback(&name.name, with_status, args, span))
     }
 
-    fn callback(&mut self, api: &str, with_status: bool, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    fn callback(&mut self, api: &str, with_status: bool, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         let n = if with_status { 4 } else { 3 };
         if args.len() != n {
             return Err(self.error(span, format!("`{api}` takes {n} arguments")));

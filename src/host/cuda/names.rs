@@ -4,9 +4,10 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::front::ast::{self, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, StructDef, Type};
-use crate::host::resolve::{Res, Resolver, Var, name_of};
+use crate::host::resolve::{Resolver, Var, name_of};
 use crate::host::tree::{Expr, ExprKind, Lib, storage};
 
 /// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
@@ -260,12 +261,18 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
         span: Span,
-    ) -> Option<Res<Expr>> {
+    ) -> Option<Result<Expr, Reported>> {
         let sig = sig(&name.name)?;
         Some(self.runtime_args(&name.name, sig, args, span))
     }
 
-    pub(super) fn runtime_args(&mut self, name: &str, sig: Sig, args: &[ast::Expr], span: Span) -> Res<Expr> {
+    pub(super) fn runtime_args(
+        &mut self,
+        name: &str,
+        sig: Sig,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
         let n = sig.params.len();
         if args.len() > n || args.len() + sig.defaults.len() < n {
             return Err(self.error(span, format!("`{name}` takes {n} arguments")));
@@ -305,7 +312,7 @@ impl Resolver<'_> {
     }
 
     /// A `__device__` or `__constant__` variable named as a symbol: its index in the program's globals.
-    fn symbol(&mut self, a: &ast::Expr) -> Res<Expr> {
+    fn symbol(&mut self, a: &ast::Expr) -> Result<Expr, Reported> {
         let e = match &a.kind {
             A::Unary(UnaryOp::AddrOf, x) => x,
             _ => a,
