@@ -25,7 +25,7 @@ fn prepare(
     bytes: &[u8],
     launch: &LaunchArgs,
     program_args: &[String],
-) -> Result<(crate::program::Compiled, crate::program::RunOptions, Config, Target), Exit> {
+) -> Result<(crate::program::CompiledProgram, crate::program::RunOptions, Config, Target), Exit> {
     // `--kernel` picks a launch here, not the kernel of a launch the file describes.
     let overrides = crate::front::launch::Overrides { kernel: None, ..launch.overrides() };
     let compiled = crate::program::compile(&path.display().to_string(), bytes, &overrides).map_err(|e| {

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::HostError;
-use super::interp::{Interp, Stop};
+use super::interp::{Halt, Interp};
 use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast;
@@ -25,7 +25,7 @@ pub const KERNEL_BASE: u64 = 0x60_0000;
 const FN_STRIDE: u64 = 16;
 
 /// A function type: its result and parameters.
-pub type Sig = Arc<(Type, Vec<Type>)>;
+pub type FnType = Arc<(Type, Vec<Type>)>;
 
 /// What a function address stands for.
 enum Target {
@@ -47,7 +47,7 @@ fn target(addr: u64, host_fns: usize, kernels: usize) -> Target {
 }
 
 /// The function type a value of type `ty` points to, when it is a function pointer.
-pub(super) fn pointee_sig(ty: &Type) -> Option<Sig> {
+pub(super) fn pointee_fn_type(ty: &Type) -> Option<FnType> {
     match ty.pointee() {
         Some(Type::Func(sig)) => Some(sig.clone()),
         _ => None,
@@ -95,14 +95,14 @@ impl Resolver<'_> {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
         };
-        let sig = pointee_sig(&ty)?;
+        let sig = pointee_fn_type(&ty)?;
         Some(self.call_through_sig(name, sig, args, span))
     }
 
     fn call_through_sig(
         &mut self,
         name: &ast::Ident,
-        sig: Sig,
+        sig: FnType,
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr, Reported> {
@@ -140,14 +140,14 @@ impl Resolver<'_> {
             Var::Reg(_, t) | Var::Mem(_, t) | Var::Global(_, t) => t,
             Var::Const(..) => return None,
         };
-        let sig = pointee_sig(&ty)?;
+        let sig = pointee_fn_type(&ty)?;
         Some(self.launch_through_sig(k, &sig, config, args, span))
     }
 
     fn launch_through_sig(
         &mut self,
         k: &ast::Ident,
-        sig: &Sig,
+        sig: &FnType,
         config: &[ast::Expr],
         args: &[ast::Expr],
         span: Span,
@@ -192,7 +192,7 @@ impl Resolver<'_> {
 
 impl Interp<'_> {
     /// Runs the host function an [`IndirectCall`]'s pointer holds.
-    pub(super) fn call_ptr(&mut self, c: &IndirectCall, slots: &mut [u64], span: Span) -> Result<u64, Stop> {
+    pub(super) fn call_ptr(&mut self, c: &IndirectCall, slots: &mut [u64], span: Span) -> Result<u64, Halt> {
         let addr = self.eval(&c.target, slots)?;
         let mut vals = Vec::with_capacity(c.args.len());
         for a in &c.args {
@@ -200,7 +200,7 @@ impl Interp<'_> {
         }
         let line = self.line(span);
         let what = &c.what;
-        let bad = |message: String| Err(Stop::Error(Box::new(HostError::BadCall { line, message })));
+        let bad = |message: String| Err(Halt::Error(Box::new(HostError::BadCall { line, message })));
         match target(addr, self.prog.functions.len(), self.prog.kernels.len()) {
             Target::Host(f) => {
                 let func = &self.prog.functions[f as usize];
@@ -237,7 +237,7 @@ impl Interp<'_> {
     }
 
     /// Runs the launch of the kernel an [`IndirectLaunch`]'s pointer holds.
-    pub(super) fn launch_ptr(&mut self, l: &IndirectLaunch, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+    pub(super) fn launch_ptr(&mut self, l: &IndirectLaunch, slots: &mut [u64], span: Span) -> Result<(), Halt> {
         let addr = self.eval(&l.ptr, slots)?;
         if let Some((_, direct)) = l.launches.iter().find(|(a, _)| *a == addr) {
             return self.launch(direct, slots, span);
@@ -258,6 +258,6 @@ impl Interp<'_> {
                 format!("host code at line {line} launches `{what}`, which holds {addr:#x}, not a kernel's address")
             }
         };
-        Err(Stop::Error(Box::new(HostError::BadCall { line, message })))
+        Err(Halt::Error(Box::new(HostError::BadCall { line, message })))
     }
 }

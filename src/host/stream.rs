@@ -7,7 +7,7 @@
 //! character, `bool` as 1 or 0, `char *` as text, other pointers in hex; `std::setw(n)` pads the next item
 //! only, on the left.
 
-use super::interp::{Interp, Stop};
+use super::interp::{Halt, Interp};
 use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
@@ -165,7 +165,7 @@ impl Resolver<'_> {
 impl Interp<'_> {
     /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
     /// `ofstream`.
-    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Stop> {
+    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Halt> {
         let (handle, bits) = match to {
             StreamTo::File => (args[0], args[1]),
             _ => (0, args[0]),

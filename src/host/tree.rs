@@ -163,7 +163,7 @@ pub struct IndirectCall {
     /// The arguments, converted to the pointer's parameter types.
     pub args: Vec<Expr>,
     /// The function type the pointer points to: the function it holds must have it.
-    pub sig: super::fnptr::Sig,
+    pub sig: super::fnptr::FnType,
     /// The pointer's name, for messages.
     pub what: String,
 }

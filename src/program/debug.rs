@@ -19,7 +19,7 @@ use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
-use super::Compiled;
+use super::CompiledProgram;
 use super::device::{LaunchHook, SimDevice};
 use crate::debug::breakpoint::{Breakpoint, Kind};
 use crate::debug::session::Session;
@@ -170,7 +170,7 @@ struct Runner {
 
 impl Runner {
     fn start(
-        program: Arc<Compiled>,
+        program: Arc<CompiledProgram>,
         mode: Mode,
         config: Config,
         host_steps: u64,
@@ -229,7 +229,7 @@ pub enum Advance {
 /// A whole program being debugged launch by launch. The [`Session`] of the current launch is the caller's
 /// (the TUI keeps it like a kernel file's); the methods that move between launches replace it.
 pub struct ProgramDebug {
-    pub program: Arc<Compiled>,
+    pub program: Arc<CompiledProgram>,
     /// Execution model, limits and arguments of the run.
     pub options: RunOptions,
     /// Each launch session's configuration (schedule seed, ...).
@@ -255,7 +255,7 @@ impl ProgramDebug {
     /// Runs the program's host code up to `target` (launches before it at full speed) and returns the session
     /// of that launch at step 0. An error when the program ends before it (the message says how it ended).
     pub fn open(
-        program: Compiled,
+        program: CompiledProgram,
         options: RunOptions,
         config: Config,
         target: &Target,

@@ -20,14 +20,14 @@ pub const MAX_EMBEDDED_BYTES: u64 = 64 << 20;
 
 /// Why no host program could be written.
 #[derive(Clone, Debug, PartialEq)]
-pub enum HostError {
+pub enum HostProgramError {
     TooLarge { name: String, bytes: u64 },
 }
 
-impl std::fmt::Display for HostError {
+impl std::fmt::Display for HostProgramError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            HostError::TooLarge { name, bytes } => write!(
+            HostProgramError::TooLarge { name, bytes } => write!(
                 f,
                 "array {name} needs {bytes} bytes, more than the {MAX_EMBEDDED_BYTES} a host program embeds; \
                  make it smaller with --arg"
@@ -55,7 +55,7 @@ fn storage(s: Scalar) -> (&'static str, &'static str) {
 }
 
 /// Writes the host program for `compiled`'s launch.
-pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
+pub fn generate(compiled: &Compiled) -> Result<String, HostProgramError> {
     let launch = &compiled.launch;
     let (mem, _) = GlobalMemory::from_launch(launch);
     let mut out = String::new();
@@ -79,7 +79,7 @@ pub fn generate(compiled: &Compiled) -> Result<String, HostError> {
         if let ArgValue::Array { elem, .. } = &arg.value {
             let a = mem.find(&arg.name).expect("every array argument is allocated");
             if a.bytes() > MAX_EMBEDDED_BYTES {
-                return Err(HostError::TooLarge { name: arg.name.clone(), bytes: a.bytes() });
+                return Err(HostProgramError::TooLarge { name: arg.name.clone(), bytes: a.bytes() });
             }
             let (c, _) = storage(*elem);
             let _ = write!(out, "static const {c} init_{}[{}] = {{", arg.name, a.len.max(1));

@@ -27,13 +27,13 @@ pub use crate::front::program::is_program;
 
 /// A program that passed the front end on both sides.
 #[derive(Debug)]
-pub struct Compiled {
+pub struct CompiledProgram {
     pub unit: ProgramUnit,
     pub host: HostProgram,
 }
 
 /// Compiles a whole program: the device side as for kernel files, the host side for the interpreter.
-pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compiled, CompileError> {
+pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<CompiledProgram, CompileError> {
     let mut unit = compile_unit(name, bytes, overrides, &[])?;
     let mut resolved = resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text));
     // Kernel templates launched without explicit arguments: the device side compiles the instances the
@@ -43,7 +43,7 @@ pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<Compil
         resolved = resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text));
     }
     match resolved {
-        Ok(host) => Ok(Compiled { unit, host }),
+        Ok(host) => Ok(CompiledProgram { unit, host }),
         Err(e) => {
             let mut diags = match e {
                 ResolveError::Diagnostics(d) => d,
@@ -96,7 +96,7 @@ pub struct RunResult {
 
 /// Runs `program`: its output on `out` and `err` and warpdbg's findings on `err`, or (`options.json`) the
 /// JSON report on `out`.
-pub fn run(program: &Compiled, options: &RunOptions, out: &mut dyn Write, err: &mut dyn Write) -> RunResult {
+pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write, err: &mut dyn Write) -> RunResult {
     let unit = &program.unit;
     let source = unit.sources.get(unit.file);
     let (mut out_buf, mut err_buf) = (vec![], vec![]);
@@ -149,7 +149,7 @@ pub fn run(program: &Compiled, options: &RunOptions, out: &mut dyn Write, err: &
 /// Runs the host code of `program` from `main` on `dev`: how it ended, the runtime's findings and leaks, and
 /// the exit status (the program's own when warpdbg found nothing, else warpdbg's).
 pub(crate) fn run_host(
-    program: &Compiled,
+    program: &CompiledProgram,
     dev: &mut device::SimDevice,
     out: &mut dyn Write,
     err: &mut dyn Write,

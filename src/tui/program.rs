@@ -172,7 +172,7 @@ pub fn compare_start(app: &App) -> Option<Result<[crate::sim::Machine; 2], Strin
 
 /// The debugger's app on a whole program, stopped at `target` (the host code run up to it).
 pub fn open_app(
-    program: crate::program::Compiled,
+    program: crate::program::CompiledProgram,
     options: crate::program::RunOptions,
     config: crate::sim::Config,
     target: &crate::program::debug::Target,

@@ -7,7 +7,7 @@
 
 use super::super::resolve::{Resolver, name_of};
 use super::super::tree::*;
-use super::names::sig;
+use super::names::runtime_sig;
 use crate::front::ast;
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
@@ -43,7 +43,7 @@ impl Resolver<'_> {
         if params.len() != data_at + 1 {
             return Err(self.error(args[1].span, format!("a callback of `{api}` takes {takes}")));
         }
-        let sync = sig("cudaStreamSynchronize").expect("a runtime function");
+        let sync = runtime_sig("cudaStreamSynchronize").expect("a runtime function");
         let status = self.new_slot();
         let wait = self.runtime_args("cudaStreamSynchronize", sync, &args[..1], span)?;
         let set = Expr::new(ExprKind::assign(Place::Slot(status), Place::REGISTER, wait), Type::INT, span);

@@ -8,7 +8,7 @@ use crate::front::source::Span;
 use crate::host::{LaunchRequest, LaunchStatus};
 
 impl Interp<'_> {
-    fn dim3(&mut self, d: &Dim3Src, slots: &mut [u64], span: Span) -> Result<[u32; 3], Stop> {
+    fn dim3(&mut self, d: &Dim3Src, slots: &mut [u64], span: Span) -> Result<[u32; 3], Halt> {
         Ok(match d {
             Dim3Src::Int(x) => [self.eval(x, slots)? as u32, 1, 1],
             Dim3Src::Parts(p) => {
@@ -30,7 +30,7 @@ impl Interp<'_> {
     }
 
     /// `kernel<<<grid, block, shared, stream>>>(args)`.
-    pub(in crate::host) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: Span) -> Result<(), Stop> {
+    pub(in crate::host) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: Span) -> Result<(), Halt> {
         let grid = self.dim3(&l.grid, slots, span)?;
         let block = self.dim3(&l.block, slots, span)?;
         let shared = match &l.shared {
@@ -93,7 +93,7 @@ impl Interp<'_> {
                 self.enqueue(ns);
                 self.rt.pending = Some(code);
             }
-            LaunchStatus::Stop(code) => return Err(Stop::Stopped(code)),
+            LaunchStatus::Stop(code) => return Err(Halt::Stopped(code)),
         }
         Ok(())
     }

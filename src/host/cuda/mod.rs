@@ -13,7 +13,7 @@ pub mod props;
 mod timing;
 
 use super::findings::{Finding, FindingKind, Leak};
-use super::interp::{Interp, Stop};
+use super::interp::{Halt, Interp};
 use super::memory::AllocKind;
 use super::tree::*;
 use crate::front::types::Scalar;
@@ -134,12 +134,12 @@ impl Interp<'_> {
     }
 
     /// Stores `bits` of `size` bytes where a runtime call's output pointer points.
-    fn out_param(&mut self, addr: u64, size: u32, bits: u64, e: &Expr) -> Result<(), Stop> {
+    fn out_param(&mut self, addr: u64, size: u32, bits: u64, e: &Expr) -> Result<(), Halt> {
         self.mem.store(addr, size, bits).map_err(|f| self.fault(f, addr, true, None, e.span))
     }
 
     /// Runs a runtime call with its evaluated arguments.
-    pub(super) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Stop> {
+    pub(super) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Halt> {
         let line = self.line(e.span);
         if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay) {
             return self.timing(api, v, e);

@@ -75,7 +75,9 @@ enum First {
     Kernel,
 }
 
-pub(super) struct Sig {
+/// How a call of a runtime function (or a clock) is resolved: the API it is, its parameter types and the
+/// defaults of trailing ones, its result, and how its first argument is read.
+pub(super) struct RuntimeSig {
     api: Api,
     params: Vec<Type>,
     /// Values of the trailing parameters a call may leave out.
@@ -84,11 +86,18 @@ pub(super) struct Sig {
     first: First,
 }
 
-pub(super) fn sig(name: &str) -> Option<Sig> {
+/// The runtime function `name`'s signature, or None when it is not one.
+pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
     let ptr = || Type::ptr(Type::Void, false);
     let (int, size) = (Type::INT, Type::Scalar(Scalar::U64));
     let err = || Type::INT;
-    let s = |api, params: Vec<Type>, defaults: Vec<u64>| Sig { api, params, defaults, ret: err(), first: First::Value };
+    let s = |api, params: Vec<Type>, defaults: Vec<u64>| RuntimeSig {
+        api,
+        params,
+        defaults,
+        ret: err(),
+        first: First::Value,
+    };
     Some(match name {
         "cudaMalloc" => s(Api::Malloc, vec![ptr(), size.clone()], vec![]),
         "cudaMallocManaged" => s(Api::MallocManaged, vec![ptr(), size.clone(), Type::UINT], vec![1]),
@@ -101,12 +110,12 @@ pub(super) fn sig(name: &str) -> Option<Sig> {
         "cudaMemcpyAsync" => s(Api::MemcpyAsync, vec![ptr(), ptr(), size.clone(), int.clone(), size.clone()], vec![0]),
         "cudaMemset" => s(Api::Memset, vec![ptr(), int.clone(), size.clone()], vec![]),
         "cudaMemsetAsync" => s(Api::MemsetAsync, vec![ptr(), int.clone(), size.clone(), size.clone()], vec![0]),
-        "cudaMemcpyToSymbol" => Sig {
+        "cudaMemcpyToSymbol" => RuntimeSig {
             first: First::Symbol,
             ..s(Api::MemcpyToSymbol, vec![size.clone(), ptr(), size.clone(), size.clone(), int.clone()], vec![0, 1])
         },
         // Work runs in program order, so the asynchronous forms copy at once; the stream is not read.
-        "cudaMemcpyToSymbolAsync" => Sig {
+        "cudaMemcpyToSymbolAsync" => RuntimeSig {
             first: First::Symbol,
             ..s(
                 Api::MemcpyToSymbol,
@@ -128,12 +137,14 @@ pub(super) fn sig(name: &str) -> Option<Sig> {
         "cudaDeviceReset" | "cudaThreadExit" => s(Api::DeviceReset, vec![], vec![]),
         "cudaGetLastError" => s(Api::GetLastError, vec![], vec![]),
         "cudaPeekAtLastError" => s(Api::PeekAtLastError, vec![], vec![]),
-        "cudaGetErrorString" => {
-            Sig { ret: Type::ptr(Type::Scalar(Scalar::I8), true), ..s(Api::GetErrorString, vec![int.clone()], vec![]) }
-        }
-        "cudaGetErrorName" => {
-            Sig { ret: Type::ptr(Type::Scalar(Scalar::I8), true), ..s(Api::GetErrorName, vec![int.clone()], vec![]) }
-        }
+        "cudaGetErrorString" => RuntimeSig {
+            ret: Type::ptr(Type::Scalar(Scalar::I8), true),
+            ..s(Api::GetErrorString, vec![int.clone()], vec![])
+        },
+        "cudaGetErrorName" => RuntimeSig {
+            ret: Type::ptr(Type::Scalar(Scalar::I8), true),
+            ..s(Api::GetErrorName, vec![int.clone()], vec![])
+        },
         "cudaSetDevice" => s(Api::SetDevice, vec![int.clone()], vec![]),
         "cudaGetDevice" => s(Api::GetDevice, vec![ptr()], vec![]),
         "cudaDeviceGetSharedMemConfig" => s(Api::GetSharedMemConfig, vec![ptr()], vec![]),
@@ -156,7 +167,7 @@ pub(super) fn sig(name: &str) -> Option<Sig> {
         "cudaStreamQuery" => s(Api::StreamQuery, vec![size.clone()], vec![]),
         "cudaStreamDestroy" => s(Api::StreamDestroy, vec![size.clone()], vec![]),
         "cudaFuncSetCacheConfig" | "cudaFuncSetSharedMemConfig" => {
-            Sig { first: First::Kernel, ..s(Api::Accepted, vec![size.clone(), int.clone()], vec![]) }
+            RuntimeSig { first: First::Kernel, ..s(Api::Accepted, vec![size.clone(), int.clone()], vec![]) }
         }
         "cudaDeviceSetCacheConfig" | "cudaDeviceSetSharedMemConfig" | "cudaDeviceSetLimit" => {
             s(Api::Accepted, vec![int.clone(), size.clone()], vec![0])
@@ -164,8 +175,8 @@ pub(super) fn sig(name: &str) -> Option<Sig> {
         "cudaProfilerStart" | "cudaProfilerStop" => s(Api::Accepted, vec![], vec![]),
         // Work runs in program order: the event a stream would wait for has already happened.
         "cudaStreamWaitEvent" => s(Api::Accepted, vec![size.clone(), size.clone(), Type::UINT], vec![0]),
-        "clock" => Sig { ret: Type::Scalar(Scalar::I64), ..s(Api::Clock, vec![], vec![]) },
-        "time" => Sig { ret: Type::Scalar(Scalar::I64), ..s(Api::Time, vec![ptr()], vec![]) },
+        "clock" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Clock, vec![], vec![]) },
+        "time" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Time, vec![ptr()], vec![]) },
         "gettimeofday" => s(Api::GetTimeOfDay, vec![ptr(), ptr()], vec![0]),
         _ => return None,
     })
@@ -262,14 +273,14 @@ impl Resolver<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
-        let sig = sig(&name.name)?;
+        let sig = runtime_sig(&name.name)?;
         Some(self.runtime_args(&name.name, sig, args, span))
     }
 
     pub(super) fn runtime_args(
         &mut self,
         name: &str,
-        sig: Sig,
+        sig: RuntimeSig,
         args: &[ast::Expr],
         span: Span,
     ) -> Result<Expr, Reported> {

@@ -21,7 +21,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::Module;
 
-use super::interp::{Flow, Interp, Stop};
+use super::interp::{Flow, Halt, Interp};
 use super::tree::{Expr, Stmt};
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
@@ -88,7 +88,7 @@ pub(super) enum Site {
 type Code = unsafe extern "C" fn(*mut Env, *mut u64, *mut u64, u64, *mut [u64; 3]) -> i64;
 
 /// A compiled loop.
-pub(super) struct Compiled {
+pub(super) struct CompiledLoop {
     code: Code,
     sites: Vec<Site>,
     /// Its access sites' caches (see `lower::Lower::caches`), valid while `HostMemory::frees` is `frees`.
@@ -105,7 +105,7 @@ pub(super) struct Env {
     caches: *mut [u64; 3],
     n_caches: usize,
     /// Why the loop was left with `EXIT`.
-    stop: Option<Stop>,
+    halt: Option<Halt>,
     flow: Option<Flow>,
 }
 
@@ -113,7 +113,7 @@ pub(super) struct Env {
 enum Seen {
     /// Iterations run in the interpreter so far.
     Counting(u32),
-    Compiled(Rc<Compiled>),
+    Compiled(Rc<CompiledLoop>),
     /// Cranelift refused it.
     Refused,
 }
@@ -148,7 +148,7 @@ impl Jit {
     }
 
     /// Compiles loop `s` and records it: its code, or None where Cranelift refuses it.
-    fn compile(&mut self, s: &Stmt) -> Option<Rc<Compiled>> {
+    fn compile(&mut self, s: &Stmt) -> Option<Rc<CompiledLoop>> {
         if self.module.is_none() {
             self.module = Self::module();
         }
@@ -158,7 +158,7 @@ impl Jit {
     }
 
     /// Machine code for loop `s` entered at its condition, or None where Cranelift refuses it.
-    fn code(&mut self, s: &Stmt) -> Option<Compiled> {
+    fn code(&mut self, s: &Stmt) -> Option<CompiledLoop> {
         let Jit { module, ctx, fctx, .. } = self;
         let module = module.as_mut()?;
         let mut named = BTreeSet::new();
@@ -180,7 +180,7 @@ impl Jit {
         let ptr = module.get_finalized_function(id);
         // SAFETY: `ptr` is the function just defined with the signature `Code` describes.
         let code = unsafe { std::mem::transmute::<*const u8, Code>(ptr) };
-        Some(Compiled {
+        Some(CompiledLoop {
             code,
             sites,
             caches: UnsafeCell::new(vec![[0; 3]; n_caches as usize]),
@@ -203,7 +203,7 @@ impl Drop for Jit {
 impl<'a> Interp<'a> {
     /// Loop `s` in machine code from its condition on, when it is compiled (or `compile` asks for it and
     /// Cranelift takes it): the loop's flow, or None to go on interpreting it.
-    pub(super) fn compiled_loop(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Stop> {
+    pub(super) fn compiled_loop(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Halt> {
         if self.jit_mode == JitMode::Off {
             return Ok(None);
         }
@@ -234,7 +234,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn run_compiled(&mut self, c: &Compiled, slots: &mut [u64]) -> Result<Flow, Stop> {
+    fn run_compiled(&mut self, c: &CompiledLoop, slots: &mut [u64]) -> Result<Flow, Halt> {
         let max = self.max_steps;
         // (Raw: a loop the interpreter calls back into may run again inside itself, on the same caches.)
         // SAFETY: the vector is never resized after compilation.
@@ -250,7 +250,7 @@ impl<'a> Interp<'a> {
             slots: slots.len(),
             caches,
             n_caches,
-            stop: None,
+            halt: None,
             flow: None,
         };
         // SAFETY: the code reads and writes only `slots`, the step count and the caches (all live for the
@@ -261,7 +261,7 @@ impl<'a> Interp<'a> {
         c.frees.set(self.mem.frees);
         match code {
             lower::DONE => Ok(Flow::Normal),
-            _ => match (env.stop.take(), env.flow.take()) {
+            _ => match (env.halt.take(), env.flow.take()) {
                 (Some(stop), _) => Err(stop),
                 (None, Some(flow)) => Ok(flow),
                 (None, None) => Ok(Flow::Normal),
