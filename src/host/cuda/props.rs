@@ -15,9 +15,9 @@ pub struct Gpu {
     pub total_mem: u64,
 }
 
-/// A field's C type.
+/// A `cudaDeviceProp` field's C type.
 #[derive(Clone, Copy)]
-enum F {
+enum FieldType {
     Int,
     Size,
     /// `char name[256]`.
@@ -26,11 +26,11 @@ enum F {
     Int3,
 }
 
-/// A field's value.
-enum V {
-    I(i64),
-    S(&'static str),
-    A([i64; 3]),
+/// A `cudaDeviceProp` field's value.
+enum FieldValue {
+    Int(i64),
+    Name(&'static str),
+    Int3([i64; 3]),
 }
 
 impl Gpu {
@@ -53,62 +53,62 @@ impl Gpu {
         if self.pre_volta { 1_480_000 } else { 1_755_000 }
     }
 
-    fn fields(&self) -> Vec<(&'static str, F, V)> {
+    fn fields(&self) -> Vec<(&'static str, FieldType, FieldValue)> {
         let p = self.pre_volta;
-        let pick = |pre: i64, its: i64| V::I(if p { pre } else { its });
+        let pick = |pre: i64, its: i64| FieldValue::Int(if p { pre } else { its });
         vec![
-            ("name", F::Name, V::S(self.name())),
-            ("totalGlobalMem", F::Size, V::I(self.total_mem as i64)),
-            ("sharedMemPerBlock", F::Size, V::I(49152)),
-            ("regsPerBlock", F::Int, V::I(65536)),
-            ("warpSize", F::Int, V::I(32)),
-            ("memPitch", F::Size, V::I(2147483647)),
-            ("maxThreadsPerBlock", F::Int, V::I(1024)),
-            ("maxThreadsDim", F::Int3, V::A([1024, 1024, 64])),
-            ("maxGridSize", F::Int3, V::A([2147483647, 65535, 65535])),
-            ("clockRate", F::Int, V::I(self.clock_khz() as i64)),
-            ("totalConstMem", F::Size, V::I(65536)),
-            ("major", F::Int, pick(6, 9)),
-            ("minor", F::Int, V::I(0)),
-            ("textureAlignment", F::Size, V::I(512)),
-            ("texturePitchAlignment", F::Size, V::I(32)),
-            ("deviceOverlap", F::Int, V::I(1)),
-            ("multiProcessorCount", F::Int, V::I(self.sms() as i64)),
-            ("kernelExecTimeoutEnabled", F::Int, V::I(0)),
-            ("integrated", F::Int, V::I(0)),
-            ("canMapHostMemory", F::Int, V::I(1)),
-            ("computeMode", F::Int, V::I(0)),
-            ("concurrentKernels", F::Int, V::I(1)),
-            ("ECCEnabled", F::Int, V::I(1)),
-            ("pciBusID", F::Int, V::I(0)),
-            ("pciDeviceID", F::Int, V::I(0)),
-            ("pciDomainID", F::Int, V::I(0)),
-            ("tccDriver", F::Int, V::I(0)),
-            ("asyncEngineCount", F::Int, pick(2, 3)),
-            ("unifiedAddressing", F::Int, V::I(1)),
-            ("memoryClockRate", F::Int, pick(715_000, 2_619_000)),
-            ("memoryBusWidth", F::Int, pick(4096, 5120)),
-            ("l2CacheSize", F::Int, pick(4_194_304, 52_428_800)),
-            ("persistingL2CacheMaxSize", F::Int, pick(0, 32_505_856)),
-            ("maxThreadsPerMultiProcessor", F::Int, V::I(2048)),
-            ("streamPrioritiesSupported", F::Int, V::I(1)),
-            ("globalL1CacheSupported", F::Int, V::I(1)),
-            ("localL1CacheSupported", F::Int, V::I(1)),
-            ("sharedMemPerMultiprocessor", F::Size, pick(65536, 233_472)),
-            ("regsPerMultiprocessor", F::Int, V::I(65536)),
-            ("managedMemory", F::Int, V::I(1)),
-            ("isMultiGpuBoard", F::Int, V::I(0)),
-            ("multiGpuBoardGroupID", F::Int, V::I(0)),
-            ("singleToDoublePrecisionPerfRatio", F::Int, V::I(2)),
-            ("pageableMemoryAccess", F::Int, V::I(0)),
-            ("concurrentManagedAccess", F::Int, V::I(1)),
-            ("computePreemptionSupported", F::Int, V::I(1)),
-            ("canUseHostPointerForRegisteredMem", F::Int, V::I(1)),
-            ("cooperativeLaunch", F::Int, V::I(1)),
-            ("cooperativeMultiDeviceLaunch", F::Int, V::I(0)),
-            ("sharedMemPerBlockOptin", F::Size, pick(49152, 232_448)),
-            ("maxBlocksPerMultiProcessor", F::Int, V::I(32)),
-            ("reservedSharedMemPerBlock", F::Size, pick(0, 1024)),
+            ("name", FieldType::Name, FieldValue::Name(self.name())),
+            ("totalGlobalMem", FieldType::Size, FieldValue::Int(self.total_mem as i64)),
+            ("sharedMemPerBlock", FieldType::Size, FieldValue::Int(49152)),
+            ("regsPerBlock", FieldType::Int, FieldValue::Int(65536)),
+            ("warpSize", FieldType::Int, FieldValue::Int(32)),
+            ("memPitch", FieldType::Size, FieldValue::Int(2147483647)),
+            ("maxThreadsPerBlock", FieldType::Int, FieldValue::Int(1024)),
+            ("maxThreadsDim", FieldType::Int3, FieldValue::Int3([1024, 1024, 64])),
+            ("maxGridSize", FieldType::Int3, FieldValue::Int3([2147483647, 65535, 65535])),
+            ("clockRate", FieldType::Int, FieldValue::Int(self.clock_khz() as i64)),
+            ("totalConstMem", FieldType::Size, FieldValue::Int(65536)),
+            ("major", FieldType::Int, pick(6, 9)),
+            ("minor", FieldType::Int, FieldValue::Int(0)),
+            ("textureAlignment", FieldType::Size, FieldValue::Int(512)),
+            ("texturePitchAlignment", FieldType::Size, FieldValue::Int(32)),
+            ("deviceOverlap", FieldType::Int, FieldValue::Int(1)),
+            ("multiProcessorCount", FieldType::Int, FieldValue::Int(self.sms() as i64)),
+            ("kernelExecTimeoutEnabled", FieldType::Int, FieldValue::Int(0)),
+            ("integrated", FieldType::Int, FieldValue::Int(0)),
+            ("canMapHostMemory", FieldType::Int, FieldValue::Int(1)),
+            ("computeMode", FieldType::Int, FieldValue::Int(0)),
+            ("concurrentKernels", FieldType::Int, FieldValue::Int(1)),
+            ("ECCEnabled", FieldType::Int, FieldValue::Int(1)),
+            ("pciBusID", FieldType::Int, FieldValue::Int(0)),
+            ("pciDeviceID", FieldType::Int, FieldValue::Int(0)),
+            ("pciDomainID", FieldType::Int, FieldValue::Int(0)),
+            ("tccDriver", FieldType::Int, FieldValue::Int(0)),
+            ("asyncEngineCount", FieldType::Int, pick(2, 3)),
+            ("unifiedAddressing", FieldType::Int, FieldValue::Int(1)),
+            ("memoryClockRate", FieldType::Int, pick(715_000, 2_619_000)),
+            ("memoryBusWidth", FieldType::Int, pick(4096, 5120)),
+            ("l2CacheSize", FieldType::Int, pick(4_194_304, 52_428_800)),
+            ("persistingL2CacheMaxSize", FieldType::Int, pick(0, 32_505_856)),
+            ("maxThreadsPerMultiProcessor", FieldType::Int, FieldValue::Int(2048)),
+            ("streamPrioritiesSupported", FieldType::Int, FieldValue::Int(1)),
+            ("globalL1CacheSupported", FieldType::Int, FieldValue::Int(1)),
+            ("localL1CacheSupported", FieldType::Int, FieldValue::Int(1)),
+            ("sharedMemPerMultiprocessor", FieldType::Size, pick(65536, 233_472)),
+            ("regsPerMultiprocessor", FieldType::Int, FieldValue::Int(65536)),
+            ("managedMemory", FieldType::Int, FieldValue::Int(1)),
+            ("isMultiGpuBoard", FieldType::Int, FieldValue::Int(0)),
+            ("multiGpuBoardGroupID", FieldType::Int, FieldValue::Int(0)),
+            ("singleToDoublePrecisionPerfRatio", FieldType::Int, FieldValue::Int(2)),
+            ("pageableMemoryAccess", FieldType::Int, FieldValue::Int(0)),
+            ("concurrentManagedAccess", FieldType::Int, FieldValue::Int(1)),
+            ("computePreemptionSupported", FieldType::Int, FieldValue::Int(1)),
+            ("canUseHostPointerForRegisteredMem", FieldType::Int, FieldValue::Int(1)),
+            ("cooperativeLaunch", FieldType::Int, FieldValue::Int(1)),
+            ("cooperativeMultiDeviceLaunch", FieldType::Int, FieldValue::Int(0)),
+            ("sharedMemPerBlockOptin", FieldType::Size, pick(49152, 232_448)),
+            ("maxBlocksPerMultiProcessor", FieldType::Int, FieldValue::Int(32)),
+            ("reservedSharedMemPerBlock", FieldType::Size, pick(0, 1024)),
         ]
     }
 
@@ -120,15 +120,15 @@ impl Gpu {
             let Some(f) = def.field(name) else { continue };
             let at = f.offset as usize;
             match v {
-                V::I(x) => {
+                FieldValue::Int(x) => {
                     let n = f.ty.size() as usize;
                     out[at..at + n].copy_from_slice(&x.to_le_bytes()[..n]);
                 }
-                V::S(s) => {
+                FieldValue::Name(s) => {
                     let n = s.len().min(255);
                     out[at..at + n].copy_from_slice(&s.as_bytes()[..n]);
                 }
-                V::A(xs) => {
+                FieldValue::Int3(xs) => {
                     for (k, x) in xs.iter().enumerate() {
                         out[at + 4 * k..at + 4 * k + 4].copy_from_slice(&(*x as i32).to_le_bytes());
                     }
@@ -142,9 +142,9 @@ impl Gpu {
     pub fn attribute(&self, attr: u32) -> Option<i64> {
         let name = ATTRIBUTES.iter().find(|a| a.1 == attr)?.2;
         self.fields().into_iter().find(|f| f.0 == name).map(|f| match f.2 {
-            V::I(x) => x,
-            V::A(xs) => xs[ATTRIBUTES.iter().find(|a| a.1 == attr).map_or(0, |a| a.3)],
-            V::S(_) => 0,
+            FieldValue::Int(x) => x,
+            FieldValue::Int3(xs) => xs[ATTRIBUTES.iter().find(|a| a.1 == attr).map_or(0, |a| a.3)],
+            FieldValue::Name(_) => 0,
         })
     }
 }
@@ -197,10 +197,10 @@ pub fn prop_struct() -> Arc<StructDef> {
             .into_iter()
             .map(|(name, f, _)| {
                 let ty = match f {
-                    F::Int => Type::INT,
-                    F::Size => Type::Scalar(Scalar::U64),
-                    F::Name => Type::Array(Box::new(Type::Scalar(Scalar::I8)), 256),
-                    F::Int3 => Type::Array(Box::new(Type::INT), 3),
+                    FieldType::Int => Type::INT,
+                    FieldType::Size => Type::Scalar(Scalar::U64),
+                    FieldType::Name => Type::Array(Box::new(Type::Scalar(Scalar::I8)), 256),
+                    FieldType::Int3 => Type::Array(Box::new(Type::INT), 3),
                 };
                 (name.to_string(), ty)
             })
