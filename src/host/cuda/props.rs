@@ -28,7 +28,9 @@ enum FieldType {
 
 /// A `cudaDeviceProp` field's value.
 enum FieldValue {
+    /// An `int` or `size_t` field's.
     Int(i64),
+    /// The name's text (cut to 255 bytes, NUL-terminated).
     Name(&'static str),
     Int3([i64; 3]),
 }
