@@ -117,15 +117,7 @@ pub trait Device {
     fn read(&self, addr: u64, len: u64) -> Option<Vec<u8>>;
     /// Copies device bytes into `out` (its length); false, with nothing copied, when the range is not inside
     /// one allocation.
-    fn read_into(&self, addr: u64, out: &mut [u8]) -> bool {
-        match self.read(addr, out.len() as u64) {
-            Some(data) => {
-                out.copy_from_slice(&data);
-                true
-            }
-            None => false,
-        }
-    }
+    fn read_into(&self, addr: u64, out: &mut [u8]) -> bool;
     /// Copies bytes in; false when the range is not inside one allocation.
     fn write(&mut self, addr: u64, data: &[u8]) -> bool;
     /// The address and size in bytes of `__device__`/`__constant__` variable `index` (of the program's
@@ -137,23 +129,17 @@ pub trait Device {
     fn launch(&mut self, req: &LaunchRequest) -> LaunchStatus;
     /// How many grids the last [`Device::launch`] ran for its threads' launches: they take the launch numbers
     /// after its own.
-    fn child_launches(&self) -> usize {
-        0
-    }
+    fn child_launches(&self) -> usize;
     /// Whether a launch of `kernel` reaches device memory only through its arguments: it loads no 8-byte value
     /// (a pointer kept in memory) and launches no grid. Then host memory mapped into the device that no
     /// argument points into is neither read nor written by it. False when unknown.
-    fn reaches_only_args(&mut self, _kernel: &str) -> bool {
-        false
-    }
+    fn reaches_only_args(&mut self, kernel: &str) -> bool;
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);
     /// Whether [`Device::host_vars`] should be called before each launch (a debugger wants them).
-    fn wants_host_vars(&self) -> bool {
-        false
-    }
+    fn wants_host_vars(&self) -> bool;
     /// The host variables in scope at the launch about to be made, with their values.
-    fn host_vars(&mut self, _vars: Vec<HostVar>) {}
+    fn host_vars(&mut self, vars: Vec<HostVar>);
 }
 
 /// A host variable and its value, as the debugger shows it at a launch.
@@ -262,6 +248,8 @@ impl fmt::Display for HostError {
         }
     }
 }
+
+impl std::error::Error for HostError {}
 
 /// How the host program ended.
 #[derive(Clone, Debug, PartialEq)]
