@@ -53,6 +53,21 @@ pub enum MemFault {
     Wild,
 }
 
+impl std::fmt::Display for MemFault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemFault::Null => f.write_str("an access through a null pointer"),
+            MemFault::OutOfBounds { alloc, offset } => {
+                write!(f, "an access {offset} bytes from the start of host allocation {alloc}, outside it")
+            }
+            MemFault::UseAfterFree { alloc } => write!(f, "an access to host allocation {alloc} after it was freed"),
+            MemFault::Wild => f.write_str("an access to no host allocation"),
+        }
+    }
+}
+
+impl std::error::Error for MemFault {}
+
 /// The program's host memory.
 #[derive(Clone, Debug)]
 pub struct HostMemory {

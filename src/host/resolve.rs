@@ -34,6 +34,23 @@ pub enum ResolveError {
     NeedsKernels(Vec<tast::TemplateRequest>),
 }
 
+impl std::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ResolveError::Diagnostics(d) => {
+                let messages: Vec<&str> = d.iter().map(|d| d.message.as_str()).collect();
+                write!(f, "the host code does not resolve: {}", messages.join("; "))
+            }
+            ResolveError::NeedsKernels(r) => {
+                let names: Vec<String> = r.iter().map(|(instance, ..)| format!("`{instance}`")).collect();
+                write!(f, "the device side must first compile the kernel instances {}", names.join(", "))
+            }
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
 /// Resolves the host functions `defs`; `kernels` is the type-checked device side (launch targets);
 /// `templates` the file's templates and its text, for the instances of host function templates its calls
 /// deduce.

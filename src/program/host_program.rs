@@ -36,6 +36,8 @@ impl std::fmt::Display for HostProgramError {
     }
 }
 
+impl std::error::Error for HostProgramError {}
+
 /// The C type that holds one element's bits, and the C statement that prints element `h[i]` to `f` as
 /// `run --json` writes it.
 fn storage(s: Scalar) -> (&'static str, &'static str) {
