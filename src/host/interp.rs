@@ -4,7 +4,7 @@ use std::io::Write;
 
 use super::memory::{AllocKind, HostMemory, MemFault};
 use super::tree::*;
-use super::{Device, HostEnd, HostError};
+use super::{Device, HostEnd, HostError, JitMode};
 use crate::front::source::{SourceFile, Span};
 use crate::front::tast::ArithOp;
 use crate::front::types::Scalar;
@@ -69,12 +69,14 @@ pub struct Interp<'a> {
     #[cfg(feature = "native")]
     pub(super) jit: Option<Box<super::jit::Jit>>,
     #[cfg(feature = "native")]
-    pub(super) jit_mode: super::jit::JitMode,
+    pub(super) jit_mode: JitMode,
     /// Iterations of one run of a loop before it is handed to the compiler.
     jit_after: u32,
 }
 
 impl<'a> Interp<'a> {
+    /// An interpreter for `prog` (from `file`) on `dev`, stopped after `max_steps` statements, its loops
+    /// compiled as `jit` says (where there is a compiler).
     pub fn new(
         prog: &'a HostProgram,
         file: &'a SourceFile,
@@ -82,10 +84,13 @@ impl<'a> Interp<'a> {
         out: &'a mut dyn Write,
         err: &'a mut dyn Write,
         max_steps: u64,
+        jit: JitMode,
     ) -> Self {
         let mut mem = HostMemory::default();
         #[cfg(feature = "native")]
-        let jit_mode = super::jit::JitMode::from_env();
+        let jit_mode = jit;
+        #[cfg(not(feature = "native"))]
+        let _ = jit;
         let strings = prog
             .strings
             .iter()
@@ -131,7 +136,7 @@ impl<'a> Interp<'a> {
     #[inline]
     fn loop_ended(&mut self, s: &Stmt, n: u32) {
         #[cfg(feature = "native")]
-        if n > 0 && self.jit_mode == super::jit::JitMode::Hot {
+        if n > 0 && self.jit_mode == JitMode::Hot {
             self.interpreted_loop(s, n);
         }
         #[cfg(not(feature = "native"))]

@@ -251,6 +251,31 @@ impl fmt::Display for HostError {
 
 impl std::error::Error for HostError {}
 
+/// When the host interpreter hands a loop to the compiler (`host::jit`, in native builds; elsewhere every loop is
+/// interpreted). Nothing observable depends on it but speed. The run's options carry it
+/// (`crate::program::RunOptions`, which take it from `WARPDBG_HOST_JIT`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JitMode {
+    /// Never: every loop interpreted.
+    Off,
+    /// A loop once it has run hot.
+    #[default]
+    Hot,
+    /// Every loop when it starts.
+    Eager,
+}
+
+impl JitMode {
+    /// The mode a `WARPDBG_HOST_JIT` value names: `off`, `eager`; anything else, or none, is `Hot`.
+    pub fn named(value: Option<&str>) -> JitMode {
+        match value {
+            Some("off") => JitMode::Off,
+            Some("eager") => JitMode::Eager,
+            _ => JitMode::Hot,
+        }
+    }
+}
+
 /// How the host program ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum HostEnd {

@@ -24,7 +24,7 @@ use super::device::{LaunchHook, SimDevice};
 use crate::debug::breakpoint::{Breakpoint, Kind};
 use crate::debug::session::Session;
 use crate::front::launch::{Dim3, Mode};
-use crate::host::{HostEnd, HostVar, LaunchRequest};
+use crate::host::{HostEnd, HostVar, JitMode, LaunchRequest};
 use crate::sim::{Config, Machine, Outcome};
 
 /// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
@@ -174,6 +174,7 @@ impl Runner {
         mode: Mode,
         config: Config,
         host_steps: u64,
+        host_jit: JitMode,
         args: Vec<String>,
     ) -> Result<Runner, String> {
         let (to_debugger, from_host) = channel();
@@ -189,7 +190,8 @@ impl Runner {
                 let hook = Hook { to_debugger: to_debugger.clone(), from_debugger, vars: vec![] };
                 dev.hook = Some(Box::new(hook));
                 let (mut o, mut e) = (out.clone(), out);
-                let (end, rt, status) = super::run_host(&program, &mut dev, &mut o, &mut e, host_steps, &args);
+                let (end, rt, status) =
+                    super::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);
                 let _ = rep_w.write_all(super::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
                 ProgramEnd { status, end }
             };
@@ -306,7 +308,7 @@ impl ProgramDebug {
 
     fn start_runner(&self, mode: Mode) -> Result<Runner, String> {
         let o = &self.options;
-        Runner::start(self.program.clone(), mode, o.config.clone(), o.host_steps, o.args.clone())
+        Runner::start(self.program.clone(), mode, o.config.clone(), o.host_steps, o.host_jit, o.args.clone())
     }
 
     fn sync_output(&mut self) {

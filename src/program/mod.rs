@@ -19,7 +19,7 @@ use crate::front::{CompileError, diagnostic};
 use crate::host::findings::{Finding, Leak};
 use crate::host::resolve::ResolveError;
 use crate::host::tree::HostProgram;
-use crate::host::{HostEnd, interp::Interp, resolve};
+use crate::host::{HostEnd, JitMode, interp::Interp, resolve};
 use crate::sim::machine::Config;
 use crate::sim::memory_report::MemoryDetail;
 
@@ -73,11 +73,22 @@ pub struct RunOptions {
     /// Print the `--json` report (with this much of each launch's memory) instead of the program's output
     /// and the findings.
     pub json: Option<MemoryDetail>,
+    /// When host loops become machine code.
+    pub host_jit: JitMode,
 }
 
 impl Default for RunOptions {
+    /// The defaults, with the host loops' compilation as `WARPDBG_HOST_JIT` asks (`off`, `eager`; hot loops
+    /// when unset).
     fn default() -> Self {
-        RunOptions { mode: Mode::Its, config: Config::default(), host_steps: 1 << 32, args: vec![], json: None }
+        RunOptions {
+            mode: Mode::Its,
+            config: Config::default(),
+            host_steps: 1 << 32,
+            args: vec![],
+            json: None,
+            host_jit: JitMode::named(std::env::var("WARPDBG_HOST_JIT").ok().as_deref()),
+        }
     }
 }
 
@@ -110,7 +121,8 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
         options.config.clone(),
         options.json,
     );
-    let (end, rt, status) = run_host(program, &mut dev, p_out, p_err, options.host_steps, &options.args);
+    let (end, rt, status) =
+        run_host(program, &mut dev, p_out, p_err, options.host_steps, options.host_jit, &options.args);
     let launches = std::mem::take(&mut dev.launches);
     match options.json {
         Some(_) => {
@@ -146,19 +158,21 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
     RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks }
 }
 
-/// Runs the host code of `program` from `main` on `dev`: how it ended, the runtime's findings and leaks, and
-/// the exit status (the program's own when warpdbg found nothing, else warpdbg's).
+/// Runs the host code of `program` from `main` on `dev` (at most `host_steps` statements, its loops compiled as
+/// `host_jit` says): how it ended, the runtime's findings and leaks, and the exit status (the program's own
+/// when warpdbg found nothing, else warpdbg's).
 pub(crate) fn run_host(
     program: &CompiledProgram,
     dev: &mut device::SimDevice,
     out: &mut dyn Write,
     err: &mut dyn Write,
     host_steps: u64,
+    host_jit: JitMode,
     args: &[String],
 ) -> (HostEnd, crate::host::cuda::Runtime, u8) {
     let source = program.unit.sources.get(program.unit.file);
     let (end, rt) = {
-        let mut interp = Interp::new(&program.host, source, dev, out, err, host_steps);
+        let mut interp = Interp::new(&program.host, source, dev, out, err, host_steps, host_jit);
         let end = interp.run_main(args);
         if let HostEnd::Exited(_) = end {
             interp.finish();

@@ -3,8 +3,9 @@
 //! machine code; later runs of the same loop start there. Nothing observable changes: the same values (the
 //! operations compiled inline are `sim::alu`'s, the others call it), the same step count (ticks at the
 //! interpreter's places), the same host memory checks and reports (every access asks `HostMemory`), and
-//! whatever the compiled code does not cover calls back into the interpreter. `WARPDBG_HOST_JIT=off` runs
-//! everything in the interpreter, `eager` compiles every loop when it starts (the tests compare the three).
+//! whatever the compiled code does not cover calls back into the interpreter. [`JitMode::Off`] (the run's
+//! options, `WARPDBG_HOST_JIT=off`) runs everything in the interpreter, `Eager` compiles every loop when it
+//! starts (the tests compare the three).
 
 mod helpers;
 mod lower;
@@ -21,6 +22,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::Module;
 
+use super::JitMode;
 use super::interp::{Flow, Halt, Interp};
 use super::tree::{Expr, Stmt};
 use crate::front::source::Span;
@@ -31,23 +33,7 @@ use crate::ir::Ty;
 /// Iterations of one run of a loop in the interpreter before it is compiled.
 const HOT: u32 = 2048;
 
-/// When loops are compiled (`WARPDBG_HOST_JIT`: `off`, `eager`; otherwise hot ones).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JitMode {
-    Off,
-    Hot,
-    Eager,
-}
-
 impl JitMode {
-    pub fn from_env() -> JitMode {
-        match std::env::var("WARPDBG_HOST_JIT").as_deref() {
-            Ok("off") => JitMode::Off,
-            Ok("eager") => JitMode::Eager,
-            _ => JitMode::Hot,
-        }
-    }
-
     /// Iterations after which the interpreter hands a running loop over.
     pub fn after(self) -> u32 {
         match self {
