@@ -24,9 +24,6 @@ pub const KERNEL_BASE: u64 = 0x60_0000;
 /// The distance between two functions' addresses.
 const FN_STRIDE: u64 = 16;
 
-/// A function type: its result and parameters.
-pub type FnType = Arc<(Type, Vec<Type>)>;
-
 /// What a function address stands for.
 enum Target {
     Host(u32),

@@ -16,39 +16,6 @@ use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 
-/// One item written to a stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StreamItem {
-    /// A C string (a literal or a `char *`).
-    Text,
-    Char,
-    /// An integer of this type.
-    Int(Scalar),
-    /// A floating-point value, as `double`.
-    Float,
-    Bool,
-    Pointer,
-    /// `std::endl`: a newline (and a flush).
-    Endl,
-    /// `std::flush`.
-    Flush,
-    SetW,
-    SetPrecision,
-    Fixed,
-    Scientific,
-    /// `std::defaultfloat`.
-    DefaultFloat,
-}
-
-/// Where a stream writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StreamTo {
-    Out,
-    Err,
-    /// An `std::ofstream` (its file handle is the call's first argument).
-    File,
-}
-
 /// How a stream formats floating-point values, and the width of its next item.
 #[derive(Clone, Copy, Debug)]
 pub struct StreamState {

@@ -1,6 +1,11 @@
 //! The host tree: a program's host functions with every name resolved to a slot, every expression typed and
 //! every implicit conversion explicit. [`super::resolve`] builds it from the parse tree; [`super::interp`]
 //! runs it. No string is looked up while a program runs.
+//!
+//! The tree is data: it names the library calls it holds (the C library's, the CUDA runtime's [`Api`], the
+//! streams' [`StreamItem`]s) and imports nothing else of the host side, which all imports it.
+
+use std::sync::Arc;
 
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
@@ -155,6 +160,9 @@ pub struct ScopeVar {
     pub constant: Option<u64>,
 }
 
+/// A function type: its result and parameters.
+pub type FnType = Arc<(Type, Vec<Type>)>;
+
 /// A call through a function pointer (`p(args)`, `(*p)(args)`).
 #[derive(Clone, Debug)]
 pub struct IndirectCall {
@@ -163,7 +171,7 @@ pub struct IndirectCall {
     /// The arguments, converted to the pointer's parameter types.
     pub args: Vec<Expr>,
     /// The function type the pointer points to: the function it holds must have it.
-    pub sig: super::fnptr::FnType,
+    pub sig: FnType,
     /// The pointer's name, for messages.
     pub what: String,
 }
@@ -235,9 +243,9 @@ pub enum Lib {
     /// `std::accumulate` over elements of the first scalar type into the second.
     Accumulate(Scalar, Scalar),
     /// One item of `std::cout << ...`, `std::cerr << ...` or `file << ...`.
-    Stream(super::stream::StreamTo, super::stream::StreamItem),
+    Stream(StreamTo, StreamItem),
     /// The CUDA runtime and the clocks ([`super::cuda`]).
-    Cuda(super::cuda::Api),
+    Cuda(Api),
     /// `va_arg`'s read of the variadic argument at the address, stored as the scalar ([`super::varargs`]).
     VaArg(Scalar),
     /// `vprintf(fmt, ap)`, `vfprintf(f, fmt, ap)`, `vsprintf(buf, fmt, ap)`, `vsnprintf(buf, n, fmt, ap)`.
@@ -245,6 +253,94 @@ pub enum Lib {
     Vfprintf,
     Vsprintf,
     Vsnprintf,
+}
+
+/// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    Malloc,
+    MallocManaged,
+    /// `cudaMallocHost` and `cudaHostAlloc`: pinned host memory the device can reach.
+    MallocHost,
+    FreeHost,
+    HostGetDevicePointer,
+    Free,
+    Memcpy,
+    MemcpyAsync,
+    Memset,
+    MemsetAsync,
+    MemcpyToSymbol,
+    MemcpyFromSymbol,
+    GetSymbolAddress,
+    MemGetInfo,
+    DeviceSynchronize,
+    DeviceReset,
+    GetLastError,
+    PeekAtLastError,
+    GetErrorString,
+    GetErrorName,
+    SetDevice,
+    GetDevice,
+    /// `cudaDeviceGetSharedMemConfig(&c)`: 4-byte banks, as on every GPU since Maxwell.
+    GetSharedMemConfig,
+    /// `cudaDeviceGetCacheConfig(&c)`: `cudaFuncCachePreferNone`.
+    GetCacheConfig,
+    GetDeviceCount,
+    GetDeviceProperties,
+    DeviceGetAttribute,
+    DriverGetVersion,
+    RuntimeGetVersion,
+    EventCreate,
+    EventRecord,
+    EventSynchronize,
+    EventQuery,
+    EventElapsedTime,
+    EventDestroy,
+    StreamCreate,
+    StreamSynchronize,
+    StreamQuery,
+    StreamDestroy,
+    /// `cudaFuncSetCacheConfig`, `cudaDeviceSetCacheConfig` and the like: accepted, no effect.
+    Accepted,
+    /// C's `clock()`: virtual CPU time in `CLOCKS_PER_SEC` (10^6) ticks.
+    Clock,
+    /// C's `time(&t)`: virtual seconds since the epoch.
+    Time,
+    /// `gettimeofday(&tv, tz)`.
+    GetTimeOfDay,
+}
+
+/// One item written to a stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamItem {
+    /// A C string (a literal or a `char *`).
+    Text,
+    Char,
+    /// An integer of this type.
+    Int(Scalar),
+    /// A floating-point value, as `double`.
+    Float,
+    Bool,
+    Pointer,
+    /// `std::endl`: a newline (and a flush).
+    Endl,
+    /// `std::flush`.
+    Flush,
+    SetW,
+    SetPrecision,
+    Fixed,
+    Scientific,
+    /// `std::defaultfloat`.
+    DefaultFloat,
+}
+
+/// Where a stream writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamTo {
+    Out,
+    Err,
+    /// An `std::ofstream` (its file handle is the call's first argument).
+    File,
 }
 
 /// Expression kinds. Values are raw bits in the canonical form of `sim::alu` (narrow integers zero-extended).

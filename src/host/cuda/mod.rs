@@ -18,7 +18,6 @@ use super::memory::AllocKind;
 use super::tree::*;
 use crate::front::types::Scalar;
 pub use errors::*;
-pub use names::Api;
 pub use timing::Clock;
 
 /// The scalars in declaration order (`Scalar as u64` indexes this).

@@ -8,62 +8,7 @@ use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, StructDef, Type};
 use crate::host::resolve::{Resolver, Var, name_of};
-use crate::host::tree::{Expr, ExprKind, Lib, storage};
-
-/// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Api {
-    Malloc,
-    MallocManaged,
-    /// `cudaMallocHost` and `cudaHostAlloc`: pinned host memory the device can reach.
-    MallocHost,
-    FreeHost,
-    HostGetDevicePointer,
-    Free,
-    Memcpy,
-    MemcpyAsync,
-    Memset,
-    MemsetAsync,
-    MemcpyToSymbol,
-    MemcpyFromSymbol,
-    GetSymbolAddress,
-    MemGetInfo,
-    DeviceSynchronize,
-    DeviceReset,
-    GetLastError,
-    PeekAtLastError,
-    GetErrorString,
-    GetErrorName,
-    SetDevice,
-    GetDevice,
-    /// `cudaDeviceGetSharedMemConfig(&c)`: 4-byte banks, as on every GPU since Maxwell.
-    GetSharedMemConfig,
-    /// `cudaDeviceGetCacheConfig(&c)`: `cudaFuncCachePreferNone`.
-    GetCacheConfig,
-    GetDeviceCount,
-    GetDeviceProperties,
-    DeviceGetAttribute,
-    DriverGetVersion,
-    RuntimeGetVersion,
-    EventCreate,
-    EventRecord,
-    EventSynchronize,
-    EventQuery,
-    EventElapsedTime,
-    EventDestroy,
-    StreamCreate,
-    StreamSynchronize,
-    StreamQuery,
-    StreamDestroy,
-    /// `cudaFuncSetCacheConfig`, `cudaDeviceSetCacheConfig` and the like: accepted, no effect.
-    Accepted,
-    /// C's `clock()`: virtual CPU time in `CLOCKS_PER_SEC` (10^6) ticks.
-    Clock,
-    /// C's `time(&t)`: virtual seconds since the epoch.
-    Time,
-    /// `gettimeofday(&tv, tz)`.
-    GetTimeOfDay,
-}
+use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
 
 /// How a call's first argument is read when it is not a value.
 #[derive(Clone, Copy, PartialEq, Eq)]
