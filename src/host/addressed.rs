@@ -1,10 +1,12 @@
 //! Which locals of a host function live in host memory: those whose address is taken (`&x`) or that are
 //! passed to a reference parameter.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
-use super::resolve::Refs;
 use crate::front::ast::{self, ExprKind as A, StmtKind as S, UnaryOp};
+
+/// Which parameters of each host function are references.
+pub(super) type Refs = HashMap<String, Vec<bool>>;
 
 /// Names whose address the statement takes (`&x`): those locals live in host memory.
 pub(super) fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>, refs: &Refs) {

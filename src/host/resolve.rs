@@ -5,6 +5,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::addressed::Refs;
 use super::tree::*;
 use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A, StmtKind as S, TypeSpec, UnaryOp};
 use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
@@ -659,6 +660,3 @@ pub(super) fn name_of(e: &ast::Expr) -> Option<String> {
         _ => None,
     }
 }
-
-/// Which parameters of each host function are references.
-pub(super) type Refs = HashMap<String, Vec<bool>>;

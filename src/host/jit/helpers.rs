@@ -2,8 +2,7 @@
 //! interpreter's own `sim::alu` functions), and the interpreter itself. Every argument and result is an
 //! `i64`; `env` is the running loop's [`Env`].
 
-use super::lower::{BREAK, CONTINUE, DONE, EXIT};
-use super::{Env, Site};
+use super::{BREAK, CONTINUE, DONE, EXIT, Env, Site};
 use crate::host::interp::{Flow, Interp};
 use crate::sim::alu;
 

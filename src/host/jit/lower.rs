@@ -19,20 +19,13 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 
 mod ops;
 
-use super::Site;
 use super::helpers::Helper;
+use super::{BREAK, CONTINUE, DONE, EXIT, Site};
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, UnOp};
 use crate::front::types::Scalar;
 use crate::host::tree::*;
 use crate::ir::Ty;
-
-/// The return codes of a compiled loop and of the interpreter's callbacks.
-pub(super) const DONE: i64 = 0;
-pub(super) const BREAK: i64 = 1;
-pub(super) const CONTINUE: i64 = 2;
-/// Leave the loop: a flow (`return`, `goto`) or a stop (an error, `exit`) waits in the environment.
-pub(super) const EXIT: i64 = 3;
 
 /// The helper signatures, by argument count (all `i64` in, one `i64` out).
 struct Sigs {

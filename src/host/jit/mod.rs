@@ -30,6 +30,13 @@ use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
 use crate::front::types::Scalar;
 use crate::ir::Ty;
 
+/// The return codes of a compiled loop and of the interpreter's callbacks ([`helpers`]).
+const DONE: i64 = 0;
+const BREAK: i64 = 1;
+const CONTINUE: i64 = 2;
+/// Leave the loop: a flow (`return`, `goto`) or a halt (an error, `exit`) waits in the environment.
+const EXIT: i64 = 3;
+
 /// Iterations of one run of a loop in the interpreter before it is compiled.
 const HOT: u32 = 2048;
 
@@ -246,7 +253,7 @@ impl<'a> Interp<'a> {
         let code = unsafe { (c.code)(&mut env, slots.as_mut_ptr(), &raw mut (*me).steps, max, caches) };
         c.frees.set(self.mem.frees);
         match code {
-            lower::DONE => Ok(Flow::Normal),
+            DONE => Ok(Flow::Normal),
             _ => match (env.halt.take(), env.flow.take()) {
                 (Some(stop), _) => Err(stop),
                 (None, Some(flow)) => Ok(flow),
