@@ -1,4 +1,4 @@
-//! Library calls at run time: the C library here, the CUDA runtime in [`super::cuda`].
+//! Library calls at run time: the C library and the C++ streams (formatted by [`super::stream::StreamState`]) here, the CUDA runtime in [`super::cuda`].
 
 use super::HostError;
 use super::interp::{Halt, Interp};
@@ -362,5 +362,26 @@ impl Interp<'_> {
             }
         }
         Ok(out)
+    }
+
+    /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
+    /// `ofstream`.
+    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Halt> {
+        let (handle, bits) = match to {
+            StreamTo::File => (args[0], args[1]),
+            _ => (0, args[0]),
+        };
+        let text = if item == StreamItem::Text { self.c_str(bits, e)? } else { vec![] };
+        let Some(text) = self.stream_state.format(item, bits, &text) else { return Ok(()) };
+        match to {
+            // (A stream that is not open writes nothing, as a failed `ofstream` does.)
+            StreamTo::File => {
+                if self.files.is_file(handle) {
+                    self.files.write(handle, text.as_bytes());
+                }
+            }
+            _ => self.write(to == StreamTo::Err, text.as_bytes()),
+        }
+        Ok(())
     }
 }

@@ -7,7 +7,6 @@
 //! character, `bool` as 1 or 0, `char *` as text, other pointers in hex; `std::setw(n)` pads the next item
 //! only, on the left.
 
-use super::interp::{Halt, Interp};
 use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
@@ -27,6 +26,46 @@ pub struct StreamState {
 impl Default for StreamState {
     fn default() -> Self {
         StreamState { precision: 6, float: 'g', width: 0 }
+    }
+}
+
+impl StreamState {
+    /// The text `item` writes (its value's `bits`, and a C string's bytes in `text`), or None for a
+    /// manipulator, which changes the state instead (`std::setw`, `std::fixed`, ...) or does nothing
+    /// (`std::flush`). A width `std::setw` set applies to the one item written after it.
+    pub(super) fn format(&mut self, item: StreamItem, bits: u64, text: &[u8]) -> Option<String> {
+        let width = if self.width > 0 { self.width.to_string() } else { String::new() };
+        let out = match item {
+            StreamItem::SetW => {
+                self.width = bits.min(1 << 16) as u32;
+                return None;
+            }
+            StreamItem::SetPrecision => {
+                self.precision = bits.min(1 << 10) as u32;
+                return None;
+            }
+            StreamItem::Fixed | StreamItem::Scientific | StreamItem::DefaultFloat => {
+                self.float = match item {
+                    StreamItem::Fixed => 'f',
+                    StreamItem::Scientific => 'e',
+                    _ => 'g',
+                };
+                return None;
+            }
+            StreamItem::Endl => "\n".to_string(),
+            StreamItem::Flush => return None,
+            StreamItem::Float => {
+                let spec = format!("%{width}.{}", self.precision);
+                super::libc::number(&spec, self.float, bits, Ty::F64)
+            }
+            StreamItem::Int(s) => super::libc::number(&format!("%{width}"), 'd', bits, Ty::from(s)),
+            StreamItem::Bool => super::libc::number(&format!("%{width}"), 'd', bits & 1, Ty::I32),
+            StreamItem::Char => super::libc::number(&format!("%{width}"), 'c', bits, Ty::I32),
+            StreamItem::Pointer => super::libc::number(&format!("%{width}"), 'p', bits, Ty::Ptr),
+            StreamItem::Text => super::libc::string(&format!("%{width}"), text),
+        };
+        self.width = 0;
+        Some(out)
     }
 }
 
@@ -126,61 +165,5 @@ impl Resolver<'_> {
         };
         let v = if item == StreamItem::Float { self.convert(v, &Type::Scalar(Scalar::F64))? } else { v };
         Ok(call(item, vec![v]))
-    }
-}
-
-impl Interp<'_> {
-    /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
-    /// `ofstream`.
-    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Halt> {
-        let (handle, bits) = match to {
-            StreamTo::File => (args[0], args[1]),
-            _ => (0, args[0]),
-        };
-        let st = &mut self.stream_state;
-        let width = if st.width > 0 { st.width.to_string() } else { String::new() };
-        let text = match item {
-            StreamItem::SetW => {
-                st.width = bits.min(1 << 16) as u32;
-                return Ok(());
-            }
-            StreamItem::SetPrecision => {
-                st.precision = bits.min(1 << 10) as u32;
-                return Ok(());
-            }
-            StreamItem::Fixed | StreamItem::Scientific | StreamItem::DefaultFloat => {
-                st.float = match item {
-                    StreamItem::Fixed => 'f',
-                    StreamItem::Scientific => 'e',
-                    _ => 'g',
-                };
-                return Ok(());
-            }
-            StreamItem::Endl => "\n".to_string(),
-            StreamItem::Flush => return Ok(()),
-            StreamItem::Float => {
-                let spec = format!("%{width}.{}", st.precision);
-                super::libc::number(&spec, st.float, bits, Ty::F64)
-            }
-            StreamItem::Int(s) => super::libc::number(&format!("%{width}"), 'd', bits, Ty::from(s)),
-            StreamItem::Bool => super::libc::number(&format!("%{width}"), 'd', bits & 1, Ty::I32),
-            StreamItem::Char => super::libc::number(&format!("%{width}"), 'c', bits, Ty::I32),
-            StreamItem::Pointer => super::libc::number(&format!("%{width}"), 'p', bits, Ty::Ptr),
-            StreamItem::Text => {
-                let s = self.c_str(bits, e)?;
-                super::libc::string(&format!("%{width}"), &s)
-            }
-        };
-        self.stream_state.width = 0;
-        match to {
-            // (A stream that is not open writes nothing, as a failed `ofstream` does.)
-            StreamTo::File => {
-                if self.files.is_file(handle) {
-                    self.files.write(handle, text.as_bytes());
-                }
-            }
-            _ => self.write(to == StreamTo::Err, text.as_bytes()),
-        }
-        Ok(())
     }
 }
