@@ -1,4 +1,5 @@
-//! Library calls at run time: the C library and the C++ streams (formatted by [`super::stream::StreamState`]) here, the CUDA runtime in [`super::cuda`].
+//! Library calls at run time: the C library and the C++ streams (formatted by [`super::stream::StreamState`])
+//! here, the CUDA runtime in [`super::cuda`].
 
 use super::HostError;
 use super::interp::{Halt, Interp};
