@@ -2,7 +2,8 @@
 //! interpreter's own `sim::alu` functions), and the interpreter itself. Every argument and result is an
 //! `i64`; `env` is the running loop's [`Env`].
 
-use super::{BREAK, CONTINUE, DONE, EXIT, Env, Site};
+use super::run::Env;
+use super::{BREAK, CONTINUE, DONE, EXIT, Site};
 use crate::host::interp::{Flow, Interp};
 use crate::sim::alu;
 

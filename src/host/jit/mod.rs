@@ -9,6 +9,7 @@
 
 mod helpers;
 mod lower;
+mod run;
 mod slots;
 
 use std::cell::{Cell, UnsafeCell};
@@ -23,12 +24,12 @@ use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::Module;
 
 use super::JitMode;
-use super::interp::{Flow, Halt, Interp};
 use super::tree::{Expr, Stmt};
 use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, MathFn, UnOp};
 use crate::front::types::Scalar;
 use crate::ir::Ty;
+use run::Env;
 
 /// The return codes of a compiled loop and of the interpreter's callbacks ([`helpers`]).
 const DONE: i64 = 0;
@@ -87,19 +88,6 @@ pub(super) struct CompiledLoop {
     /// Its access sites' caches (see `lower::Lower::caches`), valid while `HostMemory::frees` is `frees`.
     caches: UnsafeCell<Vec<[u64; 3]>>,
     frees: Cell<u64>,
-}
-
-/// What the helpers reach while a compiled loop runs.
-pub(super) struct Env {
-    interp: *mut Interp<'static>,
-    sites: *const [Site],
-    slots: usize,
-    /// The running loop's access caches: emptied when a call into the interpreter frees memory.
-    caches: *mut [u64; 3],
-    n_caches: usize,
-    /// Why the loop was left with `EXIT`.
-    halt: Option<Halt>,
-    flow: Option<Flow>,
 }
 
 /// A loop the compiler has seen (by the address of its statement in the program's tree).
@@ -189,76 +177,6 @@ impl Drop for Jit {
             // SAFETY: the interpreter that owns this compiler is going away: none of its loops runs, and the
             // code pointers went with `loops` (a running loop holds its own `Rc`, but never across a drop).
             unsafe { module.free_memory() };
-        }
-    }
-}
-
-impl<'a> Interp<'a> {
-    /// Loop `s` in machine code from its condition on, when it is compiled (or `compile` asks for it and
-    /// Cranelift takes it): the loop's flow, or None to go on interpreting it.
-    pub(super) fn compiled_loop(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Halt> {
-        if self.jit_mode == JitMode::Off {
-            return Ok(None);
-        }
-        let key = s as *const Stmt;
-        let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
-        let code = match jit.loops.get(&key) {
-            Some(Seen::Compiled(c)) => c.clone(),
-            Some(Seen::Refused) => return Ok(None),
-            _ if compile || self.jit_mode == JitMode::Eager => match jit.compile(s) {
-                Some(c) => c,
-                None => return Ok(None),
-            },
-            _ => return Ok(None),
-        };
-        self.run_compiled(&code, slots).map(Some)
-    }
-
-    /// Loop `s` ran `n` iterations in the interpreter and ended: once its runs add up to a hot loop, it is
-    /// compiled for the next one.
-    pub(super) fn interpreted_loop(&mut self, s: &Stmt, n: u32) {
-        let jit = self.jit.get_or_insert_with(|| Box::new(Jit::new()));
-        let seen = jit.loops.entry(s as *const Stmt).or_insert(Seen::Counting(0));
-        if let Seen::Counting(k) = seen {
-            *k = k.saturating_add(n);
-            if *k >= HOT {
-                jit.compile(s);
-            }
-        }
-    }
-
-    fn run_compiled(&mut self, c: &CompiledLoop, slots: &mut [u64]) -> Result<Flow, Halt> {
-        let max = self.max_steps;
-        // (Raw: a loop the interpreter calls back into may run again inside itself, on the same caches.)
-        // SAFETY: the vector is never resized after compilation.
-        let (caches, n_caches) = unsafe { ((*c.caches.get()).as_mut_ptr(), (*c.caches.get()).len()) };
-        if c.frees.get() != self.mem.frees {
-            // SAFETY: `n_caches` entries at `caches`; zero is the empty entry (no offset is below 0).
-            unsafe { std::ptr::write_bytes(caches, 0, n_caches) };
-        }
-        let me: *mut Interp<'a> = self;
-        let mut env = Env {
-            interp: me.cast(),
-            sites: c.sites.as_slice(),
-            slots: slots.len(),
-            caches,
-            n_caches,
-            halt: None,
-            flow: None,
-        };
-        // SAFETY: the code reads and writes only `slots`, the step count and the caches (all live for the
-        // call), host memory through pointers `HostMemory` gave it since the last free, and reaches the
-        // interpreter only through the helpers, which get it from `env`; nothing else uses `self` until the
-        // call returns.
-        let code = unsafe { (c.code)(&mut env, slots.as_mut_ptr(), &raw mut (*me).steps, max, caches) };
-        c.frees.set(self.mem.frees);
-        match code {
-            DONE => Ok(Flow::Normal),
-            _ => match (env.halt.take(), env.flow.take()) {
-                (Some(stop), _) => Err(stop),
-                (None, Some(flow)) => Ok(flow),
-                (None, None) => Ok(Flow::Normal),
-            },
         }
     }
 }
