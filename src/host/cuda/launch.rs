@@ -5,6 +5,7 @@
 
 use super::*;
 use crate::front::source::Span;
+use crate::host::interp::{Halt, Interp};
 use crate::host::{LaunchRequest, LaunchStatus};
 
 impl Interp<'_> {

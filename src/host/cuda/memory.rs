@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::host::HostError;
+use crate::host::interp::{Halt, Interp};
 use crate::host::memory::MemFault;
 
 /// Where an address is.

@@ -8,6 +8,7 @@
 //! program order, one of the orders the hardware may choose).
 
 use super::*;
+use crate::host::interp::{Halt, Interp};
 
 /// Host time per host step (a loop iteration or a function call of the host program).
 pub const HOST_STEP_NS: u64 = 2;
