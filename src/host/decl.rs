@@ -111,7 +111,7 @@ impl Resolver<'_> {
                 }
                 continue;
             };
-            if super::vector::vector_elem(&ty).is_some() {
+            if vector_elem(&ty).is_some() {
                 self.vector_init(addr, &ty, init, out)?;
                 continue;
             }

@@ -8,52 +8,6 @@ use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
 
-/// Names of the CUDA runtime's and C library's constants host code uses.
-pub(super) fn known_constant(name: &str) -> Option<(u64, Type)> {
-    let int = |v: i64| Some((v as u32 as u64, Type::INT));
-    let double = |v: f64| Some((v.to_bits(), Type::Scalar(Scalar::F64)));
-    let float = |v: f32| Some((v.to_bits() as u64, Type::FLOAT));
-    match name {
-        // <math.h>'s and <float.h>'s.
-        "M_PI" => double(std::f64::consts::PI),
-        "M_PI_2" => double(std::f64::consts::FRAC_PI_2),
-        "M_PI_4" => double(std::f64::consts::FRAC_PI_4),
-        "M_1_PI" => double(std::f64::consts::FRAC_1_PI),
-        "M_2_PI" => double(std::f64::consts::FRAC_2_PI),
-        "M_E" => double(std::f64::consts::E),
-        "M_LN2" => double(std::f64::consts::LN_2),
-        "M_LN10" => double(std::f64::consts::LN_10),
-        "M_SQRT2" => double(std::f64::consts::SQRT_2),
-        "M_SQRT1_2" => double(std::f64::consts::FRAC_1_SQRT_2),
-        "FLT_MAX" => float(f32::MAX),
-        "FLT_MIN" => float(f32::MIN_POSITIVE),
-        "FLT_EPSILON" => float(f32::EPSILON),
-        "DBL_MAX" => double(f64::MAX),
-        "DBL_MIN" => double(f64::MIN_POSITIVE),
-        "DBL_EPSILON" => double(f64::EPSILON),
-        // glibc's: `INFINITY` and `NAN` are floats, `HUGE_VAL` a double.
-        "INFINITY" | "HUGE_VALF" => float(f32::INFINITY),
-        "NAN" => float(f32::NAN),
-        "HUGE_VAL" => double(f64::INFINITY),
-        "UINT_MAX" => Some((u32::MAX as u64, Type::UINT)),
-        "cudaSuccess" | "cudaMemcpyHostToHost" | "EXIT_SUCCESS" => int(0),
-        "cudaMemcpyHostToDevice" | "EXIT_FAILURE" => int(1),
-        "cudaMemcpyDeviceToHost" => int(2),
-        "cudaMemcpyDeviceToDevice" => int(3),
-        "cudaMemcpyDefault" => int(4),
-        "RAND_MAX" | "INT_MAX" => int(i32::MAX as i64),
-        "INT_MIN" => int(i32::MIN as i64),
-        "cudaErrorInvalidValue" => int(1),
-        "cudaErrorMemoryAllocation" => int(2),
-        "cudaErrorInvalidConfiguration" => int(9),
-        "cudaErrorInvalidDevicePointer" => int(17),
-        "cudaErrorInvalidMemcpyDirection" => int(21),
-        "stdout" => Some((1, Type::ptr(Type::Void, false))),
-        "stderr" => Some((2, Type::ptr(Type::Void, false))),
-        _ => super::cuda::names::constant(name),
-    }
-}
-
 fn arith_op(op: BinaryOp) -> Option<ArithOp> {
     Some(match op {
         BinaryOp::Add => ArithOp::Add,
@@ -114,7 +68,7 @@ impl Resolver<'_> {
                     let (place, ty) = self.lvalue(e)?;
                     self.load(place, ty, span)
                 }
-                None => match known_constant(n) {
+                None => match super::cuda::names::known_constant(n) {
                     Some((bits, ty)) => c(bits, ty),
                     None => match self.this_field(n, span) {
                         Some(field) => self.rvalue(&field),
@@ -239,7 +193,7 @@ impl Resolver<'_> {
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
             A::MethodCall(obj, m, args) => {
                 let o = self.rvalue(obj)?;
-                if super::vector::vector_elem(&o.ty).is_some() {
+                if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
                 }
                 if let Some(call) = self.ofstream_method(obj, &o.ty, m, args, span) {

@@ -2,30 +2,14 @@
 //! that opens, `open`, `<<` (the items `std::cout` takes, [`super::stream`]), `is_open` and `close`. Course code
 //! writes its results for gnuplot this way. Files left open are closed when the program ends.
 
-use std::sync::{Arc, OnceLock};
-
+use super::cuda::names::is_ofstream;
 use super::methods::{ctor_args, expr};
 use super::resolve::Resolver;
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
-use crate::front::types::{Scalar, StructDef, Type};
-
-/// `struct ofstream { FILE *handle; }`: what a declared `std::ofstream` is in host memory.
-pub fn ofstream_type() -> Arc<StructDef> {
-    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
-    DEF.get_or_init(|| {
-        let file = Type::ptr(Type::Scalar(Scalar::U8), false);
-        Arc::new(StructDef::new("ofstream", vec![("handle".into(), file)], 8))
-    })
-    .clone()
-}
-
-/// Whether `ty` is `std::ofstream`.
-pub fn is_ofstream(ty: &Type) -> bool {
-    matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &ofstream_type()))
-}
+use crate::front::types::Type;
 
 /// The stream's file handle: `obj.handle`.
 pub(super) fn handle(obj: &ast::Expr) -> ast::Expr {

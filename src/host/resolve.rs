@@ -14,6 +14,15 @@ use crate::front::tast::{self, ArithOp, CmpOp, UnOp};
 use crate::front::template::Templates;
 use crate::front::types::{Scalar, Type};
 
+/// The name a variadic function's hidden parameter has: the parser names `...` so, and the callee finds its
+/// block of arguments there ([`super::varargs`]).
+pub(super) const REST: &str = "...";
+
+/// Whether a function's parameters end with `...`.
+fn is_variadic(f: &ast::Function) -> bool {
+    f.params.last().is_some_and(|p| p.name.name == REST)
+}
+
 /// What a name stands for in host code.
 #[derive(Clone, Debug)]
 pub(super) enum Var {
@@ -171,11 +180,9 @@ impl Resolver<'_> {
         let params = f
             .params
             .iter()
-            .map(
-                |p| if p.name.name == super::varargs::REST { Type::ptr(Type::Void, false) } else { self.param_type(p) },
-            )
+            .map(|p| if p.name.name == REST { Type::ptr(Type::Void, false) } else { self.param_type(p) })
             .collect();
-        if super::varargs::is_variadic(f) {
+        if is_variadic(f) {
             self.variadic.insert(f.name.name.clone());
         }
         self.fns.entry(f.name.name.clone()).or_insert(i);
@@ -281,7 +288,7 @@ impl Resolver<'_> {
             A::Name(n) => match self.lookup(n) {
                 Some(Var::Const(bits, Type::Scalar(s))) if s.is_integer() => Some(s.int_value(bits)),
                 // The runtime's enumerators (`case cudaSharedMemBankSizeFourByte:`).
-                None => match super::expr::known_constant(n) {
+                None => match super::cuda::names::known_constant(n) {
                     Some((bits, Type::Scalar(s))) if s.is_integer() => Some(s.int_value(bits)),
                     _ => None,
                 },
@@ -508,7 +515,7 @@ impl Resolver<'_> {
             },
             A::Index(a, i) => {
                 let p = self.rvalue(a)?;
-                if super::vector::vector_elem(&p.ty).is_some() {
+                if vector_elem(&p.ty).is_some() {
                     let i = self.rvalue(i)?;
                     return self.vector_index(p, i, e.span, name_of(a));
                 }

@@ -121,7 +121,7 @@ impl Resolver<'_> {
     ) -> Result<Stmt, Reported> {
         let span = range.span;
         let (begin, elem) = match self.lvalue(range)? {
-            (Place::Mem { addr, .. }, ty) => match (super::vector::vector_elem(&ty).cloned(), ty) {
+            (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
                 (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
                 (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..*addr }, *elem),
                 (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
@@ -131,7 +131,7 @@ impl Resolver<'_> {
         let ptr_ty = Type::ptr(elem.clone(), false);
         let size = elem.size() as i64;
         let end = match self.lvalue(range)? {
-            (Place::Mem { addr, .. }, ty) if super::vector::vector_elem(&ty).is_some() => {
+            (Place::Mem { addr, .. }, ty) if vector_elem(&ty).is_some() => {
                 self.vector_ptr(Expr { ty, ..*addr }, 1, &elem)
             }
             (_, Type::Array(_, n)) => {

@@ -74,7 +74,7 @@ impl StreamState {
 fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<(StreamTo, Option<ast::Expr>)> {
     match &e.kind {
         A::Name(n) => match r.lookup(n) {
-            Some(Var::Mem(_, t) | Var::Global(_, t)) if super::fstream::is_ofstream(&t) => {
+            Some(Var::Mem(_, t) | Var::Global(_, t)) if super::cuda::names::is_ofstream(&t) => {
                 Some((StreamTo::File, Some(e.clone())))
             }
             Some(_) => None,

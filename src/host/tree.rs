@@ -477,3 +477,12 @@ pub fn storage(ty: &Type) -> Option<Scalar> {
         _ => None,
     }
 }
+
+/// The element type when `ty` is a `std::vector` ([`super::vector`]: a struct whose first field points to its
+/// elements).
+pub fn vector_elem(ty: &Type) -> Option<&Type> {
+    match ty {
+        Type::Struct(d) if d.name.starts_with("vector<") => d.fields.first().and_then(|f| f.ty.pointee()),
+        _ => None,
+    }
+}

@@ -11,7 +11,7 @@ use super::HostError;
 use super::interp::{Halt, Interp};
 use super::libc::{self, Piece};
 use super::memory::MemFault;
-use super::resolve::{Resolver, Var};
+use super::resolve::{REST, Resolver, Var};
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
 use crate::front::diagnostic::Reported;
@@ -19,17 +19,10 @@ use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 
-/// The name a variadic function's hidden parameter has (its block of arguments).
-pub(super) const REST: &str = "...";
 /// The bytes each variadic argument takes in the block.
 const SLOT: u64 = 8;
 /// The start of a block's allocation name, which messages recognise.
 const BLOCK: &str = "the variadic arguments of `";
-
-/// Whether a function's parameters end with `...`.
-pub(super) fn is_variadic(f: &ast::Function) -> bool {
-    f.params.last().is_some_and(|p| p.name.name == REST)
-}
 
 impl Resolver<'_> {
     /// The arguments a call passes for a variadic function's `...`: stored in a block of the caller's frame

@@ -26,14 +26,6 @@ pub fn vector_type(name: &str, elem: Type) -> Type {
     Type::Struct(Arc::new(StructDef { name: name.into(), fields, size: 24, align: 8 }))
 }
 
-/// The element type when `ty` is a vector.
-pub fn vector_elem(ty: &Type) -> Option<&Type> {
-    match ty {
-        Type::Struct(d) if d.name.starts_with("vector<") => d.fields.first().and_then(|f| f.ty.pointee()),
-        _ => None,
-    }
-}
-
 /// A scalar type written as text (a template argument).
 fn scalar_named(text: &str) -> Option<Scalar> {
     Some(match text {

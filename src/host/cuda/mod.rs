@@ -4,6 +4,7 @@
 //! fault becomes the context's sticky error at the next runtime call that waits for or talks to the device,
 //! and device `printf` output appears when the program synchronises, as on hardware (docs/programs.md).
 
+mod arguments;
 mod callbacks;
 mod calls;
 pub mod errors;

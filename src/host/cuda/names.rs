@@ -1,18 +1,16 @@
-//! The CUDA runtime (and the host clocks) as host code names them: functions with their parameters and
-//! default arguments, the runtime's constants and types. Used while resolving; [`super`] runs the calls.
+//! The names host code uses without declaring them: the CUDA runtime's functions (and the host clocks) with
+//! their parameters and default arguments, the runtime's and the C library's constants, and the types host
+//! code names (the runtime's, `timeval`, `std::ofstream`). Tables only: [`super::arguments`] resolves a
+//! runtime call, [`super`] runs it.
 
 use std::sync::{Arc, OnceLock};
 
-use crate::front::ast::{self, ExprKind as A, UnaryOp};
-use crate::front::diagnostic::Reported;
-use crate::front::source::Span;
 use crate::front::types::{Scalar, StructDef, Type};
-use crate::host::resolve::{Resolver, Var, name_of};
-use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
+use crate::host::tree::Api;
 
 /// How a call's first argument is read when it is not a value.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum First {
+pub(super) enum First {
     Value,
     /// A `__device__`/`__constant__` variable (`cudaMemcpyToSymbol(coef, ...)`): its index.
     Symbol,
@@ -23,12 +21,12 @@ enum First {
 /// How a call of a runtime function (or a clock) is resolved: the API it is, its parameter types and the
 /// defaults of trailing ones, its result, and how its first argument is read.
 pub(super) struct RuntimeSig {
-    api: Api,
-    params: Vec<Type>,
+    pub(super) api: Api,
+    pub(super) params: Vec<Type>,
     /// Values of the trailing parameters a call may leave out.
-    defaults: Vec<u64>,
-    ret: Type,
-    first: First,
+    pub(super) defaults: Vec<u64>,
+    pub(super) ret: Type,
+    pub(super) first: First,
 }
 
 /// The runtime function `name`'s signature, or None when it is not one.
@@ -181,9 +179,70 @@ pub fn named_type(name: &str) -> Option<Type> {
         "timezone" => Type::Struct(timezone()),
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
-        "ofstream" => Type::Struct(crate::host::fstream::ofstream_type()),
+        "ofstream" => Type::Struct(ofstream_type()),
         _ => return None,
     })
+}
+
+/// Names of the CUDA runtime's and C library's constants host code uses.
+pub(in crate::host) fn known_constant(name: &str) -> Option<(u64, Type)> {
+    let int = |v: i64| Some((v as u32 as u64, Type::INT));
+    let double = |v: f64| Some((v.to_bits(), Type::Scalar(Scalar::F64)));
+    let float = |v: f32| Some((v.to_bits() as u64, Type::FLOAT));
+    match name {
+        // <math.h>'s and <float.h>'s.
+        "M_PI" => double(std::f64::consts::PI),
+        "M_PI_2" => double(std::f64::consts::FRAC_PI_2),
+        "M_PI_4" => double(std::f64::consts::FRAC_PI_4),
+        "M_1_PI" => double(std::f64::consts::FRAC_1_PI),
+        "M_2_PI" => double(std::f64::consts::FRAC_2_PI),
+        "M_E" => double(std::f64::consts::E),
+        "M_LN2" => double(std::f64::consts::LN_2),
+        "M_LN10" => double(std::f64::consts::LN_10),
+        "M_SQRT2" => double(std::f64::consts::SQRT_2),
+        "M_SQRT1_2" => double(std::f64::consts::FRAC_1_SQRT_2),
+        "FLT_MAX" => float(f32::MAX),
+        "FLT_MIN" => float(f32::MIN_POSITIVE),
+        "FLT_EPSILON" => float(f32::EPSILON),
+        "DBL_MAX" => double(f64::MAX),
+        "DBL_MIN" => double(f64::MIN_POSITIVE),
+        "DBL_EPSILON" => double(f64::EPSILON),
+        // glibc's: `INFINITY` and `NAN` are floats, `HUGE_VAL` a double.
+        "INFINITY" | "HUGE_VALF" => float(f32::INFINITY),
+        "NAN" => float(f32::NAN),
+        "HUGE_VAL" => double(f64::INFINITY),
+        "UINT_MAX" => Some((u32::MAX as u64, Type::UINT)),
+        "cudaSuccess" | "cudaMemcpyHostToHost" | "EXIT_SUCCESS" => int(0),
+        "cudaMemcpyHostToDevice" | "EXIT_FAILURE" => int(1),
+        "cudaMemcpyDeviceToHost" => int(2),
+        "cudaMemcpyDeviceToDevice" => int(3),
+        "cudaMemcpyDefault" => int(4),
+        "RAND_MAX" | "INT_MAX" => int(i32::MAX as i64),
+        "INT_MIN" => int(i32::MIN as i64),
+        "cudaErrorInvalidValue" => int(1),
+        "cudaErrorMemoryAllocation" => int(2),
+        "cudaErrorInvalidConfiguration" => int(9),
+        "cudaErrorInvalidDevicePointer" => int(17),
+        "cudaErrorInvalidMemcpyDirection" => int(21),
+        "stdout" => Some((1, Type::ptr(Type::Void, false))),
+        "stderr" => Some((2, Type::ptr(Type::Void, false))),
+        _ => constant(name),
+    }
+}
+
+/// `struct ofstream { FILE *handle; }`: what a declared `std::ofstream` is in host memory.
+pub fn ofstream_type() -> Arc<StructDef> {
+    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+    DEF.get_or_init(|| {
+        let file = Type::ptr(Type::Scalar(Scalar::U8), false);
+        Arc::new(StructDef::new("ofstream", vec![("handle".into(), file)], 8))
+    })
+    .clone()
+}
+
+/// Whether `ty` is `std::ofstream`.
+pub fn is_ofstream(ty: &Type) -> bool {
+    matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &ofstream_type()))
 }
 
 /// `struct timeval { long tv_sec; long tv_usec; }`.
@@ -208,94 +267,4 @@ pub fn timezone() -> Arc<StructDef> {
         ))
     })
     .clone()
-}
-
-impl Resolver<'_> {
-    /// A call of the runtime, or None when `name` is not one of its functions.
-    pub(in crate::host) fn runtime_call(
-        &mut self,
-        name: &ast::Ident,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Option<Result<Expr, Reported>> {
-        let sig = runtime_sig(&name.name)?;
-        Some(self.runtime_args(&name.name, sig, args, span))
-    }
-
-    pub(super) fn runtime_args(
-        &mut self,
-        name: &str,
-        sig: RuntimeSig,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Result<Expr, Reported> {
-        let n = sig.params.len();
-        if args.len() > n || args.len() + sig.defaults.len() < n {
-            return Err(self.error(span, format!("`{name}` takes {n} arguments")));
-        }
-        let mut vals = vec![];
-        for (i, p) in sig.params.iter().enumerate() {
-            let v = match args.get(i) {
-                Some(a) if i == 0 && sig.first == First::Symbol => self.symbol(a)?,
-                Some(a) if i == 1 && sig.api == Api::MemcpyFromSymbol => self.symbol(a)?,
-                Some(a) if i == 1 && sig.api == Api::GetSymbolAddress => self.symbol(a)?,
-                Some(a) if i == 0 && sig.first == First::Kernel => {
-                    if name_of(a).is_none_or(|k| self.kernels.find(&k).is_none()) {
-                        return Err(self.error(a.span, format!("`{name}` takes a kernel")));
-                    }
-                    Expr::new(ExprKind::Const(0), p.clone(), a.span)
-                }
-                Some(a) => {
-                    let v = self.rvalue(a)?;
-                    self.convert(v, p)?
-                }
-                None => {
-                    let d = sig.defaults[sig.defaults.len() - (n - i)];
-                    Expr::new(ExprKind::Const(d), p.clone(), span)
-                }
-            };
-            vals.push(v);
-        }
-        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost) {
-            // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
-            let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
-            let id = self.string(&what);
-            vals.push(Expr::new(ExprKind::Const(id as u64), Type::INT, span));
-            let elem = args.first().and_then(|a| self.pointee_scalar(a)).unwrap_or(Scalar::U8);
-            vals.push(Expr::new(ExprKind::Const(super::scalar_index(elem)), Type::INT, span));
-        }
-        Ok(Expr::new(ExprKind::Lib(Lib::Cuda(sig.api), vals), sig.ret, span))
-    }
-
-    /// A `__device__` or `__constant__` variable named as a symbol: its index in the program's globals.
-    fn symbol(&mut self, a: &ast::Expr) -> Result<Expr, Reported> {
-        let e = match &a.kind {
-            A::Unary(UnaryOp::AddrOf, x) => x,
-            _ => a,
-        };
-        let found = match &e.kind {
-            A::Name(n) => self.kernels.globals.iter().position(|g| {
-                g.name == *n
-                    && matches!(
-                        g.space,
-                        crate::front::tast::GlobalSpace::Device | crate::front::tast::GlobalSpace::Constant
-                    )
-            }),
-            _ => None,
-        };
-        match found {
-            Some(i) => Ok(Expr::new(ExprKind::Const(i as u64), Type::Scalar(Scalar::U64), a.span)),
-            None => Err(self.error(a.span, "this is not a `__device__` or `__constant__` variable of this file")),
-        }
-    }
-
-    /// For `cudaMalloc((void **)&d_a, n)`: the scalar `d_a` points to.
-    fn pointee_scalar(&mut self, a: &ast::Expr) -> Option<Scalar> {
-        let name = name_of(a)?;
-        let ty = match self.lookup(&name)? {
-            Var::Mem(_, t) | Var::Reg(_, t) | Var::Global(_, t) => t,
-            _ => return None,
-        };
-        storage(ty.pointee()?)
-    }
 }
