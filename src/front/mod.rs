@@ -3,6 +3,8 @@
 //! lowers the launched kernel.
 
 pub mod ast;
+pub mod builtin_types;
+pub mod curand;
 pub mod diagnostic;
 pub mod directives;
 pub mod launch;

@@ -9,6 +9,7 @@ pub mod pack;
 pub mod postdom;
 pub mod print;
 
+use crate::front::curand::CurandFn;
 use crate::front::source::Span;
 use crate::front::tast::{AtomicOp, BarrierReduce, MathFn, ShflKind, Special, VoteKind};
 use crate::front::types::{Scalar, Type};
@@ -316,7 +317,7 @@ pub enum Instr {
     },
     /// Output word `out` of cuRAND function `f` on `args` (see `sim::curand`).
     Curand {
-        f: crate::sim::curand::CurandFn,
+        f: CurandFn,
         out: u8,
         ty: Ty,
         dst: Reg,

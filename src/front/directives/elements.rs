@@ -18,20 +18,8 @@ pub fn resolve_typedef_elements(
             *strukt = Some(named.clone());
             continue;
         }
-        let s = match t.base {
-            ast::BaseType::Bool => Scalar::Bool,
-            ast::BaseType::Char | ast::BaseType::SChar => Scalar::I8,
-            ast::BaseType::UChar => Scalar::U8,
-            ast::BaseType::Short => Scalar::I16,
-            ast::BaseType::UShort => Scalar::U16,
-            ast::BaseType::Int => Scalar::I32,
-            ast::BaseType::UInt => Scalar::U32,
-            ast::BaseType::Long => Scalar::I64,
-            ast::BaseType::ULong => Scalar::U64,
-            ast::BaseType::Float => Scalar::F32,
-            ast::BaseType::Double => Scalar::F64,
-            ast::BaseType::Void => continue,
-        };
+        // (`void` is no element type.)
+        let Some(s) = Type::from_base(t.base).scalar() else { continue };
         *elem = s;
         *strukt = None;
     }

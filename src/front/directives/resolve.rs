@@ -266,8 +266,8 @@ pub fn resolve(
             match scalars.first().copied().flatten() {
                 // A cuRAND state array starts as bytes (zero, or a value per byte): `curand_init` fills it.
                 // (Any of its names: `curandState_t[n]` for a `curandState *`.)
-                _ if crate::front::typeck::is_curand_state(&Type::Struct(def.clone()))
-                    && crate::front::typeck::vector_type(sname).is_some_and(|d| d.name == def.name) =>
+                _ if crate::front::builtin_types::is_curand_state(&Type::Struct(def.clone()))
+                    && crate::front::builtin_types::vector_type(sname).is_some_and(|d| d.name == def.name) =>
                 {
                     elem = Scalar::U8;
                     per_elem = def.size as u64;

@@ -555,7 +555,7 @@ fn typedef_name(name: &str) -> Option<BaseType> {
 
 /// CUDA's vector types (`float4`, `int2`, `uchar4`, ...) and `dim3`, which are built-in structs.
 pub fn is_vector_type(name: &str) -> bool {
-    crate::front::typeck::vector_type(name).is_some()
+    super::builtin_types::vector_type(name).is_some()
 }
 
 /// Common type names warpdbg knows but does not model, with the reason given to the student.

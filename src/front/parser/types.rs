@@ -43,7 +43,7 @@ impl Parser<'_> {
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if is_vector_type(n)
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).

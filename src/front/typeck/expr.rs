@@ -546,14 +546,7 @@ impl Checker {
             }
             BinaryOp::Add | BinaryOp::Sub if a.ty.is_ptr() || b.ty.is_ptr() => self.ptr_arith(op, a, b, span),
             _ if op.is_comparison() => {
-                let cmp = match op {
-                    BinaryOp::Lt => CmpOp::Lt,
-                    BinaryOp::Gt => CmpOp::Gt,
-                    BinaryOp::Le => CmpOp::Le,
-                    BinaryOp::Ge => CmpOp::Ge,
-                    BinaryOp::Eq => CmpOp::Eq,
-                    _ => CmpOp::Ne,
-                };
+                let cmp = CmpOp::from_binary(op).unwrap_or(CmpOp::Ne);
                 let (a, b) = match (&a.ty, &b.ty) {
                     (Type::Scalar(x), Type::Scalar(y)) => {
                         let c = Scalar::common(*x, *y);
@@ -569,18 +562,7 @@ impl Checker {
                 Expr::new(ExprKind::Cmp(cmp, Box::new(a), Box::new(b)), Type::BOOL, span)
             }
             _ => {
-                let arith = match op {
-                    BinaryOp::Add => ArithOp::Add,
-                    BinaryOp::Sub => ArithOp::Sub,
-                    BinaryOp::Mul => ArithOp::Mul,
-                    BinaryOp::Div => ArithOp::Div,
-                    BinaryOp::Rem => ArithOp::Rem,
-                    BinaryOp::Shl => ArithOp::Shl,
-                    BinaryOp::Shr => ArithOp::Shr,
-                    BinaryOp::BitAnd => ArithOp::And,
-                    BinaryOp::BitOr => ArithOp::Or,
-                    _ => ArithOp::Xor,
-                };
+                let arith = ArithOp::from_binary(op).unwrap_or(ArithOp::Xor);
                 let needs_int = matches!(
                     arith,
                     ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor
@@ -632,18 +614,7 @@ impl Checker {
             return Expr::new(kind, ty, span);
         }
         let sym = format!("{}=", op.symbol());
-        let arith = match op {
-            BinaryOp::Add => ArithOp::Add,
-            BinaryOp::Sub => ArithOp::Sub,
-            BinaryOp::Mul => ArithOp::Mul,
-            BinaryOp::Div => ArithOp::Div,
-            BinaryOp::Rem => ArithOp::Rem,
-            BinaryOp::Shl => ArithOp::Shl,
-            BinaryOp::Shr => ArithOp::Shr,
-            BinaryOp::BitAnd => ArithOp::And,
-            BinaryOp::BitOr => ArithOp::Or,
-            _ => ArithOp::Xor,
-        };
+        let arith = ArithOp::from_binary(op).unwrap_or(ArithOp::Xor);
         let needs_int =
             matches!(arith, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor);
         let target = Expr::new(ExprKind::Const(0), ty.clone(), lhs.span);

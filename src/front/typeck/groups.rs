@@ -9,14 +9,13 @@
 //! where it was made); and for a `thread_group`, which holds any of them at run time, the thread's rank, the
 //! group's size and its lane mask (0 for a whole block). The debugger shows these fields as the variable's.
 
-use std::sync::Arc;
-
 use super::super::ast::{self, ExprKind as A};
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::types::{StructDef, Type};
+use super::super::types::Type;
 use super::{Binding, Checker};
+use crate::front::builtin_types::{group_type, vector_type};
 
 /// A group type's kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,22 +57,6 @@ impl GroupVal {
         };
         self.fields.get(i).cloned().unwrap_or_else(|| konst(0, span))
     }
-}
-
-/// The struct type of a cooperative-groups type name (`thread_block`, `thread_block_tile<32>`, ...).
-pub fn group_type(name: &str) -> Option<Arc<StructDef>> {
-    let u = |f: &str| (f.to_string(), Type::UINT);
-    let def = match name {
-        "thread_block" => StructDef::new(name, vec![], 1),
-        "grid_group" => StructDef::new(name, vec![], 1),
-        "thread_group" => StructDef::new(name, vec![u("rank"), u("size"), u("mask")], 4),
-        "coalesced_group" => StructDef::new(name, vec![u("mask")], 4),
-        _ => {
-            let n: u32 = name.strip_prefix("thread_block_tile<")?.strip_suffix('>')?.trim().parse().ok()?;
-            StructDef::new(format!("thread_block_tile<{n}>"), vec![], 1)
-        }
-    };
-    Some(Arc::new(def))
 }
 
 /// The group kind of a type, if it is a group type.
@@ -489,7 +472,7 @@ impl Checker {
                         "group_index" | "thread_index" | "group_dim" | "dim_threads" | "block_index" | "dim_blocks"
                     ) =>
             {
-                super::structs::vector_type("dim3").map_or(Type::Error, Type::Struct)
+                vector_type("dim3").map_or(Type::Error, Type::Struct)
             }
             Some(_) => {
                 let before = self.diags.len();

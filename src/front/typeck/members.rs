@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 use super::struct_ref::StructRef;
 use super::structs::leaves;
 use super::*;
+use crate::front::builtin_types::{group_type, vector_type};
 
 /// Where a member function's object is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -620,7 +621,7 @@ impl Checker {
     ) -> Option<Expr> {
         let ty = self.probe_type(obj);
         let s = ty.as_struct()?;
-        if super::groups::group_type(&s.name).is_some() {
+        if group_type(&s.name).is_some() {
             return None;
         }
         let Some((id, this)) = self.resolve_method(obj, method, args) else {

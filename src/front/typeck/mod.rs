@@ -15,8 +15,7 @@ mod stmt;
 mod struct_ref;
 mod structs;
 
-pub use curand::{is_state as is_curand_state, state_type as curand_state_type};
-pub use structs::{leaves as struct_leaves, vector_type};
+pub use structs::leaves as struct_leaves;
 
 use std::collections::HashMap;
 
@@ -292,18 +291,7 @@ impl Checker {
                 let name = spec.named.clone().unwrap_or_default();
                 self.struct_type(&name, spec.span)
             }
-            BaseType::Void => Type::Void,
-            BaseType::Bool => Type::BOOL,
-            BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
-            BaseType::UChar => Type::Scalar(Scalar::U8),
-            BaseType::Short => Type::Scalar(Scalar::I16),
-            BaseType::UShort => Type::Scalar(Scalar::U16),
-            BaseType::Int => Type::INT,
-            BaseType::UInt => Type::UINT,
-            BaseType::Long => Type::Scalar(Scalar::I64),
-            BaseType::ULong => Type::Scalar(Scalar::U64),
-            BaseType::Float => Type::FLOAT,
-            BaseType::Double => Type::Scalar(Scalar::F64),
+            base => Type::from_base(base),
         };
         let levels = spec.pointers.saturating_add(extra_pointers);
         if levels == 0 {

@@ -14,6 +14,7 @@ use super::super::tast::*;
 use super::super::types::{Scalar, StructDef, Type};
 use super::struct_ref::StructRef;
 use super::{Binding, Checker};
+use crate::front::builtin_types::{is_curand_state, vector_type};
 
 /// A struct variable: its type and one local per scalar field (path `a.b` -> local).
 #[derive(Clone, Debug)]
@@ -28,47 +29,6 @@ pub(super) type LeafPlaces = (Type, Vec<Stmt>, Vec<(Place, Type)>);
 /// Whether `ty` is CUDA's `dim3` (whose constructor fills missing dimensions with 1).
 fn is_dim3(ty: &Type) -> bool {
     matches!(ty, Type::Struct(s) if s.name == "dim3")
-}
-
-/// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
-pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
-    if let Some(g) = super::groups::group_type(name) {
-        return Some(g);
-    }
-    if let Some(s) = super::curand::state_type(name) {
-        return Some(s);
-    }
-    if name == "dim3" {
-        return Some(Arc::new(vector_def(name, Scalar::U32, 3, 4)));
-    }
-    let n = name.chars().last()?.to_digit(10)?;
-    if !(1..=4).contains(&n) {
-        return None;
-    }
-    let s = match &name[..name.len() - 1] {
-        "char" => Scalar::I8,
-        "uchar" => Scalar::U8,
-        "short" => Scalar::I16,
-        "ushort" => Scalar::U16,
-        "int" => Scalar::I32,
-        "uint" => Scalar::U32,
-        "long" | "longlong" => Scalar::I64,
-        "ulong" | "ulonglong" => Scalar::U64,
-        "float" => Scalar::F32,
-        "double" => Scalar::F64,
-        _ => return None,
-    };
-    // 1- and 3-element vectors align as their element; 2 and 4 as the whole (at most 16 bytes).
-    let align = match n {
-        2 | 4 => (s.size() * n).min(16),
-        _ => s.size(),
-    };
-    Some(Arc::new(vector_def(name, s, n, align)))
-}
-
-fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
-    let fields = ["x", "y", "z", "w"].iter().take(n as usize).map(|f| (f.to_string(), Type::Scalar(s))).collect();
-    StructDef::new(name, fields, align)
 }
 
 /// The element a memory view shows for an array of `ty` in memory (shared, global, per-thread local): the
@@ -200,7 +160,7 @@ impl Checker {
         }
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
-        if flat.iter().any(|(p, ..)| p.contains('[')) && !super::curand::is_state(&ty) {
+        if flat.iter().any(|(p, ..)| p.contains('[')) && !is_curand_state(&ty) {
             self.err(Diagnostic::unsupported(dc.name.span, "per-thread local arrays of structs or vectors"));
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
