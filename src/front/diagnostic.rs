@@ -172,3 +172,41 @@ impl<'a> Files<'a> for SourceMap {
             .ok_or(FilesError::LineTooLarge { given: line_index, max: file.line_count() as usize - 1 })
     }
 }
+
+/// Diagnostics that stopped compilation, with the texts they point into.
+#[derive(Debug)]
+pub struct CompileError {
+    pub sources: SourceMap,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl CompileError {
+    pub fn render(&self) -> String {
+        render_plain(&self.sources, &self.diags)
+    }
+
+    pub fn emit_stderr(&self) {
+        emit_stderr(&self.sources, &self.diags);
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())?;
+        let n = self.diags.len();
+        write!(f, "error: could not compile: {n} error{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Adds "in expansion of macro `X`" to each diagnostic whose place is a macro's use, pointing at the macro's
+/// definition too, so an error inside `CHECK(...)` says where `CHECK` came from.
+pub fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
+    for d in diags {
+        if let Some(e) = sources.expansion_at(d.span) {
+            d.secondary.push((e.def, format!("macro `{}` defined here", e.name)));
+            d.notes.insert(0, format!("note: in expansion of macro `{}`", e.name));
+        }
+    }
+}
