@@ -5,9 +5,9 @@
 
 use std::collections::HashMap;
 
-use super::cfg::{Block, BlockId};
 use super::postdom::immediate_post_dominators;
 use super::*;
+use super::{Block, BlockId};
 use crate::front::diagnostic::Diagnostic;
 use crate::front::source::{SourceMap, Span};
 use crate::front::tast::{self as t, ExprKind as E, FnId, Intrinsic, LocalId, Place, Program, StmtKind as S};

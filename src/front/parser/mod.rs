@@ -5,6 +5,7 @@
 
 mod expr;
 mod fnptr;
+mod instance;
 mod lazy;
 mod members;
 mod stmt;

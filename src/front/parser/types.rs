@@ -227,41 +227,6 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The templates and typedefs an instantiation's body is parsed with.
-    pub fn set_context(&mut self, t: &Templates) {
-        self.templates.defs = t.defs.clone();
-        self.typedefs = t.typedefs.clone();
-        self.structs = t.structs.clone();
-    }
-
-    /// Parses one host function of a whole program (a host template's instance) and names it `name`.
-    pub fn single_host_function(&mut self, name: &str) -> Option<Function> {
-        self.program = true;
-        match self.top_item() {
-            Ok(None) => self.host_defs.pop().map(|mut f| {
-                f.name.name = name.to_string();
-                f
-            }),
-            _ => None,
-        }
-    }
-
-    /// Parses one function (a template's instance) and names it `name`.
-    pub fn single_function(&mut self, name: &str) -> Option<Function> {
-        match self.top_item() {
-            Ok(Some(TopItem::Function(mut f))) => {
-                f.name.name = name.to_string();
-                Some(f)
-            }
-            _ => None,
-        }
-    }
-
-    /// After [`Parser::single_function`]: its diagnostics and the instances its body named.
-    pub fn finish_instance(self) -> (Vec<Diagnostic>, Vec<crate::front::tast::TemplateRequest>) {
-        (self.diags, self.templates.requested)
-    }
-
     /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
     pub fn take_templates(&mut self) -> Templates {
         let mut t = std::mem::take(&mut self.templates);
