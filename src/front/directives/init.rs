@@ -1,6 +1,11 @@
 //! Element initialisers (`i`, `rand(lo, hi)`, arithmetic) lowered to [`InitExpr`], and constant sizes.
 
-use super::*;
+use std::collections::HashMap;
+
+use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::launch::{InitExpr, InitOp, Value};
+use crate::front::source::Span;
 
 pub(super) fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
     match e {
@@ -101,4 +106,26 @@ pub(super) fn lower_init(
         A::Call(name, _) => return bad(diags, &format!("calling `{}`", name.name)),
         _ => return bad(diags, "this kind of expression"),
     })
+}
+
+/// A value as a message shows it.
+pub(super) fn show(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f}"),
+    }
+}
+
+/// Evaluates a size or scalar expression; names refer to scalar arguments in `env`.
+pub(super) fn const_eval(
+    e: &ast::Expr,
+    env: &HashMap<String, Option<Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    let ie = lower_init(e, Some(env), diags)?;
+    if let Some(d) = find_div_zero(&ie, e.span) {
+        diags.push(d);
+        return None;
+    }
+    Some(ie.eval(0, 0, 0))
 }
