@@ -8,7 +8,8 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::Checker;
+use super::checker::Checker;
+use super::layout::LeafPlaces;
 use crate::front::builtin_types::{curand_generator, is_curand_state, vector_type};
 use crate::front::curand::{CurandFn, Draw, Gen};
 
@@ -171,7 +172,7 @@ impl Checker {
 
     /// The state a `curandState *` argument points to: its type, statements that compute its address once,
     /// and each scalar field's place, in layout order.
-    fn curand_state(&mut self, arg: &ast::Expr) -> Option<super::structs::LeafPlaces> {
+    fn curand_state(&mut self, arg: &ast::Expr) -> Option<LeafPlaces> {
         let found = match &arg.kind {
             A::Unary(ast::UnaryOp::AddrOf, inner) => self.struct_leaf_places(inner, arg.span),
             _ => None,

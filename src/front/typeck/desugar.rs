@@ -3,8 +3,12 @@
 //! `__dp2a_lo` and `__dp2a_hi` are sums of the byte and half-word products, exact in 32-bit arithmetic
 //! (wrapping like the hardware's `IDP4A`/`IDP2A`).
 
-use super::*;
+use super::checker::Checker;
 use crate::front::ast::Ident;
+use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 /// A piece of the spelled-out expression, placed at the call.
 fn node(kind: A, span: Span) -> ast::Expr {

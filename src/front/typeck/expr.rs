@@ -1,6 +1,13 @@
 //! Expressions: constants, C's implicit conversions, operators, places.
 
-use super::*;
+use super::checker::{BUILTIN_VECTORS, Binding, Checker};
+use super::globals::constant_write;
+use super::suggest::closest;
+use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 impl Checker {
     // ---- constants ----
@@ -471,7 +478,7 @@ impl Checker {
         if let Place::Mem(ptr) = &place
             && let Some(name) = self.constant_target(ptr)
         {
-            self.err(globals::constant_write(e.span, &name));
+            self.err(constant_write(e.span, &name));
             return None;
         }
         let read_only = match &place {
@@ -652,5 +659,14 @@ impl Checker {
                 Expr::error(span)
             }
         }
+    }
+}
+
+/// The type a pointer's integer offset is computed in: 32 bits (as `PtrAdd` takes it) unless it is 64 bits wide.
+fn index_scalar(s: Scalar) -> Scalar {
+    match s.promote() {
+        w @ (Scalar::I64 | Scalar::U64) => w,
+        Scalar::U32 => Scalar::U32,
+        _ => Scalar::I32,
     }
 }

@@ -12,7 +12,7 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::Checker;
+use super::checker::Checker;
 use super::groups::{
     Group, GroupVal, arith, block_size, coalesced_rank, konst, lane, special, thread_rank, tile_mask, uint, umath,
 };

@@ -13,8 +13,8 @@ use super::super::ast::{self, ExprKind as A};
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::types::Type;
-use super::{Binding, Checker};
+use super::super::types::{Scalar, Type};
+use super::checker::{Binding, Checker};
 use crate::front::builtin_types::{group_type, vector_type};
 
 /// A group type's kind.
@@ -295,7 +295,7 @@ impl Checker {
                     b(0),
                     span,
                 );
-                let wide = |e: Expr| Expr::new(ExprKind::Convert(Box::new(e)), Type::Scalar(super::Scalar::U64), span);
+                let wide = |e: Expr| Expr::new(ExprKind::Convert(Box::new(e)), Type::Scalar(Scalar::U64), span);
                 let r = arith(ArithOp::Mul, wide(block), wide(block_size(span)), span);
                 arith(ArithOp::Add, r, wide(thread_rank(span)), span)
             }

@@ -7,50 +7,21 @@
 //! A function that returns a struct fills a struct variable of its caller, passed the same way (the slot
 //! `return` writes), and an operator is a call of the function `operator+` (a member or not) it names.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
+use super::layout::leaves;
 use super::struct_ref::StructRef;
-use super::structs::leaves;
-use super::*;
+use std::collections::HashMap;
+
+use super::checker::{Binding, Checker, Signature, StructLocal};
+use super::member_table::{MemberMeta, ThisKind};
+use super::suggest::closest;
+use crate::front::ast::{self, ExprKind as A, FnKind, UnaryOp};
 use crate::front::builtin_types::{group_type, vector_type};
-
-/// Where a member function's object is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ThisKind {
-    /// A static member function: none.
-    Static,
-    /// In registers: one reference parameter per field.
-    Reg,
-    /// In memory: a pointer parameter.
-    Mem,
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct MemberMeta {
-    pub class: String,
-    pub this: ThisKind,
-    pub is_const: bool,
-    /// Returns `*this` by reference (`Vec3 &operator+=(...)`).
-    pub ret_ref: bool,
-}
-
-/// The file's member functions.
-#[derive(Default)]
-pub(super) struct Members {
-    meta: HashMap<u32, MemberMeta>,
-    /// `Class::name` -> its functions (objects in registers; statics; constructors as `Class::Class`).
-    by_name: HashMap<String, Vec<FnId>>,
-    /// The register variant of a member function -> its memory variant.
-    mem_of: HashMap<u32, FnId>,
-    /// `Class::name` of members compiled for the host only (or never defined) -> where declared.
-    host: HashMap<String, Span>,
-}
-
-impl Members {
-    pub(super) fn is_memory_variant(&self, id: FnId) -> bool {
-        self.meta.get(&id.0).is_some_and(|m| m.this == ThisKind::Mem)
-    }
-}
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::Type;
 
 /// A call being put together: statements to run first, the call, and the temporary it fills (a struct result).
 pub(super) struct CallOut {
@@ -349,7 +320,7 @@ impl Checker {
             out.push(Stmt { kind: StmtKind::Init(id, None), span });
             leaves_out.push((path, id, lty));
         }
-        self.struct_locals.push(structs::StructLocal { ty: ty.clone(), leaves: leaves_out });
+        self.struct_locals.push(StructLocal { ty: ty.clone(), leaves: leaves_out });
         (out, self.struct_locals.len() as u32 - 1)
     }
 

@@ -1,6 +1,14 @@
 //! Statements and local declarations.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::checker::{Binding, Checker};
+use super::layout::memory_elem;
+use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::Type;
 
 impl Checker {
     // ---- statements ----
@@ -266,7 +274,7 @@ impl Checker {
                     .hint("assign it in the kernel body, e.g. `if (threadIdx.x == 0) s = 0; __syncthreads();`"),
             );
         }
-        let Some(elem) = super::structs::memory_elem(&ty) else {
+        let Some(elem) = memory_elem(&ty) else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
             return false;
         };
