@@ -62,7 +62,7 @@ impl Parser<'_> {
     }
 
     /// Skips `( ... )`, nested parentheses included.
-    pub(super) fn skip_parens(&mut self) -> PResult<()> {
+    pub(super) fn skip_parens(&mut self) -> Result<(), Reported> {
         self.expect(Punct::LParen)?;
         let mut depth = 1;
         while depth > 0 && !self.at_eof() {
@@ -77,7 +77,7 @@ impl Parser<'_> {
     }
 
     /// Skips a host function's parameters and body (or a prototype's `;`), remembering its name.
-    pub(super) fn skip_host_function(&mut self, name: &Ident) -> PResult<()> {
+    pub(super) fn skip_host_function(&mut self, name: &Ident) -> Result<(), Reported> {
         let mut depth = 0i32;
         while !self.at_eof() {
             match self.kind() {
@@ -101,7 +101,12 @@ impl Parser<'_> {
 
     /// A whole program's host function (its return type and name read): parameters and body, parsed for
     /// the host interpreter. A prototype declares nothing the interpreter needs.
-    pub(super) fn host_function(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+    pub(super) fn host_function(
+        &mut self,
+        ret: TypeSpec,
+        name: Ident,
+        start: Span,
+    ) -> Result<Option<TopItem>, Reported> {
         self.host_functions.push(name.clone());
         let outer = std::mem::replace(&mut self.host, true);
         let r = self.host_function_rest(ret, name, start);
@@ -109,7 +114,7 @@ impl Parser<'_> {
         r
     }
 
-    fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+    fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> Result<Option<TopItem>, Reported> {
         let mut params = self.param_list()?;
         let sig = start.to(self.prev_span());
         if self.eat(Punct::Semi) {
@@ -143,7 +148,7 @@ impl Parser<'_> {
     }
 
     /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
-    pub(super) fn template(&mut self) -> PResult<()> {
+    pub(super) fn template(&mut self) -> Result<(), Reported> {
         let start = self.span();
         self.bump(); // template
         self.expect(Punct::Lt)?;
@@ -236,7 +241,7 @@ impl Parser<'_> {
     }
 
     /// `typedef T name;`, `using name = T;` and `using namespace N;` (at file scope or in a block).
-    pub(super) fn typedef(&mut self) -> PResult<()> {
+    pub(super) fn typedef(&mut self) -> Result<(), Reported> {
         self.bump();
         // `typedef` and `using` are one keyword to the lexer; what follows tells them apart.
         let namespace = matches!(self.kind(), TokKind::Ident(n) if n == "namespace");
@@ -313,7 +318,7 @@ impl Parser<'_> {
         self.expect_semi()
     }
 
-    pub(super) fn type_spec(&mut self) -> PResult<TypeSpec> {
+    pub(super) fn type_spec(&mut self) -> Result<TypeSpec, Reported> {
         let start = self.span();
         let (mut is_const, mut is_volatile) = (false, false);
         let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);
