@@ -467,9 +467,17 @@ pub enum ExprKind {
     GlobalAddr(GlobalId),
     Unary(UnOp, Box<Expr>),
     /// Both operands already have the operation's type (`ty`), shifts included.
-    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Arith {
+        op: ArithOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     /// Operands have a common type; the result is `bool`.
-    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Cmp {
+        op: CmpOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     /// `ptr ± index * elem_size`; index is `int` or `unsigned int`.
     PtrOffset {
         ptr: Box<Expr>,
@@ -485,7 +493,12 @@ pub enum ExprKind {
     },
     LogicalAnd(Box<Expr>, Box<Expr>),
     LogicalOr(Box<Expr>, Box<Expr>),
-    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `cond ? then : els`.
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
     /// Convert the operand to `ty`.
     Convert(Box<Expr>),
     /// The value is already of the place's type; the expression's value is the stored value.
@@ -519,7 +532,11 @@ pub enum ExprKind {
     Seq(Vec<Stmt>, Box<Expr>),
     /// `kernel<<<...>>>(args)` in device code (dynamic parallelism): seven `unsigned int` configuration values
     /// (grid x, y, z, block x, y, z, dynamic shared bytes), then the arguments converted to the parameters.
-    Launch(FnId, Vec<Expr>, Vec<Expr>),
+    Launch {
+        kernel: FnId,
+        config: Vec<Expr>,
+        args: Vec<Expr>,
+    },
 }
 
 impl Expr {

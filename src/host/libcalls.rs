@@ -98,7 +98,10 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
 /// macros may).
 fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> {
     use ast::{BinaryOp as B, ExprKind as K};
-    let bin = |op, a: ast::Expr, b: ast::Expr| ast::Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), span };
+    let bin = |op, a: ast::Expr, b: ast::Expr| ast::Expr {
+        kind: K::Binary { op, left: Box::new(a), right: Box::new(b) },
+        span,
+    };
     let inf = |negative: bool| ast::Expr {
         kind: K::Float { value: if negative { f64::NEG_INFINITY } else { f64::INFINITY }, single: false },
         span,

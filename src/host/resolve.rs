@@ -283,7 +283,7 @@ impl Resolver<'_> {
             A::Unary(UnaryOp::Plus, x) => self.const_eval(x),
             A::Cast(_, x) => self.const_eval(x),
             A::SizeofType(_) => None,
-            A::Binary(op, a, b) => {
+            A::Binary { op, left: a, right: b } => {
                 let (a, b) = (self.const_eval(a)?, self.const_eval(b)?);
                 Some(match op {
                     BinaryOp::Add => a.wrapping_add(b),

@@ -338,18 +338,18 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Unary { op: *op, ty: Ty::of(&a.ty), dst, src }, span);
                 Operand::Reg(dst)
             }
-            E::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b)
+            E::Arith { op: op @ (ArithOp::Add | ArithOp::Sub), left: a, right: b }
                 if matches!(ty, Ty::F32 | Ty::F64) && (is_mul(a, ty) || is_mul(b, ty)) =>
             {
                 self.contract(*op, a, b, ty, span)
             }
-            E::Arith(op, a, b) => {
+            E::Arith { op, left: a, right: b } => {
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(ty);
                 self.emit(Instr::Binary { op: *op, ty, dst, a, b }, span);
                 Operand::Reg(dst)
             }
-            E::Cmp(op, a, b) => {
+            E::Cmp { op, left: a, right: b } => {
                 let operand_ty = Ty::of(&a.ty);
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(Ty::Bool);
@@ -383,7 +383,7 @@ impl<'p> Lowerer<'p> {
                 self.switch_to(Term::Jump(join), b.span, join);
                 Operand::Reg(dst)
             }
-            E::Ternary(c, a, b) => {
+            E::Ternary { cond: c, then: a, els: b } => {
                 let dst = self.temp(ty);
                 let (then, els, join) = (self.new_block(), self.new_block(), self.new_block());
                 if let Some(cv) = const_bool(c) {
@@ -497,7 +497,7 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Printf { fmt: fmt_id, args: args.into_boxed_slice() }, span);
                 Operand::Imm(0)
             }
-            E::Launch(id, config, args) => {
+            E::Launch { kernel: id, config, args } => {
                 let kernel = self.string_id(&self.program.function(*id).name.clone());
                 let config: Vec<Operand> = config.iter().map(|c| self.expr(c)).collect();
                 let config: [Operand; 7] = config.try_into().expect("the type checker gives seven values");
@@ -689,7 +689,7 @@ impl<'p> Lowerer<'p> {
             lw.emit(Instr::Unary { op: UnOp::Neg, ty, dst, src: v }, span);
             Operand::Reg(dst)
         };
-        let (x, y, z) = if let E::Arith(ArithOp::Mul, x, y) = &a.kind
+        let (x, y, z) = if let E::Arith { op: ArithOp::Mul, left: x, right: y } = &a.kind
             && Ty::of(&a.ty) == ty
         {
             let (x, y, z) = (self.expr(x), self.expr(y), self.expr(b));
@@ -697,7 +697,9 @@ impl<'p> Lowerer<'p> {
             let z = if op == ArithOp::Sub { negate(self, z) } else { z };
             (x, y, z)
         } else {
-            let E::Arith(ArithOp::Mul, x, y) = &b.kind else { unreachable!("is_mul checked one side") };
+            let E::Arith { op: ArithOp::Mul, left: x, right: y } = &b.kind else {
+                unreachable!("is_mul checked one side")
+            };
             let (z, x, y) = (self.expr(a), self.expr(x), self.expr(y));
             // z - x*y = fma(-x, y, z)
             let x = if op == ArithOp::Sub { negate(self, x) } else { x };
@@ -711,5 +713,5 @@ impl<'p> Lowerer<'p> {
 
 /// Is `e` a float product of type `ty` (a candidate for FMA contraction)?
 fn is_mul(e: &t::Expr, ty: Ty) -> bool {
-    matches!(e.kind, E::Arith(ArithOp::Mul, ..)) && Ty::of(&e.ty) == ty
+    matches!(e.kind, E::Arith { op: ArithOp::Mul, .. }) && Ty::of(&e.ty) == ty
 }

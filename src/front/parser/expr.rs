@@ -89,7 +89,7 @@ impl Parser<'_> {
         self.bump();
         let rhs = self.assignment()?;
         let span = lhs.span.to(rhs.span);
-        Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+        Ok(Expr { kind: ExprKind::Assign { op, target: Box::new(lhs), value: Box::new(rhs) }, span })
     }
 
     pub(super) fn ternary(&mut self) -> Result<Expr, Reported> {
@@ -101,7 +101,7 @@ impl Parser<'_> {
         self.expect(Punct::Colon)?;
         let b = self.assignment()?;
         let span = cond.span.to(b.span);
-        Ok(Expr { kind: ExprKind::Ternary(Box::new(cond), Box::new(a), Box::new(b)), span })
+        Ok(Expr { kind: ExprKind::Ternary { cond: Box::new(cond), then: Box::new(a), els: Box::new(b) }, span })
     }
 
     pub(super) fn binop_here(&self) -> Option<(BinaryOp, u8)> {
@@ -153,7 +153,7 @@ impl Parser<'_> {
             self.enter()?;
             let rhs = self.binary(prec)?;
             let span = lhs.span.to(rhs.span);
-            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+            lhs = Expr { kind: ExprKind::Binary { op, left: Box::new(lhs), right: Box::new(rhs) }, span };
         }
         Ok(lhs)
     }
@@ -299,7 +299,7 @@ impl Parser<'_> {
                 let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
                 let args = self.call_args()?;
                 let span = e.span.to(self.prev_span());
-                e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
+                e = Expr { kind: ExprKind::MethodCall { object: obj, method, args }, span };
             } else if self.is(Punct::LParen) {
                 // `(*kernel)(args)` in host code calls what the pointer points to, as `kernel(args)` does.
                 if self.host
@@ -554,7 +554,7 @@ impl Parser<'_> {
         self.bump();
         let args = self.call_args()?;
         let span = kernel.span.to(self.prev_span());
-        Ok(Expr { kind: ExprKind::Launch(callee, config, args), span })
+        Ok(Expr { kind: ExprKind::Launch { kernel: callee, config, args }, span })
     }
 
     /// `( a, b, ... )` after a callee, the parentheses included.

@@ -346,7 +346,10 @@ impl Parser<'_> {
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
             let Some(value) = args.first().cloned() else { continue };
-            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span: field.span };
+            let assign = Expr {
+                kind: ExprKind::Assign { op: None, target: Box::new(place), value: Box::new(value) },
+                span: field.span,
+            };
             body.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
         }
         body.extend(f.body);

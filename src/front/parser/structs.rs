@@ -161,7 +161,8 @@ impl Parser<'_> {
             let this = Expr { kind: ExprKind::Name("this".into()), span };
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), d.name.clone()), span };
-            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span };
+            let assign =
+                Expr { kind: ExprKind::Assign { op: None, target: Box::new(place), value: Box::new(value) }, span };
             inits.push(Stmt { kind: StmtKind::Expr(assign), span });
         }
         let ctor = format!("{class}::{class}");

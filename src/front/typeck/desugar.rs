@@ -25,7 +25,7 @@ fn cast(base: BaseType, e: ast::Expr, span: Span) -> ast::Expr {
 }
 
 fn bin(op: BinaryOp, a: ast::Expr, b: ast::Expr, span: Span) -> ast::Expr {
-    node(A::Binary(op, Box::new(a), Box::new(b)), span)
+    node(A::Binary { op, left: Box::new(a), right: Box::new(b) }, span)
 }
 
 /// Lane `i` of `x` split into `bits`-wide lanes, as the lane type (`(signed char)(x >> 8 * i)`); of a `char4`

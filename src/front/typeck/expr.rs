@@ -33,7 +33,7 @@ impl Checker {
             ExprKind::Convert(inner) => wrap(self.const_int(inner)?),
             ExprKind::Unary(UnOp::Neg, a) => wrap(self.const_int(a)?.wrapping_neg()),
             ExprKind::Unary(UnOp::BitNot, a) => wrap(!self.const_int(a)?),
-            ExprKind::Arith(op, a, b) => {
+            ExprKind::Arith { op, left: a, right: b } => {
                 let (a, b) = (self.const_int(a)?, self.const_int(b)?);
                 wrap(match op {
                     ArithOp::Add => a.wrapping_add(b),
@@ -153,15 +153,15 @@ impl Checker {
         let span = e.span;
         // Operators, member functions and struct-making calls of the file's own structs (see `members`).
         match &e.kind {
-            A::Binary(..)
+            A::Binary { .. }
             | A::Index(..)
-            | A::Assign(Some(_), ..)
+            | A::Assign { op: Some(_), .. }
             | A::Unary(UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, _) => {
                 if let Some(v) = self.operator_value(e) {
                     return v;
                 }
             }
-            A::MethodCall(obj, method, args) => {
+            A::MethodCall { object: obj, method, args } => {
                 if let Some(v) = self.member_call(obj, method, args, span) {
                     return v;
                 }
@@ -176,12 +176,12 @@ impl Checker {
         match &e.kind {
             A::Error => Expr::error(span),
             // The parser reads launches only in host code, which device type checking never sees.
-            A::Launch(kernel, config, args) => self.child_launch(kernel, config, args, span),
+            A::Launch { kernel, config, args } => self.child_launch(kernel, config, args, span),
             A::New { .. } | A::Delete(..) => self.type_error(span, "`new`/`delete` in device code"),
             A::Comma(..) => self.type_error(span, "the comma operator in device code"),
             A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
-            A::MethodCall(obj, method, args) => self.method_call(obj, method, args, span),
+            A::MethodCall { object: obj, method, args } => self.method_call(obj, method, args, span),
             A::SizeofType(ts) => {
                 let t = self.resolve_type(ts, 0);
                 Expr::new(ExprKind::Const(t.size() as u64), Type::Scalar(Scalar::U64), span)
@@ -218,8 +218,8 @@ impl Checker {
                 None => Expr::error(span),
             },
             A::Unary(op, inner) => self.unary(*op, inner, span),
-            A::Binary(op, a, b) => self.binary(*op, a, b, span),
-            A::Assign(op, lhs, rhs) => self.assign(*op, lhs, rhs, span),
+            A::Binary { op, left: a, right: b } => self.binary(*op, a, b, span),
+            A::Assign { op, target: lhs, value: rhs } => self.assign(*op, lhs, rhs, span),
             A::IncDec { increment, prefix, operand } => {
                 let Some(place) = self.writable_place(operand) else { return Expr::error(span) };
                 let ty = self.place_type(&place);
@@ -232,7 +232,7 @@ impl Checker {
                 }
                 Expr::new(ExprKind::IncDec { place, increment: *increment, prefix: *prefix }, ty, span)
             }
-            A::Ternary(c, a, b) => {
+            A::Ternary { cond: c, then: a, els: b } => {
                 let c = self.cond(c);
                 let (a, b) = (self.expr(a), self.expr(b));
                 let ty = match (&a.ty, &b.ty) {
@@ -249,7 +249,7 @@ impl Checker {
                 };
                 let a = self.convert(a, &ty, "`?:`");
                 let b = self.convert(b, &ty, "`?:`");
-                Expr::new(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+                Expr::new(ExprKind::Ternary { cond: Box::new(c), then: Box::new(a), els: Box::new(b) }, ty, span)
             }
             A::Cast(spec, inner) => {
                 let to = self.resolve_type(spec, 0);
@@ -566,7 +566,7 @@ impl Checker {
                     }
                     (x, y) => return self.type_error(span, format!("cannot compare `{x}` with `{y}`")),
                 };
-                Expr::new(ExprKind::Cmp(cmp, Box::new(a), Box::new(b)), Type::BOOL, span)
+                Expr::new(ExprKind::Cmp { op: cmp, left: Box::new(a), right: Box::new(b) }, Type::BOOL, span)
             }
             _ => {
                 let arith = ArithOp::from_binary(op).unwrap_or(ArithOp::Xor);
@@ -583,7 +583,7 @@ impl Checker {
                 // A shift has the promoted type of its left operand; the count is converted to it for the IR.
                 let t = if matches!(arith, ArithOp::Shl | ArithOp::Shr) { x.promote() } else { Scalar::common(x, y) };
                 let (a, b) = (Self::to_scalar(a, t), Self::to_scalar(b, t));
-                Expr::new(ExprKind::Arith(arith, Box::new(a), Box::new(b)), Type::Scalar(t), span)
+                Expr::new(ExprKind::Arith { op: arith, left: Box::new(a), right: Box::new(b) }, Type::Scalar(t), span)
             }
         }
     }

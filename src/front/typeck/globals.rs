@@ -197,7 +197,7 @@ impl Checker {
             ExprKind::Const(bits) => *bits,
             ExprKind::Convert(inner) => inner.ty.scalar()?.convert_bits(s, self.const_bits(inner)?),
             ExprKind::Unary(UnOp::Neg, a) => back(-float(self.const_bits(a)?)),
-            ExprKind::Arith(op, a, b) => {
+            ExprKind::Arith { op, left: a, right: b } => {
                 let (x, y) = (float(self.const_bits(a)?), float(self.const_bits(b)?));
                 back(match op {
                     ArithOp::Add => x + y,

@@ -290,10 +290,16 @@ impl Checker {
             // without a branch: `lane + (src - lane) * in_range`.
             let size = umath(MathFn::Popc, vec![gmask], span);
             let cmp = match m {
-                "shfl_down" => {
-                    Expr::new(ExprKind::Cmp(CmpOp::Lt, Box::new(src_rank), Box::new(size)), Type::BOOL, span)
-                }
-                _ => Expr::new(ExprKind::Cmp(CmpOp::Le, Box::new(src_rank), Box::new(rank)), Type::BOOL, span),
+                "shfl_down" => Expr::new(
+                    ExprKind::Cmp { op: CmpOp::Lt, left: Box::new(src_rank), right: Box::new(size) },
+                    Type::BOOL,
+                    span,
+                ),
+                _ => Expr::new(
+                    ExprKind::Cmp { op: CmpOp::Le, left: Box::new(src_rank), right: Box::new(rank) },
+                    Type::BOOL,
+                    span,
+                ),
             };
             let in_range = uint(ExprKind::Convert(Box::new(cmp)), span);
             let delta = arith(ArithOp::Mul, arith(ArithOp::Sub, src, lane(span), span), in_range, span);

@@ -103,7 +103,7 @@ pub(super) fn konst(v: u64, span: Span) -> Expr {
 
 pub(super) fn arith(op: ArithOp, a: Expr, b: Expr, span: Span) -> Expr {
     let ty = a.ty.clone();
-    Expr::new(ExprKind::Arith(op, Box::new(a), Box::new(b)), ty, span)
+    Expr::new(ExprKind::Arith { op, left: Box::new(a), right: Box::new(b) }, ty, span)
 }
 
 pub(super) fn special(s: Special, span: Span) -> Expr {
@@ -355,7 +355,7 @@ impl Checker {
                 (None, None) => Some(None),
             };
         }
-        let A::MethodCall(obj, method, args) = &e.kind else { return None };
+        let A::MethodCall { object: obj, method, args } = &e.kind else { return None };
         let s = ty.as_struct()?;
         if s.fields.len() != 3 || !self.is_group_expr(obj) {
             return None;
@@ -368,7 +368,7 @@ impl Checker {
 
     /// `g.group_index().x` and the other fields of a group's `dim3` methods; None when `obj` is no such call.
     pub(super) fn group_member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Option<Expr> {
-        let A::MethodCall(g, method, args) = &obj.kind else { return None };
+        let A::MethodCall { object: g, method, args } = &obj.kind else { return None };
         if !self.is_group_expr(g) {
             return None;
         }
@@ -465,7 +465,7 @@ impl Checker {
             Some(A::Name(_)) if init.is_some_and(|i| self.is_group_expr(i)) => {
                 init.and_then(|i| self.struct_local_type(i)).unwrap_or(Type::Error)
             }
-            Some(A::MethodCall(obj, m, _))
+            Some(A::MethodCall { object: obj, method: m, .. })
                 if self.is_group_expr(obj)
                     && matches!(
                         m.name.as_str(),

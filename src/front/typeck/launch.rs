@@ -73,7 +73,7 @@ impl Checker {
             let v = self.expr(a);
             out.push(self.convert(v, t, "argument"));
         }
-        let launch = Expr::new(ExprKind::Launch(id, dims, out), Type::Void, span);
+        let launch = Expr::new(ExprKind::Launch { kernel: id, config: dims, args: out }, Type::Void, span);
         match stream {
             Some(s) => Expr::new(
                 ExprKind::Seq(vec![Stmt { kind: StmtKind::Expr(s), span }], Box::new(launch)),

@@ -27,12 +27,13 @@ impl Checker {
         let one = |kind| vec![Stmt { kind, span }];
         match &s.kind {
             ast::StmtKind::Decl(d) => self.decl(d),
-            ast::StmtKind::Expr(ast::Expr { kind: A::Assign(None, lhs, rhs), span: aspan }) => {
+            ast::StmtKind::Expr(ast::Expr { kind: A::Assign { op: None, target: lhs, value: rhs }, span: aspan }) => {
                 match self.struct_assign(lhs, rhs, *aspan) {
                     Some(stmts) => one(StmtKind::Block(stmts)),
-                    None => one(StmtKind::Expr(
-                        self.expr(&ast::Expr { kind: A::Assign(None, lhs.clone(), rhs.clone()), span: *aspan }),
-                    )),
+                    None => one(StmtKind::Expr(self.expr(&ast::Expr {
+                        kind: A::Assign { op: None, target: lhs.clone(), value: rhs.clone() },
+                        span: *aspan,
+                    }))),
                 }
             }
             ast::StmtKind::Expr(e) => one(StmtKind::Expr(self.expr(e))),

@@ -130,7 +130,7 @@ impl Checker {
             },
             A::Cast(ts, _) => ts.named.is_some() && ts.pointers > 0,
             // `p + i`, `i + p`, `p - i`.
-            A::Binary(ast::BinaryOp::Add | ast::BinaryOp::Sub, a, b) => {
+            A::Binary { op: ast::BinaryOp::Add | ast::BinaryOp::Sub, left: a, right: b } => {
                 self.is_struct_pointer(a) || self.is_struct_pointer(b)
             }
             A::Member(..) | A::Index(..) => {

@@ -14,7 +14,7 @@ pub(super) fn const_bool(e: &t::Expr) -> Option<bool> {
         }
         // A comparison folds when it tests a template constant (which an instance holds as a converted
         // constant, `(unsigned int)(512)`); a comparison of two plain literals stays a branch, as written.
-        E::Cmp(op, a, b) if matches!(a.kind, E::Convert(_)) || matches!(b.kind, E::Convert(_)) => {
+        E::Cmp { op, left: a, right: b } if matches!(a.kind, E::Convert(_)) || matches!(b.kind, E::Convert(_)) => {
             let (x, y) = (const_int(a)?, const_int(b)?);
             Some(match op {
                 CmpOp::Lt => x < y,
