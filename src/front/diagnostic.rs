@@ -119,6 +119,17 @@ impl Diagnostic {
     }
 }
 
+/// The diagnostic's head line as [`render_plain`] writes it (`error[E-type]: ...`); where it points needs the
+/// source map, so that is left to the renderers.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let severity = if self.warning { "warning" } else { "error" };
+        write!(f, "{severity}[{}]: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
 /// Renders diagnostics as plain text (for tests, pipes and snapshots).
 pub fn render_plain(sources: &SourceMap, diags: &[Diagnostic]) -> String {
     let config = term::Config::default();
