@@ -4,7 +4,8 @@
 //! The checker's state is `checker::Checker`; its methods are spread over the other modules, one concern
 //! each (declarations, statements, expressions, calls, structs, members, ...). They call one another's methods,
 //! but import only from modules below them: the state (`checker`), and the tables and helpers they share
-//! (`layout`, `intrinsics`, `suggest`, `member_table`). This module imports only `checker`.
+//! (`layout`, `intrinsics`, `suggest`, `member_table`). This module imports only `checker` (and re-exports
+//! `layout::leaves` for the host side).
 
 mod builtins;
 mod call;
