@@ -153,8 +153,8 @@ impl Resolver<'_> {
                 let v = self.cond(x)?;
                 Ok(HExpr::new(HK::Unary(UnOp::Not, Scalar::Bool, Box::new(v)), Type::INT, span))
             }
-            A::Binary(op, a, b) => self.binary(*op, a, b, span),
-            A::Assign(op, a, b) => self.assign(*op, a, b, span),
+            A::Binary { op, left: a, right: b } => self.binary(*op, a, b, span),
+            A::Assign { op, target: a, value: b } => self.assign(*op, a, b, span),
             A::IncDec { increment, prefix, operand } => {
                 let (lv, ty) = self.lvalue(operand)?;
                 let step = match &ty {
@@ -167,7 +167,7 @@ impl Resolver<'_> {
                 let s = storage(&ty).ok_or(Fail)?;
                 Ok(HExpr::new(HK::IncDec(Box::new(place), s, step, *prefix), ty, span))
             }
-            A::Ternary(cond, a, b) => {
+            A::Ternary { cond, then: a, els: b } => {
                 let cnd = self.cond(cond)?;
                 let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
                 let ty = match (&a.ty, &b.ty) {
@@ -213,7 +213,7 @@ impl Resolver<'_> {
                 c(t.size() as u64, Type::Scalar(Scalar::U64))
             }
             A::Call(name, args) => self.call(name, args, span),
-            A::Launch(k, config, args) => self.launch(k, config, args, span),
+            A::Launch { kernel: k, config, args } => self.launch(k, config, args, span),
             A::Comma(a, b) => {
                 let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
                 let ty = b.ty.clone();
@@ -228,7 +228,7 @@ impl Resolver<'_> {
                 Ok(HExpr::new(HK::Lib(Lib::Free, vec![v]), Type::Void, span))
             }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
-            A::MethodCall(obj, m, args) => {
+            A::MethodCall { object: obj, method: m, args } => {
                 let o = self.rvalue(obj)?;
                 if super::vector::vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);

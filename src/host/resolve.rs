@@ -217,7 +217,7 @@ impl Resolver<'_> {
             Type::Func(std::sync::Arc::new((ret, params)))
         } else if let Some(name) = &ts.named {
             match name.as_str() {
-                "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Fail)?),
+                "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Fail)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
                 "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
                 "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
@@ -230,8 +230,8 @@ impl Resolver<'_> {
                     Some(t) => t,
                     // CUDA's vector types (`float4`) and cuRAND's device states, laid out as on the device:
                     // host code allocates and copies them (`cudaMalloc(&s, n * sizeof(curandState))`).
-                    None => match crate::front::typeck::vector_type(n)
-                        .or_else(|| crate::front::typeck::curand_state_type(n))
+                    None => match crate::front::builtin_types::vector_type(n)
+                        .or_else(|| crate::front::builtin_types::curand_state_type(n))
                     {
                         Some(def) => Type::Struct(def),
                         None => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
@@ -283,7 +283,7 @@ impl Resolver<'_> {
             A::Unary(UnaryOp::Plus, x) => self.const_eval(x),
             A::Cast(_, x) => self.const_eval(x),
             A::SizeofType(_) => None,
-            A::Binary(op, a, b) => {
+            A::Binary { op, left: a, right: b } => {
                 let (a, b) = (self.const_eval(a)?, self.const_eval(b)?);
                 Some(match op {
                     BinaryOp::Add => a.wrapping_add(b),
