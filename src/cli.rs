@@ -393,10 +393,10 @@ pub fn load(path: &Path, launch: &LaunchArgs) -> Result<Compiled, Exit> {
 
 /// The header `--record` writes: the kernel file's text, the launch overrides, and the app's mode, theme,
 /// breakpoints and terminal size.
-pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::debug::recording::Header {
-    crate::debug::recording::Header {
-        format: crate::debug::recording::FORMAT.into(),
-        version: crate::debug::recording::VERSION,
+pub fn recording_header(file: String, app: &App, launch: &LaunchArgs) -> crate::tui::recording::Header {
+    crate::tui::recording::Header {
+        format: crate::tui::recording::FORMAT.into(),
+        version: crate::tui::recording::VERSION,
         warpdbg: env!("CARGO_PKG_VERSION").into(),
         file,
         source: app.session.compiled.source().text.clone(),
@@ -633,7 +633,7 @@ fn tui_command(
                 app.size = (c, r);
             }
             let header = recording_header(path.display().to_string(), &app, launch);
-            match crate::debug::recording::Recorder::create(p, &header) {
+            match crate::tui::recording::Recorder::create(p, &header) {
                 Ok(r) => Some(r),
                 Err(e) => {
                     eprintln!("error: cannot record to {}: {e}", p.display());
@@ -757,8 +757,8 @@ fn bench_command(path: &Path, launch: &LaunchArgs, config: Config) -> Exit {
     exit_for(&outcome)
 }
 
-fn load_recording(path: &Path) -> Result<crate::debug::recording::Recording, Exit> {
-    let rec = crate::debug::recording::Recording::load(path).map_err(|e| {
+fn load_recording(path: &Path) -> Result<crate::tui::recording::Recording, Exit> {
+    let rec = crate::tui::recording::Recording::load(path).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
     })?;
@@ -918,7 +918,7 @@ fn explore_command(path: &Path, launch: &LaunchArgs, json: bool, config: Config,
             }
         };
         let outcome = m.run();
-        let memory = crate::debug::recording::memory_check(&m);
+        let memory = crate::debug::checksum::memory_check(&m);
         let key = (outcome.name().to_string(), memory.clone());
         match results.iter_mut().find(|r| (r.outcome.clone(), r.memory.clone()) == key) {
             Some(r) => r.seeds.push(seed),
@@ -1074,7 +1074,7 @@ fn teach_app(
             .events
             .iter()
             .filter_map(|e| match &e.kind {
-                crate::debug::recording::EventKind::Quiz { question, steps } => {
+                crate::tui::recording::EventKind::Quiz { question, steps } => {
                     QuestionKind::parse(question).map(|k| (*steps, k))
                 }
                 _ => None,

@@ -221,7 +221,7 @@ fn tui_continue_then_step_back_shows_the_stepped_screens() {
     assert_eq!(screen(&fast), screen(&stepped));
     // Recorded as where it arrived, so a replay goes there at once.
     let last = fast.outbox.iter().rev().find_map(|e| match e {
-        warpdbg::debug::recording::EventKind::Action { name, steps, .. } => Some((name.clone(), *steps)),
+        warpdbg::tui::recording::EventKind::Action { name, steps, .. } => Some((name.clone(), *steps)),
         _ => None,
     });
     assert_eq!(last, Some(("Goto".to_string(), end - 1)));

@@ -73,7 +73,7 @@ impl Session {
     }
 
     /// A session on a machine built elsewhere (a launch of a whole program, on the program's device memory:
-    /// `crate::program::debug`); `compiled` gives its source and kernel.
+    /// `crate::debug::program`); `compiled` gives its source and kernel.
     pub fn from_machine(compiled: Compiled, config: Config, machine: Machine) -> Session {
         let history = Session::fresh_history(&machine);
         Session {

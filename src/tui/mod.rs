@@ -11,6 +11,7 @@ pub mod export;
 pub mod input;
 pub mod keymap;
 pub mod program;
+pub mod recording;
 pub mod replay;
 pub mod teach;
 #[cfg(feature = "native")]

@@ -60,7 +60,7 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
 }
 
 /// Runs the interactive debugger until the user quits (or SIGTERM arrives), recording if asked.
-pub fn run(app: App, recorder: Option<crate::debug::recording::Recorder>) -> io::Result<()> {
+pub fn run(app: App, recorder: Option<crate::tui::recording::Recorder>) -> io::Result<()> {
     with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
 }
 
@@ -68,13 +68,13 @@ fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     stop: &AtomicBool,
     mut app: App,
-    mut recorder: Option<crate::debug::recording::Recorder>,
+    mut recorder: Option<crate::tui::recording::Recorder>,
 ) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
     app.outbox.clear();
     if let Some(r) = recorder.as_mut() {
-        r.write(crate::debug::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
+        r.write(crate::tui::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
     }
     update::keep_cursor_visible(&mut app);
     loop {
@@ -104,7 +104,7 @@ fn event_loop(
                 }
                 Event::Resize(w, h) => {
                     app.size = (w, h);
-                    app.outbox.push(crate::debug::recording::EventKind::Resize { cols: w, rows: h });
+                    app.outbox.push(crate::tui::recording::EventKind::Resize { cols: w, rows: h });
                 }
                 _ => {}
             }
@@ -119,10 +119,10 @@ fn event_loop(
     }
     if let Some(r) = recorder.as_mut() {
         let m = &app.session.machine;
-        r.write(crate::debug::recording::EventKind::End {
+        r.write(crate::tui::recording::EventKind::End {
             steps: m.steps,
-            check: crate::debug::recording::state_check(m),
-            memory: crate::debug::recording::memory_check(m),
+            check: crate::debug::checksum::state_check(m),
+            memory: crate::debug::checksum::memory_check(m),
         })?;
     }
     Ok(())
@@ -131,7 +131,7 @@ fn event_loop(
 /// Plays a recording: Space pauses, Left/Right step through events, +/- change the speed, `e` lets the viewer
 /// take over (any debugger key) and `R` returns to the recording where it was.
 pub fn replay(
-    rec: crate::debug::recording::Recording,
+    rec: crate::tui::recording::Recording,
     make: impl Fn() -> Result<App, String>,
     speed: f64,
 ) -> io::Result<()> {

@@ -506,7 +506,7 @@ fn move_in_focus(app: &mut App, action: Action) {
 
 /// Mouse: click a source line for a breakpoint, click a warp to select it, wheel scrolls the pane under it.
 pub fn mouse(app: &mut App, ev: Mouse) {
-    app.outbox.push(crate::debug::recording::EventKind::Mouse {
+    app.outbox.push(crate::tui::recording::EventKind::Mouse {
         button: ev.button.name().into(),
         col: ev.col,
         row: ev.row,
@@ -608,7 +608,7 @@ pub fn goto_step(app: &mut App, step: u64) {
 /// A note at the current step: shown now and on replay.
 pub fn add_note(app: &mut App, text: &str) {
     app.note = Some((app.session.machine.steps, text.to_string()));
-    app.outbox.push(crate::debug::recording::EventKind::Note { text: text.to_string() });
+    app.outbox.push(crate::tui::recording::EventKind::Note { text: text.to_string() });
 }
 
 /// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.

@@ -4,13 +4,13 @@
 //! method here is plain Rust, tested natively.
 
 use crate::compile;
-use crate::debug::recording::Recording;
 use crate::debug::session::Session;
 use crate::front::launch::{Mode, Overrides};
 use crate::sim::Config;
 use crate::tui::app::{App, Clock, Overlay};
 use crate::tui::input::{Key, Mouse, MouseButton};
 use crate::tui::keymap::Keymap;
+use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
 use crate::tui::{update, view};
 

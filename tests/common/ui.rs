@@ -33,7 +33,7 @@ pub fn program_app(file: &str, launch: usize, args: &[&str]) -> App {
     let program = warpdbg::program::compile(file, &bytes, &Default::default()).expect("the program compiles");
     let options =
         warpdbg::program::RunOptions { args: args.iter().map(|s| s.to_string()).collect(), ..Default::default() };
-    let target = warpdbg::program::debug::Target::Index(launch);
+    let target = warpdbg::debug::program::Target::Index(launch);
     let theme = Theme::load("dark").expect("built-in theme");
     warpdbg::tui::program::open_app(program, options, Config::default(), &target, Keymap::default_map(), theme)
         .expect("the program reaches the launch")

@@ -5,12 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use warpdbg::debug::recording::{EventKind, Header, Recorder, memory_check, state_check};
+use warpdbg::debug::checksum::{memory_check, state_check};
 use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
 use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::recording::{EventKind, Header, Recorder};
 use warpdbg::tui::theme::Theme;
 use warpdbg::tui::update;
 
