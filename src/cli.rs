@@ -1141,7 +1141,7 @@ fn run_break_command(
     };
     let hit = match &stop {
         Stop::Hit(h) => Some(h.clone()),
-        Stop::Breakpoint { line } => Some(crate::debug::breakpoint::line_hit(&mut session, *line)),
+        Stop::Breakpoint { line } => Some(crate::debug::breakpoint::line_hit(&mut session.machine, *line)),
         _ => None,
     };
     let outcome = session.machine.outcome().cloned().unwrap_or(Outcome::Paused);

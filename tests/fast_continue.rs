@@ -249,7 +249,8 @@ fn interrupting_a_whole_run_goes_back_to_where_it_started() {
 /// instruction (`before_issue`) stops, with the same hit; here first in the last block.
 #[test]
 fn continue_with_a_conditional_line_breakpoint_stops_where_checking_each_instruction_does() {
-    use warpdbg::debug::breakpoint::{Breakpoint, before_issue};
+    use warpdbg::debug::breakpoint::Breakpoint;
+    use warpdbg::debug::session::before_issue;
     for spec in ["line 41 if block == 15", "line 33 if tid == 64 && stride == 4", "line 31 if warp == 3"] {
         let mut fast = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);
         let mut slow = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);
