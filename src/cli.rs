@@ -713,8 +713,8 @@ fn view_command(
     }
     app.fix_selection();
     app.follow_selected();
-    crate::tui::update::keep_cursor_visible(&mut app);
-    crate::tui::update::reveal_stuck_lines(&mut app);
+    crate::tui::scroll::keep_cursor_visible(&mut app);
+    crate::tui::scroll::reveal_stuck_lines(&mut app);
     print!("{}", crate::tui::view::render_text(&app, cols, rows));
     Exit::Ok
 }

@@ -13,6 +13,7 @@ pub mod keymap;
 pub mod program;
 pub mod recording;
 pub mod replay;
+pub mod scroll;
 pub mod teach;
 #[cfg(feature = "native")]
 mod terminal;

@@ -30,8 +30,8 @@ fn fresh_view(app: &mut App) {
             app.source_top = line.saturating_sub(1).max(1);
         }
     }
-    super::update::keep_cursor_visible(app);
-    super::update::reveal_stuck_lines(app);
+    super::scroll::keep_cursor_visible(app);
+    super::scroll::reveal_stuck_lines(app);
     renew_quiz(app);
 }
 
@@ -158,16 +158,10 @@ pub fn switch_mode(app: &mut App, to: Mode) {
             };
             app.message =
                 Some((BannerKind::Ok, format!("mode {} at step {}{note}", to.name(), app.session.machine.steps)));
-            super::update::reveal_stuck_lines(app);
+            super::scroll::reveal_stuck_lines(app);
         }
         Err(e) => app.message = Some((BannerKind::Error, e)),
     }
-}
-
-/// Both models' machines at the current launch's start, for the comparison.
-pub fn compare_start(app: &App) -> Option<Result<[crate::sim::Machine; 2], String>> {
-    let p = app.program.as_ref()?;
-    Some(p.start_machines(&app.session))
 }
 
 /// The debugger's app on a whole program, stopped at `target` (the host code run up to it).

@@ -7,7 +7,7 @@ use super::action::Action;
 use super::app::App;
 use super::keymap::Keymap;
 use super::theme::{BannerKind, Theme};
-use super::update;
+use super::{scroll, update};
 use crate::debug::checksum::{memory_check, state_check};
 use crate::debug::session::Session;
 use crate::sim::Config;
@@ -37,7 +37,7 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
     };
     app.size = crate::tui::recording::clamp_size(h.size);
     app.session.breakpoints.extend(h.breakpoints.iter().copied());
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     Ok(app)
 }
 
@@ -129,7 +129,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
         }),
     };
     app.outbox.clear();
-    update::keep_cursor_visible(app);
+    scroll::keep_cursor_visible(app);
     if let Some(w) = &warning {
         app.replay_warning.get_or_insert_with(|| w.clone());
     }

@@ -11,7 +11,7 @@ use crossterm::execute;
 
 use super::app::{self, App};
 use super::input::{Key, Mouse};
-use super::{update, view};
+use super::{scroll, update, view};
 
 /// Restores the terminal when dropped: on return, on error, and (via the panic hook) on panic.
 struct TerminalGuard;
@@ -76,7 +76,7 @@ fn event_loop(
     if let Some(r) = recorder.as_mut() {
         r.write(crate::tui::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
     }
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     loop {
         terminal.draw(|f| view::draw(f, &app))?;
         if app.quit || stop.load(Ordering::Relaxed) {
@@ -110,7 +110,7 @@ fn event_loop(
             }
         }
         update::tick(&mut app);
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         for e in app.outbox.drain(..) {
             if let Some(r) = recorder.as_mut() {
                 r.write(e)?;
@@ -159,7 +159,7 @@ pub fn replay(
             });
             let size = terminal.size()?;
             app.size = (size.width, size.height);
-            update::keep_cursor_visible(&mut app);
+            scroll::keep_cursor_visible(&mut app);
             terminal.draw(|f| view::draw(f, &app))?;
             if app.quit || stop.load(Ordering::Relaxed) {
                 return Ok(());

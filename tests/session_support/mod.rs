@@ -13,7 +13,7 @@ use warpdbg::tui::app::App;
 use warpdbg::tui::keymap::Keymap;
 use warpdbg::tui::recording::{EventKind, Header, Recorder};
 use warpdbg::tui::theme::Theme;
-use warpdbg::tui::update;
+use warpdbg::tui::{scroll, update};
 
 /// A path relative to the repository root.
 pub fn repo(path: &str) -> PathBuf {
@@ -78,7 +78,7 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
     app.size = (120, 40);
     let mut rec = Recorder::create(out, &header_for(kernel, &app)).expect("create recording");
     rec.write(EventKind::Resize { cols: 120, rows: 40 }).unwrap();
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     for input in inputs {
         match input {
             Input::Act(a) => update::update(&mut app, *a),
@@ -91,7 +91,7 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
             }
         }
         update::finish_running(&mut app);
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         for e in app.outbox.drain(..) {
             rec.write(e).unwrap();
         }
