@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use super::{Exit, LaunchArgs};
+use super::args::LaunchArgs;
+use super::exit::Exit;
 use crate::debug::program::{ProgramDebug, Target};
 use crate::debug::session::Session;
 use crate::sim::Config;
@@ -100,5 +101,5 @@ pub fn trace(
     if let Some(n) = config.max_steps {
         m.max_steps = n;
     }
-    super::trace_machine(m, jsonl)
+    super::trace::trace_machine(m, jsonl)
 }

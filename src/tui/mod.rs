@@ -22,4 +22,4 @@ pub mod update;
 pub mod view;
 
 #[cfg(feature = "native")]
-pub use terminal::{replay, run};
+pub use terminal::{read_event, replay, run, run_with_events};

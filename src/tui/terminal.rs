@@ -61,7 +61,22 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
 
 /// Runs the interactive debugger until the user quits (or SIGTERM arrives), recording if asked.
 pub fn run(app: App, recorder: Option<crate::tui::recording::Recorder>) -> io::Result<()> {
-    with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
+    run_with_events(app, recorder, read_event)
+}
+
+/// The terminal's next event, waiting at most `wait`; `None` when none came.
+pub fn read_event(wait: Duration) -> io::Result<Option<Event>> {
+    if event::poll(wait)? { event::read().map(Some) } else { Ok(None) }
+}
+
+/// [`run`], reading the events from `events` (waiting at most the given time, as [`read_event`] does): the
+/// terminal's, or the caller's wrapper around them.
+pub fn run_with_events(
+    app: App,
+    recorder: Option<crate::tui::recording::Recorder>,
+    events: impl FnMut(Duration) -> io::Result<Option<Event>>,
+) -> io::Result<()> {
+    with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder, events))
 }
 
 fn event_loop(
@@ -69,6 +84,7 @@ fn event_loop(
     stop: &AtomicBool,
     mut app: App,
     mut recorder: Option<crate::tui::recording::Recorder>,
+    mut events: impl FnMut(Duration) -> io::Result<Option<Event>>,
 ) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
@@ -83,13 +99,9 @@ fn event_loop(
             break;
         }
         let wait = if app.running { Duration::ZERO } else { Duration::from_millis(200) };
-        if event::poll(wait)? {
-            match event::read()? {
+        if let Some(e) = events(wait)? {
+            match e {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    // A test hook: the end-to-end tests check the terminal is restored after a panic.
-                    if std::env::var_os("WARPDBG_TEST_PANIC").is_some() {
-                        panic!("WARPDBG_TEST_PANIC is set: panicking on the first key, as asked");
-                    }
                     let Some(k) = Key::from_event(&k) else { continue };
                     if matches!(app.overlay, Some(app::Overlay::Prompt { .. })) {
                         update::prompt_key(&mut app, k);
