@@ -489,7 +489,7 @@ impl Compare {
     }
 
     /// Both sides from machines built elsewhere at their start (pre-Volta first): a whole program's launch,
-    /// whose device memory the program's host code made in each model (`crate::program::debug`).
+    /// whose device memory the program's host code made in each model (`crate::debug::program`).
     pub fn from_machines(compiled: &Compiled, config: &Config, start: [Machine; 2]) -> Compare {
         let sides = [
             Session::from_machine(clone_compiled(compiled, Mode::PreVolta), config.clone(), start[0].clone()),

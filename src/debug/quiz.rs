@@ -103,7 +103,7 @@ pub fn ask(s: &mut Session, kind: QuestionKind) -> Option<Question> {
     let code = src.line_text(line).trim().to_string();
     let lanes = format_ranges(&mask.iter().collect::<Vec<_>>());
     let is_branch = matches!(kernel.instrs[pc.0 as usize], Instr::Branch { .. });
-    let about = if is_branch && breakpoint::branch_diverges(s, slot, warp, pc, mask) {
+    let about = if is_branch && breakpoint::branch_diverges(&s.machine, slot, warp, pc, mask) {
         format!("Warp {warp} of block {block} is about to run the branch on line {line} (`{code}`) with lanes {lanes}")
     } else {
         format!("Warp {warp} of block {block} is about to run line {line} (`{code}`) with lanes {lanes}")
@@ -395,7 +395,7 @@ impl Quiz {
             self.points.authored.iter().filter(|(at, _)| *at == step).map(|(_, k)| *k).collect();
         if self.points.defaults {
             if let Some((slot, w, pc, mask)) = s.machine.peek()
-                && breakpoint::branch_diverges(s, slot, w as u32, pc, mask)
+                && breakpoint::branch_diverges(&s.machine, slot, w as u32, pc, mask)
             {
                 kinds.extend([QuestionKind::NextMask, QuestionKind::Reconvergence]);
             }

@@ -52,7 +52,7 @@ pub struct LaunchRecord {
     pub json: Option<Vec<u8>>,
 }
 
-/// Takes over a program's launches (the debugger, `crate::program::debug`): it gets each launch's machine at
+/// Takes over a program's launches (the debugger, `crate::debug::program`): it gets each launch's machine at
 /// its start and gives it back at its end with its outcome, or `None` to stop the program there.
 pub trait LaunchHook {
     /// Launch `index` (1-based) as the host asked for it.

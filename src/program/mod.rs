@@ -4,7 +4,6 @@
 //! report.
 
 pub mod cost;
-pub mod debug;
 pub mod device;
 pub mod host_program;
 pub mod report;
