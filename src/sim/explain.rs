@@ -2,10 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::its::ThreadState;
 use super::lane_mask::{LaneMask, format_ranges, threads_phrase};
 use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
-use super::warp::WarpModel;
+use super::model::LaneStop;
 use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
 
@@ -55,20 +54,11 @@ fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
             let spot = if !w.live.contains(l) {
                 Spot::Exited
             } else {
-                match &w.model {
-                    WarpModel::PreVolta { at_barrier: Some(pc), .. } => Spot::Barrier(*pc),
-                    WarpModel::PreVolta { stack, .. } => {
-                        Spot::Other(stack.entries.iter().rev().find(|e| e.mask.contains(l)).map_or(Pc(0), |e| e.pc))
-                    }
-                    WarpModel::Its(its) => {
-                        let pc = its.pc[l as usize];
-                        match its.state(l) {
-                            ThreadState::AtBarrier => Spot::Barrier(pc),
-                            ThreadState::Converging => Spot::Convergence(pc),
-                            ThreadState::WarpSync => Spot::WarpSync(pc),
-                            _ => Spot::Other(pc),
-                        }
-                    }
+                match w.model.lane_stop(l) {
+                    LaneStop::Barrier(pc) => Spot::Barrier(pc),
+                    LaneStop::Convergence(pc) => Spot::Convergence(pc),
+                    LaneStop::WarpSync(pc) => Spot::WarpSync(pc),
+                    LaneStop::Running(pc) => Spot::Other(pc),
                 }
             };
             out.entry(spot).or_default().push(tid);
@@ -133,10 +123,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
             let mut pcs: Vec<Pc> = w
                 .lane_pcs()
                 .into_iter()
-                .filter(|(l, _)| {
-                    w.at_barrier().contains(*l)
-                        || matches!(&w.model, WarpModel::Its(i) if i.state(*l) == ThreadState::Converging)
-                })
+                .filter(|(l, _)| matches!(w.model.lane_stop(*l), LaneStop::Barrier(_) | LaneStop::Convergence(_)))
                 .map(|(_, pc)| pc)
                 .collect();
             pcs.sort();
@@ -218,7 +205,7 @@ pub fn livelock(m: &Machine) -> Outcome {
                 tids: tids(spin_lanes),
                 message: spin_msg,
             });
-            if let WarpModel::PreVolta { stack, .. } = &w.model {
+            if let Some(stack) = w.model.simt_stack() {
                 for e in stack.entries.iter().rev().skip(1) {
                     let waiting = e.mask.minus(spin_lanes);
                     if waiting.is_empty() {

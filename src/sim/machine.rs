@@ -13,12 +13,12 @@ use super::child_launch::ChildLaunch;
 use super::exec::{self, Ctx, Effect, ExecError, Note};
 use super::explain;
 use super::fault::{self, Fault, FaultSite};
-use super::its::{ItsWarp, ThreadState};
 use super::lane_mask::{LaneMask, format_ranges};
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
 use super::race::RaceShadow;
-use super::warp::{Warp, WarpId, WarpModel};
+use super::model::ModelHazard;
+use super::warp::{Warp, WarpId};
 use crate::compile::Compiled;
 use crate::front::launch::{Dim3, Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
@@ -581,15 +581,7 @@ impl Machine {
                     .warps
                     .iter()
                     .map(|w| {
-                        let model = match &w.model {
-                            WarpModel::PreVolta { stack, .. } => {
-                                stack.entries.capacity() * size_of::<super::simt_stack::StackEntry>()
-                            }
-                            WarpModel::Its(its) => {
-                                size_of::<ItsWarp>() + its.barriers.capacity() * size_of::<super::its::ConvBarrier>()
-                            }
-                        };
-                        (size_of::<Warp>() + model) as u64
+                        (size_of::<Warp>() + w.model.heap_bytes()) as u64
                     })
                     .sum();
                 let spins: usize = b.spin_seen.iter().map(|v| v.capacity() * 8 + 24).sum();
@@ -657,7 +649,8 @@ impl Machine {
             return Step::Halt(line);
         }
         // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.
-        if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
+        let instr = &kernel.instrs[pc.0 as usize];
+        if self.blocks[b].warps[w].model.waits_for_lanes(instr) && self.warp_sync_wait(b, w, pc, mask, instr) {
             return Step::Issued;
         }
         let issue = Issue {
@@ -687,10 +680,8 @@ impl Machine {
         }
 
         let exits = effect == Effect::Exit;
-        if let Some(seed) = self.schedule_seed
-            && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
-        {
-            its.noise = Some(crate::front::launch::random_u64(seed, 2, self.steps));
+        if let Some(seed) = self.schedule_seed {
+            self.blocks[b].warps[w].model.reseed(crate::front::launch::random_u64(seed, 2, self.steps));
         }
         self.apply(b, w, pc, mask, effect);
 
@@ -865,9 +856,9 @@ impl Machine {
         let _ = pc;
     }
 
-    /// ITS: a group at a `_sync` intrinsic whose mask names live lanes not in the group waits for them.
+    /// A group at a `_sync` intrinsic whose mask names live lanes not in the group waits for them (ITS).
     /// Returns true when the group waited (nothing issued).
-    fn its_warp_sync_wait(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, instr: &Instr) -> bool {
+    fn warp_sync_wait(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, instr: &Instr) -> bool {
         let mask_op = match instr {
             Instr::SyncWarp { mask } | Instr::Shfl { mask, .. } | Instr::Vote { mask, .. } => *mask,
             _ => return false,
@@ -882,25 +873,9 @@ impl Machine {
             });
         }
         let warp = &mut block.warps[w];
-        let live = warp.live;
-        let WarpModel::Its(its) = &mut warp.model else { return false };
-        if mask.is_subset_of(its.sync_passed) {
-            its.sync_passed = its.sync_passed.minus(mask);
+        if !warp.model.warp_sync_arrive(&self.kernel, warp.live, pc, mask, &named) {
             return false;
         }
-        // The lanes whose named lanes are not all here wait; if every lane's are, the group issues.
-        let waiting = mask.iter().filter(|&l| !named[l as usize].and(live).is_subset_of(mask));
-        let waiting = waiting.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
-        if waiting.is_empty() {
-            return false;
-        }
-        its.block(waiting, ThreadState::WarpSync);
-        for l in waiting.iter() {
-            its.sync_mask[l as usize] = named[l as usize];
-        }
-        // Lanes whose named lanes are all here (waiting at this PC, or for `__syncwarp` at any `__syncwarp`
-        // with the same mask) go on together; the rest of the group issues without the waiting lanes next.
-        release_ready(&self.kernel, its, live, pc);
         self.progress();
         true
     }
@@ -916,7 +891,6 @@ impl Machine {
                 self.metrics.count_branch(site.line, false);
             }
         }
-        let next = Pc(pc.0 + 1);
         if effect == Effect::SyncThreads
             && let Instr::SyncThreads { pred: Some(p) } = self.kernel.instrs[pc.0 as usize]
         {
@@ -927,74 +901,34 @@ impl Machine {
         if effect == Effect::Exit {
             warp.exited_at.record(mask, pc);
         }
-        // What to do once the warp is no longer borrowed.
-        let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
-        // The lanes a divergent pre-Volta barrier leaves behind (computed only then: it allocates).
-        let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads && mask != warp.live {
-            warp.lane_pcs().into_iter().filter(|(l, _)| !mask.contains(*l)).collect()
-        } else {
-            vec![]
-        };
-        let live = warp.live;
-        match (&mut warp.model, effect) {
-            (WarpModel::PreVolta { stack, .. }, Effect::Next) => stack.advance(next),
-            (WarpModel::PreVolta { stack, .. }, Effect::Jump(t)) => stack.advance(t),
-            // (A divergent branch returned above.)
-            (WarpModel::PreVolta { stack, .. }, Effect::Branch { taken, then_pc, else_pc, .. }) => {
-                stack.advance(if taken.is_empty() { else_pc } else { then_pc });
-                self.metrics.max_stack_depth = self.metrics.max_stack_depth.max(stack.depth() as u32);
-            }
-            (WarpModel::PreVolta { stack, .. }, Effect::Exit) => {
-                stack.exit(mask);
-                exited = true;
-            }
-            (WarpModel::PreVolta { stack, at_barrier }, Effect::SyncThreads) => {
-                *at_barrier = Some(pc);
-                stack.advance(next);
-                if mask != live {
-                    let msg = explain::divergent_barrier(&self.kernel, idx, w as u32, line, mask, &pending);
-                    hazard = Some((HazardKind::DivergentBarrier, msg));
-                }
-                barrier = true;
-            }
-            (WarpModel::PreVolta { stack, .. }, Effect::SyncWarp(named)) => {
-                stack.advance(next);
-                if !named.and(live).is_subset_of(mask) {
-                    let msg = format!(
-                        "__syncwarp({named}) on line {line} in warp {w} of block {idx} was executed by lanes {} \
-                         only; on pre-Volta GPUs the named lanes must execute it together",
-                        format_ranges(&mask.iter().collect::<Vec<_>>())
-                    );
-                    hazard = Some((HazardKind::DivergentSyncwarp, msg));
-                }
-            }
-            (WarpModel::Its(its), Effect::Next | Effect::SyncWarp(_)) => its.advance(mask, pc, next),
-            (WarpModel::Its(its), Effect::Jump(t)) => {
-                its.advance(mask, pc, t);
-                spin_at = (t <= pc).then_some(t);
-            }
-            (WarpModel::Its(its), Effect::Branch { taken, then_pc, else_pc, .. }) => {
-                let t = if taken.is_empty() { else_pc } else { then_pc };
-                its.advance(mask, pc, t);
-                spin_at = (t <= pc).then_some(t);
-            }
-            (WarpModel::Its(its), Effect::Exit) => {
-                its.exit(mask);
-                exited = true;
-            }
-            (WarpModel::Its(its), Effect::SyncThreads) => {
-                its.block(mask, ThreadState::AtBarrier);
-                barrier = true;
-            }
+        let applied = warp.model.apply(effect, pc, mask, warp.live);
+        if matches!(effect, Effect::Branch { .. }) {
+            self.metrics.note_stack_depth(warp.model.depth());
         }
+        let mut barrier = applied.at_barrier;
+        let hazard = applied.hazard.map(|h| match h {
+            ModelHazard::DivergentBarrier { pending } => {
+                let msg = explain::divergent_barrier(&self.kernel, idx, w as u32, line, mask, &pending);
+                (HazardKind::DivergentBarrier, msg)
+            }
+            ModelHazard::DivergentSyncwarp { named } => {
+                let msg = format!(
+                    "__syncwarp({named}) on line {line} in warp {w} of block {idx} was executed by lanes {} \
+                     only; on pre-Volta GPUs the named lanes must execute it together",
+                    format_ranges(&mask.iter().collect::<Vec<_>>())
+                );
+                (HazardKind::DivergentSyncwarp, msg)
+            }
+        });
         if matches!(effect, Effect::SyncWarp(_)) {
             self.blocks[b].warp_epochs[w] += 1;
         }
-        let warp = &mut self.blocks[b].warps[w];
-        if exited {
+        if applied.exited {
+            let warp = &mut self.blocks[b].warps[w];
             warp.live = warp.live.minus(mask);
             self.progress();
-            self.its_release_warp_syncs(b, w);
+            let warp = &mut self.blocks[b].warps[w];
+            warp.model.release_warp_syncs(&self.kernel, warp.live);
             barrier = true;
         }
         if let Some((kind, msg)) = hazard {
@@ -1004,7 +938,7 @@ impl Machine {
         if barrier {
             self.check_barrier(b);
         }
-        if let Some(t) = spin_at {
+        if let Some(t) = applied.spin_at {
             self.spin_check(b, w, t, mask);
         }
     }
@@ -1014,39 +948,15 @@ impl Machine {
     /// barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
     fn check_barrier(&mut self, b: usize) {
         let block = &mut self.blocks[b];
-        // Every warp has arrived (one mask test each: this runs at every arrival), and then, in ITS, each
-        // warp's threads stand at one barrier instruction.
-        let arrived = |w: &Warp| {
-            w.done()
-                || match &w.model {
-                    WarpModel::PreVolta { at_barrier, .. } => at_barrier.is_some(),
-                    WarpModel::Its(its) => its.lanes_in(ThreadState::AtBarrier) == w.live,
-                }
-        };
-        let one_barrier = |w: &Warp| match &w.model {
-            WarpModel::Its(its) if !w.done() => {
-                let at = its.lanes_in(ThreadState::AtBarrier);
-                at.lowest().is_none_or(|l| at.is_subset_of(its.lanes_at(its.pc[l as usize])))
-            }
-            _ => true,
-        };
-        let all_in = block.warps.iter().all(arrived) && block.warps.iter().all(one_barrier);
-        if !all_in || block.warps.iter().all(Warp::done) {
+        // Every warp has arrived (one mask test each: this runs at every arrival).
+        let arrived = |w: &Warp| w.done() || w.model.barrier_arrived(w.live);
+        if !block.warps.iter().all(arrived) || block.warps.iter().all(Warp::done) {
             return;
         }
         block.barrier_epoch += 1;
         block.barrier_result = std::mem::take(&mut block.barrier_votes);
         for w in &mut block.warps {
-            match &mut w.model {
-                WarpModel::PreVolta { at_barrier, .. } => *at_barrier = None,
-                WarpModel::Its(its) => {
-                    let at = its.lanes_in(ThreadState::AtBarrier);
-                    its.resume_after(at);
-                    if let Some(l) = at.lowest() {
-                        its.current = Some(its.pc[l as usize]);
-                    }
-                }
-            }
+            w.model.release_barrier();
         }
         self.progress();
     }
@@ -1065,27 +975,12 @@ impl Machine {
         }
     }
 
-    /// ITS: lanes waiting at a `_sync` intrinsic for lanes that have now exited go on.
-    fn its_release_warp_syncs(&mut self, b: usize, w: usize) {
-        let warp = &mut self.blocks[b].warps[w];
-        let live = warp.live;
-        let WarpModel::Its(its) = &mut warp.model else { return };
-        for l in its.lanes_in(ThreadState::WarpSync).iter() {
-            if its.state(l) != ThreadState::WarpSync {
-                continue; // released with an earlier lane's group
-            }
-            let pc = its.pc[l as usize];
-            release_ready(&self.kernel, its, live, pc);
-        }
-    }
-
     /// ITS forward progress: at a loop back edge taken while other threads of the warp wait to reconverge,
     /// a state this group has been in before (same PC, registers and memory) means it spins waiting for them:
     /// release the waiters.
     fn spin_check(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask) {
         let block = &mut self.blocks[b];
-        let WarpModel::Its(its) = &block.warps[w].model else { return };
-        let converging = its.lanes_in(ThreadState::Converging);
+        let converging = block.warps[w].model.waiting_to_reconverge();
         if converging.is_empty() {
             block.spin_seen[w].clear();
             return;
@@ -1105,9 +1000,7 @@ impl Machine {
         let seen = &mut block.spin_seen[w];
         if seen.contains(&key) {
             seen.clear();
-            if let WarpModel::Its(its) = &mut block.warps[w].model
-                && !its.release_waiters(mask).is_empty()
-            {
+            if !block.warps[w].model.release_waiters(mask).is_empty() {
                 self.progress();
             }
         } else {
@@ -1156,45 +1049,4 @@ impl Machine {
     pub(super) fn recent(&self) -> impl Iterator<Item = (usize, u32, Pc, LaneMask)> + '_ {
         self.recent.iter().map(|r| (r.slot, r.warp, r.pc, r.mask))
     }
-}
-
-/// ITS: the lanes waiting at the `_sync` intrinsic at `pc` that may complete it together: the lanes at the
-/// same PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same
-/// instruction), lanes waiting at any `__syncwarp` with the mask of a lane at `pc`.
-fn sync_partners(kernel: &Kernel, its: &ItsWarp, pc: Pc) -> LaneMask {
-    let waiting = its.lanes_in(ThreadState::WarpSync);
-    let any_site = matches!(kernel.instrs[pc.0 as usize], Instr::SyncWarp { .. });
-    let at_pc = waiting.iter().filter(|&l| its.pc[l as usize] == pc);
-    let masks: Vec<LaneMask> = at_pc.map(|l| its.sync_mask[l as usize]).collect();
-    let mut here = LaneMask::EMPTY;
-    for l in waiting.iter() {
-        let at = its.pc[l as usize];
-        let partner = at == pc
-            || (any_site
-                && matches!(kernel.instrs[at.0 as usize], Instr::SyncWarp { .. })
-                && masks.contains(&its.sync_mask[l as usize]));
-        if partner {
-            here = here.or(LaneMask::lane(l));
-        }
-    }
-    here
-}
-
-/// ITS: releases the lanes waiting at (or, for `__syncwarp`, with) the `_sync` intrinsic at `pc` whose
-/// named live lanes are all waiting there: each lane by its own mask, as each tile of a warp syncs alone.
-fn release_ready(kernel: &Kernel, its: &mut ItsWarp, live: LaneMask, pc: Pc) {
-    let here = sync_partners(kernel, its, pc);
-    let ready = here.iter().filter(|&l| its.sync_mask[l as usize].and(live).is_subset_of(here));
-    let ready = ready.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
-    if !ready.is_empty() {
-        release_sync(its, ready, pc);
-    }
-}
-
-/// ITS: `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other
-/// `__syncwarp` sites) when the scheduler reaches them, each without waiting again.
-fn release_sync(its: &mut ItsWarp, lanes: LaneMask, pc: Pc) {
-    its.set_state(lanes, ThreadState::Ready);
-    its.sync_passed = its.sync_passed.or(lanes);
-    its.current = Some(pc);
 }

@@ -10,17 +10,18 @@ pub mod exec;
 pub mod explain;
 pub mod fault;
 pub mod inspect;
-pub mod its;
+
 pub mod lane_bits;
 pub mod lane_mask;
 pub mod machine;
 pub mod memory;
 pub mod memory_report;
 pub mod metrics;
+pub mod model;
 pub mod printf;
 pub mod race;
 pub mod report;
-pub mod simt_stack;
+
 pub mod warp;
 
 pub use lane_mask::LaneMask;

@@ -51,7 +51,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::shared_global::SharedGlobal;
-use super::warp_run::{WarpStop, groupable};
+use super::warp_run::WarpStop;
 use super::{Machine, Outcome};
 use crate::front::launch::Launch;
 use crate::ir::{Instr, Kernel, Pc, Reg};
@@ -616,7 +616,7 @@ impl Machine {
                 let mut issued = self.steps > before;
                 for w in 0..warps {
                     let warp = &mut self.blocks[0].warps[w];
-                    if warp.candidate().is_none_or(|(pc, _)| groupable(warp, &kernel, pc)) {
+                    if warp.candidate().is_none_or(|(pc, _)| warp.model.may_join_group(&kernel, pc)) {
                         continue;
                     }
                     let before = self.steps;
