@@ -115,7 +115,7 @@ pub struct Ctx<'a> {
     pub shared_accesses: Vec<(u32, u32)>,
     /// Whole runs on several cores: global memory is this view, shared with the other blocks' runs, instead
     /// of `global`; the global bytes this instruction touched are tracked in `touched`.
-    pub par: Option<&'a super::machine::SharedGlobal>,
+    pub par: Option<&'a super::shared_global::SharedGlobal>,
     /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
     pub touched: Option<&'a mut Touched>,
     /// What `clock()` and the reducing barriers' results read ([`Instr::ReadCounter`]).

@@ -7,7 +7,6 @@ pub mod child_launch;
 pub mod curand;
 pub mod decoded;
 pub mod exec;
-pub mod explain;
 pub mod fault;
 pub mod inspect;
 
@@ -21,6 +20,7 @@ pub mod model;
 pub mod printf;
 pub mod race;
 pub mod report;
+mod shared_global;
 
 pub mod warp;
 

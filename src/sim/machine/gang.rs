@@ -18,7 +18,8 @@
 
 use super::parallel::{ParState, Quiet};
 use super::warp_run::{WarpStop, after_general, run_parts};
-use super::{Machine, QUIET_REFUSED, SharedGlobal};
+use super::{Machine, QUIET_REFUSED};
+use crate::sim::shared_global::SharedGlobal;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};

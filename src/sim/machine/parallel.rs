@@ -50,7 +50,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::shared_global::SharedGlobal;
+use crate::sim::shared_global::{SharedGlobal, Undo};
 use super::warp_run::WarpStop;
 use super::{Machine, Outcome};
 use crate::front::launch::Launch;
@@ -505,6 +505,18 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
         }
     }
     false
+}
+
+impl Machine {
+    /// What puts global memory back as it was before a whole run, should a rule fail ([`Undo::point`]).
+    pub(super) fn undo_point(&self) -> Undo {
+        Undo::point(&self.global, self.launch_memory)
+    }
+
+    /// Puts global memory back (no view of it may be left).
+    pub(super) fn undo(&mut self, undo: Undo) {
+        undo.restore(&mut self.global, &self.launch);
+    }
 }
 
 /// What the sub-machines need from the launch, shareable across threads.

@@ -6,7 +6,8 @@
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
 use super::parallel::{UninitSeen, keep_uninit_reads};
-use super::{BlockState, Machine, QUIET_REFUSED, SharedGlobal};
+use super::{BlockState, Machine, QUIET_REFUSED};
+use crate::sim::shared_global::SharedGlobal;
 
 use crate::front::launch::{Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::parallel::{Template, threads};
-use super::shared_global::{SharedGlobal, Undo};
+use crate::sim::shared_global::{SharedGlobal, Undo};
 use super::{Machine, Outcome};
 
 /// A whole run in progress.

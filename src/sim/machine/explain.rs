@@ -2,9 +2,9 @@
 
 use std::collections::BTreeMap;
 
-use super::lane_mask::{LaneMask, format_ranges, threads_phrase};
-use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
-use super::model::LaneStop;
+use super::{Machine, Outcome, Stuck, Wait, WaitKind};
+use crate::sim::lane_mask::{LaneMask, format_ranges, threads_phrase};
+use crate::sim::model::LaneStop;
 use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
 
