@@ -8,8 +8,8 @@ use common::{MODES, compile, initial_ints, line_of, run, run_with, trace};
 use warpdbg::front::launch::Mode;
 use warpdbg::ir::Pc;
 use warpdbg::sim::LaneMask;
-use warpdbg::sim::machine::{Config, LaunchError, Machine, Outcome};
 use warpdbg::sim::inspect::{self, StackEntry};
+use warpdbg::sim::machine::{Config, LaunchError, Machine, Outcome};
 
 // ---------------------------------------------------------------- final memory of every seed kernel
 

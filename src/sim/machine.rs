@@ -374,13 +374,7 @@ impl Machine {
             .blocks
             .iter()
             .map(|b| {
-                let warps: u64 = b
-                    .warps
-                    .iter()
-                    .map(|w| {
-                        (size_of::<Warp>() + w.model.heap_bytes()) as u64
-                    })
-                    .sum();
+                let warps: u64 = b.warps.iter().map(|w| (size_of::<Warp>() + w.model.heap_bytes()) as u64).sum();
                 let spins: usize = b.spin_seen.iter().map(|v| v.capacity() * 8 + 24).sum();
                 (size_of::<BlockState>() + b.regs.capacity() * 8 + b.shared.capacity() + spins) as u64
                     + b.race.bytes()

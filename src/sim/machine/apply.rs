@@ -4,10 +4,10 @@
 
 use std::hash::{Hash, Hasher};
 
+use super::explain;
 use super::{HazardKind, Machine, state_hasher};
 use crate::ir::{Instr, Pc};
 use crate::sim::exec::Effect;
-use super::explain;
 use crate::sim::lane_mask::{LaneMask, format_ranges};
 use crate::sim::model::ModelHazard;
 use crate::sim::warp::Warp;

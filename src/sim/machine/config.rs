@@ -32,7 +32,13 @@ impl Default for Config {
     fn default() -> Self {
         // (The page keeps 2 GiB: a wasm32 module cannot address 4.)
         let memory_cap = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 4 << 30 };
-        Config { max_steps: None, memory_cap, max_resident_blocks: None, schedule_seed: None, tuning: Tuning::default() }
+        Config {
+            max_steps: None,
+            memory_cap,
+            max_resident_blocks: None,
+            schedule_seed: None,
+            tuning: Tuning::default(),
+        }
     }
 }
 
@@ -55,14 +61,9 @@ pub fn program_step_limit(warps: u64, device_bytes: u64) -> u64 {
 #[derive(Clone, Debug, PartialEq)]
 pub enum LaunchError {
     /// Its arrays need more bytes than [`Config::memory_cap`].
-    MemoryCap {
-        needed: u64,
-        cap: u64,
-    },
+    MemoryCap { needed: u64, cap: u64 },
     /// The kernel uses a warp function of CUDA 8 and earlier, which has no meaning under ITS.
-    LegacyWarp {
-        name: String,
-    },
+    LegacyWarp { name: String },
 }
 
 impl std::fmt::Display for LaunchError {

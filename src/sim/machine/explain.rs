@@ -3,10 +3,10 @@
 use std::collections::BTreeMap;
 
 use super::{Machine, Outcome, Stuck, Wait, WaitKind};
-use crate::sim::lane_mask::{LaneMask, format_ranges, threads_phrase};
-use crate::sim::model::LaneStop;
 use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
+use crate::sim::lane_mask::{LaneMask, format_ranges, threads_phrase};
+use crate::sim::model::LaneStop;
 
 /// Hazard text for a pre-Volta `__syncthreads()` reached by only part of a warp.
 pub fn divergent_barrier(

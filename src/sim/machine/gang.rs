@@ -19,13 +19,13 @@
 use super::parallel::{ParState, Quiet};
 use super::warp_run::{WarpStop, after_general, run_parts};
 use super::{Machine, QUIET_REFUSED};
-use crate::sim::shared_global::SharedGlobal;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::metrics::Metrics;
 use crate::sim::model::BackEdge;
+use crate::sim::shared_global::SharedGlobal;
 
 /// A warp issuing with the group (its lanes are kept per warp, beside the group: warps leave the group
 /// often, and a member this small moves cheaply): its progress record for the parallel rule, and what its
@@ -434,7 +434,9 @@ impl Machine {
                 }
                 // The group goes on where its first warp goes; the others leave it.
                 match warp.candidate() {
-                    Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) && warp.model.may_join_group(kernel, npc) => {
+                    Some((npc, nmask))
+                        if next_pc.is_none_or(|p| p == npc) && warp.model.may_join_group(kernel, npc) =>
+                    {
                         next_pc = Some(npc);
                         if nmask != mask {
                             acts[m.w].set(nmask);

@@ -2,12 +2,12 @@
 //! metrics, bank statistics, progress), and what it reports: faults, printf lines, device launches, the
 //! last atomic writes, hazards from its notes.
 
+use super::explain;
 use super::{HazardKind, Machine};
 use crate::front::launch::{Dim3, Mode};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::child_launch::ChildLaunch;
 use crate::sim::exec::{self, Ctx, Effect, ExecError, Note};
-use super::explain;
 use crate::sim::fault::{self, Fault, FaultSite};
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::warp::WarpId;

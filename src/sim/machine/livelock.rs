@@ -4,9 +4,9 @@
 
 use std::hash::{Hash, Hasher};
 
+use super::explain;
 use super::{HASH_EVERY, Machine, Outcome, QUIET_BEFORE_HASHING, state_hasher};
 use crate::ir::Pc;
-use super::explain;
 use crate::sim::lane_mask::LaneMask;
 
 /// One issue recorded for a livelock's explanation.

@@ -50,7 +50,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use crate::sim::shared_global::{SharedGlobal, Undo};
 use super::warp_run::WarpStop;
 use super::{Machine, Outcome};
 use crate::front::launch::Launch;
@@ -59,6 +58,7 @@ use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
 use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
+use crate::sim::shared_global::{SharedGlobal, Undo};
 use crate::sim::warp::Warp;
 
 /// A global byte range `[lo, hi)` a warp instruction accessed.

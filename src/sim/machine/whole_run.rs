@@ -15,8 +15,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::parallel::{Template, threads};
-use crate::sim::shared_global::{SharedGlobal, Undo};
 use super::{Machine, Outcome};
+use crate::sim::shared_global::{SharedGlobal, Undo};
 
 /// A whole run in progress.
 pub(super) struct WholeRun {

@@ -119,8 +119,14 @@ pub trait Model: Sized {
     /// The group `lanes` stands at the `_sync` intrinsic at `pc`, whose mask names `named[l]` for lane `l`:
     /// lanes whose named live lanes are not all there wait for them. True when the group waited (nothing
     /// issues).
-    fn warp_sync_arrive(&mut self, kernel: &Kernel, live: LaneMask, pc: Pc, lanes: LaneMask, named: &[LaneMask; 32])
-    -> bool;
+    fn warp_sync_arrive(
+        &mut self,
+        kernel: &Kernel,
+        live: LaneMask,
+        pc: Pc,
+        lanes: LaneMask,
+        named: &[LaneMask; 32],
+    ) -> bool;
 
     /// Lanes waiting at a `_sync` intrinsic for lanes that have now exited go on.
     fn release_warp_syncs(&mut self, kernel: &Kernel, live: LaneMask);
@@ -426,8 +432,7 @@ impl WarpModel {
         // A warp has a handful of groups: a small vector searched in order beats a tree (compare mode asks this
         // for every warp the two models move, every step).
         let mut by_pc: Vec<((Pc, &'static str), u32)> = Vec::with_capacity(4);
-        let add = |pc: Pc, what: &'static str, lanes: LaneMask| match by_pc.iter_mut().find(|(k, _)| *k == (pc, what))
-        {
+        let add = |pc: Pc, what: &'static str, lanes: LaneMask| match by_pc.iter_mut().find(|(k, _)| *k == (pc, what)) {
             Some((_, m)) => *m |= lanes.0,
             None => by_pc.push(((pc, what), lanes.0)),
         };

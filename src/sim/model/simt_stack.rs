@@ -316,9 +316,15 @@ impl Model for SimtWarp {
             .rev()
             .map(|(i, e)| {
                 let top = i + 1 == entries.len();
-                let rpc = if e.rpc == Pc::EXIT { "exit".to_string() } else { format!("{} ({})", e.rpc.0, line_of(e.rpc)) };
+                let rpc =
+                    if e.rpc == Pc::EXIT { "exit".to_string() } else { format!("{} ({})", e.rpc.0, line_of(e.rpc)) };
                 DetailRow {
-                    text: format!("{}#{i}  pc {} ({})  rpc {rpc}", if top { "▶ " } else { "  " }, e.pc.0, line_of(e.pc)),
+                    text: format!(
+                        "{}#{i}  pc {} ({})  rpc {rpc}",
+                        if top { "▶ " } else { "  " },
+                        e.pc.0,
+                        line_of(e.pc)
+                    ),
                     lanes: e.mask,
                     current: top,
                 }
