@@ -11,7 +11,7 @@ use crate::front;
 use crate::front::launch::{Mode, Overrides};
 use crate::ir::print::print_kernel;
 use crate::sim::memory_report::MemoryDetail;
-use crate::sim::{Config, Machine, Outcome, report};
+use crate::sim::{Config, Machine, Outcome, Tuning, report};
 use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
 use crate::tui::theme::Theme;
@@ -295,6 +295,15 @@ pub enum Command {
     },
 }
 
+/// The simulator's configuration before a command's own settings, with its debug switches read from the
+/// environment: `WARPDBG_NO_AVX2` (the portable data path) and `WARPDBG_PAR_DEBUG` (say why a whole run on
+/// several cores was refused).
+pub(crate) fn base_config() -> Config {
+    let set = |name: &str| std::env::var_os(name).is_some();
+    let tuning = Tuning { portable: set("WARPDBG_NO_AVX2"), explain_refusals: set("WARPDBG_PAR_DEBUG") };
+    Config { tuning, ..Config::default() }
+}
+
 /// Runs a parsed command line; returns the process exit status. `warpdbg run` on a whole program (a file
 /// with `main`) exits with the program's own status (programs.md); everything else with an [`Exit`].
 pub fn run_status(cli: Cli) -> u8 {
@@ -304,7 +313,7 @@ pub fn run_status(cli: Cli) -> u8 {
     {
         let options = crate::program::RunOptions {
             mode: launch.mode.unwrap_or_default(),
-            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..Config::default() },
+            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..base_config() },
             args: program_args.clone(),
             json: json.then_some(*memory),
             ..Default::default()
@@ -320,7 +329,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Check { file, launch, ir }) => check(&file, &launch, ir),
         Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks, .. }) => {
             let json = json.then_some(memory);
-            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
+            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..base_config() };
             match explore {
                 Some(n) => explore_command(&file, &launch, json.is_some(), config, n),
                 None if bench => bench_command(&file, &launch, config),
@@ -329,7 +338,7 @@ pub fn run(cli: Cli) -> Exit {
             }
         }
         Some(Command::Trace { file, launch, jsonl, max_steps, program_args }) => {
-            let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..Config::default() };
+            let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..base_config() };
             match program::read(&file) {
                 Some(bytes) => program::trace(&file, &bytes, &launch, &program_args, jsonl, config),
                 None => trace_command(&file, &launch, jsonl, config),
@@ -563,7 +572,7 @@ pub fn make_app_with_args(path: &Path, launch: &LaunchArgs, ui: &UiArgs, program
         return program::app(path, &bytes, launch, program_args, keymap, theme);
     }
     let compiled = load(path, launch)?;
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..base_config() };
     let session = Session::new(compiled, config).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage
@@ -996,7 +1005,7 @@ fn why_command(
     lane: u32,
     program_args: &[String],
 ) -> Exit {
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..base_config() };
     let program = program::read(path);
     let mut session = match &program {
         Some(bytes) => match program::session(path, bytes, launch, program_args) {

@@ -1,12 +1,12 @@
 //! Executes one instruction for a set of lanes of one warp: the data path, independent of how the execution
 //! model picked those lanes. Control flow comes back as an [`Effect`] for the model to apply.
-
 //!
 //! Two paths execute an instruction: [`execute`] (`general.rs`) runs any instruction of the IR, and
 //! [`execute_decoded`] (`decoded.rs`) the pre-decoded fast forms whole runs issue, for one warp; `wide.rs`
 //! runs an ALU operation for a group of consecutive warps at once. `lanes.rs` holds the whole-warp lane loops
-//! they share, `bulk.rs` whole runs' loads and stores of a warp in one go. This file holds what they all work on: the context ([`Ctx`]) with its memory accesses, and
-//! what an instruction reports ([`Effect`], [`ExecError`], [`Note`]).
+//! they share, `bulk.rs` whole runs' loads and stores of a warp in one go. This file holds what they all
+//! work on: the context ([`Ctx`]) with its memory accesses, and what an instruction reports ([`Effect`],
+//! [`ExecError`], [`Note`]).
 
 mod bulk;
 mod decoded;
@@ -18,6 +18,7 @@ pub use decoded::{Flow, execute_decoded};
 pub use general::execute;
 pub use wide::{Uniform, WideLanes, execute_wide};
 
+use super::lane_bits::DataPath;
 use super::lane_mask::LaneMask;
 use super::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use super::race::{Access, Race, RaceShadow};
@@ -130,6 +131,8 @@ pub struct Ctx<'a> {
     pub touched: Option<&'a mut Touched>,
     /// What `clock()` and the reducing barriers' results read ([`Instr::ReadCounter`]).
     pub counters: Counters,
+    /// Which build of the data path runs.
+    pub path: DataPath,
 }
 
 /// The machine's values an instruction may read (see [`crate::ir::Counter`]).

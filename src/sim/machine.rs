@@ -20,6 +20,7 @@ use std::sync::Arc;
 
 use super::child_launch::ChildLaunch;
 use super::exec::Effect;
+use super::lane_bits::DataPath;
 use super::lane_mask::LaneMask;
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
@@ -98,6 +99,9 @@ pub struct Machine {
     pub last_atomic: HashMap<u64, AtomicWrite>,
     mem_epoch: u64,
     schedule_seed: Option<u64>,
+    tuning: Tuning,
+    /// Which build of the data path runs (`tuning.portable`, and the CPU).
+    path: DataPath,
     /// Reused buffer for one instruction's shared-memory accesses (no allocation per step).
     shared_scratch: Vec<(u32, u32)>,
     /// Set in the machines that run a range of blocks of a whole run on several cores (`parallel`).
@@ -124,46 +128,10 @@ impl Machine {
         }
         let kernel = Arc::new(compiled.kernel.clone());
         let (global, params) = GlobalMemory::from_launch(&launch);
-        let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
-        let threads = launch.block.count().max(1);
-        let total_blocks = launch.grid.count();
-        let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
-        let warps = total_blocks * launch.warps_per_block();
+        let warps = launch.grid.count() * launch.warps_per_block();
         let max_steps = config.max_steps.unwrap_or_else(|| kernel_file_step_limit(warps));
-        let mut m = Machine {
-            kernel,
-            file: compiled.source().name.clone(),
-            launch,
-            global,
-            layout,
-            params,
-            blocks: vec![],
-            next_block: 0,
-            total_blocks,
-            max_resident,
-            order: vec![],
-            cursor: 0,
-            steps: 0,
-            max_steps,
-            metrics: Metrics { warps, ..Default::default() },
-            hazards: vec![],
-            output: vec![],
-            children: vec![],
-            outcome: None,
-            quiet: 0,
-            seen: HashSet::new(),
-            recent: VecDeque::with_capacity(512),
-            last_atomic: HashMap::new(),
-            mem_epoch: 0,
-            schedule_seed: config.schedule_seed,
-            shared_scratch: Vec::with_capacity(32),
-            par: None,
-            ran_parallel: false,
-            launch_memory: true,
-            whole: whole_run::Slot::default(),
-        };
-        m.dispatch();
-        Ok(m)
+        let file = compiled.source().name.clone();
+        Ok(Machine::start(kernel, launch, file, (global, params, true), max_steps, config))
     }
 
     /// A launch of a whole program: `kernel` runs on `global` (the program's device memory, which persists
@@ -178,13 +146,27 @@ impl Machine {
         params: Vec<u64>,
         config: &Config,
     ) -> Machine {
+        let warps = launch.grid.count() * launch.warps_per_block();
+        let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
+        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes));
+        Machine::start(kernel, launch, file, (global, params, false), max_steps, config)
+    }
+
+    /// The machine of a launch of `kernel` on `global` (the launch's own memory when `launch_memory`) with
+    /// parameter values `params`, its first blocks dispatched.
+    fn start(
+        kernel: Arc<Kernel>,
+        launch: Launch,
+        file: String,
+        (global, params, launch_memory): (GlobalMemory, Vec<u64>, bool),
+        max_steps: u64,
+        config: &Config,
+    ) -> Machine {
         let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
         let threads = launch.block.count().max(1);
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
-        let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
-        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes));
         let mut m = Machine {
             kernel,
             file,
@@ -211,10 +193,12 @@ impl Machine {
             last_atomic: HashMap::new(),
             mem_epoch: 0,
             schedule_seed: config.schedule_seed,
+            tuning: config.tuning,
+            path: DataPath::new(config.tuning.portable),
             shared_scratch: Vec::with_capacity(32),
             par: None,
             ran_parallel: false,
-            launch_memory: false,
+            launch_memory,
             whole: whole_run::Slot::default(),
         };
         m.dispatch();

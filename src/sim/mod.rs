@@ -25,5 +25,5 @@ mod shared_global;
 pub mod warp;
 
 pub use lane_mask::LaneMask;
-pub use machine::{Config, Halt, Issue, LaunchError, Machine, Outcome, Stops, WholeProgress};
+pub use machine::{Config, Halt, Issue, LaunchError, Machine, Outcome, Stops, Tuning, WholeProgress};
 pub use warp::WarpId;

@@ -88,7 +88,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow
         Op::Branch { cond } => {
             let at = cond as usize * ctx.stride + ctx.base;
             let c: &[u64; 32] = ctx.regs[at..at + 32].try_into().expect("a warp's row holds 32 lanes");
-            return Flow::Branch(LaneMask(crate::sim::lane_bits::nonzero_mask(c) & act.mask.0));
+            return Flow::Branch(LaneMask(crate::sim::lane_bits::nonzero_mask(c, ctx.path) & act.mask.0));
         }
         Op::General => return Flow::General,
     }

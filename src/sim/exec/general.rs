@@ -14,8 +14,8 @@ use crate::sim::memory::{self, AccessKind};
 #[inline]
 pub fn execute(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecError> {
     #[cfg(target_arch = "x86_64")]
-    if crate::sim::lane_bits::use_avx2() {
-        // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+    if ctx.path.avx2() {
+        // SAFETY: the CPU has AVX2 (the context's `DataPath` says so only then).
         return unsafe { execute_avx2(ctx, pc, mask) };
     }
     execute_here(ctx, pc, mask)
@@ -308,7 +308,7 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
         Instr::Jump { target } => return Ok(Effect::Jump(*target)),
         Instr::Branch { cond, then_pc, else_pc, reconv, site } => {
             let c = Src::of(*cond, ctx.stride, ctx.base).lanes(ctx.regs);
-            let taken = crate::sim::lane_bits::nonzero_mask(&c);
+            let taken = crate::sim::lane_bits::nonzero_mask(&c, ctx.path);
             return Ok(Effect::Branch {
                 taken: LaneMask(taken & mask.0),
                 then_pc: *then_pc,

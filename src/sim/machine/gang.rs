@@ -72,8 +72,8 @@ impl Machine {
         fresh: bool,
     ) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
-        if crate::sim::lane_bits::use_avx2() {
-            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+        if self.path.avx2() {
+            // SAFETY: the CPU has AVX2 (the machine's `DataPath` says so only then).
             return unsafe { self.run_groups_avx2(kernel, program, view, fresh) };
         }
         self.run_groups_here(kernel, program, view, fresh)
@@ -192,7 +192,7 @@ impl Machine {
         mut pc: Pc,
     ) -> GroupStop {
         let Group { members, acts, wide, uniform } = g;
-        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, path, .. } = self;
         let Some(p) = par.as_mut() else { return GroupStop::Refused };
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
@@ -202,7 +202,8 @@ impl Machine {
             m.quiet = p.quiet(m.w as u32);
         }
         let mut touched = exec::Touched::default();
-        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
+        let (mut ctx, warps, spin_seen) =
+            run_parts(kernel, (layout, global, launch, *path), block, view, &mut touched, pc);
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
         let (mut consecutive, mut changed, mut threads) = (false, true, 0);
         // Lockstep (pre-Volta) warps issue jumps that nothing reconverges at like straight instructions.

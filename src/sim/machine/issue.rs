@@ -84,6 +84,7 @@ impl Machine {
                 par: self.par.as_ref().map(|p| &*p.view),
                 touched: touched.as_mut(),
                 counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
+                path: self.path,
             };
             let r = exec::execute(&mut ctx, pc, mask);
             let warp = block.linear * self.launch.warps_per_block() + w as u64;

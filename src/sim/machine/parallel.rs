@@ -51,11 +51,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use rayon::prelude::*;
 
 use super::warp_run::WarpStop;
-use super::{Machine, Outcome};
+use super::{Machine, Outcome, Tuning};
 use crate::front::launch::Launch;
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
+use crate::sim::lane_bits::DataPath;
 use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
 use crate::sim::shared_global::{SharedGlobal, Undo};
@@ -526,6 +527,7 @@ pub(super) struct Template {
     layout: SharedLayout,
     params: Vec<u64>,
     max_steps: u64,
+    tuning: Tuning,
 }
 
 impl Machine {
@@ -558,6 +560,7 @@ impl Machine {
             layout: self.layout.clone(),
             params: self.params.clone(),
             max_steps: self.max_steps,
+            tuning: self.tuning,
         }
     }
 
@@ -589,6 +592,8 @@ impl Machine {
             last_atomic: Default::default(),
             mem_epoch: 0,
             schedule_seed: None,
+            tuning: t.tuning,
+            path: DataPath::new(t.tuning.portable),
             shared_scratch: Vec::with_capacity(32),
             par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
@@ -694,7 +699,7 @@ impl Machine {
         let mut mem_epoch = 0;
         for r in &results {
             let Some(m) = r.as_ref() else {
-                if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
+                if self.tuning.explain_refusals {
                     eprintln!("parallel: a block range failed");
                 }
                 return None;

@@ -13,6 +13,7 @@ use crate::front::launch::{Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
+use crate::sim::lane_bits::DataPath;
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
@@ -35,7 +36,7 @@ pub(super) enum WarpStop {
 /// touches, global and shared, are kept in `touched`. Lanes start at thread 0: callers set `base`.
 pub(super) fn run_parts<'a>(
     kernel: &'a Kernel,
-    (layout, global, launch): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch),
+    (layout, global, launch, path): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch, DataPath),
     block: &'a mut BlockState,
     view: &'a SharedGlobal,
     touched: &'a mut exec::Touched,
@@ -69,6 +70,7 @@ pub(super) fn run_parts<'a>(
         touched: Some(touched),
         // (Kernels that read counters never run here: `Machine::parallel_eligible`.)
         counters: exec::Counters::default(),
+        path,
     };
     (ctx, &mut block.warps, &mut block.spin_seen)
 }
@@ -96,8 +98,8 @@ impl Machine {
     /// memory.
     pub(super) fn run_warp(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
-        if crate::sim::lane_bits::use_avx2() {
-            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+        if self.path.avx2() {
+            // SAFETY: the CPU has AVX2 (the machine's `DataPath` says so only then).
             return unsafe { self.run_warp_avx2(kernel, program, view, w) };
         }
         self.run_warp_here(kernel, program, view, w)
@@ -177,13 +179,14 @@ impl Machine {
         mut pc: Pc,
         mut mask: LaneMask,
     ) -> Option<(Pc, LaneMask, Option<Effect>)> {
-        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, path, .. } = self;
         let p = par.as_mut()?;
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
         let warp_key = block.linear * launch.warps_per_block() + w as u64;
         let mut touched = exec::Touched::default();
-        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
+        let (mut ctx, warps, spin_seen) =
+            run_parts(kernel, (layout, global, launch, *path), block, view, &mut touched, pc);
         ctx.base = w * 32;
         let warp = &mut warps[w];
         // Totals kept here and added once: one increment per issue of a few counters in memory is a
