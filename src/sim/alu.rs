@@ -9,6 +9,14 @@ use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DivideByZero;
 
+impl std::fmt::Display for DivideByZero {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("integer division by zero")
+    }
+}
+
+impl std::error::Error for DivideByZero {}
+
 /// The bits a float operation leaves in a register: the GPU's single-precision units give every NaN result
 /// as the canonical `0x7fffffff` (measured on an H100: `inf - inf`, `0 * inf`, `sqrtf(-1)`, `-nan`), where
 /// x86 gives `0xffc00000` (which `printf` shows as `-nan`). Double precision gives x86's `0xfff8...` on both.

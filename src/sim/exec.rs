@@ -64,6 +64,27 @@ pub enum ExecError {
     },
 }
 
+impl std::fmt::Display for ExecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExecError::Memory { lane, access, size, addr, err } => {
+                write!(f, "lane {lane}: {}-byte {} at {addr:#x}: {err}", size, access.word())
+            }
+            ExecError::DivideByZero { lane } => write!(f, "lane {lane}: integer division by zero"),
+            ExecError::Assert { lane, .. } => write!(f, "lane {lane}: assertion failed"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExecError::Memory { err, .. } => Some(err),
+            _ => None,
+        }
+    }
+}
+
 /// Things worth telling the student that do not stop the machine.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Note {
