@@ -7,9 +7,8 @@ mod common;
 use common::{MODES, compile, initial_ints, line_of, run, run_with, trace};
 use warpdbg::front::launch::Mode;
 use warpdbg::ir::Pc;
-use warpdbg::sim::LaneMask;
 use warpdbg::sim::inspect::{self, StackEntry};
-use warpdbg::sim::machine::{Config, LaunchError, Machine, Outcome};
+use warpdbg::sim::{Config, LaneMask, LaunchError, Machine, Outcome};
 
 // ---------------------------------------------------------------- final memory of every seed kernel
 

@@ -26,10 +26,7 @@ use crate::debug::session::Session;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::source::{FileId, SourceFile, SourceMap, Span};
 use crate::ir::{Instr, Kernel, Operand, Pc, Ty};
-use crate::sim::LaneMask;
-use crate::sim::inspect;
-use crate::sim::lane_mask::{format_ranges, threads_phrase};
-use crate::sim::machine::HazardKind;
+use crate::sim::{HazardKind, LaneMask, format_ranges, inspect, threads_phrase};
 
 /// The name spec diagnostics give their text (`breakpoint:1:12`).
 pub const SPEC_FILE: &str = "breakpoint";
@@ -865,13 +862,7 @@ pub fn conditional_line(bp: &Breakpoint) -> Option<u32> {
 
 /// Does a warp arriving at `line` (lanes `mask` of warp `warp` of `block`) stop at one of `bps`' conditional
 /// line breakpoints: does a condition hold for one of its lanes? (What [`before_issue`] checks for them.)
-pub fn arrival_holds(
-    bps: &[Breakpoint],
-    line: u32,
-    block: &crate::sim::machine::BlockState,
-    warp: u32,
-    mask: LaneMask,
-) -> bool {
+pub fn arrival_holds(bps: &[Breakpoint], line: u32, block: &crate::sim::BlockState, warp: u32, mask: LaneMask) -> bool {
     bps.iter().any(|bp| match &bp.kind {
         Kind::Line { line: l, cond: Some(c) } if *l == line => mask.iter().any(|lane| {
             let tid = warp * 32 + lane;

@@ -9,6 +9,7 @@ use super::machine::{BlockState, Machine, Outcome};
 use super::warp::Warp;
 use crate::ir::{Kernel, Pc};
 
+pub use super::banks::{BankHits, bank_matrix};
 pub use super::model::{DetailNote, DetailRow, NoteKind, SimtStack, StackEntry, WarpDetail};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -134,11 +134,13 @@ pub unsafe fn nonzero_mask_avx2(values: &[u64; 32]) -> u32 {
 }
 
 /// [`eq_mask`] one lane at a time (the other targets' version, and the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 pub fn eq_mask_plain(values: &[u32; 32], x: u32) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v == x) as u32) << l)
 }
 
 /// [`nonzero_mask`] one lane at a time.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 pub fn nonzero_mask_plain(values: &[u64; 32]) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v != 0) as u32) << l)
 }

@@ -34,10 +34,6 @@ impl WideLanes {
     pub fn len(&self) -> usize {
         self.select.len()
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.select.is_empty()
-    }
 }
 
 /// The rows of a block's register file known to hold one value in every lane of every warp (a block's

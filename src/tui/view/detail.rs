@@ -9,8 +9,8 @@ use ratatui::widgets::Wrap;
 
 use super::warps::lane_bar;
 use super::{pane_block, paragraph};
+use crate::sim::format_ranges;
 use crate::sim::inspect::{self, NoteKind};
-use crate::sim::lane_mask::format_ranges;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
