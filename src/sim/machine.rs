@@ -5,14 +5,16 @@
 //! new one starts when one finishes, as on an SM); every step issues one instruction for one warp (one thread
 //! group in ITS), round-robin over the resident warps in (block, warp) order, skipping warps that cannot issue.
 //!
-//! This file holds the machine's state and its stepping; each child module adds one concern's methods to
-//! [`Machine`] (`issue`: the data path of an issue and what it reports; `apply`: its effect on the warp's
-//! execution model, barriers, `_sync` waits, spins; `livelock`; `stops`: breakpoints; `parallel`, `gang`,
-//! `warp_run`, `whole_run`: whole runs on several cores; `explain`: deadlock and livelock explanations) or
-//! holds a type the machine keeps (`block`, `config`, `outcome`, `hazards`). So the children use this
-//! file's `Machine` and the machine uses their types and methods: those parent-child edges are the only
-//! circles here, by design (one type, its methods grouped by concern). Among the children, `gang` uses
-//! `warp_run` and `parallel`, and `warp_run` and `whole_run` use `parallel`, never the other way.
+//! This file holds the machine's state and its stepping. Each child module either adds one concern's
+//! methods to [`Machine`] (`issue`: the data path of an issue and what it reports, hazards included;
+//! `apply`: its effect on the warp's execution model, barriers, `_sync` waits, spins; `livelock`; `stops`:
+//! breakpoints; `parallel`, `gang`, `warp_run`, `whole_run`: whole runs on several cores; `explain`:
+//! deadlock, livelock and hazard texts) or holds types (`block`, `config`, `outcome`, `records`,
+//! `hazards`, `template`), which use no other file here. The only import circles are between this file and
+//! `stops`, `parallel` and `whole_run`: they add methods to the machine, which keeps their state (its
+//! breakpoints' `Stops`, a whole run's `ParState` and `Slot`): one type with its methods grouped by concern.
+//! Among the children, `gang` uses `warp_run` and `parallel`, `warp_run` uses `parallel`, and several use
+//! `explain` and the type files; none of these runs back.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hasher};
@@ -40,15 +42,17 @@ mod issue;
 mod livelock;
 mod outcome;
 mod parallel;
+mod records;
 mod stops;
+mod template;
 mod warp_run;
 mod whole_run;
 pub use block::BlockState;
 pub use config::{Config, LaunchError, Tuning, kernel_file_step_limit, program_step_limit};
 pub use hazards::{Hazard, HazardKind};
-pub use issue::{AtomicWrite, Issue, PrintfLine};
-use livelock::Recent;
 pub use outcome::{Outcome, Stuck, Wait, WaitKind};
+use records::Recent;
+pub use records::{AtomicWrite, Issue, PrintfLine};
 use stops::Step;
 pub use stops::{ArrivalFilter, Halt, Stops};
 pub use whole_run::WholeProgress;
@@ -418,7 +422,7 @@ impl Machine {
             return Step::Final(Outcome::StepLimit);
         }
         let Some((i, b, w, pc, mask)) = self.find_issue() else {
-            return Step::Final(explain::deadlock(self));
+            return Step::Final(self.explain_deadlock());
         };
         if let Some(line) = stops.and_then(|s| s.halts(kernel, &self.blocks[b], w, pc, mask)) {
             return Step::Halt(line);

@@ -1,8 +1,8 @@
 //! Whole runs: a warp's load or store in one go, where its lanes access consecutive elements (or, for loads,
 //! any elements of one allocation), through the shared view of global memory (`Ctx::par`).
 
+use super::context::{Ctx, TOUCH_GAP};
 use super::lanes::Src;
-use super::{Ctx, TOUCH_GAP};
 use crate::ir::{Operand, Reg};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::memory;

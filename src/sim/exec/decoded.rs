@@ -1,14 +1,14 @@
 //! [`execute_decoded`]: a pre-decoded instruction (`sim::decoded`) for a set of lanes of one warp, the
 //! fast forms a whole run issues.
 
-use super::Ctx;
 use super::bulk::{load_elems, store_elems};
+use super::context::Ctx;
 use super::lanes::{divide_u32, map1, map2, special};
 use crate::ir::{Operand, Pc, Reg};
 use crate::sim::decoded::{Alu, Op, Row};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 
-/// What a pre-decoded instruction did (small, unlike [`Effect`](super::Effect) and [`ExecError`](super::ExecError): it is returned at every
+/// What a pre-decoded instruction did (small, unlike [`Effect`](super::context::Effect) and [`ExecError`](super::context::ExecError): it is returned at every
 /// issue of a whole run).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Flow {
@@ -18,11 +18,11 @@ pub enum Flow {
     Branch(LaneMask),
     /// A lane faulted: the whole run is refused (single-stepping reports it).
     Fault,
-    /// Nothing done: [`execute`](super::execute) runs this instruction.
+    /// Nothing done: [`execute`](super::general::execute) runs this instruction.
     General,
 }
 
-/// Executes a pre-decoded instruction (`pc` is its index) for the lanes in `mask`, as [`execute`](super::execute) executes
+/// Executes a pre-decoded instruction (`pc` is its index) for the lanes in `mask`, as [`execute`](super::general::execute) executes
 /// the IR's; [`Flow::General`], with nothing done, when the instruction has no fast form or this issue is not
 /// its fast case.
 #[inline(always)]

@@ -1,8 +1,8 @@
 //! [`execute`]: any instruction of the IR for a set of lanes of one warp.
 
 use super::bulk::{load_elems, load_gather, store_elems};
+use super::context::{Ctx, Effect, ExecError, Note};
 use super::lanes::{Src, map1, map2, special};
-use super::{Ctx, Effect, ExecError, Note};
 use crate::front::tast::{AtomicOp, BarrierReduce, ShflKind, VoteKind};
 use crate::ir::{Counter, Instr, Operand, Pc, Ty};
 use crate::sim::alu;

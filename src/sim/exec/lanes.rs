@@ -1,7 +1,7 @@
 //! Whole-warp lane loops both paths share: every lane of a warp's register row computed, the active ones
 //! written (a loop the compiler vectorises), and the specials.
 
-use super::{Ctx, ExecError};
+use super::context::{Ctx, ExecError};
 use crate::front::tast::Special;
 use crate::ir::{Operand, Reg};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};

@@ -2,7 +2,7 @@
 //! lanes are one stretch of each register row (register `r` of thread `t` is at `r * stride + t`), so an
 //! ALU operation is one loop over all of them instead of one per warp.
 
-use super::Ctx;
+use super::context::Ctx;
 use super::lanes::uniform_power_of_two;
 use crate::front::tast::Special;
 use crate::ir::{Instr, Operand};

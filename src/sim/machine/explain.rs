@@ -7,6 +7,24 @@ use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::lane_mask::{LaneMask, format_ranges, threads_phrase};
 use crate::sim::model::LaneStop;
+use crate::sim::race::Race;
+
+impl Machine {
+    /// The deadlock outcome, explained: no warp can issue.
+    pub(super) fn explain_deadlock(&self) -> Outcome {
+        deadlock(self)
+    }
+
+    /// The livelock outcome, explained: the machine state repeats with no thread finishing.
+    pub(super) fn explain_livelock(&self) -> Outcome {
+        livelock(self)
+    }
+
+    /// Hazard text for the shared-memory race `r`.
+    pub(super) fn shared_race_text(&self, r: &Race) -> String {
+        shared_race(self, r)
+    }
+}
 
 /// Hazard text for a pre-Volta `__syncthreads()` reached by only part of a warp.
 pub fn divergent_barrier(
@@ -87,7 +105,7 @@ fn describe(m: &Machine, spot: Spot, tids: &[u32]) -> String {
 }
 
 /// No warp can issue: explain every place threads wait, block by block.
-pub fn deadlock(m: &Machine) -> Outcome {
+fn deadlock(m: &Machine) -> Outcome {
     let mut waits = vec![];
     let mut text = String::new();
     let mut barrier_lines_per_warp = false;
@@ -146,7 +164,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
 }
 
 /// The machine state repeats with no thread finishing: explain who spins and who waits for them.
-pub fn livelock(m: &Machine) -> Outcome {
+fn livelock(m: &Machine) -> Outcome {
     let mut waits = vec![];
     let mut text = String::new();
     let recent: Vec<(usize, u32, Pc, LaneMask)> = m.recent().collect();
@@ -294,7 +312,7 @@ pub fn livelock(m: &Machine) -> Outcome {
 }
 
 /// Hazard text for a shared-memory race, with compute-sanitizer racecheck's first line.
-pub fn shared_race(m: &Machine, r: &crate::sim::race::Race) -> String {
+fn shared_race(m: &Machine, r: &Race) -> String {
     let kind = |w: bool| if w { "Write" } else { "Read" };
     let verb = |w: bool| if w { "wrote" } else { "read" };
     let (l1, l2) = (m.kernel.line(r.first.pc), m.kernel.line(r.second.pc));

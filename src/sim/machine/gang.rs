@@ -16,8 +16,8 @@
 //! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
-use super::parallel::{ParState, Quiet};
-use super::warp_run::{WarpStop, after_general, run_parts};
+use super::parallel::{ParState, Quiet, WarpStop};
+use super::warp_run::{after_general, run_parts};
 use super::{Machine, QUIET_REFUSED};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};

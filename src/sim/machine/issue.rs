@@ -1,48 +1,16 @@
 //! One issue: the instruction's data path for a warp's lanes and every count an issue makes (steps,
 //! metrics, bank statistics, progress), and what it reports: faults, printf lines, device launches, the
-//! last atomic writes, hazards from its notes.
+//! last atomic writes, and hazards (one record per kind and line: `hazards.rs`).
 
-use super::explain;
-use super::{HazardKind, Machine};
-use crate::front::launch::{Dim3, Mode};
+use super::Machine;
+use super::hazards::{Hazard, HazardKind, count_lowest};
+use super::records::{AtomicWrite, PrintfLine};
+use crate::front::launch::Mode;
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::child_launch::ChildLaunch;
 use crate::sim::exec::{self, Ctx, Effect, ExecError, Note};
 use crate::sim::fault::{self, Fault, FaultSite};
 use crate::sim::lane_mask::LaneMask;
-use crate::sim::warp::WarpId;
-
-/// One line of device printf output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrintfLine {
-    pub step: u64,
-    pub block: Dim3,
-    pub thread: Dim3,
-    pub text: String,
-}
-
-/// One issued instruction (a trace line).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Issue {
-    /// 1-based: the first instruction issued is step 1.
-    pub step: u64,
-    pub block: Dim3,
-    pub warp: WarpId,
-    pub pc: Pc,
-    pub line: u32,
-    pub mask: LaneMask,
-    /// Pre-Volta: SIMT-stack depth when it issued.
-    pub stack_depth: Option<u32>,
-}
-
-/// The last atomic that changed an address: who holds a lock.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AtomicWrite {
-    pub block: Dim3,
-    pub tid: u32,
-    pub line: u32,
-    pub step: u64,
-}
 
 impl Machine {
     /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every
@@ -170,7 +138,7 @@ impl Machine {
                 }),
                 Note::UninitRead { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
                 Note::SharedRace(r) => {
-                    let msg = explain::shared_race(self, &r);
+                    let msg = self.shared_race_text(&r);
                     self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);
                 }
                 Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, (linear, w as u32 * 32), || {
@@ -182,5 +150,54 @@ impl Machine {
             }
         }
         let _ = pc;
+    }
+}
+
+impl Machine {
+    /// One occurrence of a hazard by thread `who`, described by `message` (only called when the record
+    /// describes this occurrence).
+    pub(super) fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
+        self.hazards_seen(kind, line, 1, who, |_| message())
+    }
+
+    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message` (only
+    /// called when the record describes this occurrence).
+    pub(super) fn hazards_seen(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        count: u64,
+        who: (u64, u32),
+        message: impl FnOnce(&Machine) -> String,
+    ) {
+        match self.hazards.iter().position(|h| h.kind == kind && h.line == line) {
+            Some(i) => {
+                let h = &mut self.hazards[i];
+                if count_lowest(&mut h.count, &mut h.who, count, who) {
+                    self.hazards[i].message = message(self);
+                }
+            }
+            None => {
+                let message = message(self);
+                self.hazards.push(Hazard { kind, line, message, count, who });
+            }
+        }
+    }
+
+    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
+    /// of them, this thread's the lowest-numbered).
+    pub(super) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
+        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), |m| {
+            let (idx, thread) = (m.launch.block_idx(linear), m.launch.thread_idx(tid));
+            let what = match m.global.describe(addr) {
+                Some((name, i)) => format!("{name}[{i}]"),
+                None => format!("{addr:#x}"),
+            };
+            format!(
+                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
+                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
+                 Copy or set the data before the kernel reads it"
+            )
+        })
     }
 }

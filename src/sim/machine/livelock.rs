@@ -4,19 +4,9 @@
 
 use std::hash::{Hash, Hasher};
 
-use super::explain;
 use super::{HASH_EVERY, Machine, Outcome, QUIET_BEFORE_HASHING, state_hasher};
 use crate::ir::Pc;
 use crate::sim::lane_mask::LaneMask;
-
-/// One issue recorded for a livelock's explanation.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Recent {
-    pub(super) slot: usize,
-    pub(super) warp: u32,
-    pub(super) pc: Pc,
-    pub(super) mask: LaneMask,
-}
 
 impl Machine {
     /// Whole-machine livelock: after a long quiet stretch, a repeated state means the machine loops forever.
@@ -45,7 +35,7 @@ impl Machine {
         }
         let key = h.finish();
         if !self.seen.insert(key) {
-            return Some(explain::livelock(self));
+            return Some(self.explain_livelock());
         }
         if self.seen.len() > 1 << 16 {
             self.seen.clear();

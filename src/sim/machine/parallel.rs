@@ -50,17 +50,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::warp_run::WarpStop;
-use super::{Machine, Outcome, Tuning};
-use crate::front::launch::Launch;
+use super::template::{Template, threads};
+use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
 use crate::sim::lane_bits::DataPath;
-use crate::sim::memory::{GlobalMemory, SharedLayout};
+use crate::sim::memory::GlobalMemory;
 use crate::sim::metrics::Metrics;
 use crate::sim::shared_global::{SharedGlobal, Undo};
 use crate::sim::warp::Warp;
+
+/// Why a warp's run stopped (`warp_run.rs`, `gang.rs`).
+pub(super) enum WarpStop {
+    /// The warp cannot issue (waiting at a barrier, or finished while others go on).
+    Waits,
+    /// Its block finished and was retired.
+    BlockDone,
+    /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
+    /// without progress, or an order-sensitive access): run the launch sequentially.
+    Refused,
+}
 
 /// A global byte range `[lo, hi)` a warp instruction accessed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -520,16 +530,6 @@ impl Machine {
     }
 }
 
-/// What the sub-machines need from the launch, shareable across threads.
-pub(super) struct Template {
-    kernel: Kernel,
-    launch: Launch,
-    layout: SharedLayout,
-    params: Vec<u64>,
-    max_steps: u64,
-    tuning: Tuning,
-}
-
 impl Machine {
     /// Can this run use several cores at all (see the module's rule)?
     pub(super) fn parallel_eligible(&self) -> bool {
@@ -732,14 +732,6 @@ impl Machine {
         self.ran_parallel = true;
         Some(Outcome::Completed)
     }
-}
-
-/// How many threads [`map_on_threads`] spreads over.
-pub(super) fn threads() -> usize {
-    #[cfg(feature = "parallel")]
-    return rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    1
 }
 
 /// `f` of `0..n`, in order, computed on rayon's threads (one after another without the `parallel` feature,

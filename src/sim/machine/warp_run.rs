@@ -5,7 +5,7 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-use super::parallel::{UninitSeen, keep_uninit_reads};
+use super::parallel::{UninitSeen, WarpStop, keep_uninit_reads};
 use super::{BlockState, Machine, QUIET_REFUSED};
 use crate::sim::shared_global::SharedGlobal;
 
@@ -19,17 +19,6 @@ use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
 use crate::sim::model::BackEdge;
 use crate::sim::warp::Warp;
-
-/// Why a warp's run stopped.
-pub(super) enum WarpStop {
-    /// The warp cannot issue (waiting at a barrier, or finished while others go on).
-    Waits,
-    /// Its block finished and was retired.
-    BlockDone,
-    /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
-    /// without progress, or an order-sensitive access): run the launch sequentially.
-    Refused,
-}
 
 /// The data-path context of a whole run's issues in `block`, beside the block's warps and spin records
 /// (borrowed apart, so that both can be used at once). Global memory is `view`, and the bytes an instruction

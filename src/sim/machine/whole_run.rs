@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::parallel::{Template, threads};
+use super::template::{Template, threads};
 use super::{Machine, Outcome};
 use crate::sim::shared_global::{SharedGlobal, Undo};
 

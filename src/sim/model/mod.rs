@@ -14,6 +14,9 @@
 //!
 //! Dispatch is an enum and a `match`, not a trait object: the scheduler asks a warp's model at every issue.
 //!
+//! The models' files implement the interface defined here, and this file holds their states: those
+//! parent-child imports are the only circles (`its` and `simt_stack` never use each other).
+//!
 //! Adding a third model: a new file here whose warp state implements [`Model`] (the compiler lists what is
 //! missing), its variant of [`WarpModel`] with its one arm in `dispatch!`, and the launch mode that selects
 //! it in [`WarpModel::new`] (a new `front::launch::Mode`). Nothing outside this folder changes.
