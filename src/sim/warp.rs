@@ -20,7 +20,7 @@ pub struct Warp {
     /// Lanes that have not exited.
     pub live: LaneMask,
     /// Its execution model's state (`model`): every question about scheduling goes there.
-    pub(crate) model: WarpModel,
+    pub(super) model: WarpModel,
     pub divergence: WarpDivergence,
     /// Per lane: the divergent branch that last left it waiting (branch PC, the step it issued at), and the
     /// instruction where the lane exited; for "why is this lane inactive?".
