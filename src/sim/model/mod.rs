@@ -19,7 +19,7 @@
 //!
 //! Adding a third model: a new file here whose warp state implements [`Model`] (the compiler lists what is
 //! missing), its variant of [`WarpModel`] with its one arm in `dispatch!`, and the launch mode that selects
-//! it in [`WarpModel::new`] (a new `front::launch::Mode`). Nothing outside this folder changes.
+//! it in [`WarpModel::new`] (a new `front::launch::Mode`). Nothing else in the simulator changes.
 
 pub mod its;
 pub mod simt_stack;
