@@ -16,6 +16,7 @@ pub use exit::{Exit, exit_for};
 pub use load::{load, parse_breaks};
 
 use crate::sim::Config;
+use load::base_config;
 
 /// Runs a parsed command line; returns the process exit status. `warpdbg run` on a whole program (a file
 /// with `main`) exits with the program's own status (programs.md); everything else with an [`Exit`].
@@ -26,7 +27,7 @@ pub fn run_status(cli: Cli) -> u8 {
     {
         let options = crate::program::RunOptions {
             mode: launch.mode.unwrap_or_default(),
-            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..Config::default() },
+            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..base_config() },
             args: program_args.clone(),
             json: json.then_some(*memory),
             ..Default::default()
@@ -42,7 +43,7 @@ pub fn run(cli: Cli) -> Exit {
         Some(Command::Check { file, launch, ir }) => inspect::check(&file, &launch, ir),
         Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks, .. }) => {
             let json = json.then_some(memory);
-            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..Config::default() };
+            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..base_config() };
             match explore {
                 Some(n) => run::explore_command(&file, &launch, json.is_some(), config, n),
                 None if bench => run::bench_command(&file, &launch, config),
@@ -51,7 +52,7 @@ pub fn run(cli: Cli) -> Exit {
             }
         }
         Some(Command::Trace { file, launch, jsonl, max_steps, program_args }) => {
-            let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..Config::default() };
+            let config = Config { max_steps, schedule_seed: launch.schedule_seed, ..base_config() };
             match program::read(&file) {
                 Some(bytes) => program::trace(&file, &bytes, &launch, &program_args, jsonl, config),
                 None => trace::trace_command(&file, &launch, jsonl, config),

@@ -35,7 +35,8 @@ const MODEL_HOME: &str = "src/sim/model/";
 const MODEL_NAMED_OUTSIDE: usize = 5;
 
 /// Type names that said nothing (or two things) and were renamed.
-const RETIRED: &[&str] = &["HK", "HExpr", "HStmt", "HFunc", "Lv", "Bail", "PResult", "Fail", "Res", "Pp", "R", "F", "V"];
+const RETIRED: &[&str] =
+    &["HK", "HExpr", "HStmt", "HFunc", "Lv", "Bail", "PResult", "Fail", "Res", "Pp", "R", "F", "V"];
 
 /// Type names that mean one thing each: defined once in the crate.
 const UNIQUE: &[&str] = &["Compiled", "HostError", "Stop", "Sig", "Reported"];
@@ -219,9 +220,10 @@ fn named_paths(f: &File) -> Vec<(usize, String)> {
     while i < f.lines.len() {
         let line = &f.lines[i];
         let t = line.trim_start();
-        let use_body = t.strip_prefix("pub use ").or_else(|| t.strip_prefix("use ")).or_else(|| {
-            t.strip_prefix("pub(crate) use ").or_else(|| t.strip_prefix("pub(super) use "))
-        });
+        let use_body = t
+            .strip_prefix("pub use ")
+            .or_else(|| t.strip_prefix("use "))
+            .or_else(|| t.strip_prefix("pub(crate) use ").or_else(|| t.strip_prefix("pub(super) use ")));
         if let Some(body) = use_body {
             let mut stmt = body.to_string();
             let first = i;
@@ -240,9 +242,7 @@ fn named_paths(f: &File) -> Vec<(usize, String)> {
                     let at = from + at;
                     let before = line[..at].chars().next_back();
                     if before.is_none_or(|c| !is_ident(c) && c != ':') {
-                        let end = line[at..]
-                            .find(|c: char| !(is_ident(c) || c == ':'))
-                            .map_or(line.len(), |e| at + e);
+                        let end = line[at..].find(|c: char| !(is_ident(c) || c == ':')).map_or(line.len(), |e| at + e);
                         out.push((i + 1, line[at..end].trim_end_matches(':').to_string()));
                     }
                     from = at + start.len();
@@ -355,7 +355,8 @@ fn components(n: usize, edges: &[BTreeSet<usize>]) -> Vec<Vec<usize>> {
             s.out.push(c);
         }
     }
-    let mut s = St { edges, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
+    let mut s =
+        St { edges, index: vec![None; n], low: vec![0; n], on: vec![false; n], stack: vec![], next: 0, out: vec![] };
     for v in 0..n {
         if s.index[v].is_none() {
             visit(&mut s, v);
@@ -395,12 +396,19 @@ fn files_form_no_import_circles() {
         }
         let mut names: Vec<String> = c.iter().map(|&i| files[i].path.display().to_string()).collect();
         names.sort();
-        let mut how: Vec<String> =
-            named_at.iter().filter(|((a, b), _)| c.contains(a) && c.contains(b)).map(|(_, at)| format!("    {at}")).collect();
+        let mut how: Vec<String> = named_at
+            .iter()
+            .filter(|((a, b), _)| c.contains(a) && c.contains(b))
+            .map(|(_, at)| format!("    {at}"))
+            .collect();
         how.sort();
         bad.push(format!("{}\n{}", names.join(" <-> "), how.join("\n")));
     }
-    assert!(bad.is_empty(), "files that import each other (say why in each one's module doc, or untie them):\n{}", bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "files that import each other (say why in each one's module doc, or untie them):\n{}",
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -420,17 +428,16 @@ fn no_file_is_over_the_line_limit() {
 #[test]
 fn the_execution_models_have_one_home() {
     let files = files();
-    assert!(
-        files.iter().any(|f| f.path.starts_with(MODEL_HOME)),
-        "the execution models live in {MODEL_HOME}"
-    );
+    assert!(files.iter().any(|f| f.path.starts_with(MODEL_HOME)), "the execution models live in {MODEL_HOME}");
     let outside: Vec<String> = files
         .iter()
         .filter(|f| !f.path.starts_with(MODEL_HOME))
         .flat_map(|f| {
-            f.lines.iter().enumerate().filter(|(_, l)| l.contains("WarpModel")).map(move |(n, l)| {
-                format!("{}:{}: {}", f.path.display(), n + 1, l.trim())
-            })
+            f.lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| l.contains("WarpModel"))
+                .map(move |(n, l)| format!("{}:{}: {}", f.path.display(), n + 1, l.trim()))
         })
         .collect();
     assert!(
@@ -489,11 +496,19 @@ fn names_say_one_thing() {
 fn the_checker_reads_paths_as_rust_does() {
     assert_eq!(
         expand_use("crate::debug::{breakpoint::{Breakpoint, Kind}, session::Session, self}"),
-        vec!["crate::debug::breakpoint::Breakpoint", "crate::debug::breakpoint::Kind", "crate::debug::session::Session", "crate::debug"]
+        vec![
+            "crate::debug::breakpoint::Breakpoint",
+            "crate::debug::breakpoint::Kind",
+            "crate::debug::session::Session",
+            "crate::debug"
+        ]
     );
     assert_eq!(expand_use("super::{lexer as lx, Token}"), vec!["super::lexer", "super::Token"]);
     let from: Vec<String> = ["sim", "machine", "gang"].iter().map(|s| s.to_string()).collect();
-    assert_eq!(absolute(&from, "super::warp_run::X"), Some(vec!["sim".into(), "machine".into(), "warp_run".into(), "X".into()]));
+    assert_eq!(
+        absolute(&from, "super::warp_run::X"),
+        Some(vec!["sim".into(), "machine".into(), "warp_run".into(), "X".into()])
+    );
     assert_eq!(absolute(&from, "crate::tui::App"), Some(vec!["tui".into(), "App".into()]));
     assert_eq!(strip_comment("let a = \"http://x\"; // crate::tui"), "let a = \"http://x\"; ");
     assert_eq!(layer_of("tui").zip(layer_of("sim")).map(|(t, s)| t > s), Some(true));

@@ -11,8 +11,7 @@ use warpdbg::cli::LaunchArgs;
 use warpdbg::debug::compare::{Compare, ITS, PRE_VOLTA, WarpAt, What};
 use warpdbg::debug::session::Stop;
 use warpdbg::sim::inspect::WarpState;
-use warpdbg::sim::machine::WaitKind;
-use warpdbg::sim::{Config, LaneMask, Outcome};
+use warpdbg::sim::{Config, LaneMask, Outcome, WaitKind};
 use warpdbg::tui::theme::BannerKind;
 use warpdbg::tui::{scroll, update, view};
 

@@ -6,8 +6,7 @@
 use warpdbg::debug::program::{Advance, ProgramDebug, Target};
 use warpdbg::front::launch::Overrides;
 use warpdbg::program::{self, RunOptions};
-use warpdbg::sim::Config;
-use warpdbg::sim::memory_report::MemoryDetail;
+use warpdbg::sim::{Config, MemoryDetail};
 
 struct Run {
     stdout: String,

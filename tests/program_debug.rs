@@ -44,13 +44,13 @@ fn opens_at_the_first_launch_with_the_host_run_up_to_it() {
     // at 100,000 steps each under the floor of 2^28, and so are 2 steps per byte of its few KiB of device
     // memory; a kernel file keeps 10,000 per warp, at least 10^7.
     assert_eq!(s.machine.max_steps, 1 << 28);
-    use warpdbg::sim::machine::program_step_limit;
+    use warpdbg::sim::program_step_limit;
     assert_eq!(program_step_limit(32_768, 0), 1 << 30);
     assert_eq!(program_step_limit(4_096, 1 << 20), 409_600_000);
     // One thread adding two 32M-float vectors (384 MiB of device memory, 570 million instructions).
     assert_eq!(program_step_limit(1, 3 << 27), 805_306_368);
     assert_eq!(program_step_limit(1, 1 << 40), 1 << 30);
-    assert_eq!(warpdbg::sim::machine::kernel_file_step_limit(4_096), 40_960_000);
+    assert_eq!(warpdbg::sim::kernel_file_step_limit(4_096), 40_960_000);
 }
 
 #[test]

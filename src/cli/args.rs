@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::front::launch::{Mode, Overrides};
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::MemoryDetail;
 
 #[derive(Debug, Parser)]
 #[command(

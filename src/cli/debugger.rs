@@ -9,7 +9,7 @@ use crossterm::event::{Event, KeyEventKind};
 
 use super::args::{LaunchArgs, TeachArgs, UiArgs};
 use super::exit::Exit;
-use super::load::{keymap_and_theme, load, load_recording, parse_breaks, ui_theme};
+use super::load::{base_config, keymap_and_theme, load, load_recording, parse_breaks, ui_theme};
 use super::program;
 use crate::debug::session::Session;
 use crate::sim::Config;
@@ -28,7 +28,7 @@ pub fn make_app_with_args(path: &Path, launch: &LaunchArgs, ui: &UiArgs, program
         return program::app(path, &bytes, launch, program_args, keymap, theme);
     }
     let compiled = load(path, launch)?;
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..base_config() };
     let session = Session::new(compiled, config).map_err(|e| {
         eprintln!("error: {e}");
         Exit::Usage

@@ -7,7 +7,7 @@ use std::path::Path;
 use super::args::{LaunchArgs, UiArgs};
 use super::debugger::make_app_with_args;
 use super::exit::Exit;
-use super::load::load;
+use super::load::{base_config, load};
 use super::program;
 use crate::debug::session::Session;
 use crate::ir::print::print_kernel;
@@ -108,7 +108,7 @@ pub(super) fn why_command(
     lane: u32,
     program_args: &[String],
 ) -> Exit {
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..base_config() };
     let program = program::read(path);
     let mut session = match &program {
         Some(bytes) => match program::session(path, bytes, launch, program_args) {

@@ -41,7 +41,7 @@ fn prepare(
         args: program_args.to_vec(),
         ..Default::default()
     };
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..super::base_config() };
     let target = match (launch.launch, &launch.kernel) {
         (Some(0), _) => {
             eprintln!("error: --launch counts from 1");

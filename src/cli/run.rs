@@ -8,7 +8,7 @@ use super::args::LaunchArgs;
 use super::exit::{Exit, exit_for};
 use super::load::{load, parse_breaks, start};
 use crate::debug::session::Session;
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::MemoryDetail;
 use crate::sim::{Config, Machine, Outcome, report};
 
 /// Stdout with a large buffer: a textbook-sized report is hundreds of megabytes.

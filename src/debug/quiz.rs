@@ -16,8 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::debug::breakpoint::{self, Breakpoint, Kind};
 use crate::debug::session::Session;
 use crate::ir::{Instr, Pc};
-use crate::sim::lane_mask::format_ranges;
-use crate::sim::{LaneMask, Machine, Outcome, inspect};
+use crate::sim::{LaneMask, Machine, Outcome, format_ranges, inspect};
 
 /// What the student predicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -418,7 +418,7 @@ impl Session {
         let kernel = self.machine.kernel.clone();
         let plain = std::mem::take(&mut self.breakpoints);
         let conds = std::mem::take(&mut self.event_breakpoints);
-        let filter = |b: &crate::sim::machine::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
+        let filter = |b: &crate::sim::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
             let line = kernel.line(pc);
             plain.contains(&line) || arrival_holds(&conds, line, b, warp, mask)
         };

@@ -16,11 +16,10 @@ use crate::host::cuda::errors::{self, INVALID_VALUE};
 use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Instr, Kernel, Ty};
-use crate::sim::child_launch::ChildLaunch;
-use crate::sim::fault::FaultKind;
-use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
-use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory, SharedLayout};
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::{
+    Allocation, ChildLaunch, Config, FaultKind, GLOBAL_BASE, GlobalMemory, HazardKind, Machine, MemoryDetail, Outcome,
+    SharedLayout,
+};
 
 mod child_grids;
 

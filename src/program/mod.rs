@@ -19,8 +19,7 @@ use crate::host::findings::{Finding, Leak};
 use crate::host::resolve::ResolveError;
 use crate::host::tree::HostProgram;
 use crate::host::{HostEnd, interp::Interp, resolve};
-use crate::sim::machine::Config;
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::{Config, MemoryDetail};
 
 pub use crate::front::program::is_program;
 

@@ -6,9 +6,9 @@ use serde::Serialize;
 
 use super::spec::{Breakpoint, Env, Kind};
 use crate::ir::{Instr, Operand, Pc};
-use crate::sim::lane_mask::{format_ranges, threads_phrase};
-use crate::sim::machine::HazardKind;
+use crate::sim::HazardKind;
 use crate::sim::{Issue, LaneMask, Machine, inspect};
+use crate::sim::{format_ranges, threads_phrase};
 
 /// Where and why a breakpoint stopped.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -220,13 +220,7 @@ pub fn conditional_line(bp: &Breakpoint) -> Option<u32> {
 
 /// Does a warp arriving at `line` (lanes `mask` of warp `warp` of `block`) stop at one of `bps`' conditional
 /// line breakpoints: does a condition hold for one of its lanes? (What [`before_issue`] checks for them.)
-pub fn arrival_holds(
-    bps: &[Breakpoint],
-    line: u32,
-    block: &crate::sim::machine::BlockState,
-    warp: u32,
-    mask: LaneMask,
-) -> bool {
+pub fn arrival_holds(bps: &[Breakpoint], line: u32, block: &crate::sim::BlockState, warp: u32, mask: LaneMask) -> bool {
     bps.iter().any(|bp| match &bp.kind {
         Kind::Line { line: l, cond: Some(c) } if *l == line => mask.iter().any(|lane| {
             let tid = warp * 32 + lane;
