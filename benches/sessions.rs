@@ -8,13 +8,13 @@
 use std::cell::RefCell;
 
 use warpdbg::debug::history::DEFAULT_BUDGET;
-use warpdbg::debug::recording::{EventKind, Header, Recorder};
 use warpdbg::debug::session::Session;
 use warpdbg::front::launch::Overrides;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
 use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::recording::{EventKind, Header, Recorder};
 use warpdbg::tui::theme::Theme;
 use warpdbg::tui::update;
 
@@ -123,7 +123,7 @@ fn recorder_write_one_event(b: divan::Bencher) {
     std::fs::create_dir_all(&dir).unwrap();
     let app = app();
     let mut rec = Recorder::create(&dir.join("bench.wdbg"), &header(&app)).unwrap();
-    let check = warpdbg::debug::recording::state_check(&app.session.machine);
+    let check = warpdbg::debug::checksum::state_check(&app.session.machine);
     b.bench_local(|| {
         rec.write(EventKind::Action { name: "Step".into(), steps: 12345, check: check.clone() }).unwrap();
     });

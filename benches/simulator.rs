@@ -9,7 +9,7 @@ use divan::{Bencher, black_box};
 use warpdbg::compile::{self, Compiled};
 
 use warpdbg::front::launch::{Mode, Overrides};
-use warpdbg::sim::machine::{Config, Machine};
+use warpdbg::sim::{Config, Machine};
 
 fn main() {
     divan::main();

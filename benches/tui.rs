@@ -14,7 +14,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use warpdbg::cli::{LaunchArgs, UiArgs, make_app};
 use warpdbg::tui::app::App;
-use warpdbg::tui::{update, view};
+use warpdbg::tui::{scroll, update, view};
 
 fn main() {
     divan::main();
@@ -30,7 +30,7 @@ fn open(file: &str, args: &[&str], cols: u16, rows: u16) -> (App, Terminal<TestB
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     let mut app = make_app(&path, &launch, &UiArgs::default()).unwrap_or_else(|_| panic!("{file} opens"));
     app.size = (cols, rows);
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     let mut term = Terminal::new(TestBackend::new(cols, rows)).expect("terminal");
     term.draw(|f| view::draw(f, &app)).expect("draw");
     (app, term)
@@ -43,7 +43,7 @@ fn frame(app: &mut App, term: &mut Terminal<TestBackend>, key: KeyCode) {
         update::update(app, a);
     }
     update::tick(app);
-    update::keep_cursor_visible(app);
+    scroll::keep_cursor_visible(app);
     term.draw(|f| view::draw(f, app)).expect("draw");
 }
 
@@ -123,7 +123,7 @@ fn continue_frame_1024_warps(bencher: Bencher) {
             update::update(app, warpdbg::tui::action::Action::Continue);
         }
         update::tick(app);
-        update::keep_cursor_visible(app);
+        scroll::keep_cursor_visible(app);
         term.draw(|f| view::draw(f, app)).expect("draw");
     });
 }

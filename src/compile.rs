@@ -71,7 +71,7 @@ fn lower(checked: front::Checked) -> Result<Compiled, CompileError> {
     let id = program.find(&launch.kernel).expect("resolved kernel exists");
     let kernel = ir::lower::lower_kernel(&program, id, &sources).map_err(|d| {
         let mut diags = vec![d];
-        front::note_expansions(&sources, &mut diags);
+        front::diagnostic::note_expansions(&sources, &mut diags);
         CompileError { sources: sources.clone(), diags }
     })?;
     if kernel.uses_dynamic_shared() && launch.dynamic_shared == 0 {

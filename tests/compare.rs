@@ -11,10 +11,9 @@ use warpdbg::cli::LaunchArgs;
 use warpdbg::debug::compare::{Compare, ITS, PRE_VOLTA, WarpAt, What};
 use warpdbg::debug::session::Stop;
 use warpdbg::sim::inspect::WarpState;
-use warpdbg::sim::machine::WaitKind;
-use warpdbg::sim::{Config, LaneMask, Outcome};
+use warpdbg::sim::{Config, LaneMask, Outcome, WaitKind};
 use warpdbg::tui::theme::BannerKind;
-use warpdbg::tui::{update, view};
+use warpdbg::tui::{scroll, update, view};
 
 mod common;
 
@@ -300,7 +299,7 @@ fn the_split_view_fits_any_screen_without_panicking() {
     for (name, mut app) in states {
         for &(cols, rows) in &sizes {
             app.size = (cols, rows);
-            update::keep_cursor_visible(&mut app);
+            scroll::keep_cursor_visible(&mut app);
             // The screen sits inside a larger terminal: nothing may be drawn outside it.
             let area = Rect::new(2, 1, cols, rows);
             let backend = TestBackend::new(cols + 4, rows + 2);

@@ -7,8 +7,9 @@ mod common;
 
 use warpdbg::compile;
 use warpdbg::front::CompileError;
+use warpdbg::front::curand::{CurandFn, Draw, Gen};
 use warpdbg::front::launch::{Mode, Overrides};
-use warpdbg::sim::curand::{CurandFn, Draw, Gen, eval, philox_init, xorwow_init};
+use warpdbg::sim::curand::{eval, philox_init, xorwow_init};
 
 /// A generator's state as the kernel holds it, drawn from by calling `eval` as the instructions do.
 struct State {

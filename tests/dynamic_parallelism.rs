@@ -3,11 +3,10 @@
 //! launch numbers after their host launch; the device runtime's nesting limit; kernel files refuse them.
 //! (`tests/programs/dynamic_parallelism.cu` compares a course-style program with an H100's output.)
 
+use warpdbg::debug::program::{Advance, ProgramDebug, Target};
 use warpdbg::front::launch::Overrides;
-use warpdbg::program::debug::{Advance, ProgramDebug, Target};
 use warpdbg::program::{self, RunOptions};
-use warpdbg::sim::Config;
-use warpdbg::sim::memory_report::MemoryDetail;
+use warpdbg::sim::{Config, MemoryDetail};
 
 struct Run {
     stdout: String,

@@ -33,12 +33,12 @@ fn exported_page_shows_the_recorded_frames_as_arrow_keys_are_pressed() {
         .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let frames = split_text_frames(&std::fs::read_to_string(&txt).unwrap());
-    let recording = warpdbg::debug::recording::Recording::load(&rec).unwrap();
+    let recording = warpdbg::tui::recording::Recording::load(&rec).unwrap();
     assert_eq!(frames.len(), recording.events.len() + 1, "a frame before the first event and after each");
     let note_frame = 1 + recording
         .events
         .iter()
-        .position(|e| matches!(e.kind, warpdbg::debug::recording::EventKind::Note { .. }))
+        .position(|e| matches!(e.kind, warpdbg::tui::recording::EventKind::Note { .. }))
         .expect("a note");
 
     // Self-contained: nothing fetched from anywhere.

@@ -221,7 +221,7 @@ fn tui_continue_then_step_back_shows_the_stepped_screens() {
     assert_eq!(screen(&fast), screen(&stepped));
     // Recorded as where it arrived, so a replay goes there at once.
     let last = fast.outbox.iter().rev().find_map(|e| match e {
-        warpdbg::debug::recording::EventKind::Action { name, steps, .. } => Some((name.clone(), *steps)),
+        warpdbg::tui::recording::EventKind::Action { name, steps, .. } => Some((name.clone(), *steps)),
         _ => None,
     });
     assert_eq!(last, Some(("Goto".to_string(), end - 1)));
@@ -249,7 +249,8 @@ fn interrupting_a_whole_run_goes_back_to_where_it_started() {
 /// instruction (`before_issue`) stops, with the same hit; here first in the last block.
 #[test]
 fn continue_with_a_conditional_line_breakpoint_stops_where_checking_each_instruction_does() {
-    use warpdbg::debug::breakpoint::{Breakpoint, before_issue};
+    use warpdbg::debug::breakpoint::Breakpoint;
+    use warpdbg::debug::session::before_issue;
     for spec in ["line 41 if block == 15", "line 33 if tid == 64 && stride == 4", "line 31 if warp == 3"] {
         let mut fast = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);
         let mut slow = session("kernels/reduce_neighbored.cu", Mode::Its, &[]);

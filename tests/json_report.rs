@@ -6,8 +6,7 @@ mod common;
 use serde_json::{Map, Value, json};
 use warpdbg::compile;
 use warpdbg::front::launch::{Mode, Overrides};
-use warpdbg::sim::memory_report::MemoryDetail;
-use warpdbg::sim::{Config, Machine, report};
+use warpdbg::sim::{Config, Machine, MemoryDetail, report};
 
 fn streamed(m: &Machine, outcome: &warpdbg::sim::Outcome, detail: MemoryDetail) -> String {
     let mut out = vec![];

@@ -6,9 +6,9 @@
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence};
 
-use warpdbg::debug::recording::Recording;
 use warpdbg::front::launch::Mode;
 use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::recording::Recording;
 use warpdbg::web::Playground;
 
 const DEADLOCK: &str = include_str!("../kernels/deadlock.cu");

@@ -1,10 +1,10 @@
-//! The debugger on whole programs, headless: `warpdbg::program::debug` runs the host code to a launch and
+//! The debugger on whole programs, headless: `warpdbg::debug::program` runs the host code to a launch and
 //! hands that launch to a normal session; continuing goes to the next launch; time travel, the mode switch
 //! and the host's variables.
 
+use warpdbg::debug::program::{Advance, ProgramDebug, Target};
 use warpdbg::debug::session::Stop;
 use warpdbg::front::launch::{Mode, Overrides};
-use warpdbg::program::debug::{Advance, ProgramDebug, Target};
 use warpdbg::program::{RunOptions, compile};
 use warpdbg::sim::{Config, Outcome};
 
@@ -44,13 +44,13 @@ fn opens_at_the_first_launch_with_the_host_run_up_to_it() {
     // at 100,000 steps each under the floor of 2^28, and so are 2 steps per byte of its few KiB of device
     // memory; a kernel file keeps 10,000 per warp, at least 10^7.
     assert_eq!(s.machine.max_steps, 1 << 28);
-    use warpdbg::sim::machine::program_step_limit;
+    use warpdbg::sim::program_step_limit;
     assert_eq!(program_step_limit(32_768, 0), 1 << 30);
     assert_eq!(program_step_limit(4_096, 1 << 20), 409_600_000);
     // One thread adding two 32M-float vectors (384 MiB of device memory, 570 million instructions).
     assert_eq!(program_step_limit(1, 3 << 27), 805_306_368);
     assert_eq!(program_step_limit(1, 1 << 40), 1 << 30);
-    assert_eq!(warpdbg::sim::machine::kernel_file_step_limit(4_096), 40_960_000);
+    assert_eq!(warpdbg::sim::kernel_file_step_limit(4_096), 40_960_000);
 }
 
 #[test]
@@ -94,7 +94,7 @@ fn stepping_in_a_launch_then_back_across_the_launch_boundary() {
     for _ in 0..10 {
         assert_eq!(s.step_instruction(), Stop::Stepped);
     }
-    let check = warpdbg::debug::recording::state_check(&s.machine);
+    let check = warpdbg::debug::checksum::state_check(&s.machine);
     s.step_back(10);
     assert_eq!(s.machine.steps, 0);
     // At launch 2's start: back to launch 1's start (the host runs again from main).
@@ -104,7 +104,7 @@ fn stepping_in_a_launch_then_back_across_the_launch_boundary() {
     // And forward again to the same state.
     p.advance(&mut s).expect("to launch 2");
     s.run_to(10);
-    assert_eq!(warpdbg::debug::recording::state_check(&s.machine), check);
+    assert_eq!(warpdbg::debug::checksum::state_check(&s.machine), check);
 }
 
 #[test]

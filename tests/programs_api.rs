@@ -5,7 +5,7 @@
 //! real runs with tests/programs/record.sh.
 
 use warpdbg::program::{self, RunOptions};
-use warpdbg::sim::memory_report::MemoryDetail;
+use warpdbg::sim::MemoryDetail;
 
 struct Run {
     stdout: String,

@@ -18,12 +18,13 @@ use std::time::{Duration, Instant};
 use common::tmux::Tmux;
 use proptest::prelude::*;
 use session_support::*;
-use warpdbg::debug::recording::{EventKind, Recording, state_check};
+use warpdbg::debug::checksum::state_check;
 use warpdbg::debug::session::Session;
 use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::Config;
 use warpdbg::tui::export::frame_text;
 use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::recording::{EventKind, Recording};
 use warpdbg::tui::replay;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");

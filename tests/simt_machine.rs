@@ -7,10 +7,8 @@ mod common;
 use common::{MODES, compile, initial_ints, line_of, run, run_with, trace};
 use warpdbg::front::launch::Mode;
 use warpdbg::ir::Pc;
-use warpdbg::sim::LaneMask;
-use warpdbg::sim::machine::{Config, LaunchError, Machine, Outcome};
-use warpdbg::sim::simt_stack::StackEntry;
-use warpdbg::sim::warp::WarpModel;
+use warpdbg::sim::inspect::{self, StackEntry};
+use warpdbg::sim::{Config, LaneMask, LaunchError, Machine, Outcome};
 
 // ---------------------------------------------------------------- final memory of every seed kernel
 
@@ -313,7 +311,7 @@ fn nested_stack_entries_hold_pc_rpc_and_mask() {
     // Step until the inner then-path is about to run.
     let stack = loop {
         m.step(1);
-        let WarpModel::PreVolta { stack, .. } = &m.blocks[0].warps[0].model else { panic!("pre-Volta warp") };
+        let Some(stack) = inspect::simt_stack(&m.blocks[0].warps[0]) else { panic!("pre-Volta warp") };
         if m.kernel.line(stack.top().expect("entries").pc) == inner_then {
             break stack.clone();
         }

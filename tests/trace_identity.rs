@@ -15,9 +15,7 @@ use std::path::{Path, PathBuf};
 
 use warpdbg::compile;
 use warpdbg::front::launch::{Mode, Overrides};
-use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
-use warpdbg::sim::memory::{GlobalMemory, InitShadow};
-use warpdbg::sim::report;
+use warpdbg::sim::{Config, GlobalMemory, InitShadow, Issue, Machine, Outcome, report};
 
 /// Kernels that never finish stop here (runaway.cu); every other kernel finishes well before.
 const MAX_STEPS: u64 = 1_000_000;

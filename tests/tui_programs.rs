@@ -5,9 +5,10 @@
 mod common;
 
 use common::ui::{Tui, program_app};
-use warpdbg::debug::recording::{EventKind, Recorder, Recording, memory_check, state_check};
+use warpdbg::debug::checksum::{memory_check, state_check};
 use warpdbg::front::launch::Mode;
 use warpdbg::tui::action::Action;
+use warpdbg::tui::recording::{EventKind, Recorder, Recording};
 use warpdbg::tui::{replay, update};
 
 const REDUCTION: &str = "tests/programs/reduction.cu";

@@ -18,7 +18,7 @@ use warpdbg::tui::action::Action;
 use warpdbg::tui::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use warpdbg::tui::keymap::{KeyCodeRepr, Keymap};
 use warpdbg::tui::view::layout::layout;
-use warpdbg::tui::{update, view};
+use warpdbg::tui::{scroll, update, view};
 
 mod common;
 
@@ -213,7 +213,7 @@ fn growing_the_window_fills_the_source_pane() {
     // The event loop's resize: the new size, then keep_cursor_visible, then a frame.
     t.terminal.backend_mut().resize(120, 40);
     t.app.size = (120, 40);
-    update::keep_cursor_visible(&mut t.app);
+    scroll::keep_cursor_visible(&mut t.app);
     t.draw();
     let screen = t.text();
     let rows: Vec<&str> = screen.lines().collect();
@@ -333,7 +333,7 @@ fn every_size_draws_inside_its_area_without_panicking() {
     for (name, mut app) in states() {
         for &(cols, rows) in &sizes {
             app.size = (cols, rows);
-            update::keep_cursor_visible(&mut app);
+            scroll::keep_cursor_visible(&mut app);
             // The screen sits inside a larger terminal: every cell outside it must stay untouched.
             let area = Rect::new(3, 2, cols, rows);
             let backend = TestBackend::new(cols + 6, rows + 4);
@@ -620,7 +620,7 @@ fn clicking_a_warp_selects_the_one_drawn_there_after_scrolling() {
     // The wheel scrolls the list away from the selection, and the selection stays.
     let ev = MouseEvent { kind: MouseEventKind::ScrollDown, column: x + 2, row: y, modifiers: KeyModifiers::NONE };
     update::mouse(&mut t.app, warpdbg::tui::input::Mouse::from_event(&ev).expect("a wheel turn"));
-    update::keep_cursor_visible(&mut t.app);
+    scroll::keep_cursor_visible(&mut t.app);
     t.draw();
     let (y2, _) = t.find("│6    4 ready").expect("still drawn");
     assert_eq!(y2, y - 3, "scrolled three rows");

@@ -1,12 +1,13 @@
 //! The commands on a whole program (a file with `main`): the debugger, `view`, `trace` and `why` stop at one
 //! of its launches (`--launch K`, `--kernel NAME`, default the first) with the host code run up to it
-//! (`crate::program::debug`).
+//! (`crate::debug::program`).
 
 use std::path::Path;
 
-use super::{Exit, LaunchArgs};
+use super::args::LaunchArgs;
+use super::exit::Exit;
+use crate::debug::program::{ProgramDebug, Target};
 use crate::debug::session::Session;
-use crate::program::debug::{ProgramDebug, Target};
 use crate::sim::Config;
 use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
@@ -40,7 +41,7 @@ fn prepare(
         args: program_args.to_vec(),
         ..Default::default()
     };
-    let config = Config { schedule_seed: launch.schedule_seed, ..Config::default() };
+    let config = Config { schedule_seed: launch.schedule_seed, ..super::base_config() };
     let target = match (launch.launch, &launch.kernel) {
         (Some(0), _) => {
             eprintln!("error: --launch counts from 1");
@@ -100,5 +101,5 @@ pub fn trace(
     if let Some(n) = config.max_steps {
         m.max_steps = n;
     }
-    super::trace_machine(m, jsonl)
+    super::trace::trace_machine(m, jsonl)
 }

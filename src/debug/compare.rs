@@ -17,9 +17,7 @@ use crate::compile::Compiled;
 use crate::debug::session::{Session, Stop};
 use crate::front::launch::Mode;
 use crate::sim::inspect::{self, WarpState};
-use crate::sim::lane_mask::format_ranges;
-use crate::sim::machine::WaitKind;
-use crate::sim::{Config, LaneMask, LaunchError, Machine, Outcome};
+use crate::sim::{Config, LaneMask, LaunchError, Machine, Outcome, WaitKind, format_ranges};
 
 /// Index of the pre-Volta side in every two-element array here.
 pub const PRE_VOLTA: usize = 0;
@@ -222,7 +220,7 @@ fn memory_difference(m: &[Machine; 2]) -> Option<What> {
             let size = ty.size();
             for i in 0..(bytes / size) {
                 let at = (off + i * size) as usize;
-                let [va, vb] = [&ba.shared, &bb.shared].map(|s| crate::sim::memory::shared_load(s, at, size));
+                let [va, vb] = [&ba.shared, &bb.shared].map(|s| crate::sim::shared_load(s, at, size));
                 if va != vb {
                     return Some(What::Memory {
                         array: format!("block {} {name}", ba.idx),
@@ -489,7 +487,7 @@ impl Compare {
     }
 
     /// Both sides from machines built elsewhere at their start (pre-Volta first): a whole program's launch,
-    /// whose device memory the program's host code made in each model (`crate::program::debug`).
+    /// whose device memory the program's host code made in each model (`crate::debug::program`).
     pub fn from_machines(compiled: &Compiled, config: &Config, start: [Machine; 2]) -> Compare {
         let sides = [
             Session::from_machine(clone_compiled(compiled, Mode::PreVolta), config.clone(), start[0].clone()),

@@ -16,8 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::debug::breakpoint::{self, Breakpoint, Kind};
 use crate::debug::session::Session;
 use crate::ir::{Instr, Pc};
-use crate::sim::lane_mask::format_ranges;
-use crate::sim::{LaneMask, Machine, Outcome, inspect};
+use crate::sim::{LaneMask, Machine, Outcome, format_ranges, inspect};
 
 /// What the student predicts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -103,7 +102,7 @@ pub fn ask(s: &mut Session, kind: QuestionKind) -> Option<Question> {
     let code = src.line_text(line).trim().to_string();
     let lanes = format_ranges(&mask.iter().collect::<Vec<_>>());
     let is_branch = matches!(kernel.instrs[pc.0 as usize], Instr::Branch { .. });
-    let about = if is_branch && breakpoint::branch_diverges(s, slot, warp, pc, mask) {
+    let about = if is_branch && breakpoint::branch_diverges(&s.machine, slot, warp, pc, mask) {
         format!("Warp {warp} of block {block} is about to run the branch on line {line} (`{code}`) with lanes {lanes}")
     } else {
         format!("Warp {warp} of block {block} is about to run line {line} (`{code}`) with lanes {lanes}")
@@ -395,7 +394,7 @@ impl Quiz {
             self.points.authored.iter().filter(|(at, _)| *at == step).map(|(_, k)| *k).collect();
         if self.points.defaults {
             if let Some((slot, w, pc, mask)) = s.machine.peek()
-                && breakpoint::branch_diverges(s, slot, w as u32, pc, mask)
+                && breakpoint::branch_diverges(&s.machine, slot, w as u32, pc, mask)
             {
                 kinds.extend([QuestionKind::NextMask, QuestionKind::Reconvergence]);
             }

@@ -4,6 +4,7 @@
 use std::collections::BTreeSet;
 
 use crate::compile::Compiled;
+use crate::debug::breakpoint::{self, Breakpoint, Hit, Kind, Pending};
 use crate::debug::history::History;
 use crate::front::launch::Mode;
 use crate::sim::{Config, Issue, LaunchError, Machine, Outcome};
@@ -18,7 +19,7 @@ pub enum Stop {
     /// A branch diverged (with break-on-divergence on).
     Divergence { line: u32 },
     /// An event breakpoint ([`crate::debug::breakpoint`]) stopped.
-    Hit(crate::debug::breakpoint::Hit),
+    Hit(Hit),
     /// The machine reached a final outcome.
     Finished(Outcome),
 }
@@ -33,7 +34,7 @@ pub struct Session {
     pub breakpoints: BTreeSet<u32>,
     pub break_on_divergence: bool,
     /// Breakpoints on SIMT events and conditional line breakpoints, checked by `cont`.
-    pub event_breakpoints: Vec<crate::debug::breakpoint::Breakpoint>,
+    pub event_breakpoints: Vec<Breakpoint>,
     /// The last instruction issued; `None` at step 0 and once the machine has its final outcome (nothing
     /// reads it then, and a whole run does not know which instruction the sequential schedule issued last).
     pub last_issue: Option<Issue>,
@@ -73,7 +74,7 @@ impl Session {
     }
 
     /// A session on a machine built elsewhere (a launch of a whole program, on the program's device memory:
-    /// `crate::program::debug`); `compiled` gives its source and kernel.
+    /// `crate::debug::program`); `compiled` gives its source and kernel.
     pub fn from_machine(compiled: Compiled, config: Config, machine: Machine) -> Session {
         let history = Session::fresh_history(&machine);
         Session {
@@ -330,7 +331,7 @@ impl Session {
     /// The line and lanes warp `warp` of the block in slot `slot` last issued with (`None` before its first
     /// issue): a breakpoint stops a warp arriving at its line, not the warp already there.
     pub fn last_issued(&self, slot: usize, warp: usize) -> Option<(u32, crate::sim::LaneMask)> {
-        self.machine.blocks.get(slot)?.last_issued.get(warp).copied().flatten()
+        breakpoint::last_issued(&self.machine, slot, warp)
     }
 
     /// The breakpoint line the next instruction's warp is arriving at, if any: where a continue stops before
@@ -347,9 +348,9 @@ impl Session {
 
     /// Adds a parsed breakpoint: a plain `line N` joins [`Session::breakpoints`], the others are checked by
     /// `cont` as event breakpoints.
-    pub fn add_breakpoint(&mut self, bp: crate::debug::breakpoint::Breakpoint) {
+    pub fn add_breakpoint(&mut self, bp: Breakpoint) {
         match bp.kind {
-            crate::debug::breakpoint::Kind::Line { line, cond: None } => {
+            Kind::Line { line, cond: None } => {
                 self.breakpoints.insert(line);
             }
             _ => self.event_breakpoints.push(bp),
@@ -392,7 +393,7 @@ impl Session {
     /// Continue: runs until a breakpoint, a divergence (if enabled), or a final outcome; `None` when
     /// `budget` instructions ran without stopping (call again to go on).
     pub fn cont(&mut self, budget: u64, first: bool) -> Option<Stop> {
-        use crate::debug::breakpoint::{arrival_holds, before_issue, conditional_line};
+        use crate::debug::breakpoint::{arrival_holds, conditional_line};
         use crate::sim::Halt;
         // Plain and conditional line breakpoints and divergence are checked inside the machine; the other
         // event breakpoints before and after every instruction.
@@ -417,7 +418,7 @@ impl Session {
         let kernel = self.machine.kernel.clone();
         let plain = std::mem::take(&mut self.breakpoints);
         let conds = std::mem::take(&mut self.event_breakpoints);
-        let filter = |b: &crate::sim::machine::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
+        let filter = |b: &crate::sim::BlockState, warp: u32, pc: crate::ir::Pc, mask| {
             let line = kernel.line(pc);
             plain.contains(&line) || arrival_holds(&conds, line, b, warp, mask)
         };
@@ -457,7 +458,7 @@ impl Session {
             if arriving && let Some(line) = self.breakpoint_ahead() {
                 return Some(Stop::Breakpoint { line });
             }
-            let pending = match crate::debug::breakpoint::before_issue(self, arriving) {
+            let pending = match before_issue(self, arriving) {
                 Ok(p) => p,
                 Err(hit) => return Some(Stop::Hit(hit)),
             };
@@ -470,13 +471,25 @@ impl Session {
                 return Some(Stop::Divergence { line });
             }
             if let Some(p) = pending
-                && let Some(hit) = crate::debug::breakpoint::after_issue(self, p)
+                && let Some(hit) = after_issue(self, p)
             {
                 return Some(Stop::Hit(hit));
             }
         }
         None
     }
+}
+
+/// The event breakpoints' check before `s`'s next instruction issues ([`breakpoint::before_issue`] on its
+/// machine and breakpoints): a hit, or what [`after_issue`] needs. `arriving` is false for the first
+/// instruction of a continue (the one it starts on does not stop it again).
+pub fn before_issue(s: &mut Session, arriving: bool) -> Result<Option<Pending>, Hit> {
+    breakpoint::before_issue(&mut s.machine, &s.event_breakpoints, arriving)
+}
+
+/// The event breakpoints' check after `s`'s instruction issued ([`breakpoint::after_issue`]).
+pub fn after_issue(s: &Session, p: Pending) -> Option<Hit> {
+    breakpoint::after_issue(&s.machine, &s.event_breakpoints, s.last_issue, p)
 }
 
 /// The answer to "why is this lane inactive?".

@@ -375,28 +375,49 @@ pub enum ExprKind {
     Index(Box<Expr>, Box<Expr>),
     Call(Ident, Vec<Expr>),
     Unary(UnaryOp, Box<Expr>),
-    Binary(BinaryOp, Box<Expr>, Box<Expr>),
-    /// `a = b` (op None) or `a op= b`.
-    Assign(Option<BinaryOp>, Box<Expr>, Box<Expr>),
+    Binary {
+        op: BinaryOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    /// `target = value` (op None) or `target op= value`.
+    Assign {
+        op: Option<BinaryOp>,
+        target: Box<Expr>,
+        value: Box<Expr>,
+    },
     /// `++x`, `x--`, ...
     IncDec {
         increment: bool,
         prefix: bool,
         operand: Box<Expr>,
     },
-    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `cond ? then : els`.
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
     Cast(TypeSpec, Box<Expr>),
     /// `{a, b, c}`: an initialiser list (only as a declaration's initialiser).
     InitList(Vec<Expr>),
     /// `obj.method(args)` (cooperative groups: `tile.shfl_down(v, 1)`).
-    MethodCall(Box<Expr>, Ident, Vec<Expr>),
+    MethodCall {
+        object: Box<Expr>,
+        method: Ident,
+        args: Vec<Expr>,
+    },
     /// `sizeof(T)`.
     SizeofType(TypeSpec),
     /// `sizeof x`.
     SizeofExpr(Box<Expr>),
     /// `k<<<grid, block[, shmem[, stream]]>>>(args)` in host code: the kernel (a name, perhaps a template
     /// instance's), the configuration and the arguments.
-    Launch(Ident, Vec<Expr>, Vec<Expr>),
+    Launch {
+        kernel: Ident,
+        config: Vec<Expr>,
+        args: Vec<Expr>,
+    },
     /// `new T`, `new T(args)`, `new T[n]` in host code: the type, the element count of an array `new`, the
     /// constructor arguments.
     New {

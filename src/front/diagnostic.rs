@@ -119,6 +119,17 @@ impl Diagnostic {
     }
 }
 
+/// The diagnostic's head line as [`render_plain`] writes it (`error[E-type]: ...`); where it points needs the
+/// source map, so that is left to the renderers.
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let severity = if self.warning { "warning" } else { "error" };
+        write!(f, "{severity}[{}]: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl std::error::Error for Diagnostic {}
+
 /// Renders diagnostics as plain text (for tests, pipes and snapshots).
 pub fn render_plain(sources: &SourceMap, diags: &[Diagnostic]) -> String {
     let config = term::Config::default();
@@ -170,5 +181,43 @@ impl<'a> Files<'a> for SourceMap {
         let file = self.files().get(id.0 as usize).ok_or(FilesError::FileMissing)?;
         file.line_range(line_index)
             .ok_or(FilesError::LineTooLarge { given: line_index, max: file.line_count() as usize - 1 })
+    }
+}
+
+/// Diagnostics that stopped compilation, with the texts they point into.
+#[derive(Debug)]
+pub struct CompileError {
+    pub sources: SourceMap,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl CompileError {
+    pub fn render(&self) -> String {
+        render_plain(&self.sources, &self.diags)
+    }
+
+    pub fn emit_stderr(&self) {
+        emit_stderr(&self.sources, &self.diags);
+    }
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())?;
+        let n = self.diags.len();
+        write!(f, "error: could not compile: {n} error{}", if n == 1 { "" } else { "s" })
+    }
+}
+
+impl std::error::Error for CompileError {}
+
+/// Adds "in expansion of macro `X`" to each diagnostic whose place is a macro's use, pointing at the macro's
+/// definition too, so an error inside `CHECK(...)` says where `CHECK` came from.
+pub fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
+    for d in diags {
+        if let Some(e) = sources.expansion_at(d.span) {
+            d.secondary.push((e.def, format!("macro `{}` defined here", e.name)));
+            d.notes.insert(0, format!("note: in expansion of macro `{}`", e.name));
+        }
     }
 }

@@ -138,7 +138,11 @@ pub enum InitExpr {
     Index,
     Neg(Box<InitExpr>),
     BitNot(Box<InitExpr>),
-    Binary(InitOp, Box<InitExpr>, Box<InitExpr>),
+    Binary {
+        op: InitOp,
+        left: Box<InitExpr>,
+        right: Box<InitExpr>,
+    },
     Rand(Box<InitExpr>, Box<InitExpr>),
     /// Element `i` is the `i`-th value, past the end 0: a `__constant__` or `__device__` array's initialiser.
     List(Vec<Value>),
@@ -188,7 +192,7 @@ impl InitExpr {
                 Value::Float(x) => Value::Float(-x),
             },
             InitExpr::BitNot(a) => Value::Int(!a.eval(i, seed, stream).as_i64()),
-            InitExpr::Binary(op, a, b) => binary(*op, a.eval(i, seed, stream), b.eval(i, seed, stream)),
+            InitExpr::Binary { op, left: a, right: b } => binary(*op, a.eval(i, seed, stream), b.eval(i, seed, stream)),
             InitExpr::Rand(lo, hi) => {
                 let r = random_u64(seed, stream, i);
                 match (lo.eval(i, seed, stream), hi.eval(i, seed, stream)) {
@@ -220,7 +224,7 @@ impl InitExpr {
             InitExpr::List(values) => values.is_empty(),
             InitExpr::Fields(_) | InitExpr::Bytes { .. } => false,
             InitExpr::Neg(a) | InitExpr::BitNot(a) => a.is_uniform(),
-            InitExpr::Binary(_, a, b) => a.is_uniform() && b.is_uniform(),
+            InitExpr::Binary { left: a, right: b, .. } => a.is_uniform() && b.is_uniform(),
         }
     }
 }

@@ -2,9 +2,9 @@
 //! the host functions parsed (not skipped) and no launch directives; the host side is resolved by
 //! `crate::host::resolve`.
 
-use super::diagnostic::{Diagnostic, ErrorCode};
+use super::diagnostic::{CompileError, Diagnostic, ErrorCode, note_expansions};
 use super::source::{FileId, SourceFile, SourceMap, Span};
-use super::{CompileError, ast, lexer, note_expansions, parser, preprocess, tast, template};
+use super::{ast, check, lexer, parser, preprocess, stack, tast, template};
 use crate::front::launch::Overrides;
 
 /// A program's device side type-checked, and its host functions parsed.
@@ -44,7 +44,7 @@ pub fn compile_unit(
     overrides: &Overrides,
     instances: &[tast::TemplateRequest],
 ) -> Result<ProgramUnit, CompileError> {
-    super::with_stack(|| compile_here(name, bytes, overrides, instances))
+    stack::with_stack(|| compile_here(name, bytes, overrides, instances))
 }
 
 fn compile_here(
@@ -75,9 +75,9 @@ fn compile_here(
     templates.requested.extend(instances.iter().cloned());
     diags.extend(parser.diags);
     let (program, type_diags) =
-        super::check_with_templates(&mut tu, &mut templates, &[], overrides, &text, &options, &mut diags);
+        check::check_with_templates(&mut tu, &mut templates, &[], overrides, &text, &options, &mut diags);
     diags.extend(type_diags);
-    let mut warnings = super::settle_unavailable(&program, None, true, &mut diags);
+    let mut warnings = check::settle_unavailable(&program, None, true, &mut diags);
     if !diags.is_empty() {
         diags.sort_by_key(|d| (d.span.file.0, d.span.start));
         note_expansions(&sources, &mut diags);

@@ -1,7 +1,8 @@
 //! The typed tree: names resolved, every expression typed, every implicit conversion explicit.
 //! Lowering to the IR reads only this.
 
-use super::ast::FnKind;
+use super::ast::{BinaryOp, FnKind};
+use super::curand::CurandFn;
 use super::source::Span;
 use super::types::{Scalar, Type};
 
@@ -227,6 +228,26 @@ pub enum ArithOp {
     Xor,
 }
 
+impl ArithOp {
+    /// The arithmetic operation a C binary operator names (`+` -> `Add`, `&` -> `And`); None for comparisons
+    /// and `&&`, `||`. The device and host type checkers both read operators through this.
+    pub fn from_binary(op: BinaryOp) -> Option<ArithOp> {
+        Some(match op {
+            BinaryOp::Add => ArithOp::Add,
+            BinaryOp::Sub => ArithOp::Sub,
+            BinaryOp::Mul => ArithOp::Mul,
+            BinaryOp::Div => ArithOp::Div,
+            BinaryOp::Rem => ArithOp::Rem,
+            BinaryOp::Shl => ArithOp::Shl,
+            BinaryOp::Shr => ArithOp::Shr,
+            BinaryOp::BitAnd => ArithOp::And,
+            BinaryOp::BitOr => ArithOp::Or,
+            BinaryOp::BitXor => ArithOp::Xor,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CmpOp {
     Lt,
@@ -235,6 +256,21 @@ pub enum CmpOp {
     Ge,
     Eq,
     Ne,
+}
+
+impl CmpOp {
+    /// The comparison a C binary operator names; None for every other operator.
+    pub fn from_binary(op: BinaryOp) -> Option<CmpOp> {
+        Some(match op {
+            BinaryOp::Lt => CmpOp::Lt,
+            BinaryOp::Gt => CmpOp::Gt,
+            BinaryOp::Le => CmpOp::Le,
+            BinaryOp::Ge => CmpOp::Ge,
+            BinaryOp::Eq => CmpOp::Eq,
+            BinaryOp::Ne => CmpOp::Ne,
+            _ => return None,
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -397,7 +433,7 @@ pub enum Intrinsic {
     },
     /// Output word `out` of a cuRAND device function (see `sim::curand`): the new state's words, then results.
     Curand {
-        f: crate::sim::curand::CurandFn,
+        f: CurandFn,
         out: u8,
     },
 }
@@ -431,9 +467,17 @@ pub enum ExprKind {
     GlobalAddr(GlobalId),
     Unary(UnOp, Box<Expr>),
     /// Both operands already have the operation's type (`ty`), shifts included.
-    Arith(ArithOp, Box<Expr>, Box<Expr>),
+    Arith {
+        op: ArithOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     /// Operands have a common type; the result is `bool`.
-    Cmp(CmpOp, Box<Expr>, Box<Expr>),
+    Cmp {
+        op: CmpOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
     /// `ptr ± index * elem_size`; index is `int` or `unsigned int`.
     PtrOffset {
         ptr: Box<Expr>,
@@ -449,7 +493,12 @@ pub enum ExprKind {
     },
     LogicalAnd(Box<Expr>, Box<Expr>),
     LogicalOr(Box<Expr>, Box<Expr>),
-    Ternary(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `cond ? then : els`.
+    Ternary {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
     /// Convert the operand to `ty`.
     Convert(Box<Expr>),
     /// The value is already of the place's type; the expression's value is the stored value.
@@ -483,7 +532,11 @@ pub enum ExprKind {
     Seq(Vec<Stmt>, Box<Expr>),
     /// `kernel<<<...>>>(args)` in device code (dynamic parallelism): seven `unsigned int` configuration values
     /// (grid x, y, z, block x, y, z, dynamic shared bytes), then the arguments converted to the parameters.
-    Launch(FnId, Vec<Expr>, Vec<Expr>),
+    Launch {
+        kernel: FnId,
+        config: Vec<Expr>,
+        args: Vec<Expr>,
+    },
 }
 
 impl Expr {

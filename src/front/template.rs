@@ -1,16 +1,14 @@
 //! Function templates (kernels and device functions): a definition keeps its tokens, and each instantiation
 //! (`// @kernel reduce<512>`, `warpReduce<float, 32>(x)`, or a call whose type arguments follow from its
 //! argument types) substitutes the arguments' tokens for the parameters and parses the result as an ordinary
-//! function named `reduce<512>`. A non-type argument becomes a parenthesised constant, so
+//! function named `reduce<512>` (the parser does that: `parser::instance`). A non-type argument becomes a parenthesised constant, so
 //! `if (iBlockSize >= 1024 && tid < 512)` folds like a literal.
 
 use std::collections::HashMap;
 
-use super::ast::{Function, TypeSpec};
-use super::diagnostic::{Diagnostic, ErrorCode};
-use super::parser::Parser;
+use super::ast::TypeSpec;
 use super::source::Span;
-use super::token::{Kw, Punct, TokKind, Token};
+use super::token::{Punct, TokKind, Token};
 use super::types::Type;
 
 /// One template parameter.
@@ -193,98 +191,6 @@ pub fn split_args(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize)> {
         args.last_mut()?.push(t.clone());
     }
     None
-}
-
-impl Templates {
-    /// Parses instance `name` of template `base` with `args` (defaults fill the rest): the function, and
-    /// what parsing it asked for (its own explicit instantiations are added to `self.requested`). `side`
-    /// says which side's function it is: a kernel or device function, or a whole program's host function
-    /// (`template <typename T> void alloc_bytes(T &ptr, size_t n)`, for the host interpreter).
-    pub fn instantiate(
-        &mut self,
-        (base, args): (&str, &[Vec<Token>]),
-        name: &str,
-        text: &str,
-        at: Span,
-        side: Side,
-    ) -> Result<Function, Vec<Diagnostic>> {
-        let Some(def) = self.defs.get(base).cloned() else {
-            return Err(vec![Diagnostic::new(ErrorCode::Name, at, format!("no template named `{base}`"))]);
-        };
-        if args.len() > def.params.len() || def.params[args.len()..].iter().any(|p| p.default.is_none()) {
-            return Err(vec![
-                Diagnostic::new(
-                    ErrorCode::Type,
-                    at,
-                    format!(
-                        "`{base}` takes {} template argument{}, {} given",
-                        def.params.len(),
-                        if def.params.len() == 1 { "" } else { "s" },
-                        args.len()
-                    ),
-                )
-                .with_secondary(def.span, def.header()),
-            ]);
-        }
-        let mut values: HashMap<&str, (Vec<Token>, &TemplateParam)> = HashMap::new();
-        for (i, p) in def.params.iter().enumerate() {
-            let a = args.get(i).cloned().or_else(|| p.default.clone()).unwrap_or_default();
-            if !p.is_type && a.iter().any(|t| matches!(t.kind, TokKind::Kw(k) if k.starts_type())) {
-                return Err(vec![
-                    Diagnostic::new(ErrorCode::Type, at, format!("`{}` takes a constant, not a type", p.name))
-                        .with_secondary(def.span, def.header()),
-                ]);
-            }
-            values.insert(p.name.as_str(), (a, p));
-        }
-        let mut toks = Vec::with_capacity(def.tokens.len() + 8);
-        for (i, t) in def.tokens.iter().enumerate() {
-            // `threadIdx.x` keeps its field whatever the parameters are called.
-            let after_member = i > 0 && matches!(def.tokens[i - 1].kind, TokKind::Punct(Punct::Dot | Punct::Arrow));
-            match &t.kind {
-                TokKind::Ident(n) if values.contains_key(n.as_str()) && !after_member => {
-                    let (a, p) = &values[n.as_str()];
-                    let re = |k: &TokKind| Token { kind: k.clone(), span: t.span };
-                    let paren = |c| re(&TokKind::Punct(c));
-                    if p.is_type {
-                        toks.extend(a.iter().map(|x| re(&x.kind)));
-                    } else {
-                        // `((unsigned int)(512))`: the argument converted to the parameter's type.
-                        toks.extend([paren(Punct::LParen), paren(Punct::LParen)]);
-                        toks.extend(p.ty.iter().map(|x| re(&x.kind)));
-                        toks.extend([paren(Punct::RParen), paren(Punct::LParen)]);
-                        toks.extend(a.iter().map(|x| re(&x.kind)));
-                        toks.extend([paren(Punct::RParen), paren(Punct::RParen)]);
-                    }
-                }
-                _ => toks.push(t.clone()),
-            }
-        }
-        let end = toks.last().map_or(at, |t| t.span);
-        toks.push(Token { kind: TokKind::Eof, span: end });
-        let mut p = Parser::new(&toks, text, 0);
-        p.set_context(self);
-        let f = match side {
-            Side::Device => p.single_function(name),
-            Side::Host => p.single_host_function(name),
-        };
-        let (diags, requested) = p.finish_instance();
-        self.requested.extend(requested);
-        match f {
-            Some(f) if diags.is_empty() => Ok(f),
-            _ => Err(diags),
-        }
-    }
-}
-
-impl Kw {
-    /// Whether the keyword can begin a type (so a template argument made of it is a type).
-    pub fn starts_type(self) -> bool {
-        matches!(
-            self,
-            Kw::Int | Kw::Unsigned | Kw::Signed | Kw::Short | Kw::Long | Kw::Char | Kw::Float | Kw::Double | Kw::Bool
-        )
-    }
 }
 
 /// The template and arguments of an instance name (`reduce<512>` -> `reduce`, `[512]`), as a directive or

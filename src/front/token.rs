@@ -54,6 +54,14 @@ pub enum Kw {
 }
 
 impl Kw {
+    /// Whether the keyword can begin a type (so a template argument made of it is a type).
+    pub fn starts_type(self) -> bool {
+        matches!(
+            self,
+            Kw::Int | Kw::Unsigned | Kw::Signed | Kw::Short | Kw::Long | Kw::Char | Kw::Float | Kw::Double | Kw::Bool
+        )
+    }
+
     /// The keyword's usual spelling (`struct` for struct/class/union/enum, `template` for typename).
     pub fn as_str(self) -> &'static str {
         const ALL: &[&str] = &[

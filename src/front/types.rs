@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::ast::BaseType;
+
 /// A value that fits in a register.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Scalar {
@@ -185,6 +187,25 @@ impl Type {
 
     pub fn ptr(elem: Type, is_const: bool) -> Type {
         Type::Ptr { elem: Box::new(elem), is_const }
+    }
+
+    /// The type a C base type names (`unsigned short` -> `u16`, `long` -> 64 bits as on the Linux targets
+    /// nvcc compiles for). The device and host type checkers both read type specifiers through this.
+    pub fn from_base(base: BaseType) -> Type {
+        match base {
+            BaseType::Void => Type::Void,
+            BaseType::Bool => Type::BOOL,
+            BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
+            BaseType::UChar => Type::Scalar(Scalar::U8),
+            BaseType::Short => Type::Scalar(Scalar::I16),
+            BaseType::UShort => Type::Scalar(Scalar::U16),
+            BaseType::Int => Type::INT,
+            BaseType::UInt => Type::UINT,
+            BaseType::Long => Type::Scalar(Scalar::I64),
+            BaseType::ULong => Type::Scalar(Scalar::U64),
+            BaseType::Float => Type::FLOAT,
+            BaseType::Double => Type::Scalar(Scalar::F64),
+        }
     }
 
     pub fn scalar(&self) -> Option<Scalar> {

@@ -61,11 +61,11 @@ fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>, refs: &Refs) {
         }
         A::New { count, args, .. } => count.iter().map(|c| &**c).chain(args).for_each(|a| addressed_in(a, out, refs)),
         A::IncDec { operand, .. } => addressed_in(operand, out, refs),
-        A::Index(a, b) | A::Binary(_, a, b) | A::Assign(_, a, b) => {
+        A::Index(a, b) | A::Binary { left: a, right: b, .. } | A::Assign { target: a, value: b, .. } => {
             addressed_in(a, out, refs);
             addressed_in(b, out, refs);
         }
-        A::Ternary(a, b, c) => {
+        A::Ternary { cond: a, then: b, els: c } => {
             addressed_in(a, out, refs);
             addressed_in(b, out, refs);
             addressed_in(c, out, refs);
@@ -81,8 +81,8 @@ fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>, refs: &Refs) {
             }
             args.iter().for_each(|a| addressed_in(a, out, refs))
         }
-        A::InitList(args) | A::MethodCall(_, _, args) => args.iter().for_each(|a| addressed_in(a, out, refs)),
-        A::Launch(_, c, args) => c.iter().chain(args).for_each(|a| addressed_in(a, out, refs)),
+        A::InitList(args) | A::MethodCall { args, .. } => args.iter().for_each(|a| addressed_in(a, out, refs)),
+        A::Launch { config: c, args, .. } => c.iter().chain(args).for_each(|a| addressed_in(a, out, refs)),
         _ => {}
     }
 }

@@ -2,7 +2,7 @@
 //! here, the CUDA runtime in [`super::cuda`].
 
 use super::HostError;
-use super::interp::{Halt, Interp};
+use super::interp::{Interp, Unwind};
 use super::libc::{self, Piece};
 use super::memory::AllocKind;
 use super::tree::*;
@@ -11,7 +11,7 @@ use crate::ir::Ty;
 use crate::sim::alu;
 
 impl Interp<'_> {
-    pub(super) fn lib(&mut self, lib: Lib, args: &[Expr], slots: &mut [u64], e: &Expr) -> Result<u64, Halt> {
+    pub(super) fn lib(&mut self, lib: Lib, args: &[Expr], slots: &mut [u64], e: &Expr) -> Result<u64, Unwind> {
         let mut v = [0u64; 6];
         for (i, a) in args.iter().enumerate().take(6) {
             v[i] = self.eval(a, slots)?;
@@ -159,9 +159,9 @@ impl Interp<'_> {
                 v[0]
             }
             Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
-            Lib::Exit => return Err(Halt::Exit(v[0] as u8)),
+            Lib::Exit => return Err(Unwind::Exit(v[0] as u8)),
             // SIGABRT: a shell reports 128 + 6.
-            Lib::Abort => return Err(Halt::Exit(134)),
+            Lib::Abort => return Err(Unwind::Exit(134)),
             Lib::Assert => {
                 if v[0] != 0 {
                     return Ok(0);
@@ -174,7 +174,7 @@ impl Interp<'_> {
                 let program = file.rsplit_once('.').map_or(file, |(stem, _)| stem);
                 let message = format!("{program}: {file}:{line}: {func}: Assertion `{text}' failed.\n");
                 self.write(true, message.as_bytes());
-                return Err(Halt::Exit(134));
+                return Err(Unwind::Exit(134));
             }
             // The environment starts empty (a run must not depend on the machine's); `setenv` adds to it,
             // and nothing else reads it (`CUDA_LAUNCH_BLOCKING` changes nothing: work is synchronous already).
@@ -245,12 +245,12 @@ impl Interp<'_> {
         let _ = if to_err { self.err.write_all(bytes) } else { self.out.write_all(bytes) };
     }
 
-    pub(super) fn c_str(&mut self, addr: u64, e: &Expr) -> Result<Vec<u8>, Halt> {
+    pub(super) fn c_str(&mut self, addr: u64, e: &Expr) -> Result<Vec<u8>, Unwind> {
         self.mem.c_string(addr).map_err(|f| self.fault(f, addr, false, None, e.span))
     }
 
     /// `*end = start + used` for `strtol`/`strtod`, when `end` is not null.
-    fn set_end(&mut self, end: u64, start: u64, used: usize, e: &Expr) -> Result<(), Halt> {
+    fn set_end(&mut self, end: u64, start: u64, used: usize, e: &Expr) -> Result<(), Unwind> {
         if end == 0 {
             return Ok(());
         }
@@ -260,7 +260,7 @@ impl Interp<'_> {
 
     /// `realloc(p, n)`: a new allocation holding the old one's first bytes, the old one freed (the address
     /// always changes, so code that keeps the old pointer is caught using freed memory).
-    fn realloc(&mut self, addr: u64, bytes: u64, name: u32, line: u32) -> Result<u64, Halt> {
+    fn realloc(&mut self, addr: u64, bytes: u64, name: u32, line: u32) -> Result<u64, Unwind> {
         if bytes > 1 << 36 {
             return Ok(0);
         }
@@ -284,7 +284,7 @@ impl Interp<'_> {
         Ok(new)
     }
 
-    fn free(&mut self, addr: u64, line: u32) -> Result<(), Halt> {
+    fn free(&mut self, addr: u64, line: u32) -> Result<(), Unwind> {
         if addr == 0 {
             return Ok(());
         }
@@ -296,7 +296,7 @@ impl Interp<'_> {
                          double free",
                         self.mem.allocs[i].name, self.mem.allocs[i].line
                     );
-                    return Err(Halt::Error(Box::new(HostError::BadFree { line, message })));
+                    return Err(Unwind::Error(Box::new(HostError::BadFree { line, message })));
                 }
                 self.mem.release(i, line);
                 Ok(())
@@ -310,7 +310,7 @@ impl Interp<'_> {
                     ),
                     None => format!("host code at line {line} frees {addr:#x}, which malloc did not return"),
                 };
-                Err(Halt::Error(Box::new(HostError::BadFree { line, message })))
+                Err(Unwind::Error(Box::new(HostError::BadFree { line, message })))
             }
         }
     }
@@ -324,7 +324,7 @@ impl Interp<'_> {
         v: &[u64],
         slots: &mut [u64],
         e: &Expr,
-    ) -> Result<String, Halt> {
+    ) -> Result<String, Unwind> {
         let fmt = self.c_str(v[first], e)?;
         let mut rest = vec![];
         for (k, a) in args.iter().enumerate().skip(first + 1) {
@@ -335,7 +335,7 @@ impl Interp<'_> {
     }
 
     /// `printf` formatting with arguments of the given types (already promoted).
-    fn format(&mut self, fmt: &[u8], args: &[(u64, Type)], e: &Expr) -> Result<String, Halt> {
+    fn format(&mut self, fmt: &[u8], args: &[(u64, Type)], e: &Expr) -> Result<String, Unwind> {
         let fmt = String::from_utf8_lossy(fmt).into_owned();
         let mut out = String::new();
         let mut args = args.iter();
@@ -367,7 +367,7 @@ impl Interp<'_> {
 
     /// Writes one stream item: the call's arguments are the item's value, after the file handle of an
     /// `ofstream`.
-    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Halt> {
+    pub(super) fn stream(&mut self, to: StreamTo, item: StreamItem, args: &[u64], e: &Expr) -> Result<(), Unwind> {
         let (handle, bits) = match to {
             StreamTo::File => (args[0], args[1]),
             _ => (0, args[0]),

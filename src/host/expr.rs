@@ -8,34 +8,6 @@ use crate::front::source::Span;
 use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
 
-fn arith_op(op: BinaryOp) -> Option<ArithOp> {
-    Some(match op {
-        BinaryOp::Add => ArithOp::Add,
-        BinaryOp::Sub => ArithOp::Sub,
-        BinaryOp::Mul => ArithOp::Mul,
-        BinaryOp::Div => ArithOp::Div,
-        BinaryOp::Rem => ArithOp::Rem,
-        BinaryOp::Shl => ArithOp::Shl,
-        BinaryOp::Shr => ArithOp::Shr,
-        BinaryOp::BitAnd => ArithOp::And,
-        BinaryOp::BitOr => ArithOp::Or,
-        BinaryOp::BitXor => ArithOp::Xor,
-        _ => return None,
-    })
-}
-
-fn cmp_op(op: BinaryOp) -> Option<CmpOp> {
-    Some(match op {
-        BinaryOp::Lt => CmpOp::Lt,
-        BinaryOp::Gt => CmpOp::Gt,
-        BinaryOp::Le => CmpOp::Le,
-        BinaryOp::Ge => CmpOp::Ge,
-        BinaryOp::Eq => CmpOp::Eq,
-        BinaryOp::Ne => CmpOp::Ne,
-        _ => return None,
-    })
-}
-
 impl Resolver<'_> {
     /// The value of an expression.
     pub(super) fn rvalue(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
@@ -112,8 +84,8 @@ impl Resolver<'_> {
                     span,
                 ))
             }
-            A::Binary(op, a, b) => self.binary(*op, a, b, span),
-            A::Assign(op, a, b) => self.assign(*op, a, b, span),
+            A::Binary { op, left: a, right: b } => self.binary(*op, a, b, span),
+            A::Assign { op, target: a, value: b } => self.assign(*op, a, b, span),
             A::IncDec { increment, prefix, operand } => {
                 let (place, ty) = self.lvalue(operand)?;
                 let step = match &ty {
@@ -126,7 +98,7 @@ impl Resolver<'_> {
                 let s = storage(&ty).ok_or(Reported)?;
                 Ok(Expr::new(ExprKind::IncDec { place: Box::new(place), storage: s, step, prefix: *prefix }, ty, span))
             }
-            A::Ternary(cond, a, b) => {
+            A::Ternary { cond, then: a, els: b } => {
                 let cnd = self.cond(cond)?;
                 let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
                 let ty = match (&a.ty, &b.ty) {
@@ -176,7 +148,7 @@ impl Resolver<'_> {
                 c(t.size() as u64, Type::Scalar(Scalar::U64))
             }
             A::Call(name, args) => self.call(name, args, span),
-            A::Launch(k, config, args) => self.launch(k, config, args, span),
+            A::Launch { kernel: k, config, args } => self.launch(k, config, args, span),
             A::Comma(a, b) => {
                 let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
                 let ty = b.ty.clone();
@@ -191,7 +163,7 @@ impl Resolver<'_> {
                 Ok(Expr::new(ExprKind::Lib(Lib::Free, vec![v]), Type::Void, span))
             }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
-            A::MethodCall(obj, m, args) => {
+            A::MethodCall { object: obj, method: m, args } => {
                 let o = self.rvalue(obj)?;
                 if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
@@ -269,7 +241,7 @@ impl Resolver<'_> {
             return chain;
         }
         let (x, y) = (self.rvalue(a)?, self.rvalue(b)?);
-        if let Some(cmp) = cmp_op(op) {
+        if let Some(cmp) = CmpOp::from_binary(op) {
             let s = match (&x.ty, &y.ty) {
                 (Type::Scalar(p), Type::Scalar(q)) => Scalar::common(*p, *q),
                 _ => Scalar::U64,
@@ -281,7 +253,7 @@ impl Resolver<'_> {
                 span,
             ));
         }
-        let arith = arith_op(op).ok_or(Reported)?;
+        let arith = ArithOp::from_binary(op).ok_or(Reported)?;
         match (&x.ty, &y.ty, arith) {
             (Type::Ptr { elem, .. }, Type::Scalar(_), ArithOp::Add | ArithOp::Sub) => {
                 let size = elem.size() as i64;
@@ -330,7 +302,7 @@ impl Resolver<'_> {
             let v = self.convert(v, &ty)?;
             return Ok(Expr::new(ExprKind::assign(place, s, v), ty, span));
         };
-        let arith = arith_op(op).ok_or(Reported)?;
+        let arith = ArithOp::from_binary(op).ok_or(Reported)?;
         match (&ty, &v.ty) {
             (Type::Ptr { elem, .. }, Type::Scalar(_)) if matches!(arith, ArithOp::Add | ArithOp::Sub) => {
                 let size = elem.size() as i64;

@@ -9,7 +9,7 @@
 use std::sync::Arc;
 
 use super::HostError;
-use super::interp::{Halt, Interp};
+use super::interp::{Interp, Unwind};
 use super::resolve::{Resolver, Var};
 use super::tree::*;
 use crate::front::ast;
@@ -189,7 +189,7 @@ impl Resolver<'_> {
 
 impl Interp<'_> {
     /// Runs the host function an [`IndirectCall`]'s pointer holds.
-    pub(super) fn call_ptr(&mut self, c: &IndirectCall, slots: &mut [u64], span: Span) -> Result<u64, Halt> {
+    pub(super) fn call_ptr(&mut self, c: &IndirectCall, slots: &mut [u64], span: Span) -> Result<u64, Unwind> {
         let addr = self.eval(&c.target, slots)?;
         let mut vals = Vec::with_capacity(c.args.len());
         for a in &c.args {
@@ -197,7 +197,7 @@ impl Interp<'_> {
         }
         let line = self.line(span);
         let what = &c.what;
-        let bad = |message: String| Err(Halt::Error(Box::new(HostError::BadCall { line, message })));
+        let bad = |message: String| Err(Unwind::Error(Box::new(HostError::BadCall { line, message })));
         match target(addr, self.prog.functions.len(), self.prog.kernels.len()) {
             Target::Host(f) => {
                 let func = &self.prog.functions[f as usize];
@@ -234,7 +234,7 @@ impl Interp<'_> {
     }
 
     /// Runs the launch of the kernel an [`IndirectLaunch`]'s pointer holds.
-    pub(super) fn launch_ptr(&mut self, l: &IndirectLaunch, slots: &mut [u64], span: Span) -> Result<(), Halt> {
+    pub(super) fn launch_ptr(&mut self, l: &IndirectLaunch, slots: &mut [u64], span: Span) -> Result<(), Unwind> {
         let addr = self.eval(&l.ptr, slots)?;
         if let Some((_, direct)) = l.launches.iter().find(|(a, _)| *a == addr) {
             return self.launch(direct, slots, span);
@@ -255,6 +255,6 @@ impl Interp<'_> {
                 format!("host code at line {line} launches `{what}`, which holds {addr:#x}, not a kernel's address")
             }
         };
-        Err(Halt::Error(Box::new(HostError::BadCall { line, message })))
+        Err(Unwind::Error(Box::new(HostError::BadCall { line, message })))
     }
 }

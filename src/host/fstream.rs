@@ -24,14 +24,21 @@ fn call(f: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
 fn open(obj: &ast::Expr, path: &ast::Expr, mode: Option<&ast::Expr>, span: Span) -> ast::Expr {
     let append = mode.is_some_and(|m| names(m, "app"));
     let how = expr(A::Str(if append { "a" } else { "w" }.into()), span);
-    expr(A::Assign(None, Box::new(handle(obj)), Box::new(call("fopen", vec![path.clone(), how], span))), span)
+    expr(
+        A::Assign {
+            op: None,
+            target: Box::new(handle(obj)),
+            value: Box::new(call("fopen", vec![path.clone(), how], span)),
+        },
+        span,
+    )
 }
 
 /// Whether `e` names `name` (as `ios::name`, `std::ios::name` or `std::ios_base::name`) anywhere.
 fn names(e: &ast::Expr, name: &str) -> bool {
     match &e.kind {
         A::Name(n) => n == name || n.ends_with(&format!("::{name}")),
-        A::Binary(_, a, b) => names(a, name) || names(b, name),
+        A::Binary { left: a, right: b, .. } => names(a, name) || names(b, name),
         _ => false,
     }
 }
@@ -55,7 +62,7 @@ impl Resolver<'_> {
             ("close", []) => call("fclose", vec![handle(obj)], span),
             ("is_open", []) => {
                 let zero = expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span);
-                expr(A::Binary(BinaryOp::Ne, Box::new(handle(obj)), Box::new(zero)), span)
+                expr(A::Binary { op: BinaryOp::Ne, left: Box::new(handle(obj)), right: Box::new(zero) }, span)
             }
             _ => return Some(Err(self.unsupported(m.span, format_args!("`ofstream::{}` here yet", m.name)))),
         };

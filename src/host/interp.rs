@@ -17,9 +17,9 @@ const VLA_MAX: u64 = 8 << 20;
 /// Deepest host call nesting (a real 8 MiB stack holds about this many small frames).
 const MAX_DEPTH: u32 = 100_000;
 
-/// Why the host program halts before its statements run to their end (the `Err` that unwinds evaluation;
-/// [`HostEnd`] is what it becomes).
-pub(super) enum Halt {
+/// Why the host program stops before its statements run to their end: the `Err` that unwinds evaluation
+/// ([`HostEnd`] is what it becomes).
+pub(super) enum Unwind {
     /// `exit(status)` (or `abort`, a failed `assert`).
     Exit(u8),
     /// A host error warpdbg found.
@@ -145,7 +145,7 @@ impl<'a> Interp<'a> {
 
     /// Loop `s` goes on in machine code (from its condition) when it is compiled, or now compiled.
     #[inline]
-    fn machine_code(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Halt> {
+    fn machine_code(&mut self, s: &Stmt, slots: &mut [u64], compile: bool) -> Result<Option<Flow>, Unwind> {
         #[cfg(feature = "native")]
         return self.compiled_loop(s, slots, compile);
         #[cfg(not(feature = "native"))]
@@ -179,9 +179,9 @@ impl<'a> Interp<'a> {
         let _ = self.out.flush();
         match r {
             Ok(v) => HostEnd::Exited(v as u8),
-            Err(Halt::Exit(code)) => HostEnd::Exited(code),
-            Err(Halt::Error(e)) => HostEnd::Error(*e),
-            Err(Halt::Stopped(code)) => HostEnd::Stopped(code),
+            Err(Unwind::Exit(code)) => HostEnd::Exited(code),
+            Err(Unwind::Error(e)) => HostEnd::Error(*e),
+            Err(Unwind::Stopped(code)) => HostEnd::Stopped(code),
         }
     }
 
@@ -198,10 +198,10 @@ impl<'a> Interp<'a> {
         self.file.line_of(span.start)
     }
 
-    pub(super) fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Halt> {
+    pub(super) fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Unwind> {
         let func = &self.prog.functions[f as usize];
         if self.depth >= MAX_DEPTH {
-            return Err(Halt::Error(Box::new(HostError::StackOverflow {
+            return Err(Unwind::Error(Box::new(HostError::StackOverflow {
                 line: self.line(at),
                 function: func.name.clone(),
             })));
@@ -240,7 +240,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn block(&mut self, stmts: &[Stmt], slots: &mut [u64]) -> Result<Flow, Halt> {
+    fn block(&mut self, stmts: &[Stmt], slots: &mut [u64]) -> Result<Flow, Unwind> {
         for s in stmts {
             match self.stmt(s, slots)? {
                 Flow::Normal => {}
@@ -250,7 +250,7 @@ impl<'a> Interp<'a> {
         Ok(Flow::Normal)
     }
 
-    pub(super) fn tick(&mut self, span: Span) -> Result<(), Halt> {
+    pub(super) fn tick(&mut self, span: Span) -> Result<(), Unwind> {
         self.steps += 1;
         if self.steps > self.max_steps {
             return Err(self.step_limit(span));
@@ -259,11 +259,11 @@ impl<'a> Interp<'a> {
     }
 
     #[cold]
-    pub(super) fn step_limit(&self, span: Span) -> Halt {
-        Halt::Error(Box::new(HostError::StepLimit { line: self.line(span) }))
+    pub(super) fn step_limit(&self, span: Span) -> Unwind {
+        Unwind::Error(Box::new(HostError::StepLimit { line: self.line(span) }))
     }
 
-    pub(super) fn stmt(&mut self, s: &Stmt, slots: &mut [u64]) -> Result<Flow, Halt> {
+    pub(super) fn stmt(&mut self, s: &Stmt, slots: &mut [u64]) -> Result<Flow, Unwind> {
         match s {
             Stmt::Expr(e) => {
                 self.eval(e, slots)?;
@@ -387,7 +387,7 @@ impl<'a> Interp<'a> {
                     }
                 }
                 if bytes > VLA_MAX {
-                    return Err(Halt::Error(Box::new(HostError::VlaTooLarge { line, name: name.clone(), bytes })));
+                    return Err(Unwind::Error(Box::new(HostError::VlaTooLarge { line, name: name.clone(), bytes })));
                 }
                 let at = self.mem.alloc(bytes, AllocKind::Stack, name, line);
                 slots[*slot as usize] = at;
@@ -401,7 +401,7 @@ impl<'a> Interp<'a> {
 
     /// The explanation of a bad access of `size` bytes at `addr`.
     #[cold]
-    pub(super) fn fault(&self, f: MemFault, addr: u64, write: bool, what: Option<&str>, span: Span) -> Halt {
+    pub(super) fn fault(&self, f: MemFault, addr: u64, write: bool, what: Option<&str>, span: Span) -> Unwind {
         let line = self.line(span);
         let verb = if write { "writes" } else { "reads" };
         let message = match f {
@@ -441,11 +441,11 @@ impl<'a> Interp<'a> {
                 None => format!("host code at line {line} {verb} address {addr:#x}, which is in no allocation"),
             },
         };
-        Halt::Error(Box::new(HostError::Memory { line, message }))
+        Unwind::Error(Box::new(HostError::Memory { line, message }))
     }
 
     /// A copy of `n` host bytes at `addr`.
-    pub(super) fn read_bytes(&mut self, addr: u64, n: u64, span: Span) -> Result<Vec<u8>, Halt> {
+    pub(super) fn read_bytes(&mut self, addr: u64, n: u64, span: Span) -> Result<Vec<u8>, Unwind> {
         match self.mem.bytes(addr, n) {
             Ok(b) => Ok(b.to_vec()),
             Err(f) => Err(self.fault(f, addr, false, None, span)),
@@ -460,7 +460,7 @@ impl<'a> Interp<'a> {
         n: u64,
         fill: u8,
         span: Span,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Unwind> {
         match self.mem.bytes(addr, n) {
             Ok(b) => {
                 match data {
@@ -473,11 +473,11 @@ impl<'a> Interp<'a> {
         }
     }
 
-    pub(super) fn load(&mut self, addr: u64, s: Scalar, what: Option<&str>, span: Span) -> Result<u64, Halt> {
+    pub(super) fn load(&mut self, addr: u64, s: Scalar, what: Option<&str>, span: Span) -> Result<u64, Unwind> {
         self.mem.load(addr, s.size()).map_err(|f| self.fault(f, addr, false, what, span))
     }
 
-    fn store(&mut self, p: &Place, s: Scalar, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Halt> {
+    fn store(&mut self, p: &Place, s: Scalar, bits: u64, slots: &mut [u64], span: Span) -> Result<(), Unwind> {
         match p {
             Place::Slot(slot) => slots[*slot as usize] = bits,
             Place::Mem { addr, what } => {
@@ -489,7 +489,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The current value of a place (stored as `s`) and, for memory, its address.
-    fn read_place(&mut self, p: &Place, s: Scalar, slots: &mut [u64], span: Span) -> Result<(u64, u64), Halt> {
+    fn read_place(&mut self, p: &Place, s: Scalar, slots: &mut [u64], span: Span) -> Result<(u64, u64), Unwind> {
         match p {
             Place::Slot(slot) => Ok((slots[*slot as usize], 0)),
             Place::Mem { addr, what } => {
@@ -508,7 +508,7 @@ impl<'a> Interp<'a> {
         bits: u64,
         slots: &mut [u64],
         span: Span,
-    ) -> Result<(), Halt> {
+    ) -> Result<(), Unwind> {
         match p {
             Place::Slot(slot) => slots[*slot as usize] = bits,
             Place::Mem { what, .. } => {
@@ -520,7 +520,7 @@ impl<'a> Interp<'a> {
 
     /// An expression's value. The kinds host loops run on are here, in a function with a small frame (it
     /// recurses once per node); the rest are in [`Self::eval_rest`].
-    pub(super) fn eval(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Halt> {
+    pub(super) fn eval(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Unwind> {
         Ok(match &e.kind {
             ExprKind::Const(v) => *v,
             ExprKind::Slot(s) => slots[*s as usize],
@@ -571,7 +571,7 @@ impl<'a> Interp<'a> {
 
     /// An address: `p[i]`'s `p + i * size` computed here rather than one call deeper (arrays in host loops).
     #[inline(always)]
-    fn address(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Halt> {
+    fn address(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Unwind> {
         match &e.kind {
             ExprKind::PtrAdd { ptr: p, index: i, elem_size: size } => {
                 let (p, i) = (self.eval(p, slots)?, self.eval(i, slots)?);
@@ -582,7 +582,7 @@ impl<'a> Interp<'a> {
     }
 
     #[inline(never)]
-    fn eval_rest(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Halt> {
+    fn eval_rest(&mut self, e: &Expr, slots: &mut [u64]) -> Result<u64, Unwind> {
         Ok(match &e.kind {
             ExprKind::Str(id) => self.strings[*id as usize],
             ExprKind::Global(g) => self.globals.get(*g as usize).copied().unwrap_or(0),
@@ -678,13 +678,13 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Halt> {
+    fn arith(&mut self, op: ArithOp, s: Scalar, a: u64, b: u64, span: Span) -> Result<u64, Unwind> {
         alu::host_binary(op, Ty::from(s), a, b).map_err(|_| self.divide_by_zero(span))
     }
 
     #[cold]
-    pub(super) fn divide_by_zero(&self, span: Span) -> Halt {
-        Halt::Error(Box::new(HostError::DivideByZero { line: self.line(span) }))
+    pub(super) fn divide_by_zero(&self, span: Span) -> Unwind {
+        Unwind::Error(Box::new(HostError::DivideByZero { line: self.line(span) }))
     }
 }
 

@@ -99,7 +99,10 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
 /// macros may).
 fn float_class_test(name: &str, x: &ast::Expr, span: Span) -> Option<ast::Expr> {
     use ast::{BinaryOp as B, ExprKind as K};
-    let bin = |op, a: ast::Expr, b: ast::Expr| ast::Expr { kind: K::Binary(op, Box::new(a), Box::new(b)), span };
+    let bin = |op, a: ast::Expr, b: ast::Expr| ast::Expr {
+        kind: K::Binary { op, left: Box::new(a), right: Box::new(b) },
+        span,
+    };
     let inf = |negative: bool| ast::Expr {
         kind: K::Float { value: if negative { f64::NEG_INFINITY } else { f64::INFINITY }, single: false },
         span,
@@ -206,7 +209,7 @@ impl Resolver<'_> {
         if name.name == "dim3" {
             return self.dim3_value(args, span);
         }
-        if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::typeck::vector_type)
+        if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::builtin_types::vector_type)
             && !self.fns.contains_key(&name.name)
         {
             return self.make_vector(&name.name, def, args, span);
@@ -399,7 +402,7 @@ impl Resolver<'_> {
         }
         let parts = args.iter().map(|a| self.rvalue(a).and_then(|v| self.convert(v, &Type::UINT)));
         let parts = parts.collect::<Result<Vec<_>, Reported>>()?;
-        let ty = Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Reported)?);
+        let ty = Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?);
         let tmp = self.new_slot();
         self.frame.push((tmp, ty.size(), "dim3() value".into()));
         let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);

@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::addressed::Refs;
 use super::tree::*;
-use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A, StmtKind as S, TypeSpec, UnaryOp};
+use crate::front::ast::{self, BinaryOp, ExprKind as A, StmtKind as S, TypeSpec, UnaryOp};
 use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
 use crate::front::source::Span;
 use crate::front::tast::{self, ArithOp, CmpOp, UnOp};
@@ -232,7 +232,7 @@ impl Resolver<'_> {
             Type::Func(std::sync::Arc::new((ret, params)))
         } else if let Some(name) = &ts.named {
             match name.as_str() {
-                "dim3" => Type::Struct(crate::front::typeck::vector_type("dim3").ok_or(Reported)?),
+                "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
                 "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
                 "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
                 "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
@@ -245,8 +245,8 @@ impl Resolver<'_> {
                     Some(t) => t,
                     // CUDA's vector types (`float4`) and cuRAND's device states, laid out as on the device:
                     // host code allocates and copies them (`cudaMalloc(&s, n * sizeof(curandState))`).
-                    None => match crate::front::typeck::vector_type(n)
-                        .or_else(|| crate::front::typeck::curand_state_type(n))
+                    None => match crate::front::builtin_types::vector_type(n)
+                        .or_else(|| crate::front::builtin_types::curand_state_type(n))
                     {
                         Some(def) => Type::Struct(def),
                         None => return Err(self.unsupported(ts.span, format_args!("the type `{n}` in host code yet"))),
@@ -254,20 +254,7 @@ impl Resolver<'_> {
                 },
             }
         } else {
-            match ts.base {
-                BaseType::Void => Type::Void,
-                BaseType::Bool => Type::BOOL,
-                BaseType::Char | BaseType::SChar => Type::Scalar(Scalar::I8),
-                BaseType::UChar => Type::Scalar(Scalar::U8),
-                BaseType::Short => Type::Scalar(Scalar::I16),
-                BaseType::UShort => Type::Scalar(Scalar::U16),
-                BaseType::Int => Type::INT,
-                BaseType::UInt => Type::UINT,
-                BaseType::Long => Type::Scalar(Scalar::I64),
-                BaseType::ULong => Type::Scalar(Scalar::U64),
-                BaseType::Float => Type::FLOAT,
-                BaseType::Double => Type::Scalar(Scalar::F64),
-            }
+            Type::from_base(ts.base)
         };
         let mut t = base;
         for _ in 0..ts.pointers as u32 + extra as u32 {
@@ -298,7 +285,7 @@ impl Resolver<'_> {
             A::Unary(UnaryOp::Plus, x) => self.const_eval(x),
             A::Cast(_, x) => self.const_eval(x),
             A::SizeofType(_) => None,
-            A::Binary(op, a, b) => {
+            A::Binary { op, left: a, right: b } => {
                 let (a, b) = (self.const_eval(a)?, self.const_eval(b)?);
                 Some(match op {
                     BinaryOp::Add => a.wrapping_add(b),

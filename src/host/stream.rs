@@ -84,7 +84,7 @@ fn stream_name(r: &Resolver, e: &ast::Expr) -> Option<(StreamTo, Option<ast::Exp
                 _ => None,
             },
         },
-        A::Binary(BinaryOp::Shl, a, _) => stream_name(r, a),
+        A::Binary { op: BinaryOp::Shl, left: a, .. } => stream_name(r, a),
         _ => None,
     }
 }
@@ -99,7 +99,7 @@ impl Resolver<'_> {
         };
         let mut items = vec![b];
         let mut at = a;
-        while let A::Binary(BinaryOp::Shl, x, y) = &at.kind {
+        while let A::Binary { op: BinaryOp::Shl, left: x, right: y } = &at.kind {
             items.push(y);
             at = x;
         }

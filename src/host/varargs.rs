@@ -8,7 +8,7 @@
 //! many arguments the call passed.
 
 use super::HostError;
-use super::interp::{Halt, Interp};
+use super::interp::{Interp, Unwind};
 use super::libc::{self, Piece};
 use super::memory::MemFault;
 use super::resolve::{REST, Resolver, Var};
@@ -161,7 +161,7 @@ fn promoted(s: Scalar) -> &'static str {
 
 impl Interp<'_> {
     /// The argument at `ap`, stored as `s`; reading past the last one the call passed is a host error.
-    pub(super) fn va_arg(&mut self, ap: u64, s: Scalar, e: &Expr) -> Result<u64, Halt> {
+    pub(super) fn va_arg(&mut self, ap: u64, s: Scalar, e: &Expr) -> Result<u64, Unwind> {
         match self.mem.load(ap, s.size()) {
             Ok(v) => Ok(v),
             Err(MemFault::OutOfBounds { alloc, offset }) if self.mem.allocs[alloc].name.starts_with(BLOCK) => {
@@ -174,7 +174,7 @@ impl Interp<'_> {
                     "host code at line {line} reads variadic argument {which} of `{callee}` with va_arg, but the call \
                      passed {passed}"
                 );
-                Err(Halt::Error(Box::new(HostError::Memory { line, message })))
+                Err(Unwind::Error(Box::new(HostError::Memory { line, message })))
             }
             Err(f) => Err(self.fault(f, ap, false, Some("va_list"), e.span)),
         }
@@ -182,7 +182,7 @@ impl Interp<'_> {
 
     /// The text `vprintf` prints for format `fmt` with the arguments from `ap` on, each read as its conversion
     /// says (`%d` an `int`, `%ld` a `long`, `%f` a `double`, `%s` and `%p` a pointer).
-    pub(super) fn va_text(&mut self, fmt: u64, ap: u64, e: &Expr) -> Result<String, Halt> {
+    pub(super) fn va_text(&mut self, fmt: u64, ap: u64, e: &Expr) -> Result<String, Unwind> {
         let text = String::from_utf8_lossy(&self.c_str(fmt, e)?).into_owned();
         let mut out = String::new();
         let mut at = ap;

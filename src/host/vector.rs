@@ -8,7 +8,7 @@
 //! so an index past `size()` but inside the storage reads what is there, as on a real machine, and one past
 //! the storage is an out-of-bounds access. The storage of a vector is freed only when the program ends.
 
-use super::interp::{Halt, Interp};
+use super::interp::{Interp, Unwind};
 use super::memory::AllocKind;
 use super::resolve::Resolver;
 use super::tree::*;
@@ -297,7 +297,7 @@ impl Resolver<'_> {
 
 impl Interp<'_> {
     /// The vector at `at`: its start, finish and end of storage.
-    fn vector_at(&mut self, at: u64, e: &Expr) -> Result<[u64; 3], Halt> {
+    fn vector_at(&mut self, at: u64, e: &Expr) -> Result<[u64; 3], Unwind> {
         let mut p = [0u64; 3];
         for (k, v) in p.iter_mut().enumerate() {
             *v = self.load(at + 8 * k as u64, Scalar::U64, None, e.span)?;
@@ -305,7 +305,7 @@ impl Interp<'_> {
         Ok(p)
     }
 
-    fn set_vector(&mut self, at: u64, p: [u64; 3], e: &Expr) -> Result<(), Halt> {
+    fn set_vector(&mut self, at: u64, p: [u64; 3], e: &Expr) -> Result<(), Unwind> {
         for (k, v) in p.iter().enumerate() {
             self.write_bytes(at + 8 * k as u64, Some(&v.to_le_bytes()), 8, 0, e.span)?;
         }
@@ -313,13 +313,13 @@ impl Interp<'_> {
     }
 
     /// Makes the storage of the vector at `at` hold at least `n` elements of `size` bytes.
-    fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &Expr) -> Result<[u64; 3], Halt> {
+    fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &Expr) -> Result<[u64; 3], Unwind> {
         let [start, finish, end] = self.vector_at(at, e)?;
         if n * size <= end - start {
             return Ok([start, finish, end]);
         }
         let bytes = n.checked_mul(size).filter(|b| *b <= 1 << 36).ok_or_else(|| {
-            Halt::Error(Box::new(super::HostError::Memory {
+            Unwind::Error(Box::new(super::HostError::Memory {
                 line: self.line(e.span),
                 message: format!(
                     "host code at line {} makes a std::vector of {n} elements: out of memory",
@@ -342,7 +342,7 @@ impl Interp<'_> {
     }
 
     /// `resize`, `reserve`, `push_back` on the vector at `v[0]`.
-    pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &Expr) -> Result<(), Halt> {
+    pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &Expr) -> Result<(), Unwind> {
         let at = v[0];
         match lib {
             Lib::VecResize(s) => {
@@ -372,7 +372,7 @@ impl Interp<'_> {
     }
 
     /// `std::accumulate` over `[first, last)` of `elem`, starting from `init` in `acc`.
-    pub(super) fn accumulate(&mut self, elem: Scalar, acc: Scalar, v: &[u64], e: &Expr) -> Result<u64, Halt> {
+    pub(super) fn accumulate(&mut self, elem: Scalar, acc: Scalar, v: &[u64], e: &Expr) -> Result<u64, Unwind> {
         let (mut p, last, mut sum) = (v[0], v[1], v[2]);
         while p < last {
             let x = self.load(p, elem, None, e.span)?;

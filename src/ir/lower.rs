@@ -2,17 +2,26 @@
 //!
 //! Device functions are inlined at each call. `&&`, `||` and `?:` become real branches, as in the source;
 //! a condition that is a constant becomes a jump. Branch metrics are attributed to the statement line.
+//!
+//! This module holds the lowering's state (`Lowerer`: blocks, registers, inlined frames) and the expressions;
+//! statements are in `stmt` and `switch`, where variables live in memory in `memory`, constant conditions in
+//! `fold`, and the finished kernel's block layout in `layout`.
 
 use std::collections::HashMap;
 
-use super::cfg::{Block, BlockId};
-use super::postdom::immediate_post_dominators;
 use super::*;
+use super::{Block, BlockId};
 use crate::front::diagnostic::Diagnostic;
 use crate::front::source::{SourceMap, Span};
 use crate::front::tast::{self as t, ExprKind as E, FnId, Intrinsic, LocalId, Place, Program, StmtKind as S};
 
+mod fold;
+mod layout;
+mod memory;
+mod stmt;
 mod switch;
+
+use fold::const_bool;
 
 /// Bound on a kernel's size after inlining, so a call tree that doubles at every level cannot exhaust memory.
 const MAX_INSTRS: usize = 1 << 20;
@@ -266,140 +275,6 @@ impl<'p> Lowerer<'p> {
         sources.get(span.file).line_of(span.start)
     }
 
-    // ---- statements ----
-
-    fn body(&mut self, stmts: &[t::Stmt]) {
-        for s in stmts {
-            self.stmt(s);
-            if self.too_big.is_some() {
-                return;
-            }
-        }
-    }
-
-    fn stmt(&mut self, s: &t::Stmt) {
-        self.stmt_span = s.span;
-        match &s.kind {
-            S::Expr(e) => self.discard(e),
-            S::Init(l, init) => {
-                let reg = self.local_reg(*l);
-                if let Some(init) = init {
-                    let v = self.expr(init);
-                    self.assign_reg(reg, v, init.span);
-                }
-            }
-            S::Block(b) => self.scoped_body(b),
-            S::If { cond, then, els } => {
-                let (then_bb, join) = (self.new_block(), self.new_block());
-                let else_bb = if els.is_some() { self.new_block() } else { join };
-                self.cond_branch(cond, then_bb, else_bb, BranchKind::If);
-                self.set_cur(then_bb);
-                self.stmt(then);
-                self.switch_to(Term::Jump(join), s.span, else_bb);
-                if let Some(els) = els {
-                    self.stmt(els);
-                    self.switch_to(Term::Jump(join), s.span, join);
-                }
-                self.set_cur(join);
-            }
-            S::While { cond, body } => {
-                let (head, body_bb, exit) = (self.new_block(), self.new_block(), self.new_block());
-                self.switch_to(Term::Jump(head), s.span, head);
-                self.cond_branch(cond, body_bb, exit, BranchKind::Loop);
-                self.loop_body(body, body_bb, exit, head, s.span);
-                self.set_cur(exit);
-            }
-            S::DoWhile { body, cond } => {
-                let (body_bb, cond_bb, exit) = (self.new_block(), self.new_block(), self.new_block());
-                self.switch_to(Term::Jump(body_bb), s.span, body_bb);
-                self.loop_body(body, body_bb, exit, cond_bb, cond.span);
-                self.set_cur(cond_bb);
-                self.cond_branch(cond, body_bb, exit, BranchKind::Loop);
-                self.set_cur(exit);
-            }
-            S::For { init, cond, step, body } => {
-                // The loop variable is in scope for the whole loop.
-                self.open_scope();
-                self.body(init);
-                let (head, body_bb, step_bb, exit) =
-                    (self.new_block(), self.new_block(), self.new_block(), self.new_block());
-                self.switch_to(Term::Jump(head), s.span, head);
-                match cond {
-                    Some(c) => self.cond_branch(c, body_bb, exit, BranchKind::Loop),
-                    None => self.terminate(Term::Jump(body_bb), s.span),
-                }
-                self.loop_body(body, body_bb, exit, step_bb, s.span);
-                self.set_cur(step_bb);
-                if let Some(step) = step {
-                    self.stmt_span = step.span;
-                    self.discard(step);
-                }
-                self.switch_to(Term::Jump(head), step.as_ref().map_or(s.span, |e| e.span), exit);
-                self.close_scope();
-            }
-            S::Switch { cond, labels, body } => self.switch(cond, labels, body, s.span),
-            S::Break | S::Continue => {
-                let Some(targets) = self.frame().loops.last() else { return };
-                let to = if matches!(s.kind, S::Break) { targets.brk } else { targets.cont };
-                self.terminate(Term::Jump(to), s.span);
-                self.dead_block();
-            }
-            S::Return(value) => {
-                let v = value.as_ref().map(|v| self.expr(v));
-                match self.frame().ret {
-                    None => self.terminate(Term::Exit, s.span),
-                    Some((cont, dst)) => {
-                        if let (Some(dst), Some(v)) = (dst, v) {
-                            self.emit(Instr::Mov { dst, src: v }, s.span);
-                        }
-                        self.terminate(Term::Jump(cont), s.span);
-                    }
-                }
-                self.dead_block();
-            }
-        }
-    }
-
-    /// An expression whose value is unused: `i++` needs no copy of the old value then.
-    fn discard(&mut self, e: &t::Expr) {
-        if let E::IncDec { place, increment, prefix: false } = &e.kind {
-            let pre = t::Expr::new(
-                E::IncDec { place: place.clone(), increment: *increment, prefix: true },
-                e.ty.clone(),
-                e.span,
-            );
-            self.expr(&pre);
-        } else {
-            self.expr(e);
-        }
-    }
-
-    /// Lowers a loop body in `body_bb`; `break` goes to `exit`, `continue` and the fall-through to `cont`.
-    fn loop_body(&mut self, body: &t::Stmt, body_bb: BlockId, exit: BlockId, cont: BlockId, span: Span) {
-        self.set_cur(body_bb);
-        self.frames.last_mut().expect("frame").loops.push(LoopTargets { brk: exit, cont });
-        self.stmt(body);
-        self.frames.last_mut().expect("frame").loops.pop();
-        self.terminate(Term::Jump(cont), span);
-    }
-
-    /// Evaluates a bool condition and branches; a constant condition becomes a jump.
-    fn cond_branch(&mut self, cond: &t::Expr, then: BlockId, els: BlockId, kind: BranchKind) {
-        if let Some(c) = const_bool(cond) {
-            self.terminate(Term::Jump(if c { then } else { els }), cond.span);
-            return;
-        }
-        // `true && x` and `false || x` (a template constant's test, say) branch on `x` alone.
-        match &cond.kind {
-            E::LogicalAnd(a, b) if const_bool(a) == Some(true) => return self.cond_branch(b, then, els, kind),
-            E::LogicalOr(a, b) if const_bool(a) == Some(false) => return self.cond_branch(b, then, els, kind),
-            _ => {}
-        }
-        let v = self.expr(cond);
-        let site = BranchSite { line: 0, kind, counted: kind != BranchKind::ShortCircuit };
-        self.terminate(Term::Branch { cond: v, then, els, site }, cond.span);
-    }
-
     // ---- expressions ----
 
     fn local_reg(&mut self, l: LocalId) -> Reg {
@@ -463,18 +338,18 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Unary { op: *op, ty: Ty::of(&a.ty), dst, src }, span);
                 Operand::Reg(dst)
             }
-            E::Arith(op @ (ArithOp::Add | ArithOp::Sub), a, b)
+            E::Arith { op: op @ (ArithOp::Add | ArithOp::Sub), left: a, right: b }
                 if matches!(ty, Ty::F32 | Ty::F64) && (is_mul(a, ty) || is_mul(b, ty)) =>
             {
                 self.contract(*op, a, b, ty, span)
             }
-            E::Arith(op, a, b) => {
+            E::Arith { op, left: a, right: b } => {
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(ty);
                 self.emit(Instr::Binary { op: *op, ty, dst, a, b }, span);
                 Operand::Reg(dst)
             }
-            E::Cmp(op, a, b) => {
+            E::Cmp { op, left: a, right: b } => {
                 let operand_ty = Ty::of(&a.ty);
                 let (a, b) = (self.expr(a), self.expr(b));
                 let dst = self.temp(Ty::Bool);
@@ -508,7 +383,7 @@ impl<'p> Lowerer<'p> {
                 self.switch_to(Term::Jump(join), b.span, join);
                 Operand::Reg(dst)
             }
-            E::Ternary(c, a, b) => {
+            E::Ternary { cond: c, then: a, els: b } => {
                 let dst = self.temp(ty);
                 let (then, els, join) = (self.new_block(), self.new_block(), self.new_block());
                 if let Some(cv) = const_bool(c) {
@@ -622,7 +497,7 @@ impl<'p> Lowerer<'p> {
                 self.emit(Instr::Printf { fmt: fmt_id, args: args.into_boxed_slice() }, span);
                 Operand::Imm(0)
             }
-            E::Launch(id, config, args) => {
+            E::Launch { kernel: id, config, args } => {
                 let kernel = self.string_id(&self.program.function(*id).name.clone());
                 let config: Vec<Operand> = config.iter().map(|c| self.expr(c)).collect();
                 let config: [Operand; 7] = config.try_into().expect("the type checker gives seven values");
@@ -801,96 +676,6 @@ impl<'p> Lowerer<'p> {
         result.map_or(Operand::Imm(0), Operand::Reg)
     }
 
-    /// The address of this thread's copy of a local array of `bytes` whose copies start at `base`.
-    fn thread_copy(&mut self, base: Reg, bytes: u32, span: Span) -> Reg {
-        use crate::front::tast::Special as Sp;
-        let special = |lw: &mut Self, which| {
-            let dst = lw.temp(Ty::U32);
-            lw.emit(Instr::Special { dst, which }, span);
-            Operand::Reg(dst)
-        };
-        let (tx, ty, tz) =
-            (special(self, Sp::ThreadIdx(0)), special(self, Sp::ThreadIdx(1)), special(self, Sp::ThreadIdx(2)));
-        let (bx, by, bz) =
-            (special(self, Sp::BlockIdx(0)), special(self, Sp::BlockIdx(1)), special(self, Sp::BlockIdx(2)));
-        let (dx, dy, dz) =
-            (special(self, Sp::BlockDim(0)), special(self, Sp::BlockDim(1)), special(self, Sp::BlockDim(2)));
-        let (gx, gy) = (special(self, Sp::GridDim(0)), special(self, Sp::GridDim(1)));
-        let op = |lw: &mut Self, op, ty, a, b| {
-            let dst = lw.temp(ty);
-            lw.emit(Instr::Binary { op, ty, dst, a, b }, span);
-            Operand::Reg(dst)
-        };
-        // Block (x fastest) times threads per block, plus the thread (x fastest), in 64 bits.
-        let wide = |lw: &mut Self, v| {
-            let dst = lw.temp(Ty::U64);
-            lw.emit(Instr::Convert { from: Ty::U32, to: Ty::U64, dst, src: v }, span);
-            Operand::Reg(dst)
-        };
-        let block = op(self, ArithOp::Mul, Ty::U32, bz, gy);
-        let block = op(self, ArithOp::Add, Ty::U32, block, by);
-        let block = op(self, ArithOp::Mul, Ty::U32, block, gx);
-        let block = op(self, ArithOp::Add, Ty::U32, block, bx);
-        let per_block = op(self, ArithOp::Mul, Ty::U32, dx, dy);
-        let per_block = op(self, ArithOp::Mul, Ty::U32, per_block, dz);
-        let thread = op(self, ArithOp::Mul, Ty::U32, tz, dy);
-        let thread = op(self, ArithOp::Add, Ty::U32, thread, ty);
-        let thread = op(self, ArithOp::Mul, Ty::U32, thread, dx);
-        let thread = op(self, ArithOp::Add, Ty::U32, thread, tx);
-        let (block, per_block, thread) = (wide(self, block), wide(self, per_block), wide(self, thread));
-        let linear = op(self, ArithOp::Mul, Ty::U64, block, per_block);
-        let linear = op(self, ArithOp::Add, Ty::U64, linear, thread);
-        let offset = op(self, ArithOp::Mul, Ty::U64, linear, Operand::Imm(bytes as u64));
-        let dst = self.new_reg(None, Ty::Ptr);
-        self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: offset }, span);
-        dst
-    }
-
-    /// The address of file-scope variable `g`: a shared array's, or the hidden parameter of a global one.
-    fn global_addr(&mut self, g: u32, span: Span) -> Operand {
-        if let Some(&reg) = self.global_regs.get(&g) {
-            return Operand::Reg(reg);
-        }
-        let array = match self.global_shared.get(&g) {
-            Some(&i) => i,
-            None => {
-                let decl = &self.program.globals[g as usize];
-                let dynamic = matches!(decl.space, t::GlobalSpace::Shared { dynamic: true });
-                self.shared.push(SharedArray {
-                    name: decl.name.clone(),
-                    ty: decl.ty.clone(),
-                    elem: Ty::from(decl.elem),
-                    bytes: if dynamic { 0 } else { decl.ty.size() },
-                    dynamic,
-                });
-                let i = self.shared.len() as u32 - 1;
-                self.global_shared.insert(g, i);
-                i
-            }
-        };
-        let dst = self.temp(Ty::Ptr);
-        self.emit(Instr::SharedAddr { dst, array }, span);
-        Operand::Reg(dst)
-    }
-
-    fn shared_array(&mut self, local_id: u32) -> u32 {
-        let func = self.frame().func;
-        if let Some(&i) = self.shared_index.get(&(func, local_id)) {
-            return i;
-        }
-        let decl = &self.program.function(func).shared[local_id as usize];
-        self.shared.push(SharedArray {
-            name: decl.name.clone(),
-            ty: decl.ty.clone(),
-            elem: Ty::from(decl.elem),
-            bytes: decl.ty.size(),
-            dynamic: false,
-        });
-        let i = self.shared.len() as u32 - 1;
-        self.shared_index.insert((func, local_id), i);
-        i
-    }
-
     // ---- layout ----
 
     /// Drops unreachable and empty forwarding blocks, computes post-dominators, lays blocks out in order.
@@ -904,7 +689,7 @@ impl<'p> Lowerer<'p> {
             lw.emit(Instr::Unary { op: UnOp::Neg, ty, dst, src: v }, span);
             Operand::Reg(dst)
         };
-        let (x, y, z) = if let E::Arith(ArithOp::Mul, x, y) = &a.kind
+        let (x, y, z) = if let E::Arith { op: ArithOp::Mul, left: x, right: y } = &a.kind
             && Ty::of(&a.ty) == ty
         {
             let (x, y, z) = (self.expr(x), self.expr(y), self.expr(b));
@@ -912,7 +697,9 @@ impl<'p> Lowerer<'p> {
             let z = if op == ArithOp::Sub { negate(self, z) } else { z };
             (x, y, z)
         } else {
-            let E::Arith(ArithOp::Mul, x, y) = &b.kind else { unreachable!("is_mul checked one side") };
+            let E::Arith { op: ArithOp::Mul, left: x, right: y } = &b.kind else {
+                unreachable!("is_mul checked one side")
+            };
             let (z, x, y) = (self.expr(a), self.expr(x), self.expr(y));
             // z - x*y = fma(-x, y, z)
             let x = if op == ArithOp::Sub { negate(self, x) } else { x };
@@ -922,180 +709,9 @@ impl<'p> Lowerer<'p> {
         self.emit(Instr::Fma { ty, dst, a: x, b: y, c: z }, span);
         Operand::Reg(dst)
     }
-
-    fn finish(mut self, name: String, params: Vec<Param>, sources: &SourceMap) -> Kernel {
-        let n = self.blocks.len();
-        // Every block has a terminator (a missing one falls through to the virtual exit, which cannot happen
-        // for reachable blocks, but unreachable scratch blocks may be open).
-        for b in &mut self.blocks {
-            if b.term.is_none() {
-                b.term = Some((Term::Exit, Span::default()));
-            }
-        }
-        // Thread jumps through empty blocks.
-        let forward = |blocks: &[BuildBlock], mut b: BlockId| {
-            for _ in 0..blocks.len() {
-                match &blocks[b.0 as usize] {
-                    BuildBlock { instrs, term: Some((Term::Jump(to), _)) } if instrs.is_empty() && *to != b => b = *to,
-                    _ => break,
-                }
-            }
-            b
-        };
-        let targets: Vec<Vec<BlockId>> = (0..n)
-            .map(|i| match &self.blocks[i].term {
-                Some((Term::Jump(to), _)) => vec![forward(&self.blocks, *to)],
-                Some((Term::Branch { then, els, .. }, _)) => {
-                    vec![forward(&self.blocks, *then), forward(&self.blocks, *els)]
-                }
-                _ => vec![],
-            })
-            .collect();
-        for (i, ts) in targets.iter().enumerate() {
-            match &mut self.blocks[i].term {
-                Some((Term::Jump(to), _)) => *to = ts[0],
-                Some((Term::Branch { then, els, .. }, _)) => {
-                    *then = ts[0];
-                    *els = ts[1];
-                }
-                _ => {}
-            }
-        }
-        // Reachability from the entry (which itself may be an empty forwarder).
-        let entry = forward(&self.blocks, BlockId(0));
-        let mut order = vec![];
-        let mut seen = vec![false; n];
-        let mut stack = vec![entry];
-        seen[entry.0 as usize] = true;
-        while let Some(b) = stack.pop() {
-            order.push(b);
-            for &s in &targets[b.0 as usize] {
-                if !seen[s.0 as usize] {
-                    seen[s.0 as usize] = true;
-                    stack.push(s);
-                }
-            }
-        }
-        // Source order (creation order) reads best; the entry must come first.
-        order.sort_by_key(|b| (*b != entry, self.entered[b.0 as usize], b.0));
-        let new_id: HashMap<BlockId, usize> = order.iter().enumerate().map(|(i, b)| (*b, i)).collect();
-        let succs: Vec<Vec<usize>> =
-            order.iter().map(|b| targets[b.0 as usize].iter().map(|s| new_id[s]).collect()).collect();
-        let exits: Vec<bool> =
-            order.iter().map(|b| matches!(self.blocks[b.0 as usize].term, Some((Term::Exit, _)))).collect();
-        let ipdom = immediate_post_dominators(&succs, &exits);
-
-        // Block start pcs.
-        let mut starts = Vec::with_capacity(order.len());
-        let mut pc = 0u32;
-        for b in &order {
-            starts.push(Pc(pc));
-            pc += self.blocks[b.0 as usize].instrs.len() as u32 + 1;
-        }
-        let mut instrs = Vec::with_capacity(pc as usize);
-        let mut spans = Vec::with_capacity(pc as usize);
-        let mut scope_pos = Vec::with_capacity(pc as usize);
-        let mut blocks = Vec::with_capacity(order.len());
-        for (i, b) in order.iter().enumerate() {
-            let bb = std::mem::replace(&mut self.blocks[b.0 as usize], BuildBlock { instrs: vec![], term: None });
-            for (ins, sp) in bb.instrs {
-                instrs.push(ins);
-                spans.push(sp);
-            }
-            let emitted = std::mem::take(&mut self.emitted[b.0 as usize]);
-            scope_pos.extend(emitted.iter().copied().chain([self.term_emitted[b.0 as usize]]));
-            let (term, sp) = bb.term.expect("terminated above");
-            let reconv = ipdom[i].map_or(Pc::EXIT, |d| starts[d]);
-            instrs.push(match term {
-                Term::Jump(to) => Instr::Jump { target: starts[new_id[&to]] },
-                Term::Branch { cond, then, els, mut site } => {
-                    site.line = self.line_of(sp, sources);
-                    Instr::Branch { cond, then_pc: starts[new_id[&then]], else_pc: starts[new_id[&els]], reconv, site }
-                }
-                Term::Exit => Instr::Exit,
-            });
-            spans.push(sp);
-            blocks.push(Block {
-                start: starts[i],
-                end: Pc(instrs.len() as u32),
-                succs: succs[i].iter().map(|&s| BlockId(s as u32)).collect(),
-                preds: vec![],
-                ipdom: ipdom[i].map(|d| BlockId(d as u32)),
-            });
-        }
-        for i in 0..blocks.len() {
-            for s in blocks[i].succs.clone() {
-                blocks[s.0 as usize].preds.push(BlockId(i as u32));
-            }
-        }
-        let lines = spans.iter().map(|s| if *s == Span::default() { 0 } else { self.line_of(*s, sources) }).collect();
-        Kernel {
-            name,
-            params,
-            shared: self.shared,
-            instrs,
-            spans,
-            lines,
-            blocks,
-            regs: self.regs,
-            strings: self.strings,
-            scope_pos,
-            var_scopes: self.var_scopes,
-        }
-    }
-}
-
-/// The value of a condition that is a compile-time constant (`while (true)`, `for (;;)`, and a template
-/// constant's test such as `iBlockSize >= 1024 && tid < 512` with `iBlockSize` 256).
-fn const_bool(e: &t::Expr) -> Option<bool> {
-    match &e.kind {
-        E::Const(b) => Some(*b != 0),
-        E::Convert(inner) if matches!(inner.kind, E::Const(_)) && inner.ty.scalar().is_some_and(|s| s.is_integer()) => {
-            let E::Const(b) = inner.kind else { return None };
-            Some(b != 0)
-        }
-        // A comparison folds when it tests a template constant (which an instance holds as a converted
-        // constant, `(unsigned int)(512)`); a comparison of two plain literals stays a branch, as written.
-        E::Cmp(op, a, b) if matches!(a.kind, E::Convert(_)) || matches!(b.kind, E::Convert(_)) => {
-            let (x, y) = (const_int(a)?, const_int(b)?);
-            Some(match op {
-                CmpOp::Lt => x < y,
-                CmpOp::Gt => x > y,
-                CmpOp::Le => x <= y,
-                CmpOp::Ge => x >= y,
-                CmpOp::Eq => x == y,
-                CmpOp::Ne => x != y,
-            })
-        }
-        E::LogicalAnd(a, b) => match const_bool(a)? {
-            false => Some(false),
-            true => const_bool(b),
-        },
-        E::LogicalOr(a, b) => match const_bool(a)? {
-            true => Some(true),
-            false => const_bool(b),
-        },
-        E::Unary(t::UnOp::Not, a) => const_bool(a).map(|v| !v),
-        _ => None,
-    }
-}
-
-/// The value of an integer constant (converted between integer types), as the operands of a comparison of
-/// that type see it: both operands have one type, so comparing the values as i128 orders them right.
-fn const_int(e: &t::Expr) -> Option<i128> {
-    let s = e.ty.scalar().filter(|s| s.is_integer())?;
-    let bits = match &e.kind {
-        E::Const(b) => *b,
-        E::Convert(inner) => {
-            let from = inner.ty.scalar().filter(|s| s.is_integer())?;
-            from.convert_bits(s, const_int(inner)? as u64)
-        }
-        _ => return None,
-    };
-    Some(if s == crate::front::types::Scalar::U64 { bits as i128 } else { s.int_value(bits) as i128 })
 }
 
 /// Is `e` a float product of type `ty` (a candidate for FMA contraction)?
 fn is_mul(e: &t::Expr, ty: Ty) -> bool {
-    matches!(e.kind, E::Arith(ArithOp::Mul, ..)) && Ty::of(&e.ty) == ty
+    matches!(e.kind, E::Arith { op: ArithOp::Mul, .. }) && Ty::of(&e.ty) == ty
 }

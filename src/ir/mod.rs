@@ -1,20 +1,23 @@
 //! The intermediate representation the simulator runs: a flat instruction list per kernel, grouped into basic
 //! blocks, with a control-flow graph whose conditional branches know their reconvergence point (the immediate
 //! post-dominator).
+//!
+//! The IR's types, basic blocks and the control-flow graph among them, live here at the root; the passes
+//! (`lower`, `postdom`, `pack`, `print`, `defined`) are children that import them, and this module imports none
+//! of its children.
 
-pub mod cfg;
 pub mod defined;
 pub mod lower;
 pub mod pack;
 pub mod postdom;
 pub mod print;
 
+use crate::front::curand::CurandFn;
 use crate::front::source::Span;
 use crate::front::tast::{AtomicOp, BarrierReduce, MathFn, ShflKind, Special, VoteKind};
 use crate::front::types::{Scalar, Type};
 
 pub use crate::front::tast::{ArithOp, CmpOp, UnOp};
-pub use cfg::{Block, BlockId};
 
 /// Index of an instruction in [`Kernel::instrs`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
@@ -30,6 +33,27 @@ impl Pc {
 
     /// The virtual exit: a branch reconverging here never reconverges before its threads finish.
     pub const EXIT: Pc = Pc(u32::MAX);
+}
+
+/// A basic block, by its index in [`Kernel::blocks`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct BlockId(pub u32);
+
+/// A maximal straight-line run of instructions `start..end`; the last one is its terminator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Block {
+    pub start: Pc,
+    pub end: Pc,
+    pub succs: Vec<BlockId>,
+    pub preds: Vec<BlockId>,
+    /// Immediate post-dominator; `None` when it is the virtual exit.
+    pub ipdom: Option<BlockId>,
+}
+
+impl Block {
+    pub fn terminator(&self) -> Pc {
+        Pc(self.end.0 - 1)
+    }
 }
 
 /// A per-thread virtual register. Parameters occupy the first registers, in order.
@@ -316,7 +340,7 @@ pub enum Instr {
     },
     /// Output word `out` of cuRAND function `f` on `args` (see `sim::curand`).
     Curand {
-        f: crate::sim::curand::CurandFn,
+        f: CurandFn,
         out: u8,
         ty: Ty,
         dst: Reg,

@@ -4,7 +4,7 @@
 //! over the warps the device can run at once.
 
 use crate::host::cuda::props::Gpu;
-use crate::sim::machine::Machine;
+use crate::sim::Machine;
 
 /// Fixed time of every launch on the device (start-up and drain).
 pub const LAUNCH_LATENCY_NS: u64 = 2_000;

@@ -16,11 +16,10 @@ use crate::host::cuda::errors::{self, INVALID_VALUE};
 use crate::host::cuda::props::Gpu;
 use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Instr, Kernel, Ty};
-use crate::sim::child_launch::ChildLaunch;
-use crate::sim::fault::FaultKind;
-use crate::sim::machine::{Config, HazardKind, Machine, Outcome};
-use crate::sim::memory::{Allocation, GLOBAL_BASE, GlobalMemory, SharedLayout};
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::{
+    Allocation, ChildLaunch, Config, FaultKind, GLOBAL_BASE, GlobalMemory, HazardKind, Machine, MemoryDetail, Outcome,
+    SharedLayout,
+};
 
 mod child_grids;
 
@@ -52,7 +51,7 @@ pub struct LaunchRecord {
     pub json: Option<Vec<u8>>,
 }
 
-/// Takes over a program's launches (the debugger, `crate::program::debug`): it gets each launch's machine at
+/// Takes over a program's launches (the debugger, `crate::debug::program`): it gets each launch's machine at
 /// its start and gives it back at its end with its outcome, or `None` to stop the program there.
 pub trait LaunchHook {
     /// Launch `index` (1-based) as the host asked for it.

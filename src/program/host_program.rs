@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use crate::compile::Compiled;
 use crate::front::launch::ArgValue;
 use crate::front::types::Scalar;
-use crate::sim::memory::GlobalMemory;
+use crate::sim::GlobalMemory;
 
 /// Arrays larger than this are not embedded (conformance kernels are small; the file would be huge).
 pub const MAX_EMBEDDED_BYTES: u64 = 64 << 20;

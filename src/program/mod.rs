@@ -4,7 +4,6 @@
 //! report.
 
 pub mod cost;
-pub mod debug;
 pub mod device;
 pub mod host_program;
 pub mod report;
@@ -20,8 +19,7 @@ use crate::host::findings::{Finding, Leak};
 use crate::host::resolve::ResolveError;
 use crate::host::tree::HostProgram;
 use crate::host::{HostEnd, JitMode, interp::Interp, resolve};
-use crate::sim::machine::Config;
-use crate::sim::memory_report::MemoryDetail;
+use crate::sim::{Config, MemoryDetail};
 
 pub use crate::front::program::is_program;
 

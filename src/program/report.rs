@@ -11,9 +11,8 @@ use serde_json::{Map, Value, json};
 use crate::host::LaunchRequest;
 use crate::host::cuda::errors;
 use crate::host::findings::{Finding, Leak};
-use crate::sim::machine::{Machine, Outcome};
-use crate::sim::memory::Allocation;
-use crate::sim::memory_report::{MemoryDetail, write_element};
+use crate::sim::report::write_element;
+use crate::sim::{Allocation, Machine, MemoryDetail, Outcome};
 
 /// The object of a launch that ran.
 pub fn launch_json(

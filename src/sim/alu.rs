@@ -9,6 +9,14 @@ use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DivideByZero;
 
+impl std::fmt::Display for DivideByZero {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("integer division by zero")
+    }
+}
+
+impl std::error::Error for DivideByZero {}
+
 /// The bits a float operation leaves in a register: the GPU's single-precision units give every NaN result
 /// as the canonical `0x7fffffff` (measured on an H100: `inf - inf`, `0 * inf`, `sqrtf(-1)`, `-nan`), where
 /// x86 gives `0xffc00000` (which `printf` shows as `-nan`). Double precision gives x86's `0xfff8...` on both.
@@ -232,6 +240,47 @@ fn rn<
     }
 }
 
+/// The floating-point math functions on `x` and `y` of type `$t` (`f32` or `f64`): one table for both
+/// precisions.
+macro_rules! float_math {
+    ($t:ty, $f:expr, $x:expr, $y:expr) => {{
+        let (f, x, y): (MathFn, $t, $t) = ($f, $x, $y);
+        match f {
+            // fminf/fmaxf return the other operand when one is NaN.
+            MathFn::Min => x.min(y),
+            MathFn::Max => x.max(y),
+            MathFn::Abs => x.abs(),
+            MathFn::Sqrt => x.sqrt(),
+            MathFn::Rsqrt => 1.0 / x.sqrt(),
+            MathFn::Floor => x.floor(),
+            MathFn::Ceil => x.ceil(),
+            MathFn::Trunc => x.trunc(),
+            MathFn::Round => x.round(),
+            MathFn::Exp => x.exp(),
+            MathFn::Exp2 => x.exp2(),
+            MathFn::Log => x.ln(),
+            MathFn::Log2 => x.log2(),
+            MathFn::Sin => x.sin(),
+            MathFn::Cos => x.cos(),
+            MathFn::Tan => x.tan(),
+            MathFn::Pow => x.powf(y),
+            MathFn::Fmod => x % y,
+            MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
+            MathFn::Saturate => {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    x.clamp(0.0, 1.0)
+                }
+            }
+            MathFn::Rint => x.round_ties_even(),
+            MathFn::Exp10 => <$t>::powf(10.0, x),
+            MathFn::Log10 => x.log10(),
+            _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
+        }
+    }};
+}
+
 /// A math-library function as the GPU computes it.
 pub fn math(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
     math_on::<true>(f, ty, a, b)
@@ -247,79 +296,8 @@ fn math_on<const GPU: bool>(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
         return v;
     }
     match ty {
-        Ty::F32 => {
-            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
-            let r = match f {
-                // fminf/fmaxf return the other operand when one is NaN.
-                MathFn::Min => x.min(y),
-                MathFn::Max => x.max(y),
-                MathFn::Abs => x.abs(),
-                MathFn::Sqrt => x.sqrt(),
-                MathFn::Rsqrt => 1.0 / x.sqrt(),
-                MathFn::Floor => x.floor(),
-                MathFn::Ceil => x.ceil(),
-                MathFn::Trunc => x.trunc(),
-                MathFn::Round => x.round(),
-                MathFn::Exp => x.exp(),
-                MathFn::Exp2 => x.exp2(),
-                MathFn::Log => x.ln(),
-                MathFn::Log2 => x.log2(),
-                MathFn::Sin => x.sin(),
-                MathFn::Cos => x.cos(),
-                MathFn::Tan => x.tan(),
-                MathFn::Pow => x.powf(y),
-                MathFn::Fmod => x % y,
-                MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
-                MathFn::Saturate => {
-                    if x.is_nan() {
-                        0.0
-                    } else {
-                        x.clamp(0.0, 1.0)
-                    }
-                }
-                MathFn::Rint => x.round_ties_even(),
-                MathFn::Exp10 => 10f32.powf(x),
-                MathFn::Log10 => x.log10(),
-                _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
-            };
-            f32_out::<GPU>(r)
-        }
-        Ty::F64 => {
-            let (x, y) = (f64::from_bits(a), f64::from_bits(b));
-            let r = match f {
-                MathFn::Min => x.min(y),
-                MathFn::Max => x.max(y),
-                MathFn::Abs => x.abs(),
-                MathFn::Sqrt => x.sqrt(),
-                MathFn::Rsqrt => 1.0 / x.sqrt(),
-                MathFn::Floor => x.floor(),
-                MathFn::Ceil => x.ceil(),
-                MathFn::Trunc => x.trunc(),
-                MathFn::Round => x.round(),
-                MathFn::Exp => x.exp(),
-                MathFn::Exp2 => x.exp2(),
-                MathFn::Log => x.ln(),
-                MathFn::Log2 => x.log2(),
-                MathFn::Sin => x.sin(),
-                MathFn::Cos => x.cos(),
-                MathFn::Tan => x.tan(),
-                MathFn::Pow => x.powf(y),
-                MathFn::Fmod => x % y,
-                MathFn::Div | MathFn::AddRn | MathFn::SubRn | MathFn::MulRn => rn(f, x, y),
-                MathFn::Saturate => {
-                    if x.is_nan() {
-                        0.0
-                    } else {
-                        x.clamp(0.0, 1.0)
-                    }
-                }
-                MathFn::Rint => x.round_ties_even(),
-                MathFn::Exp10 => 10f64.powf(x),
-                MathFn::Log10 => x.log10(),
-                _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
-            };
-            r.to_bits()
-        }
+        Ty::F32 => f32_out::<GPU>(float_math!(f32, f, f32::from_bits(a as u32), f32::from_bits(b as u32))),
+        Ty::F64 => float_math!(f64, f, f64::from_bits(a), f64::from_bits(b)).to_bits(),
         Ty::I32 => {
             let (x, y) = (a as u32 as i32, b as u32 as i32);
             (match f {

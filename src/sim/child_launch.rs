@@ -16,14 +16,16 @@ pub struct ChildLaunch {
     /// The launch's source line.
     pub line: u32,
     /// Who launched it, the launching block's and thread's linear indices: the run order (see
-    /// [`in_launch_order`]).
+    /// [`ChildLaunch::in_launch_order`]).
     pub order: (u64, u32),
 }
 
-/// `children` in the order they run: by launching block, then thread, then the order each thread launched
-/// them. The same in both execution models and however the blocks were scheduled (a whole run and a
-/// stepped one give the same program).
-pub fn in_launch_order(children: &mut [ChildLaunch]) {
-    // A stable sort: one thread's launches keep their order.
-    children.sort_by_key(|c| c.order);
+impl ChildLaunch {
+    /// Sorts `children` in the order they run: by launching block, then thread, then the order each thread
+    /// launched them. The same in both execution models and however the blocks were scheduled (a whole run
+    /// and a stepped one give the same program).
+    pub fn in_launch_order(children: &mut [ChildLaunch]) {
+        // A stable sort: one thread's launches keep their order.
+        children.sort_by_key(|c| c.order);
+    }
 }

@@ -33,6 +33,15 @@ pub struct Fault {
     pub sentence: String,
 }
 
+/// The sentence for the student (the full report is [`Fault::report`]).
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.sentence)
+    }
+}
+
+impl std::error::Error for Fault {}
+
 /// Where a fault happened, for the report.
 pub struct FaultSite<'a> {
     pub kernel: &'a str,

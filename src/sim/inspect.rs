@@ -1,13 +1,16 @@
-//! Read-only summaries of machine state for views (the TUI and headless printing): each warp's state, the
-//! lanes it would issue, where its threads are, and where it will reconverge.
+//! Read-only summaries of machine state for views (the TUI, the page and headless printing): each warp's
+//! state, the lanes it would issue, where its threads are, where it will reconverge, and its execution
+//! model's detail. Views read warps through these, never the models' own state (`sim::model`).
 
 use std::collections::BTreeMap;
 
-use super::its::ThreadState;
 use super::lane_mask::LaneMask;
 use super::machine::{BlockState, Machine, Outcome};
-use super::warp::{Warp, WarpModel};
+use super::warp::Warp;
 use crate::ir::{Kernel, Pc};
+
+pub use super::banks::{BankHits, bank_matrix};
+pub use super::model::{DetailNote, DetailRow, NoteKind, SimtStack, StackEntry, WarpDetail};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarpState {
@@ -77,67 +80,26 @@ pub fn summarize(m: &Machine, block: &BlockState, w: &Warp) -> WarpSummary {
     WarpSummary { state, pc, active, live: w.live, exists: w.exists, depth: w.stack_depth() }
 }
 
-/// Live threads grouped by the PC they run next, with what they are doing.
+/// Live threads grouped by the PC they run next, with what they are doing, in (PC, doing) order.
 pub fn thread_groups(w: &Warp) -> Vec<(Pc, LaneMask, &'static str)> {
-    // A warp has a handful of groups: a small vector searched in order beats a tree (compare mode asks this
-    // for every warp the two models move, every step).
-    let mut by_pc: Vec<((Pc, &'static str), u32)> = Vec::with_capacity(4);
-    let mut add = |key: (Pc, &'static str), mask: u32| match by_pc.iter_mut().find(|(k, _)| *k == key) {
-        Some((_, m)) => *m |= mask,
-        None => by_pc.push((key, mask)),
-    };
-    match &w.model {
-        WarpModel::PreVolta { stack, at_barrier } => {
-            // A lane waits in the topmost entry that holds it (the entries below hold it too, for later).
-            let mut claimed = !w.live.0;
-            for (i, e) in stack.entries.iter().enumerate().rev() {
-                let mask = e.mask.0 & !claimed;
-                claimed |= e.mask.0;
-                if mask == 0 {
-                    continue;
-                }
-                let top = i + 1 == stack.entries.len();
-                let what = if top && at_barrier.is_some() {
-                    "at barrier"
-                } else if top {
-                    "running"
-                } else {
-                    "waiting in stack"
-                };
-                let pc = if top { at_barrier.unwrap_or(e.pc) } else { e.pc };
-                add((pc, what), mask);
-            }
-        }
-        WarpModel::Its(its) => {
-            for l in w.live.iter() {
-                let what = match its.state(l) {
-                    ThreadState::Ready => "ready",
-                    ThreadState::AtBarrier => "at barrier",
-                    ThreadState::Converging => "waiting to reconverge",
-                    ThreadState::WarpSync => "at warp sync",
-                    ThreadState::Exited | ThreadState::Absent => continue,
-                };
-                add((its.pc[l as usize], what), 1 << l);
-            }
-        }
-    }
-    // In (PC, what) order, as the tree gave them.
-    by_pc.sort_unstable_by_key(|(k, _)| *k);
-    by_pc.into_iter().map(|((pc, what), m)| (pc, LaneMask(m), what)).collect()
+    w.model.thread_groups(w.live)
 }
 
 /// Where the selected warp's innermost divergent region reconverges (pre-Volta: the top entry's RPC; ITS:
 /// the innermost convergence barrier of the next group).
 pub fn reconvergence(w: &Warp) -> Option<Pc> {
-    match &w.model {
-        WarpModel::PreVolta { stack, .. } => stack.top().map(|e| e.rpc).filter(|p| *p != Pc::EXIT),
-        WarpModel::Its(its) => {
-            let mut probe = its.clone();
-            let (_, mask) = probe.candidate()?;
-            let lane = mask.lowest()?;
-            its.innermost(lane).map(|b| b.reconv)
-        }
-    }
+    w.model.reconvergence()
+}
+
+/// What the warp pane shows of the warp's execution model (pre-Volta: its SIMT stack, top first; ITS: its
+/// threads by PC and its convergence barriers).
+pub fn detail(kernel: &Kernel, w: &Warp) -> WarpDetail {
+    w.model.detail(kernel, w.live)
+}
+
+/// The warp's SIMT stack, in a model that has one (pre-Volta).
+pub fn simt_stack(w: &Warp) -> Option<&SimtStack> {
+    w.model.simt_stack()
 }
 
 /// Source line -> number of warps with threads about to run it.

@@ -4,10 +4,30 @@
 //! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present), or AVX2 where
 //! the CPU has it for the test the branch unit asks, and other targets a plain loop.
 
-/// Whether the data path may use its AVX2 build: x86-64 CPUs that have AVX2, BMI1/2, LZCNT and POPCNT, unless
-/// `WARPDBG_NO_AVX2` is set (the tests run both builds and compare). Decided once per process.
-#[inline]
-pub fn use_avx2() -> bool {
+/// Which build of the data path runs: the AVX2 one where the CPU can run it, unless the configuration asks
+/// for the portable one (`sim::Tuning::portable`: the tests run both builds and compare). Only
+/// [`DataPath::new`] makes one, so one that says AVX2 is the check the AVX2 build's `unsafe` calls rely on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DataPath {
+    avx2: bool,
+}
+
+impl DataPath {
+    /// The AVX2 build where [`cpu_has_avx2`], unless `portable`.
+    pub fn new(portable: bool) -> DataPath {
+        DataPath { avx2: !portable && cpu_has_avx2() }
+    }
+
+    /// The AVX2 build runs (the CPU has AVX2).
+    #[inline(always)]
+    pub fn avx2(self) -> bool {
+        self.avx2
+    }
+}
+
+/// Whether the CPU can run the data path's AVX2 build: an x86-64 CPU with AVX2, BMI1/2, LZCNT and POPCNT.
+/// Decided once per process.
+pub fn cpu_has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         static AVX2: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -19,7 +39,6 @@ pub fn use_avx2() -> bool {
                 && std::arch::is_x86_feature_detected!("bmi2")
                 && std::arch::is_x86_feature_detected!("lzcnt")
                 && std::arch::is_x86_feature_detected!("popcnt")
-                && std::env::var_os("WARPDBG_NO_AVX2").is_none()
         })
     }
     #[cfg(not(target_arch = "x86_64"))]
@@ -52,19 +71,21 @@ pub fn eq_mask(values: &[u32; 32], x: u32) -> u32 {
     }
 }
 
-/// Bit `l` set where `values[l] != 0`: four lanes per compare where the CPU has AVX2, two with SSE2.
+/// Bit `l` set where `values[l] != 0`: four lanes per compare in the AVX2 build of the data path, two with
+/// SSE2.
 #[inline]
-pub fn nonzero_mask(values: &[u64; 32]) -> u32 {
+pub fn nonzero_mask(values: &[u64; 32], path: DataPath) -> u32 {
     #[cfg(target_arch = "x86_64")]
     {
-        if use_avx2() {
-            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+        if path.avx2() {
+            // SAFETY: the CPU has AVX2 (a `DataPath` says so only then).
             return unsafe { nonzero_mask_avx2(values) };
         }
         nonzero_mask_sse2(values)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
+        let _ = path;
         nonzero_mask_plain(values)
     }
 }
@@ -95,7 +116,7 @@ pub fn nonzero_mask_sse2(values: &[u64; 32]) -> u32 {
 /// [`nonzero_mask`] four lanes per compare.
 ///
 /// # Safety
-/// The CPU has AVX2 ([`use_avx2`]).
+/// The CPU has AVX2 ([`cpu_has_avx2`]).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -113,11 +134,13 @@ pub unsafe fn nonzero_mask_avx2(values: &[u64; 32]) -> u32 {
 }
 
 /// [`eq_mask`] one lane at a time (the other targets' version, and the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
 pub fn eq_mask_plain(values: &[u32; 32], x: u32) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v == x) as u32) << l)
 }
 
 /// [`nonzero_mask`] one lane at a time.
+#[cfg(any(test, not(target_arch = "x86_64")))]
 pub fn nonzero_mask_plain(values: &[u64; 32]) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v != 0) as u32) << l)
 }
@@ -161,16 +184,18 @@ mod tests {
             for x in [0, 7, 8, u32::MAX] {
                 assert_eq!(eq_mask(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");
             }
-            assert_eq!(nonzero_mask(&wide), nonzero_mask_plain(&wide), "{wide:?}");
+            for path in [DataPath::new(false), DataPath::new(true)] {
+                assert_eq!(nonzero_mask(&wide, path), nonzero_mask_plain(&wide), "{wide:?}");
+            }
             #[cfg(target_arch = "x86_64")]
             assert_eq!(nonzero_mask_sse2(&wide), nonzero_mask_plain(&wide), "{wide:?}");
             #[cfg(target_arch = "x86_64")]
-            if use_avx2() {
+            if cpu_has_avx2() {
                 // SAFETY: the CPU has AVX2.
                 assert_eq!(unsafe { nonzero_mask_avx2(&wide) }, nonzero_mask_plain(&wide), "{wide:?}");
             }
         }
-        assert_eq!(nonzero_mask(&[0; 32]), 0);
+        assert_eq!(nonzero_mask(&[0; 32], DataPath::new(false)), 0);
         assert_eq!(eq_mask(&[5; 32], 5), u32::MAX);
     }
 }

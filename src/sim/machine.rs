@@ -4,256 +4,58 @@
 //! Scheduling (documented choice): blocks are dispatched in linear order, at most `max_resident` at once (a
 //! new one starts when one finishes, as on an SM); every step issues one instruction for one warp (one thread
 //! group in ITS), round-robin over the resident warps in (block, warp) order, skipping warps that cannot issue.
+//!
+//! This file holds the machine's state and its stepping. Each child module either adds one concern's
+//! methods to [`Machine`] (`issue`: the data path of an issue and what it reports, hazards included;
+//! `apply`: its effect on the warp's execution model, barriers, `_sync` waits, spins; `livelock`; `stops`:
+//! breakpoints; `parallel`, `gang`, `warp_run`, `whole_run`: whole runs on several cores; `explain`:
+//! deadlock, livelock and hazard texts) or holds types (`block`, `config`, `outcome`, `records`,
+//! `hazards`, `template`), which use no other file here. The only import circles are between this file and
+//! `stops`, `parallel` and `whole_run`: they add methods to the machine, which keeps their state (its
+//! breakpoints' `Stops`, a whole run's `ParState` and `Slot`): one type with its methods grouped by concern.
+//! Among the children, `gang` uses `warp_run` and `parallel`, `warp_run` uses `parallel`, and several use
+//! `explain` and the type files; none of these runs back.
 
 use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
 use super::child_launch::ChildLaunch;
-use super::exec::{self, Ctx, Effect, ExecError, Note};
-use super::explain;
-use super::fault::{self, Fault, FaultSite};
-use super::its::{ItsWarp, ThreadState};
-use super::lane_mask::{LaneMask, format_ranges};
+use super::exec::Effect;
+use super::lane_bits::DataPath;
+use super::lane_mask::LaneMask;
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
 use super::race::RaceShadow;
-use super::warp::{Warp, WarpId, WarpModel};
+use super::warp::{Warp, WarpId};
 use crate::compile::Compiled;
-use crate::front::launch::{Dim3, Launch, Mode};
-use crate::ir::{Instr, Kernel, Pc};
+use crate::front::launch::{Launch, Mode};
+use crate::ir::{Kernel, Pc};
 
+mod apply;
+mod block;
+mod config;
+mod explain;
 mod gang;
 mod hazards;
+mod issue;
+mod livelock;
+mod outcome;
 mod parallel;
-mod shared_global;
+mod records;
 mod stops;
+mod template;
 mod warp_run;
 mod whole_run;
+pub use block::BlockState;
+pub use config::{Config, LaunchError, Tuning, kernel_file_step_limit, program_step_limit};
 pub use hazards::{Hazard, HazardKind};
-pub use shared_global::SharedGlobal;
+pub use outcome::{Outcome, Stuck, Wait, WaitKind};
+use records::Recent;
+pub use records::{AtomicWrite, Issue, PrintfLine};
 use stops::Step;
 pub use stops::{ArrivalFilter, Halt, Stops};
 pub use whole_run::WholeProgress;
-
-/// Limits of one run.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Stop after this many issued instructions; `None` = a default that scales with the launch.
-    pub max_steps: Option<u64>,
-    /// Refuse launches whose arrays need more bytes than this.
-    pub memory_cap: u64,
-    /// Blocks resident at once; `None` = as many as fit in 16,384 threads (at least one).
-    pub max_resident_blocks: Option<usize>,
-    /// A seeded schedule instead of round-robin: which warp issues, and in ITS which thread group, are
-    /// drawn from this seed. Reproducible: the same seed gives the same run.
-    pub schedule_seed: Option<u64>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        // (The page keeps 2 GiB: a wasm32 module cannot address 4.)
-        let memory_cap = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 4 << 30 };
-        Config { max_steps: None, memory_cap, max_resident_blocks: None, schedule_seed: None }
-    }
-}
-
-/// The default step limit of a kernel file's launch of `warps` warps: 10,000 instructions per warp, at
-/// least 10 million (its kernels are teaching-sized).
-pub fn kernel_file_step_limit(warps: u64) -> u64 {
-    warps.saturating_mul(10_000).max(10_000_000)
-}
-
-/// The default step limit of a program's launch of `warps` warps on `device_bytes` of device memory:
-/// 100,000 instructions per warp (a thread looping over a 16K-element row) or 2 per byte of device memory
-/// (a few threads walking the program's large arrays), at least 2^28 and at most 2^30. A runaway loop is
-/// then stopped after at most about a minute, a whole run's attempt and the sequential run that reaches the
-/// exact state together (docs/programs.md).
-pub fn program_step_limit(warps: u64, device_bytes: u64) -> u64 {
-    warps.saturating_mul(100_000).max(device_bytes.saturating_mul(2)).clamp(1 << 28, 1 << 30)
-}
-
-/// Why a launch cannot start.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LaunchError {
-    MemoryCap {
-        needed: u64,
-        cap: u64,
-    },
-    /// The kernel uses a warp function of CUDA 8 and earlier, which has no meaning under ITS.
-    LegacyWarp {
-        name: String,
-    },
-}
-
-impl std::fmt::Display for LaunchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            LaunchError::MemoryCap { needed, cap } => write!(
-                f,
-                "the launch needs {needed} bytes of global memory, more than the cap of {cap} bytes; \
-                 pass --memory-cap BYTES to allow it"
-            ),
-            LaunchError::LegacyWarp { name } => write!(
-                f,
-                "`{name}` exists only for pre-Volta GPUs: under independent thread scheduling \"the whole warp\" \
-                 it exchanges between is not defined (CUDA 9 removed it for Volta); use its _sync form to run \
-                 this kernel in ITS mode"
-            ),
-        }
-    }
-}
-
-/// How a run (or a call to [`Machine::step`]) ended.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Outcome {
-    /// The budget ran out; the machine can go on.
-    Paused,
-    Completed,
-    Fault(Box<Fault>),
-    Deadlock(Box<Stuck>),
-    Livelock(Box<Stuck>),
-    StepLimit,
-}
-
-impl Outcome {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Outcome::Paused => "paused",
-            Outcome::Completed => "completed",
-            Outcome::Fault(_) => "fault",
-            Outcome::Deadlock(_) => "deadlock",
-            Outcome::Livelock(_) => "livelock",
-            Outcome::StepLimit => "step_limit",
-        }
-    }
-
-    pub fn is_final(&self) -> bool {
-        !matches!(self, Outcome::Paused)
-    }
-}
-
-/// Where threads wait or spin, for deadlock and livelock explanations.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Wait {
-    pub line: u32,
-    pub kind: WaitKind,
-    pub block: Dim3,
-    /// Thread indices within the block.
-    pub tids: Vec<u32>,
-    pub message: String,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WaitKind {
-    Barrier,
-    Convergence,
-    WarpSync,
-    Spin,
-    Reconvergence,
-}
-
-impl WaitKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            WaitKind::Barrier => "barrier",
-            WaitKind::Convergence => "convergence",
-            WaitKind::WarpSync => "warp_sync",
-            WaitKind::Spin => "spin",
-            WaitKind::Reconvergence => "reconvergence",
-        }
-    }
-}
-
-impl Wait {
-    pub fn threads(&self) -> String {
-        format_ranges(&self.tids)
-    }
-}
-
-/// A deadlock or livelock: the explanation and every place threads wait.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stuck {
-    pub explanation: String,
-    pub waits: Vec<Wait>,
-}
-
-/// One line of device printf output.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PrintfLine {
-    pub step: u64,
-    pub block: Dim3,
-    pub thread: Dim3,
-    pub text: String,
-}
-
-/// One issued instruction (a trace line).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Issue {
-    /// 1-based: the first instruction issued is step 1.
-    pub step: u64,
-    pub block: Dim3,
-    pub warp: WarpId,
-    pub pc: Pc,
-    pub line: u32,
-    pub mask: LaneMask,
-    /// Pre-Volta: SIMT-stack depth when it issued.
-    pub stack_depth: Option<u32>,
-}
-
-/// A resident block.
-#[derive(Clone, Debug)]
-pub struct BlockState {
-    pub idx: Dim3,
-    pub linear: u64,
-    pub threads: u32,
-    /// Threads rounded up to whole warps: the register file's row length.
-    pub stride: usize,
-    pub regs: Vec<u64>,
-    pub shared: Vec<u8>,
-    pub warps: Vec<Warp>,
-    /// Per warp: the line and lanes it last issued with (`None` before its first issue), so a breakpoint
-    /// stops a warp arriving at a line and not the warp already there. Empty in whole runs (never read).
-    pub last_issued: Vec<Option<(u32, LaneMask)>>,
-    /// Per warp (ITS): hashes of spin states seen at loop back edges while threads wait to reconverge.
-    spin_seen: Vec<Vec<u64>>,
-    /// Shared-memory race detection: shadow words, `__syncthreads()` count, `__syncwarp()` count per warp.
-    race: RaceShadow,
-    barrier_epoch: u32,
-    warp_epochs: Vec<u32>,
-    /// Reducing barriers (`__syncthreads_count`, ...): (non-zero predicates, arrived threads) of the
-    /// barrier the block is gathering at, and of the last one released (what the threads then read).
-    barrier_votes: (u32, u32),
-    barrier_result: (u32, u32),
-}
-
-impl BlockState {
-    /// Thread index within the block -> threadIdx.
-    pub fn thread_idx(&self, tid: u32, block_dim: Dim3) -> Dim3 {
-        Dim3::new(tid % block_dim.x, (tid / block_dim.x) % block_dim.y, tid / (block_dim.x * block_dim.y))
-    }
-
-    pub fn reg(&self, r: u32, tid: u32) -> u64 {
-        self.regs[r as usize * self.stride + tid as usize]
-    }
-}
-
-/// The last atomic that changed an address: who holds a lock.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AtomicWrite {
-    pub block: Dim3,
-    pub tid: u32,
-    pub line: u32,
-    pub step: u64,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Recent {
-    slot: usize,
-    warp: u32,
-    pc: Pc,
-    mask: LaneMask,
-}
 
 /// Quiet steps (no thread finished, no barrier released, no memory changed) before state hashing starts.
 const QUIET_BEFORE_HASHING: u64 = 20_000;
@@ -301,6 +103,9 @@ pub struct Machine {
     pub last_atomic: HashMap<u64, AtomicWrite>,
     mem_epoch: u64,
     schedule_seed: Option<u64>,
+    tuning: Tuning,
+    /// Which build of the data path runs (`tuning.portable`, and the CPU).
+    path: DataPath,
     /// Reused buffer for one instruction's shared-memory accesses (no allocation per step).
     shared_scratch: Vec<(u32, u32)>,
     /// Set in the machines that run a range of blocks of a whole run on several cores (`parallel`).
@@ -327,46 +132,10 @@ impl Machine {
         }
         let kernel = Arc::new(compiled.kernel.clone());
         let (global, params) = GlobalMemory::from_launch(&launch);
-        let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
-        let threads = launch.block.count().max(1);
-        let total_blocks = launch.grid.count();
-        let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
-        let warps = total_blocks * launch.warps_per_block();
+        let warps = launch.grid.count() * launch.warps_per_block();
         let max_steps = config.max_steps.unwrap_or_else(|| kernel_file_step_limit(warps));
-        let mut m = Machine {
-            kernel,
-            file: compiled.source().name.clone(),
-            launch,
-            global,
-            layout,
-            params,
-            blocks: vec![],
-            next_block: 0,
-            total_blocks,
-            max_resident,
-            order: vec![],
-            cursor: 0,
-            steps: 0,
-            max_steps,
-            metrics: Metrics { warps, ..Default::default() },
-            hazards: vec![],
-            output: vec![],
-            children: vec![],
-            outcome: None,
-            quiet: 0,
-            seen: HashSet::new(),
-            recent: VecDeque::with_capacity(512),
-            last_atomic: HashMap::new(),
-            mem_epoch: 0,
-            schedule_seed: config.schedule_seed,
-            shared_scratch: Vec::with_capacity(32),
-            par: None,
-            ran_parallel: false,
-            launch_memory: true,
-            whole: whole_run::Slot::default(),
-        };
-        m.dispatch();
-        Ok(m)
+        let file = compiled.source().name.clone();
+        Ok(Machine::start(kernel, launch, file, (global, params, true), max_steps, config))
     }
 
     /// A launch of a whole program: `kernel` runs on `global` (the program's device memory, which persists
@@ -381,13 +150,27 @@ impl Machine {
         params: Vec<u64>,
         config: &Config,
     ) -> Machine {
+        let warps = launch.grid.count() * launch.warps_per_block();
+        let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
+        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes));
+        Machine::start(kernel, launch, file, (global, params, false), max_steps, config)
+    }
+
+    /// The machine of a launch of `kernel` on `global` (the launch's own memory when `launch_memory`) with
+    /// parameter values `params`, its first blocks dispatched.
+    fn start(
+        kernel: Arc<Kernel>,
+        launch: Launch,
+        file: String,
+        (global, params, launch_memory): (GlobalMemory, Vec<u64>, bool),
+        max_steps: u64,
+        config: &Config,
+    ) -> Machine {
         let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
         let threads = launch.block.count().max(1);
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
-        let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
-        let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes));
         let mut m = Machine {
             kernel,
             file,
@@ -414,10 +197,12 @@ impl Machine {
             last_atomic: HashMap::new(),
             mem_epoch: 0,
             schedule_seed: config.schedule_seed,
+            tuning: config.tuning,
+            path: DataPath::new(config.tuning.portable),
             shared_scratch: Vec::with_capacity(32),
             par: None,
             ran_parallel: false,
-            launch_memory: false,
+            launch_memory,
             whole: whole_run::Slot::default(),
         };
         m.dispatch();
@@ -577,21 +362,7 @@ impl Machine {
             .blocks
             .iter()
             .map(|b| {
-                let warps: u64 = b
-                    .warps
-                    .iter()
-                    .map(|w| {
-                        let model = match &w.model {
-                            WarpModel::PreVolta { stack, .. } => {
-                                stack.entries.capacity() * size_of::<super::simt_stack::StackEntry>()
-                            }
-                            WarpModel::Its(its) => {
-                                size_of::<ItsWarp>() + its.barriers.capacity() * size_of::<super::its::ConvBarrier>()
-                            }
-                        };
-                        (size_of::<Warp>() + model) as u64
-                    })
-                    .sum();
+                let warps: u64 = b.warps.iter().map(|w| (size_of::<Warp>() + w.model.heap_bytes()) as u64).sum();
                 let spins: usize = b.spin_seen.iter().map(|v| v.capacity() * 8 + 24).sum();
                 (size_of::<BlockState>() + b.regs.capacity() * 8 + b.shared.capacity() + spins) as u64
                     + b.race.bytes()
@@ -651,13 +422,14 @@ impl Machine {
             return Step::Final(Outcome::StepLimit);
         }
         let Some((i, b, w, pc, mask)) = self.find_issue() else {
-            return Step::Final(explain::deadlock(self));
+            return Step::Final(self.explain_deadlock());
         };
         if let Some(line) = stops.and_then(|s| s.halts(kernel, &self.blocks[b], w, pc, mask)) {
             return Step::Halt(line);
         }
         // ITS: `_sync` intrinsics wait until every named, live lane is there to execute together.
-        if self.mode() == Mode::Its && self.its_warp_sync_wait(b, w, pc, mask, &kernel.instrs[pc.0 as usize]) {
+        let instr = &kernel.instrs[pc.0 as usize];
+        if self.blocks[b].warps[w].model.waits_for_lanes(instr) && self.warp_sync_wait(b, w, pc, mask, instr) {
             return Step::Issued;
         }
         let issue = Issue {
@@ -687,10 +459,8 @@ impl Machine {
         }
 
         let exits = effect == Effect::Exit;
-        if let Some(seed) = self.schedule_seed
-            && let WarpModel::Its(its) = &mut self.blocks[b].warps[w].model
-        {
-            its.noise = Some(crate::front::launch::random_u64(seed, 2, self.steps));
+        if let Some(seed) = self.schedule_seed {
+            self.blocks[b].warps[w].model.reseed(crate::front::launch::random_u64(seed, 2, self.steps));
         }
         self.apply(b, w, pc, mask, effect);
 
@@ -707,72 +477,6 @@ impl Machine {
             return Step::Final(Outcome::Completed);
         }
         Step::Issued
-    }
-
-    /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every
-    /// count an issue makes (steps, metrics, notes, progress). The caller applies the returned effect.
-    fn execute_issue(
-        &mut self,
-        kernel: &Kernel,
-        b: usize,
-        w: usize,
-        pc: Pc,
-        mask: LaneMask,
-    ) -> Result<Effect, Box<Fault>> {
-        let line = kernel.line(pc);
-        // Only whole runs on several cores record the global bytes an instruction touches.
-        let mut touched = self.par.as_ref().map(|_| exec::Touched::default());
-        let (result, notes, wrote) = {
-            let block = &mut self.blocks[b];
-            let mut ctx = Ctx {
-                kernel,
-                regs: &mut block.regs,
-                stride: block.stride,
-                base: w * 32,
-                shared: &mut block.shared,
-                layout: &self.layout,
-                global: &mut self.global,
-                block_idx: block.idx,
-                block_dim: self.launch.block,
-                grid_dim: self.launch.grid,
-                wrote: false,
-                notes: vec![],
-                race: Some(exec::RaceCtx {
-                    shadow: &mut block.race,
-                    block_epoch: block.barrier_epoch,
-                    warp_epochs: &block.warp_epochs,
-                    lockstep_warps: self.launch.mode == Mode::PreVolta,
-                }),
-                pc,
-                shared_accesses: std::mem::take(&mut self.shared_scratch),
-                par: self.par.as_ref().map(|p| &*p.view),
-                touched: touched.as_mut(),
-                counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
-            };
-            let r = exec::execute(&mut ctx, pc, mask);
-            let warp = block.linear * self.launch.warps_per_block() + w as u64;
-            self.metrics.banks.record(line, warp, &ctx.shared_accesses);
-            ctx.shared_accesses.clear();
-            self.shared_scratch = ctx.shared_accesses;
-            let (notes, wrote) = (ctx.notes, ctx.wrote);
-            if let Some(p) = &mut self.par {
-                let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
-                let ranges = touched.as_ref().map_or(&[][..], |t| t.as_slice());
-                p.step(block.linear, block.barrier_epoch, w as u32, ranges, write);
-            }
-            (r, notes, wrote)
-        };
-        self.steps += 1;
-        let effect = result.map_err(|err| Box::new(self.fault(b, w, pc, err)))?;
-        if wrote {
-            self.mem_epoch += 1;
-            self.progress();
-        }
-        if !notes.is_empty() {
-            self.notes(b, w, pc, line, notes);
-        }
-        self.metrics.count_instruction(line, mask.count());
-        Ok(effect)
     }
 
     fn retire(&mut self, b: usize) {
@@ -792,409 +496,4 @@ impl Machine {
             self.cursor = self.cursor.min(n_before) % self.order.len();
         }
     }
-
-    fn fault(&self, b: usize, w: usize, pc: Pc, err: ExecError) -> Fault {
-        let block = &self.blocks[b];
-        let lane = match &err {
-            ExecError::Memory { lane, .. } | ExecError::DivideByZero { lane } | ExecError::Assert { lane, .. } => *lane,
-        };
-        let tid = w as u32 * 32 + lane;
-        let site = FaultSite {
-            kernel: &self.kernel.name,
-            file: &self.file,
-            line: self.kernel.line(pc),
-            pc,
-            block: block.idx,
-            thread: block.thread_idx(tid, self.launch.block),
-        };
-        match err {
-            ExecError::Memory { access, size, addr, err, .. } => fault::memory(&site, access, size, addr, &err),
-            ExecError::DivideByZero { .. } => fault::division_by_zero(&site),
-            ExecError::Assert { text, .. } => {
-                // CUDA names the kernel by its signature (`void guarded(int *, int)`).
-                let params: Vec<String> = self.kernel.params.iter().map(|p| p.ty.to_string()).collect();
-                let signature = format!("void {}({})", self.kernel.name, params.join(", "));
-                fault::assertion(&FaultSite { kernel: &signature, ..site }, &self.kernel.strings[text as usize])
-            }
-        }
-    }
-
-    fn notes(&mut self, b: usize, w: usize, pc: Pc, line: u32, notes: Vec<Note>) {
-        let (idx, block_dim, linear) = (self.blocks[b].idx, self.launch.block, self.blocks[b].linear);
-        for n in notes {
-            match n {
-                Note::Printf { lane, text } => {
-                    let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
-                    self.output.push(PrintfLine { step: self.steps, block: idx, thread, text });
-                }
-                Note::Launch { lane, kernel, config, args } => {
-                    let tid = w as u32 * 32 + lane;
-                    self.children.push(ChildLaunch {
-                        kernel: self.kernel.strings[kernel as usize].clone(),
-                        grid: [config[0], config[1], config[2]],
-                        block: [config[3], config[4], config[5]],
-                        shared: config[6],
-                        args,
-                        line,
-                        order: (linear, tid),
-                    });
-                }
-                Note::AtomicWrite { lane, addr } => {
-                    let tid = w as u32 * 32 + lane;
-                    self.last_atomic.insert(addr, AtomicWrite { block: idx, tid, line, step: self.steps });
-                }
-                Note::ShuffleInactive { lane, src } => self.hazard(HazardKind::ShuffleInactiveLane, line, (linear, w as u32 * 32 + lane), || {
-                    format!(
-                        "shuffle on line {line}: lane {lane} of warp {w} in block {idx} read lane {src}, which was not \
-                         executing the shuffle; its value is undefined"
-                    )
-                }),
-                Note::UninitRead { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
-                Note::SharedRace(r) => {
-                    let msg = explain::shared_race(self, &r);
-                    self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);
-                }
-                Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, (linear, w as u32 * 32), || {
-                    format!(
-                        "`_sync` intrinsic on line {line}: its mask {named} names lanes that were not executing it \
-                         (active {active}) in warp {w} of block {idx}: undefined behaviour"
-                    )
-                }),
-            }
-        }
-        let _ = pc;
-    }
-
-    /// ITS: a group at a `_sync` intrinsic whose mask names live lanes not in the group waits for them.
-    /// Returns true when the group waited (nothing issued).
-    fn its_warp_sync_wait(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, instr: &Instr) -> bool {
-        let mask_op = match instr {
-            Instr::SyncWarp { mask } | Instr::Shfl { mask, .. } | Instr::Vote { mask, .. } => *mask,
-            _ => return false,
-        };
-        let block = &mut self.blocks[b];
-        // Each lane's own mask: the lanes of a warp's tiles each name their tile.
-        let mut named = [LaneMask::EMPTY; 32];
-        for l in mask.iter() {
-            named[l as usize] = LaneMask(match mask_op {
-                crate::ir::Operand::Imm(v) => v as u32,
-                crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + l) as u32,
-            });
-        }
-        let warp = &mut block.warps[w];
-        let live = warp.live;
-        let WarpModel::Its(its) = &mut warp.model else { return false };
-        if mask.is_subset_of(its.sync_passed) {
-            its.sync_passed = its.sync_passed.minus(mask);
-            return false;
-        }
-        // The lanes whose named lanes are not all here wait; if every lane's are, the group issues.
-        let waiting = mask.iter().filter(|&l| !named[l as usize].and(live).is_subset_of(mask));
-        let waiting = waiting.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
-        if waiting.is_empty() {
-            return false;
-        }
-        its.block(waiting, ThreadState::WarpSync);
-        for l in waiting.iter() {
-            its.sync_mask[l as usize] = named[l as usize];
-        }
-        // Lanes whose named lanes are all here (waiting at this PC, or for `__syncwarp` at any `__syncwarp`
-        // with the same mask) go on together; the rest of the group issues without the waiting lanes next.
-        release_ready(&self.kernel, its, live, pc);
-        self.progress();
-        true
-    }
-
-    fn apply(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask, effect: Effect) {
-        let line = self.kernel.line(pc);
-        if let Effect::Branch { taken, site, .. } = effect {
-            if !taken.is_empty() && taken != mask {
-                self.blocks[b].warps[w].diverge(&mut self.metrics, pc, mask, effect, self.steps);
-                return;
-            }
-            if site.counted {
-                self.metrics.count_branch(site.line, false);
-            }
-        }
-        let next = Pc(pc.0 + 1);
-        if effect == Effect::SyncThreads
-            && let Instr::SyncThreads { pred: Some(p) } = self.kernel.instrs[pc.0 as usize]
-        {
-            self.barrier_vote(b, w, mask, p);
-        }
-        let idx = self.blocks[b].idx;
-        let warp = &mut self.blocks[b].warps[w];
-        if effect == Effect::Exit {
-            warp.exited_at.record(mask, pc);
-        }
-        // What to do once the warp is no longer borrowed.
-        let (mut exited, mut barrier, mut spin_at, mut hazard) = (false, false, None, None);
-        // The lanes a divergent pre-Volta barrier leaves behind (computed only then: it allocates).
-        let pending: Vec<(u32, Pc)> = if effect == Effect::SyncThreads && mask != warp.live {
-            warp.lane_pcs().into_iter().filter(|(l, _)| !mask.contains(*l)).collect()
-        } else {
-            vec![]
-        };
-        let live = warp.live;
-        match (&mut warp.model, effect) {
-            (WarpModel::PreVolta { stack, .. }, Effect::Next) => stack.advance(next),
-            (WarpModel::PreVolta { stack, .. }, Effect::Jump(t)) => stack.advance(t),
-            // (A divergent branch returned above.)
-            (WarpModel::PreVolta { stack, .. }, Effect::Branch { taken, then_pc, else_pc, .. }) => {
-                stack.advance(if taken.is_empty() { else_pc } else { then_pc });
-                self.metrics.max_stack_depth = self.metrics.max_stack_depth.max(stack.depth() as u32);
-            }
-            (WarpModel::PreVolta { stack, .. }, Effect::Exit) => {
-                stack.exit(mask);
-                exited = true;
-            }
-            (WarpModel::PreVolta { stack, at_barrier }, Effect::SyncThreads) => {
-                *at_barrier = Some(pc);
-                stack.advance(next);
-                if mask != live {
-                    let msg = explain::divergent_barrier(&self.kernel, idx, w as u32, line, mask, &pending);
-                    hazard = Some((HazardKind::DivergentBarrier, msg));
-                }
-                barrier = true;
-            }
-            (WarpModel::PreVolta { stack, .. }, Effect::SyncWarp(named)) => {
-                stack.advance(next);
-                if !named.and(live).is_subset_of(mask) {
-                    let msg = format!(
-                        "__syncwarp({named}) on line {line} in warp {w} of block {idx} was executed by lanes {} \
-                         only; on pre-Volta GPUs the named lanes must execute it together",
-                        format_ranges(&mask.iter().collect::<Vec<_>>())
-                    );
-                    hazard = Some((HazardKind::DivergentSyncwarp, msg));
-                }
-            }
-            (WarpModel::Its(its), Effect::Next | Effect::SyncWarp(_)) => its.advance(mask, pc, next),
-            (WarpModel::Its(its), Effect::Jump(t)) => {
-                its.advance(mask, pc, t);
-                spin_at = (t <= pc).then_some(t);
-            }
-            (WarpModel::Its(its), Effect::Branch { taken, then_pc, else_pc, .. }) => {
-                let t = if taken.is_empty() { else_pc } else { then_pc };
-                its.advance(mask, pc, t);
-                spin_at = (t <= pc).then_some(t);
-            }
-            (WarpModel::Its(its), Effect::Exit) => {
-                its.exit(mask);
-                exited = true;
-            }
-            (WarpModel::Its(its), Effect::SyncThreads) => {
-                its.block(mask, ThreadState::AtBarrier);
-                barrier = true;
-            }
-        }
-        if matches!(effect, Effect::SyncWarp(_)) {
-            self.blocks[b].warp_epochs[w] += 1;
-        }
-        let warp = &mut self.blocks[b].warps[w];
-        if exited {
-            warp.live = warp.live.minus(mask);
-            self.progress();
-            self.its_release_warp_syncs(b, w);
-            barrier = true;
-        }
-        if let Some((kind, msg)) = hazard {
-            let who = (self.blocks[b].linear, w as u32 * 32);
-            self.hazard(kind, line, who, || msg);
-        }
-        if barrier {
-            self.check_barrier(b);
-        }
-        if let Some(t) = spin_at {
-            self.spin_check(b, w, t, mask);
-        }
-    }
-
-    /// Releases `__syncthreads()` when every live thread of the block waits there. Pre-Volta: per warp (a
-    /// warp that arrived counts whole). ITS: per thread, and each warp's waiting threads must stand at one
-    /// barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
-    fn check_barrier(&mut self, b: usize) {
-        let block = &mut self.blocks[b];
-        // Every warp has arrived (one mask test each: this runs at every arrival), and then, in ITS, each
-        // warp's threads stand at one barrier instruction.
-        let arrived = |w: &Warp| {
-            w.done()
-                || match &w.model {
-                    WarpModel::PreVolta { at_barrier, .. } => at_barrier.is_some(),
-                    WarpModel::Its(its) => its.lanes_in(ThreadState::AtBarrier) == w.live,
-                }
-        };
-        let one_barrier = |w: &Warp| match &w.model {
-            WarpModel::Its(its) if !w.done() => {
-                let at = its.lanes_in(ThreadState::AtBarrier);
-                at.lowest().is_none_or(|l| at.is_subset_of(its.lanes_at(its.pc[l as usize])))
-            }
-            _ => true,
-        };
-        let all_in = block.warps.iter().all(arrived) && block.warps.iter().all(one_barrier);
-        if !all_in || block.warps.iter().all(Warp::done) {
-            return;
-        }
-        block.barrier_epoch += 1;
-        block.barrier_result = std::mem::take(&mut block.barrier_votes);
-        for w in &mut block.warps {
-            match &mut w.model {
-                WarpModel::PreVolta { at_barrier, .. } => *at_barrier = None,
-                WarpModel::Its(its) => {
-                    let at = its.lanes_in(ThreadState::AtBarrier);
-                    its.resume_after(at);
-                    if let Some(l) = at.lowest() {
-                        its.current = Some(its.pc[l as usize]);
-                    }
-                }
-            }
-        }
-        self.progress();
-    }
-
-    /// The lanes `mask` of warp `w` arrive at a reducing barrier with predicate `p`: they count towards the
-    /// block's result (a pre-Volta warp arrives whole, but only the lanes that executed it have a predicate).
-    fn barrier_vote(&mut self, b: usize, w: usize, mask: LaneMask, p: crate::ir::Operand) {
-        let block = &mut self.blocks[b];
-        for l in mask.iter() {
-            let v = match p {
-                crate::ir::Operand::Imm(v) => v,
-                crate::ir::Operand::Reg(r) => block.reg(r.0, w as u32 * 32 + l),
-            };
-            block.barrier_votes.0 += (v != 0) as u32;
-            block.barrier_votes.1 += 1;
-        }
-    }
-
-    /// ITS: lanes waiting at a `_sync` intrinsic for lanes that have now exited go on.
-    fn its_release_warp_syncs(&mut self, b: usize, w: usize) {
-        let warp = &mut self.blocks[b].warps[w];
-        let live = warp.live;
-        let WarpModel::Its(its) = &mut warp.model else { return };
-        for l in its.lanes_in(ThreadState::WarpSync).iter() {
-            if its.state(l) != ThreadState::WarpSync {
-                continue; // released with an earlier lane's group
-            }
-            let pc = its.pc[l as usize];
-            release_ready(&self.kernel, its, live, pc);
-        }
-    }
-
-    /// ITS forward progress: at a loop back edge taken while other threads of the warp wait to reconverge,
-    /// a state this group has been in before (same PC, registers and memory) means it spins waiting for them:
-    /// release the waiters.
-    fn spin_check(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask) {
-        let block = &mut self.blocks[b];
-        let WarpModel::Its(its) = &block.warps[w].model else { return };
-        let converging = its.lanes_in(ThreadState::Converging);
-        if converging.is_empty() {
-            block.spin_seen[w].clear();
-            return;
-        }
-        // The state hashed includes a machine-wide memory counter: a result that depends on other blocks.
-        if let Some(p) = &mut self.par {
-            p.order_sensitive = true;
-        }
-        let mut h = state_hasher();
-        (pc, mask, converging, self.mem_epoch).hash(&mut h);
-        for r in 0..self.kernel.regs.len() {
-            for l in mask.iter() {
-                block.regs[r * block.stride + w * 32 + l as usize].hash(&mut h);
-            }
-        }
-        let key = h.finish();
-        let seen = &mut block.spin_seen[w];
-        if seen.contains(&key) {
-            seen.clear();
-            if let WarpModel::Its(its) = &mut block.warps[w].model
-                && !its.release_waiters(mask).is_empty()
-            {
-                self.progress();
-            }
-        } else {
-            if seen.len() >= 4096 {
-                seen.clear();
-            }
-            seen.push(key);
-        }
-    }
-
-    /// Whole-machine livelock: after a long quiet stretch, a repeated state means the machine loops forever.
-    fn watch_livelock(&mut self) -> Option<Outcome> {
-        self.quiet += 1;
-        if self.quiet < QUIET_BEFORE_HASHING || !self.quiet.is_multiple_of(HASH_EVERY) {
-            return None;
-        }
-        // A large machine's registers (32 blocks of 1024 threads: 10 MB) are hashed less often, so that hashing
-        // stays a small share of a long quiet stretch (a tiled matrix product's inner loop): every 1024 steps
-        // up to 16K registers, then every step per 16 registers. A repeated state is still found, later.
-        let regs: usize = self.blocks.iter().map(|b| b.regs.len()).sum();
-        if !self.quiet.is_multiple_of((regs as u64 / 16).next_power_of_two().max(HASH_EVERY)) {
-            return None;
-        }
-        let mut h = state_hasher();
-        // Memory did not change during the quiet stretch, so warps, registers and the scheduler position
-        // are the whole state.
-        (self.cursor % self.order.len().max(1)).hash(&mut h);
-        for block in &self.blocks {
-            for w in &block.warps {
-                // Not the statistics: they grow every step.
-                (w.live, &w.model).hash(&mut h);
-            }
-            block.regs.hash(&mut h);
-        }
-        let key = h.finish();
-        if !self.seen.insert(key) {
-            return Some(explain::livelock(self));
-        }
-        if self.seen.len() > 1 << 16 {
-            self.seen.clear();
-        }
-        None
-    }
-
-    /// Issues recorded most recently (for explanations): (block slot, warp, pc, mask).
-    pub(super) fn recent(&self) -> impl Iterator<Item = (usize, u32, Pc, LaneMask)> + '_ {
-        self.recent.iter().map(|r| (r.slot, r.warp, r.pc, r.mask))
-    }
-}
-
-/// ITS: the lanes waiting at the `_sync` intrinsic at `pc` that may complete it together: the lanes at the
-/// same PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same
-/// instruction), lanes waiting at any `__syncwarp` with the mask of a lane at `pc`.
-fn sync_partners(kernel: &Kernel, its: &ItsWarp, pc: Pc) -> LaneMask {
-    let waiting = its.lanes_in(ThreadState::WarpSync);
-    let any_site = matches!(kernel.instrs[pc.0 as usize], Instr::SyncWarp { .. });
-    let at_pc = waiting.iter().filter(|&l| its.pc[l as usize] == pc);
-    let masks: Vec<LaneMask> = at_pc.map(|l| its.sync_mask[l as usize]).collect();
-    let mut here = LaneMask::EMPTY;
-    for l in waiting.iter() {
-        let at = its.pc[l as usize];
-        let partner = at == pc
-            || (any_site
-                && matches!(kernel.instrs[at.0 as usize], Instr::SyncWarp { .. })
-                && masks.contains(&its.sync_mask[l as usize]));
-        if partner {
-            here = here.or(LaneMask::lane(l));
-        }
-    }
-    here
-}
-
-/// ITS: releases the lanes waiting at (or, for `__syncwarp`, with) the `_sync` intrinsic at `pc` whose
-/// named live lanes are all waiting there: each lane by its own mask, as each tile of a warp syncs alone.
-fn release_ready(kernel: &Kernel, its: &mut ItsWarp, live: LaneMask, pc: Pc) {
-    let here = sync_partners(kernel, its, pc);
-    let ready = here.iter().filter(|&l| its.sync_mask[l as usize].and(live).is_subset_of(here));
-    let ready = ready.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
-    if !ready.is_empty() {
-        release_sync(its, ready, pc);
-    }
-}
-
-/// ITS: `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other
-/// `__syncwarp` sites) when the scheduler reaches them, each without waiting again.
-fn release_sync(its: &mut ItsWarp, lanes: LaneMask, pc: Pc) {
-    its.set_state(lanes, ThreadState::Ready);
-    its.sync_passed = its.sync_passed.or(lanes);
-    its.current = Some(pc);
 }

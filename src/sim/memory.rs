@@ -64,6 +64,28 @@ pub enum MemError {
     Null,
 }
 
+impl std::fmt::Display for MemError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MemError::OutOfBounds { space, nearest: Some(n) } => write!(
+                f,
+                "out-of-bounds {} access, {} bytes {} `{}`",
+                space.cuda_name(),
+                n.distance.unsigned_abs(),
+                if n.distance >= 0 { "after the end of" } else { "before the start of" },
+                n.name
+            ),
+            MemError::OutOfBounds { space, nearest: None } => {
+                write!(f, "out-of-bounds {} access, outside every allocation", space.cuda_name())
+            }
+            MemError::Misaligned { space } => write!(f, "misaligned {} access", space.cuda_name()),
+            MemError::Null => f.write_str("access through a null pointer"),
+        }
+    }
+}
+
+impl std::error::Error for MemError {}
+
 /// The allocation closest to a bad address, and how far the address is from it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Nearest {

@@ -55,6 +55,14 @@ impl Metrics {
         self.count_branches(line, 1, divergent as u64);
     }
 
+    /// A SIMT stack reached `depth` entries (`None`: a model without one).
+    #[inline]
+    pub fn note_stack_depth(&mut self, depth: Option<u32>) {
+        if let Some(d) = depth {
+            self.max_stack_depth = self.max_stack_depth.max(d);
+        }
+    }
+
     /// Counts one issued instruction of `threads` active threads on `line`.
     #[inline]
     pub fn count_instruction(&mut self, line: u32, threads: u32) {

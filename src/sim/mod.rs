@@ -1,28 +1,47 @@
 //! The simulated streaming multiprocessor: machine state kept apart from any view, two interchangeable
 //! execution models (pre-Volta SIMT stack, ITS), memory with sanitizer-style faults, barriers, metrics.
+//!
+//! The API is what this file re-exports: the [`Machine`] and its [`Config`], what a run reports
+//! ([`Outcome`], [`Issue`], [`Hazard`], [`Fault`], [`Metrics`], [`report`]), its memory ([`GlobalMemory`]),
+//! and for views, [`inspect`], the read-only questions about warps (views never read a warp's execution
+//! model itself). [`curand`] and the data path's arithmetic ([`alu`], which the host interpreter shares) and
+//! device `printf` ([`printf`]) are modules of functions. Everything else is private.
+//!
+//! Inside: `machine` runs launches (stepping, whole runs on several cores, explanations); `model` holds the
+//! execution models behind one dispatcher; `exec` is the data path of one instruction, on `decoded`
+//! instructions in whole runs, through `shared_global` memory there; `warp` is a warp (its lanes, its model,
+//! its divergence records). Files here form no import circles; `machine` and `exec` document the
+//! parent-child ones inside them.
 
-pub mod alu;
-pub mod banks;
-pub mod child_launch;
+pub(crate) mod alu;
+mod banks;
+mod child_launch;
 pub mod curand;
-pub mod decoded;
-pub mod exec;
-pub mod explain;
-pub mod fault;
+mod decoded;
+mod exec;
+mod fault;
 pub mod inspect;
-pub mod its;
-pub mod lane_bits;
-pub mod lane_mask;
-pub mod machine;
-pub mod memory;
-pub mod memory_report;
-pub mod metrics;
-pub mod printf;
-pub mod race;
+mod lane_bits;
+mod lane_mask;
+mod machine;
+mod memory;
+mod memory_report;
+mod metrics;
+mod model;
+pub(crate) mod printf;
+mod race;
 pub mod report;
-pub mod simt_stack;
-pub mod warp;
+mod shared_global;
+mod warp;
 
-pub use lane_mask::LaneMask;
-pub use machine::{Config, Halt, Issue, LaunchError, Machine, Outcome, Stops, WholeProgress};
-pub use warp::WarpId;
+pub use child_launch::ChildLaunch;
+pub use fault::{Fault, FaultKind};
+pub use lane_mask::{LaneMask, format_ranges, threads_phrase};
+pub use machine::{
+    ArrivalFilter, AtomicWrite, BlockState, Config, Halt, Hazard, HazardKind, Issue, LaunchError, Machine, Outcome,
+    PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, kernel_file_step_limit, program_step_limit,
+};
+pub use memory::{Allocation, GLOBAL_BASE, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
+pub use memory_report::MemoryDetail;
+pub use metrics::{LineMetrics, Metrics, WarpDivergence};
+pub use warp::{LaneEvents, Warp, WarpId};

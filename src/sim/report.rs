@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use super::machine::{Machine, Outcome};
 use super::memory::Allocation;
+pub use super::memory_report::write_element;
 use super::memory_report::{self, MemoryDetail};
 use super::metrics::LineMetrics;
 use crate::ir::Ty;

@@ -1,10 +1,9 @@
 //! A warp: which lanes exist, its execution model's state, and its own statistics.
 
 use super::exec::Effect;
-use super::its::{ItsWarp, ThreadState};
 use super::lane_mask::LaneMask;
 use super::metrics::{Metrics, WarpDivergence};
-use super::simt_stack::SimtStack;
+use super::model::WarpModel;
 use crate::front::launch::Mode;
 use crate::ir::Pc;
 
@@ -12,17 +11,7 @@ use crate::ir::Pc;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WarpId(pub u32);
 
-/// The scheduling state of one warp, by execution model.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum WarpModel {
-    /// One PC and a reconvergence stack; `at_barrier` holds the barrier's PC while the warp waits there.
-    PreVolta {
-        stack: SimtStack,
-        at_barrier: Option<Pc>,
-    },
-    Its(Box<ItsWarp>),
-}
-
+/// One warp of a resident block.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Warp {
     pub id: WarpId,
@@ -30,7 +19,8 @@ pub struct Warp {
     pub exists: LaneMask,
     /// Lanes that have not exited.
     pub live: LaneMask,
-    pub model: WarpModel,
+    /// Its execution model's state (`model`): every question about scheduling goes there.
+    pub(super) model: WarpModel,
     pub divergence: WarpDivergence,
     /// Per lane: the divergent branch that last left it waiting (branch PC, the step it issued at), and the
     /// instruction where the lane exited; for "why is this lane inactive?".
@@ -74,16 +64,13 @@ impl<T: Copy> LaneEvents<T> {
 }
 
 impl Warp {
+    /// Warp `id` of the lanes `exists`, at the kernel's first instruction under `mode`.
     pub fn new(id: WarpId, exists: LaneMask, mode: Mode) -> Self {
-        let model = match mode {
-            Mode::PreVolta => WarpModel::PreVolta { stack: SimtStack::new(exists), at_barrier: None },
-            Mode::Its => WarpModel::Its(Box::new(ItsWarp::new(exists))),
-        };
         Warp {
             id,
             exists,
             live: exists,
-            model,
+            model: WarpModel::new(mode, exists),
             divergence: WarpDivergence::default(),
             masked_by: LaneEvents::default(),
             exited_at: LaneEvents::default(),
@@ -93,14 +80,7 @@ impl Warp {
     /// Starts the warp over for a new block, as [`Warp::new`] would, keeping its allocations (a whole run
     /// starts thousands of blocks).
     pub fn reset(&mut self, id: WarpId, exists: LaneMask, mode: Mode) {
-        match (&mut self.model, mode) {
-            (WarpModel::PreVolta { stack, at_barrier }, Mode::PreVolta) => {
-                stack.reset(exists);
-                *at_barrier = None;
-            }
-            (WarpModel::Its(its), Mode::Its) => its.reset(exists),
-            _ => *self = Warp::new(id, exists, mode),
-        }
+        self.model.reset(mode, exists);
         self.id = id;
         self.exists = exists;
         self.live = exists;
@@ -110,6 +90,7 @@ impl Warp {
         self.exited_at.clear();
     }
 
+    /// Every thread has exited.
     pub fn done(&self) -> bool {
         self.live.is_empty()
     }
@@ -134,60 +115,28 @@ impl Warp {
         }
         // Every lane of a divergent branch remembers it: the side that waits is "masked by" it.
         self.masked_by.record(mask, (pc, step));
-        match &mut self.model {
-            WarpModel::PreVolta { stack, .. } => {
-                stack.diverge(taken, then_pc, else_pc, reconv);
-                metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
-            }
-            WarpModel::Its(its) => its.diverge(mask, pc, taken, then_pc, else_pc, reconv),
-        }
+        self.model.diverge(mask, pc, taken, then_pc, else_pc, reconv);
+        metrics.note_stack_depth(self.model.depth());
     }
 
     /// What this warp would issue now: (PC, lanes). None if it is finished or waiting.
     #[inline]
     pub fn candidate(&mut self) -> Option<(Pc, LaneMask)> {
-        match &mut self.model {
-            WarpModel::PreVolta { stack, at_barrier } => {
-                if at_barrier.is_some() {
-                    return None;
-                }
-                stack.top().map(|e| (e.pc, e.mask))
-            }
-            WarpModel::Its(w) => w.candidate(),
-        }
+        self.model.candidate()
     }
 
     /// Lanes waiting at `__syncthreads()`.
     pub fn at_barrier(&self) -> LaneMask {
-        match &self.model {
-            WarpModel::PreVolta { at_barrier: Some(_), .. } => self.live,
-            WarpModel::PreVolta { .. } => LaneMask::EMPTY,
-            WarpModel::Its(w) => w.lanes_in(ThreadState::AtBarrier),
-        }
+        self.model.lanes_at_barrier(self.live)
     }
 
     /// SIMT-stack depth (pre-Volta), for traces.
     pub fn stack_depth(&self) -> Option<u32> {
-        match &self.model {
-            WarpModel::PreVolta { stack, .. } => Some(stack.depth() as u32),
-            WarpModel::Its(_) => None,
-        }
+        self.model.depth()
     }
 
     /// The PC each live lane will run next (for explanations and views).
     pub fn lane_pcs(&self) -> Vec<(u32, Pc)> {
-        match &self.model {
-            WarpModel::PreVolta { stack, .. } => {
-                let mut out = vec![];
-                for l in self.live.iter() {
-                    // A lane waits in the topmost entry that holds it.
-                    if let Some(e) = stack.entries.iter().rev().find(|e| e.mask.contains(l)) {
-                        out.push((l, e.pc));
-                    }
-                }
-                out
-            }
-            WarpModel::Its(w) => self.live.iter().map(|l| (l, w.pc[l as usize])).collect(),
-        }
+        self.model.lane_pcs(self.live)
     }
 }

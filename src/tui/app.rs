@@ -126,7 +126,7 @@ pub struct App {
     /// The latest instructor's note and the step it belongs to.
     pub note: Option<(u64, String)>,
     /// Events for the session recording, drained by the event loop (update itself does no I/O).
-    pub outbox: Vec<crate::debug::recording::EventKind>,
+    pub outbox: Vec<crate::tui::recording::EventKind>,
     /// Replay: a warning when the recording no longer matches the simulation.
     pub replay_warning: Option<String>,
     /// Replay: the player's status line (shown instead of the key hints).
@@ -143,7 +143,7 @@ pub struct App {
     pub bank_view: bool,
     /// A whole program (a file with `main`): its launches, host state and output; `session` is the launch
     /// being debugged.
-    pub program: Option<crate::program::debug::ProgramDebug>,
+    pub program: Option<crate::debug::program::ProgramDebug>,
 }
 
 /// What a why-inactive answer depends on: step, mode, warp and lane.
@@ -282,10 +282,10 @@ impl App {
     /// Queues a recorded action (name, and the step count and checksum after it).
     pub fn record_action(&mut self, name: &str) {
         let m = &self.session.machine;
-        self.outbox.push(crate::debug::recording::EventKind::Action {
+        self.outbox.push(crate::tui::recording::EventKind::Action {
             name: name.to_string(),
             steps: m.steps,
-            check: crate::debug::recording::state_check(m),
+            check: crate::debug::checksum::state_check(m),
         });
     }
 

@@ -18,7 +18,7 @@ pub fn toggle(app: &mut App) {
     let s = &app.session;
     let step = s.machine.steps;
     // A program's launch: both models' machines at its start come from running the program in each.
-    let made = match super::program::compare_start(app) {
+    let made = match app.program.as_ref().map(|p| p.start_machines(s)) {
         Some(Ok(start)) => Ok(Compare::from_machines(&s.compiled, &s.config, start)),
         Some(Err(e)) => Err(e),
         None => Compare::new(&s.compiled, &s.config).map_err(|e| e.to_string()),

@@ -9,7 +9,7 @@ use ratatui::style::{Color, Modifier, Style};
 pub use super::view::html::frame_html;
 use super::view::html::{escape_html, named_rgb};
 
-use crate::debug::recording::{EventKind, Recording};
+use crate::tui::recording::{EventKind, Recording};
 
 /// A frame: time (ms), the event that produced it, and the screen.
 pub type Frame = (u64, Option<usize>, Buffer);

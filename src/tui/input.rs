@@ -3,10 +3,10 @@
 //! page converts the browser's, and a recording names them as [`MouseButton::name`] does.
 
 pub use super::keymap::{Key, KeyCodeRepr};
-use crate::debug::recording::MOUSE_BUTTONS;
+use crate::tui::recording::MOUSE_BUTTONS;
 
 /// Which button a mouse event is; in the order recordings list their names
-/// ([`crate::debug::recording::MOUSE_BUTTONS`]).
+/// ([`crate::tui::recording::MOUSE_BUTTONS`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MouseButton {
     /// A left click.

@@ -11,7 +11,9 @@ pub mod export;
 pub mod input;
 pub mod keymap;
 pub mod program;
+pub mod recording;
 pub mod replay;
+pub mod scroll;
 pub mod teach;
 #[cfg(feature = "native")]
 mod terminal;
@@ -20,4 +22,4 @@ pub mod update;
 pub mod view;
 
 #[cfg(feature = "native")]
-pub use terminal::{replay, run};
+pub use terminal::{read_event, replay, run, run_with_events};

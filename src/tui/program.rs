@@ -1,11 +1,11 @@
-//! The debugger's commands on a whole program (`crate::program::debug`): the next launch (`c` at a kernel's
+//! The debugger's commands on a whole program (`crate::debug::program`): the next launch (`c` at a kernel's
 //! end, `N` from anywhere), the previous one (`P`, or stepping back past a launch's start), and the mode switch
 //! and comparison, which run the program again in the other model up to the same launch.
 
 use super::app::App;
 use super::theme::BannerKind;
+use crate::debug::program::Advance;
 use crate::front::launch::Mode;
-use crate::program::debug::Advance;
 
 /// Whether the debugger is on a whole program.
 pub fn is_program(app: &App) -> bool {
@@ -30,8 +30,8 @@ fn fresh_view(app: &mut App) {
             app.source_top = line.saturating_sub(1).max(1);
         }
     }
-    super::update::keep_cursor_visible(app);
-    super::update::reveal_stuck_lines(app);
+    super::scroll::keep_cursor_visible(app);
+    super::scroll::reveal_stuck_lines(app);
     renew_quiz(app);
 }
 
@@ -158,16 +158,10 @@ pub fn switch_mode(app: &mut App, to: Mode) {
             };
             app.message =
                 Some((BannerKind::Ok, format!("mode {} at step {}{note}", to.name(), app.session.machine.steps)));
-            super::update::reveal_stuck_lines(app);
+            super::scroll::reveal_stuck_lines(app);
         }
         Err(e) => app.message = Some((BannerKind::Error, e)),
     }
-}
-
-/// Both models' machines at the current launch's start, for the comparison.
-pub fn compare_start(app: &App) -> Option<Result<[crate::sim::Machine; 2], String>> {
-    let p = app.program.as_ref()?;
-    Some(p.start_machines(&app.session))
 }
 
 /// The debugger's app on a whole program, stopped at `target` (the host code run up to it).
@@ -175,11 +169,11 @@ pub fn open_app(
     program: crate::program::CompiledProgram,
     options: crate::program::RunOptions,
     config: crate::sim::Config,
-    target: &crate::program::debug::Target,
+    target: &crate::debug::program::Target,
     keymap: super::keymap::Keymap,
     theme: super::theme::Theme,
 ) -> Result<App, String> {
-    let (p, session) = crate::program::debug::ProgramDebug::open(program, options, config, target)?;
+    let (p, session) = crate::debug::program::ProgramDebug::open(program, options, config, target)?;
     let mut app = App::new(session, keymap, theme);
     app.program = Some(p);
     // The app was built without the program pane: follow and scroll again with it.

@@ -7,10 +7,11 @@ use super::action::Action;
 use super::app::App;
 use super::keymap::Keymap;
 use super::theme::{BannerKind, Theme};
-use super::update;
-use crate::debug::recording::{Event, EventKind, Recording, memory_check, state_check};
+use super::{scroll, update};
+use crate::debug::checksum::{memory_check, state_check};
 use crate::debug::session::Session;
 use crate::sim::Config;
+use crate::tui::recording::{Event, EventKind, Recording};
 
 /// The debugger as it was when the recording started.
 pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Result<App, String> {
@@ -26,7 +27,7 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
         let program = crate::program::compile(&h.file, h.source.as_bytes(), &overrides)
             .map_err(|e| format!("the recorded program no longer compiles:\n{}", e.render()))?;
         let options = crate::program::RunOptions { mode: h.mode, args: h.program_args.clone(), ..Default::default() };
-        let target = crate::program::debug::Target::Index(h.launch.unwrap_or(1));
+        let target = crate::debug::program::Target::Index(h.launch.unwrap_or(1));
         super::program::open_app(program, options, config, &target, keymap, theme)?
     } else {
         let compiled = crate::compile::compile(&h.file, h.source.as_bytes(), &h.overrides())
@@ -34,9 +35,9 @@ pub fn start_app(rec: &Recording, keymap: Keymap, theme: Option<Theme>) -> Resul
         let session = Session::new(compiled, config).map_err(|e| e.to_string())?;
         App::new(session, keymap, theme)
     };
-    app.size = crate::debug::recording::clamp_size(h.size);
+    app.size = crate::tui::recording::clamp_size(h.size);
     app.session.breakpoints.extend(h.breakpoints.iter().copied());
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     Ok(app)
 }
 
@@ -101,7 +102,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             None
         }
         EventKind::Resize { cols, rows } => {
-            app.size = crate::debug::recording::clamp_size((*cols, *rows));
+            app.size = crate::tui::recording::clamp_size((*cols, *rows));
             None
         }
         EventKind::Mouse { button, col, row } => {
@@ -128,7 +129,7 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
         }),
     };
     app.outbox.clear();
-    update::keep_cursor_visible(app);
+    scroll::keep_cursor_visible(app);
     if let Some(w) = &warning {
         app.replay_warning.get_or_insert_with(|| w.clone());
     }

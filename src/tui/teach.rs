@@ -5,7 +5,7 @@ use super::app::{App, Overlay, PromptKind};
 use super::theme::BannerKind;
 use crate::debug::breakpoint::Breakpoint;
 use crate::debug::quiz::QuestionKind;
-use crate::debug::recording::EventKind;
+use crate::tui::recording::EventKind;
 
 fn prompt(app: &mut App, kind: PromptKind) {
     app.overlay = Some(Overlay::Prompt { kind, text: String::new() });

@@ -11,7 +11,7 @@ use crossterm::execute;
 
 use super::app::{self, App};
 use super::input::{Key, Mouse};
-use super::{update, view};
+use super::{scroll, update, view};
 
 /// Restores the terminal when dropped: on return, on error, and (via the panic hook) on panic.
 struct TerminalGuard;
@@ -60,36 +60,48 @@ fn with_terminal(body: impl FnOnce(&mut ratatui::DefaultTerminal, &AtomicBool) -
 }
 
 /// Runs the interactive debugger until the user quits (or SIGTERM arrives), recording if asked.
-pub fn run(app: App, recorder: Option<crate::debug::recording::Recorder>) -> io::Result<()> {
-    with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder))
+pub fn run(app: App, recorder: Option<crate::tui::recording::Recorder>) -> io::Result<()> {
+    run_with_events(app, recorder, read_event)
+}
+
+/// The terminal's next event, waiting at most `wait`; `None` when none came.
+pub fn read_event(wait: Duration) -> io::Result<Option<Event>> {
+    if event::poll(wait)? { event::read().map(Some) } else { Ok(None) }
+}
+
+/// [`run`], reading the events from `events` (waiting at most the given time, as [`read_event`] does): the
+/// terminal's, or the caller's wrapper around them.
+pub fn run_with_events(
+    app: App,
+    recorder: Option<crate::tui::recording::Recorder>,
+    events: impl FnMut(Duration) -> io::Result<Option<Event>>,
+) -> io::Result<()> {
+    with_terminal(|terminal, stop| event_loop(terminal, stop, app, recorder, events))
 }
 
 fn event_loop(
     terminal: &mut ratatui::DefaultTerminal,
     stop: &AtomicBool,
     mut app: App,
-    mut recorder: Option<crate::debug::recording::Recorder>,
+    mut recorder: Option<crate::tui::recording::Recorder>,
+    mut events: impl FnMut(Duration) -> io::Result<Option<Event>>,
 ) -> io::Result<()> {
     let size = terminal.size()?;
     app.size = (size.width, size.height);
     app.outbox.clear();
     if let Some(r) = recorder.as_mut() {
-        r.write(crate::debug::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
+        r.write(crate::tui::recording::EventKind::Resize { cols: size.width, rows: size.height })?;
     }
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     loop {
         terminal.draw(|f| view::draw(f, &app))?;
         if app.quit || stop.load(Ordering::Relaxed) {
             break;
         }
         let wait = if app.running { Duration::ZERO } else { Duration::from_millis(200) };
-        if event::poll(wait)? {
-            match event::read()? {
+        if let Some(e) = events(wait)? {
+            match e {
                 Event::Key(k) if k.kind != KeyEventKind::Release => {
-                    // A test hook: the end-to-end tests check the terminal is restored after a panic.
-                    if std::env::var_os("WARPDBG_TEST_PANIC").is_some() {
-                        panic!("WARPDBG_TEST_PANIC is set: panicking on the first key, as asked");
-                    }
                     let Some(k) = Key::from_event(&k) else { continue };
                     if matches!(app.overlay, Some(app::Overlay::Prompt { .. })) {
                         update::prompt_key(&mut app, k);
@@ -104,13 +116,13 @@ fn event_loop(
                 }
                 Event::Resize(w, h) => {
                     app.size = (w, h);
-                    app.outbox.push(crate::debug::recording::EventKind::Resize { cols: w, rows: h });
+                    app.outbox.push(crate::tui::recording::EventKind::Resize { cols: w, rows: h });
                 }
                 _ => {}
             }
         }
         update::tick(&mut app);
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         for e in app.outbox.drain(..) {
             if let Some(r) = recorder.as_mut() {
                 r.write(e)?;
@@ -119,10 +131,10 @@ fn event_loop(
     }
     if let Some(r) = recorder.as_mut() {
         let m = &app.session.machine;
-        r.write(crate::debug::recording::EventKind::End {
+        r.write(crate::tui::recording::EventKind::End {
             steps: m.steps,
-            check: crate::debug::recording::state_check(m),
-            memory: crate::debug::recording::memory_check(m),
+            check: crate::debug::checksum::state_check(m),
+            memory: crate::debug::checksum::memory_check(m),
         })?;
     }
     Ok(())
@@ -131,7 +143,7 @@ fn event_loop(
 /// Plays a recording: Space pauses, Left/Right step through events, +/- change the speed, `e` lets the viewer
 /// take over (any debugger key) and `R` returns to the recording where it was.
 pub fn replay(
-    rec: crate::debug::recording::Recording,
+    rec: crate::tui::recording::Recording,
     make: impl Fn() -> Result<App, String>,
     speed: f64,
 ) -> io::Result<()> {
@@ -159,7 +171,7 @@ pub fn replay(
             });
             let size = terminal.size()?;
             app.size = (size.width, size.height);
-            update::keep_cursor_visible(&mut app);
+            scroll::keep_cursor_visible(&mut app);
             terminal.draw(|f| view::draw(f, &app))?;
             if app.quit || stop.load(Ordering::Relaxed) {
                 return Ok(());

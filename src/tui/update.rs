@@ -5,6 +5,7 @@ use ratatui::layout::{Position, Rect};
 use super::action::Action;
 use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use super::input::{Key, KeyCodeRepr, Mouse, MouseButton};
+use super::scroll;
 use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::Areas;
@@ -155,7 +156,7 @@ fn apply(app: &mut App, action: Action) {
                         BannerKind::Ok,
                         format!("mode {} at step {}{note}", to.name(), app.session.machine.steps),
                     ));
-                    reveal_stuck_lines(app);
+                    scroll::reveal_stuck_lines(app);
                 }
                 Err(e) => app.message = Some((BannerKind::Error, e.to_string())),
             }
@@ -279,7 +280,7 @@ fn travel_tick(app: &mut App, target: u64) {
             match outcome {
                 Some(o) => {
                     app.stopped(&Stop::Finished(o));
-                    reveal_stuck_lines(app);
+                    scroll::reveal_stuck_lines(app);
                 }
                 None => app.message = Some((BannerKind::Ok, format!("back to step {}", app.session.machine.steps))),
             }
@@ -353,70 +354,8 @@ fn after_run(app: &mut App, stop: &Stop) {
         app.follow_selected();
     }
     app.stopped(stop);
-    reveal_stuck_lines(app);
+    scroll::reveal_stuck_lines(app);
     super::teach::after_stop(app);
-}
-
-/// When the kernel is stuck (deadlock, livelock) or faulted, scrolls the source so the lines threads wait on
-/// (or the faulting line) are on screen together with the cursor, where they fit: the highlight is useless
-/// on a line scrolled out of view.
-pub fn reveal_stuck_lines(app: &mut App) {
-    use crate::sim::Outcome;
-    let lines: Vec<u32> = match app.session.machine.outcome() {
-        Some(Outcome::Deadlock(s)) | Some(Outcome::Livelock(s)) => s.waits.iter().map(|w| w.line).collect(),
-        Some(Outcome::Fault(f)) => vec![f.line],
-        _ => return,
-    };
-    let (Some(lo), Some(hi)) = (lines.iter().chain([&app.cursor]).min(), lines.iter().chain([&app.cursor]).max())
-    else {
-        return;
-    };
-    let areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
-    let rows = areas.source.height.saturating_sub(2).max(1) as u32;
-    if hi - lo < rows {
-        if *lo < app.source_top {
-            app.source_top = *lo;
-        } else if *hi >= app.source_top + rows {
-            app.source_top = hi + 1 - rows;
-        }
-    }
-    keep_cursor_visible(app);
-}
-
-/// Scrolls the source so the cursor stays visible (and the pane full: no blank rows after the last line while
-/// earlier lines are hidden), and the warps list to a newly selected warp. The event loop calls it after every
-/// event, so a resize or a selection made by any command is followed.
-pub fn keep_cursor_visible(app: &mut App) {
-    let areas = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1));
-    let rows = areas.source.height.saturating_sub(2).max(1) as u32;
-    if app.cursor < app.source_top {
-        app.source_top = app.cursor;
-    } else if app.cursor >= app.source_top + rows {
-        app.source_top = app.cursor + 1 - rows;
-    }
-    let n = app.source_lines().len() as u32;
-    app.source_top = app.source_top.min((n + 1).saturating_sub(rows)).max(1);
-    // The warps pane follows the selection when it changes; the wheel may scroll it away afterwards.
-    if app.selected != app.warps_followed {
-        app.warps_followed = app.selected;
-        let list = app.warp_list();
-        let rows = super::view::warps::list_rows(areas.warps);
-        if let Some(i) = app.selected.and_then(|s| list.iter().position(|w| *w == s)) {
-            let first = app.scroll_of(Pane::Warps.title());
-            if i < first {
-                app.scroll.insert(Pane::Warps.title(), i);
-            } else if rows > 0 && i >= first + rows {
-                app.scroll.insert(Pane::Warps.title(), i + 1 - rows);
-            }
-        }
-    }
-    let first = super::view::warps::first_row(app, areas.warps);
-    app.scroll.insert(Pane::Warps.title(), first);
-    let help = help_max_scroll(app, Rect::new(0, 0, app.size.0, app.size.1));
-    if app.scroll_of(HELP_SCROLL) > help {
-        app.scroll.insert(HELP_SCROLL, help);
-    }
-    app.refresh_why();
 }
 
 /// Up/Down/PgUp/PgDn/Home/End while the help is open.
@@ -506,7 +445,7 @@ fn move_in_focus(app: &mut App, action: Action) {
 
 /// Mouse: click a source line for a breakpoint, click a warp to select it, wheel scrolls the pane under it.
 pub fn mouse(app: &mut App, ev: Mouse) {
-    app.outbox.push(crate::debug::recording::EventKind::Mouse {
+    app.outbox.push(crate::tui::recording::EventKind::Mouse {
         button: ev.button.name().into(),
         col: ev.col,
         row: ev.row,
@@ -599,7 +538,7 @@ pub fn goto_step(app: &mut App, step: u64) {
     match outcome {
         Some(o) => {
             app.stopped(&Stop::Finished(o));
-            reveal_stuck_lines(app);
+            scroll::reveal_stuck_lines(app);
         }
         None => app.message = Some((BannerKind::Ok, format!("at step {}", app.session.machine.steps))),
     }
@@ -608,7 +547,7 @@ pub fn goto_step(app: &mut App, step: u64) {
 /// A note at the current step: shown now and on replay.
 pub fn add_note(app: &mut App, text: &str) {
     app.note = Some((app.session.machine.steps, text.to_string()));
-    app.outbox.push(crate::debug::recording::EventKind::Note { text: text.to_string() });
+    app.outbox.push(crate::tui::recording::EventKind::Note { text: text.to_string() });
 }
 
 /// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.

@@ -4,17 +4,17 @@
 //! method here is plain Rust, tested natively.
 
 use crate::compile;
-use crate::debug::recording::Recording;
 use crate::debug::session::Session;
 use crate::front::launch::{Mode, Overrides};
 use crate::sim::Config;
 use crate::tui::app::{App, Clock, Overlay};
 use crate::tui::input::{Key, Mouse, MouseButton};
 use crate::tui::keymap::Keymap;
+use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
-use crate::tui::{update, view};
+use crate::tui::{scroll, update, view};
 
-use super::Files;
+use super::files::Files;
 
 /// What the page shows: the debugger, or a whole program's output (programs run to their end in the page:
 /// the debugger on programs runs the host code on a thread of its own, which a page does not have).
@@ -114,7 +114,7 @@ impl Playground {
         if let Some(c) = self.clock {
             app.clock = c;
         }
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         self.shown = Shown::Debugger(Box::new(app));
     }
 
@@ -150,7 +150,7 @@ impl Playground {
     fn after_input(&mut self) -> KeyResult {
         let Shown::Debugger(app) = &mut self.shown else { return KeyResult::Idle };
         update::tick(app);
-        update::keep_cursor_visible(app);
+        scroll::keep_cursor_visible(app);
         app.outbox.clear();
         if app.quit {
             if let Some((name, source, mode)) = self.opened.clone() {
@@ -172,7 +172,7 @@ impl Playground {
         match &mut self.shown {
             Shown::Debugger(app) => {
                 app.size = (cols, rows);
-                update::keep_cursor_visible(app);
+                scroll::keep_cursor_visible(app);
                 crate::tui::view::html::frame_html(&view::render_buffer(app, cols, rows))
             }
             Shown::Output(text) => {
@@ -189,7 +189,7 @@ impl Playground {
         match &mut self.shown {
             Shown::Debugger(app) => {
                 app.size = (cols, rows);
-                update::keep_cursor_visible(app);
+                scroll::keep_cursor_visible(app);
                 view::buffer_text(&view::render_buffer(app, cols, rows))
             }
             Shown::Output(text) => text.clone(),

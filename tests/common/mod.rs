@@ -12,9 +12,7 @@ use warpdbg::compile::{self, Compiled};
 
 use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::ir::Ty;
-use warpdbg::sim::machine::{Config, Issue, Machine, Outcome};
-use warpdbg::sim::memory::GlobalMemory;
-use warpdbg::sim::report;
+use warpdbg::sim::{Config, GlobalMemory, Issue, Machine, Outcome, report};
 
 /// A path relative to the repository root.
 pub fn repo(path: &str) -> PathBuf {

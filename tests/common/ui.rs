@@ -14,7 +14,7 @@ use warpdbg::tui::app::{App, Overlay};
 use warpdbg::tui::input::Mouse;
 use warpdbg::tui::keymap::{Key, KeyCodeRepr, Keymap};
 use warpdbg::tui::theme::Theme;
-use warpdbg::tui::{update, view};
+use warpdbg::tui::{scroll, update, view};
 
 /// The app `warpdbg FILE --arg ...` builds, in a given theme (built here rather than through `make_app`, so a
 /// `NO_COLOR` in the test environment cannot change the colour assertions).
@@ -33,7 +33,7 @@ pub fn program_app(file: &str, launch: usize, args: &[&str]) -> App {
     let program = warpdbg::program::compile(file, &bytes, &Default::default()).expect("the program compiles");
     let options =
         warpdbg::program::RunOptions { args: args.iter().map(|s| s.to_string()).collect(), ..Default::default() };
-    let target = warpdbg::program::debug::Target::Index(launch);
+    let target = warpdbg::debug::program::Target::Index(launch);
     let theme = Theme::load("dark").expect("built-in theme");
     warpdbg::tui::program::open_app(program, options, Config::default(), &target, Keymap::default_map(), theme)
         .expect("the program reaches the launch")
@@ -63,7 +63,7 @@ impl Tui {
         let terminal = Terminal::new(TestBackend::new(cols, rows)).expect("test terminal");
         // The event loop's start: the terminal's size, then the cursor kept in view, then the first frame.
         app.size = (cols, rows);
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         let mut t = Tui { app, terminal };
         t.draw();
         t
@@ -84,11 +84,11 @@ impl Tui {
             update::update(&mut self.app, a);
         }
         update::tick(&mut self.app);
-        update::keep_cursor_visible(&mut self.app);
+        scroll::keep_cursor_visible(&mut self.app);
         self.draw();
         while self.app.running {
             update::tick(&mut self.app);
-            update::keep_cursor_visible(&mut self.app);
+            scroll::keep_cursor_visible(&mut self.app);
             self.draw();
         }
     }
@@ -113,7 +113,7 @@ impl Tui {
             modifiers: KeyModifiers::NONE,
         };
         update::mouse(&mut self.app, Mouse::from_event(&ev).expect("a click"));
-        update::keep_cursor_visible(&mut self.app);
+        scroll::keep_cursor_visible(&mut self.app);
         self.draw();
     }
 

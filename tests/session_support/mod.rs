@@ -5,14 +5,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use warpdbg::debug::recording::{EventKind, Header, Recorder, memory_check, state_check};
+use warpdbg::debug::checksum::{memory_check, state_check};
 use warpdbg::debug::session::Session;
 use warpdbg::sim::Config;
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
 use warpdbg::tui::keymap::Keymap;
+use warpdbg::tui::recording::{EventKind, Header, Recorder};
 use warpdbg::tui::theme::Theme;
-use warpdbg::tui::update;
+use warpdbg::tui::{scroll, update};
 
 /// A path relative to the repository root.
 pub fn repo(path: &str) -> PathBuf {
@@ -77,7 +78,7 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
     app.size = (120, 40);
     let mut rec = Recorder::create(out, &header_for(kernel, &app)).expect("create recording");
     rec.write(EventKind::Resize { cols: 120, rows: 40 }).unwrap();
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     for input in inputs {
         match input {
             Input::Act(a) => update::update(&mut app, *a),
@@ -90,7 +91,7 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
             }
         }
         update::finish_running(&mut app);
-        update::keep_cursor_visible(&mut app);
+        scroll::keep_cursor_visible(&mut app);
         for e in app.outbox.drain(..) {
             rec.write(e).unwrap();
         }

@@ -1,13 +1,14 @@
 //! `@arg` element types: typedefs of the file, and the scalar layout of struct elements.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::syntax::{ArgSpec, Directive, DirectiveKind};
+use crate::front::ast;
+use crate::front::types::{Scalar, StructDef, Type};
 
 /// Replaces an `@arg` element type that names one of the file's typedefs of a number (`typedef float real;`)
 /// by that number type.
-pub fn resolve_typedef_elements(
-    directives: &mut [Directive],
-    typedefs: &std::collections::HashMap<String, ast::TypeSpec>,
-) {
+pub fn resolve_typedef_elements(directives: &mut [Directive], typedefs: &HashMap<String, ast::TypeSpec>) {
     for d in directives {
         let DirectiveKind::Arg { spec: ArgSpec::Array { elem, strukt, .. }, .. } = &mut d.kind else { continue };
         let Some(t) = strukt.as_ref().and_then(|n| typedefs.get(n)) else { continue };
@@ -18,30 +19,16 @@ pub fn resolve_typedef_elements(
             *strukt = Some(named.clone());
             continue;
         }
-        let s = match t.base {
-            ast::BaseType::Bool => Scalar::Bool,
-            ast::BaseType::Char | ast::BaseType::SChar => Scalar::I8,
-            ast::BaseType::UChar => Scalar::U8,
-            ast::BaseType::Short => Scalar::I16,
-            ast::BaseType::UShort => Scalar::U16,
-            ast::BaseType::Int => Scalar::I32,
-            ast::BaseType::UInt => Scalar::U32,
-            ast::BaseType::Long => Scalar::I64,
-            ast::BaseType::ULong => Scalar::U64,
-            ast::BaseType::Float => Scalar::F32,
-            ast::BaseType::Double => Scalar::F64,
-            ast::BaseType::Void => continue,
-        };
+        // (`void` is no element type.)
+        let Some(s) = Type::from_base(t.base).scalar() else { continue };
         *elem = s;
         *strukt = None;
     }
 }
 
-/// A field's scalar type and how many of it the field holds (an array's elements, recursively); None for a
-/// struct or pointer field.
 /// Offset and type of each scalar field of `def` in layout order (array fields element by element, pointers as
 /// 64-bit integers); None when a field is a struct.
-pub(super) fn struct_scalar_fields(def: &crate::front::types::StructDef) -> Option<Vec<(u32, Scalar)>> {
+pub(super) fn struct_scalar_fields(def: &StructDef) -> Option<Vec<(u32, Scalar)>> {
     let mut out = vec![];
     for f in &def.fields {
         let (ty, n) = match &f.ty {
@@ -57,6 +44,8 @@ pub(super) fn struct_scalar_fields(def: &crate::front::types::StructDef) -> Opti
     Some(out)
 }
 
+/// A field's scalar type and how many of it the field holds (an array's elements, recursively); None for a
+/// struct or pointer field.
 pub(super) fn leaf_scalars(ty: &Type) -> Option<(Scalar, u32)> {
     match ty {
         Type::Array(inner, n) => leaf_scalars(inner).map(|(s, k)| (s, k.saturating_mul(*n))),
@@ -64,6 +53,7 @@ pub(super) fn leaf_scalars(ty: &Type) -> Option<(Scalar, u32)> {
     }
 }
 
+/// Whether a type is, or points to, one already reported as unknown.
 pub(super) fn mentions_error(ty: &Type) -> bool {
     match ty {
         Type::Error => true,

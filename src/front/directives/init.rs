@@ -1,10 +1,15 @@
 //! Element initialisers (`i`, `rand(lo, hi)`, arithmetic) lowered to [`InitExpr`], and constant sizes.
 
-use super::*;
+use std::collections::HashMap;
+
+use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::launch::{InitExpr, InitOp, Value};
+use crate::front::source::Span;
 
 pub(super) fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
     match e {
-        InitExpr::Binary(InitOp::Div | InitOp::Rem, a, b) => {
+        InitExpr::Binary { op: InitOp::Div | InitOp::Rem, left: a, right: b } => {
             if b.is_uniform() && b.eval(0, 0, 0) == Value::Int(0) {
                 return Some(
                     Diagnostic::new(ErrorCode::Directive, span, "division by zero in a directive")
@@ -13,7 +18,9 @@ pub(super) fn find_div_zero(e: &InitExpr, span: Span) -> Option<Diagnostic> {
             }
             find_div_zero(a, span).or_else(|| find_div_zero(b, span))
         }
-        InitExpr::Binary(_, a, b) | InitExpr::Rand(a, b) => find_div_zero(a, span).or_else(|| find_div_zero(b, span)),
+        InitExpr::Binary { left: a, right: b, .. } | InitExpr::Rand(a, b) => {
+            find_div_zero(a, span).or_else(|| find_div_zero(b, span))
+        }
         InitExpr::Neg(a) | InitExpr::BitNot(a) => find_div_zero(a, span),
         InitExpr::Fields(fields) => fields.iter().find_map(|f| find_div_zero(f, span)),
         InitExpr::Bytes { fields, .. } => fields.iter().find_map(|(_, _, f)| find_div_zero(f, span)),
@@ -75,7 +82,7 @@ pub(super) fn lower_init(
         A::Unary(UnaryOp::Neg, a) => InitExpr::Neg(Box::new(lower_init(a, env, diags)?)),
         A::Unary(UnaryOp::Plus, a) => lower_init(a, env, diags)?,
         A::Unary(UnaryOp::BitNot, a) => InitExpr::BitNot(Box::new(lower_init(a, env, diags)?)),
-        A::Binary(op, a, b) => {
+        A::Binary { op, left: a, right: b } => {
             let op = match op {
                 BinaryOp::Add => InitOp::Add,
                 BinaryOp::Sub => InitOp::Sub,
@@ -89,7 +96,11 @@ pub(super) fn lower_init(
                 BinaryOp::BitXor => InitOp::Xor,
                 _ => return bad(diags, &format!("`{}`", op.symbol())),
             };
-            InitExpr::Binary(op, Box::new(lower_init(a, env, diags)?), Box::new(lower_init(b, env, diags)?))
+            InitExpr::Binary {
+                op,
+                left: Box::new(lower_init(a, env, diags)?),
+                right: Box::new(lower_init(b, env, diags)?),
+            }
         }
         A::Call(name, args) if name.name == "rand" && env.is_none() => {
             if args.len() != 2 {
@@ -101,4 +112,26 @@ pub(super) fn lower_init(
         A::Call(name, _) => return bad(diags, &format!("calling `{}`", name.name)),
         _ => return bad(diags, "this kind of expression"),
     })
+}
+
+/// A value as a message shows it.
+pub(super) fn show(v: Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format!("{f}"),
+    }
+}
+
+/// Evaluates a size or scalar expression; names refer to scalar arguments in `env`.
+pub(super) fn const_eval(
+    e: &ast::Expr,
+    env: &HashMap<String, Option<Value>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Value> {
+    let ie = lower_init(e, Some(env), diags)?;
+    if let Some(d) = find_div_zero(&ie, e.span) {
+        diags.push(d);
+        return None;
+    }
+    Some(ie.eval(0, 0, 0))
 }

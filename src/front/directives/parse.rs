@@ -1,6 +1,22 @@
 //! Reading directive lines into [`Directive`]s with the kernel language's expression parser.
 
-use super::*;
+use super::syntax::{ArgSpec, Directive, DirectiveKind};
+use crate::front::ast;
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::launch::Mode;
+use crate::front::lexer::{self, DirectiveLine};
+use crate::front::parser::Parser;
+use crate::front::source::{FileId, Span};
+use crate::front::token::{Kw, Punct, TokKind, Token};
+use crate::front::types::Scalar;
+
+const KNOWN: &str = "@kernel, @grid, @block, @arg, @seed, @mode, @shared, @symbol";
+
+/// The execution model a file's `// @mode` line asks for, read before the file is preprocessed (its
+/// `__CUDA_ARCH__` depends on it); the full check of the line happens with the other directives.
+pub fn mode_of(lines: &[DirectiveLine]) -> Option<Mode> {
+    lines.iter().rev().find_map(|l| l.text.strip_prefix("@mode").and_then(Mode::parse))
+}
 
 /// Parses one `// @word rest` line.
 pub fn parse_line(line: &DirectiveLine, diags: &mut Vec<Diagnostic>) -> Option<Directive> {

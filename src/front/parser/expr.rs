@@ -5,7 +5,7 @@ use super::*;
 impl Parser<'_> {
     // ---- expressions ----
 
-    pub(super) fn expr(&mut self) -> PResult<Expr> {
+    pub(super) fn expr(&mut self) -> Result<Expr, Reported> {
         let mut e = self.assignment()?;
         while self.host && self.eat(Punct::Comma) {
             let b = self.assignment()?;
@@ -59,14 +59,14 @@ impl Parser<'_> {
         self.pos = i.min(self.toks.len() - 1);
     }
 
-    pub(super) fn assignment(&mut self) -> PResult<Expr> {
+    pub(super) fn assignment(&mut self) -> Result<Expr, Reported> {
         self.enter()?;
         let r = self.assignment_inner();
         self.depth -= 1;
         r
     }
 
-    pub(super) fn assignment_inner(&mut self) -> PResult<Expr> {
+    pub(super) fn assignment_inner(&mut self) -> Result<Expr, Reported> {
         let lhs = self.ternary()?;
         let op = match self.kind() {
             TokKind::Punct(p) => match p {
@@ -89,10 +89,10 @@ impl Parser<'_> {
         self.bump();
         let rhs = self.assignment()?;
         let span = lhs.span.to(rhs.span);
-        Ok(Expr { kind: ExprKind::Assign(op, Box::new(lhs), Box::new(rhs)), span })
+        Ok(Expr { kind: ExprKind::Assign { op, target: Box::new(lhs), value: Box::new(rhs) }, span })
     }
 
-    pub(super) fn ternary(&mut self) -> PResult<Expr> {
+    pub(super) fn ternary(&mut self) -> Result<Expr, Reported> {
         let cond = self.binary(0)?;
         if !self.eat(Punct::Question) {
             return Ok(cond);
@@ -101,7 +101,7 @@ impl Parser<'_> {
         self.expect(Punct::Colon)?;
         let b = self.assignment()?;
         let span = cond.span.to(b.span);
-        Ok(Expr { kind: ExprKind::Ternary(Box::new(cond), Box::new(a), Box::new(b)), span })
+        Ok(Expr { kind: ExprKind::Ternary { cond: Box::new(cond), then: Box::new(a), els: Box::new(b) }, span })
     }
 
     pub(super) fn binop_here(&self) -> Option<(BinaryOp, u8)> {
@@ -134,14 +134,14 @@ impl Parser<'_> {
     }
 
     /// Precedence climbing over the left-associative binary operators.
-    pub(super) fn binary(&mut self, min_prec: u8) -> PResult<Expr> {
+    pub(super) fn binary(&mut self, min_prec: u8) -> Result<Expr, Reported> {
         let outer = self.depth;
         let r = self.binary_chain(min_prec);
         self.depth = outer;
         r
     }
 
-    pub(super) fn binary_chain(&mut self, min_prec: u8) -> PResult<Expr> {
+    pub(super) fn binary_chain(&mut self, min_prec: u8) -> Result<Expr, Reported> {
         let mut lhs = self.unary()?;
         while let Some((op, prec)) = self.binop_here() {
             if prec <= min_prec {
@@ -153,19 +153,19 @@ impl Parser<'_> {
             self.enter()?;
             let rhs = self.binary(prec)?;
             let span = lhs.span.to(rhs.span);
-            lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+            lhs = Expr { kind: ExprKind::Binary { op, left: Box::new(lhs), right: Box::new(rhs) }, span };
         }
         Ok(lhs)
     }
 
-    pub(super) fn unary(&mut self) -> PResult<Expr> {
+    pub(super) fn unary(&mut self) -> Result<Expr, Reported> {
         self.enter()?;
         let r = self.unary_inner();
         self.depth -= 1;
         r
     }
 
-    pub(super) fn unary_inner(&mut self) -> PResult<Expr> {
+    pub(super) fn unary_inner(&mut self) -> Result<Expr, Reported> {
         let start = self.span();
         let op = match self.kind() {
             TokKind::Punct(Punct::Minus) => Some(UnaryOp::Neg),
@@ -240,7 +240,7 @@ impl Parser<'_> {
         }
     }
 
-    pub(super) fn chrono_unsupported(&mut self) -> Bail {
+    pub(super) fn chrono_unsupported(&mut self) -> Reported {
         let d = Diagnostic::unsupported(self.span(), "`std::chrono` in host code yet").hint(
             "time with gettimeofday or clock(), or with cudaEventRecord and cudaEventElapsedTime around the launch",
         );
@@ -253,14 +253,14 @@ impl Parser<'_> {
             && *self.peek_kind(1) == TokKind::Punct(Punct::LParen)
     }
 
-    pub(super) fn postfix(&mut self) -> PResult<Expr> {
+    pub(super) fn postfix(&mut self) -> Result<Expr, Reported> {
         let outer = self.depth;
         let r = self.postfix_chain();
         self.depth = outer;
         r
     }
 
-    pub(super) fn postfix_chain(&mut self) -> PResult<Expr> {
+    pub(super) fn postfix_chain(&mut self) -> Result<Expr, Reported> {
         let mut e = self.primary()?;
         loop {
             // `a[i][j]`, `x++`: like a binary chain, each postfix operator nests the tree one level deeper.
@@ -299,7 +299,7 @@ impl Parser<'_> {
                 let ExprKind::Member(obj, method) = e.kind else { unreachable!("matched above") };
                 let args = self.call_args()?;
                 let span = e.span.to(self.prev_span());
-                e = Expr { kind: ExprKind::MethodCall(obj, method, args), span };
+                e = Expr { kind: ExprKind::MethodCall { object: obj, method, args }, span };
             } else if self.is(Punct::LParen) {
                 // `(*kernel)(args)` in host code calls what the pointer points to, as `kernel(args)` does.
                 if self.host
@@ -344,7 +344,7 @@ impl Parser<'_> {
         }
     }
 
-    pub(super) fn primary(&mut self) -> PResult<Expr> {
+    pub(super) fn primary(&mut self) -> Result<Expr, Reported> {
         let span = self.span();
         let kind = match self.kind().clone() {
             TokKind::Int { value, suffix, decimal } => {
@@ -470,7 +470,7 @@ impl Parser<'_> {
 
     /// `[captures](params) { body }` (host code): the captures are skipped (the host interpreter lowers the
     /// few calls that take a lambda in place, where every name is in scope).
-    fn lambda(&mut self) -> PResult<Expr> {
+    fn lambda(&mut self) -> Result<Expr, Reported> {
         let start = self.span();
         self.bump();
         while !self.is(Punct::RBracket) && !self.at_eof() {
@@ -486,7 +486,7 @@ impl Parser<'_> {
     }
 
     /// `new T`, `new T(args)`, `new T[n]` (host code).
-    fn new_expr(&mut self) -> PResult<Expr> {
+    fn new_expr(&mut self) -> Result<Expr, Reported> {
         let start = self.span();
         self.bump();
         if !self.starts_type() {
@@ -510,7 +510,7 @@ impl Parser<'_> {
     }
 
     /// `delete p`, `delete[] p` (host code).
-    fn delete_expr(&mut self) -> PResult<Expr> {
+    fn delete_expr(&mut self) -> Result<Expr, Reported> {
         let start = self.span();
         self.bump();
         let array = self.is(Punct::LBracket) && *self.peek_kind(1) == TokKind::Punct(Punct::RBracket);
@@ -524,7 +524,7 @@ impl Parser<'_> {
     }
 
     /// `<<<grid, block[, shmem[, stream]]>>>(args)` after a kernel's name, in host code.
-    fn launch(&mut self, kernel: Expr) -> PResult<Expr> {
+    fn launch(&mut self, kernel: Expr) -> Result<Expr, Reported> {
         let ExprKind::Name(name) = &kernel.kind else {
             return Err(self.error(
                 Diagnostic::unsupported(kernel.span, "launching a kernel named by an expression")
@@ -554,11 +554,11 @@ impl Parser<'_> {
         self.bump();
         let args = self.call_args()?;
         let span = kernel.span.to(self.prev_span());
-        Ok(Expr { kind: ExprKind::Launch(callee, config, args), span })
+        Ok(Expr { kind: ExprKind::Launch { kernel: callee, config, args }, span })
     }
 
     /// `( a, b, ... )` after a callee, the parentheses included.
-    pub(super) fn call_args(&mut self) -> PResult<Vec<Expr>> {
+    pub(super) fn call_args(&mut self) -> Result<Vec<Expr>, Reported> {
         self.expect(Punct::LParen)?;
         let mut args = vec![];
         if !self.is(Punct::RParen) {
@@ -573,7 +573,7 @@ impl Parser<'_> {
         Ok(args)
     }
 
-    pub(super) fn cxx_cast(&mut self, reinterpret: bool) -> PResult<Expr> {
+    pub(super) fn cxx_cast(&mut self, reinterpret: bool) -> Result<Expr, Reported> {
         let start = self.span();
         // All three keep the value's bits where warpdbg's casts allow it; the C cast rules apply.
         let _ = reinterpret;

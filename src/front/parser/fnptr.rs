@@ -13,7 +13,7 @@ impl Parser<'_> {
 
     /// `(*name)(params)` after the result type `ret`: the name (None when left out, as in a prototype's
     /// parameter) and the pointer's type.
-    pub(super) fn fn_pointer(&mut self, ret: TypeSpec) -> PResult<(Option<Ident>, TypeSpec)> {
+    pub(super) fn fn_pointer(&mut self, ret: TypeSpec) -> Result<(Option<Ident>, TypeSpec), Reported> {
         let start = ret.span;
         self.expect(Punct::LParen)?;
         let mut pointers = 0u8;
@@ -38,7 +38,7 @@ impl Parser<'_> {
     }
 
     /// `va_arg(ap, T)` (at `va_arg`): the call `va_arg(ap, sizeof(T))`, the type being what the resolver reads.
-    pub(super) fn va_arg(&mut self) -> PResult<Expr> {
+    pub(super) fn va_arg(&mut self) -> Result<Expr, Reported> {
         let callee = self.ident("va_arg")?;
         self.expect(Punct::LParen)?;
         let ap = self.assignment()?;
@@ -52,7 +52,7 @@ impl Parser<'_> {
     }
 
     /// The "function pointers" error of device code, at the current token.
-    pub(super) fn fn_pointer_unsupported(&mut self) -> Bail {
+    pub(super) fn fn_pointer_unsupported(&mut self) -> Reported {
         self.error(
             Diagnostic::unsupported(self.span(), "function pointers")
                 .hint("call the function by its name, choosing with `if` or `switch`"),
@@ -60,7 +60,7 @@ impl Parser<'_> {
     }
 
     /// A declaration whose first declarator is `(*name)(params)` (its type `ret` read), up to its `;`.
-    pub(super) fn fn_pointer_decl(&mut self, ret: TypeSpec, start: Span) -> PResult<Decl> {
+    pub(super) fn fn_pointer_decl(&mut self, ret: TypeSpec, start: Span) -> Result<Decl, Reported> {
         let (name, ty) = self.fn_pointer(ret)?;
         let Some(name) = name else { return Err(self.expected("a variable name")) };
         let init = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };

@@ -31,7 +31,11 @@ impl Parser<'_> {
 
     /// After the file-scope item that began at token `start`: if it met an unsupported construct, sets it
     /// aside (skipping the rest of it) and returns `Ok(None)`; otherwise returns `item` as it is.
-    pub(super) fn set_aside(&mut self, start: usize, item: PResult<Option<TopItem>>) -> PResult<Option<TopItem>> {
+    pub(super) fn set_aside(
+        &mut self,
+        start: usize,
+        item: Result<Option<TopItem>, Reported>,
+    ) -> Result<Option<TopItem>, Reported> {
         let from = self.item_diags.min(self.diags.len());
         let Some(first) = self.diags[from..].iter().position(|d| d.code == ErrorCode::Unsupported) else {
             return item;

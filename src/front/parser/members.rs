@@ -40,7 +40,7 @@ impl Parser<'_> {
 
     /// One member function of class `class`; None for what declares nothing device code uses (an empty
     /// destructor).
-    pub(super) fn member_function(&mut self, class: &str) -> PResult<Option<Method>> {
+    pub(super) fn member_function(&mut self, class: &str) -> Result<Option<Method>, Reported> {
         let start = self.span();
         let mut q = Quals::default();
         loop {
@@ -103,7 +103,7 @@ impl Parser<'_> {
         is_ctor: bool,
         (ret, ret_ref): (TypeSpec, bool),
         name: Ident,
-    ) -> PResult<Method> {
+    ) -> Result<Method, Reported> {
         let params = self.param_list()?;
         let is_const = self.eat_kw(Kw::Const);
         let span = start.to(self.prev_span());
@@ -178,7 +178,7 @@ impl Parser<'_> {
     }
 
     /// `operator+`, `operator[]`, `operator()`: the whole name, when `name` is `operator`.
-    pub(super) fn operator_name(&mut self, name: Ident) -> PResult<Ident> {
+    pub(super) fn operator_name(&mut self, name: Ident) -> Result<Ident, Reported> {
         if name.name != "operator" {
             return Ok(name);
         }
@@ -204,7 +204,7 @@ impl Parser<'_> {
     }
 
     /// `( const Vec3 &o, float s = 1 )`: a function's parameters (names may be left out).
-    pub(super) fn param_list(&mut self) -> PResult<Vec<Param>> {
+    pub(super) fn param_list(&mut self) -> Result<Vec<Param>, Reported> {
         self.expect(Punct::LParen)?;
         let mut params = vec![];
         if self.is_kw(Kw::Void) && *self.peek_kind(1) == TokKind::Punct(Punct::RParen) {
@@ -272,7 +272,12 @@ impl Parser<'_> {
 
     /// At file scope after the return type: `Vec3::dot(...)` or the constructor `Vec3::Vec3(...)`, defined
     /// out of its class. Records it with the class's members; false when no such definition starts here.
-    pub(super) fn out_of_line_member(&mut self, start: Span, kind: Option<FnKind>, ret: &TypeSpec) -> PResult<bool> {
+    pub(super) fn out_of_line_member(
+        &mut self,
+        start: Span,
+        kind: Option<FnKind>,
+        ret: &TypeSpec,
+    ) -> Result<bool, Reported> {
         let is_class = |p: &Self, n: &str| p.structs.iter().any(|s| s.name.name == n);
         // `Vec3::Vec3(`: the type specifier already read `Vec3::Vec3` as the type `Vec3`.
         let ctor = self.is(Punct::LParen)
@@ -341,7 +346,10 @@ impl Parser<'_> {
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
             let Some(value) = args.first().cloned() else { continue };
-            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span: field.span };
+            let assign = Expr {
+                kind: ExprKind::Assign { op: None, target: Box::new(place), value: Box::new(value) },
+                span: field.span,
+            };
             body.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
         }
         body.extend(f.body);

@@ -5,6 +5,7 @@
 
 mod expr;
 mod fnptr;
+mod instance;
 mod lazy;
 mod members;
 mod stmt;
@@ -12,7 +13,7 @@ mod structs;
 mod types;
 
 use super::ast::*;
-use super::diagnostic::{Diagnostic, ErrorCode};
+use super::diagnostic::{Diagnostic, ErrorCode, Reported};
 use super::source::Span;
 use super::template::{self, TemplateDef, TemplateParam, Templates};
 use super::token::{Kw, Punct, TokKind, Token};
@@ -60,15 +61,11 @@ pub struct Parser<'t> {
     pub diags: Vec<Diagnostic>,
 }
 
-/// The marker type for "a diagnostic was recorded; unwind to a recovery point".
-struct Bail;
-
 /// What a file-scope item turned out to be.
 enum TopItem {
     Function(Function),
     Global(GlobalDecl),
 }
-type PResult<T> = Result<T, Bail>;
 
 impl<'t> Parser<'t> {
     /// `text` is the source the token spans point into, starting at byte `base`.
@@ -185,14 +182,14 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn error(&mut self, d: Diagnostic) -> Bail {
+    fn error(&mut self, d: Diagnostic) -> Reported {
         if self.diags.len() < MAX_ERRORS {
             self.diags.push(d);
         }
-        Bail
+        Reported
     }
 
-    fn expected(&mut self, what: &str) -> Bail {
+    fn expected(&mut self, what: &str) -> Reported {
         let found = self.describe();
         // A missing `;` or `)` is best shown right after the previous token, where it belongs.
         let span = if matches!(what, "`;`" | "`)`" | "`]`") && self.pos > 0 {
@@ -206,14 +203,14 @@ impl<'t> Parser<'t> {
         self.error(d)
     }
 
-    fn expect(&mut self, p: Punct) -> PResult<Span> {
+    fn expect(&mut self, p: Punct) -> Result<Span, Reported> {
         if self.is(p) { Ok(self.bump().span) } else { Err(self.expected(&format!("`{}`", p.as_str()))) }
     }
 
     /// The `;` that ends a statement or declaration. Missing at the end of a line, the next line most likely
     /// starts the next statement: report it and go on as if it were there, rather than skip that statement too
     /// (and report its names as undeclared).
-    fn expect_semi(&mut self) -> PResult<()> {
+    fn expect_semi(&mut self) -> Result<(), Reported> {
         if self.eat(Punct::Semi) {
             return Ok(());
         }
@@ -229,7 +226,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn ident(&mut self, what: &str) -> PResult<Ident> {
+    fn ident(&mut self, what: &str) -> Result<Ident, Reported> {
         match self.kind().clone() {
             TokKind::Ident(name) => {
                 let span = self.bump().span;
@@ -241,7 +238,7 @@ impl<'t> Parser<'t> {
 
     /// Goes one level deeper; every successful `enter` is matched by `self.depth -= 1` (or a saved depth
     /// restored), and a failed one leaves the depth as it was.
-    fn enter(&mut self) -> PResult<()> {
+    fn enter(&mut self) -> Result<(), Reported> {
         if self.depth >= MAX_DEPTH {
             let d = Diagnostic::new(ErrorCode::Syntax, self.span(), "nesting too deep")
                 .label(format!("more than {MAX_DEPTH} levels of nested expressions or statements"));
@@ -300,7 +297,7 @@ impl<'t> Parser<'t> {
                 Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
                 Ok(Some(TopItem::Global(g))) => tu.globals.push(g),
                 Ok(None) => {}
-                Err(Bail) => {
+                Err(Reported) => {
                     self.recover_top();
                     if self.pos == start {
                         self.bump();
@@ -340,7 +337,7 @@ impl<'t> Parser<'t> {
         }
     }
 
-    fn top_item(&mut self) -> PResult<Option<TopItem>> {
+    fn top_item(&mut self) -> Result<Option<TopItem>, Reported> {
         let start = self.span();
         let mut kind = None;
         let (mut space, mut is_extern) = (VarSpace::Plain, false);
@@ -555,7 +552,7 @@ fn typedef_name(name: &str) -> Option<BaseType> {
 
 /// CUDA's vector types (`float4`, `int2`, `uchar4`, ...) and `dim3`, which are built-in structs.
 pub fn is_vector_type(name: &str) -> bool {
-    crate::front::typeck::vector_type(name).is_some()
+    super::builtin_types::vector_type(name).is_some()
 }
 
 /// Common type names warpdbg knows but does not model, with the reason given to the student.

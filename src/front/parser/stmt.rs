@@ -5,18 +5,18 @@ use super::*;
 impl Parser<'_> {
     // ---- statements ----
 
-    pub(super) fn block(&mut self) -> PResult<Vec<Stmt>> {
+    pub(super) fn block(&mut self) -> Result<Vec<Stmt>, Reported> {
         self.expect(Punct::LBrace)?;
         let mut stmts = vec![];
         while !self.is(Punct::RBrace) && !self.at_eof() {
             let start = self.pos;
             match self.statement() {
                 Ok(s) => stmts.push(s),
-                Err(Bail) => {
+                Err(Reported) => {
                     // An unsupported construct makes the whole function unavailable: unwind to the file-scope
                     // item, which skips the rest of the body.
                     if self.diags.len() >= MAX_ERRORS || self.unsupported_in_item() {
-                        return Err(Bail);
+                        return Err(Reported);
                     }
                     self.recover_statement();
                     if self.pos == start {
@@ -29,14 +29,14 @@ impl Parser<'_> {
         Ok(stmts)
     }
 
-    pub(super) fn statement(&mut self) -> PResult<Stmt> {
+    pub(super) fn statement(&mut self) -> Result<Stmt, Reported> {
         self.enter()?;
         let r = self.statement_inner();
         self.depth -= 1;
         r
     }
 
-    pub(super) fn statement_inner(&mut self) -> PResult<Stmt> {
+    pub(super) fn statement_inner(&mut self) -> Result<Stmt, Reported> {
         let start = self.span();
         let kind = match self.kind().clone() {
             TokKind::Ident(n) if self.host && self.at_chrono(&n) => return Err(self.chrono_unsupported()),
@@ -140,7 +140,7 @@ impl Parser<'_> {
         Ok(Stmt { kind, span: start.to(self.prev_span()) })
     }
 
-    pub(super) fn skip_braces(&mut self) -> PResult<()> {
+    pub(super) fn skip_braces(&mut self) -> Result<(), Reported> {
         let mut depth = 0;
         loop {
             match self.kind() {
@@ -152,21 +152,21 @@ impl Parser<'_> {
                         return Ok(());
                     }
                 }
-                TokKind::Eof => return Err(Bail),
+                TokKind::Eof => return Err(Reported),
                 _ => {}
             }
             self.bump();
         }
     }
 
-    pub(super) fn paren_cond(&mut self) -> PResult<Expr> {
+    pub(super) fn paren_cond(&mut self) -> Result<Expr, Reported> {
         self.expect(Punct::LParen)?;
         let e = self.expr()?;
         self.expect(Punct::RParen)?;
         Ok(e)
     }
 
-    pub(super) fn for_stmt(&mut self) -> PResult<StmtKind> {
+    pub(super) fn for_stmt(&mut self) -> Result<StmtKind, Reported> {
         self.bump();
         self.expect(Punct::LParen)?;
         if let Some(range) = self.range_for_head()? {
@@ -194,7 +194,7 @@ impl Parser<'_> {
 
     /// `T x : range) body` after `for (`: the range-based loop, or None (nothing read) when the head is not
     /// one.
-    fn range_for_head(&mut self) -> PResult<Option<StmtKind>> {
+    fn range_for_head(&mut self) -> Result<Option<StmtKind>, Reported> {
         if !self.starts_type() {
             return Ok(None);
         }
@@ -226,7 +226,7 @@ impl Parser<'_> {
     }
 
     /// A declaration up to and including its `;`.
-    pub(super) fn declaration(&mut self) -> PResult<Decl> {
+    pub(super) fn declaration(&mut self) -> Result<Decl, Reported> {
         let start = self.span();
         let (mut shared, mut is_extern) = (false, false);
         while self.is_kw(Kw::Shared) || self.is_kw(Kw::Static) || self.is_kw(Kw::Extern) {
@@ -271,7 +271,7 @@ impl Parser<'_> {
     }
 
     /// `*p = q, smem[512], x` after a declaration's type; `first` is a name already read.
-    pub(super) fn declarators(&mut self, mut first: Option<Ident>) -> PResult<Vec<Declarator>> {
+    pub(super) fn declarators(&mut self, mut first: Option<Ident>) -> Result<Vec<Declarator>, Reported> {
         let mut declarators = vec![];
         loop {
             let mut pointers = 0u8;
@@ -327,14 +327,14 @@ impl Parser<'_> {
     }
 
     /// `{ a, b, {c, d}, }`: a brace initialiser.
-    pub(super) fn init_list(&mut self) -> PResult<Expr> {
+    pub(super) fn init_list(&mut self) -> Result<Expr, Reported> {
         self.enter()?;
         let r = self.init_list_inner();
         self.depth -= 1;
         r
     }
 
-    pub(super) fn init_list_inner(&mut self) -> PResult<Expr> {
+    pub(super) fn init_list_inner(&mut self) -> Result<Expr, Reported> {
         let start = self.span();
         self.expect(Punct::LBrace)?;
         let mut items = vec![];

@@ -30,7 +30,7 @@ impl Parser<'_> {
 
     /// `struct [__align__(N)] [Name] { fields }` or `enum [class] [Name] { A, B = 2 }`: records the definition;
     /// returns its name (empty for an unnamed struct, which a typedef names).
-    pub(super) fn struct_or_enum(&mut self) -> PResult<Option<String>> {
+    pub(super) fn struct_or_enum(&mut self) -> Result<Option<String>, Reported> {
         let start = self.span();
         let is_enum = self.is_kw(Kw::Enum);
         self.bump();
@@ -122,7 +122,12 @@ impl Parser<'_> {
     }
 
     /// A struct's fields and member functions after its `{`, up to and with its `}`.
-    fn struct_body(&mut self, start: Span, name: Option<Ident>, align: Option<Expr>) -> PResult<Option<String>> {
+    fn struct_body(
+        &mut self,
+        start: Span,
+        name: Option<Ident>,
+        align: Option<Expr>,
+    ) -> Result<Option<String>, Reported> {
         let mut fields = vec![];
         let mut methods = vec![];
         // The class's name is a type inside its own member functions.
@@ -156,7 +161,8 @@ impl Parser<'_> {
             let this = Expr { kind: ExprKind::Name("this".into()), span };
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), d.name.clone()), span };
-            let assign = Expr { kind: ExprKind::Assign(None, Box::new(place), Box::new(value)), span };
+            let assign =
+                Expr { kind: ExprKind::Assign { op: None, target: Box::new(place), value: Box::new(value) }, span };
             inits.push(Stmt { kind: StmtKind::Expr(assign), span });
         }
         let ctor = format!("{class}::{class}");
@@ -172,7 +178,7 @@ impl Parser<'_> {
         name: Option<&Ident>,
         fields: &mut Vec<(TypeSpec, Declarator)>,
         methods: &mut Vec<Method>,
-    ) -> PResult<()> {
+    ) -> Result<(), Reported> {
         while !self.is(Punct::RBrace) && !self.at_eof() {
             if matches!(self.kind(), TokKind::Ident(n) if n == "public" || n == "private" || n == "protected") {
                 self.bump();

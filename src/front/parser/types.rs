@@ -43,7 +43,7 @@ impl Parser<'_> {
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if crate::front::typeck::vector_type(n).is_some()
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if is_vector_type(n)
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
                     // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).
@@ -62,7 +62,7 @@ impl Parser<'_> {
     }
 
     /// Skips `( ... )`, nested parentheses included.
-    pub(super) fn skip_parens(&mut self) -> PResult<()> {
+    pub(super) fn skip_parens(&mut self) -> Result<(), Reported> {
         self.expect(Punct::LParen)?;
         let mut depth = 1;
         while depth > 0 && !self.at_eof() {
@@ -77,7 +77,7 @@ impl Parser<'_> {
     }
 
     /// Skips a host function's parameters and body (or a prototype's `;`), remembering its name.
-    pub(super) fn skip_host_function(&mut self, name: &Ident) -> PResult<()> {
+    pub(super) fn skip_host_function(&mut self, name: &Ident) -> Result<(), Reported> {
         let mut depth = 0i32;
         while !self.at_eof() {
             match self.kind() {
@@ -101,7 +101,12 @@ impl Parser<'_> {
 
     /// A whole program's host function (its return type and name read): parameters and body, parsed for
     /// the host interpreter. A prototype declares nothing the interpreter needs.
-    pub(super) fn host_function(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+    pub(super) fn host_function(
+        &mut self,
+        ret: TypeSpec,
+        name: Ident,
+        start: Span,
+    ) -> Result<Option<TopItem>, Reported> {
         self.host_functions.push(name.clone());
         let outer = std::mem::replace(&mut self.host, true);
         let r = self.host_function_rest(ret, name, start);
@@ -109,7 +114,7 @@ impl Parser<'_> {
         r
     }
 
-    fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> PResult<Option<TopItem>> {
+    fn host_function_rest(&mut self, ret: TypeSpec, name: Ident, start: Span) -> Result<Option<TopItem>, Reported> {
         let mut params = self.param_list()?;
         let sig = start.to(self.prev_span());
         if self.eat(Punct::Semi) {
@@ -143,7 +148,7 @@ impl Parser<'_> {
     }
 
     /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
-    pub(super) fn template(&mut self) -> PResult<()> {
+    pub(super) fn template(&mut self) -> Result<(), Reported> {
         let start = self.span();
         self.bump(); // template
         self.expect(Punct::Lt)?;
@@ -227,41 +232,6 @@ impl Parser<'_> {
         Ok(())
     }
 
-    /// The templates and typedefs an instantiation's body is parsed with.
-    pub fn set_context(&mut self, t: &Templates) {
-        self.templates.defs = t.defs.clone();
-        self.typedefs = t.typedefs.clone();
-        self.structs = t.structs.clone();
-    }
-
-    /// Parses one host function of a whole program (a host template's instance) and names it `name`.
-    pub fn single_host_function(&mut self, name: &str) -> Option<Function> {
-        self.program = true;
-        match self.top_item() {
-            Ok(None) => self.host_defs.pop().map(|mut f| {
-                f.name.name = name.to_string();
-                f
-            }),
-            _ => None,
-        }
-    }
-
-    /// Parses one function (a template's instance) and names it `name`.
-    pub fn single_function(&mut self, name: &str) -> Option<Function> {
-        match self.top_item() {
-            Ok(Some(TopItem::Function(mut f))) => {
-                f.name.name = name.to_string();
-                Some(f)
-            }
-            _ => None,
-        }
-    }
-
-    /// After [`Parser::single_function`]: its diagnostics and the instances its body named.
-    pub fn finish_instance(self) -> (Vec<Diagnostic>, Vec<crate::front::tast::TemplateRequest>) {
-        (self.diags, self.templates.requested)
-    }
-
     /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
     pub fn take_templates(&mut self) -> Templates {
         let mut t = std::mem::take(&mut self.templates);
@@ -271,7 +241,7 @@ impl Parser<'_> {
     }
 
     /// `typedef T name;`, `using name = T;` and `using namespace N;` (at file scope or in a block).
-    pub(super) fn typedef(&mut self) -> PResult<()> {
+    pub(super) fn typedef(&mut self) -> Result<(), Reported> {
         self.bump();
         // `typedef` and `using` are one keyword to the lexer; what follows tells them apart.
         let namespace = matches!(self.kind(), TokKind::Ident(n) if n == "namespace");
@@ -348,7 +318,7 @@ impl Parser<'_> {
         self.expect_semi()
     }
 
-    pub(super) fn type_spec(&mut self) -> PResult<TypeSpec> {
+    pub(super) fn type_spec(&mut self) -> Result<TypeSpec, Reported> {
         let start = self.span();
         let (mut is_const, mut is_volatile) = (false, false);
         let (mut signed, mut unsigned, mut int, mut char_, mut named) = (false, false, false, false, None::<BaseType>);

@@ -29,8 +29,6 @@ struct Eval<'a> {
     at: Span,
 }
 
-type R<T> = Result<T, Diagnostic>;
-
 /// Evaluates `#if` tokens (already expanded) to true or false.
 pub fn evaluate(toks: &[Token], at: Span) -> Result<bool, Diagnostic> {
     if toks.is_empty() {
@@ -63,7 +61,7 @@ impl Eval<'_> {
         }
     }
 
-    fn ternary(&mut self) -> R<Val> {
+    fn ternary(&mut self) -> Result<Val, Diagnostic> {
         let c = self.binary(0)?;
         if !self.eat(Punct::Question) {
             return Ok(c);
@@ -78,7 +76,7 @@ impl Eval<'_> {
         Ok(Val { bits: v.bits, unsigned })
     }
 
-    fn binary(&mut self, min: u8) -> R<Val> {
+    fn binary(&mut self, min: u8) -> Result<Val, Diagnostic> {
         let mut lhs = self.unary()?;
         loop {
             let Some(TokKind::Punct(p)) = self.peek() else { return Ok(lhs) };
@@ -94,7 +92,7 @@ impl Eval<'_> {
         }
     }
 
-    fn unary(&mut self) -> R<Val> {
+    fn unary(&mut self) -> Result<Val, Diagnostic> {
         let span = self.span();
         let Some(kind) = self.peek().cloned() else {
             return Err(Diagnostic::new(ErrorCode::Syntax, self.at, "`#if` expression ends too early")
@@ -156,7 +154,7 @@ fn precedence(p: Punct) -> Option<u8> {
     })
 }
 
-fn apply(p: Punct, a: Val, b: Val, span: Span) -> R<Val> {
+fn apply(p: Punct, a: Val, b: Val, span: Span) -> Result<Val, Diagnostic> {
     use Punct::*;
     let unsigned = a.unsigned || b.unsigned;
     let arith = |bits: u64| Val { bits, unsigned };

@@ -56,7 +56,7 @@ pub fn run(
     options: &Options,
     loader: &dyn IncludeLoader,
 ) -> Preprocessed {
-    let mut pp = Pp {
+    let mut pp = Preprocessor {
         macros: Macros::default(),
         loader,
         once: HashSet::new(),
@@ -105,7 +105,8 @@ pub fn to_text(name: &str, text: &str, options: &Options, loader: &dyn IncludeLo
     (words.join(" "), pre.diags)
 }
 
-struct Pp<'l> {
+/// The preprocessor's state while it reads a file and the files it includes.
+struct Preprocessor<'l> {
     macros: Macros,
     loader: &'l dyn IncludeLoader,
     /// Files that said `#pragma once` (by name).
@@ -128,7 +129,7 @@ struct Group {
     start: Span,
 }
 
-impl Pp<'_> {
+impl Preprocessor<'_> {
     fn err(&mut self, d: Diagnostic) {
         if self.diags.len() < 50 {
             self.diags.push(d);

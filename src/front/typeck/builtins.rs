@@ -7,7 +7,7 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::Checker;
+use super::checker::Checker;
 use crate::front::launch::Mode;
 
 /// What a built-in computes.

@@ -1,6 +1,15 @@
 //! Calls: device functions, printf, the core intrinsics and the math library; the recursion check.
 
-use super::*;
+use super::builtins::BUILTIN_NAMES;
+use super::checker::{Binding, Checker};
+use super::groups::makes_group;
+use super::intrinsics::{INTRINSIC_NAMES, intrinsic, unsupported_function};
+use super::suggest::closest;
+use crate::front::ast::{self, ExprKind as A, FnKind};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 impl Checker {
     // ---- calls ----
@@ -25,7 +34,7 @@ impl Checker {
         {
             return e;
         }
-        if groups::makes_group(&name.name).is_some() {
+        if makes_group(&name.name).is_some() {
             return self.type_error(
                 span,
                 format!("`{}` makes a group: give it a name, `auto g = {}(...);`", name.name, name.name),
@@ -67,7 +76,7 @@ impl Checker {
         }
         let set_aside = [ast::ItemKind::Function, ast::ItemKind::Kernel];
         if self.unsupported_group_call(name) || self.unavailable_use(&name.name, &set_aside, name.span) {
-        } else if matches!(self.lookup(&name.name), Some(super::Binding::Local(_))) {
+        } else if matches!(self.lookup(&name.name), Some(Binding::Local(_))) {
             // A call through a variable: a function pointer, which device code has none of.
             self.err(
                 Diagnostic::unsupported(name.span, "function pointers")
@@ -84,7 +93,7 @@ impl Checker {
             );
         } else {
             let mut known: Vec<String> = self.fns.keys().cloned().collect();
-            known.extend(INTRINSIC_NAMES.iter().chain(builtins::BUILTIN_NAMES).map(|s| s.to_string()));
+            known.extend(INTRINSIC_NAMES.iter().chain(BUILTIN_NAMES).map(|s| s.to_string()));
             let mut d = Diagnostic::new(ErrorCode::Name, name.span, format!("cannot find function `{}`", name.name))
                 .label("not declared");
             if let Some(c) = closest(&name.name, &known) {
@@ -336,4 +345,48 @@ impl Checker {
             }
         }
     }
+}
+
+/// Writes string-literal arguments of `%s` (`__FILE__`, a macro's `#x`) into the format itself: device code
+/// has no strings to pass, but a literal's text is known now. Returns the format and the other arguments.
+fn splice_string_args<'a>(fmt: &str, args: &'a [ast::Expr]) -> (String, Vec<&'a ast::Expr>) {
+    let mut out = String::with_capacity(fmt.len());
+    let mut rest = vec![];
+    let mut args = args.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        if chars.peek() == Some(&'%') {
+            chars.next();
+            out.push_str("%%");
+            continue;
+        }
+        let mut spec = String::from('%');
+        while let Some(&n) = chars.peek() {
+            spec.push(n);
+            chars.next();
+            if n.is_ascii_alphabetic() && !matches!(n, 'l' | 'h' | 'z' | 'j' | 't' | 'L') {
+                break;
+            }
+        }
+        let stars = spec.matches('*').count();
+        for _ in 0..stars {
+            rest.extend(args.next());
+        }
+        match args.next() {
+            Some(ast::Expr { kind: A::Str(s), .. }) if spec.ends_with('s') && stars == 0 => {
+                out.push_str(&s.replace('%', "%%"));
+            }
+            Some(a) => {
+                out.push_str(&spec);
+                rest.push(a);
+            }
+            None => out.push_str(&spec),
+        }
+    }
+    rest.extend(args);
+    (out, rest)
 }

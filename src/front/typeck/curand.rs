@@ -1,61 +1,17 @@
-//! The cuRAND device API: the state structs (`curandState`, `curandStatePhilox4_32_10_t`) laid out as nvcc
-//! lays them out, and calls (`curand_init`, `curand`, `curand_uniform`, `curand_normal`, ...) checked here and
-//! turned into one `Curand` instruction per output word (see `sim::curand`): the new state is written back to
-//! the struct's fields, where it lives (registers for a local copy, memory for `&states[id]`).
-
-use std::sync::Arc;
+//! The cuRAND device API's calls (`curand_init`, `curand`, `curand_uniform`, `curand_normal`, ...), checked
+//! here and turned into one `Curand` instruction per output word (see `sim::curand`): the new state is written
+//! back to the struct's fields, where it lives (registers for a local copy, memory for `&states[id]`). The
+//! state structs themselves are built-in types (`front::builtin_types`).
 
 use super::super::ast::{self, ExprKind as A};
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::types::{Scalar, StructDef, Type};
-use super::{Checker, vector_type};
-use crate::sim::curand::{CurandFn, Draw, Gen};
-
-/// The state struct a type name means, if it is one of cuRAND's.
-pub fn state_type(name: &str) -> Option<Arc<StructDef>> {
-    let u32s = Type::UINT;
-    let tail = |fields: &mut Vec<(String, Type)>| {
-        fields.push(("boxmuller_flag".into(), Type::INT));
-        fields.push(("boxmuller_flag_double".into(), Type::INT));
-        fields.push(("boxmuller_extra".into(), Type::FLOAT));
-        fields.push(("boxmuller_extra_double".into(), Type::Scalar(Scalar::F64)));
-    };
-    match name {
-        "curandState" | "curandState_t" | "curandStateXORWOW" | "curandStateXORWOW_t" => {
-            let mut f = vec![("d".into(), u32s.clone()), ("v".into(), Type::Array(Box::new(u32s), 5))];
-            tail(&mut f);
-            Some(Arc::new(StructDef::new("curandState", f, 1)))
-        }
-        "curandStatePhilox4_32_10" | "curandStatePhilox4_32_10_t" => {
-            let v = |n: &str| vector_type(n).map(Type::Struct).unwrap_or(Type::Error);
-            let mut f = vec![
-                ("ctr".into(), v("uint4")),
-                ("output".into(), v("uint4")),
-                ("key".into(), v("uint2")),
-                ("STATE".into(), u32s),
-            ];
-            tail(&mut f);
-            Some(Arc::new(StructDef::new("curandStatePhilox4_32_10_t", f, 1)))
-        }
-        _ => None,
-    }
-}
-
-/// Which generator a state type is.
-fn gen_of(ty: &Type) -> Option<Gen> {
-    match ty.as_struct()?.name.as_str() {
-        "curandState" => Some(Gen::Xorwow),
-        "curandStatePhilox4_32_10_t" => Some(Gen::Philox),
-        _ => None,
-    }
-}
-
-/// Whether `ty` is a cuRAND state (whose `v[5]` array may live in registers: no kernel indexes it).
-pub fn is_state(ty: &Type) -> bool {
-    gen_of(ty).is_some()
-}
+use super::super::types::{Scalar, Type};
+use super::checker::Checker;
+use super::layout::LeafPlaces;
+use crate::front::builtin_types::{curand_generator, is_curand_state, vector_type};
+use crate::front::curand::{CurandFn, Draw, Gen};
 
 /// What a cuRAND function name does; None if it is not one warpdbg knows.
 fn function(name: &str) -> Option<Option<Draw>> {
@@ -159,7 +115,7 @@ impl Checker {
         }
         let state_arg = if draw.is_none() { &args[3] } else { &args[0] };
         let (sty, mut stmts, places) = self.curand_state(state_arg)?;
-        let generator = gen_of(&sty)?;
+        let generator = curand_generator(&sty)?;
         if matches!(draw, Some(Draw::U32x4 | Draw::Uniform4 | Draw::Normal4)) && generator != Gen::Philox {
             self.err(Diagnostic::new(
                 ErrorCode::Type,
@@ -216,7 +172,7 @@ impl Checker {
 
     /// The state a `curandState *` argument points to: its type, statements that compute its address once,
     /// and each scalar field's place, in layout order.
-    fn curand_state(&mut self, arg: &ast::Expr) -> Option<super::structs::LeafPlaces> {
+    fn curand_state(&mut self, arg: &ast::Expr) -> Option<LeafPlaces> {
         let found = match &arg.kind {
             A::Unary(ast::UnaryOp::AddrOf, inner) => self.struct_leaf_places(inner, arg.span),
             _ => None,
@@ -229,7 +185,7 @@ impl Checker {
                     return None;
                 }
                 match p.ty.pointee() {
-                    Some(t) if is_state(t) => {
+                    Some(t) if is_curand_state(t) => {
                         let t = t.clone();
                         Some(self.struct_leaves_at(p, t, arg.span))
                     }
@@ -244,7 +200,7 @@ impl Checker {
                 }
             }
         }?;
-        if !is_state(&found.0) {
+        if !is_curand_state(&found.0) {
             self.err(Diagnostic::new(
                 ErrorCode::Type,
                 arg.span,

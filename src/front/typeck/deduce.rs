@@ -7,7 +7,7 @@ use super::super::source::Span;
 use super::super::tast::*;
 use super::super::template::instance_name;
 use super::super::types::Type;
-use super::Checker;
+use super::checker::Checker;
 
 impl Checker {
     /// A call of template `name`: the instance its arguments' types give, called if it exists, else asked

@@ -3,8 +3,12 @@
 //! `__dp2a_lo` and `__dp2a_hi` are sums of the byte and half-word products, exact in 32-bit arithmetic
 //! (wrapping like the hardware's `IDP4A`/`IDP2A`).
 
-use super::*;
+use super::checker::Checker;
 use crate::front::ast::Ident;
+use crate::front::ast::{self, BaseType, BinaryOp, ExprKind as A};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 /// A piece of the spelled-out expression, placed at the call.
 fn node(kind: A, span: Span) -> ast::Expr {
@@ -21,7 +25,7 @@ fn cast(base: BaseType, e: ast::Expr, span: Span) -> ast::Expr {
 }
 
 fn bin(op: BinaryOp, a: ast::Expr, b: ast::Expr, span: Span) -> ast::Expr {
-    node(A::Binary(op, Box::new(a), Box::new(b)), span)
+    node(A::Binary { op, left: Box::new(a), right: Box::new(b) }, span)
 }
 
 /// Lane `i` of `x` split into `bits`-wide lanes, as the lane type (`(signed char)(x >> 8 * i)`); of a `char4`

@@ -1,6 +1,13 @@
 //! Expressions: constants, C's implicit conversions, operators, places.
 
-use super::*;
+use super::checker::{BUILTIN_VECTORS, Binding, Checker};
+use super::globals::constant_write;
+use super::suggest::closest;
+use crate::front::ast::{self, BinaryOp, ExprKind as A, UnaryOp};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 impl Checker {
     // ---- constants ----
@@ -26,7 +33,7 @@ impl Checker {
             ExprKind::Convert(inner) => wrap(self.const_int(inner)?),
             ExprKind::Unary(UnOp::Neg, a) => wrap(self.const_int(a)?.wrapping_neg()),
             ExprKind::Unary(UnOp::BitNot, a) => wrap(!self.const_int(a)?),
-            ExprKind::Arith(op, a, b) => {
+            ExprKind::Arith { op, left: a, right: b } => {
                 let (a, b) = (self.const_int(a)?, self.const_int(b)?);
                 wrap(match op {
                     ArithOp::Add => a.wrapping_add(b),
@@ -146,15 +153,15 @@ impl Checker {
         let span = e.span;
         // Operators, member functions and struct-making calls of the file's own structs (see `members`).
         match &e.kind {
-            A::Binary(..)
+            A::Binary { .. }
             | A::Index(..)
-            | A::Assign(Some(_), ..)
+            | A::Assign { op: Some(_), .. }
             | A::Unary(UnaryOp::Neg | UnaryOp::Plus | UnaryOp::Not | UnaryOp::BitNot, _) => {
                 if let Some(v) = self.operator_value(e) {
                     return v;
                 }
             }
-            A::MethodCall(obj, method, args) => {
+            A::MethodCall { object: obj, method, args } => {
                 if let Some(v) = self.member_call(obj, method, args, span) {
                     return v;
                 }
@@ -169,12 +176,12 @@ impl Checker {
         match &e.kind {
             A::Error => Expr::error(span),
             // The parser reads launches only in host code, which device type checking never sees.
-            A::Launch(kernel, config, args) => self.child_launch(kernel, config, args, span),
+            A::Launch { kernel, config, args } => self.child_launch(kernel, config, args, span),
             A::New { .. } | A::Delete(..) => self.type_error(span, "`new`/`delete` in device code"),
             A::Comma(..) => self.type_error(span, "the comma operator in device code"),
             A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
-            A::MethodCall(obj, method, args) => self.method_call(obj, method, args, span),
+            A::MethodCall { object: obj, method, args } => self.method_call(obj, method, args, span),
             A::SizeofType(ts) => {
                 let t = self.resolve_type(ts, 0);
                 Expr::new(ExprKind::Const(t.size() as u64), Type::Scalar(Scalar::U64), span)
@@ -211,8 +218,8 @@ impl Checker {
                 None => Expr::error(span),
             },
             A::Unary(op, inner) => self.unary(*op, inner, span),
-            A::Binary(op, a, b) => self.binary(*op, a, b, span),
-            A::Assign(op, lhs, rhs) => self.assign(*op, lhs, rhs, span),
+            A::Binary { op, left: a, right: b } => self.binary(*op, a, b, span),
+            A::Assign { op, target: lhs, value: rhs } => self.assign(*op, lhs, rhs, span),
             A::IncDec { increment, prefix, operand } => {
                 let Some(place) = self.writable_place(operand) else { return Expr::error(span) };
                 let ty = self.place_type(&place);
@@ -225,7 +232,7 @@ impl Checker {
                 }
                 Expr::new(ExprKind::IncDec { place, increment: *increment, prefix: *prefix }, ty, span)
             }
-            A::Ternary(c, a, b) => {
+            A::Ternary { cond: c, then: a, els: b } => {
                 let c = self.cond(c);
                 let (a, b) = (self.expr(a), self.expr(b));
                 let ty = match (&a.ty, &b.ty) {
@@ -242,7 +249,7 @@ impl Checker {
                 };
                 let a = self.convert(a, &ty, "`?:`");
                 let b = self.convert(b, &ty, "`?:`");
-                Expr::new(ExprKind::Ternary(Box::new(c), Box::new(a), Box::new(b)), ty, span)
+                Expr::new(ExprKind::Ternary { cond: Box::new(c), then: Box::new(a), els: Box::new(b) }, ty, span)
             }
             A::Cast(spec, inner) => {
                 let to = self.resolve_type(spec, 0);
@@ -471,7 +478,7 @@ impl Checker {
         if let Place::Mem(ptr) = &place
             && let Some(name) = self.constant_target(ptr)
         {
-            self.err(globals::constant_write(e.span, &name));
+            self.err(constant_write(e.span, &name));
             return None;
         }
         let read_only = match &place {
@@ -546,14 +553,7 @@ impl Checker {
             }
             BinaryOp::Add | BinaryOp::Sub if a.ty.is_ptr() || b.ty.is_ptr() => self.ptr_arith(op, a, b, span),
             _ if op.is_comparison() => {
-                let cmp = match op {
-                    BinaryOp::Lt => CmpOp::Lt,
-                    BinaryOp::Gt => CmpOp::Gt,
-                    BinaryOp::Le => CmpOp::Le,
-                    BinaryOp::Ge => CmpOp::Ge,
-                    BinaryOp::Eq => CmpOp::Eq,
-                    _ => CmpOp::Ne,
-                };
+                let cmp = CmpOp::from_binary(op).unwrap_or(CmpOp::Ne);
                 let (a, b) = match (&a.ty, &b.ty) {
                     (Type::Scalar(x), Type::Scalar(y)) => {
                         let c = Scalar::common(*x, *y);
@@ -566,21 +566,10 @@ impl Checker {
                     }
                     (x, y) => return self.type_error(span, format!("cannot compare `{x}` with `{y}`")),
                 };
-                Expr::new(ExprKind::Cmp(cmp, Box::new(a), Box::new(b)), Type::BOOL, span)
+                Expr::new(ExprKind::Cmp { op: cmp, left: Box::new(a), right: Box::new(b) }, Type::BOOL, span)
             }
             _ => {
-                let arith = match op {
-                    BinaryOp::Add => ArithOp::Add,
-                    BinaryOp::Sub => ArithOp::Sub,
-                    BinaryOp::Mul => ArithOp::Mul,
-                    BinaryOp::Div => ArithOp::Div,
-                    BinaryOp::Rem => ArithOp::Rem,
-                    BinaryOp::Shl => ArithOp::Shl,
-                    BinaryOp::Shr => ArithOp::Shr,
-                    BinaryOp::BitAnd => ArithOp::And,
-                    BinaryOp::BitOr => ArithOp::Or,
-                    _ => ArithOp::Xor,
-                };
+                let arith = ArithOp::from_binary(op).unwrap_or(ArithOp::Xor);
                 let needs_int = matches!(
                     arith,
                     ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor
@@ -594,7 +583,7 @@ impl Checker {
                 // A shift has the promoted type of its left operand; the count is converted to it for the IR.
                 let t = if matches!(arith, ArithOp::Shl | ArithOp::Shr) { x.promote() } else { Scalar::common(x, y) };
                 let (a, b) = (Self::to_scalar(a, t), Self::to_scalar(b, t));
-                Expr::new(ExprKind::Arith(arith, Box::new(a), Box::new(b)), Type::Scalar(t), span)
+                Expr::new(ExprKind::Arith { op: arith, left: Box::new(a), right: Box::new(b) }, Type::Scalar(t), span)
             }
         }
     }
@@ -632,18 +621,7 @@ impl Checker {
             return Expr::new(kind, ty, span);
         }
         let sym = format!("{}=", op.symbol());
-        let arith = match op {
-            BinaryOp::Add => ArithOp::Add,
-            BinaryOp::Sub => ArithOp::Sub,
-            BinaryOp::Mul => ArithOp::Mul,
-            BinaryOp::Div => ArithOp::Div,
-            BinaryOp::Rem => ArithOp::Rem,
-            BinaryOp::Shl => ArithOp::Shl,
-            BinaryOp::Shr => ArithOp::Shr,
-            BinaryOp::BitAnd => ArithOp::And,
-            BinaryOp::BitOr => ArithOp::Or,
-            _ => ArithOp::Xor,
-        };
+        let arith = ArithOp::from_binary(op).unwrap_or(ArithOp::Xor);
         let needs_int =
             matches!(arith, ArithOp::Rem | ArithOp::Shl | ArithOp::Shr | ArithOp::And | ArithOp::Or | ArithOp::Xor);
         let target = Expr::new(ExprKind::Const(0), ty.clone(), lhs.span);
@@ -681,5 +659,14 @@ impl Checker {
                 Expr::error(span)
             }
         }
+    }
+}
+
+/// The type a pointer's integer offset is computed in: 32 bits (as `PtrAdd` takes it) unless it is 64 bits wide.
+fn index_scalar(s: Scalar) -> Scalar {
+    match s.promote() {
+        w @ (Scalar::I64 | Scalar::U64) => w,
+        Scalar::U32 => Scalar::U32,
+        _ => Scalar::I32,
     }
 }

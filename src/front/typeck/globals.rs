@@ -8,7 +8,8 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::{Binding, Checker};
+use super::checker::{Binding, Checker};
+use super::layout::memory_elem;
 use crate::front::launch::Value;
 
 /// The largest array a file-scope variable may be (elements times size), so a typo cannot exhaust memory.
@@ -65,7 +66,7 @@ impl Checker {
             return;
         }
         // A struct (or array of them) without an initialiser is its fields' memory, shown as its scalars.
-        let struct_elem = || dc.init.is_none().then(|| super::structs::memory_elem(array_element(&ty))).flatten();
+        let struct_elem = || dc.init.is_none().then(|| memory_elem(array_element(&ty))).flatten();
         let Some(elem) = element_scalar(&ty).or_else(struct_elem) else {
             // Set aside like the parser's items: an error only where reached code uses it.
             let what = if matches!(array_element(&ty), Type::Ptr { .. }) {
@@ -196,7 +197,7 @@ impl Checker {
             ExprKind::Const(bits) => *bits,
             ExprKind::Convert(inner) => inner.ty.scalar()?.convert_bits(s, self.const_bits(inner)?),
             ExprKind::Unary(UnOp::Neg, a) => back(-float(self.const_bits(a)?)),
-            ExprKind::Arith(op, a, b) => {
+            ExprKind::Arith { op, left: a, right: b } => {
                 let (x, y) = (float(self.const_bits(a)?), float(self.const_bits(b)?));
                 back(match op {
                     ArithOp::Add => x + y,
@@ -213,7 +214,7 @@ impl Checker {
     /// `extern __shared__ T s[];` inside a function: the launch's dynamic shared memory, like one declared
     /// at file scope but visible only in this block.
     pub(super) fn local_extern_shared(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) {
-        let Some(elem) = super::structs::memory_elem(ty) else {
+        let Some(elem) = memory_elem(ty) else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
             return;
         };
@@ -236,8 +237,7 @@ impl Checker {
     /// `float r[8];` in a function: a local array, one copy per thread, initialised where declared.
     pub(super) fn local_array(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
         let is_struct = matches!(array_element(ty), Type::Struct(_));
-        let elem =
-            element_scalar(ty).or_else(|| is_struct.then(|| super::structs::memory_elem(array_element(ty))).flatten());
+        let elem = element_scalar(ty).or_else(|| is_struct.then(|| memory_elem(array_element(ty))).flatten());
         let Some(elem) = elem.filter(|_| !(is_struct && dc.init.is_some())) else {
             let what = if is_struct { "initialisers of local arrays of structs" } else { "local arrays of pointers" };
             self.err(

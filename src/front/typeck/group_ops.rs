@@ -12,7 +12,7 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::Checker;
+use super::checker::Checker;
 use super::groups::{
     Group, GroupVal, arith, block_size, coalesced_rank, konst, lane, special, thread_rank, tile_mask, uint, umath,
 };
@@ -290,10 +290,16 @@ impl Checker {
             // without a branch: `lane + (src - lane) * in_range`.
             let size = umath(MathFn::Popc, vec![gmask], span);
             let cmp = match m {
-                "shfl_down" => {
-                    Expr::new(ExprKind::Cmp(CmpOp::Lt, Box::new(src_rank), Box::new(size)), Type::BOOL, span)
-                }
-                _ => Expr::new(ExprKind::Cmp(CmpOp::Le, Box::new(src_rank), Box::new(rank)), Type::BOOL, span),
+                "shfl_down" => Expr::new(
+                    ExprKind::Cmp { op: CmpOp::Lt, left: Box::new(src_rank), right: Box::new(size) },
+                    Type::BOOL,
+                    span,
+                ),
+                _ => Expr::new(
+                    ExprKind::Cmp { op: CmpOp::Le, left: Box::new(src_rank), right: Box::new(rank) },
+                    Type::BOOL,
+                    span,
+                ),
             };
             let in_range = uint(ExprKind::Convert(Box::new(cmp)), span);
             let delta = arith(ArithOp::Mul, arith(ArithOp::Sub, src, lane(span), span), in_range, span);

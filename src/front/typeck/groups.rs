@@ -9,14 +9,13 @@
 //! where it was made); and for a `thread_group`, which holds any of them at run time, the thread's rank, the
 //! group's size and its lane mask (0 for a whole block). The debugger shows these fields as the variable's.
 
-use std::sync::Arc;
-
 use super::super::ast::{self, ExprKind as A};
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::types::{StructDef, Type};
-use super::{Binding, Checker};
+use super::super::types::{Scalar, Type};
+use super::checker::{Binding, Checker};
+use crate::front::builtin_types::{group_type, vector_type};
 
 /// A group type's kind.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,22 +57,6 @@ impl GroupVal {
         };
         self.fields.get(i).cloned().unwrap_or_else(|| konst(0, span))
     }
-}
-
-/// The struct type of a cooperative-groups type name (`thread_block`, `thread_block_tile<32>`, ...).
-pub fn group_type(name: &str) -> Option<Arc<StructDef>> {
-    let u = |f: &str| (f.to_string(), Type::UINT);
-    let def = match name {
-        "thread_block" => StructDef::new(name, vec![], 1),
-        "grid_group" => StructDef::new(name, vec![], 1),
-        "thread_group" => StructDef::new(name, vec![u("rank"), u("size"), u("mask")], 4),
-        "coalesced_group" => StructDef::new(name, vec![u("mask")], 4),
-        _ => {
-            let n: u32 = name.strip_prefix("thread_block_tile<")?.strip_suffix('>')?.trim().parse().ok()?;
-            StructDef::new(format!("thread_block_tile<{n}>"), vec![], 1)
-        }
-    };
-    Some(Arc::new(def))
 }
 
 /// The group kind of a type, if it is a group type.
@@ -120,7 +103,7 @@ pub(super) fn konst(v: u64, span: Span) -> Expr {
 
 pub(super) fn arith(op: ArithOp, a: Expr, b: Expr, span: Span) -> Expr {
     let ty = a.ty.clone();
-    Expr::new(ExprKind::Arith(op, Box::new(a), Box::new(b)), ty, span)
+    Expr::new(ExprKind::Arith { op, left: Box::new(a), right: Box::new(b) }, ty, span)
 }
 
 pub(super) fn special(s: Special, span: Span) -> Expr {
@@ -312,7 +295,7 @@ impl Checker {
                     b(0),
                     span,
                 );
-                let wide = |e: Expr| Expr::new(ExprKind::Convert(Box::new(e)), Type::Scalar(super::Scalar::U64), span);
+                let wide = |e: Expr| Expr::new(ExprKind::Convert(Box::new(e)), Type::Scalar(Scalar::U64), span);
                 let r = arith(ArithOp::Mul, wide(block), wide(block_size(span)), span);
                 arith(ArithOp::Add, r, wide(thread_rank(span)), span)
             }
@@ -372,7 +355,7 @@ impl Checker {
                 (None, None) => Some(None),
             };
         }
-        let A::MethodCall(obj, method, args) = &e.kind else { return None };
+        let A::MethodCall { object: obj, method, args } = &e.kind else { return None };
         let s = ty.as_struct()?;
         if s.fields.len() != 3 || !self.is_group_expr(obj) {
             return None;
@@ -385,7 +368,7 @@ impl Checker {
 
     /// `g.group_index().x` and the other fields of a group's `dim3` methods; None when `obj` is no such call.
     pub(super) fn group_member(&mut self, obj: &ast::Expr, field: &ast::Ident, span: Span) -> Option<Expr> {
-        let A::MethodCall(g, method, args) = &obj.kind else { return None };
+        let A::MethodCall { object: g, method, args } = &obj.kind else { return None };
         if !self.is_group_expr(g) {
             return None;
         }
@@ -482,14 +465,14 @@ impl Checker {
             Some(A::Name(_)) if init.is_some_and(|i| self.is_group_expr(i)) => {
                 init.and_then(|i| self.struct_local_type(i)).unwrap_or(Type::Error)
             }
-            Some(A::MethodCall(obj, m, _))
+            Some(A::MethodCall { object: obj, method: m, .. })
                 if self.is_group_expr(obj)
                     && matches!(
                         m.name.as_str(),
                         "group_index" | "thread_index" | "group_dim" | "dim_threads" | "block_index" | "dim_blocks"
                     ) =>
             {
-                super::structs::vector_type("dim3").map_or(Type::Error, Type::Struct)
+                vector_type("dim3").map_or(Type::Error, Type::Struct)
             }
             Some(_) => {
                 let before = self.diags.len();

@@ -2,7 +2,12 @@
 //! kernel. The launch is checked like a call of the kernel; the simulator queues it and the program layer runs
 //! it after the launching grid (docs/programs.md, "Dynamic parallelism").
 
-use super::*;
+use super::checker::Checker;
+use crate::front::ast::{self, ExprKind as A, FnKind};
+use crate::front::diagnostic::Diagnostic;
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::{Scalar, Type};
 
 impl Checker {
     /// `kernel<<<config>>>(args)` in device code: a [`ExprKind::Launch`] whose seven configuration values
@@ -68,7 +73,7 @@ impl Checker {
             let v = self.expr(a);
             out.push(self.convert(v, t, "argument"));
         }
-        let launch = Expr::new(ExprKind::Launch(id, dims, out), Type::Void, span);
+        let launch = Expr::new(ExprKind::Launch { kernel: id, config: dims, args: out }, Type::Void, span);
         match stream {
             Some(s) => Expr::new(
                 ExprKind::Seq(vec![Stmt { kind: StmtKind::Expr(s), span }], Box::new(launch)),

@@ -7,49 +7,21 @@
 //! A function that returns a struct fills a struct variable of its caller, passed the same way (the slot
 //! `return` writes), and an operator is a call of the function `operator+` (a member or not) it names.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
+use super::layout::leaves;
 use super::struct_ref::StructRef;
-use super::structs::leaves;
-use super::*;
+use std::collections::HashMap;
 
-/// Where a member function's object is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum ThisKind {
-    /// A static member function: none.
-    Static,
-    /// In registers: one reference parameter per field.
-    Reg,
-    /// In memory: a pointer parameter.
-    Mem,
-}
-
-#[derive(Clone, Debug)]
-pub(super) struct MemberMeta {
-    pub class: String,
-    pub this: ThisKind,
-    pub is_const: bool,
-    /// Returns `*this` by reference (`Vec3 &operator+=(...)`).
-    pub ret_ref: bool,
-}
-
-/// The file's member functions.
-#[derive(Default)]
-pub(super) struct Members {
-    meta: HashMap<u32, MemberMeta>,
-    /// `Class::name` -> its functions (objects in registers; statics; constructors as `Class::Class`).
-    by_name: HashMap<String, Vec<FnId>>,
-    /// The register variant of a member function -> its memory variant.
-    mem_of: HashMap<u32, FnId>,
-    /// `Class::name` of members compiled for the host only (or never defined) -> where declared.
-    host: HashMap<String, Span>,
-}
-
-impl Members {
-    pub(super) fn is_memory_variant(&self, id: FnId) -> bool {
-        self.meta.get(&id.0).is_some_and(|m| m.this == ThisKind::Mem)
-    }
-}
+use super::checker::{Binding, Checker, Signature, StructLocal};
+use super::member_table::{MemberMeta, ThisKind};
+use super::suggest::closest;
+use crate::front::ast::{self, ExprKind as A, FnKind, UnaryOp};
+use crate::front::builtin_types::{group_type, vector_type};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::Type;
 
 /// A call being put together: statements to run first, the call, and the temporary it fills (a struct result).
 pub(super) struct CallOut {
@@ -96,23 +68,27 @@ impl Rewrite<'_> {
                     if is_static {
                         f.name = format!("{}::{}", self.class, f.name);
                     } else {
-                        e.kind = A::MethodCall(Box::new(this_deref(span)), f.clone(), std::mem::take(args));
+                        e.kind = A::MethodCall {
+                            object: Box::new(this_deref(span)),
+                            method: f.clone(),
+                            args: std::mem::take(args),
+                        };
                     }
                 }
             }
             A::Member(o, _) | A::Unary(_, o) | A::Cast(_, o) | A::SizeofExpr(o) => self.expr(o),
             A::IncDec { operand, .. } => self.expr(operand),
-            A::Index(a, b) | A::Binary(_, a, b) | A::Assign(_, a, b) => {
+            A::Index(a, b) | A::Binary { left: a, right: b, .. } | A::Assign { target: a, value: b, .. } => {
                 self.expr(a);
                 self.expr(b);
             }
-            A::Ternary(a, b, c) => {
+            A::Ternary { cond: a, then: b, els: c } => {
                 self.expr(a);
                 self.expr(b);
                 self.expr(c);
             }
             A::InitList(items) => items.iter_mut().for_each(|i| self.expr(i)),
-            A::MethodCall(o, _, args) => {
+            A::MethodCall { object: o, args, .. } => {
                 self.expr(o);
                 args.iter_mut().for_each(|a| self.expr(a));
             }
@@ -222,7 +198,10 @@ impl Checker {
                             },
                             (_, many) => ast::Expr { kind: A::InitList(many.to_vec()), span },
                         };
-                        let assign = ast::Expr { kind: A::Assign(None, Box::new(lhs), Box::new(rhs)), span };
+                        let assign = ast::Expr {
+                            kind: A::Assign { op: None, target: Box::new(lhs), value: Box::new(rhs) },
+                            span,
+                        };
                         first.push(ast::Stmt { kind: ast::StmtKind::Expr(assign), span });
                     }
                     first.append(&mut f.body);
@@ -348,7 +327,7 @@ impl Checker {
             out.push(Stmt { kind: StmtKind::Init(id, None), span });
             leaves_out.push((path, id, lty));
         }
-        self.struct_locals.push(structs::StructLocal { ty: ty.clone(), leaves: leaves_out });
+        self.struct_locals.push(StructLocal { ty: ty.clone(), leaves: leaves_out });
         (out, self.struct_locals.len() as u32 - 1)
     }
 
@@ -456,9 +435,11 @@ impl Checker {
                 self.maybe_struct(b) || self.is_struct_pointer(b) || matches!(&b.kind, A::Name(n) if n == "this")
             }
             A::Call(n, _) => self.returns_struct(&n.name),
-            A::MethodCall(..) => true,
-            A::Binary(_, a, b) | A::Ternary(_, a, b) => self.maybe_struct(a) || self.maybe_struct(b),
-            A::Unary(_, a) | A::Assign(_, a, _) => self.maybe_struct(a),
+            A::MethodCall { .. } => true,
+            A::Binary { left: a, right: b, .. } | A::Ternary { then: a, els: b, .. } => {
+                self.maybe_struct(a) || self.maybe_struct(b)
+            }
+            A::Unary(_, a) | A::Assign { target: a, .. } => self.maybe_struct(a),
             _ => false,
         }
     }
@@ -499,7 +480,7 @@ impl Checker {
                     self.filled(out)?
                 }
             }
-            A::MethodCall(obj, method, args) => {
+            A::MethodCall { object: obj, method, args } => {
                 let (id, this) = self.resolve_method(obj, method, args)?;
                 if !matches!(self.sigs[id.0 as usize].ret, Type::Struct(_)) {
                     return None;
@@ -507,7 +488,7 @@ impl Checker {
                 let out = self.emit_call(id, this, args, span)?;
                 self.filled(out)?
             }
-            A::Binary(..) | A::Unary(..) | A::Index(..) | A::Assign(Some(_), ..) => {
+            A::Binary { .. } | A::Unary(..) | A::Index(..) | A::Assign { op: Some(_), .. } => {
                 let (id, this, args) = self.operator_target(e)?;
                 if !matches!(self.sigs[id.0 as usize].ret, Type::Struct(_)) {
                     return None;
@@ -620,7 +601,7 @@ impl Checker {
     ) -> Option<Expr> {
         let ty = self.probe_type(obj);
         let s = ty.as_struct()?;
-        if super::groups::group_type(&s.name).is_some() {
+        if group_type(&s.name).is_some() {
             return None;
         }
         let Some((id, this)) = self.resolve_method(obj, method, args) else {
@@ -750,8 +731,8 @@ impl Checker {
     /// fits best. None when no operand is a struct.
     fn operator_target(&mut self, e: &ast::Expr) -> Option<(FnId, Option<StructRef>, Vec<ast::Expr>)> {
         let (symbol, operands): (String, Vec<&ast::Expr>) = match &e.kind {
-            A::Binary(op, a, b) => (op.symbol().into(), vec![a, b]),
-            A::Assign(Some(op), a, b) => (format!("{}=", op.symbol()), vec![a, b]),
+            A::Binary { op, left: a, right: b } => (op.symbol().into(), vec![a, b]),
+            A::Assign { op: Some(op), target: a, value: b } => (format!("{}=", op.symbol()), vec![a, b]),
             A::Index(a, i) => ("[]".into(), vec![a, i]),
             A::Unary(op, a) => {
                 let s = match op {

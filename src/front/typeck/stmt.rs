@@ -1,6 +1,14 @@
 //! Statements and local declarations.
 
-use super::*;
+use std::collections::HashMap;
+
+use super::checker::{Binding, Checker};
+use super::layout::memory_elem;
+use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
+use crate::front::source::Span;
+use crate::front::tast::*;
+use crate::front::types::Type;
 
 impl Checker {
     // ---- statements ----
@@ -19,12 +27,13 @@ impl Checker {
         let one = |kind| vec![Stmt { kind, span }];
         match &s.kind {
             ast::StmtKind::Decl(d) => self.decl(d),
-            ast::StmtKind::Expr(ast::Expr { kind: A::Assign(None, lhs, rhs), span: aspan }) => {
+            ast::StmtKind::Expr(ast::Expr { kind: A::Assign { op: None, target: lhs, value: rhs }, span: aspan }) => {
                 match self.struct_assign(lhs, rhs, *aspan) {
                     Some(stmts) => one(StmtKind::Block(stmts)),
-                    None => one(StmtKind::Expr(
-                        self.expr(&ast::Expr { kind: A::Assign(None, lhs.clone(), rhs.clone()), span: *aspan }),
-                    )),
+                    None => one(StmtKind::Expr(self.expr(&ast::Expr {
+                        kind: A::Assign { op: None, target: lhs.clone(), value: rhs.clone() },
+                        span: *aspan,
+                    }))),
                 }
             }
             ast::StmtKind::Expr(e) => one(StmtKind::Expr(self.expr(e))),
@@ -266,7 +275,7 @@ impl Checker {
                     .hint("assign it in the kernel body, e.g. `if (threadIdx.x == 0) s = 0; __syncthreads();`"),
             );
         }
-        let Some(elem) = super::structs::memory_elem(&ty) else {
+        let Some(elem) = memory_elem(&ty) else {
             self.err(Diagnostic::unsupported(d.ty.span, "__shared__ pointers"));
             return false;
         };

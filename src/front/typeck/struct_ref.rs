@@ -6,8 +6,9 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::Type;
-use super::structs::field_addr;
-use super::{Binding, Checker};
+use super::checker::{Binding, Checker};
+use super::layout::field_addr;
+use super::suggest::closest;
 
 /// Where a struct-typed expression's fields are.
 pub(super) enum StructRef {
@@ -129,7 +130,7 @@ impl Checker {
             },
             A::Cast(ts, _) => ts.named.is_some() && ts.pointers > 0,
             // `p + i`, `i + p`, `p - i`.
-            A::Binary(ast::BinaryOp::Add | ast::BinaryOp::Sub, a, b) => {
+            A::Binary { op: ast::BinaryOp::Add | ast::BinaryOp::Sub, left: a, right: b } => {
                 self.is_struct_pointer(a) || self.is_struct_pointer(b)
             }
             A::Member(..) | A::Index(..) => {
@@ -160,7 +161,7 @@ impl Checker {
                 let mut d =
                     Diagnostic::new(ErrorCode::Name, field.span, format!("`{ty}` has no field `{}`", field.name))
                         .label("unknown field");
-                if let Some(c) = super::closest(&field.name, &names) {
+                if let Some(c) = closest(&field.name, &names) {
                     d = d.hint(format!("did you mean `{c}`?"));
                 } else {
                     d = d.hint(format!("its fields: {}", names.join(", ")));

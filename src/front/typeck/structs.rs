@@ -11,102 +11,17 @@ use super::super::ast::{self, ExprKind as A};
 use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
-use super::super::types::{Scalar, StructDef, Type};
+use super::super::types::{StructDef, Type};
+use super::checker::{BUILTIN_VECTORS, StructLocal};
+use super::checker::{Binding, Checker};
+use super::globals::constant_write;
+use super::layout::{LeafPlaces, field_addr, leaves};
 use super::struct_ref::StructRef;
-use super::{Binding, Checker};
-
-/// A struct variable: its type and one local per scalar field (path `a.b` -> local).
-#[derive(Clone, Debug)]
-pub(super) struct StructLocal {
-    pub ty: Type,
-    pub leaves: Vec<(String, LocalId, Type)>,
-}
-
-/// A struct's type, the statements that compute its address once, and each scalar field's place and type.
-pub(super) type LeafPlaces = (Type, Vec<Stmt>, Vec<(Place, Type)>);
+use crate::front::builtin_types::{is_curand_state, vector_type};
 
 /// Whether `ty` is CUDA's `dim3` (whose constructor fills missing dimensions with 1).
 fn is_dim3(ty: &Type) -> bool {
     matches!(ty, Type::Struct(s) if s.name == "dim3")
-}
-
-/// CUDA's vector type `name` (`float4`, `uchar2`, `dim3`), laid out and aligned as `vector_types.h` does.
-pub fn vector_type(name: &str) -> Option<Arc<StructDef>> {
-    if let Some(g) = super::groups::group_type(name) {
-        return Some(g);
-    }
-    if let Some(s) = super::curand::state_type(name) {
-        return Some(s);
-    }
-    if name == "dim3" {
-        return Some(Arc::new(vector_def(name, Scalar::U32, 3, 4)));
-    }
-    let n = name.chars().last()?.to_digit(10)?;
-    if !(1..=4).contains(&n) {
-        return None;
-    }
-    let s = match &name[..name.len() - 1] {
-        "char" => Scalar::I8,
-        "uchar" => Scalar::U8,
-        "short" => Scalar::I16,
-        "ushort" => Scalar::U16,
-        "int" => Scalar::I32,
-        "uint" => Scalar::U32,
-        "long" | "longlong" => Scalar::I64,
-        "ulong" | "ulonglong" => Scalar::U64,
-        "float" => Scalar::F32,
-        "double" => Scalar::F64,
-        _ => return None,
-    };
-    // 1- and 3-element vectors align as their element; 2 and 4 as the whole (at most 16 bytes).
-    let align = match n {
-        2 | 4 => (s.size() * n).min(16),
-        _ => s.size(),
-    };
-    Some(Arc::new(vector_def(name, s, n, align)))
-}
-
-fn vector_def(name: &str, s: Scalar, n: u32, align: u32) -> StructDef {
-    let fields = ["x", "y", "z", "w"].iter().take(n as usize).map(|f| (f.to_string(), Type::Scalar(s))).collect();
-    StructDef::new(name, fields, align)
-}
-
-/// The element a memory view shows for an array of `ty` in memory (shared, global, per-thread local): the
-/// scalar itself, a struct's scalar when all its fields share one (a `float3` is shown as floats), else its
-/// bytes. None for pointers.
-pub(super) fn memory_elem(ty: &Type) -> Option<Scalar> {
-    if let Some(s) = ty.scalar() {
-        return Some(s);
-    }
-    let Type::Struct(_) = ty else { return None };
-    let mut flat = vec![];
-    leaves(ty, "", 0, &mut flat);
-    let scalars: Vec<Option<Scalar>> = flat.iter().map(|(_, _, t)| t.scalar()).collect();
-    let first = scalars.first().copied().flatten();
-    Some(match first {
-        Some(f) if scalars.iter().all(|&s| s == Some(f)) && f.size() * scalars.len() as u32 == ty.size() => f,
-        // Mixed fields, or pointers among them: bytes.
-        _ => Scalar::U8,
-    })
-}
-
-/// Every scalar in a type laid out in memory: (path, byte offset, type), arrays element by element.
-/// The scalar leaves of `ty` (fields of structs, elements of arrays, recursively): path, byte offset, type.
-pub fn leaves(ty: &Type, path: &str, offset: u32, out: &mut Vec<(String, u32, Type)>) {
-    match ty {
-        Type::Struct(s) => {
-            for f in &s.fields {
-                let p = if path.is_empty() { f.name.clone() } else { format!("{path}.{}", f.name) };
-                leaves(&f.ty, &p, offset + f.offset, out);
-            }
-        }
-        Type::Array(e, n) => {
-            for i in 0..*n {
-                leaves(e, &format!("{path}[{i}]"), offset + i * e.size(), out);
-            }
-        }
-        t => out.push((path.to_string(), offset, t.clone())),
-    }
 }
 
 impl Checker {
@@ -200,7 +115,7 @@ impl Checker {
         }
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
-        if flat.iter().any(|(p, ..)| p.contains('[')) && !super::curand::is_state(&ty) {
+        if flat.iter().any(|(p, ..)| p.contains('[')) && !is_curand_state(&ty) {
             self.err(Diagnostic::unsupported(dc.name.span, "per-thread local arrays of structs or vectors"));
             self.declare_local(&dc.name, Type::Error, false, None);
             return vec![];
@@ -292,7 +207,7 @@ impl Checker {
                 Some(out)
             }
             // `dim3 t = threadIdx;`: the built-in index vectors as values.
-            A::Name(n) if super::BUILTIN_VECTORS.contains(&n.as_str()) && flat.len() == 3 => {
+            A::Name(n) if BUILTIN_VECTORS.contains(&n.as_str()) && flat.len() == 3 => {
                 let which = |a: u8| match n.as_str() {
                     "threadIdx" => Special::ThreadIdx(a),
                     "blockIdx" => Special::BlockIdx(a),
@@ -466,7 +381,7 @@ impl Checker {
             }
             StructRef::Mem { addr, ty } => {
                 if let Some(name) = self.constant_target(&addr) {
-                    self.err(super::globals::constant_write(span, &name));
+                    self.err(constant_write(span, &name));
                     return vec![];
                 }
                 let mut flat = vec![];
@@ -484,16 +399,6 @@ impl Checker {
         }
         out
     }
-}
-
-/// The address of the field at byte `offset` of the struct at `addr`, typed as a pointer to `ty`.
-pub(super) fn field_addr(addr: &Expr, offset: u32, ty: &Type, span: Span) -> Expr {
-    let index = Expr::new(ExprKind::Const(offset as u64), Type::INT, span);
-    Expr::new(
-        ExprKind::PtrOffset { ptr: Box::new(addr.clone()), index: Box::new(index), elem_size: 1, negate: false },
-        Type::ptr(ty.clone(), false),
-        span,
-    )
 }
 
 fn flatten_list<'a>(items: &'a [ast::Expr], out: &mut Vec<&'a ast::Expr>) {

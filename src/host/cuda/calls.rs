@@ -3,7 +3,7 @@
 //! context, device `printf` output reaching stdout, findings, leaks at the end.
 
 use super::*;
-use crate::host::interp::{Halt, Interp};
+use crate::host::interp::{Interp, Unwind};
 
 impl Interp<'_> {
     /// A runtime call's result: the sticky error of a broken context wins; other errors are remembered
@@ -40,12 +40,12 @@ impl Interp<'_> {
     }
 
     /// Stores `bits` of `size` bytes where a runtime call's output pointer points.
-    pub(super) fn out_param(&mut self, addr: u64, size: u32, bits: u64, e: &Expr) -> Result<(), Halt> {
+    pub(super) fn out_param(&mut self, addr: u64, size: u32, bits: u64, e: &Expr) -> Result<(), Unwind> {
         self.mem.store(addr, size, bits).map_err(|f| self.fault(f, addr, true, None, e.span))
     }
 
     /// Runs a runtime call with its evaluated arguments.
-    pub(in crate::host) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Halt> {
+    pub(in crate::host) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
         let line = self.line(e.span);
         if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay) {
             return self.timing(api, v, e);

@@ -5,11 +5,11 @@
 
 use super::*;
 use crate::front::source::Span;
-use crate::host::interp::{Halt, Interp};
+use crate::host::interp::{Interp, Unwind};
 use crate::host::{LaunchRequest, LaunchStatus};
 
 impl Interp<'_> {
-    fn dim3(&mut self, d: &Dim3Src, slots: &mut [u64], span: Span) -> Result<[u32; 3], Halt> {
+    fn dim3(&mut self, d: &Dim3Src, slots: &mut [u64], span: Span) -> Result<[u32; 3], Unwind> {
         Ok(match d {
             Dim3Src::Int(x) => [self.eval(x, slots)? as u32, 1, 1],
             Dim3Src::Parts(p) => {
@@ -31,7 +31,7 @@ impl Interp<'_> {
     }
 
     /// `kernel<<<grid, block, shared, stream>>>(args)`.
-    pub(in crate::host) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: Span) -> Result<(), Halt> {
+    pub(in crate::host) fn launch(&mut self, l: &LaunchExpr, slots: &mut [u64], span: Span) -> Result<(), Unwind> {
         let grid = self.dim3(&l.grid, slots, span)?;
         let block = self.dim3(&l.block, slots, span)?;
         let shared = match &l.shared {
@@ -94,7 +94,7 @@ impl Interp<'_> {
                 self.enqueue(ns);
                 self.rt.pending = Some(code);
             }
-            LaunchStatus::Stop(code) => return Err(Halt::Stopped(code)),
+            LaunchStatus::Stop(code) => return Err(Unwind::Stopped(code)),
         }
         Ok(())
     }

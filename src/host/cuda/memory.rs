@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::host::HostError;
-use crate::host::interp::{Halt, Interp};
+use crate::host::interp::{Interp, Unwind};
 use crate::host::memory::MemFault;
 
 /// Where an address is.
@@ -72,7 +72,7 @@ impl Interp<'_> {
     }
 
     /// A host range of a copy that does not fit: the program stops (as AddressSanitizer would).
-    fn host_overflow(&mut self, what: &str, addr: u64, n: u64, write: bool, line: u32) -> Halt {
+    fn host_overflow(&mut self, what: &str, addr: u64, n: u64, write: bool, line: u32) -> Unwind {
         let (name, size, at, room) = self.host_room(addr).unwrap_or_default();
         let (verb, dir) = if write { ("writes", "into") } else { ("reads", "from") };
         let message = format!(
@@ -81,7 +81,7 @@ impl Interp<'_> {
             if room == size { format!("{size} bytes") } else { format!("{room} bytes left of its {size}") },
             n.saturating_sub(room)
         );
-        Halt::Error(Box::new(HostError::Memory { line, message }))
+        Unwind::Error(Box::new(HostError::Memory { line, message }))
     }
 
     /// A copy between host memory and device memory that fits both, without a buffer in between (a program
@@ -101,7 +101,7 @@ impl Interp<'_> {
     }
 
     /// Reads `n` bytes at `addr` wherever they are (the host copy of managed or pinned memory).
-    fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &Expr) -> Result<Vec<u8>, Halt> {
+    fn read_any(&mut self, addr: u64, n: u64, loc: Loc, what: &str, e: &Expr) -> Result<Vec<u8>, Unwind> {
         let line = self.line(e.span);
         match loc {
             Loc::Device => Ok(self.dev.read(addr, n).unwrap_or_default()),
@@ -115,7 +115,7 @@ impl Interp<'_> {
         }
     }
 
-    fn write_any(&mut self, addr: u64, data: &[u8], loc: Loc, what: &str, e: &Expr) -> Result<(), Halt> {
+    fn write_any(&mut self, addr: u64, data: &[u8], loc: Loc, what: &str, e: &Expr) -> Result<(), Unwind> {
         let line = self.line(e.span);
         match loc {
             Loc::Device => {
@@ -175,7 +175,7 @@ impl Interp<'_> {
         blocking: bool,
         what: &str,
         e: &Expr,
-    ) -> Result<u32, Halt> {
+    ) -> Result<u32, Unwind> {
         let line = self.line(e.span);
         let (ld, ls) = (self.loc(dst), self.loc(src));
         let on_dev = |l: Loc| matches!(l, Loc::Device | Loc::Both);
@@ -261,7 +261,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol`, `cudaGetSymbolAddress`.
-    pub(super) fn symbol_copy(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u32, Halt> {
+    pub(super) fn symbol_copy(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u32, Unwind> {
         let line = self.line(e.span);
         let index = if api == Api::MemcpyToSymbol { v[0] } else { v[1] };
         let Some((addr, size)) = self.dev.symbol(index as usize) else { return Ok(INVALID_SYMBOL) };
@@ -310,7 +310,7 @@ impl Interp<'_> {
 
     /// `cudaMalloc`, `cudaMallocManaged`, `cudaMallocHost`/`cudaHostAlloc`, `cudaFreeHost`,
     /// `cudaHostGetDevicePointer`, `cudaFree`.
-    pub(super) fn allocation(&mut self, api: Api, v: &[u64; 6], line: u32, e: &Expr) -> Result<u64, Halt> {
+    pub(super) fn allocation(&mut self, api: Api, v: &[u64; 6], line: u32, e: &Expr) -> Result<u64, Unwind> {
         self.rt.clock.host_ns += timing::ALLOC_NS;
         Ok(match api {
             Api::Malloc => {

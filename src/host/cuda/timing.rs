@@ -8,7 +8,7 @@
 //! program order, one of the orders the hardware may choose).
 
 use super::*;
-use crate::host::interp::{Halt, Interp};
+use crate::host::interp::{Interp, Unwind};
 
 /// Host time per host step (a loop iteration or a function call of the host program).
 pub const HOST_STEP_NS: u64 = 2;
@@ -93,7 +93,7 @@ impl Interp<'_> {
                 .is_some_and(|i| self.rt.streams.get(i as usize).copied().unwrap_or(false))
     }
 
-    pub(super) fn timing(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Halt> {
+    pub(super) fn timing(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
         Ok(match api {
             Api::EventCreate => {
                 self.rt.events.push(Some(Event { at: None, timing: v[1] & 2 == 0 }));

@@ -91,7 +91,7 @@ extern "C" fn fault(env: *mut Env, site: i64, addr: i64) -> i64 {
     if let Site::Fault { what, span, write, size } = site
         && let Err(f) = interp.mem.locate(addr as u64, *size as u64)
     {
-        env.halt = Some(interp.fault(f, addr as u64, *write, what.as_deref(), *span));
+        env.unwind = Some(interp.fault(f, addr as u64, *write, what.as_deref(), *span));
     }
     0
 }
@@ -113,7 +113,7 @@ extern "C" fn arith(env: *mut Env, site: i64, a: i64, b: i64, out: *mut i64) -> 
             0
         }
         Err(_) => {
-            env.halt = Some(interp.divide_by_zero(*span));
+            env.unwind = Some(interp.divide_by_zero(*span));
             EXIT
         }
     }
@@ -147,7 +147,7 @@ extern "C" fn stmt(env: *mut Env, site: i64, slots: *mut u64) -> i64 {
             EXIT
         }
         Err(stop) => {
-            env.halt = Some(stop);
+            env.unwind = Some(stop);
             EXIT
         }
     }
@@ -164,7 +164,7 @@ extern "C" fn expr(env: *mut Env, site: i64, slots: *mut u64, out: *mut i64) -> 
             0
         }
         Err(stop) => {
-            env.halt = Some(stop);
+            env.unwind = Some(stop);
             EXIT
         }
     }
@@ -175,7 +175,7 @@ extern "C" fn step_limit(env: *mut Env, site: i64) -> i64 {
     // SAFETY: see `parts`.
     let (env, interp, site) = unsafe { parts(env, site) };
     if let Site::Tick(span) = site {
-        env.halt = Some(interp.step_limit(*span));
+        env.unwind = Some(interp.step_limit(*span));
     }
     EXIT
 }

@@ -3,7 +3,7 @@
 //! halt it left with. [`Env`] is what the code's calls back into the interpreter ([`super::helpers`]) reach.
 
 use super::{CompiledLoop, DONE, HOT, Jit, JitMode, Seen, Site};
-use crate::host::interp::{Flow, Halt, Interp};
+use crate::host::interp::{Flow, Interp, Unwind};
 use crate::host::tree::Stmt;
 
 /// What the helpers reach while a compiled loop runs.
@@ -15,7 +15,7 @@ pub(super) struct Env {
     pub(super) caches: *mut [u64; 3],
     pub(super) n_caches: usize,
     /// Why the loop was left with `EXIT`.
-    pub(super) halt: Option<Halt>,
+    pub(super) unwind: Option<Unwind>,
     pub(super) flow: Option<Flow>,
 }
 
@@ -27,7 +27,7 @@ impl<'a> Interp<'a> {
         s: &Stmt,
         slots: &mut [u64],
         compile: bool,
-    ) -> Result<Option<Flow>, Halt> {
+    ) -> Result<Option<Flow>, Unwind> {
         if self.jit_mode == JitMode::Off {
             return Ok(None);
         }
@@ -58,7 +58,7 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn run_compiled(&mut self, c: &CompiledLoop, slots: &mut [u64]) -> Result<Flow, Halt> {
+    fn run_compiled(&mut self, c: &CompiledLoop, slots: &mut [u64]) -> Result<Flow, Unwind> {
         let max = self.max_steps;
         // (Raw: a loop the interpreter calls back into may run again inside itself, on the same caches.)
         // SAFETY: the vector is never resized after compilation.
@@ -74,7 +74,7 @@ impl<'a> Interp<'a> {
             slots: slots.len(),
             caches,
             n_caches,
-            halt: None,
+            unwind: None,
             flow: None,
         };
         // SAFETY: the code reads and writes only `slots`, the step count and the caches (all live for the
@@ -85,7 +85,7 @@ impl<'a> Interp<'a> {
         c.frees.set(self.mem.frees);
         match code {
             DONE => Ok(Flow::Normal),
-            _ => match (env.halt.take(), env.flow.take()) {
+            _ => match (env.unwind.take(), env.flow.take()) {
                 (Some(stop), _) => Err(stop),
                 (None, Some(flow)) => Ok(flow),
                 (None, None) => Ok(Flow::Normal),

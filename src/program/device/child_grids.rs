@@ -5,7 +5,7 @@
 use super::SimDevice;
 use crate::host::cuda::errors;
 use crate::host::{LaunchRequest, LaunchStatus};
-use crate::sim::child_launch;
+use crate::sim::ChildLaunch;
 
 /// Launches from device code that may be pending at once (`cudaLimitDevRuntimePendingLaunchCount`'s default).
 const MAX_PENDING: usize = 2048;
@@ -39,7 +39,7 @@ impl SimDevice<'_> {
                 }
                 refused_or_stopped => return refused_or_stopped,
             }
-            child_launch::in_launch_order(&mut children);
+            ChildLaunch::in_launch_order(&mut children);
             let mut next = vec![];
             for c in children {
                 self.children += 1;

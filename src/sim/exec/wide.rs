@@ -2,7 +2,8 @@
 //! lanes are one stretch of each register row (register `r` of thread `t` is at `r * stride + t`), so an
 //! ALU operation is one loop over all of them instead of one per warp.
 
-use super::{Ctx, uniform_power_of_two};
+use super::context::Ctx;
+use super::lanes::uniform_power_of_two;
 use crate::front::tast::Special;
 use crate::ir::{Instr, Operand};
 use crate::sim::decoded::{Alu, Op, Row};
@@ -32,10 +33,6 @@ impl WideLanes {
     /// How many lanes.
     pub fn len(&self) -> usize {
         self.select.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.select.is_empty()
     }
 }
 

@@ -16,15 +16,16 @@
 //! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
-use super::parallel::{ParState, Quiet};
-use super::warp_run::{WarpStop, after_general, groupable, run_parts};
-use super::{Machine, QUIET_REFUSED, SharedGlobal};
+use super::parallel::{ParState, Quiet, WarpStop};
+use super::warp_run::{after_general, run_parts};
+use super::{Machine, QUIET_REFUSED};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::metrics::Metrics;
-use crate::sim::warp::{Warp, WarpModel};
+use crate::sim::model::BackEdge;
+use crate::sim::shared_global::SharedGlobal;
 
 /// A warp issuing with the group (its lanes are kept per warp, beside the group: warps leave the group
 /// often, and a member this small moves cheaply): its progress record for the parallel rule, and what its
@@ -71,8 +72,8 @@ impl Machine {
         fresh: bool,
     ) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
-        if crate::sim::lane_bits::use_avx2() {
-            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+        if self.path.avx2() {
+            // SAFETY: the CPU has AVX2 (the machine's `DataPath` says so only then).
             return unsafe { self.run_groups_avx2(kernel, program, view, fresh) };
         }
         self.run_groups_here(kernel, program, view, fresh)
@@ -120,7 +121,7 @@ impl Machine {
             let mut at = None;
             for (w, warp) in self.blocks[0].warps.iter_mut().enumerate() {
                 let Some((pc, mask)) = warp.candidate() else { continue };
-                if at.is_some_and(|a| a != pc) || !groupable(warp, kernel, pc) {
+                if at.is_some_and(|a| a != pc) || !warp.model.may_join_group(kernel, pc) {
                     continue;
                 }
                 at = Some(pc);
@@ -163,17 +164,13 @@ impl Machine {
     fn arrive_together(&mut self, g: &Group, pc: Pc) -> Option<bool> {
         let (members, acts) = (&g.members, &g.acts);
         let warps = &self.blocks[0].warps;
-        let whole =
-            |m: &Member| matches!(warps[m.w].model, WarpModel::PreVolta { .. }) && acts[m.w].mask == warps[m.w].live;
+        let whole = |m: &Member| warps[m.w].model.lockstep() && acts[m.w].mask == warps[m.w].live;
         if !members.iter().all(|m| m.effect == Effect::SyncThreads && whole(m)) {
             return None;
         }
         let p = self.par.as_mut()?;
         for m in members {
-            if let WarpModel::PreVolta { stack, at_barrier } = &mut self.blocks[0].warps[m.w].model {
-                *at_barrier = Some(pc);
-                stack.advance(Pc(pc.0 + 1));
-            }
+            self.blocks[0].warps[m.w].model.arrive_at_barrier(acts[m.w].mask, pc);
             p.progressed = m.progressed;
             if p.end_step(m.w as u32) >= QUIET_REFUSED {
                 return Some(false);
@@ -195,7 +192,7 @@ impl Machine {
         mut pc: Pc,
     ) -> GroupStop {
         let Group { members, acts, wide, uniform } = g;
-        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, path, .. } = self;
         let Some(p) = par.as_mut() else { return GroupStop::Refused };
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
@@ -205,14 +202,18 @@ impl Machine {
             m.quiet = p.quiet(m.w as u32);
         }
         let mut touched = exec::Touched::default();
-        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
+        let (mut ctx, warps, spin_seen) =
+            run_parts(kernel, (layout, global, launch, *path), block, view, &mut touched, pc);
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
         let (mut consecutive, mut changed, mut threads) = (false, true, 0);
-        // Pre-Volta warps issue jumps that nothing reconverges at like straight instructions.
-        let jumps_through = matches!(warps[members[0].w].model, WarpModel::PreVolta { .. });
+        // Lockstep (pre-Volta) warps issue jumps that nothing reconverges at like straight instructions.
+        let jumps_through = warps[members[0].w].model.lockstep();
         // Steps of every member without progress not yet added to each member's record (added when the
         // group next goes member by member).
         let mut idle = 0u64;
+        // Where the members' models think they are: stretches (and a lockstep group's jumps) run without
+        // telling them, and they catch up where they are read (`WarpModel::catch_up`).
+        let mut told = pc;
         let out = 'group: loop {
             if changed {
                 consecutive = members.len() > 1 && members.windows(2).all(|p| p[1].w == p[0].w + 1);
@@ -315,7 +316,7 @@ impl Machine {
                         if idle > 0 && m.quiet.idle(idle) >= QUIET_REFUSED {
                             break 'group GroupStop::Refused;
                         }
-                        sync_to(warp, acts[m.w].mask, pc);
+                        warp.model.catch_up(acts[m.w].mask, told, pc);
                         ctx.base = m.w * 32;
                         m.effect = match kernel.instrs[pc.0 as usize] {
                             // (What `exec::execute` returns for it, without its context.)
@@ -408,7 +409,7 @@ impl Machine {
                             agreed += site.counted as u64;
                             Some(if taken.is_empty() { else_pc } else { then_pc })
                         } else {
-                            sync_to(warp, mask, pc);
+                            warp.model.catch_up(mask, told, pc);
                             let effect = Effect::Branch { taken, then_pc, else_pc, reconv, site };
                             divergent += site.counted as u64;
                             warp.split(metrics, pc, mask, effect, *steps);
@@ -417,22 +418,16 @@ impl Machine {
                     }
                     _ => Some(then_pc),
                 };
-                match (&mut warp.model, next) {
-                    (WarpModel::PreVolta { stack, .. }, Some(next)) => {
-                        stack.advance(next);
-                        if site.is_some() {
-                            metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
-                        }
-                    }
+                if let Some(next) = next {
                     // (Only warps whose threads are one group join: a backward jump yields to no other group,
                     // and no thread waits for a spinner, so the spin record just clears, as in `warp_run`.)
-                    (WarpModel::Its(its), Some(next)) => {
-                        if next <= pc {
-                            spin_seen[m.w].clear();
-                        }
-                        its.advance(mask, pc, next);
+                    if next <= pc && warp.model.back_edge() == BackEdge::ClearsSpin {
+                        spin_seen[m.w].clear();
                     }
-                    (_, None) => {}
+                    warp.model.advance(mask, pc, next);
+                    if site.is_some() {
+                        metrics.note_stack_depth(warp.model.depth());
+                    }
                 }
                 m.quiet.step(false);
                 if m.quiet.run >= QUIET_REFUSED {
@@ -440,7 +435,9 @@ impl Machine {
                 }
                 // The group goes on where its first warp goes; the others leave it.
                 match warp.candidate() {
-                    Some((npc, nmask)) if next_pc.is_none_or(|p| p == npc) && groupable(warp, kernel, npc) => {
+                    Some((npc, nmask))
+                        if next_pc.is_none_or(|p| p == npc) && warp.model.may_join_group(kernel, npc) =>
+                    {
                         next_pc = Some(npc);
                         if nmask != mask {
                             acts[m.w].set(nmask);
@@ -462,7 +459,7 @@ impl Machine {
                 metrics.count_branches(site.line, agreed + divergent, divergent);
             }
             match next_pc {
-                Some(next) => pc = next,
+                Some(next) => (pc, told) = (next, next),
                 None => break GroupStop::Split,
             }
         };
@@ -486,14 +483,4 @@ fn count_issues(
     metrics.warp_instructions += group * n;
     metrics.thread_instructions += threads * n;
     p.count_stretch(from, to, group, threads);
-}
-
-/// Tells `warp`'s model that its lanes `mask` stand at `pc` (a group runs straight stretches without
-/// telling it, as `warp_run` does inside a basic block).
-fn sync_to(warp: &mut Warp, mask: LaneMask, pc: Pc) {
-    match &mut warp.model {
-        WarpModel::PreVolta { stack, .. } => stack.advance(pc),
-        // (A warp in a group is one group of threads: its model just moves them.)
-        WarpModel::Its(its) => its.advance(mask, pc, pc),
-    }
 }

@@ -1,8 +1,6 @@
 //! Hazards: undefined behaviour that does not stop the machine (divergent barriers, races, shuffles from
 //! inactive lanes, uninitialised reads), one record per (kind, line) with its count and the lowest-numbered
-//! thread's occurrence described.
-
-use super::Machine;
+//! thread's occurrence described. (The machine records them: `issue.rs`.)
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HazardKind {
@@ -51,51 +49,4 @@ pub(super) fn count_lowest(count: &mut u64, lowest: &mut (u64, u32), n: u64, who
         *lowest = who;
     }
     lower
-}
-
-impl Machine {
-    pub(super) fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
-        self.hazards_seen(kind, line, 1, who, |_| message())
-    }
-
-    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message` (only
-    /// called when the record describes this occurrence).
-    pub(super) fn hazards_seen(
-        &mut self,
-        kind: HazardKind,
-        line: u32,
-        count: u64,
-        who: (u64, u32),
-        message: impl FnOnce(&Machine) -> String,
-    ) {
-        match self.hazards.iter().position(|h| h.kind == kind && h.line == line) {
-            Some(i) => {
-                let h = &mut self.hazards[i];
-                if count_lowest(&mut h.count, &mut h.who, count, who) {
-                    self.hazards[i].message = message(self);
-                }
-            }
-            None => {
-                let message = message(self);
-                self.hazards.push(Hazard { kind, line, message, count, who });
-            }
-        }
-    }
-
-    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
-    /// of them, this thread's the lowest-numbered).
-    pub(crate) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
-        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), |m| {
-            let (idx, thread) = (m.launch.block_idx(linear), m.launch.thread_idx(tid));
-            let what = match m.global.describe(addr) {
-                Some((name, i)) => format!("{name}[{i}]"),
-                None => format!("{addr:#x}"),
-            };
-            format!(
-                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
-                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
-                 Copy or set the data before the kernel reads it"
-            )
-        })
-    }
 }

@@ -50,16 +50,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::shared_global::SharedGlobal;
-use super::warp_run::{WarpStop, groupable};
+use super::template::{Template, threads};
 use super::{Machine, Outcome};
-use crate::front::launch::Launch;
 use crate::ir::{Instr, Kernel, Pc, Reg};
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
-use crate::sim::memory::{GlobalMemory, SharedLayout};
+use crate::sim::lane_bits::DataPath;
+use crate::sim::memory::GlobalMemory;
 use crate::sim::metrics::Metrics;
+use crate::sim::shared_global::{SharedGlobal, Undo};
 use crate::sim::warp::Warp;
+
+/// Why a warp's run stopped (`warp_run.rs`, `gang.rs`).
+pub(super) enum WarpStop {
+    /// The warp cannot issue (waiting at a barrier, or finished while others go on).
+    Waits,
+    /// Its block finished and was retired.
+    BlockDone,
+    /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
+    /// without progress, or an order-sensitive access): run the launch sequentially.
+    Refused,
+}
 
 /// A global byte range `[lo, hi)` a warp instruction accessed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -507,13 +518,16 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
     false
 }
 
-/// What the sub-machines need from the launch, shareable across threads.
-pub(super) struct Template {
-    kernel: Kernel,
-    launch: Launch,
-    layout: SharedLayout,
-    params: Vec<u64>,
-    max_steps: u64,
+impl Machine {
+    /// What puts global memory back as it was before a whole run, should a rule fail ([`Undo::point`]).
+    pub(super) fn undo_point(&self) -> Undo {
+        Undo::point(&self.global, self.launch_memory)
+    }
+
+    /// Puts global memory back (no view of it may be left).
+    pub(super) fn undo(&mut self, undo: Undo) {
+        undo.restore(&mut self.global, &self.launch);
+    }
 }
 
 impl Machine {
@@ -546,6 +560,7 @@ impl Machine {
             layout: self.layout.clone(),
             params: self.params.clone(),
             max_steps: self.max_steps,
+            tuning: self.tuning,
         }
     }
 
@@ -577,6 +592,8 @@ impl Machine {
             last_atomic: Default::default(),
             mem_epoch: 0,
             schedule_seed: None,
+            tuning: t.tuning,
+            path: DataPath::new(t.tuning.portable),
             shared_scratch: Vec::with_capacity(32),
             par: Some(Box::new(ParState::new(view, &t.kernel))),
             ran_parallel: false,
@@ -616,7 +633,7 @@ impl Machine {
                 let mut issued = self.steps > before;
                 for w in 0..warps {
                     let warp = &mut self.blocks[0].warps[w];
-                    if warp.candidate().is_none_or(|(pc, _)| groupable(warp, &kernel, pc)) {
+                    if warp.candidate().is_none_or(|(pc, _)| warp.model.may_join_group(&kernel, pc)) {
                         continue;
                     }
                     let before = self.steps;
@@ -682,7 +699,7 @@ impl Machine {
         let mut mem_epoch = 0;
         for r in &results {
             let Some(m) = r.as_ref() else {
-                if std::env::var_os("WARPDBG_PAR_DEBUG").is_some() {
+                if self.tuning.explain_refusals {
                     eprintln!("parallel: a block range failed");
                 }
                 return None;
@@ -715,14 +732,6 @@ impl Machine {
         self.ran_parallel = true;
         Some(Outcome::Completed)
     }
-}
-
-/// How many threads [`map_on_threads`] spreads over.
-pub(super) fn threads() -> usize {
-    #[cfg(feature = "parallel")]
-    return rayon::current_num_threads();
-    #[cfg(not(feature = "parallel"))]
-    1
 }
 
 /// `f` of `0..n`, in order, computed on rayon's threads (one after another without the `parallel` feature,

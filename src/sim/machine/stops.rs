@@ -8,7 +8,7 @@
 
 use super::{BlockState, Issue, Machine, Outcome};
 use crate::ir::{Kernel, Pc};
-use crate::sim::LaneMask;
+use crate::sim::lane_mask::LaneMask;
 
 /// What ends one scheduling decision of [`Machine::step_once`].
 pub(super) enum Step {

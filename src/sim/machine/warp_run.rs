@@ -5,35 +5,27 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-use super::parallel::{UninitSeen, keep_uninit_reads};
-use super::{BlockState, Machine, QUIET_REFUSED, SharedGlobal};
+use super::parallel::{UninitSeen, WarpStop, keep_uninit_reads};
+use super::{BlockState, Machine, QUIET_REFUSED};
+use crate::sim::shared_global::SharedGlobal;
 
 use crate::front::launch::{Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Ctx, Effect, Flow};
+use crate::sim::lane_bits::DataPath;
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
 use crate::sim::memory::{GlobalMemory, SharedLayout};
 use crate::sim::metrics::Metrics;
-use crate::sim::warp::{Warp, WarpModel};
-
-/// Why a warp's run stopped.
-pub(super) enum WarpStop {
-    /// The warp cannot issue (waiting at a barrier, or finished while others go on).
-    Waits,
-    /// Its block finished and was retired.
-    BlockDone,
-    /// The result could differ from the sequential run's (a fault, a hazard, the step limit, a long run
-    /// without progress, or an order-sensitive access): run the launch sequentially.
-    Refused,
-}
+use crate::sim::model::BackEdge;
+use crate::sim::warp::Warp;
 
 /// The data-path context of a whole run's issues in `block`, beside the block's warps and spin records
 /// (borrowed apart, so that both can be used at once). Global memory is `view`, and the bytes an instruction
 /// touches, global and shared, are kept in `touched`. Lanes start at thread 0: callers set `base`.
 pub(super) fn run_parts<'a>(
     kernel: &'a Kernel,
-    (layout, global, launch): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch),
+    (layout, global, launch, path): (&'a SharedLayout, &'a mut GlobalMemory, &'a Launch, DataPath),
     block: &'a mut BlockState,
     view: &'a SharedGlobal,
     touched: &'a mut exec::Touched,
@@ -67,6 +59,7 @@ pub(super) fn run_parts<'a>(
         touched: Some(touched),
         // (Kernels that read counters never run here: `Machine::parallel_eligible`.)
         counters: exec::Counters::default(),
+        path,
     };
     (ctx, &mut block.warps, &mut block.spin_seen)
 }
@@ -88,28 +81,14 @@ pub(super) fn after_general(
     ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
 }
 
-/// Whether a warp at `pc` may issue with a group of warps (`gang.rs`): always in pre-Volta; in ITS when its
-/// threads are one group and `pc` is not a `_sync` intrinsic that waits for lanes.
-pub(super) fn groupable(warp: &Warp, kernel: &Kernel, pc: Pc) -> bool {
-    match &warp.model {
-        WarpModel::PreVolta { .. } => true,
-        WarpModel::Its(m) => m.is_converged() && !waits_for_lanes(&kernel.instrs[pc.0 as usize]),
-    }
-}
-
-/// ITS: instructions that wait for the lanes their mask names (`Machine::its_warp_sync_wait`).
-pub(super) fn waits_for_lanes(i: &Instr) -> bool {
-    matches!(i, Instr::SyncWarp { .. } | Instr::Shfl { .. } | Instr::Vote { .. })
-}
-
 impl Machine {
     /// Runs warp `w` of the resident block (slot 0), which cannot issue with a group of warps (`gang.rs`),
     /// until it cannot issue or, having issued, could issue with a group again; `view` is the shared global
     /// memory.
     pub(super) fn run_warp(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
         #[cfg(target_arch = "x86_64")]
-        if crate::sim::lane_bits::use_avx2() {
-            // SAFETY: the CPU has AVX2 (`use_avx2` checked).
+        if self.path.avx2() {
+            // SAFETY: the CPU has AVX2 (the machine's `DataPath` says so only then).
             return unsafe { self.run_warp_avx2(kernel, program, view, w) };
         }
         self.run_warp_here(kernel, program, view, w)
@@ -124,15 +103,15 @@ impl Machine {
 
     #[inline(always)]
     fn run_warp_here(&mut self, kernel: &Kernel, program: &Program, view: &SharedGlobal, w: usize) -> WarpStop {
-        let its = self.launch.mode == Mode::Its;
         let start = self.steps;
         while let Some((pc, mask)) = self.blocks[0].warps[w].candidate() {
-            if self.steps > start && groupable(&self.blocks[0].warps[w], kernel, pc) {
+            let model = &self.blocks[0].warps[w].model;
+            if self.steps > start && model.may_join_group(kernel, pc) {
                 return WarpStop::Waits;
             }
             let instr = &kernel.instrs[pc.0 as usize];
-            if its && waits_for_lanes(instr) {
-                if self.its_warp_sync_wait(0, w, pc, mask, instr) {
+            if model.waits_for_lanes(instr) {
+                if self.warp_sync_wait(0, w, pc, mask, instr) {
                     continue;
                 }
                 if let Some(stop) = self.issue_alone(kernel, w, pc, mask) {
@@ -189,14 +168,14 @@ impl Machine {
         mut pc: Pc,
         mut mask: LaneMask,
     ) -> Option<(Pc, LaneMask, Option<Effect>)> {
-        let its = self.launch.mode == Mode::Its;
-        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, .. } = self;
+        let Machine { blocks, layout, global, metrics, steps, max_steps, mem_epoch, par, launch, path, .. } = self;
         let p = par.as_mut()?;
         let block = &mut blocks[0];
         p.enter(block.linear, block.barrier_epoch);
         let warp_key = block.linear * launch.warps_per_block() + w as u64;
         let mut touched = exec::Touched::default();
-        let (mut ctx, warps, spin_seen) = run_parts(kernel, (layout, global, launch), block, view, &mut touched, pc);
+        let (mut ctx, warps, spin_seen) =
+            run_parts(kernel, (layout, global, launch, *path), block, view, &mut touched, pc);
         ctx.base = w * 32;
         let warp = &mut warps[w];
         // Totals kept here and added once: one increment per issue of a few counters in memory is a
@@ -219,7 +198,7 @@ impl Machine {
                 // before another group may join) issues one instruction at a time below.
                 let n = program.straight[pc.0 as usize];
                 if n > 1 && *steps + issued + (n as u64) < *max_steps {
-                    let (start, len) = (pc, stretch_len(&warp.model, kernel, mask, pc, n));
+                    let (start, len) = (pc, warp.model.stretch_len(kernel, mask, pc, n));
                     while pc.0 < start.0 + len {
                         let op = program.ops[pc.0 as usize];
                         match exec::execute_decoded(&mut ctx, pc, op, &act) {
@@ -287,13 +266,7 @@ impl Machine {
                 // (Terminators never go on to the next instruction: jumps, branches and exits.)
                 if matches!(effect, Effect::Next) {
                     let next = Pc(pc.0 + 1);
-                    let alone = match &warp.model {
-                        WarpModel::PreVolta { .. } => true,
-                        WarpModel::Its(m) => {
-                            m.keeps_running(mask, next) && !waits_for_lanes(&kernel.instrs[next.0 as usize])
-                        }
-                    };
-                    if alone {
+                    if warp.model.keeps_running_to(kernel, mask, next) {
                         quiet.step(progressed);
                         if quiet.run >= QUIET_REFUSED || p.order_sensitive {
                             break 'group None;
@@ -313,20 +286,21 @@ impl Machine {
                 // Divergent: split below.
                 Effect::Branch { .. } => None,
                 _ => {
-                    sync_model(warp, mask, model_pc, pc);
+                    warp.model.catch_up(mask, model_pc, pc);
                     p.progressed = progressed;
                     break Some((pc, mask, Some(effect)));
                 }
             };
             if let Some(next) = next {
-                // A backward jump in ITS yields and may be a spin loop: the general path decides, unless the
+                // A backward jump may yield and be a spin loop (ITS): the general path decides, unless the
                 // warp is one group (nothing to yield to, and no thread waits for a spinner: the spin record
                 // just clears).
-                if its && next <= pc {
-                    match &warp.model {
-                        WarpModel::Its(m) if m.is_converged() => spin_seen[w].clear(),
-                        _ => {
-                            sync_model(warp, mask, model_pc, pc);
+                if next <= pc {
+                    match warp.model.back_edge() {
+                        BackEdge::Free => {}
+                        BackEdge::ClearsSpin => spin_seen[w].clear(),
+                        BackEdge::General => {
+                            warp.model.catch_up(mask, model_pc, pc);
                             p.progressed = progressed;
                             break Some((pc, mask, Some(effect)));
                         }
@@ -337,18 +311,13 @@ impl Machine {
                 {
                     metrics.count_branch(site.line, false);
                 }
-                match &mut warp.model {
-                    WarpModel::PreVolta { stack, .. } => {
-                        stack.advance(next);
-                        if matches!(effect, Effect::Branch { .. }) {
-                            metrics.max_stack_depth = metrics.max_stack_depth.max(stack.depth() as u32);
-                        }
-                    }
-                    WarpModel::Its(m) => m.advance(mask, pc, next),
+                warp.model.advance(mask, pc, next);
+                if matches!(effect, Effect::Branch { .. }) {
+                    metrics.note_stack_depth(warp.model.depth());
                 }
             } else {
                 // The warp splits as `Machine::apply` would split it, and goes on with the side its model picks.
-                sync_model(warp, mask, model_pc, pc);
+                warp.model.catch_up(mask, model_pc, pc);
                 warp.diverge(metrics, pc, mask, effect, *steps + issued);
             }
             quiet.step(progressed);
@@ -357,8 +326,8 @@ impl Machine {
             }
             match warp.candidate() {
                 // A warp that could issue with a group again goes back to its caller.
-                Some((npc, _)) if groupable(warp, kernel, npc) => break Some((pc, mask, None)),
-                Some((npc, nmask)) if !(its && waits_for_lanes(&kernel.instrs[npc.0 as usize])) => {
+                Some((npc, _)) if warp.model.may_join_group(kernel, npc) => break Some((pc, mask, None)),
+                Some((npc, nmask)) if !warp.model.waits_for_lanes(&kernel.instrs[npc.0 as usize]) => {
                     (pc, mask) = (npc, nmask);
                     model_pc = pc;
                 }
@@ -370,35 +339,5 @@ impl Machine {
         metrics.warp_instructions += issued;
         metrics.thread_instructions += threads;
         out
-    }
-}
-
-/// How many instructions of the straight stretch of `n` at `pc` the group `mask` may issue in one go: all of
-/// them in pre-Volta (a basic block's instructions run in order with the same lanes); in ITS, while the
-/// scheduler would keep running the group at each next instruction (the last one of the stretch included,
-/// which must not be a `_sync` intrinsic that waits for lanes).
-#[inline(always)]
-fn stretch_len(model: &WarpModel, kernel: &Kernel, mask: LaneMask, pc: Pc, n: u32) -> u32 {
-    let WarpModel::Its(m) = model else { return n };
-    let mut len = 0;
-    while len < n {
-        let next = Pc(pc.0 + len + 1);
-        if !m.keeps_running(mask, next) || kernel.instrs.get(next.0 as usize).is_some_and(waits_for_lanes) {
-            break;
-        }
-        len += 1;
-    }
-    len
-}
-
-/// Tells the warp's model that its lanes `mask` moved from `from` to `to` inside one basic block (a
-/// forward move that neither reconverges nor yields).
-fn sync_model(warp: &mut Warp, mask: LaneMask, from: Pc, to: Pc) {
-    if from == to {
-        return;
-    }
-    match &mut warp.model {
-        WarpModel::PreVolta { stack, .. } => stack.advance(to),
-        WarpModel::Its(m) => m.advance(mask, from, to),
     }
 }

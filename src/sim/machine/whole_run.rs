@@ -14,9 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
-use super::parallel::{Template, threads};
-use super::shared_global::{SharedGlobal, Undo};
+use super::template::{Template, threads};
 use super::{Machine, Outcome};
+use crate::sim::shared_global::{SharedGlobal, Undo};
 
 /// A whole run in progress.
 pub(super) struct WholeRun {

@@ -13,9 +13,7 @@ use super::source::highlight;
 use super::warps::lane_bar;
 use crate::debug::compare::{Compare, NAMES};
 use crate::debug::session::Session;
-use crate::sim::inspect;
-use crate::sim::lane_mask::threads_phrase;
-use crate::sim::{Machine, Outcome};
+use crate::sim::{Machine, Outcome, inspect, threads_phrase};
 use crate::tui::app::{App, Overlay};
 use crate::tui::theme::{BannerKind, Theme};
 

@@ -9,17 +9,14 @@ use ratatui::widgets::Wrap;
 
 use super::warps::lane_bar;
 use super::{pane_block, paragraph};
-use crate::ir::Pc;
-use crate::sim::inspect;
-use crate::sim::lane_mask::format_ranges;
-use crate::sim::warp::WarpModel;
+use crate::sim::format_ranges;
+use crate::sim::inspect::{self, NoteKind};
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let m = &app.session.machine;
     let k = &m.kernel;
-    let line_of = |pc: Pc| if pc == Pc::EXIT { "exit".to_string() } else { format!("L{}", k.line(pc)) };
     let mut out: Vec<Line> = vec![];
     let sel = app.selected.and_then(|s| m.blocks.iter().find(|b| b.linear == s.block).map(|b| (b, s.warp)));
     let title = match sel {
@@ -33,55 +30,23 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let v: Vec<u32> = mask.iter().collect();
             format_ranges(&v)
         };
-        match &w.model {
-            WarpModel::PreVolta { stack, at_barrier } => {
-                out.push(Line::styled("SIMT stack (top first): pc, reconvergence pc, mask", t.dim()));
-                for (i, e) in stack.entries.iter().enumerate().rev() {
-                    let top = i + 1 == stack.entries.len();
-                    let rpc = if e.rpc == Pc::EXIT {
-                        "exit".to_string()
-                    } else {
-                        format!("{} ({})", e.rpc.0, line_of(e.rpc))
-                    };
-                    out.push(Line::styled(
-                        format!("{}#{i}  pc {} ({})  rpc {rpc}", if top { "▶ " } else { "  " }, e.pc.0, line_of(e.pc)),
-                        if top { t.fg(t.warp_marker).add_modifier(Modifier::BOLD) } else { t.fg(t.foreground) },
-                    ));
-                    let mut spans = vec![Span::raw("    ")];
-                    spans.extend(lane_bar(t, e.mask, w.live, 32));
-                    mark_lane(&mut spans, app.lane);
-                    spans.push(Span::styled(format!(" {}", lanes(e.mask)), t.dim()));
-                    out.push(Line::from(spans));
-                }
-                if let Some(pc) = at_barrier {
-                    out.push(Line::styled(
-                        format!("waiting at the __syncthreads() on line {}", k.line(*pc)),
-                        t.fg(t.builtin),
-                    ));
-                }
-            }
-            WarpModel::Its(its) => {
-                out.push(Line::styled("Threads by PC (ITS: every thread has its own PC)", t.dim()));
-                for (pc, mask, what) in inspect::thread_groups(w) {
-                    out.push(Line::styled(format!("  {} pc {}: {what}", line_of(pc), pc.0), t.fg(t.foreground)));
-                    let mut spans = vec![Span::raw("    ")];
-                    spans.extend(lane_bar(t, mask, w.live, 32));
-                    mark_lane(&mut spans, app.lane);
-                    spans.push(Span::styled(format!(" {}", lanes(mask)), t.dim()));
-                    out.push(Line::from(spans));
-                }
-                for cb in &its.barriers {
-                    out.push(Line::styled(
-                        format!(
-                            "  convergence barrier: lanes {} reconverge at {} (branch at {})",
-                            lanes(cb.members),
-                            line_of(cb.reconv),
-                            line_of(cb.branch)
-                        ),
-                        t.fg(t.reconvergence),
-                    ));
-                }
-            }
+        let detail = inspect::detail(k, w);
+        out.push(Line::styled(detail.heading, t.dim()));
+        for row in detail.rows {
+            let style = if row.current { t.fg(t.warp_marker).add_modifier(Modifier::BOLD) } else { t.fg(t.foreground) };
+            out.push(Line::styled(row.text, style));
+            let mut spans = vec![Span::raw("    ")];
+            spans.extend(lane_bar(t, row.lanes, w.live, 32));
+            mark_lane(&mut spans, app.lane);
+            spans.push(Span::styled(format!(" {}", lanes(row.lanes)), t.dim()));
+            out.push(Line::from(spans));
+        }
+        for note in detail.notes {
+            let color = match note.kind {
+                NoteKind::Barrier => t.builtin,
+                NoteKind::Reconvergence => t.reconvergence,
+            };
+            out.push(Line::styled(note.text, t.fg(color)));
         }
         // Barrier arrivals in the block.
         let arrived: u32 = b.warps.iter().map(|w| w.at_barrier().count()).sum();

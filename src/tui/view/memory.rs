@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::{pane_block, paragraph};
 use crate::sim::alu::display;
-use crate::sim::memory::shared_load;
+use crate::sim::shared_load;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {

@@ -6,8 +6,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::{pane_block, paragraph};
-use crate::sim::banks::bank_matrix;
-use crate::sim::lane_mask::format_ranges;
+use crate::sim::format_ranges;
+use crate::sim::inspect::bank_matrix;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {

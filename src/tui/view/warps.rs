@@ -73,7 +73,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let m = &app.session.machine;
     let inner_w = area.width.saturating_sub(2) as usize;
     let list = app.warp_list();
-    let label = |b: &crate::sim::machine::BlockState| {
+    let label = |b: &crate::sim::BlockState| {
         if m.launch.grid.y == 1 && m.launch.grid.z == 1 { b.idx.x.to_string() } else { b.idx.to_string() }
     };
     let blk_w = m.blocks.iter().map(|b| label(b).len()).max().unwrap_or(0).max(3);

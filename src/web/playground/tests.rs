@@ -20,7 +20,7 @@ fn terminal_screen(mode: Mode, steps: u64, cols: u16, rows: u16) -> String {
     }
     app.size = (cols, rows);
     app.stopped(&crate::debug::session::Stop::Stepped);
-    update::keep_cursor_visible(&mut app);
+    scroll::keep_cursor_visible(&mut app);
     view::buffer_text(&view::render_buffer(&app, cols, rows))
 }
 

@@ -1,11 +1,12 @@
-//! Global memory during a whole run: the view the blocks on several threads share ([`SharedGlobal`]), and
-//! what puts it back when the run's rule fails ([`Undo`]).
+//! Global memory during a whole run (`machine/parallel.rs`): the view the blocks on several threads share
+//! ([`SharedGlobal`]), which the data path (`exec`) reads and writes through, and what puts it back when the
+//! run's rule fails ([`Undo`]).
 
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
-use super::Machine;
+use crate::front::launch::Launch;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, Space};
 
@@ -77,7 +78,7 @@ unsafe impl Sync for SharedGlobal {}
 impl SharedGlobal {
     /// None when an allocation is not 8-byte aligned on the host (atomics need natural alignment). `undo`
     /// names the allocations not all written yet, whose initcheck bits the run marks and checks.
-    pub(super) fn new(mem: &mut GlobalMemory, undo: &Undo) -> Option<SharedGlobal> {
+    pub fn new(mem: &mut GlobalMemory, undo: &Undo) -> Option<SharedGlobal> {
         let mut allocs = vec![];
         for (index, a) in mem.allocs.iter_mut().enumerate() {
             let ptr = a.data.as_mut_ptr();
@@ -294,7 +295,7 @@ const PAGE: u64 = 4096;
 /// The pages of a program's device memory that a whole run changed, as they were before: a store saves a page
 /// before it first changes it (and one finding it being saved waits), so putting them back gives the memory
 /// before the run, whatever the run did.
-pub(super) struct Journal {
+pub struct Journal {
     /// Per allocation, per page: `FREE`, `SAVING` or `SAVED`.
     state: Vec<Box<[AtomicU8]>>,
     saved: Mutex<Vec<SavedPage>>,
@@ -344,8 +345,8 @@ impl Journal {
     }
 }
 
-/// How global memory is put back when a whole run's rule fails ([`Machine::undo_point`]).
-pub(super) enum Undo {
+/// How global memory is put back when a whole run's rule fails ([`Undo::point`]).
+pub enum Undo {
     /// Made again from the launch (a kernel file's arrays).
     Launch,
     /// The pages of a program's device memory the run changed, as they were before it (saved by the stores
@@ -354,32 +355,33 @@ pub(super) enum Undo {
     Journal(Arc<Journal>, Vec<(u64, Vec<u64>)>),
 }
 
-impl Machine {
-    /// What puts global memory back as it was before a whole run, should a rule fail: a kernel file's launch
-    /// makes it again (cheaper than saving pages, which the accepted runs, nearly all of them, would pay
-    /// for); a program's launch, whose memory the host made, saves each page before a store first changes it
-    /// (a copy of all of it cost a launch over 3 GiB of arrays a second, most of it for arrays it only read).
-    pub(super) fn undo_point(&self) -> Undo {
-        if self.launch_memory {
+impl Undo {
+    /// What puts `global` back as it was before a whole run, should a rule fail: a kernel file's launch
+    /// (`from_launch`: the memory is the launch's own) makes it again (cheaper than saving pages, which the
+    /// accepted runs, nearly all of them, would pay for); a program's launch, whose memory the host made,
+    /// saves each page before a store first changes it (a copy of all of it cost a launch over 3 GiB of arrays
+    /// a second, most of it for arrays it only read).
+    pub fn point(global: &GlobalMemory, from_launch: bool) -> Undo {
+        if from_launch {
             Undo::Launch
         } else {
-            let journal = Journal::new(self.global.allocs.iter().map(|a| a.data.len() as u64));
-            let init = self.global.init.as_ref().map_or(vec![], |s| s.unwritten_copies());
+            let journal = Journal::new(global.allocs.iter().map(|a| a.data.len() as u64));
+            let init = global.init.as_ref().map_or(vec![], |s| s.unwritten_copies());
             Undo::Journal(Arc::new(journal), init)
         }
     }
 
-    /// Puts global memory back (no view of it may be left).
-    pub(super) fn undo(&mut self, undo: Undo) {
-        match undo {
-            Undo::Launch => self.global = GlobalMemory::from_launch(&self.launch).0,
+    /// Puts `global`, the memory of `launch`, back (no view of it may be left).
+    pub fn restore(self, global: &mut GlobalMemory, launch: &Launch) {
+        match self {
+            Undo::Launch => *global = GlobalMemory::from_launch(launch).0,
             Undo::Journal(journal, init) => {
                 let saved = std::mem::take(&mut *journal.saved.lock().unwrap_or_else(|e| e.into_inner()));
                 for (alloc, page, bytes) in saved {
                     let at = page as usize * PAGE as usize;
-                    self.global.allocs[alloc].data[at..at + bytes.len()].copy_from_slice(&bytes);
+                    global.allocs[alloc].data[at..at + bytes.len()].copy_from_slice(&bytes);
                 }
-                if let Some(shadow) = self.global.init.as_mut() {
+                if let Some(shadow) = global.init.as_mut() {
                     shadow.restore(init);
                 }
             }

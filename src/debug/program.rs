@@ -19,12 +19,12 @@ use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
 
-use super::CompiledProgram;
-use super::device::{LaunchHook, SimDevice};
 use crate::debug::breakpoint::{Breakpoint, Kind};
 use crate::debug::session::Session;
 use crate::front::launch::{Dim3, Mode};
 use crate::host::{HostEnd, HostVar, JitMode, LaunchRequest};
+use crate::program::device::{LaunchHook, SimDevice};
+use crate::program::{CompiledProgram, RunOptions};
 use crate::sim::{Config, Machine, Outcome};
 
 /// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
@@ -191,8 +191,9 @@ impl Runner {
                 dev.hook = Some(Box::new(hook));
                 let (mut o, mut e) = (out.clone(), out);
                 let (end, rt, status) =
-                    super::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);
-                let _ = rep_w.write_all(super::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
+                    crate::program::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);
+                let _ =
+                    rep_w.write_all(crate::program::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
                 ProgramEnd { status, end }
             };
             if let HostEnd::Error(e) = &ended.end {
@@ -250,8 +251,6 @@ pub struct ProgramDebug {
     /// How the program ended, once it has.
     pub ended: Option<ProgramEnd>,
 }
-
-pub use super::RunOptions;
 
 impl ProgramDebug {
     /// Runs the program's host code up to `target` (launches before it at full speed) and returns the session

@@ -4,6 +4,11 @@
 //! theme, breakpoints, screen size); every later line is an event with its time offset in milliseconds: an
 //! action (by name, with the step count and a checksum of the state after it), an instructor's note, a resize,
 //! or the end (with the final step count and a checksum of the final memory).
+//!
+//! The format lives with the TUI because it records the TUI: its actions ([`super::action::Action`] by name),
+//! mouse events at screen cells, the screen size and the theme. Everything that reads or writes recordings
+//! (the terminal's recorder, replay, export, the web playground, the command line) sits at or above the TUI;
+//! the checksums it stores are the debugging layer's ([`crate::debug::checksum`]).
 
 #[cfg(feature = "native")]
 use std::fs::{File, OpenOptions};
@@ -14,7 +19,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::front::launch::{Mode, Overrides};
-use crate::sim::Machine;
 
 pub const FORMAT: &str = "warpdbg-session";
 pub const VERSION: u32 = 1;
@@ -130,8 +134,7 @@ impl EventKind {
     pub fn invalid(&self) -> Option<String> {
         match self {
             EventKind::Action { name, .. } => {
-                let known =
-                    serde_json::from_value::<crate::tui::action::Action>(serde_json::Value::String(name.clone()));
+                let known = serde_json::from_value::<super::action::Action>(serde_json::Value::String(name.clone()));
                 known.is_err().then(|| format!("unknown action `{name}`"))
             }
             EventKind::Mouse { button, .. } => {
@@ -289,33 +292,4 @@ impl Recorder {
         self.file.write_all(format!("{line}\n").as_bytes())?;
         self.file.flush()
     }
-}
-
-/// FNV-1a, fixed here so checksums mean the same in every warpdbg build.
-pub fn fnv1a(bytes: impl IntoIterator<Item = u8>, mut h: u64) -> u64 {
-    for b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// A cheap checksum of where the simulation is (step count, outcome, counters).
-pub fn state_check(m: &Machine) -> String {
-    let mt = &m.metrics;
-    let outcome = m.outcome().map_or("running", |o| o.name());
-    let nums = [m.steps, mt.warp_instructions, mt.thread_instructions, mt.branches, mt.divergent_branches];
-    let h = fnv1a(nums.iter().flat_map(|n| n.to_le_bytes()).chain(outcome.bytes()), FNV_OFFSET);
-    format!("{h:016x}")
-}
-
-/// A checksum of all global memory.
-pub fn memory_check(m: &Machine) -> String {
-    let mut h = FNV_OFFSET;
-    for a in &m.global.allocs {
-        h = fnv1a(a.name.bytes().chain(a.data.iter().copied()), h);
-    }
-    format!("{h:016x}")
 }

@@ -2,12 +2,29 @@
 
 use std::collections::BTreeMap;
 
-use super::its::ThreadState;
-use super::lane_mask::{LaneMask, format_ranges, threads_phrase};
-use super::machine::{Machine, Outcome, Stuck, Wait, WaitKind};
-use super::warp::WarpModel;
+use super::{Machine, Outcome, Stuck, Wait, WaitKind};
 use crate::front::launch::Dim3;
 use crate::ir::{Instr, Kernel, Pc};
+use crate::sim::lane_mask::{LaneMask, format_ranges, threads_phrase};
+use crate::sim::model::LaneStop;
+use crate::sim::race::Race;
+
+impl Machine {
+    /// The deadlock outcome, explained: no warp can issue.
+    pub(super) fn explain_deadlock(&self) -> Outcome {
+        deadlock(self)
+    }
+
+    /// The livelock outcome, explained: the machine state repeats with no thread finishing.
+    pub(super) fn explain_livelock(&self) -> Outcome {
+        livelock(self)
+    }
+
+    /// Hazard text for the shared-memory race `r`.
+    pub(super) fn shared_race_text(&self, r: &Race) -> String {
+        shared_race(self, r)
+    }
+}
 
 /// Hazard text for a pre-Volta `__syncthreads()` reached by only part of a warp.
 pub fn divergent_barrier(
@@ -55,20 +72,11 @@ fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
             let spot = if !w.live.contains(l) {
                 Spot::Exited
             } else {
-                match &w.model {
-                    WarpModel::PreVolta { at_barrier: Some(pc), .. } => Spot::Barrier(*pc),
-                    WarpModel::PreVolta { stack, .. } => {
-                        Spot::Other(stack.entries.iter().rev().find(|e| e.mask.contains(l)).map_or(Pc(0), |e| e.pc))
-                    }
-                    WarpModel::Its(its) => {
-                        let pc = its.pc[l as usize];
-                        match its.state(l) {
-                            ThreadState::AtBarrier => Spot::Barrier(pc),
-                            ThreadState::Converging => Spot::Convergence(pc),
-                            ThreadState::WarpSync => Spot::WarpSync(pc),
-                            _ => Spot::Other(pc),
-                        }
-                    }
+                match w.model.lane_stop(l) {
+                    LaneStop::Barrier(pc) => Spot::Barrier(pc),
+                    LaneStop::Convergence(pc) => Spot::Convergence(pc),
+                    LaneStop::WarpSync(pc) => Spot::WarpSync(pc),
+                    LaneStop::Running(pc) => Spot::Other(pc),
                 }
             };
             out.entry(spot).or_default().push(tid);
@@ -97,7 +105,7 @@ fn describe(m: &Machine, spot: Spot, tids: &[u32]) -> String {
 }
 
 /// No warp can issue: explain every place threads wait, block by block.
-pub fn deadlock(m: &Machine) -> Outcome {
+fn deadlock(m: &Machine) -> Outcome {
     let mut waits = vec![];
     let mut text = String::new();
     let mut barrier_lines_per_warp = false;
@@ -133,10 +141,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
             let mut pcs: Vec<Pc> = w
                 .lane_pcs()
                 .into_iter()
-                .filter(|(l, _)| {
-                    w.at_barrier().contains(*l)
-                        || matches!(&w.model, WarpModel::Its(i) if i.state(*l) == ThreadState::Converging)
-                })
+                .filter(|(l, _)| matches!(w.model.lane_stop(*l), LaneStop::Barrier(_) | LaneStop::Convergence(_)))
                 .map(|(_, pc)| pc)
                 .collect();
             pcs.sort();
@@ -159,7 +164,7 @@ pub fn deadlock(m: &Machine) -> Outcome {
 }
 
 /// The machine state repeats with no thread finishing: explain who spins and who waits for them.
-pub fn livelock(m: &Machine) -> Outcome {
+fn livelock(m: &Machine) -> Outcome {
     let mut waits = vec![];
     let mut text = String::new();
     let recent: Vec<(usize, u32, Pc, LaneMask)> = m.recent().collect();
@@ -218,7 +223,7 @@ pub fn livelock(m: &Machine) -> Outcome {
                 tids: tids(spin_lanes),
                 message: spin_msg,
             });
-            if let WarpModel::PreVolta { stack, .. } = &w.model {
+            if let Some(stack) = w.model.simt_stack() {
                 for e in stack.entries.iter().rev().skip(1) {
                     let waiting = e.mask.minus(spin_lanes);
                     if waiting.is_empty() {
@@ -307,7 +312,7 @@ pub fn livelock(m: &Machine) -> Outcome {
 }
 
 /// Hazard text for a shared-memory race, with compute-sanitizer racecheck's first line.
-pub fn shared_race(m: &Machine, r: &crate::sim::race::Race) -> String {
+fn shared_race(m: &Machine, r: &Race) -> String {
     let kind = |w: bool| if w { "Write" } else { "Read" };
     let verb = |w: bool| if w { "wrote" } else { "read" };
     let (l1, l2) = (m.kernel.line(r.first.pc), m.kernel.line(r.second.pc));

@@ -1,0 +1,326 @@
+//! What the data path works on: the context of one warp's instruction ([`Ctx`]), with its register and
+//! memory accesses (race detection, whole runs' touched ranges), and what an instruction reports ([`Effect`],
+//! [`ExecError`], [`Note`]).
+
+use crate::front::launch::Dim3;
+use crate::front::tast::Special;
+use crate::ir::{BranchSite, Kernel, Operand, Pc, Reg, Ty};
+use crate::sim::lane_bits::DataPath;
+use crate::sim::lane_mask::LaneMask;
+use crate::sim::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
+use crate::sim::race::{Access, Race, RaceShadow};
+
+/// What the instruction does to control flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    Next,
+    Jump(Pc),
+    Branch {
+        taken: LaneMask,
+        then_pc: Pc,
+        else_pc: Pc,
+        reconv: Pc,
+        site: BranchSite,
+    },
+    Exit,
+    SyncThreads,
+    /// `__syncwarp(mask)`: the lanes named (the executing lanes' mask operand).
+    SyncWarp(LaneMask),
+}
+
+/// Why execution stopped in a lane.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExecError {
+    Memory {
+        lane: u32,
+        access: AccessKind,
+        size: u32,
+        addr: u64,
+        err: MemError,
+    },
+    DivideByZero {
+        lane: u32,
+    },
+    /// `assert` found its condition false; `text` indexes the kernel's strings.
+    Assert {
+        lane: u32,
+        text: u32,
+    },
+}
+
+impl std::fmt::Display for ExecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ExecError::Memory { lane, access, size, addr, err } => {
+                write!(f, "lane {lane}: {}-byte {} at {addr:#x}: {err}", size, access.word())
+            }
+            ExecError::DivideByZero { lane } => write!(f, "lane {lane}: integer division by zero"),
+            ExecError::Assert { lane, .. } => write!(f, "lane {lane}: assertion failed"),
+        }
+    }
+}
+
+impl std::error::Error for ExecError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ExecError::Memory { err, .. } => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// Things worth telling the student that do not stop the machine.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Note {
+    /// A shuffle read from a lane that was not executing it (undefined).
+    ShuffleInactive {
+        lane: u32,
+        src: u32,
+    },
+    /// A `_sync` intrinsic named lanes that were not executing it.
+    SyncMaskInactive {
+        named: LaneMask,
+        active: LaneMask,
+    },
+    Printf {
+        lane: u32,
+        text: String,
+    },
+    /// An atomic that changed memory (who last wrote a lock, for explanations).
+    AtomicWrite {
+        lane: u32,
+        addr: u64,
+    },
+    SharedRace(Race),
+    /// A global read of bytes nothing wrote (the initcheck of whole programs).
+    UninitRead {
+        lane: u32,
+        addr: u64,
+    },
+    /// A launch from device code: kernel name (a [`Kernel::strings`] index), configuration, argument bits.
+    Launch {
+        lane: u32,
+        kernel: u32,
+        config: [u32; 7],
+        args: Vec<u64>,
+    },
+}
+
+/// Everything the data path touches.
+pub struct Ctx<'a> {
+    pub kernel: &'a Kernel,
+    /// The block's registers: register `r` of thread `t` at `r * stride + t`.
+    pub regs: &'a mut [u64],
+    pub stride: usize,
+    /// Thread index of lane 0 of this warp within the block.
+    pub base: usize,
+    pub shared: &'a mut [u8],
+    pub layout: &'a SharedLayout,
+    pub global: &'a mut GlobalMemory,
+    pub block_idx: Dim3,
+    pub block_dim: Dim3,
+    pub grid_dim: Dim3,
+    /// Set when a store or atomic changed a value (progress, for livelock detection).
+    pub wrote: bool,
+    pub notes: Vec<Note>,
+    /// Shared-memory race detection: the block's shadow, its epochs, and whether warps run in lockstep.
+    pub race: Option<RaceCtx<'a>>,
+    /// The instruction executing (set by [`execute`]).
+    pub pc: Pc,
+    /// Shared-memory accesses of this instruction: (lane, byte offset), for bank-conflict counting.
+    pub shared_accesses: Vec<(u32, u32)>,
+    /// Whole runs on several cores: global memory is this view, shared with the other blocks' runs, instead
+    /// of `global`; the global bytes this instruction touched are tracked in `touched`.
+    pub par: Option<&'a crate::sim::shared_global::SharedGlobal>,
+    /// `[lo, hi)` of the global bytes this instruction accessed (`lo > hi`: none), tracked with `par`.
+    pub touched: Option<&'a mut Touched>,
+    /// What `clock()` and the reducing barriers' results read ([`Instr::ReadCounter`]).
+    pub counters: Counters,
+    /// Which build of the data path runs.
+    pub path: DataPath,
+}
+
+/// The machine's values an instruction may read (see [`crate::ir::Counter`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counters {
+    /// `clock64()`: the machine's steps (issued instructions) before this one.
+    pub clock: u64,
+    /// The block's last reducing barrier: (threads whose predicate was non-zero, threads that arrived).
+    pub barrier: (u32, u32),
+}
+
+/// The global byte ranges `[lo, hi)` one warp instruction accessed: at most one per lane, kept inline so the
+/// step loop allocates nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Touched {
+    ranges: [(u64, u64); 32],
+    len: usize,
+}
+
+impl Touched {
+    /// One lane accessed `[lo, hi)`: it extends the last range when it continues it (lanes run in ascending
+    /// order, so a warp walking an array records one range).
+    #[inline(always)]
+    pub(super) fn add(&mut self, lo: u64, hi: u64) {
+        if let Some(r) = self.ranges[..self.len].last_mut()
+            && lo >= r.0
+            && lo <= r.1 + TOUCH_GAP
+        {
+            r.1 = r.1.max(hi);
+        } else if self.len < self.ranges.len() {
+            self.ranges[self.len] = (lo, hi);
+            self.len += 1;
+        } else {
+            // More accesses than lanes (not from one warp instruction): widen the last range, conservatively.
+            let r = &mut self.ranges[self.len - 1];
+            (r.0, r.1) = (r.0.min(lo), r.1.max(hi));
+        }
+    }
+
+    pub fn as_slice(&self) -> &[(u64, u64)] {
+        &self.ranges[..self.len]
+    }
+
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+}
+
+/// Bytes between two lanes' accesses that still count as one range of `Ctx::touched` (a warp reading every
+/// third byte, or every other int, records one range): the bytes between count as touched, which can only
+/// refuse a parallel run, never change a result. Small, because a false refusal costs the whole run its
+/// cores: a 2-D block's warp covers two image rows, and on an image 128 bytes wide the gap between them is
+/// 112 bytes of other blocks' pixels.
+pub(super) const TOUCH_GAP: u64 = 16;
+
+/// What race detection needs from the machine.
+pub struct RaceCtx<'a> {
+    pub shadow: &'a mut RaceShadow,
+    pub block_epoch: u32,
+    /// Each warp's `__syncwarp()` count.
+    pub warp_epochs: &'a [u32],
+    pub lockstep_warps: bool,
+}
+
+/// Whole runs record the shared bytes an instruction touched beside its global ones, at their offset plus
+/// this (no global address comes near it), to check that a block's warps don't share them within a barrier
+/// interval; they are not compared between blocks, each of which has its own.
+pub const SHARED_TOUCH: u64 = 1 << 63;
+
+impl Ctx<'_> {
+    #[inline]
+    pub(super) fn get(&self, o: Operand, lane: u32) -> u64 {
+        match o {
+            Operand::Imm(v) => v,
+            Operand::Reg(r) => self.regs[r.0 as usize * self.stride + self.base + lane as usize],
+        }
+    }
+
+    #[inline]
+    pub(super) fn set(&mut self, r: Reg, lane: u32, v: u64) {
+        self.regs[r.0 as usize * self.stride + self.base + lane as usize] = v;
+    }
+
+    pub(super) fn special(&self, s: Special, lane: u32) -> u64 {
+        let tid = (self.base + lane as usize) as u32;
+        let b = self.block_dim;
+        let v = match s {
+            Special::ThreadIdx(0) => tid % b.x,
+            Special::ThreadIdx(1) => (tid / b.x) % b.y,
+            Special::ThreadIdx(_) => tid / (b.x * b.y),
+            Special::BlockIdx(a) => self.block_idx.as_array()[a as usize],
+            Special::BlockDim(a) => b.as_array()[a as usize],
+            Special::GridDim(a) => self.grid_dim.as_array()[a as usize],
+        };
+        v as u64
+    }
+
+    pub(super) fn check_race(&mut self, off: usize, size: u32, lane: u32, write: bool) {
+        let pc = self.pc;
+        let tid = (self.base + lane as usize) as u32;
+        if let Some(rc) = &mut self.race {
+            let warp_epoch = rc.warp_epochs[self.base / 32];
+            let a = Access { tid, pc, write, block_epoch: rc.block_epoch, warp_epoch };
+            if let Some(r) = rc.shadow.access(off as u32, size, a, rc.lockstep_warps) {
+                self.notes.push(Note::SharedRace(r));
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn touch(&mut self, addr: u64, size: u32) {
+        if let Some(t) = self.touched.as_deref_mut() {
+            t.add(addr, addr + size as u64);
+        }
+    }
+
+    pub(super) fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {
+        let size = ty.size();
+        let fail = |err| ExecError::Memory { lane, access, size, addr, err };
+        if memory::is_shared(addr) {
+            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            if access == AccessKind::Read {
+                self.check_race(off, size, lane, false);
+            }
+            self.shared_accesses.push((lane, off as u32));
+            self.touch(SHARED_TOUCH + off as u64, size);
+            Ok(memory::shared_load(self.shared, off, size))
+        } else if let Some(g) = self.par {
+            self.touch(addr, size);
+            let (v, written) = g.load(addr, size).map_err(fail)?;
+            if !written {
+                self.notes.push(Note::UninitRead { lane, addr });
+            }
+            Ok(v)
+        } else {
+            let v = self.global.load(addr, size).map_err(fail)?;
+            if let Some(init) = &self.global.init
+                && !init.written(addr, size as u64)
+            {
+                self.notes.push(Note::UninitRead { lane, addr });
+            }
+            Ok(v)
+        }
+    }
+
+    pub(super) fn store(
+        &mut self,
+        addr: u64,
+        ty: Ty,
+        bits: u64,
+        lane: u32,
+        access: AccessKind,
+    ) -> Result<(), ExecError> {
+        let size = ty.size();
+        let fail = |err| ExecError::Memory { lane, access, size, addr, err };
+        let bits = if size < 8 { bits & ((1u64 << (size * 8)) - 1) } else { bits };
+        if memory::is_shared(addr) {
+            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            // Atomics are ordered among themselves: only plain writes race.
+            if access == AccessKind::Write {
+                self.check_race(off, size, lane, true);
+                self.shared_accesses.push((lane, off as u32));
+            }
+            self.touch(SHARED_TOUCH + off as u64, size);
+            if memory::shared_load(self.shared, off, size) != bits {
+                self.wrote = true;
+                memory::shared_store(self.shared, off, size, bits);
+            }
+            Ok(())
+        } else if let Some(g) = self.par {
+            self.touch(addr, size);
+            self.wrote |= g.store(addr, size, bits).map_err(fail)?;
+            Ok(())
+        } else {
+            let old = self.global.load(addr, size).map_err(fail)?;
+            if let Some(init) = &mut self.global.init {
+                init.mark(addr, size as u64);
+            }
+            if old != bits {
+                self.wrote = true;
+                self.global.store(addr, size, bits).map_err(fail)?;
+            }
+            Ok(())
+        }
+    }
+}

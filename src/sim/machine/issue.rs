@@ -1,0 +1,203 @@
+//! One issue: the instruction's data path for a warp's lanes and every count an issue makes (steps,
+//! metrics, bank statistics, progress), and what it reports: faults, printf lines, device launches, the
+//! last atomic writes, and hazards (one record per kind and line: `hazards.rs`).
+
+use super::Machine;
+use super::hazards::{Hazard, HazardKind, count_lowest};
+use super::records::{AtomicWrite, PrintfLine};
+use crate::front::launch::Mode;
+use crate::ir::{Instr, Kernel, Pc};
+use crate::sim::child_launch::ChildLaunch;
+use crate::sim::exec::{self, Ctx, Effect, ExecError, Note};
+use crate::sim::fault::{self, Fault, FaultSite};
+use crate::sim::lane_mask::LaneMask;
+
+impl Machine {
+    /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every
+    /// count an issue makes (steps, metrics, notes, progress). The caller applies the returned effect.
+    pub(super) fn execute_issue(
+        &mut self,
+        kernel: &Kernel,
+        b: usize,
+        w: usize,
+        pc: Pc,
+        mask: LaneMask,
+    ) -> Result<Effect, Box<Fault>> {
+        let line = kernel.line(pc);
+        // Only whole runs on several cores record the global bytes an instruction touches.
+        let mut touched = self.par.as_ref().map(|_| exec::Touched::default());
+        let (result, notes, wrote) = {
+            let block = &mut self.blocks[b];
+            let mut ctx = Ctx {
+                kernel,
+                regs: &mut block.regs,
+                stride: block.stride,
+                base: w * 32,
+                shared: &mut block.shared,
+                layout: &self.layout,
+                global: &mut self.global,
+                block_idx: block.idx,
+                block_dim: self.launch.block,
+                grid_dim: self.launch.grid,
+                wrote: false,
+                notes: vec![],
+                race: Some(exec::RaceCtx {
+                    shadow: &mut block.race,
+                    block_epoch: block.barrier_epoch,
+                    warp_epochs: &block.warp_epochs,
+                    lockstep_warps: self.launch.mode == Mode::PreVolta,
+                }),
+                pc,
+                shared_accesses: std::mem::take(&mut self.shared_scratch),
+                par: self.par.as_ref().map(|p| &*p.view),
+                touched: touched.as_mut(),
+                counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
+                path: self.path,
+            };
+            let r = exec::execute(&mut ctx, pc, mask);
+            let warp = block.linear * self.launch.warps_per_block() + w as u64;
+            self.metrics.banks.record(line, warp, &ctx.shared_accesses);
+            ctx.shared_accesses.clear();
+            self.shared_scratch = ctx.shared_accesses;
+            let (notes, wrote) = (ctx.notes, ctx.wrote);
+            if let Some(p) = &mut self.par {
+                let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
+                let ranges = touched.as_ref().map_or(&[][..], |t| t.as_slice());
+                p.step(block.linear, block.barrier_epoch, w as u32, ranges, write);
+            }
+            (r, notes, wrote)
+        };
+        self.steps += 1;
+        let effect = result.map_err(|err| Box::new(self.fault(b, w, pc, err)))?;
+        if wrote {
+            self.mem_epoch += 1;
+            self.progress();
+        }
+        if !notes.is_empty() {
+            self.notes(b, w, pc, line, notes);
+        }
+        self.metrics.count_instruction(line, mask.count());
+        Ok(effect)
+    }
+
+    pub(super) fn fault(&self, b: usize, w: usize, pc: Pc, err: ExecError) -> Fault {
+        let block = &self.blocks[b];
+        let lane = match &err {
+            ExecError::Memory { lane, .. } | ExecError::DivideByZero { lane } | ExecError::Assert { lane, .. } => *lane,
+        };
+        let tid = w as u32 * 32 + lane;
+        let site = FaultSite {
+            kernel: &self.kernel.name,
+            file: &self.file,
+            line: self.kernel.line(pc),
+            pc,
+            block: block.idx,
+            thread: block.thread_idx(tid, self.launch.block),
+        };
+        match err {
+            ExecError::Memory { access, size, addr, err, .. } => fault::memory(&site, access, size, addr, &err),
+            ExecError::DivideByZero { .. } => fault::division_by_zero(&site),
+            ExecError::Assert { text, .. } => {
+                // CUDA names the kernel by its signature (`void guarded(int *, int)`).
+                let params: Vec<String> = self.kernel.params.iter().map(|p| p.ty.to_string()).collect();
+                let signature = format!("void {}({})", self.kernel.name, params.join(", "));
+                fault::assertion(&FaultSite { kernel: &signature, ..site }, &self.kernel.strings[text as usize])
+            }
+        }
+    }
+
+    pub(super) fn notes(&mut self, b: usize, w: usize, pc: Pc, line: u32, notes: Vec<Note>) {
+        let (idx, block_dim, linear) = (self.blocks[b].idx, self.launch.block, self.blocks[b].linear);
+        for n in notes {
+            match n {
+                Note::Printf { lane, text } => {
+                    let thread = self.blocks[b].thread_idx(w as u32 * 32 + lane, block_dim);
+                    self.output.push(PrintfLine { step: self.steps, block: idx, thread, text });
+                }
+                Note::Launch { lane, kernel, config, args } => {
+                    let tid = w as u32 * 32 + lane;
+                    self.children.push(ChildLaunch {
+                        kernel: self.kernel.strings[kernel as usize].clone(),
+                        grid: [config[0], config[1], config[2]],
+                        block: [config[3], config[4], config[5]],
+                        shared: config[6],
+                        args,
+                        line,
+                        order: (linear, tid),
+                    });
+                }
+                Note::AtomicWrite { lane, addr } => {
+                    let tid = w as u32 * 32 + lane;
+                    self.last_atomic.insert(addr, AtomicWrite { block: idx, tid, line, step: self.steps });
+                }
+                Note::ShuffleInactive { lane, src } => self.hazard(HazardKind::ShuffleInactiveLane, line, (linear, w as u32 * 32 + lane), || {
+                    format!(
+                        "shuffle on line {line}: lane {lane} of warp {w} in block {idx} read lane {src}, which was not \
+                         executing the shuffle; its value is undefined"
+                    )
+                }),
+                Note::UninitRead { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
+                Note::SharedRace(r) => {
+                    let msg = self.shared_race_text(&r);
+                    self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);
+                }
+                Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, (linear, w as u32 * 32), || {
+                    format!(
+                        "`_sync` intrinsic on line {line}: its mask {named} names lanes that were not executing it \
+                         (active {active}) in warp {w} of block {idx}: undefined behaviour"
+                    )
+                }),
+            }
+        }
+        let _ = pc;
+    }
+}
+
+impl Machine {
+    /// One occurrence of a hazard by thread `who`, described by `message` (only called when the record
+    /// describes this occurrence).
+    pub(super) fn hazard(&mut self, kind: HazardKind, line: u32, who: (u64, u32), message: impl FnOnce() -> String) {
+        self.hazards_seen(kind, line, 1, who, |_| message())
+    }
+
+    /// `count` occurrences of a hazard, `who` the lowest-numbered thread's, described by `message` (only
+    /// called when the record describes this occurrence).
+    pub(super) fn hazards_seen(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        count: u64,
+        who: (u64, u32),
+        message: impl FnOnce(&Machine) -> String,
+    ) {
+        match self.hazards.iter().position(|h| h.kind == kind && h.line == line) {
+            Some(i) => {
+                let h = &mut self.hazards[i];
+                if count_lowest(&mut h.count, &mut h.who, count, who) {
+                    self.hazards[i].message = message(self);
+                }
+            }
+            None => {
+                let message = message(self);
+                self.hazards.push(Hazard { kind, line, message, count, who });
+            }
+        }
+    }
+
+    /// Thread `tid` of block `linear` read `addr`, which nothing wrote: an uninitialised read at `line` (`count`
+    /// of them, this thread's the lowest-numbered).
+    pub(super) fn uninit_read(&mut self, line: u32, linear: u64, tid: u32, addr: u64, count: u64) {
+        self.hazards_seen(HazardKind::UninitializedRead, line, count, (linear, tid), |m| {
+            let (idx, thread) = (m.launch.block_idx(linear), m.launch.thread_idx(tid));
+            let what = match m.global.describe(addr) {
+                Some((name, i)) => format!("{name}[{i}]"),
+                None => format!("{addr:#x}"),
+            };
+            format!(
+                "line {line}: thread {thread} of block {idx} reads {what}, which nothing wrote (no cudaMemcpy, \
+                 cudaMemset or kernel): uninitialised device memory, as compute-sanitizer's initcheck reports it. \
+                 Copy or set the data before the kernel reads it"
+            )
+        })
+    }
+}
