@@ -5,7 +5,8 @@
 //! - inside the crate, files form no import circle, except those whose module docs say why;
 //! - no file of `src/` is over [`MAX_LINES`] lines;
 //! - the execution models are named (`WarpModel`) only in their home and a handful of other places;
-//! - the names the architecture issue retired stay retired, and the types it made unique stay unique.
+//! - the names the architecture issue retired stay retired, and the types it made unique stay unique;
+//! - an enum variant with three or more fields names them (`Binary { op, left, right }`).
 //!
 //! Code in `#[cfg(test)]` modules (and `tests.rs` files) is exempt: a unit test may drive the whole compiler.
 
@@ -491,6 +492,95 @@ fn names_say_one_thing() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// The number of fields of each tuple variant of each `enum` in `code` (a file's code lines, joined).
+fn tuple_variants(code: &str) -> Vec<(String, usize)> {
+    let mut out = vec![];
+    let mut rest = code;
+    while let Some(at) = rest.find("enum ") {
+        let before = rest[..at].chars().next_back();
+        rest = &rest[at + 5..];
+        if before.is_some_and(is_ident) {
+            continue;
+        }
+        // `enum Name<...> {`: the body is what the braces enclose.
+        let Some(open) = rest.find(['{', ';', '(']) else { break };
+        if !rest[open..].starts_with('{') {
+            continue;
+        }
+        let body = &rest[open + 1..];
+        let mut depth = 1;
+        let end = body
+            .char_indices()
+            .find(|&(_, c)| {
+                depth += match c {
+                    '{' => 1,
+                    '}' => -1,
+                    _ => 0,
+                };
+                depth == 0
+            })
+            .map_or(body.len(), |(i, _)| i);
+        for variant in split_fields(&body[..end]) {
+            let mut v = variant.trim();
+            // Past the variant's attributes (`#[serde(...)]`).
+            while v.starts_with("#[") {
+                let mut depth = 0;
+                let end = v.char_indices().find(|&(_, c)| {
+                    depth += match c {
+                        '[' => 1,
+                        ']' => -1,
+                        _ => 0,
+                    };
+                    c == ']' && depth == 0
+                });
+                v = end.map_or("", |(i, _)| v[i + 1..].trim_start());
+            }
+            if let Some(paren) = v.find('(')
+                && v[..paren].chars().all(is_ident)
+                && v.ends_with(')')
+            {
+                let fields =
+                    split_fields(&v[paren + 1..v.len() - 1]).into_iter().filter(|f| !f.trim().is_empty()).count();
+                out.push((v[..paren].to_string(), fields));
+            }
+        }
+        rest = &body[end..];
+    }
+    out
+}
+
+/// Splits at commas outside any brackets.
+fn split_fields(s: &str) -> Vec<&str> {
+    let mut parts = vec![];
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(&s[start..]);
+    parts
+}
+
+#[test]
+fn variants_with_three_fields_name_them() {
+    let mut bad = vec![];
+    for f in files() {
+        for (variant, n) in tuple_variants(&f.lines.join("\n")) {
+            if n >= 3 {
+                bad.push(format!("{}: `{variant}` has {n} unnamed fields", f.path.display()));
+            }
+        }
+    }
+    assert!(bad.is_empty(), "name the fields (as `Binary {{ op, left, right }}`):\n{}", bad.join("\n"));
+}
+
 /// The checker itself: `use` trees expand, `super` resolves, and a comment is not an import.
 #[test]
 fn the_checker_reads_paths_as_rust_does() {
@@ -512,4 +602,6 @@ fn the_checker_reads_paths_as_rust_does() {
     assert_eq!(absolute(&from, "crate::tui::App"), Some(vec!["tui".into(), "App".into()]));
     assert_eq!(strip_comment("let a = \"http://x\"; // crate::tui"), "let a = \"http://x\"; ");
     assert_eq!(layer_of("tui").zip(layer_of("sim")).map(|(t, s)| t > s), Some(true));
+    let variants = tuple_variants("pub enum E<T> { A(u8, Vec<(T, T)>, [u8; 2]), #[x] B(u8), C { a: u8 }, D }");
+    assert_eq!(variants, vec![("A".to_string(), 3), ("B".to_string(), 1)]);
 }

@@ -68,7 +68,7 @@ impl Parser<'_> {
     fn expr(&mut self) -> Result<Expr, Diagnostic> {
         let mut e = self.and()?;
         while self.eat_op("||") {
-            e = Expr::Bin(BinOp::Or, Box::new(e), Box::new(self.and()?));
+            e = Expr::Bin { op: BinOp::Or, left: Box::new(e), right: Box::new(self.and()?) };
         }
         Ok(e)
     }
@@ -76,7 +76,7 @@ impl Parser<'_> {
     fn and(&mut self) -> Result<Expr, Diagnostic> {
         let mut e = self.eq()?;
         while self.eat_op("&&") {
-            e = Expr::Bin(BinOp::And, Box::new(e), Box::new(self.eq()?));
+            e = Expr::Bin { op: BinOp::And, left: Box::new(e), right: Box::new(self.eq()?) };
         }
         Ok(e)
     }
@@ -90,7 +90,7 @@ impl Parser<'_> {
         'outer: loop {
             for (s, op) in ops {
                 if self.eat_op(s) {
-                    e = Expr::Bin(*op, Box::new(e), Box::new(next(self)?));
+                    e = Expr::Bin { op: *op, left: Box::new(e), right: Box::new(next(self)?) };
                     continue 'outer;
                 }
             }

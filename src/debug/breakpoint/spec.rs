@@ -49,7 +49,7 @@ pub enum Expr {
     Var(Var),
     Not(Box<Expr>),
     Neg(Box<Expr>),
-    Bin(BinOp, Box<Expr>, Box<Expr>),
+    Bin { op: BinOp, left: Box<Expr>, right: Box<Expr> },
 }
 
 /// The values one thread (or, for a mask condition, one warp) gives the names.
@@ -78,9 +78,9 @@ impl Expr {
             },
             Expr::Not(e) => (e.eval(env)? == 0) as i64,
             Expr::Neg(e) => e.eval(env)?.wrapping_neg(),
-            Expr::Bin(BinOp::And, a, b) => (a.eval(env)? != 0 && b.eval(env)? != 0) as i64,
-            Expr::Bin(BinOp::Or, a, b) => (a.eval(env)? != 0 || b.eval(env)? != 0) as i64,
-            Expr::Bin(op, a, b) => {
+            Expr::Bin { op: BinOp::And, left: a, right: b } => (a.eval(env)? != 0 && b.eval(env)? != 0) as i64,
+            Expr::Bin { op: BinOp::Or, left: a, right: b } => (a.eval(env)? != 0 || b.eval(env)? != 0) as i64,
+            Expr::Bin { op, left: a, right: b } => {
                 let (x, y) = (a.eval(env)?, b.eval(env)?);
                 match op {
                     BinOp::Add => x.wrapping_add(y),
