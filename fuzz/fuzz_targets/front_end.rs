@@ -9,9 +9,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use warpdbg::compile;
+use warpdbg::front::launch::{ArgValue, Overrides};
 use warpdbg::ir::print::print_kernel;
 use warpdbg::ir::{Instr, Kernel, Pc};
-use warpdbg::front::launch::{ArgValue, Overrides};
 
 fuzz_target!(|data: &[u8]| {
     match compile::compile("fuzz.cu", data, &Overrides::default()) {
