@@ -105,9 +105,12 @@ impl Machine {
     /// barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
     pub(super) fn check_barrier(&mut self, b: usize) {
         let block = &mut self.blocks[b];
-        // Every warp has arrived (one mask test each: this runs at every arrival).
+        // Every warp has arrived (one mask test each: this runs at every arrival), and then each warp's
+        // waiting threads stand at one barrier instruction.
         let arrived = |w: &Warp| w.done() || w.model.barrier_arrived(w.live);
-        if !block.warps.iter().all(arrived) || block.warps.iter().all(Warp::done) {
+        let one_barrier = |w: &Warp| w.done() || w.model.at_one_barrier();
+        let all_in = block.warps.iter().all(arrived) && block.warps.iter().all(one_barrier);
+        if !all_in || block.warps.iter().all(Warp::done) {
             return;
         }
         block.barrier_epoch += 1;

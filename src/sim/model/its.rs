@@ -473,8 +473,12 @@ impl Model for ItsWarp {
     /// BAR.SYNC`).
     #[inline]
     fn barrier_arrived(&self, live: LaneMask) -> bool {
+        self.lanes_in(ThreadState::AtBarrier) == live
+    }
+
+    fn at_one_barrier(&self) -> bool {
         let at = self.lanes_in(ThreadState::AtBarrier);
-        at == live && at.lowest().is_none_or(|l| at.is_subset_of(self.lanes_at(self.pc[l as usize])))
+        at.lowest().is_none_or(|l| at.is_subset_of(self.lanes_at(self.pc[l as usize])))
     }
 
     fn release_barrier(&mut self) {

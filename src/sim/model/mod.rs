@@ -110,8 +110,13 @@ pub trait Model: Sized {
     /// The lanes `lanes` arrive at the `__syncthreads()` at `pc`.
     fn arrive_at_barrier(&mut self, lanes: LaneMask, pc: Pc);
 
-    /// Whether the warp, not finished, counts as arrived at the block's barrier.
+    /// Whether the warp, not finished, counts as arrived at the block's barrier (a cheap test: it runs for
+    /// every warp at every arrival).
     fn barrier_arrived(&self, live: LaneMask) -> bool;
+
+    /// Whether the warp's waiting threads stand at one barrier instruction; asked only once every warp of the
+    /// block has arrived (ITS: `__syncthreads` compiles to `WARPSYNC.ALL; BAR.SYNC`).
+    fn at_one_barrier(&self) -> bool;
 
     /// The block's barrier released: the waiting threads go on after it.
     fn release_barrier(&mut self);
@@ -278,6 +283,7 @@ impl WarpModel {
     }
 
     /// See [`Model::reseed`].
+    #[inline]
     pub fn reseed(&mut self, noise: u64) {
         dispatch!(self, m => m.reseed(noise))
     }
@@ -352,16 +358,19 @@ impl WarpModel {
     }
 
     /// See [`Model::diverge`].
+    #[inline]
     pub fn diverge(&mut self, lanes: LaneMask, branch: Pc, taken: LaneMask, then_pc: Pc, else_pc: Pc, reconv: Pc) {
         dispatch!(self, m => m.diverge(lanes, branch, taken, then_pc, else_pc, reconv))
     }
 
     /// See [`Model::apply`].
+    #[inline]
     pub fn apply(&mut self, effect: Effect, pc: Pc, lanes: LaneMask, live: LaneMask) -> Applied {
         dispatch!(self, m => m.apply(effect, pc, lanes, live))
     }
 
     /// See [`Model::arrive_at_barrier`].
+    #[inline]
     pub fn arrive_at_barrier(&mut self, lanes: LaneMask, pc: Pc) {
         dispatch!(self, m => m.arrive_at_barrier(lanes, pc))
     }
@@ -372,17 +381,26 @@ impl WarpModel {
         dispatch!(self, m => m.barrier_arrived(live))
     }
 
+    /// See [`Model::at_one_barrier`].
+    #[inline]
+    pub fn at_one_barrier(&self) -> bool {
+        dispatch!(self, m => m.at_one_barrier())
+    }
+
     /// See [`Model::release_barrier`].
+    #[inline]
     pub fn release_barrier(&mut self) {
         dispatch!(self, m => m.release_barrier())
     }
 
     /// See [`Model::lanes_at_barrier`].
+    #[inline]
     pub fn lanes_at_barrier(&self, live: LaneMask) -> LaneMask {
         dispatch!(self, m => m.lanes_at_barrier(live))
     }
 
     /// See [`Model::warp_sync_arrive`].
+    #[inline]
     pub fn warp_sync_arrive(
         &mut self,
         kernel: &Kernel,
@@ -395,21 +413,25 @@ impl WarpModel {
     }
 
     /// See [`Model::release_warp_syncs`].
+    #[inline]
     pub fn release_warp_syncs(&mut self, kernel: &Kernel, live: LaneMask) {
         dispatch!(self, m => m.release_warp_syncs(kernel, live))
     }
 
     /// See [`Model::waiting_to_reconverge`].
+    #[inline]
     pub fn waiting_to_reconverge(&self) -> LaneMask {
         dispatch!(self, m => m.waiting_to_reconverge())
     }
 
     /// See [`Model::release_waiters`].
+    #[inline]
     pub fn release_waiters(&mut self, spinners: LaneMask) -> LaneMask {
         dispatch!(self, m => m.release_waiters(spinners))
     }
 
     /// See [`Model::simt_stack`].
+    #[inline]
     pub fn simt_stack(&self) -> Option<&SimtStack> {
         dispatch!(self, m => m.simt_stack())
     }
@@ -421,11 +443,13 @@ impl WarpModel {
     }
 
     /// See [`Model::lane_pcs`].
+    #[inline]
     pub fn lane_pcs(&self, live: LaneMask) -> Vec<(u32, Pc)> {
         dispatch!(self, m => m.lane_pcs(live))
     }
 
     /// See [`Model::lane_stop`].
+    #[inline]
     pub fn lane_stop(&self, lane: u32) -> LaneStop {
         dispatch!(self, m => m.lane_stop(lane))
     }
@@ -445,17 +469,20 @@ impl WarpModel {
     }
 
     /// See [`Model::reconvergence`].
+    #[inline]
     pub fn reconvergence(&self) -> Option<Pc> {
         dispatch!(self, m => m.reconvergence())
     }
 
     /// See [`Model::detail`].
+    #[inline]
     pub fn detail(&self, kernel: &Kernel, live: LaneMask) -> WarpDetail {
         let groups = self.thread_groups(live);
         dispatch!(self, m => m.detail(kernel, &groups))
     }
 
     /// See [`Model::heap_bytes`].
+    #[inline]
     pub fn heap_bytes(&self) -> usize {
         dispatch!(self, m => m.heap_bytes())
     }

@@ -188,6 +188,7 @@ impl Model for SimtWarp {
         self.stack.diverge(taken, then_pc, else_pc, reconv);
     }
 
+    #[inline]
     fn apply(&mut self, effect: Effect, pc: Pc, lanes: LaneMask, live: LaneMask) -> Applied {
         let next = Pc(pc.0 + 1);
         let mut out = Applied::default();
@@ -238,6 +239,11 @@ impl Model for SimtWarp {
     #[inline]
     fn barrier_arrived(&self, _live: LaneMask) -> bool {
         self.at_barrier.is_some()
+    }
+
+    /// A warp waits whole, at the one barrier its PC is at.
+    fn at_one_barrier(&self) -> bool {
+        true
     }
 
     fn release_barrier(&mut self) {
