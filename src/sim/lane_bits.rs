@@ -18,8 +18,9 @@ impl DataPath {
         DataPath { avx2: !portable && cpu_has_avx2() }
     }
 
-    /// The AVX2 build runs (the CPU has AVX2).
+    /// The AVX2 build runs (the CPU has AVX2). Only x86-64 builds have an AVX2 build to ask about.
     #[inline(always)]
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub fn avx2(self) -> bool {
         self.avx2
     }
