@@ -21,7 +21,8 @@ use load::base_config;
 /// Runs a parsed command line; returns the process exit status. `warpdbg run` on a whole program (a file
 /// with `main`) exits with the program's own status (programs.md); everything else with an [`Exit`].
 pub fn run_status(cli: Cli) -> u8 {
-    if let Some(Command::Run { file, launch, max_steps, memory_cap, program_args, json, memory, .. }) = &cli.command
+    if let Some(Command::Run { file, launch, max_steps, memory_cap, program_args, json, memory, prints, .. }) =
+        &cli.command
         && let Ok(bytes) = std::fs::read(file)
         && crate::program::is_program(&bytes)
     {
@@ -30,6 +31,7 @@ pub fn run_status(cli: Cli) -> u8 {
             config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..base_config() },
             args: program_args.clone(),
             json: json.then_some(*memory),
+            print: prints.clone(),
             ..Default::default()
         };
         return crate::program::run_file(file, &bytes, &launch.overrides(), &options);
@@ -41,14 +43,26 @@ pub fn run_status(cli: Cli) -> u8 {
 pub fn run(cli: Cli) -> Exit {
     match cli.command {
         Some(Command::Check { file, launch, ir }) => inspect::check(&file, &launch, ir),
-        Some(Command::Run { file, launch, json, memory, max_steps, memory_cap, bench, explore, breaks, .. }) => {
+        Some(Command::Run {
+            file,
+            launch,
+            json,
+            memory,
+            max_steps,
+            memory_cap,
+            bench,
+            explore,
+            breaks,
+            prints,
+            ..
+        }) => {
             let json = json.then_some(memory);
             let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..base_config() };
             match explore {
                 Some(n) => run::explore_command(&file, &launch, json.is_some(), config, n),
                 None if bench => run::bench_command(&file, &launch, config),
-                None if !breaks.is_empty() => run::run_break_command(&file, &launch, json, config, &breaks),
-                None => run::run_command(&file, &launch, json, config),
+                None if !breaks.is_empty() => run::run_break_command(&file, &launch, json, config, &breaks, &prints),
+                None => run::run_command(&file, &launch, json, config, &prints),
             }
         }
         Some(Command::Trace { file, launch, jsonl, max_steps, program_args }) => {
@@ -58,8 +72,8 @@ pub fn run(cli: Cli) -> Exit {
                 None => trace::trace_command(&file, &launch, jsonl, config),
             }
         }
-        Some(Command::View { file, launch, ui, steps, size, compare, program_args }) => {
-            inspect::view_command(&file, &launch, &ui, steps, &size, compare, &program_args)
+        Some(Command::View { file, launch, ui, steps, size, compare, prints, program_args }) => {
+            inspect::view_command(&file, &launch, &ui, steps, &size, compare, &prints, &program_args)
         }
         Some(Command::Why { file, launch, steps, in_block, warp, lane, program_args }) => {
             inspect::why_command(&file, &launch, steps, in_block, warp, lane, &program_args)

@@ -158,6 +158,10 @@ pub enum Command {
         /// (`stopped_at` in the JSON report).
         #[arg(long = "break", value_name = "SPEC", allow_hyphen_values = true, conflicts_with_all = ["bench", "explore"])]
         breaks: Vec<String>,
+        /// Evaluate a CUDA expression in the 32 lanes of the warp the run stopped in (the faulting thread's,
+        /// a breakpoint's, a stuck one's; repeatable): one line each, `printed` in the JSON report.
+        #[arg(long = "print", value_name = "EXPR", allow_hyphen_values = true, conflicts_with_all = ["bench", "explore"])]
+        prints: Vec<String>,
         /// A whole program's arguments (`argv[1..]`), after `--`.
         #[arg(last = true, value_name = "ARGS")]
         program_args: Vec<String>,
@@ -202,6 +206,10 @@ pub enum Command {
         /// Print the side-by-side comparison of pre-Volta and ITS, each side N steps in.
         #[arg(long)]
         compare: bool,
+        /// Watch a CUDA expression in the Lanes pane (repeatable), and print it after the screen in the 32 lanes
+        /// of the selected warp, one line each.
+        #[arg(long = "print", value_name = "EXPR", allow_hyphen_values = true)]
+        prints: Vec<String>,
         /// A whole program's arguments (`argv[1..]`), after `--`.
         #[arg(last = true, value_name = "ARGS")]
         program_args: Vec<String>,

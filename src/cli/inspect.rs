@@ -70,6 +70,7 @@ pub(super) fn view_command(
     steps: u64,
     size: &str,
     compare: bool,
+    prints: &[String],
     program_args: &[String],
 ) -> Exit {
     let Some((cols, rows)) = parse_size(size) else {
@@ -93,9 +94,22 @@ pub(super) fn view_command(
     }
     app.fix_selection();
     app.follow_selected();
+    if let Err(code) = super::run::check_prints(prints, &app.session.machine.kernel) {
+        return code;
+    }
+    if !prints.is_empty() {
+        app.lanes.watches = prints.to_vec();
+        app.lanes.open = true;
+    }
     scroll::keep_cursor_visible(&mut app);
     scroll::reveal_stuck_lines(&mut app);
+    app.refresh_why();
     print!("{}", crate::tui::view::render_text(&app, cols, rows));
+    if let Some((slot, warp, lane)) = app.selected_thread() {
+        let m = &app.session.machine;
+        let focus = crate::sim::focus::Focus { block: m.blocks[slot].linear, warp, lane };
+        print!("{}", crate::sim::expr::printed(prints, m, Some(focus)).text);
+    }
     Exit::Ok
 }
 

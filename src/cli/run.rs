@@ -9,28 +9,57 @@ use super::exit::{Exit, exit_for};
 use super::load::{load, parse_breaks, start};
 use crate::debug::session::Session;
 use crate::sim::MemoryDetail;
-use crate::sim::{Config, Machine, Outcome, report};
+use crate::sim::{Config, Machine, Outcome, expr, report};
 
 /// Stdout with a large buffer: a textbook-sized report is hundreds of megabytes.
 fn buffered_stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
     std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock())
 }
 
-pub(super) fn run_command(path: &Path, launch: &LaunchArgs, json: Option<MemoryDetail>, config: Config) -> Exit {
+pub(super) fn run_command(
+    path: &Path,
+    launch: &LaunchArgs,
+    json: Option<MemoryDetail>,
+    config: Config,
+    prints: &[String],
+) -> Exit {
     let mut m = match start(path, launch, &config) {
         Ok(m) => m,
         Err(code) => return code,
     };
+    if let Err(code) = check_prints(prints, &m.kernel) {
+        return code;
+    }
     let outcome = m.run();
+    let focus = crate::sim::focus::of_outcome(&m, &outcome);
     let mut out = buffered_stdout();
     if let Some(detail) = json {
+        let mut extra = serde_json::Map::new();
+        if !prints.is_empty() {
+            extra.insert("printed".into(), expr::printed(prints, &m, focus).json);
+        }
         // A closed pipe is not an error worth reporting.
-        let _ = report::write_json(&mut out, &m, &outcome, detail, serde_json::Map::new());
+        let _ = report::write_json(&mut out, &m, &outcome, detail, extra);
         let _ = out.flush();
     } else {
         let _ = write!(out, "{}", report::text(&m, &outcome));
+        if !prints.is_empty() {
+            let _ = write!(out, "{}", expr::printed(prints, &m, focus).text);
+        }
     }
     exit_for(&outcome)
+}
+
+/// Parses each `--print` expression against the kernel; prints the diagnostics of the first bad one.
+pub(super) fn check_prints(prints: &[String], kernel: &crate::ir::Kernel) -> Result<(), Exit> {
+    for p in prints {
+        if let Err(e) = expr::Expression::parse(p, kernel) {
+            eprint!("{}", e.render());
+            eprintln!("error: bad --print expression `{p}`");
+            return Err(Exit::Usage);
+        }
+    }
+    Ok(())
 }
 
 /// Peak resident memory of this process in bytes (Linux), for `run --bench`.
@@ -169,6 +198,7 @@ pub(super) fn run_break_command(
     json: Option<MemoryDetail>,
     config: Config,
     specs: &[String],
+    prints: &[String],
 ) -> Exit {
     use crate::debug::session::Stop;
     let compiled = match load(path, launch) {
@@ -186,6 +216,9 @@ pub(super) fn run_break_command(
             return Exit::Usage;
         }
     };
+    if let Err(code) = check_prints(prints, &session.machine.kernel) {
+        return code;
+    }
     for bp in breaks {
         session.add_breakpoint(bp);
     }
@@ -201,12 +234,17 @@ pub(super) fn run_break_command(
         Stop::Breakpoint { line } => Some(crate::debug::breakpoint::line_hit(&mut session.machine, *line)),
         _ => None,
     };
+    let focus = crate::debug::focus::of_stop(&mut session.machine, &stop);
     let outcome = session.machine.outcome().cloned().unwrap_or(Outcome::Paused);
     let m = &session.machine;
+    let printed = (!prints.is_empty()).then(|| expr::printed(prints, m, focus));
     let mut out = buffered_stdout();
     if let Some(detail) = json {
         let mut extra = serde_json::Map::new();
         extra.insert("stopped_at".into(), hit.as_ref().map_or(serde_json::Value::Null, |h| serde_json::json!(h)));
+        if let Some(p) = printed {
+            extra.insert("printed".into(), p.json);
+        }
         let _ = report::write_json(&mut out, m, &outcome, detail, extra);
         let _ = out.flush();
     } else {
@@ -219,6 +257,9 @@ pub(super) fn run_break_command(
             }
         }
         let _ = write!(out, "{}", report::text(m, &outcome));
+        if let Some(p) = printed {
+            let _ = write!(out, "{}", p.text);
+        }
     }
     exit_for(&outcome)
 }

@@ -56,7 +56,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
     let mut locals = HashMap::new();
     for &p in &f.params {
         let local = &f.locals[p.0 as usize];
-        let reg = lw.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
+        let reg = lw.new_var(&local.name, &local.ty);
         locals.insert(p, reg);
         params.push(Param { name: local.name.clone(), ty: local.ty.clone(), reg, span: local.span });
     }
@@ -66,7 +66,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
     for (i, g) in program.globals.iter().enumerate() {
         if matches!(g.space, t::GlobalSpace::Constant | t::GlobalSpace::Device | t::GlobalSpace::Local) {
             let ty = crate::front::types::Type::ptr(crate::front::types::Type::Scalar(g.elem), false);
-            let reg = lw.new_reg(Some(g.name.clone()), Ty::Ptr);
+            let reg = lw.new_var(&g.name, &ty);
             params.push(Param { name: g.name.clone(), ty, reg, span: g.span });
             // Only this kernel's own local arrays (and its callees') cost it instructions.
             let own = match g.owner {
@@ -75,6 +75,13 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
                 }
                 _ => reg,
             };
+            // The debugger names the thread's own copy of a local array, and reads the variable through it.
+            if own != reg {
+                lw.regs[reg.0 as usize].name = None;
+                lw.regs[own.0 as usize].name = Some(g.name.clone());
+            }
+            let info = &mut lw.regs[own.0 as usize];
+            (info.source, info.address_of) = (Some(g.ty.clone()), true);
             lw.global_regs.insert(i as u32, own);
         }
     }
@@ -180,9 +187,16 @@ impl<'p> Lowerer<'p> {
     }
 
     fn new_reg(&mut self, name: Option<String>, ty: Ty) -> Reg {
-        self.regs.push(RegInfo { name, ty });
+        self.regs.push(RegInfo { name, ty, source: None, address_of: false });
         self.var_scopes.push(VarScope::EVERYWHERE);
         Reg(self.regs.len() as u32 - 1)
+    }
+
+    /// The register of a source variable: its name and declared type.
+    fn new_var(&mut self, name: &str, ty: &crate::front::types::Type) -> Reg {
+        let r = self.new_reg(Some(name.to_string()), Ty::of(ty));
+        self.regs[r.0 as usize].source = Some(ty.clone());
+        r
     }
 
     /// A named register declared here, in scope until its block scope closes.
@@ -283,8 +297,8 @@ impl<'p> Lowerer<'p> {
         }
         let func = self.program.function(self.frame().func);
         let local = &func.locals[l.0 as usize];
-        let (name, ty) = (local.name.clone(), Ty::of(&local.ty));
-        let r = self.new_reg(Some(name), ty);
+        let (name, ty) = (local.name.clone(), local.ty.clone());
+        let r = self.new_var(&name, &ty);
         self.declare(r);
         self.frames.last_mut().expect("frame").locals.insert(l, r);
         r
@@ -659,7 +673,7 @@ impl<'p> Lowerer<'p> {
             }
             let v = self.expr(a);
             let local = &callee.locals[p.0 as usize];
-            let reg = self.new_reg(Some(local.name.clone()), Ty::of(&local.ty));
+            let reg = self.new_var(&local.name, &local.ty);
             self.declare(reg);
             self.assign_reg(reg, v, a.span);
             locals.insert(p, reg);

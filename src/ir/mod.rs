@@ -442,6 +442,12 @@ impl Instr {
 pub struct RegInfo {
     pub name: Option<String>,
     pub ty: Ty,
+    /// A named variable's type as the source declares it (what a pointer points to, a struct's fields), for
+    /// the debugger's expressions; None for temporaries.
+    pub source: Option<Type>,
+    /// The register holds the variable's address, not its value (file-scope `__device__` and `__constant__`
+    /// variables, a thread's local array): `source` is then the variable's own type.
+    pub address_of: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

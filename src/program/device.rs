@@ -85,6 +85,8 @@ pub struct SimDevice<'a> {
     pub hook: Option<Box<dyn LaunchHook + 'a>>,
     /// Grids the current host launch's threads (and theirs) launched so far (dynamic parallelism).
     children: usize,
+    /// `--print` expressions, evaluated in the stopped warp of a launch that does not complete.
+    pub print: Vec<String>,
 }
 
 /// The C name of an element type (for hints).
@@ -132,6 +134,7 @@ impl<'a> SimDevice<'a> {
             finding: 0,
             hook: None,
             children: 0,
+            print: vec![],
         };
         d.mem.init = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
@@ -354,7 +357,14 @@ impl<'a> SimDevice<'a> {
             }
             _ => None,
         };
-        let json = self.json.map(|detail| report::launch_json(&m, &outcome, req, ns, code, detail, before.as_deref()));
+        let shown = (!self.print.is_empty() && !matches!(outcome, Outcome::Completed))
+            .then(|| crate::sim::expr::printed(&self.print, &m, crate::sim::focus::of_outcome(&m, &outcome)));
+        if let Some(p) = &shown {
+            text.push_str(&p.text);
+        }
+        let shown = shown.map(|p| p.json);
+        let json =
+            self.json.map(|detail| report::launch_json(&m, &outcome, req, ns, code, detail, before.as_deref(), shown));
         self.launches.push(LaunchRecord {
             index: req.index,
             kernel: req.kernel.clone(),

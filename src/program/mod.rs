@@ -73,6 +73,8 @@ pub struct RunOptions {
     pub json: Option<MemoryDetail>,
     /// When host loops become machine code.
     pub host_jit: JitMode,
+    /// `--print` expressions: evaluated in the stopped warp of each launch that does not complete.
+    pub print: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -86,6 +88,7 @@ impl Default for RunOptions {
             args: vec![],
             json: None,
             host_jit: JitMode::named(std::env::var("WARPDBG_HOST_JIT").ok().as_deref()),
+            print: vec![],
         }
     }
 }
@@ -119,6 +122,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
         options.config.clone(),
         options.json,
     );
+    dev.print = options.print.clone();
     let (end, rt, status) =
         run_host(program, &mut dev, p_out, p_err, options.host_steps, options.host_jit, &options.args);
     let launches = std::mem::take(&mut dev.launches);

@@ -23,8 +23,12 @@ pub fn launch_json(
     code: Option<u32>,
     detail: MemoryDetail,
     before: Option<&[Allocation]>,
+    printed: Option<Value>,
 ) -> Vec<u8> {
     let mut entries = crate::sim::report::summary(m, outcome);
+    if let Some(p) = printed {
+        entries.insert("printed".into(), p);
+    }
     entries.insert("launch".into(), json!(req.index));
     entries.insert("host_line".into(), json!(req.line));
     entries.insert("config".into(), json!(req.config()));

@@ -127,3 +127,18 @@ pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32, pc: Pc) -> Vec<(
         .map(|(r, name)| (name.to_string(), super::alu::display(kernel.regs[r as usize].ty, block.reg(r, tid))))
         .collect()
 }
+
+/// Reads `size` bytes at `addr` as a thread of the block in `slot` sees memory: that block's shared memory,
+/// or global memory. What the debugger's expressions read; nothing changes. Err: why it cannot be read.
+pub fn read(m: &Machine, slot: usize, addr: u64, size: u32) -> Result<u64, String> {
+    use super::memory::{is_shared, shared_load, shared_offset};
+    if is_shared(addr) {
+        let block = m.blocks.get(slot).ok_or("the block is not resident")?;
+        let off = shared_offset(&m.layout, addr, size).map_err(|e| e.to_string())?;
+        if off + size as usize > block.shared.len() {
+            return Err(format!("{addr:#x} is past the block's shared memory"));
+        }
+        return Ok(shared_load(&block.shared, off, size));
+    }
+    m.global.load(addr, size).map_err(|e| e.to_string())
+}

@@ -4,7 +4,8 @@
 //! The API is what this file re-exports: the [`Machine`] and its [`Config`], what a run reports
 //! ([`Outcome`], [`Issue`], [`Hazard`], [`Fault`], [`Metrics`], [`report`]), its memory ([`GlobalMemory`]),
 //! and for views, [`inspect`], the read-only questions about warps (views never read a warp's execution
-//! model itself). [`curand`] and the data path's arithmetic ([`alu`], which the host interpreter shares) and
+//! model itself); [`expr`], the debugger's expressions over any thread's values, and [`focus`], the thread a
+//! final outcome is about. [`curand`] and the data path's arithmetic ([`alu`], which the host interpreter shares) and
 //! device `printf` ([`printf`]) are modules of functions. Everything else is private.
 //!
 //! Inside: `machine` runs launches (stepping, whole runs on several cores, explanations); `model` holds the
@@ -19,7 +20,9 @@ mod child_launch;
 pub mod curand;
 mod decoded;
 mod exec;
+pub mod expr;
 mod fault;
+pub mod focus;
 pub mod inspect;
 mod lane_bits;
 mod lane_mask;

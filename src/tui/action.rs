@@ -57,6 +57,10 @@ pub enum Action {
     NextLaunch,
     /// A whole program: go to the start of the previous launch (the host code runs again up to it).
     PrevLaunch,
+    /// Open / close the Lanes pane: `:p` and `:w` expressions across the selected warp's lanes.
+    LanesPane,
+    /// The Lanes pane: every warp of the block, or the selected warp's lanes.
+    LanesAllWarps,
 }
 
 impl Action {
@@ -65,7 +69,7 @@ impl Action {
         match self {
             Action::Step => "step one instruction",
             Action::StepBack => "step back one instruction",
-            Action::Goto => "go to step N (back or forward)",
+            Action::Goto => "go to step N; :p EXPR print, :w EXPR watch, :d N",
             Action::Note => "add a note at this step (shown on replay)",
             Action::StepLine => "step a source line (selected warp)",
             Action::Continue => "continue to breakpoint, divergence, fault, deadlock or end",
@@ -99,6 +103,8 @@ impl Action {
             Action::BankView => "shared-memory bank conflicts (metrics)",
             Action::NextLaunch => "program: finish this launch, stop at the next",
             Action::PrevLaunch => "program: go to the previous launch's start",
+            Action::LanesPane => "lanes pane: :p EXPR / :w EXPR across the warp's lanes",
+            Action::LanesAllWarps => "lanes pane: every warp of the block / this warp",
         }
     }
 }

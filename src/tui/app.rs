@@ -17,6 +17,8 @@ pub enum Pane {
     Metrics,
     /// A whole program's launches, host variables and output (only when the file is a program).
     Program,
+    /// Expressions across the selected warp's lanes (`:p`, `:w`, `L`), in the Memory pane's place.
+    Lanes,
 }
 
 impl Pane {
@@ -30,6 +32,7 @@ impl Pane {
             Pane::Memory => "Memory",
             Pane::Metrics => "Metrics",
             Pane::Program => "Program",
+            Pane::Lanes => "Lanes",
         }
     }
 }
@@ -59,7 +62,7 @@ pub enum PromptKind {
 impl PromptKind {
     pub fn label(self) -> &'static str {
         match self {
-            PromptKind::Goto => "go to step: ",
+            PromptKind::Goto => "go to step N, or p EXPR (print), w EXPR (watch), d N: ",
             PromptKind::Note => "note: ",
             PromptKind::Break => "break on: ",
             PromptKind::Quiz => "your answer: ",
@@ -144,6 +147,32 @@ pub struct App {
     /// A whole program (a file with `main`): its launches, host state and output; `session` is the launch
     /// being debugged.
     pub program: Option<crate::debug::program::ProgramDebug>,
+    /// The Lanes pane: expressions shown across the lanes of the selected warp (`:p`, `:w`, `L`).
+    pub lanes: Lanes,
+    /// A `:` command's bad expression: the prompt column of the caret and the message.
+    pub prompt_error: Option<(usize, String)>,
+}
+
+/// What the Lanes pane shows. Expressions are kept as written and read against the kernel on screen (a
+/// program's launches run different kernels).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Lanes {
+    /// The pane is open (in the memory pane's place).
+    pub open: bool,
+    /// Every warp of the selected block, one row each, instead of the selected warp's 32 lanes.
+    pub all_warps: bool,
+    /// The last `:p EXPR`, shown first.
+    pub printed: Option<String>,
+    /// `:w EXPR`, in the order they were added.
+    pub watches: Vec<String>,
+}
+
+impl Lanes {
+    /// The expressions shown, with their labels (`p` for the printed one, then the watches by number).
+    pub fn shown(&self) -> Vec<(String, &str)> {
+        let printed = self.printed.iter().map(|e| ("p".to_string(), e.as_str()));
+        printed.chain(self.watches.iter().enumerate().map(|(i, e)| (format!("{}", i + 1), e.as_str()))).collect()
+    }
 }
 
 /// What a why-inactive answer depends on: step, mode, warp and lane.
@@ -189,6 +218,8 @@ impl App {
             why: None,
             bank_view: false,
             program: None,
+            lanes: Lanes::default(),
+            prompt_error: None,
         };
         app.remember_memory();
         app.fix_selection();
@@ -207,6 +238,16 @@ impl App {
             .blocks
             .iter()
             .flat_map(|b| (0..b.warps.len() as u32).map(move |w| WarpRef { block: b.linear, warp: w }))
+            .collect()
+    }
+
+    /// The panes in focus order as they are on screen: the program pane only for programs, the Lanes pane in
+    /// the Memory pane's place while it is open.
+    pub fn pane_order(&self) -> Vec<Pane> {
+        Pane::ORDER
+            .into_iter()
+            .filter(|p| *p != Pane::Program || self.program.is_some())
+            .map(|p| if p == Pane::Memory && self.lanes.open { Pane::Lanes } else { p })
             .collect()
     }
 
@@ -289,8 +330,38 @@ impl App {
         });
     }
 
-    /// Sets the status message for a stop.
+    /// Selects the thread a stop is about (the faulting one, the one a breakpoint's condition holds for, a
+    /// waiting one of the first stuck block), so the detail pane shows its values, and sets the status
+    /// message.
     pub fn stopped(&mut self, stop: &Stop) {
+        if let Some(f) = crate::debug::focus::of_stop(&mut self.session.machine, stop)
+            && f.slot(&self.session.machine).is_some()
+        {
+            self.selected = Some(WarpRef { block: f.block, warp: f.warp });
+            self.lane = Some(f.lane);
+            if matches!(stop, Stop::Finished(_)) {
+                self.follow_selected();
+            }
+        }
+        self.stop_message(stop);
+    }
+
+    /// The selected thread: (block slot, warp, lane). The lane is the selected one, else the warp's first
+    /// that issues next (or its first live one).
+    pub fn selected_thread(&self) -> Option<(usize, u32, u32)> {
+        let s = self.selected?;
+        let m = &self.session.machine;
+        let slot = m.blocks.iter().position(|b| b.linear == s.block)?;
+        let w = m.blocks[slot].warps.get(s.warp as usize)?;
+        let lane = match self.lane {
+            Some(l) => l,
+            None => crate::sim::inspect::summarize(m, &m.blocks[slot], w).active.lowest().or(w.live.lowest())?,
+        };
+        Some((slot, s.warp, lane))
+    }
+
+    /// The status message for a stop.
+    fn stop_message(&mut self, stop: &Stop) {
         self.message = Some(match stop {
             Stop::Stepped => (BannerKind::Ok, format!("step {}", self.session.machine.steps)),
             Stop::Breakpoint { line } => (BannerKind::Warn, format!("breakpoint at line {line}")),

@@ -25,6 +25,7 @@ fn event_label(rec: &Recording, i: Option<usize>) -> String {
         Some(e) => match &e.kind {
             EventKind::Action { name, steps, .. } => format!("{name} (step {steps})"),
             EventKind::Note { text } => format!("note: {text}"),
+            EventKind::Command { text } => format!(":{text}"),
             EventKind::Resize { cols, rows } => format!("resize {cols}x{rows}"),
             EventKind::Mouse { button, col, row } => format!("mouse {button} at {col},{row}"),
             EventKind::End { steps, .. } => format!("end (step {steps})"),

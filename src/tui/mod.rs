@@ -5,6 +5,7 @@
 
 pub mod action;
 pub mod app;
+pub mod ask;
 pub mod compare;
 #[cfg(feature = "native")]
 pub mod export;

@@ -89,6 +89,10 @@ pub enum EventKind {
     Note {
         text: String,
     },
+    /// A `:` command that is not a step number (`p EXPR`, `w EXPR`, `d N`), as typed.
+    Command {
+        text: String,
+    },
     Resize {
         cols: u16,
         rows: u16,

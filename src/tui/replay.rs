@@ -114,6 +114,12 @@ pub fn apply_event(app: &mut App, e: &Event, index: usize) -> Option<String> {
             app.message = Some((BannerKind::Warn, format!("quiz point at step {steps}: {question}")));
             None
         }
+        EventKind::Command { text } => {
+            super::ask::command(app, text);
+            // Replaying records nothing.
+            app.outbox.retain(|e| !matches!(e, EventKind::Command { .. }));
+            None
+        }
         EventKind::Breakpoint { spec } => {
             match crate::debug::breakpoint::Breakpoint::parse(spec, &app.session.compiled) {
                 Ok(bp) => {

@@ -93,6 +93,8 @@ fn apply(app: &mut App, action: Action) {
             app.follow_selected();
             app.message = Some((BannerKind::Ok, format!("back to step {}", app.session.machine.steps)));
         }
+        Action::LanesPane => super::ask::toggle_lanes(app),
+        Action::LanesAllWarps => super::ask::toggle_all_warps(app),
         Action::Goto => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Goto, text: String::new() }),
         Action::Note => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Note, text: String::new() }),
         Action::BreakSpec => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Break, text: String::new() }),
@@ -128,8 +130,7 @@ fn apply(app: &mut App, action: Action) {
         }
         Action::FocusNext | Action::FocusPrev => {
             // The program pane is there only for programs.
-            let order: Vec<Pane> =
-                Pane::ORDER.into_iter().filter(|p| *p != Pane::Program || app.program.is_some()).collect();
+            let order = app.pane_order();
             let i = order.iter().position(|p| *p == app.focus).unwrap_or(0);
             let n = order.len();
             app.focus = order[if action == Action::FocusNext { (i + 1) % n } else { (i + n - 1) % n }];
@@ -552,6 +553,8 @@ pub fn add_note(app: &mut App, text: &str) {
 
 /// Keys typed into a prompt: characters edit, Enter answers, Esc cancels.
 pub fn prompt_key(app: &mut App, key: Key) {
+    // A caret under a bad expression belongs to the text as it was.
+    app.prompt_error = None;
     let Some(Overlay::Prompt { kind, text }) = &mut app.overlay else { return };
     match key.code {
         KeyCodeRepr::Char(c) => {
@@ -580,7 +583,7 @@ pub fn prompt_key(app: &mut App, key: Key) {
                         goto_step(app, n);
                         app.record_action("Goto");
                     }
-                    Err(_) => app.message = Some((BannerKind::Error, format!("not a step number: `{text}`"))),
+                    Err(_) => super::ask::command(app, &text),
                 },
                 PromptKind::Note if !text.is_empty() => add_note(app, &text),
                 PromptKind::Note => {}

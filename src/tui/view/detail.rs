@@ -1,5 +1,5 @@
 //! The selected warp in depth: SIMT-stack entries (pre-Volta) or thread groups by PC (ITS), barrier
-//! arrivals, and the variables of its first active thread.
+//! arrivals, and the variables of the selected thread (the selected lane, else the first that runs next).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -26,6 +26,17 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if let Some((b, wi)) = sel {
         let w = &b.warps[wi as usize];
         why_lines(app, wi, &mut out);
+        // Variables of the selected thread (the selected lane, else the first that runs next).
+        if let Some((_, _, lane)) = app.selected_thread() {
+            let tid = wi * 32 + lane;
+            let pc = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| pc);
+            let vars = pc.map(|pc| inspect::variables(k, b, tid, pc)).unwrap_or_default();
+            let text: Vec<String> = vars.iter().map(|(n, v)| format!("{n}={v}")).collect();
+            out.push(Line::from(vec![
+                Span::styled(format!("thread {tid}: "), t.fg(t.title)),
+                Span::styled(text.join("  "), t.fg(t.foreground)),
+            ]));
+        }
         let lanes = |mask: crate::sim::LaneMask| {
             let v: Vec<u32> = mask.iter().collect();
             format_ranges(&v)
@@ -53,18 +64,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         let live: u32 = b.warps.iter().map(|w| w.live.count()).sum();
         if arrived > 0 {
             out.push(Line::styled(format!("block barrier: {arrived} of {live} live threads arrived"), t.fg(t.builtin)));
-        }
-        // Variables of the first thread that runs next (or the first live one).
-        let s = inspect::summarize(m, b, w);
-        if let Some(lane) = s.active.lowest().or(w.live.lowest()) {
-            let tid = wi * 32 + lane;
-            let pc = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| pc).or(s.pc);
-            let vars = pc.map(|pc| inspect::variables(k, b, tid, pc)).unwrap_or_default();
-            let text: Vec<String> = vars.iter().map(|(n, v)| format!("{n}={v}")).collect();
-            out.push(Line::from(vec![
-                Span::styled(format!("thread {tid}: "), t.fg(t.title)),
-                Span::styled(text.join("  "), t.fg(t.foreground)),
-            ]));
         }
     } else {
         out.push(Line::styled("no warp is resident", t.dim()));

@@ -24,7 +24,7 @@ impl Areas {
             Pane::Source => self.source,
             Pane::Warps => self.warps,
             Pane::Detail => self.detail,
-            Pane::Memory => self.memory,
+            Pane::Memory | Pane::Lanes => self.memory,
             Pane::Metrics => self.metrics,
             Pane::Program => self.program,
         }

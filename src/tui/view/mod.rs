@@ -5,6 +5,7 @@ pub mod chrome;
 pub mod compare;
 pub mod detail;
 pub mod html;
+pub mod lanes;
 pub mod layout;
 pub mod memory;
 pub mod metrics;
@@ -47,7 +48,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     source::draw(frame, areas.source, app);
     warps::draw(frame, areas.warps, app);
     detail::draw(frame, areas.detail, app);
-    memory::draw(frame, areas.memory, app);
+    if app.lanes.open {
+        lanes::draw(frame, areas.memory, app);
+    } else {
+        memory::draw(frame, areas.memory, app);
+    }
     metrics::draw(frame, areas.metrics, app);
     if app.program.is_some() {
         program::draw(frame, areas.program, app);
@@ -57,10 +62,24 @@ pub fn draw(frame: &mut Frame, app: &App) {
     match &app.overlay {
         Some(super::app::Overlay::Help) => chrome::help(frame, area, app),
         Some(super::app::Overlay::Prompt { kind, text }) => {
-            chrome::prompt(frame, areas.footer, app, kind.label(), text)
+            chrome::prompt(frame, areas.footer, app, kind.label(), text);
+            if let Some((col, message)) = &app.prompt_error {
+                prompt_caret(frame, areas.footer, app, kind.label().len() + 2 + col, message);
+            }
         }
         None => {}
     }
+}
+
+/// A caret on the row above the prompt, under the column of a bad expression, with the message.
+fn prompt_caret(frame: &mut Frame, footer: Rect, app: &App, col: usize, message: &str) {
+    if footer.y == 0 {
+        return;
+    }
+    let row = Rect { y: footer.y - 1, height: 1, ..footer };
+    let text = format!("{}^ {message}", " ".repeat(col));
+    frame.render_widget(ratatui::widgets::Clear, row);
+    frame.render_widget(Paragraph::new(Line::styled(text, app.theme.banner(super::theme::BannerKind::Error))), row);
 }
 
 /// Where each pane goes on `area` for this app (with the program pane when a program is open).
