@@ -24,10 +24,10 @@ pub(super) struct Ctx<'a> {
     pub pc: Option<Pc>,
 }
 
-type Res = Result<Value, String>;
+type Evaluated = Result<Value, String>;
 
 impl Ctx<'_> {
-    pub fn eval(&self, e: &Expr) -> Res {
+    pub fn eval(&self, e: &Expr) -> Evaluated {
         match &e.kind {
             E::Int { value, unsigned, long, .. } => {
                 let s = match (*long || *value > i32::MAX as u64 && !*unsigned, *unsigned || *value > i64::MAX as u64) {
@@ -81,7 +81,7 @@ impl Ctx<'_> {
     }
 
     /// The value read: a scalar or pointer in memory is loaded, an array decays to a pointer.
-    fn rvalue(&self, e: &Expr) -> Res {
+    fn rvalue(&self, e: &Expr) -> Evaluated {
         self.eval(e)?.load(self.m, self.thread.slot)
     }
 
@@ -89,7 +89,7 @@ impl Ctx<'_> {
         self.m.blocks.get(self.thread.slot).ok_or_else(|| "the block is no longer resident".to_string())
     }
 
-    fn name(&self, n: &str) -> Res {
+    fn name(&self, n: &str) -> Evaluated {
         let k = &self.m.kernel;
         let b = self.block()?;
         let tid = self.thread.tid;
@@ -134,7 +134,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn member(&self, obj: &Expr, field: &str) -> Res {
+    fn member(&self, obj: &Expr, field: &str) -> Evaluated {
         // `v.x` of a struct variable names its own register.
         if let Some(path) = dotted(obj) {
             let full = format!("{path}.{field}");
@@ -164,7 +164,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn unary(&self, op: UnaryOp, a: &Expr) -> Res {
+    fn unary(&self, op: UnaryOp, a: &Expr) -> Evaluated {
         match op {
             UnaryOp::AddrOf => match self.eval(a)? {
                 Value::Place { addr, ty } => Ok(Value::Pointer { addr, to: ty }),
@@ -244,7 +244,7 @@ fn spec_type(ts: &TypeSpec) -> Result<Type, String> {
     Ok(t)
 }
 
-fn cast(to: &Type, v: Value) -> Res {
+fn cast(to: &Type, v: Value) -> Evaluated {
     match (to, v) {
         (Type::Scalar(t), Value::Scalar(s, bits)) => {
             Ok(Value::Scalar(*t, alu::convert(Ty::from(s), Ty::from(*t), bits)))
@@ -261,7 +261,7 @@ fn cast(to: &Type, v: Value) -> Res {
 }
 
 /// `a op b` with C's conversions; pointer arithmetic and comparisons on addresses.
-fn binary(op: BinaryOp, a: Value, b: Value) -> Res {
+fn binary(op: BinaryOp, a: Value, b: Value) -> Evaluated {
     use BinaryOp as B;
     match (a, b) {
         (Value::Scalar(sa, x), Value::Scalar(sb, y)) => {
