@@ -384,7 +384,7 @@ fn check_action(key: &str, action: Action) {
         Action::Goto => {
             t.press(key);
             assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, .. })), "{what}");
-            assert!(t.text().contains("go to step:"), "{what}");
+            assert!(t.text().contains("go to step N, or p EXPR (print), w EXPR (watch), d N:"), "{what}");
             t.type_text("17");
             t.press("enter");
             assert_eq!((t.steps(), &t.app.overlay), (17, &None), "{what}");
@@ -555,6 +555,20 @@ fn check_action(key: &str, action: Action) {
             assert!(t.text().contains("shared banks (0 conflicts)"), "{what}");
             t.press(key);
             assert!(!t.app.bank_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
+        }
+        Action::LanesPane => {
+            t.press(key);
+            assert!(t.app.lanes.open && t.text().contains("╭ Lanes · block (0,0,0) warp 0 · lane 0"), "{what}");
+            assert!(t.text().contains(":p EXPR prints an expression across the warp's lanes"), "{what}");
+            t.press(key);
+            assert!(!t.app.lanes.open && t.text().contains("╭ Memory"), "{what}: pressed again closes it");
+        }
+        Action::LanesAllWarps => {
+            t.press(key);
+            assert!(t.app.lanes.open && t.app.lanes.all_warps, "{what}");
+            assert!(t.text().contains("╭ Lanes · block (0,0,0) · all warps (warp 0 >)"), "{what}");
+            t.press(key);
+            assert!(!t.app.lanes.all_warps && t.text().contains("╭ Lanes · block (0,0,0) warp 0"), "{what}");
         }
         Action::NextLaunch | Action::PrevLaunch => {
             t.press(key);

@@ -558,6 +558,16 @@ impl Session {
         }
         let summary = inspect::summarize(&self.machine, b, w);
         let now_line = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| kernel.line(pc));
+        if summary.state == inspect::WarpState::Stuck && w.live.contains(lane) {
+            let line = now_line.unwrap_or(0);
+            return Ok(WhyInactive {
+                text: format!(
+                    "thread {tid} waits at line {line} and can never go on: the kernel is stuck (the banner says why)."
+                ),
+                state: LaneState::Waiting { line },
+                ..base
+            });
+        }
         if summary.active.contains(lane) && summary.state != inspect::WarpState::Barrier {
             return Ok(WhyInactive {
                 text: format!(

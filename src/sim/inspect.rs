@@ -132,6 +132,9 @@ pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32, pc: Pc) -> Vec<(
 /// or global memory. What the debugger's expressions read; nothing changes. Err: why it cannot be read.
 pub fn read(m: &Machine, slot: usize, addr: u64, size: u32) -> Result<u64, String> {
     use super::memory::{is_shared, shared_load, shared_offset};
+    if addr.checked_add(size as u64).is_none() {
+        return Err(format!("{addr:#x} is outside memory"));
+    }
     if is_shared(addr) {
         let block = m.blocks.get(slot).ok_or("the block is not resident")?;
         let off = shared_offset(&m.layout, addr, size).map_err(|e| e.to_string())?;
@@ -140,5 +143,13 @@ pub fn read(m: &Machine, slot: usize, addr: u64, size: u32) -> Result<u64, Strin
         }
         return Ok(shared_load(&block.shared, off, size));
     }
-    m.global.load(addr, size).map_err(|e| e.to_string())
+    m.global.load(addr, size).map_err(|e| match e {
+        // As a student indexes: which element of which array.
+        super::memory::MemError::OutOfBounds { nearest: Some(n), .. } if n.elem_size > 0 => {
+            let per = n.elem_size as i64;
+            let index = (addr as i64 - n.base as i64).div_euclid(per);
+            format!("out of bounds: element {index} of `{}`, which has {} elements", n.name, n.size as i64 / per)
+        }
+        e => e.to_string(),
+    })
 }

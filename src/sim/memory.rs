@@ -325,13 +325,13 @@ impl GlobalMemory {
     fn locate(&self, addr: u64, size: u32) -> Result<(usize, usize), MemError> {
         if let Some(a) = self.allocs.get(self.last.get())
             && addr >= a.base
-            && addr + size as u64 <= a.base + a.bytes()
+            && addr.saturating_add(size as u64) <= a.base + a.bytes()
             && addr.is_multiple_of(size as u64)
         {
             return Ok((self.last.get(), (addr - a.base) as usize));
         }
         for (i, a) in self.allocs.iter().enumerate() {
-            if addr >= a.base && addr + size as u64 <= a.base + a.bytes() {
+            if addr >= a.base && addr.saturating_add(size as u64) <= a.base + a.bytes() {
                 if !addr.is_multiple_of(size as u64) {
                     return Err(MemError::Misaligned { space: Space::Global });
                 }

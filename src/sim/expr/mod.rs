@@ -38,7 +38,13 @@ impl Expression {
     /// outside every allocation).
     pub fn eval(&self, m: &Machine, thread: Thread) -> Result<Value, String> {
         let ctx = eval::Ctx { m, thread, pc: thread_pc(m, thread) };
-        ctx.eval(&self.ast)?.load(m, thread.slot)
+        match ctx.eval(&self.ast)? {
+            // Shown whole (`tile`: its elements), not decayed to a pointer.
+            v @ Value::Place {
+                ty: crate::front::types::Type::Array(..) | crate::front::types::Type::Struct(_), ..
+            } => Ok(v),
+            v => v.load(m, thread.slot),
+        }
     }
 
     /// The value in one thread as the debugger shows it.

@@ -63,7 +63,7 @@ impl Value {
     pub fn display(&self, m: &Machine, slot: usize) -> String {
         match self {
             Value::Scalar(s, bits) => alu::display(Ty::from(*s), *bits),
-            Value::Pointer { addr, .. } => match m.global.describe(*addr) {
+            Value::Pointer { addr, .. } => match m.global.describe(*addr).or_else(|| shared_element(m, *addr)) {
                 Some((name, i)) => format!("{addr:#x} (&{name}[{i}])"),
                 None if *addr == 0 => "NULL".to_string(),
                 None => format!("{addr:#x}"),
@@ -79,6 +79,11 @@ impl Value {
                 let mut parts = vec![];
                 for i in 0..shown {
                     let v = Value::Place { addr: addr + i * size, ty: (**elem).clone() };
+                    // Rows of a 2-D array are shown as rows, not as the pointers they decay to.
+                    if matches!(**elem, Type::Array(..) | Type::Struct(_)) {
+                        parts.push(v.display(m, slot));
+                        continue;
+                    }
                     match v.load(m, slot) {
                         Ok(v) => parts.push(v.display(m, slot)),
                         Err(e) => return format!("<{e}>"),
@@ -132,6 +137,15 @@ impl Value {
             _ => None,
         }
     }
+}
+
+/// The shared array an address falls in and its element there (counting the elements of all rows).
+fn shared_element(m: &Machine, addr: u64) -> Option<(&str, u64)> {
+    let off = addr.checked_sub(crate::sim::SHARED_BASE)?;
+    m.layout.arrays.iter().find_map(|(name, at, bytes, ty)| {
+        let at = *at as u64;
+        (off >= at && off < at + *bytes as u64).then(|| (name.as_str(), (off - at) / ty.size().max(1) as u64))
+    })
 }
 
 /// Reads memory as a thread of the block in `slot` does.

@@ -112,7 +112,16 @@ fn why_lines(app: &App, warp: u32, out: &mut Vec<Line>) {
         }
         LaneState::Waiting { line } => {
             out.push(Line::from(vec![head, Span::styled("waiting", t.fg(t.builtin))]));
-            out.push(row(format!("at line {line} with its warp (no divergent branch masked it)"), t.fg(t.foreground)));
+            let stuck = matches!(
+                app.session.machine.outcome(),
+                Some(crate::sim::Outcome::Deadlock(_) | crate::sim::Outcome::Livelock(_))
+            );
+            let why = if stuck {
+                format!("at line {line}, for good: the kernel is stuck (the banner says why)")
+            } else {
+                format!("at line {line} with its warp (no divergent branch masked it)")
+            };
+            out.push(row(why, t.fg(t.foreground)));
         }
         LaneState::Masked { kind, condition, values, taken, waits_at } => {
             out.push(Line::from(vec![head, Span::styled("inactive", t.fg(t.inactive_lane))]));
