@@ -1,0 +1,109 @@
+//! The Lanes pane and the `:` command line on screen (ratatui `TestBackend` + insta): `:p` and `:w`
+//! expressions across the selected warp's lanes, every warp of the block (`A`), a bad expression's caret,
+//! the selected lane driving the detail pane's values, and a stop selecting the thread it is about.
+
+mod common;
+
+use common::ui::Tui;
+use warpdbg::tui::app::{Overlay, PromptKind};
+
+const TILE: &str = "tests/fixtures/ask/tile_shift.cu";
+const UNGUARDED: &str = "tests/fixtures/ask/vec_unguarded.cu";
+
+/// The tile kernel at its first stop on the line where odd columns store.
+fn at_odd_store() -> Tui {
+    let mut t = Tui::open(TILE, &[], 120, 40);
+    t.press(":");
+    t.type_text("d");
+    t.press("enter");
+    let line = common::line_of(TILE, "out[gid] = tile[ty][tx] - left;");
+    t.press("B");
+    t.type_text(&format!("line {line}"));
+    t.press("enter");
+    t.press("c");
+    t
+}
+
+fn command(t: &mut Tui, text: &str) {
+    t.press(":");
+    t.type_text(text);
+    t.press("enter");
+}
+
+#[test]
+fn lanes_table_of_a_warp() {
+    let mut t = at_odd_store();
+    command(&mut t, "p tile[ty][tx] - left");
+    let text = t.text();
+    assert!(text.contains("tile[ty][tx] - left = 0.5   (thread (1,0,0) of block (1,0,0), lane 1 of warp 0)"), "{text}");
+    command(&mut t, "w gid");
+    command(&mut t, "w tx % 2 == 1 ? left : -left");
+    insta::assert_snapshot!("lanes_warp_120x40", t.terminal.backend());
+    // The selected lane's cell follows `>`, and the detail pane's values are that thread's.
+    t.press_all(&[">", ">"]);
+    let text = t.text();
+    assert!(text.contains("lane 3 (thread 3): active"), "{text}");
+    assert!(text.contains("bias=3  tx=3  ty=0  gid=35  left=17.0"), "{text}");
+    assert!(text.contains(" 1 gid = 35  (lane 3)"), "{text}");
+}
+
+#[test]
+fn lanes_table_of_every_warp() {
+    let mut t = at_odd_store();
+    command(&mut t, "w in[gid] * 2");
+    t.press("A");
+    insta::assert_snapshot!("lanes_all_warps_120x40", t.terminal.backend());
+    t.press("L");
+    assert!(!t.app.lanes.open && t.text().contains("╭ Memory"));
+    t.press("L");
+    assert!(t.text().contains("╭ Lanes · block (1,0,0) · all warps (warp 0 >)"));
+}
+
+#[test]
+fn a_bad_expression_keeps_the_prompt_with_a_caret() {
+    let mut t = at_odd_store();
+    t.press(":");
+    t.type_text("p tile[ty][tx] + lft");
+    t.press("enter");
+    assert!(matches!(&t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, text }) if text == "p tile[ty][tx] + lft"));
+    insta::assert_snapshot!("expression_prompt_error_120x40", t.terminal.backend());
+    // Fixing it answers it.
+    for _ in 0..3 {
+        t.press("backspace");
+    }
+    t.type_text("left");
+    t.press("enter");
+    assert_eq!(t.app.overlay, None);
+    assert!(t.text().contains("tile[ty][tx] + left = 32.5"), "{}", t.text());
+    // Deleting watches.
+    command(&mut t, "w gid");
+    command(&mut t, "d 1");
+    assert!(t.app.lanes.watches.is_empty() && t.text().contains("watch 1 (`gid`) deleted"));
+    command(&mut t, "x 1");
+    assert!(t.text().contains("type a step number, p EXPR (print), w EXPR (watch) or d N"), "{}", t.text());
+}
+
+#[test]
+fn a_fault_selects_the_faulting_thread() {
+    let mut t = Tui::open_program(UNGUARDED, 120, 40);
+    t.press("c");
+    let text = t.text();
+    assert!(text.contains("╭ Warp detail · block (3,0,0) warp 7"), "{text}");
+    assert!(text.contains("lane 8 (thread 232): active"), "{text}");
+    assert!(text.contains("count=1000  idx=1000"), "{text}");
+    command(&mut t, "p x[idx - 8]");
+    assert!(t.text().contains("x[idx - 8] = 992.0   (thread (232,0,0) of block (3,0,0), lane 8 of warp 7)"), "{}", t.text());
+}
+
+#[test]
+fn a_conditional_breakpoint_selects_the_thread_it_holds_for() {
+    let mut t = Tui::open(TILE, &[], 120, 40);
+    let line = common::line_of(TILE, "float left");
+    t.press("B");
+    t.type_text(&format!("line {line} if tid == 13"));
+    t.press("enter");
+    t.press("c");
+    let text = t.text();
+    assert!(text.contains("lane 13 (thread 13)"), "{text}");
+    assert!(text.contains("thread 13: "), "{text}");
+}
