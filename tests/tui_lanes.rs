@@ -65,7 +65,9 @@ fn a_bad_expression_keeps_the_prompt_with_a_caret() {
     t.press(":");
     t.type_text("p tile[ty][tx] + lft");
     t.press("enter");
-    assert!(matches!(&t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, text }) if text == "p tile[ty][tx] + lft"));
+    assert!(
+        matches!(&t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, text }) if text == "p tile[ty][tx] + lft")
+    );
     insta::assert_snapshot!("expression_prompt_error_120x40", t.terminal.backend());
     // Fixing it answers it.
     for _ in 0..3 {
@@ -92,7 +94,11 @@ fn a_fault_selects_the_faulting_thread() {
     assert!(text.contains("lane 8 (thread 232): active"), "{text}");
     assert!(text.contains("count=1000  idx=1000"), "{text}");
     command(&mut t, "p x[idx - 8]");
-    assert!(t.text().contains("x[idx - 8] = 992.0   (thread (232,0,0) of block (3,0,0), lane 8 of warp 7)"), "{}", t.text());
+    assert!(
+        t.text().contains("x[idx - 8] = 992.0   (thread (232,0,0) of block (3,0,0), lane 8 of warp 7)"),
+        "{}",
+        t.text()
+    );
 }
 
 #[test]

@@ -153,5 +153,7 @@ fn read(m: &Machine, slot: usize, addr: u64, size: u32) -> Result<u64, String> {
     if addr == 0 {
         return Err("reads through a null pointer".to_string());
     }
-    inspect::read(m, slot, addr, size).map_err(|e| format!("cannot read {addr:#x}: {e}"))
+    // An index past an array says so by element; other failures name the address.
+    inspect::read(m, slot, addr, size)
+        .map_err(|e| if e.starts_with("out of bounds:") { e } else { format!("cannot read {addr:#x}: {e}") })
 }
