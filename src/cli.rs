@@ -73,7 +73,8 @@ pub fn run(cli: Cli) -> Exit {
             }
         }
         Some(Command::View { file, launch, ui, steps, size, compare, prints, program_args }) => {
-            inspect::view_command(&file, &launch, &ui, steps, &size, compare, &prints, &program_args)
+            let options = inspect::ViewOptions { steps, size: &size, compare, prints: &prints };
+            inspect::view_command(&file, &launch, &ui, &options, &program_args)
         }
         Some(Command::Why { file, launch, steps, in_block, warp, lane, program_args }) => {
             inspect::why_command(&file, &launch, steps, in_block, warp, lane, &program_args)

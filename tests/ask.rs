@@ -156,10 +156,7 @@ fn expressions_read_what_the_thread_sees() {
             ("tx % 2 ? -bias : bias", if tid % 2 == 1 { "-3" } else { "3" }.to_string()),
             ("(float)gid / 4", format!("{:?}", g as f32 / 4.0)),
             ("gid / 4", (g / 4).to_string()),
-            (
-                "gid >= 4 && gid < 8 || !tx",
-                ((4..8).contains(&g) || tid % 8 == 0).then_some("1").unwrap_or("0").to_string(),
-            ),
+            ("gid >= 4 && gid < 8 || !tx", (((4..8).contains(&g) || tid % 8 == 0) as u8).to_string()),
             ("sizeof(tile) / sizeof(tile[0])", "4".to_string()),
             ("&tile[ty][tx] - &tile[0][0]", tid.to_string()),
             ("warpSize - 1", "31".to_string()),

@@ -63,16 +63,23 @@ fn parse_size(s: &str) -> Option<(u16, u16)> {
     (c >= 1 && r >= 1 && c <= 1000 && r <= 1000).then_some((c, r))
 }
 
+/// What `warpdbg view` draws: after how many steps, at what size, the comparison or not, and the `--print`
+/// expressions.
+pub(super) struct ViewOptions<'a> {
+    pub steps: u64,
+    pub size: &'a str,
+    pub compare: bool,
+    pub prints: &'a [String],
+}
+
 pub(super) fn view_command(
     path: &Path,
     launch: &LaunchArgs,
     ui: &UiArgs,
-    steps: u64,
-    size: &str,
-    compare: bool,
-    prints: &[String],
+    options: &ViewOptions,
     program_args: &[String],
 ) -> Exit {
+    let ViewOptions { steps, size, compare, prints } = *options;
     let Some((cols, rows)) = parse_size(size) else {
         eprintln!("error: --size must be COLSxROWS, e.g. 120x40 (1 to 1000 each), not `{size}`");
         return Exit::Usage;

@@ -362,9 +362,8 @@ impl<'a> SimDevice<'a> {
         if let Some(p) = &shown {
             text.push_str(&p.text);
         }
-        let shown = shown.map(|p| p.json);
-        let json =
-            self.json.map(|detail| report::launch_json(&m, &outcome, req, ns, code, detail, before.as_deref(), shown));
+        let end = report::LaunchEnd { ns, code, printed: shown.map(|p| p.json) };
+        let json = self.json.map(|detail| report::launch_json(&m, &outcome, req, end, detail, before.as_deref()));
         self.launches.push(LaunchRecord {
             index: req.index,
             kernel: req.kernel.clone(),

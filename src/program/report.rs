@@ -14,17 +14,24 @@ use crate::host::findings::{Finding, Leak};
 use crate::sim::report::write_element;
 use crate::sim::{Allocation, Machine, MemoryDetail, Outcome};
 
+/// How a launch that ran ended, beyond its machine: its virtual duration, the CUDA error it gave, and the
+/// `--print` expressions evaluated in its stopped warp.
+pub struct LaunchEnd {
+    pub ns: u64,
+    pub code: Option<u32>,
+    pub printed: Option<Value>,
+}
+
 /// The object of a launch that ran.
 pub fn launch_json(
     m: &Machine,
     outcome: &Outcome,
     req: &LaunchRequest,
-    ns: u64,
-    code: Option<u32>,
+    end: LaunchEnd,
     detail: MemoryDetail,
     before: Option<&[Allocation]>,
-    printed: Option<Value>,
 ) -> Vec<u8> {
+    let LaunchEnd { ns, code, printed } = end;
     let mut entries = crate::sim::report::summary(m, outcome);
     if let Some(p) = printed {
         entries.insert("printed".into(), p);

@@ -35,7 +35,7 @@ fn parse(app: &mut App, command: &str, expr: &str) -> Option<Expression> {
         Ok(e) => Some(e),
         Err(err) => {
             let d = &err.diags[0];
-            let (_, col) = err.sources.get(d.span.file).line_col(d.span.start as u32);
+            let (_, col) = err.sources.get(d.span.file).line_col(d.span.start);
             let at = command.len() - expr.len() + col as usize - 1;
             app.prompt_error = Some((at, d.message.clone()));
             app.overlay = Some(Overlay::Prompt { kind: PromptKind::Goto, text: command.to_string() });

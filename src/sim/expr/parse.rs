@@ -6,7 +6,7 @@ use crate::front::ast::{Expr, ExprKind as E};
 use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
 use crate::front::lexer::lex;
 use crate::front::parser::Parser;
-use crate::front::source::{FileId, SourceFile, SourceMap, Span};
+use crate::front::source::{SourceFile, SourceMap, Span};
 use crate::ir::Kernel;
 
 /// The name expression diagnostics give their text (`print:1:5`).
@@ -31,7 +31,7 @@ impl ExprError {
     /// One line for a status bar: `column 5: message`.
     pub fn short(&self) -> String {
         let d = &self.diags[0];
-        let (_, col) = self.sources.get(d.span.file).line_col(d.span.start as u32);
+        let (_, col) = self.sources.get(d.span.file).line_col(d.span.start);
         format!("column {col}: {}", d.message)
     }
 }
@@ -72,18 +72,18 @@ pub(super) fn parse(text: &str, kernel: &Kernel) -> Result<Expr, ExprError> {
             .label("one expression only: print several with several `--print`s");
         return fail(sources, d);
     }
-    match check(&e, kernel, file) {
+    match check(&e, kernel) {
         Ok(()) => Ok(e),
         Err(d) => fail(sources, d),
     }
 }
 
 /// Every name is the kernel's or a built-in; nothing assigns, increments or calls.
-fn check(e: &Expr, kernel: &Kernel, file: FileId) -> Result<(), Diagnostic> {
+fn check(e: &Expr, kernel: &Kernel) -> Result<(), Diagnostic> {
     let refuse = |what: &str, label: &str| {
         Err(Diagnostic::new(ErrorCode::Unsupported, e.span, what.to_string()).label(label.to_string()))
     };
-    let sub = |x: &Expr| check(x, kernel, file);
+    let sub = |x: &Expr| check(x, kernel);
     match &e.kind {
         E::Int { .. } | E::Float { .. } | E::Bool(_) | E::Char(_) | E::SizeofType(_) => Ok(()),
         E::Name(n) => known(n, e.span, kernel),
