@@ -52,7 +52,11 @@ fn run_prints_the_faulting_warps_values_of_a_program() {
     let x = printed[1]["values"].as_array().expect("values");
     assert_eq!(x.len(), 32);
     assert_eq!(x[..8], (992..1000).map(|v| Value::from(v as f64)).collect::<Vec<_>>()[..]);
-    assert!(x[8]["error"].as_str().is_some_and(|e| e == "out of bounds: element 1000 of `dx`, which has 1000 elements"), "{}", x[8]);
+    assert!(
+        x[8]["error"].as_str().is_some_and(|e| e == "out of bounds: element 1000 of `dx`, which has 1000 elements"),
+        "{}",
+        x[8]
+    );
 }
 
 #[test]

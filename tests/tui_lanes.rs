@@ -3,6 +3,8 @@
 //! the selected lane driving the detail pane's values, and a stop selecting the thread it is about.
 
 mod common;
+#[allow(dead_code)]
+mod session_support;
 
 use common::ui::Tui;
 use warpdbg::tui::app::{Overlay, PromptKind};
@@ -112,4 +114,40 @@ fn a_conditional_breakpoint_selects_the_thread_it_holds_for() {
     let text = t.text();
     assert!(text.contains("lane 13 (thread 13)"), "{text}");
     assert!(text.contains("thread 13: "), "{text}");
+}
+
+#[test]
+fn watches_are_recorded_and_replayed() {
+    use session_support::{Input, record_headless, scratch};
+    use warpdbg::tui::action::Action;
+    use warpdbg::tui::keymap::Keymap;
+    use warpdbg::tui::recording::{EventKind, Recording};
+    use warpdbg::tui::replay;
+
+    let file = scratch("lanes-recording").join("watch.wdbg");
+    let inputs =
+        [Input::Act(Action::Step), Input::Command("w tid * 2"), Input::Command("p tid"), Input::Act(Action::Step)];
+    let live = record_headless("kernels/deadlock.cu", &inputs, &file);
+    assert_eq!(live.lanes.watches, ["tid * 2"]);
+    let rec = Recording::load(&file).expect("the recording loads");
+    let commands: Vec<&str> = rec
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Command { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(commands, ["w tid * 2", "p tid"]);
+    let mut app = replay::start_app(&rec, Keymap::default_map(), None).expect("replays");
+    for (i, e) in rec.events.iter().enumerate() {
+        assert_eq!(replay::apply_event(&mut app, e, i), None, "event {i} replays as recorded");
+    }
+    assert_eq!(
+        (app.lanes.watches.clone(), app.lanes.printed.clone()),
+        (vec!["tid * 2".to_string()], Some("tid".to_string()))
+    );
+    assert!(app.outbox.iter().all(|e| !matches!(e, EventKind::Command { .. })), "replaying records nothing");
+    let text = warpdbg::tui::view::render_text(&app, 120, 40);
+    assert!(text.contains(" p tid = 0  (lane 0)") && text.contains(" 1 tid * 2 = 0  (lane 0)"), "{text}");
 }

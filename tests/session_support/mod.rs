@@ -51,11 +51,12 @@ pub fn require_tool(program: &str, version_arg: &str) -> bool {
     ok
 }
 
-/// What a headless recording does: a debugger action, or a note typed at the `a` prompt.
+/// What a headless recording does: a debugger action, a note typed at the `a` prompt, or a `:` command.
 #[derive(Clone, Debug)]
 pub enum Input {
     Act(Action),
     Note(&'static str),
+    Command(&'static str),
 }
 
 /// The header `warpdbg FILE --record` writes for a kernel file with no overrides.
@@ -82,8 +83,9 @@ pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
     for input in inputs {
         match input {
             Input::Act(a) => update::update(&mut app, *a),
-            Input::Note(text) => {
-                update::update(&mut app, Action::Note);
+            Input::Note(text) | Input::Command(text) => {
+                let prompt = if matches!(input, Input::Note(_)) { Action::Note } else { Action::Goto };
+                update::update(&mut app, prompt);
                 for c in text.chars() {
                     update::prompt_key(&mut app, key(crossterm::event::KeyCode::Char(c)));
                 }
