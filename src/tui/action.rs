@@ -57,6 +57,18 @@ pub enum Action {
     NextLaunch,
     /// A whole program: go to the start of the previous launch (the host code runs again up to it).
     PrevLaunch,
+    /// Ask for text and move the source cursor to the next line containing it (an empty answer repeats).
+    Search,
+    /// Move the source cursor to the next line containing the last searched text.
+    SearchNext,
+    /// Ask for a source line number and move the cursor there.
+    GotoLine,
+    /// Scroll the source's long lines left (back towards their start).
+    ScrollLeft,
+    /// Scroll the source's long lines right (to see how they continue).
+    ScrollRight,
+    /// Scroll a long stop explanation in the banner (back to its top after the end).
+    ScrollBanner,
 }
 
 impl Action {
@@ -99,6 +111,12 @@ impl Action {
             Action::BankView => "shared-memory bank conflicts (metrics)",
             Action::NextLaunch => "program: finish this launch, stop at the next",
             Action::PrevLaunch => "program: go to the previous launch's start",
+            Action::Search => "search the source for text (empty: search again)",
+            Action::SearchNext => "next line with the searched text",
+            Action::GotoLine => "go to source line N",
+            Action::ScrollLeft => "scroll long source lines left",
+            Action::ScrollRight => "scroll long source lines right",
+            Action::ScrollBanner => "scroll a long stop explanation (banner)",
         }
     }
 }

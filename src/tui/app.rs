@@ -54,6 +54,10 @@ pub enum PromptKind {
     Quiz,
     /// The kind of question of a quiz point being marked.
     QuizPoint,
+    /// Text to find in the source (`/`).
+    Search,
+    /// A source line number to move the cursor to.
+    Line,
 }
 
 impl PromptKind {
@@ -64,6 +68,8 @@ impl PromptKind {
             PromptKind::Break => "break on: ",
             PromptKind::Quiz => "your answer: ",
             PromptKind::QuizPoint => "quiz here, ask for (m)ask, (r)econvergence or (d)eadlock: ",
+            PromptKind::Search => "search source: ",
+            PromptKind::Line => "go to line: ",
         }
     }
 }
@@ -117,6 +123,15 @@ pub struct App {
     /// While `running`: going to this step (a step back that re-executes a long stretch from a snapshot)
     /// rather than a continue.
     pub travel: Option<u64>,
+    /// While `travel`ing: the state the step back started from (machine and last issue), put back when the
+    /// user interrupts it, so an interrupted step back leaves the session where it was.
+    pub travel_origin: Option<Box<(crate::sim::Machine, Option<crate::sim::Issue>)>>,
+    /// The source pane's horizontal scroll (columns of each line hidden on the left: `H` / `L`).
+    pub source_left: usize,
+    /// The last text searched for in the source (`/`), which an empty search repeats.
+    pub search: Option<String>,
+    /// Rows the banner is scrolled down by (a long stop explanation: the banner-scroll key).
+    pub banner_scroll: usize,
     /// Why the last command stopped, for the status line.
     pub message: Option<(BannerKind, String)>,
     /// Global memory before the last command, to highlight what changed (first cells of each array).
@@ -175,6 +190,10 @@ impl App {
             running: false,
             first_chunk: false,
             travel: None,
+            travel_origin: None,
+            source_left: 0,
+            search: None,
+            banner_scroll: 0,
             message: None,
             before: vec![],
             size: (80, 24),
@@ -291,6 +310,8 @@ impl App {
 
     /// Sets the status message for a stop.
     pub fn stopped(&mut self, stop: &Stop) {
+        // A new stop has its own explanation: the banner starts at its top.
+        self.banner_scroll = 0;
         self.message = Some(match stop {
             Stop::Stepped => (BannerKind::Ok, format!("step {}", self.session.machine.steps)),
             Stop::Breakpoint { line } => (BannerKind::Warn, format!("breakpoint at line {line}")),
