@@ -717,3 +717,198 @@ fn clicking_a_source_line_toggles_its_breakpoint() {
     assert!(t.text().contains("breakpoint at line 24"), "{}", t.text());
     assert_eq!(t.app.session.machine.outcome(), None);
 }
+
+/// The reduction at 128 blocks (341,760 instructions) run to its end by `c`: a step back from there
+/// re-executes from step 0, more than the TUI does at once, so it travels in pieces.
+fn reduction_at_its_end() -> Tui {
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=65536"], 120, 40);
+    t.press("c");
+    assert_eq!(t.app.session.machine.outcome(), Some(&Outcome::Completed));
+    t
+}
+
+#[test]
+fn a_repeated_step_back_goes_further_back_instead_of_interrupting() {
+    let mut t = reduction_at_its_end();
+    let end = t.steps();
+    update::update(&mut t.app, Action::StepBack);
+    update::tick(&mut t.app);
+    assert!(t.app.running && t.app.travel == Some(end - 1), "a long step back in pieces");
+    // `S S S` during the trip: three steps back in all, not an interrupt somewhere in between.
+    for (k, want) in [(2, end - 2), (3, end - 3)] {
+        update::update(&mut t.app, Action::StepBack);
+        assert!(t.app.running, "press {k} keeps going");
+        assert_eq!(t.app.travel, Some(want), "press {k} goes one further");
+        t.draw();
+        assert!(t.text().contains(&format!("going back to step {want}... (S: one more, any key stops)")));
+        update::tick(&mut t.app);
+    }
+    update::finish_running(&mut t.app);
+    t.draw();
+    assert_eq!(t.steps(), end - 3);
+    assert!(t.text().contains(&format!("back to step {}", end - 3)), "{}", t.text());
+    // The state is the one stepping there gives.
+    let mut reference = Tui::open("kernels/reduce_neighbored.cu", &["n=65536"], 120, 40);
+    update::goto_step(&mut reference.app, end - 3);
+    assert_eq!(
+        warpdbg::debug::checksum::state_check(&t.app.session.machine),
+        warpdbg::debug::checksum::state_check(&reference.app.session.machine)
+    );
+}
+
+#[test]
+fn an_interrupted_step_back_stays_where_it_started() {
+    let mut t = reduction_at_its_end();
+    let end = t.steps();
+    let before = warpdbg::debug::checksum::state_check(&t.app.session.machine);
+    let cursor = t.app.cursor;
+    update::update(&mut t.app, Action::StepBack);
+    update::tick(&mut t.app);
+    assert!(t.app.running && t.app.session.machine.steps < end - 1, "on its way, from step 0");
+    // Any other key stops it: back at the end, as before the step back; then the key moves the cursor.
+    t.press("k");
+    assert!(!t.app.running && t.app.travel.is_none());
+    assert_eq!(t.steps(), end);
+    assert_eq!(warpdbg::debug::checksum::state_check(&t.app.session.machine), before);
+    assert_eq!(t.app.session.machine.outcome(), Some(&Outcome::Completed));
+    assert_eq!(t.app.cursor, cursor - 1, "the key that stopped it moved the cursor up");
+    assert!(t.text().contains(&format!("stopped going back: still at step {end}")), "{}", t.text());
+    // Recorded as a `Goto` to where it stayed, so a replay does the same.
+    let gotos: Vec<u64> = t
+        .app
+        .outbox
+        .iter()
+        .filter_map(|e| match e {
+            warpdbg::tui::recording::EventKind::Action { name, steps, .. } if name == "Goto" => Some(*steps),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gotos.last(), Some(&end));
+    // Esc only stops (it has nothing else to do); the `:` prompt's long trip back is interruptible too.
+    t.press(":");
+    t.type_text("100");
+    t.press("enter");
+    assert_eq!((t.app.running, t.steps()), (false, 100), "a short trip happens at once");
+    let mut t = reduction_at_its_end();
+    t.press(":");
+    t.type_text("250000");
+    update::prompt_key(&mut t.app, warpdbg::tui::keymap::Key::parse("enter").expect("key"));
+    assert!(t.app.running && t.app.travel == Some(250_000), "a long goto backwards travels in pieces");
+    update::tick(&mut t.app);
+    t.press("esc");
+    assert_eq!((t.app.running, t.steps()), (false, end), "Esc stopped it where it started");
+}
+
+#[test]
+fn typing_during_a_continue_interrupts_it_and_keeps_the_key() {
+    // 2048 blocks: more than a frame's worth of a whole run.
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=1048576"], 120, 40);
+    update::update(&mut t.app, Action::Continue);
+    update::tick(&mut t.app);
+    assert!(t.app.running);
+    // `:` stops the run (a whole run in progress goes back to step 0) and opens its prompt.
+    t.press(":");
+    assert!(!t.app.running);
+    assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, .. })), "{}", t.text());
+    assert!(t.text().contains("go to step:"));
+    t.type_text("7");
+    t.press("enter");
+    assert_eq!(t.steps(), 7);
+    assert!(t.app.session.breakpoints.is_empty(), "Enter answered the prompt, it did not toggle a breakpoint");
+    // The run's own key only stops it.
+    update::update(&mut t.app, Action::Continue);
+    update::tick(&mut t.app);
+    let at = t.steps();
+    t.press("c");
+    assert!(!t.app.running);
+    assert_eq!(t.steps(), at);
+    assert!(t.text().contains(&format!("interrupted at step {at}")));
+}
+
+#[test]
+fn search_and_go_to_line_prompts() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("/");
+    t.type_text("acc");
+    insta::assert_snapshot!("search_prompt_120x40", t.terminal.backend());
+    t.press("enter");
+    assert_eq!(t.app.cursor, 32);
+    assert!(t.text().contains("│ 32       │         int acc = 1;"), "{}", t.text());
+    // Ctrl-N: the next line with it; past the last, from the top.
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 34);
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 36);
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 32, "{}", t.text());
+    assert!(t.text().contains("`acc` on line 32 (from the top); Ctrl-n finds the next"), "{}", t.text());
+    // Not there: said, and the cursor stays.
+    t.press("/");
+    t.type_text("warpSize");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 32);
+    assert!(t.text().contains("`warpSize` not found in the source"));
+    // Go to a line, and a line that is not there.
+    t.press("ctrl-g");
+    t.type_text("9");
+    insta::assert_snapshot!("goto_line_prompt_120x40", t.terminal.backend());
+    t.press("enter");
+    assert_eq!(t.app.cursor, 9);
+    t.press("ctrl-g");
+    t.type_text("41");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 9);
+    assert!(t.text().contains("no line `41`: the source has lines 1 to 40"), "{}", t.text());
+}
+
+#[test]
+fn long_source_lines_scroll_horizontally() {
+    let mut t = Tui::open(DEADLOCK, &[], 80, 24);
+    t.press("g");
+    // The pane shows 26 columns of text: line 1 goes on, and says so.
+    assert!(t.text().contains("│  1       │ // deadlock.cu - the text…│"), "{}", t.text());
+    t.press_all(&["L", "L"]);
+    assert_eq!(t.app.source_left, 16);
+    let screen = t.text();
+    assert!(screen.contains("Source · from column 17"), "{screen}");
+    assert!(screen.contains("│  1       │ …the textbook even/odd __…│"), "{screen}");
+    insta::assert_snapshot!("source_scrolled_80x24", t.terminal.backend());
+    // Far right: the longest line's end shows, no further.
+    for _ in 0..20 {
+        t.press("L");
+    }
+    assert_eq!(t.app.source_left, 88);
+    assert!(t.text().contains("that."), "{}", t.text());
+    t.press_all(&["H"; 20]);
+    assert_eq!(t.app.source_left, 0);
+    assert!(!t.text().contains("Source · from column"), "{}", t.text());
+    // A search scrolls to the text it finds beyond the pane's right edge.
+    t.press("/");
+    t.type_text("textbook version");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 7);
+    assert!(t.text().contains("textbook version"), "{}", t.text());
+}
+
+#[test]
+fn the_banner_scrolls_and_keeps_the_fix_on_screen() {
+    let mut t = deadlock_in_4_blocks(120, 40);
+    t.press("c");
+    let screen = t.text();
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… 8 more lines: e scrolls (lines 1-8 of 16)"), "{screen}");
+    insta::assert_snapshot!("banner_long_120x40", t.terminal.backend());
+    t.press("e");
+    let screen = t.text();
+    assert!(screen.contains("┃Deadlock: no thread of block (3,0,0) can issue."), "{screen}");
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… lines 9-16 of 16: e goes back to the top"), "{screen}");
+    insta::assert_snapshot!("banner_scrolled_120x40", t.terminal.backend());
+    t.press("e");
+    assert!(t.text().contains("… 8 more lines: e scrolls (lines 1-8 of 16)"));
+    // A new stop starts at the banner's top.
+    t.press("e");
+    t.press("S");
+    t.press("c");
+    assert_eq!(t.app.banner_scroll, 0);
+}
