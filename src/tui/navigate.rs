@@ -37,7 +37,7 @@ pub fn search(app: &mut App, text: &str) {
         return;
     };
     let col = lines[i].find(&text).map_or(0, |b| lines[i][..b].chars().count());
-    let wrapped = i + 1 <= from;
+    let wrapped = i < from;
     app.cursor = i as u32 + 1;
     app.focus = Pane::Source;
     reveal_column(app, col, text.chars().count());
