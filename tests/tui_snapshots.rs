@@ -871,7 +871,7 @@ fn long_source_lines_scroll_horizontally() {
     assert_eq!(t.app.source_left, 16);
     let screen = t.text();
     assert!(screen.contains("Source · from column 17"), "{screen}");
-    assert!(screen.contains("│  1       │ …the textbook even/odd __…│"), "{screen}");
+    assert!(screen.contains("│  1       │ … the textbook even/odd _…│"), "{screen}");
     insta::assert_snapshot!("source_scrolled_80x24", t.terminal.backend());
     // Far right: the longest line's end shows, no further.
     for _ in 0..20 {

@@ -121,18 +121,20 @@ pub fn text_width(app: &App, area: Rect) -> usize {
     (area.width.saturating_sub(2) as usize).saturating_sub(prefix_width(app.source_lines().len()))
 }
 
-/// The part of a highlighted line the pane shows: `left` characters skipped, at most `width` kept, and a dim
-/// `…` in the first or last column where the line goes on beyond the pane (scrolled off, or too long).
+/// The part of a highlighted line the pane shows in `width` columns: from character `left` on, with a dim `…`
+/// in the first column when characters before it are scrolled off and in the last when the line goes on.
 fn window<'a>(spans: Vec<Span<'a>>, left: usize, width: usize, t: &Theme) -> Vec<Span<'a>> {
     let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
     if width == 0 || (left == 0 && total <= width) {
         return spans;
     }
     let cut_left = left > 0 && total > 0;
-    let cut_right = total > left + width;
-    // The columns the text itself keeps, after room for the markers.
-    let from = left + usize::from(cut_left);
-    let keep = width.saturating_sub(usize::from(cut_left) + usize::from(cut_right));
+    // The columns the text itself keeps, after room for the markers: it starts at character `left`, right
+    // after the left marker, so the pane's "from column" is exact.
+    let avail = width.saturating_sub(usize::from(cut_left));
+    let cut_right = total > left + avail;
+    let from = left;
+    let keep = avail.saturating_sub(usize::from(cut_right));
     let mut out = vec![];
     if cut_left {
         out.push(Span::styled("…", t.dim()));
