@@ -912,3 +912,86 @@ fn the_banner_scrolls_and_keeps_the_fix_on_screen() {
     t.press("c");
     assert_eq!(t.app.banner_scroll, 0);
 }
+
+/// The Metrics pane's rows, inside its border.
+fn metrics_rows(t: &Tui) -> Vec<String> {
+    let areas = warpdbg::tui::view::areas(&t.app, Rect::new(0, 0, t.app.size.0, t.app.size.1));
+    let r = areas.metrics;
+    let b = t.buffer();
+    (r.y + 1..r.y + r.height - 1)
+        .map(|y| (r.x + 1..r.x + r.width - 1).map(|x| b[(x, y)].symbol()).collect::<String>().trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn metrics_columns_fit_at_80_and_120_columns() {
+    // (screen width, a whole program's layout, the divergence view's rows, the bank view's first rows): at 80
+    // columns and in a program's narrow third at 120 the short labels and headers; every figure whole.
+    let cases: [(u16, bool, &[&str], &[&str]); 3] = [
+        (
+            80,
+            false,
+            &[
+                "branch eff. 94.74%",
+                "branches    38 (2 div.)",
+                "div. warps  2 of 2",
+                "thr / instr 16.34",
+                "warp instrs 380",
+                "line br. div. warps",
+                "  21   2    2     2",
+            ],
+            &[
+                "line acc. wfs confl. worst",
+                "  27    2   2      0 1-way",
+                "  36    2   2      0 1-way",
+                "line 27 (worst), its last",
+                "access: 1-way",
+            ],
+        ),
+        (
+            120,
+            false,
+            &[
+                "branch efficiency 94.74%",
+                "branches          38 (2 divergent)",
+                " line  branches divergent   warps",
+                "   21         2         2       2",
+            ],
+            &[
+                " line accesses wavefronts conflicts  worst",
+                "   27        2          2         0  1-way",
+                "   36        2          2         0  1-way",
+                "line 27 (worst), its last access: 1-way",
+            ],
+        ),
+        (
+            120,
+            true,
+            &[
+                "branch eff. 64.71%",
+                "branches    2176 (768 div.)",
+                "div. warps  128 of 128",
+                "line  br. div. warps",
+                "  34  896  736   128",
+            ],
+            &["line acc. wfs confl. worst", "no shared-memory accesses", "yet"],
+        ),
+    ];
+    for (cols, program, divergence, banks) in cases {
+        let mut t = if program {
+            Tui::open_program("tests/programs/reduction.cu", cols, 60)
+        } else {
+            Tui::open(DEADLOCK, &[], cols, 60)
+        };
+        t.press("c");
+        let rows = metrics_rows(&t);
+        for want in divergence {
+            assert!(rows.iter().any(|r| r == want), "{cols} columns: `{want}` in\n{}", rows.join("\n"));
+        }
+        t.press("K");
+        let rows = metrics_rows(&t);
+        for want in banks {
+            assert!(rows.iter().any(|r| r == want), "{cols} columns, banks: `{want}` in\n{}", rows.join("\n"));
+        }
+    }
+}

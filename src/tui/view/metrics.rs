@@ -88,13 +88,8 @@ fn draw_banks(frame: &mut Frame, area: Rect, app: &App) {
             row
         })
         .collect();
-    let heads = [
-        ["line", "line"],
-        ["accesses", "acc."],
-        ["wavefronts", "wavefr."],
-        ["conflicts", "confl."],
-        ["worst", "worst"],
-    ];
+    let heads =
+        [["line", "line"], ["accesses", "acc."], ["wavefronts", "wfs"], ["conflicts", "confl."], ["worst", "worst"]];
     let (header, body) = table(&heads, &[5, 8, 10, 9, 6], &cells, width);
     let mut out = vec![Line::styled(header, head)];
     for (l, row) in banks.per_line.values().zip(body) {
@@ -106,14 +101,14 @@ fn draw_banks(frame: &mut Frame, area: Rect, app: &App) {
         None => banks.per_line.values().max_by_key(|l| (l.conflicts, std::cmp::Reverse(l.line))).map(|l| (l, "worst")),
     };
     match shown {
-        None => out.push(Line::styled("no shared-memory accesses yet", t.dim())),
+        None => out.extend(wrap("no shared-memory accesses yet", width).into_iter().map(|l| Line::styled(l, t.dim()))),
         Some((l, why)) => {
             let matrix = bank_matrix(&l.last);
             let ways = matrix.iter().map(|b| b.words.len()).max().unwrap_or(0).max(1);
-            out.push(Line::styled(
-                format!("line {} ({why}), its last access: {ways}-way", l.line),
-                t.fg(t.title).add_modifier(Modifier::BOLD),
-            ));
+            let caption = format!("line {} ({why}), its last access: {ways}-way", l.line);
+            out.extend(
+                wrap(&caption, width).into_iter().map(|c| Line::styled(c, t.fg(t.title).add_modifier(Modifier::BOLD))),
+            );
             out.push(Line::styled(format!("{:>5} {:>5}  {}", "bank", "words", "lanes"), head));
             for b in matrix.iter().filter(|b| !b.lanes.is_empty()) {
                 let style = if b.words.len() > 1 { t.fg(t.reconvergence) } else { t.fg(t.foreground) };
@@ -157,4 +152,21 @@ fn table(heads: &[[&str; 2]], min: &[usize], rows: &[Vec<String>], width: usize)
     let long = layout(0);
     // The header row holds the widest cells' columns, so its width is the table's.
     if long.0.chars().count() <= width { long } else { layout(1) }
+}
+
+/// `text` word-wrapped to `width` columns (a narrow pane shows all of a sentence rather than cutting it).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut out = vec![];
+    let mut row = String::new();
+    for word in text.split(' ') {
+        if !row.is_empty() && row.chars().count() + 1 + word.chars().count() > width {
+            out.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+    }
+    out.push(row);
+    out
 }
