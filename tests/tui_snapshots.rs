@@ -590,7 +590,7 @@ fn check_action(key: &str, action: Action) {
             t.type_text("__syncthreads");
             t.press("enter");
             assert_eq!((t.app.cursor, &t.app.overlay), (28, &None), "{what}");
-            assert!(t.text().contains("`__syncthreads` on line 28; Ctrl-n finds the next"), "{what}:\n{}", t.text());
+            assert!(t.text().contains("`__syncthreads` on line 28; F3 finds the next"), "{what}:\n{}", t.text());
         }
         Action::SearchNext => {
             t.press(key);
@@ -841,7 +841,7 @@ fn search_and_go_to_line_prompts() {
     assert_eq!(t.app.cursor, 36);
     t.press("ctrl-n");
     assert_eq!(t.app.cursor, 32, "{}", t.text());
-    assert!(t.text().contains("`acc` on line 32 (from the top); Ctrl-n finds the next"), "{}", t.text());
+    assert!(t.text().contains("`acc` on line 32 (from the top); F3 finds the next"), "{}", t.text());
     // Not there: said, and the cursor stays.
     t.press("/");
     t.type_text("warpSize");
