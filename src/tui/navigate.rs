@@ -100,7 +100,8 @@ pub fn scroll_banner(app: &mut App) {
     let (max, page) = view::chrome::banner_scroll_range(app, area);
     if max == 0 {
         app.banner_scroll = 0;
-        app.message = Some((BannerKind::Ok, "the banner shows all it has to say".into()));
+        let what = if area.height == 0 { "the banner is empty" } else { "the banner shows all it has to say" };
+        app.message = Some((BannerKind::Ok, what.into()));
         return;
     }
     app.banner_scroll = if app.banner_scroll >= max { 0 } else { (app.banner_scroll + page.max(1)).min(max) };
