@@ -227,11 +227,14 @@ fn tui_continue_then_step_back_shows_the_stepped_screens() {
     assert_eq!(last, Some(("Goto".to_string(), end - 1)));
 }
 
-/// A key pressed during a whole run abandons it: the machine is back at step 0, as before the continue.
+/// A key pressed during a whole run abandons it: the machine is back at step 0, as before the continue; then
+/// the key does what it does (issue 32: it used to be swallowed), here one step from step 0.
 #[test]
 fn interrupting_a_whole_run_goes_back_to_where_it_started() {
     let mut a = app(&["n=65536"]);
-    let before = state(&a.session);
+    let mut stepped = app(&["n=65536"]);
+    update::update(&mut stepped, Action::Step);
+    let before = state(&stepped.session);
     update::update(&mut a, Action::Continue);
     let first = a.session.cont_fast(2_000, true);
     assert!(first.is_none() && a.session.whole_run_progress().is_some(), "a whole run is in progress");

@@ -157,13 +157,14 @@ fn playground_runs_the_debugger_in_the_page() {
         assert_eq!(livelock, name == "pre-volta", "{}", shown[0]);
     }
 
-    // A long continue runs between frames, and the next key interrupts it.
+    // A long continue runs between frames, and the next key interrupts it (and then does what it does: `k`
+    // only moves the cursor, so the screen still says where the run stopped).
     let long = "// @grid 4\n// @block 64\n// @arg out int[256] = 0\n\
                 __global__ void sum(int *out) {\n    int acc = 0;\n    \
                 for (int k = 0; k < 20000; k++) acc += k % 7;\n    out[blockIdx.x * 64 + threadIdx.x] = acc;\n}\n";
     b.eval(&format!(
         "(() => {{ document.getElementById('source').value = {}; document.getElementById('mode').value = '2'; \
-         document.getElementById('run').click(); window.warpdbg.key('c'); window.warpdbg.key('s'); }})()",
+         document.getElementById('run').click(); window.warpdbg.key('c'); window.warpdbg.key('k'); }})()",
         json!(long)
     ));
     let shown = screen(&mut b);

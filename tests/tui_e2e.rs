@@ -190,3 +190,63 @@ fn the_process_ends_when_its_terminal_goes_away() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
 }
+
+/// Issue 32: after a continue to the end, a step back re-executes from step 0 in pieces. Any key but `S`
+/// stops it where it started; `S S` goes two steps back, not somewhere in between.
+#[test]
+fn a_long_step_back_in_tmux_stays_put_when_interrupted_and_goes_further_on_s() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    // 512 blocks, 1,367,040 instructions: seconds of re-execution in a debug build.
+    t.type_text(&format!("{bin} kernels/reduce_neighbored.cu --arg n=262144"));
+    t.keys(&["Enter"]);
+    t.wait_for("step 0   paused");
+    t.keys(&["c"]);
+    let s = t.wait_for("kernel completed");
+    let end = step_of(&s);
+    assert_eq!(end, 1_367_040, "{s}");
+
+    // S, and while it goes back, k: back at the end (the cursor moved up one line).
+    t.keys(&["S"]);
+    t.wait_for(&format!("going back to step {}... at step", end - 1));
+    t.keys(&["k"]);
+    let s = t.wait_for(&format!("stopped going back: still at step {end}"));
+    assert_eq!(step_of(&s), end, "{s}");
+    assert!(s.contains(&format!("step {end}   completed")), "{s}");
+
+    // S S: two steps back.
+    t.keys(&["S", "S"]);
+    let s = t.wait(&format!("back to step {}", end - 2), |x| {
+        x.contains(&format!(" back to step {} ", end - 2)) && !x.contains("going back")
+    });
+    assert_eq!(step_of(&s), end - 2, "{s}");
+    assert!(s.contains(&format!("step {}   paused", end - 2)), "{s}");
+
+    t.keys(&["q"]);
+    assert_restored(&t, "0");
+}
+
+/// Issue 32: `:` typed during a continue stops it and opens the prompt; the Enter that follows answers the
+/// prompt (it used to toggle a breakpoint).
+#[test]
+fn typing_during_a_continue_in_tmux_opens_the_prompt() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    // 2048 blocks: many seconds of whole run in a debug build.
+    t.type_text(&format!("{bin} kernels/reduce_neighbored.cu --arg n=1048576"));
+    t.keys(&["Enter"]);
+    t.wait_for("step 0   paused");
+    t.keys(&["c"]);
+    t.wait_for("(any key interrupts)");
+    t.keys(&[":"]);
+    let s = t.wait_for("go to step N, or p EXPR");
+    assert!(!s.contains("(any key interrupts)"), "{s}");
+    t.type_text("5");
+    t.keys(&["Enter"]);
+    let s = t.wait_for("at step 5 ");
+    assert_eq!(step_of(&s), 5, "{s}");
+    assert!(!s.contains("breakpoint set") && !s.contains("●"), "no breakpoint was toggled:\n{s}");
+
+    t.keys(&["q"]);
+    assert_restored(&t, "0");
+}

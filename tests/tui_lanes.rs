@@ -55,9 +55,9 @@ fn lanes_table_of_every_warp() {
     command(&mut t, "w in[gid] * 2");
     t.press("A");
     insta::assert_snapshot!("lanes_all_warps_120x40", t.terminal.backend());
-    t.press("L");
+    t.press("x");
     assert!(!t.app.lanes.open && t.text().contains("╭ Memory"));
-    t.press("L");
+    t.press("x");
     assert!(t.text().contains("╭ Lanes · block (1,0,0) · all warps (warp 0 >)"));
 }
 

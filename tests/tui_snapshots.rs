@@ -145,12 +145,19 @@ fn help_overlay() {
     t.press("?");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let screen = t.text();
-    // Every bound action is listed with its description, none cut off.
+    // Every bound action is listed with its description, none cut off: 44 actions are more rows than 40, so
+    // on this screen the list scrolls (j) to its end.
+    assert!(screen.contains("1-38 of 46, j/↓ for more"), "{screen}");
+    insta::assert_snapshot!("help_120x40", t.terminal.backend());
+    let mut seen = screen;
+    for _ in 0..8 {
+        t.press("j");
+        seen.push_str(&t.text());
+    }
     for (a, keys) in t.app.keymap.by_action() {
         let row = format!("{}  {}", keys.join(" "), a.describe());
-        assert!(screen.contains(&row), "help lists `{row}`:\n{screen}");
+        assert!(seen.contains(&row), "help lists `{row}`:\n{seen}");
     }
-    insta::assert_snapshot!("help_120x40", t.terminal.backend());
     t.press("esc");
     assert_eq!(t.app.overlay, None);
     assert!(!t.text().contains("Help"), "Esc closes the help");
@@ -161,16 +168,16 @@ fn help_overlay_scrolls_on_a_small_screen() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
     t.press("?");
     let first = t.text();
-    assert!(first.contains("1-22 of 38, j/↓ for more"), "{first}");
+    assert!(first.contains("1-22 of 46, j/↓ for more"), "{first}");
     insta::assert_snapshot!("help_80x24", t.terminal.backend());
     // End scrolls to the last keys; the list stays open until Esc.
     t.press("end");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let last = t.text();
     assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
-    assert!(last.contains("17-38 of 38"), "{last}");
+    assert!(last.contains("25-46 of 46"), "{last}");
     t.press("k");
-    assert!(t.text().contains("16-37 of 38"));
+    assert!(t.text().contains("24-45 of 46"));
     t.press("esc");
     assert_eq!(t.app.overlay, None);
 }
@@ -190,8 +197,16 @@ fn layout_80x24() {
     let screen = t.text();
     // The state survives on a narrow title: the long names give way first.
     assert!(screen.lines().next().is_some_and(|l| l.ends_with("step 380   DEADLOCK")), "{screen}");
-    assert!(screen.contains("more lines (a taller window shows them all)"), "{screen}");
+    // The explanation does not fit: its Fix: line stays on screen, the rest scrolls with `e` (issue 32: it
+    // used to end in "... more lines (a taller window shows them all)", which no key scrolled).
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… 4 more lines: e scrolls (lines 1-4 of 8)"), "{screen}");
     insta::assert_snapshot!("layout_80x24_deadlock", t.terminal.backend());
+    t.press("e");
+    let screen = t.text();
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… lines 5-8 of 8: e goes back to the top"), "{screen}");
+    assert!(screen.contains("GPUs; code that really branches hangs.)"), "the end of the explanation:\n{screen}");
 }
 
 #[test]
@@ -363,6 +378,18 @@ fn every_size_draws_inside_its_area_without_panicking() {
             }
         }
     }
+}
+
+/// kernels/deadlock.cu with `--grid 4`: the same deadlock explained for each of 4 blocks, longer than the
+/// banner shows.
+fn deadlock_in_4_blocks(cols: u16, rows: u16) -> Tui {
+    use warpdbg::debug::session::Session;
+    let launch = warpdbg::cli::LaunchArgs { grid: Some("4".into()), ..Default::default() };
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DEADLOCK);
+    let compiled = warpdbg::cli::load(&path, &launch).expect("compiles");
+    let session = Session::new(compiled, warpdbg::sim::Config::default()).expect("launch fits");
+    let theme = warpdbg::tui::theme::Theme::load("dark").expect("built-in theme");
+    Tui::with_app(App::new(session, Keymap::default_map(), theme), cols, rows)
 }
 
 /// What each action visibly does, checked by pressing every key of the default keymap on a fresh app.
@@ -570,6 +597,60 @@ fn check_action(key: &str, action: Action) {
             t.press(key);
             assert!(!t.app.lanes.all_warps && t.text().contains("╭ Lanes · block (0,0,0) warp 0"), "{what}");
         }
+        Action::Search => {
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Search, .. })), "{what}");
+            assert!(t.text().contains("search source:"), "{what}");
+            t.type_text("__syncthreads");
+            t.press("enter");
+            assert_eq!((t.app.cursor, &t.app.overlay), (28, &None), "{what}");
+            assert!(t.text().contains("`__syncthreads` on line 28; F3 finds the next"), "{what}:\n{}", t.text());
+        }
+        Action::SearchNext => {
+            t.press(key);
+            assert!(t.text().contains("nothing searched for yet: / asks for text"), "{what}");
+            t.press("/");
+            t.type_text("sum");
+            t.press("enter");
+            assert_eq!(t.app.cursor, 22, "{what}: `even threads: sum n neighbours`");
+            t.press(key);
+            assert_eq!(t.app.cursor, 23, "{what}");
+        }
+        Action::GotoLine => {
+            t.press(key);
+            assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Line, .. })), "{what}");
+            assert!(t.text().contains("go to line:"), "{what}");
+            t.type_text("37");
+            t.press("enter");
+            assert_eq!((t.app.cursor, &t.app.overlay), (37, &None), "{what}");
+            assert!(t.text().contains("│ 37       │"), "{what}");
+        }
+        Action::ScrollLeft | Action::ScrollRight => {
+            // Line 1 (108 characters) is longer than the pane: it ends in a marker.
+            t.press("g");
+            assert!(t.text().contains("one per side.…") || t.text().contains("…"), "{what}");
+            t.press("L");
+            assert_eq!(t.app.source_left, 8, "{what}");
+            assert!(t.text().contains("Source · from column 9"), "{what}:\n{}", t.text());
+            t.press(key);
+            let want = if action == Action::ScrollLeft { 0 } else { 16 };
+            assert_eq!(t.app.source_left, want, "{what}");
+        }
+        Action::ScrollBanner => {
+            t.press(key);
+            assert!(t.text().contains("the banner is empty"), "{what}");
+            t.press("c");
+            t.press(key);
+            assert!(t.text().contains("the banner shows all it has to say"), "{what}: the deadlock of one block fits");
+            let mut t = deadlock_in_4_blocks(120, 40);
+            t.press("c");
+            assert!(t.text().contains("e scrolls (lines 1-8 of 16)"), "{what}:\n{}", t.text());
+            t.press(key);
+            assert_eq!(t.app.banner_scroll, 8, "{what}");
+            assert!(t.text().contains("e goes back to the top"), "{what}:\n{}", t.text());
+            t.press(key);
+            assert_eq!(t.app.banner_scroll, 0, "{what}: after the end, back to the top");
+        }
         Action::NextLaunch | Action::PrevLaunch => {
             t.press(key);
             assert!(t.text().contains("not a program"), "{what}: on a kernel file it says what it is for");
@@ -589,7 +670,7 @@ fn check_action(key: &str, action: Action) {
 fn every_key_of_the_default_keymap_does_something_visible() {
     let map = Keymap::default_map();
     let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
-    assert_eq!(bound.len(), 36, "every action has a default key: {bound:?}");
+    assert_eq!(bound.len(), 44, "every action has a default key: {bound:?}");
     for (key, action) in &map.bindings {
         let name = match key.code {
             KeyCodeRepr::Char(' ') => "space".to_string(),
@@ -599,6 +680,7 @@ fn every_key_of_the_default_keymap_does_something_visible() {
             other => format!("{other:?}").to_ascii_lowercase(),
         };
         let name = if key.ctrl { format!("ctrl-{name}") } else { name };
+        let name = if key.alt { format!("alt-{name}") } else { name };
         check_action(&name, *action);
     }
 }
@@ -651,4 +733,282 @@ fn clicking_a_source_line_toggles_its_breakpoint() {
     t.press("c");
     assert!(t.text().contains("breakpoint at line 24"), "{}", t.text());
     assert_eq!(t.app.session.machine.outcome(), None);
+}
+
+/// The reduction at 128 blocks (341,760 instructions) run to its end by `c`: a step back from there
+/// re-executes from step 0, more than the TUI does at once, so it travels in pieces.
+fn reduction_at_its_end() -> Tui {
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=65536"], 120, 40);
+    t.press("c");
+    assert_eq!(t.app.session.machine.outcome(), Some(&Outcome::Completed));
+    t
+}
+
+#[test]
+fn a_repeated_step_back_goes_further_back_instead_of_interrupting() {
+    let mut t = reduction_at_its_end();
+    let end = t.steps();
+    update::update(&mut t.app, Action::StepBack);
+    update::tick(&mut t.app);
+    assert!(t.app.running && t.app.travel == Some(end - 1), "a long step back in pieces");
+    // `S S S` during the trip: three steps back in all, not an interrupt somewhere in between.
+    for (k, want) in [(2, end - 2), (3, end - 3)] {
+        update::update(&mut t.app, Action::StepBack);
+        assert!(t.app.running, "press {k} keeps going");
+        assert_eq!(t.app.travel, Some(want), "press {k} goes one further");
+        t.draw();
+        assert!(t.text().contains(&format!("going back to step {want}... (S: one more, any key stops)")));
+        update::tick(&mut t.app);
+    }
+    update::finish_running(&mut t.app);
+    t.draw();
+    assert_eq!(t.steps(), end - 3);
+    assert!(t.text().contains(&format!("back to step {}", end - 3)), "{}", t.text());
+    // The state is the one stepping there gives.
+    let mut reference = Tui::open("kernels/reduce_neighbored.cu", &["n=65536"], 120, 40);
+    update::goto_step(&mut reference.app, end - 3);
+    assert_eq!(
+        warpdbg::debug::checksum::state_check(&t.app.session.machine),
+        warpdbg::debug::checksum::state_check(&reference.app.session.machine)
+    );
+}
+
+#[test]
+fn an_interrupted_step_back_stays_where_it_started() {
+    let mut t = reduction_at_its_end();
+    let end = t.steps();
+    let before = warpdbg::debug::checksum::state_check(&t.app.session.machine);
+    let cursor = t.app.cursor;
+    update::update(&mut t.app, Action::StepBack);
+    update::tick(&mut t.app);
+    assert!(t.app.running && t.app.session.machine.steps < end - 1, "on its way, from step 0");
+    // Any other key stops it: back at the end, as before the step back; then the key moves the cursor.
+    t.press("k");
+    assert!(!t.app.running && t.app.travel.is_none());
+    assert_eq!(t.steps(), end);
+    assert_eq!(warpdbg::debug::checksum::state_check(&t.app.session.machine), before);
+    assert_eq!(t.app.session.machine.outcome(), Some(&Outcome::Completed));
+    assert_eq!(t.app.cursor, cursor - 1, "the key that stopped it moved the cursor up");
+    assert!(t.text().contains(&format!("stopped going back: still at step {end}")), "{}", t.text());
+    // Recorded as a `Goto` to where it stayed, so a replay does the same.
+    let gotos: Vec<u64> = t
+        .app
+        .outbox
+        .iter()
+        .filter_map(|e| match e {
+            warpdbg::tui::recording::EventKind::Action { name, steps, .. } if name == "Goto" => Some(*steps),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gotos.last(), Some(&end));
+    // Esc only stops (it has nothing else to do); the `:` prompt's long trip back is interruptible too.
+    t.press(":");
+    t.type_text("100");
+    t.press("enter");
+    assert_eq!((t.app.running, t.steps()), (false, 100), "a short trip happens at once");
+    let mut t = reduction_at_its_end();
+    t.press(":");
+    t.type_text("250000");
+    update::prompt_key(&mut t.app, warpdbg::tui::keymap::Key::parse("enter").expect("key"));
+    assert!(t.app.running && t.app.travel == Some(250_000), "a long goto backwards travels in pieces");
+    update::tick(&mut t.app);
+    t.press("esc");
+    assert_eq!((t.app.running, t.steps()), (false, end), "Esc stopped it where it started");
+}
+
+#[test]
+fn typing_during_a_continue_interrupts_it_and_keeps_the_key() {
+    // 2048 blocks: more than a frame's worth of a whole run.
+    let mut t = Tui::open("kernels/reduce_neighbored.cu", &["n=1048576"], 120, 40);
+    update::update(&mut t.app, Action::Continue);
+    update::tick(&mut t.app);
+    assert!(t.app.running);
+    // `:` stops the run (a whole run in progress goes back to step 0) and opens its prompt.
+    t.press(":");
+    assert!(!t.app.running);
+    assert!(matches!(t.app.overlay, Some(Overlay::Prompt { kind: PromptKind::Goto, .. })), "{}", t.text());
+    assert!(t.text().contains("go to step N, or p EXPR"));
+    t.type_text("7");
+    t.press("enter");
+    assert_eq!(t.steps(), 7);
+    assert!(t.app.session.breakpoints.is_empty(), "Enter answered the prompt, it did not toggle a breakpoint");
+    // The run's own key only stops it.
+    update::update(&mut t.app, Action::Continue);
+    update::tick(&mut t.app);
+    let at = t.steps();
+    t.press("c");
+    assert!(!t.app.running);
+    assert_eq!(t.steps(), at);
+    assert!(t.text().contains(&format!("interrupted at step {at}")));
+}
+
+#[test]
+fn search_and_go_to_line_prompts() {
+    let mut t = Tui::open(DEADLOCK, &[], 120, 40);
+    t.press("/");
+    t.type_text("acc");
+    insta::assert_snapshot!("search_prompt_120x40", t.terminal.backend());
+    t.press("enter");
+    assert_eq!(t.app.cursor, 32);
+    assert!(t.text().contains("│ 32       │         int acc = 1;"), "{}", t.text());
+    // Ctrl-N: the next line with it; past the last, from the top.
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 34);
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 36);
+    t.press("ctrl-n");
+    assert_eq!(t.app.cursor, 32, "{}", t.text());
+    assert!(t.text().contains("`acc` on line 32 (from the top); F3 finds the next"), "{}", t.text());
+    // Not there: said, and the cursor stays.
+    t.press("/");
+    t.type_text("warpSize");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 32);
+    assert!(t.text().contains("`warpSize` not found in the source"));
+    // Go to a line, and a line that is not there.
+    t.press("ctrl-g");
+    t.type_text("9");
+    insta::assert_snapshot!("goto_line_prompt_120x40", t.terminal.backend());
+    t.press("enter");
+    assert_eq!(t.app.cursor, 9);
+    t.press("ctrl-g");
+    t.type_text("41");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 9);
+    assert!(t.text().contains("no line `41`: the source has lines 1 to 40"), "{}", t.text());
+}
+
+#[test]
+fn long_source_lines_scroll_horizontally() {
+    let mut t = Tui::open(DEADLOCK, &[], 80, 24);
+    t.press("g");
+    // The pane shows 26 columns of text: line 1 goes on, and says so.
+    assert!(t.text().contains("│  1       │ // deadlock.cu - the text…│"), "{}", t.text());
+    t.press_all(&["L", "L"]);
+    assert_eq!(t.app.source_left, 16);
+    let screen = t.text();
+    assert!(screen.contains("Source · from column 17"), "{screen}");
+    assert!(screen.contains("│  1       │ … the textbook even/odd _…│"), "{screen}");
+    insta::assert_snapshot!("source_scrolled_80x24", t.terminal.backend());
+    // Far right: the longest line's end shows, no further.
+    for _ in 0..20 {
+        t.press("L");
+    }
+    assert_eq!(t.app.source_left, 88);
+    assert!(t.text().contains("that."), "{}", t.text());
+    t.press_all(&["H"; 20]);
+    assert_eq!(t.app.source_left, 0);
+    assert!(!t.text().contains("Source · from column"), "{}", t.text());
+    // A search scrolls to the text it finds beyond the pane's right edge.
+    t.press("/");
+    t.type_text("textbook version");
+    t.press("enter");
+    assert_eq!(t.app.cursor, 7);
+    assert!(t.text().contains("textbook version"), "{}", t.text());
+}
+
+#[test]
+fn the_banner_scrolls_and_keeps_the_fix_on_screen() {
+    let mut t = deadlock_in_4_blocks(120, 40);
+    t.press("c");
+    let screen = t.text();
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… 8 more lines: e scrolls (lines 1-8 of 16)"), "{screen}");
+    insta::assert_snapshot!("banner_long_120x40", t.terminal.backend());
+    t.press("e");
+    let screen = t.text();
+    assert!(screen.contains("┃Deadlock: no thread of block (3,0,0) can issue."), "{screen}");
+    assert!(screen.contains("┃Fix: move __syncthreads() out of the divergent code"), "{screen}");
+    assert!(screen.contains("… lines 9-16 of 16: e goes back to the top"), "{screen}");
+    insta::assert_snapshot!("banner_scrolled_120x40", t.terminal.backend());
+    t.press("e");
+    assert!(t.text().contains("… 8 more lines: e scrolls (lines 1-8 of 16)"));
+    // A new stop starts at the banner's top.
+    t.press("e");
+    t.press("S");
+    t.press("c");
+    assert_eq!(t.app.banner_scroll, 0);
+}
+
+/// The Metrics pane's rows, inside its border.
+fn metrics_rows(t: &Tui) -> Vec<String> {
+    let areas = warpdbg::tui::view::areas(&t.app, Rect::new(0, 0, t.app.size.0, t.app.size.1));
+    let r = areas.metrics;
+    let b = t.buffer();
+    (r.y + 1..r.y + r.height - 1)
+        .map(|y| (r.x + 1..r.x + r.width - 1).map(|x| b[(x, y)].symbol()).collect::<String>().trim_end().to_string())
+        .collect()
+}
+
+#[test]
+fn metrics_columns_fit_at_80_and_120_columns() {
+    // (screen width, a whole program's layout, the divergence view's rows, the bank view's first rows): at 80
+    // columns and in a program's narrow third at 120 the short labels and headers; every figure whole.
+    let cases: [(u16, bool, &[&str], &[&str]); 3] = [
+        (
+            80,
+            false,
+            &[
+                "branch eff. 94.74%",
+                "branches    38 (2 div.)",
+                "div. warps  2 of 2",
+                "thr / instr 16.34",
+                "warp instrs 380",
+                "line br. div. warps",
+                "  21   2    2     2",
+            ],
+            &[
+                "line acc. wfs confl. worst",
+                "  27    2   2      0 1-way",
+                "  36    2   2      0 1-way",
+                "line 27 (worst), its last",
+                "access: 1-way",
+            ],
+        ),
+        (
+            120,
+            false,
+            &[
+                "branch efficiency 94.74%",
+                "branches          38 (2 divergent)",
+                " line  branches divergent   warps",
+                "   21         2         2       2",
+            ],
+            &[
+                " line accesses wavefronts conflicts  worst",
+                "   27        2          2         0  1-way",
+                "   36        2          2         0  1-way",
+                "line 27 (worst), its last access: 1-way",
+            ],
+        ),
+        (
+            120,
+            true,
+            &[
+                "branch eff. 64.71%",
+                "branches    2176 (768 div.)",
+                "div. warps  128 of 128",
+                "line  br. div. warps",
+                "  34  896  736   128",
+            ],
+            &["line acc. wfs confl. worst", "no shared-memory accesses", "yet"],
+        ),
+    ];
+    for (cols, program, divergence, banks) in cases {
+        let mut t = if program {
+            Tui::open_program("tests/programs/reduction.cu", cols, 60)
+        } else {
+            Tui::open(DEADLOCK, &[], cols, 60)
+        };
+        t.press("c");
+        let rows = metrics_rows(&t);
+        for want in divergence {
+            assert!(rows.iter().any(|r| r == want), "{cols} columns: `{want}` in\n{}", rows.join("\n"));
+        }
+        t.press("K");
+        let rows = metrics_rows(&t);
+        for want in banks {
+            assert!(rows.iter().any(|r| r == want), "{cols} columns, banks: `{want}` in\n{}", rows.join("\n"));
+        }
+    }
 }

@@ -61,6 +61,18 @@ pub enum Action {
     LanesPane,
     /// The Lanes pane: every warp of the block, or the selected warp's lanes.
     LanesAllWarps,
+    /// Ask for text and move the source cursor to the next line containing it (an empty answer repeats).
+    Search,
+    /// Move the source cursor to the next line containing the last searched text.
+    SearchNext,
+    /// Ask for a source line number and move the cursor there.
+    GotoLine,
+    /// Scroll the source's long lines left (back towards their start).
+    ScrollLeft,
+    /// Scroll the source's long lines right (to see how they continue).
+    ScrollRight,
+    /// Scroll a long stop explanation in the banner (back to its top after the end).
+    ScrollBanner,
 }
 
 impl Action {
@@ -105,6 +117,12 @@ impl Action {
             Action::PrevLaunch => "program: go to the previous launch's start",
             Action::LanesPane => "lanes pane: :p EXPR / :w EXPR across the warp's lanes",
             Action::LanesAllWarps => "lanes pane: every warp of the block / this warp",
+            Action::Search => "search the source for text (empty: search again)",
+            Action::SearchNext => "next line with the searched text",
+            Action::GotoLine => "go to source line N",
+            Action::ScrollLeft => "scroll long source lines left",
+            Action::ScrollRight => "scroll long source lines right",
+            Action::ScrollBanner => "scroll a long stop explanation (banner)",
         }
     }
 }

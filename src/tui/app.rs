@@ -17,7 +17,7 @@ pub enum Pane {
     Metrics,
     /// A whole program's launches, host variables and output (only when the file is a program).
     Program,
-    /// Expressions across the selected warp's lanes (`:p`, `:w`, `L`), in the Memory pane's place.
+    /// Expressions across the selected warp's lanes (`:p`, `:w`, `x`), in the Memory pane's place.
     Lanes,
 }
 
@@ -57,6 +57,10 @@ pub enum PromptKind {
     Quiz,
     /// The kind of question of a quiz point being marked.
     QuizPoint,
+    /// Text to find in the source (`/`).
+    Search,
+    /// A source line number to move the cursor to.
+    Line,
 }
 
 impl PromptKind {
@@ -67,6 +71,8 @@ impl PromptKind {
             PromptKind::Break => "break on: ",
             PromptKind::Quiz => "your answer: ",
             PromptKind::QuizPoint => "quiz here, ask for (m)ask, (r)econvergence or (d)eadlock: ",
+            PromptKind::Search => "search source: ",
+            PromptKind::Line => "go to line: ",
         }
     }
 }
@@ -120,6 +126,15 @@ pub struct App {
     /// While `running`: going to this step (a step back that re-executes a long stretch from a snapshot)
     /// rather than a continue.
     pub travel: Option<u64>,
+    /// While `travel`ing: the state the step back started from (machine and last issue), put back when the
+    /// user interrupts it, so an interrupted step back leaves the session where it was.
+    pub travel_origin: Option<Box<(crate::sim::Machine, Option<crate::sim::Issue>)>>,
+    /// The source pane's horizontal scroll (columns of each line hidden on the left: `H` / `L`).
+    pub source_left: usize,
+    /// The last text searched for in the source (`/`), which an empty search repeats.
+    pub search: Option<String>,
+    /// Rows the banner is scrolled down by (a long stop explanation: the banner-scroll key).
+    pub banner_scroll: usize,
     /// Why the last command stopped, for the status line.
     pub message: Option<(BannerKind, String)>,
     /// Global memory before the last command, to highlight what changed (first cells of each array).
@@ -147,7 +162,7 @@ pub struct App {
     /// A whole program (a file with `main`): its launches, host state and output; `session` is the launch
     /// being debugged.
     pub program: Option<crate::debug::program::ProgramDebug>,
-    /// The Lanes pane: expressions shown across the lanes of the selected warp (`:p`, `:w`, `L`).
+    /// The Lanes pane: expressions shown across the lanes of the selected warp (`:p`, `:w`, `x`).
     pub lanes: Lanes,
     /// A `:` command's bad expression: the prompt column of the caret and the message.
     pub prompt_error: Option<(usize, String)>,
@@ -204,6 +219,10 @@ impl App {
             running: false,
             first_chunk: false,
             travel: None,
+            travel_origin: None,
+            source_left: 0,
+            search: None,
+            banner_scroll: 0,
             message: None,
             before: vec![],
             size: (80, 24),
@@ -362,6 +381,8 @@ impl App {
 
     /// The status message for a stop.
     fn stop_message(&mut self, stop: &Stop) {
+        // A new stop has its own explanation: the banner starts at its top.
+        self.banner_scroll = 0;
         self.message = Some(match stop {
             Stop::Stepped => (BannerKind::Ok, format!("step {}", self.session.machine.steps)),
             Stop::Breakpoint { line } => (BannerKind::Warn, format!("breakpoint at line {line}")),

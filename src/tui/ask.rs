@@ -1,6 +1,6 @@
 //! The `:` command line and the Lanes pane: `:N` goes to step N, `:p EXPR` prints a CUDA expression in the
 //! selected thread (and shows it across its warp's lanes), `:w EXPR` watches one (re-evaluated at every
-//! step), `:d N` deletes watch N (`:d` all of them); `L` opens the Lanes pane, `A` switches it between the
+//! step), `:d N` deletes watch N (`:d` all of them); `x` opens the Lanes pane, `A` switches it between the
 //! selected warp's lanes and every warp of the block.
 
 use super::app::{App, Overlay, Pane, PromptKind};
@@ -103,7 +103,7 @@ fn open(app: &mut App) {
     }
 }
 
-/// `L`: opens or closes the Lanes pane.
+/// `x`: opens or closes the Lanes pane.
 pub fn toggle_lanes(app: &mut App) {
     if app.lanes.open {
         app.lanes.open = false;

@@ -144,6 +144,15 @@ impl Keymap {
         self.bindings.get(key).copied()
     }
 
+    /// The key the footer and the banner name for an action: its shortest (as the help lists them first).
+    pub fn first_key(&self, action: Action) -> Option<String> {
+        self.bindings
+            .iter()
+            .filter(|(_, a)| **a == action)
+            .map(|(k, _)| k.label())
+            .min_by_key(|k| (k.chars().count(), k.clone()))
+    }
+
     /// Keys per action, in a stable order, for the help overlay.
     pub fn by_action(&self) -> Vec<(Action, Vec<String>)> {
         let mut out: Vec<(Action, Vec<String>)> = vec![];
@@ -163,7 +172,7 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 36] = [
+const ACTION_ORDER: [Action; 42] = [
     Action::Step,
     Action::StepBack,
     Action::Goto,
@@ -183,6 +192,12 @@ const ACTION_ORDER: [Action; 36] = [
     Action::PrevLane,
     Action::JumpToBranch,
     Action::BankView,
+    Action::Search,
+    Action::SearchNext,
+    Action::GotoLine,
+    Action::ScrollLeft,
+    Action::ScrollRight,
+    Action::ScrollBanner,
     Action::Up,
     Action::Down,
     Action::PageUp,

@@ -11,6 +11,7 @@ pub mod compare;
 pub mod export;
 pub mod input;
 pub mod keymap;
+pub mod navigate;
 pub mod program;
 pub mod recording;
 pub mod replay;

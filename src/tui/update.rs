@@ -16,20 +16,20 @@ use crate::front::launch::Mode;
 const STEP_LINE_BUDGET: u64 = 1_000_000;
 
 pub fn update(app: &mut App, action: Action) {
-    // While a continue runs, any key but quit interrupts it.
+    // While a continue or a long step back runs, a key interrupts it and then does what it does (so `:` opens
+    // its prompt rather than being lost); a repeated step back goes one step further back instead; the run's
+    // own key (continue) and Esc only stop it; quit quits.
     if app.running && action != Action::Quit {
-        app.running = false;
-        if app.travel.take().is_some() {
-            app.message = Some((BannerKind::Warn, format!("stopped going back at step {}", app.session.machine.steps)));
-            app.fix_selection();
-            app.record_action("Goto");
+        if action == Action::StepBack
+            && let Some(target) = app.travel
+        {
+            extend_travel(app, target);
             return;
         }
-        // A whole run in progress is abandoned: the machine is back where the continue started.
-        app.session.interrupt();
-        app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
-        app.record_action("Continue");
-        return;
+        interrupt(app);
+        if matches!(action, Action::Continue | Action::Close) {
+            return;
+        }
     }
     if app.overlay == Some(Overlay::Help)
         && matches!(
@@ -51,8 +51,16 @@ pub fn update(app: &mut App, action: Action) {
     app.refresh_why();
     // A continue is recorded when it stops (with where it stopped), a long step back as a `Goto` where it
     // arrives; prompts when they are answered.
-    if !matches!(action, Action::Continue | Action::Goto | Action::Note | Action::BreakSpec | Action::QuizHere)
-        && app.travel.is_none()
+    if !matches!(
+        action,
+        Action::Continue
+            | Action::Goto
+            | Action::Note
+            | Action::BreakSpec
+            | Action::QuizHere
+            | Action::Search
+            | Action::GotoLine
+    ) && app.travel.is_none()
     {
         app.record_action(&format!("{action:?}"));
     }
@@ -80,12 +88,7 @@ fn apply(app: &mut App, action: Action) {
         Action::StepBack => {
             app.remember_memory();
             let target = app.session.machine.steps.saturating_sub(1);
-            if target - app.session.history.step_before(target) > TRAVEL_AT_ONCE {
-                // A long stretch to re-execute (after a whole run, from step 0): in pieces, with progress.
-                app.session.travel_start(target);
-                app.travel = Some(target);
-                app.running = true;
-                app.message = Some((BannerKind::Warn, format!("going back to step {target}... (any key stops)")));
+            if start_travel(app, target) {
                 return;
             }
             app.session.step_back(1);
@@ -187,6 +190,12 @@ fn apply(app: &mut App, action: Action) {
         Action::NextLane => select_lane(app, 1),
         Action::PrevLane => select_lane(app, -1),
         Action::JumpToBranch => jump_to_branch(app),
+        Action::Search => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Search, text: String::new() }),
+        Action::SearchNext => super::navigate::search(app, ""),
+        Action::GotoLine => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Line, text: String::new() }),
+        Action::ScrollLeft => super::navigate::scroll_source(app, -1),
+        Action::ScrollRight => super::navigate::scroll_source(app, 1),
+        Action::ScrollBanner => super::navigate::scroll_banner(app),
         Action::BankView => {
             app.bank_view = !app.bank_view;
             app.scroll.insert(Pane::Metrics.title(), 0);
@@ -194,6 +203,62 @@ fn apply(app: &mut App, action: Action) {
             app.message = Some((BannerKind::Ok, format!("metrics: {on}")));
         }
     }
+}
+
+/// Stops the continue or long step back in progress. An interrupted step back puts back the state it started
+/// from (stopping somewhere in between would leave the user far from both where they were and where they
+/// meant to go); a whole run in progress is abandoned (the machine is back where the continue started).
+fn interrupt(app: &mut App) {
+    app.running = false;
+    if app.travel.take().is_some() {
+        if let Some(origin) = app.travel_origin.take() {
+            let (machine, last_issue) = *origin;
+            app.session.machine = machine;
+            app.session.last_issue = last_issue;
+        }
+        app.message =
+            Some((BannerKind::Warn, format!("stopped going back: still at step {}", app.session.machine.steps)));
+        app.fix_selection();
+        app.record_action("Goto");
+        return;
+    }
+    app.session.interrupt();
+    app.message = Some((BannerKind::Warn, format!("interrupted at step {}", app.session.machine.steps)));
+    app.record_action("Continue");
+}
+
+/// Starts going back to `target` in pieces (the event loop's ticks run them, with progress) when that
+/// re-executes a long stretch (after a whole run, from step 0), keeping the state it starts from in case the
+/// user interrupts it; false (nothing done) for a short or a forward trip, which the caller makes at once.
+fn start_travel(app: &mut App, target: u64) -> bool {
+    let steps = app.session.machine.steps;
+    if target >= steps || target - app.session.history.step_before(target) <= TRAVEL_AT_ONCE {
+        return false;
+    }
+    app.travel_origin = Some(Box::new((app.session.machine.clone(), app.session.last_issue)));
+    app.session.travel_start(target);
+    app.travel = Some(target);
+    app.running = true;
+    app.message = Some((BannerKind::Warn, travel_text(app, target, None)));
+    true
+}
+
+/// The footer's text while going back: where to, where it is, and the keys that go further or stop.
+fn travel_text(app: &App, target: u64, at: Option<u64>) -> String {
+    let at = at.map_or(String::new(), |s| format!(" at step {s}"));
+    let again = app.keymap.first_key(Action::StepBack).map_or(String::new(), |k| format!("{k}: one more, "));
+    format!("going back to step {target}...{at} ({again}any key stops)")
+}
+
+/// A step back pressed while a long one travels: the target moves one more step back (from a snapshot at or
+/// before it when the re-execution has already passed it).
+fn extend_travel(app: &mut App, target: u64) {
+    let target = target.saturating_sub(1);
+    if target < app.session.machine.steps {
+        app.session.travel_start(target);
+    }
+    app.travel = Some(target);
+    app.message = Some((BannerKind::Warn, travel_text(app, target, None)));
 }
 
 /// Moves the lane cursor of the selected warp (the first press picks lane 0, or 31 going back).
@@ -276,6 +341,7 @@ fn travel_tick(app: &mut App, target: u64) {
         if let Some(outcome) = app.session.travel_piece(target, TRAVEL_PIECE) {
             app.running = false;
             app.travel = None;
+            app.travel_origin = None;
             app.fix_selection();
             app.follow_selected();
             match outcome {
@@ -293,7 +359,7 @@ fn travel_tick(app: &mut App, target: u64) {
         }
     }
     let at = app.session.machine.steps;
-    app.message = Some((BannerKind::Warn, format!("going back to step {target}... at step {at} (any key stops)")));
+    app.message = Some((BannerKind::Warn, travel_text(app, target, Some(at))));
 }
 
 /// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET_MS`] has passed.
@@ -579,9 +645,13 @@ pub fn prompt_key(app: &mut App, key: Key) {
             app.overlay = None;
             match kind {
                 PromptKind::Goto => match text.parse::<u64>() {
+                    // Far back: in pieces, which the user may interrupt (recorded where it arrives).
                     Ok(n) => {
-                        goto_step(app, n);
-                        app.record_action("Goto");
+                        app.remember_memory();
+                        if !start_travel(app, n) {
+                            goto_step(app, n);
+                            app.record_action("Goto");
+                        }
                     }
                     Err(_) => super::ask::command(app, &text),
                 },
@@ -590,6 +660,8 @@ pub fn prompt_key(app: &mut App, key: Key) {
                 PromptKind::Break => super::teach::break_spec(app, &text),
                 PromptKind::Quiz => super::teach::answer(app, &text),
                 PromptKind::QuizPoint => super::teach::quiz_point(app, &text),
+                PromptKind::Search => super::navigate::search(app, &text),
+                PromptKind::Line => super::navigate::goto_line(app, &text),
             }
         }
         _ => {}

@@ -144,6 +144,62 @@ pub fn wrap_banner(lines: &[(BannerKind, String)], width: u16) -> Vec<String> {
     out
 }
 
+/// What the banner shows on `area`: its rows, the largest scroll offset (0 when all fits) and how many rows
+/// one scroll moves. When the text does not fit, the lines that start with "Fix:" stay on screen (at the
+/// bottom, each once), the rest scrolls ([`App::banner_scroll`]), and the last row says where it is and which
+/// key scrolls.
+fn banner_view(app: &App, area: Rect) -> (Vec<String>, usize, usize) {
+    let lines = banner_lines(app);
+    let width = area.width.saturating_sub(2);
+    let fits = area.height.saturating_sub(2) as usize;
+    let all = wrap_banner(&lines, width);
+    if all.len() <= fits || fits < 3 {
+        return (all, 0, 0);
+    }
+    let is_fix = |(_, l): &&(BannerKind, String)| l.trim_start().starts_with("Fix:");
+    let mut fix: Vec<(BannerKind, String)> = vec![];
+    for l in lines.iter().filter(is_fix) {
+        if !fix.iter().any(|(_, f)| *f == l.1) {
+            fix.push(l.clone());
+        }
+    }
+    let body: Vec<(BannerKind, String)> = lines.iter().filter(|l| !is_fix(l)).cloned().collect();
+    let mut fix_rows = wrap_banner(&fix, width);
+    // At least one row of the rest, and the row that says there is more.
+    fix_rows.truncate(fits - 2);
+    let page = fits - 1 - fix_rows.len();
+    let body_rows = wrap_banner(&body, width);
+    let max = body_rows.len().saturating_sub(page);
+    let top = app.banner_scroll.min(max);
+    let shown = (top + page).min(body_rows.len());
+    let mut rows: Vec<String> = body_rows[top..shown].to_vec();
+    rows.extend(fix_rows);
+    let key = app.keymap.first_key(crate::tui::action::Action::ScrollBanner);
+    let how = match (key, top >= max) {
+        (None, _) => "(a taller window shows them all)".to_string(),
+        (Some(k), false) => format!("{k} scrolls"),
+        (Some(k), true) => format!("{k} goes back to the top"),
+    };
+    let more = body_rows.len() - shown;
+    let status = if more > 0 {
+        format!("… {more} more line{}: {how} (lines {}-{shown} of {})", plural(more), top + 1, body_rows.len())
+    } else {
+        format!("… lines {}-{shown} of {}: {how}", top + 1, body_rows.len())
+    };
+    rows.push(status);
+    (rows, max, page)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// How far the banner on `area` scrolls (its largest offset, 0 when all fits) and by how much at a time.
+pub fn banner_scroll_range(app: &App, area: Rect) -> (usize, usize) {
+    let (_, max, page) = banner_view(app, area);
+    (max, page)
+}
+
 pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
     if area.height == 0 {
         return;
@@ -151,14 +207,7 @@ pub fn banner(frame: &mut Frame, area: Rect, app: &App) {
     let lines = banner_lines(app);
     let kind = if lines.iter().any(|(k, _)| *k == BannerKind::Error) { BannerKind::Error } else { BannerKind::Warn };
     let t = &app.theme;
-    let mut rows = wrap_banner(&lines, area.width.saturating_sub(2));
-    let fits = area.height.saturating_sub(2) as usize;
-    if rows.len() > fits && fits >= 3 {
-        // Say that there is more rather than cutting the explanation off silently.
-        let more = rows.len() - fits + 1;
-        rows.truncate(fits - 1);
-        rows.push(format!("… {more} more line{} (a taller window shows them all)", if more == 1 { "" } else { "s" }));
-    }
+    let (rows, _, _) = banner_view(app, area);
     let text: Vec<Line> = rows.into_iter().map(Line::raw).collect();
     let title = match app.session.machine.outcome() {
         Some(Outcome::Deadlock(_)) => " DEADLOCK ",

@@ -111,6 +111,52 @@ pub fn highlight<'a>(text: &'a str, t: &Theme, in_comment: &mut bool) -> Vec<Spa
     out
 }
 
+/// Columns before a line's text: breakpoint, number, marker, warp count and the separator.
+fn prefix_width(lines: usize) -> usize {
+    lines.max(1).to_string().len() + 10
+}
+
+/// Columns of source text the pane at `area` shows per line (inside its border, after the prefix).
+pub fn text_width(app: &App, area: Rect) -> usize {
+    (area.width.saturating_sub(2) as usize).saturating_sub(prefix_width(app.source_lines().len()))
+}
+
+/// The part of a highlighted line the pane shows in `width` columns: from character `left` on, with a dim `…`
+/// in the first column when characters before it are scrolled off and in the last when the line goes on.
+fn window<'a>(spans: Vec<Span<'a>>, left: usize, width: usize, t: &Theme) -> Vec<Span<'a>> {
+    let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
+    if width == 0 || (left == 0 && total <= width) {
+        return spans;
+    }
+    let cut_left = left > 0 && total > 0;
+    // The columns the text itself keeps, after room for the markers: it starts at character `left`, right
+    // after the left marker, so the pane's "from column" is exact.
+    let avail = width.saturating_sub(usize::from(cut_left));
+    let cut_right = total > left + avail;
+    let from = left;
+    let keep = avail.saturating_sub(usize::from(cut_right));
+    let mut out = vec![];
+    if cut_left {
+        out.push(Span::styled("…", t.dim()));
+    }
+    let mut pos = 0;
+    for s in spans {
+        let n = s.content.chars().count();
+        let (a, b) = (from.max(pos), (from + keep).min(pos + n));
+        if a < b {
+            let text: String = s.content.chars().skip(a - pos).take(b - a).collect();
+            out.push(Span::styled(text, s.style));
+        }
+        pos += n;
+    }
+    if cut_right {
+        let shown: usize = out.iter().map(|s| s.content.chars().count()).sum();
+        out.push(Span::raw(" ".repeat(width.saturating_sub(shown + 1))));
+        out.push(Span::styled("…", t.dim()));
+    }
+    out
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let t = &app.theme;
     let m = &app.session.machine;
@@ -134,6 +180,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let inner_h = area.height.saturating_sub(2) as usize;
     let top = app.source_top.max(1) as usize;
     let digits = lines.len().max(1).to_string().len();
+    let width = text_width(app, area);
     let mut in_comment = false;
     // Comment state must account for the lines scrolled past.
     for l in lines.iter().take(top - 1) {
@@ -158,7 +205,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             None => Span::raw("    "),
         };
         let mut spans = vec![bp, num, marker, count, Span::styled(" │ ", t.dim())];
-        spans.extend(highlight(text, t, &mut in_comment));
+        spans.extend(window(highlight(text, t, &mut in_comment), app.source_left, width, t));
         let mut line = Line::from(spans);
         if waits.contains(&n) {
             line = line.style(t.wait_line());
@@ -167,9 +214,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         }
         out.push(line);
     }
-    let extra = match reconv_line {
+    let mut extra = match reconv_line {
         Some(r) => format!("⤓ reconverges at {r}"),
         None => String::new(),
     };
+    if app.source_left > 0 {
+        // Scrolled sideways: say from which column, so the view is not mistaken for the code.
+        let sep = if extra.is_empty() { "" } else { " · " };
+        extra = format!("{extra}{sep}from column {}", app.source_left + 1);
+    }
     frame.render_widget(paragraph(out, pane_block(app, Pane::Source, extra), Style::default()), area);
 }
