@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::cost;
+use super::hints::{self, HostAlloc, c_name};
 use super::report;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::launch::{Dim3, Launch, LaunchArg, Mode};
@@ -85,24 +86,6 @@ pub struct SimDevice<'a> {
     pub hook: Option<Box<dyn LaunchHook + 'a>>,
     /// Grids the current host launch's threads (and theirs) launched so far (dynamic parallelism).
     children: usize,
-}
-
-/// The C name of an element type (for hints).
-fn c_name(t: Ty) -> &'static str {
-    match t {
-        Ty::Bool => "bool",
-        Ty::I8 => "char",
-        Ty::U8 => "unsigned char",
-        Ty::I16 => "short",
-        Ty::U16 => "unsigned short",
-        Ty::I32 => "int",
-        Ty::U32 => "unsigned int",
-        Ty::I64 => "long long",
-        Ty::U64 => "unsigned long long",
-        Ty::F32 => "float",
-        Ty::F64 => "double",
-        Ty::Ptr => "void *",
-    }
 }
 
 impl<'a> SimDevice<'a> {
@@ -306,7 +289,7 @@ impl<'a> SimDevice<'a> {
         };
         let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
-        let m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
+        let m = Machine::with_memory(kernel.clone(), launch, self.file.clone(), mem, params, &self.config);
         let (mut m, outcome) = match self.hook.as_mut() {
             Some(h) => match h.launch(req.index, req, m) {
                 Some(done) => done,
@@ -342,8 +325,11 @@ impl<'a> SimDevice<'a> {
         }
         let code = match &outcome {
             Outcome::Fault(f) => {
-                if let Some(hint) = f.address.and_then(|a| self.size_hint(&m.global, a)) {
-                    text.push_str(&hint);
+                let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
+                    .filter_map(|a| Some(HostAlloc { alloc: a, line: *self.lines.get(&a.base)? }))
+                    .collect();
+                if let Some(hint) = hints::fault_hint(&kernel, req, f, &allocs) {
+                    text.push_str(&format!("warpdbg:   hint: {hint}\n"));
                 }
                 Some(match f.kind {
                     FaultKind::OutOfBounds | FaultKind::NullPointer => errors::ILLEGAL_ADDRESS,
@@ -385,30 +371,6 @@ impl<'a> SimDevice<'a> {
             Outcome::StepLimit => LaunchStatus::Stop(4),
         };
         (status, children)
-    }
-
-    /// For a fault just past the end of an allocation host code made, within its size times its element
-    /// size: the `cudaMalloc(&d, n)` where `n * sizeof(T)` was meant.
-    fn size_hint(&self, mem: &GlobalMemory, addr: u64) -> Option<String> {
-        let a = mem.allocs.iter().find(|a| {
-            let bytes = a.data.len() as u64;
-            self.lines.contains_key(&a.base)
-                && a.elem.size() > 1
-                && addr >= a.base + bytes
-                && addr < a.base + bytes * a.elem.size() as u64
-        })?;
-        let bytes = a.data.len() as u64;
-        let (t, line) = (c_name(a.elem), self.lines.get(&a.base).copied().unwrap_or(0));
-        Some(format!(
-            "warpdbg:   hint: `{}` has {bytes} bytes (cudaMalloc at line {line}), room for {} {t}s, and the kernel reaches \
-             element {}. cudaMalloc takes a size in bytes: cudaMalloc(&{}, n) gives n bytes, not n {t}s. Write \
-             cudaMalloc(&{}, n * sizeof({t}))\n",
-            a.name,
-            bytes / a.elem.size() as u64,
-            (addr - a.base) / a.elem.size() as u64,
-            a.name,
-            a.name
-        ))
     }
 
     /// For uninitialised reads: allocations written only in their first 1/sizeof(element) (a copy of `n`
