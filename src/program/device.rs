@@ -363,9 +363,9 @@ impl<'a> SimDevice<'a> {
         }
         let status = match outcome {
             Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
-            Outcome::Fault(_) => {
+            Outcome::Fault(f) => {
                 self.finding = self.finding.max(1);
-                LaunchStatus::Faulted { printed, code: code.unwrap_or(errors::LAUNCH_FAILURE), ns }
+                LaunchStatus::Faulted { printed, code: code.unwrap_or(errors::LAUNCH_FAILURE), ns, line: f.line }
             }
             Outcome::Deadlock(_) | Outcome::Livelock(_) => LaunchStatus::Stop(3),
             Outcome::StepLimit => LaunchStatus::Stop(4),
