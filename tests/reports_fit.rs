@@ -1,0 +1,32 @@
+//! Reports that fit (issue 32): a deadlock in several blocks explained once per distinct way the blocks
+//! wait, the fix after the first; the barrier arrivals named by barrier; the program's exit status and
+//! warpdbg's named apart.
+
+mod common;
+
+use common::run;
+use warpdbg::front::launch::Mode;
+
+#[test]
+fn blocks_that_deadlock_alike_share_one_explanation_and_the_fix_comes_after_the_first() {
+    let r = run("tests/kernels/reports/deadlock_blocks.cu", Mode::Its, &[]);
+    assert_eq!(r.outcome(), "deadlock");
+    assert_eq!(
+        r.explanation(),
+        "Deadlock: no thread of blocks 0-2 can issue.\n\
+         - threads 0,2,4,...,62 are waiting at the __syncthreads() on line 16.\n\
+         - threads 1,3,5,...,63 are waiting at the __syncthreads() on line 20.\n\
+         Fix: move __syncthreads() out of the divergent code (after the if/else), so every thread reaches the same \
+         one.\n\
+         Why: on Volta and later __syncthreads() is per thread: it completes only when every thread of the block that \
+         has not exited reaches the same barrier, and here the threads of a warp wait at different places. (nvcc \
+         predicates a very short if/else into one barrier, so the two-line textbook version finishes on real GPUs; \
+         code that really branches hangs.)\n\
+         Deadlock: no thread of block (3,0,0) can issue.\n\
+         - threads 0,4,8,...,60 are waiting at the __syncthreads() on line 16.\n\
+         - threads 1-3,5-7,9-11,13-15,17-19,21-23,25-27,29-31,33-35,37-39,41-43,45-47,49-51,53-55,57-59,61-63 are \
+         waiting at the __syncthreads() on line 20."
+    );
+    // The waits stay one per block and place: the TUI and the JSON name each block's threads.
+    assert_eq!(r.json["waits"].as_array().map(Vec::len), Some(8));
+}
