@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::run;
+use common::{run, warpdbg};
 use warpdbg::front::launch::Mode;
 
 #[test]
@@ -29,4 +29,27 @@ fn blocks_that_deadlock_alike_share_one_explanation_and_the_fix_comes_after_the_
     );
     // The waits stay one per block and place: the TUI and the JSON name each block's threads.
     assert_eq!(r.json["waits"].as_array().map(Vec::len), Some(8));
+}
+
+/// The warp pane's barrier line after `steps` instructions, as `warpdbg view` prints it.
+fn barrier_line(path: &str, steps: &str) -> String {
+    let out = warpdbg(&["view", path, "--steps", steps]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.lines()
+        .flat_map(|l| l.split('\u{2502}'))
+        .map(str::trim)
+        .filter(|l| {
+            l.starts_with("block barrier: ")
+                || l.split_once(" barriers: ").is_some_and(|(n, _)| n.parse::<u32>().is_ok())
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn threads_at_different_barriers_are_counted_by_barrier() {
+    assert_eq!(barrier_line("kernels/deadlock.cu", "379"), "2 barriers: 32 threads wait at line 28, 16 at line 37");
+    assert_eq!(barrier_line("kernels/deadlock.cu", "380"), "2 barriers: 32 threads wait at line 28, 32 at line 37");
+    // At one barrier, the total is right.
+    assert_eq!(barrier_line("tests/kernels/reports/one_barrier.cu", "20"), "block barrier: 32 of 64 live threads arrived");
 }

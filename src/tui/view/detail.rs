@@ -49,10 +49,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             out.push(Line::styled(note.text, t.fg(color)));
         }
         // Barrier arrivals in the block.
-        let arrived: u32 = b.warps.iter().map(|w| w.at_barrier().count()).sum();
-        let live: u32 = b.warps.iter().map(|w| w.live.count()).sum();
-        if arrived > 0 {
-            out.push(Line::styled(format!("block barrier: {arrived} of {live} live threads arrived"), t.fg(t.builtin)));
+        if let Some(text) = inspect::barrier_arrivals(k, b) {
+            out.push(Line::styled(text, t.fg(t.builtin)));
         }
         // Variables of the first thread that runs next (or the first live one).
         let s = inspect::summarize(m, b, w);
