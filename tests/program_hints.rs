@@ -27,6 +27,8 @@ fn findings(stderr: &str) -> Vec<&str> {
 
 const SIZEOF_HINT: &str = "cudaMalloc takes a size in bytes";
 const GUARD_HINT: &str = "around the body of";
+/// Each program's `main` returns 0; warpdbg's status is 1 for the fault.
+const STATUS_LINE: &str = "warpdbg: the program exited with status 0; warpdbg found 1 finding (its exit status is 1)";
 
 #[test]
 fn a_grid_larger_than_the_data_without_a_guard_gets_the_guard_hint_and_failed_frees_are_a_note() {
@@ -42,6 +44,7 @@ fn a_grid_larger_than_the_data_without_a_guard_gets_the_guard_hint_and_failed_fr
             "warpdbg: note: cudaFree(d_a) at line 30, cudaFree(d_b) at line 31 and cudaFree(d_c) at line 32 failed \
              with cudaErrorIllegalAddress because of the fault at line 8 (vecAdd, launch 1): the memory is released \
              with the context, not leaked.",
+            STATUS_LINE,
         ]
     );
     assert!(!r.stderr.contains(SIZEOF_HINT), "the allocation is n * sizeof(float) already:\n{}", r.stderr);
@@ -60,6 +63,7 @@ fn an_allocation_of_n_bytes_for_n_elements_gets_the_sizeof_hint_only() {
              cudaMalloc(&d_v, n * sizeof(int))",
             "warpdbg: note: cudaFree(d_v) at line 23 failed with cudaErrorIllegalAddress because of the fault at \
              line 10 (addOne, launch 1): the memory is released with the context, not leaked.",
+            STATUS_LINE,
         ]
     );
     assert!(!r.stderr.contains(GUARD_HINT), "{}", r.stderr);
@@ -78,6 +82,7 @@ fn a_wrong_index_gets_no_hint_and_memory_never_freed_stays_a_leak() {
             "warpdbg: leak: 1024 bytes of device memory from cudaMalloc at line 17 (`d_c`, 0x7f4000001400) were never \
              freed: call cudaFree(d_c) when you are done with it.",
             "warpdbg: LEAK SUMMARY: 2048 bytes leaked in 2 allocations",
+            STATUS_LINE,
         ]
     );
     assert!(r.stderr.contains("read d_a[256], one element past the end of d_a (256 elements) at line 9"));
@@ -101,6 +106,6 @@ fn an_access_past_the_end_behind_a_guard_gets_no_hint() {
     ] {
         let r = run(path);
         assert_eq!(r.status, 1, "{path}");
-        assert_eq!(findings(&r.stderr), [launch, free], "{path}");
+        assert_eq!(findings(&r.stderr), [launch, free, STATUS_LINE], "{path}");
     }
 }

@@ -53,3 +53,18 @@ fn threads_at_different_barriers_are_counted_by_barrier() {
     // At one barrier, the total is right.
     assert_eq!(barrier_line("tests/kernels/reports/one_barrier.cu", "20"), "block barrier: 32 of 64 live threads arrived");
 }
+
+#[test]
+fn the_json_report_names_the_programs_status_and_warpdbgs_apart() {
+    let out = warpdbg(&["run", "tests/programs/uninit_read.cu", "--json"]);
+    assert_eq!(out.status.code(), Some(1), "warpdbg's status: it found an uninitialised read");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["program"]["exit_status"], 0, "main returned 0 (the existing field stays)");
+    assert_eq!((&v["program_status"], &v["findings"], &v["status"]), (&0.into(), &1.into(), &1.into()));
+    // Without --json, the last line on stderr says which status is whose.
+    let text = warpdbg(&["run", "tests/programs/uninit_read.cu"]);
+    assert_eq!(
+        String::from_utf8_lossy(&text.stderr).lines().last(),
+        Some("warpdbg: the program exited with status 0; warpdbg found 1 finding (its exit status is 1)")
+    );
+}

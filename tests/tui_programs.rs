@@ -161,3 +161,16 @@ fn grids_launched_from_device_code_are_launches_of_their_own_on_the_screen() {
     t.press("P");
     assert_eq!((current(&t), t.steps()), (Some(1), 0));
 }
+
+#[test]
+fn a_program_that_exits_0_with_a_finding_names_both_statuses() {
+    // main returns 0; warpdbg finds an uninitialised read, so its own status is 1 (issue 32).
+    let mut t = Tui::open_program("tests/programs/uninit_read.cu", 120, 40);
+    t.press_all(&["c", "c"]);
+    assert_eq!(current(&t), None);
+    let screen = t.text();
+    assert!(screen.contains(" PROGRAM EXITED 0 · FINDINGS"), "{screen}");
+    assert!(screen.contains(" program exited 0 ") && screen.contains(" warpdbg: 1 finding (exit 1) "), "{screen}");
+    assert!(!screen.contains("EXITED 1"), "{screen}");
+    insta::assert_snapshot!("program_exited_0_with_a_finding_120x40", t.terminal.backend());
+}

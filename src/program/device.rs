@@ -46,6 +46,8 @@ pub struct LaunchRecord {
     pub ns: u64,
     /// The CUDA error the launch gave (refused, or faulted).
     pub error: Option<u32>,
+    /// What in it makes warpdbg's exit status 1: its fault, its uninitialised-read hazards.
+    pub findings: usize,
     /// What `warpdbg run` prints about it on stderr.
     pub text: String,
     /// Its object of the `--json` report, when one was asked for.
@@ -216,6 +218,7 @@ impl<'a> SimDevice<'a> {
             hazards: 0,
             ns: 0,
             error: Some(code),
+            findings: 0,
             text,
             json,
         });
@@ -239,6 +242,7 @@ impl<'a> SimDevice<'a> {
                     hazards: 0,
                     ns: 0,
                     error: None,
+                    findings: 0,
                     text,
                     json: None,
                 });
@@ -316,7 +320,8 @@ impl<'a> SimDevice<'a> {
         for h in &m.hazards {
             text.push_str(&format!("warpdbg:   hazard: {}\n", h.message));
         }
-        if m.hazards.iter().any(|h| h.kind == HazardKind::UninitializedRead) {
+        let uninit = m.hazards.iter().filter(|h| h.kind == HazardKind::UninitializedRead).count();
+        if uninit > 0 {
             self.finding = self.finding.max(1);
             text.push_str(&self.copy_hint(&m.global));
         }
@@ -351,6 +356,7 @@ impl<'a> SimDevice<'a> {
             hazards: m.hazards.len(),
             ns,
             error: code,
+            findings: uninit + matches!(outcome, Outcome::Fault(_)) as usize,
             text,
             json,
         });
