@@ -51,7 +51,10 @@ fn threads_at_different_barriers_are_counted_by_barrier() {
     assert_eq!(barrier_line("kernels/deadlock.cu", "379"), "2 barriers: 32 threads wait at line 28, 16 at line 37");
     assert_eq!(barrier_line("kernels/deadlock.cu", "380"), "2 barriers: 32 threads wait at line 28, 32 at line 37");
     // At one barrier, the total is right.
-    assert_eq!(barrier_line("tests/kernels/reports/one_barrier.cu", "20"), "block barrier: 32 of 64 live threads arrived");
+    assert_eq!(
+        barrier_line("tests/kernels/reports/one_barrier.cu", "20"),
+        "block barrier: 32 of 64 live threads arrived"
+    );
 }
 
 #[test]
