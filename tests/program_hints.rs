@@ -109,3 +109,22 @@ fn an_access_past_the_end_behind_a_guard_gets_no_hint() {
         assert_eq!(findings(&r.stderr), [launch, free, STATUS_LINE], "{path}");
     }
 }
+
+#[test]
+fn a_copy_count_too_large_for_both_sides_blames_the_count_not_the_allocation() {
+    // tests/programs/memcpy_overflow.cu is the case for the sizeof hint (programs_api.rs): its host buffer
+    // holds the whole copy.
+    let r = run("tests/programs/hints/copy_count.cu");
+    assert_eq!(r.status, 1);
+    assert_eq!(
+        findings(&r.stderr),
+        [
+            "warpdbg: error: cudaMemcpy at line 13 copies 4096 bytes into `d`, which has 1024 bytes (cudaMalloc at \
+             line 12): the call fails with cudaErrorInvalidValue and copies nothing. The host side is smaller than \
+             the copy too (1024 bytes, allocated at line 10): the count is what is wrong, not the allocation. Copy at \
+             most 1024 bytes.",
+            STATUS_LINE,
+        ]
+    );
+    assert!(!r.stderr.contains(SIZEOF_HINT), "{}", r.stderr);
+}
