@@ -39,8 +39,8 @@ fn a_grid_larger_than_the_data_without_a_guard_gets_the_guard_hint_and_failed_fr
         [
             "warpdbg: launch 1: vecAdd<<<(4,1,1), (256,1,1)>>> at line 27: fault after 256 steps",
             "warpdbg:   hint: add `if (i < n)` around the body of vecAdd: the grid has 4 x 256 = 1024 threads for \
-             n = 1000 elements, and the threads with i >= n index past the end of `d_a` (1000 floats, cudaMalloc at \
-             line 20)",
+             n = 1000 elements, and the threads after the first 1000 index past the end of `d_a` (1000 floats, \
+             allocated at line 20)",
             "warpdbg: note: cudaFree(d_a) at line 30, cudaFree(d_b) at line 31 and cudaFree(d_c) at line 32 failed \
              with cudaErrorIllegalAddress because of the fault at line 8 (vecAdd, launch 1): the memory is released \
              with the context, not leaked.",
@@ -127,4 +127,22 @@ fn a_copy_count_too_large_for_both_sides_blames_the_count_not_the_allocation() {
         ]
     );
     assert!(!r.stderr.contains(SIZEOF_HINT), "{}", r.stderr);
+}
+
+#[test]
+fn an_index_written_inline_is_quoted_in_the_guard_hint() {
+    let r = run("tests/programs/hints/inline_index.cu");
+    assert_eq!(r.status, 1);
+    assert_eq!(
+        findings(&r.stderr),
+        [
+            "warpdbg: launch 1: fill<<<(3,1,1), (128,1,1)>>> at line 13: fault after 142 steps",
+            "warpdbg:   hint: add `if (blockIdx.x * blockDim.x + threadIdx.x < count)` around the body of fill: the grid \
+             has 3 x 128 = 384 threads for count = 300 elements, and the threads after the first 300 index past the \
+             end of `d` (300 floats, allocated at line 12)",
+            "warpdbg: note: cudaFree(d) at line 16 failed with cudaErrorIllegalAddress because of the fault at line 6 \
+             (fill, launch 1): the memory is released with the context, not leaked.",
+            STATUS_LINE,
+        ]
+    );
 }

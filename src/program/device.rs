@@ -333,7 +333,7 @@ impl<'a> SimDevice<'a> {
                 let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
                     .filter_map(|a| Some(HostAlloc { alloc: a, line: *self.lines.get(&a.base)? }))
                     .collect();
-                if let Some(hint) = hints::fault_hint(&kernel, req, f, &allocs) {
+                if let Some(hint) = hints::fault_hint(&kernel, self.sources, req, f, &allocs) {
                     text.push_str(&format!("warpdbg:   hint: {hint}\n"));
                 }
                 Some(match f.kind {

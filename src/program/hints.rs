@@ -3,6 +3,7 @@
 //! threads than elements and a kernel without a guard. Any other out-of-bounds access (a wrong index, `a[i + 1]`
 //! behind a guard) gets no hint: the fault report and its sentence say what happened.
 
+use crate::front::source::SourceMap;
 use crate::front::types::{Scalar, Type};
 use crate::host::LaunchRequest;
 use crate::ir::{Instr, Kernel, Operand, Reg, Ty};
@@ -35,7 +36,13 @@ pub fn c_name(t: Ty) -> &'static str {
 
 /// The hint for a fault, or `None` when nothing says which fix is right. `allocs`: the allocations host code
 /// made (the one the access ran past is found among them).
-pub fn fault_hint(kernel: &Kernel, req: &LaunchRequest, fault: &Fault, allocs: &[HostAlloc]) -> Option<String> {
+pub fn fault_hint(
+    kernel: &Kernel,
+    sources: &SourceMap,
+    req: &LaunchRequest,
+    fault: &Fault,
+    allocs: &[HostAlloc],
+) -> Option<String> {
     if fault.kind != FaultKind::OutOfBounds {
         return None;
     }
@@ -73,11 +80,11 @@ pub fn fault_hint(kernel: &Kernel, req: &LaunchRequest, fault: &Fault, allocs: &
     if global != index || threads <= count || compares(kernel, n_reg) {
         return None;
     }
-    let i_name = index_name(kernel, fault.pc.0 as usize)?;
+    let i_name = index_name(kernel, sources, fault.pc.0 as usize)?;
     Some(format!(
         "add `if ({i_name} < {n_name})` around the body of {}: the grid has {} x {} = {threads} threads for \
-         {n_name} = {count} elements, and the threads with {i_name} >= {n_name} index past the end of `{}` \
-         ({count} {t}s, cudaMalloc at line {})",
+         {n_name} = {count} elements, and the threads after the first {count} index past the end of `{}` \
+         ({count} {t}s, allocated at line {})",
         kernel.name, req.grid[0], req.block[0], a.name, h.line
     ))
 }
@@ -135,8 +142,10 @@ fn compares(kernel: &Kernel, reg: Reg) -> bool {
     })
 }
 
-/// The source name of the index of the access at `pc` (`i` in `a[i]`), when it is a variable as it is.
-fn index_name(kernel: &Kernel, pc: usize) -> Option<String> {
+/// The source name of the index of the access at `pc` (`i` in `a[i]`), when it is a variable as it is; else
+/// the index as the source writes it (`blockIdx.x * blockDim.x + threadIdx.x` in `a[...]`), when the access
+/// is one subscript.
+fn index_name(kernel: &Kernel, sources: &SourceMap, pc: usize) -> Option<String> {
     let addr = match kernel.instrs.get(pc)? {
         Instr::Load { addr, .. } | Instr::Store { addr, .. } | Instr::Atomic { addr, .. } => *addr,
         _ => return None,
@@ -145,5 +154,11 @@ fn index_name(kernel: &Kernel, pc: usize) -> Option<String> {
     let at = kernel.instrs[..pc].iter().rposition(|i| dst(i) == Some(r))?;
     let Instr::PtrAdd { index, .. } = &kernel.instrs[at] else { return None };
     let r = source(kernel, *index, at)?;
-    kernel.regs.get(r.0 as usize)?.name.clone()
+    if let Some(name) = kernel.regs.get(r.0 as usize)?.name.clone() {
+        return Some(name);
+    }
+    let span = *kernel.spans.get(at)?;
+    let text = sources.files().get(span.file.0 as usize)?.slice(span);
+    let inner = text.strip_suffix(']')?.split_once('[')?.1.trim();
+    (!inner.is_empty() && !inner.contains(['[', ']'])).then(|| inner.to_string())
 }
