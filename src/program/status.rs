@@ -42,11 +42,13 @@ impl Statuses {
         format!("{} finding{}", self.findings, if self.findings == 1 { "" } else { "s" })
     }
 
-    /// The title bar's state: `EXITED 0`, or `PROGRAM EXITED 0 · FINDINGS` when warpdbg found something.
+    /// The title bar's state: `EXITED 0`, `PROGRAM EXITED 0 · FINDINGS` when warpdbg found something, or
+    /// `STOPPED · EXIT 3` when the program did not end by itself (the status is warpdbg's alone).
     pub fn title(&self) -> String {
         match self.program {
             Some(code) if self.differ() => format!("PROGRAM EXITED {code} · FINDINGS"),
-            _ => format!("EXITED {}", self.warpdbg),
+            Some(code) => format!("EXITED {code}"),
+            None => format!("STOPPED · EXIT {}", self.warpdbg),
         }
     }
 
@@ -58,7 +60,8 @@ impl Statuses {
                 format!("program exited {code}"),
                 format!("warpdbg: {} (exit {})", self.findings_phrase(), self.warpdbg),
             ],
-            _ => vec![format!("exit status {}", self.warpdbg)],
+            Some(_) => vec![format!("exit status {}", self.warpdbg)],
+            None => vec![format!("stopped · exit status {}", self.warpdbg)],
         }
     }
 
@@ -91,6 +94,9 @@ mod tests {
         assert_eq!((clean.title(), clean.lines()), ("EXITED 0".to_string(), vec!["exit status 0".to_string()]));
         assert_eq!(clean.sentence(), "the program exited with status 0");
         let stopped = Statuses { program: None, warpdbg: 3, findings: 0 };
-        assert_eq!(stopped.title(), "EXITED 3");
+        assert_eq!(
+            (stopped.title(), stopped.lines()),
+            ("STOPPED · EXIT 3".into(), vec!["stopped · exit status 3".into()])
+        );
     }
 }

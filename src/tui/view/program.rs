@@ -74,7 +74,8 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             (Some(k), _) => format!("launch {k}"),
             (None, Some(e)) => match e.statuses().program {
                 Some(code) if e.statuses().differ() => format!("exited {code} · findings"),
-                _ => format!("exited {}", e.status),
+                Some(code) => format!("exited {code}"),
+                None => format!("stopped · exit {}", e.status),
             },
             _ => String::new(),
         },
