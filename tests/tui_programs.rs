@@ -142,7 +142,8 @@ fn a_deadlocked_launch_stops_the_program() {
     assert!(t.text().contains("DEADLOCK"), "{}", t.text());
     t.press("c");
     let screen = t.text();
-    assert!(screen.contains("EXITED 3") && !screen.contains("never printed"), "{screen}");
+    // The program did not exit: 3 is warpdbg's status alone (issue 32 names the two apart).
+    assert!(screen.contains("STOPPED · EXIT 3") && !screen.contains("never printed"), "{screen}");
     assert!(screen.contains("stopped by a launch that cannot finish"), "{screen}");
 }
 
@@ -160,4 +161,17 @@ fn grids_launched_from_device_code_are_launches_of_their_own_on_the_screen() {
     assert!(screen.contains("hello, recursively:") && !screen.contains("depth 0: hello"), "{screen}");
     t.press("P");
     assert_eq!((current(&t), t.steps()), (Some(1), 0));
+}
+
+#[test]
+fn a_program_that_exits_0_with_a_finding_names_both_statuses() {
+    // main returns 0; warpdbg finds an uninitialised read, so its own status is 1 (issue 32).
+    let mut t = Tui::open_program("tests/programs/uninit_read.cu", 120, 40);
+    t.press_all(&["c", "c"]);
+    assert_eq!(current(&t), None);
+    let screen = t.text();
+    assert!(screen.contains(" PROGRAM EXITED 0 · FINDINGS"), "{screen}");
+    assert!(screen.contains(" program exited 0 ") && screen.contains(" warpdbg: 1 finding (exit 1) "), "{screen}");
+    assert!(!screen.contains("EXITED 1"), "{screen}");
+    insta::assert_snapshot!("program_exited_0_with_a_finding_120x40", t.terminal.backend());
 }

@@ -24,6 +24,7 @@ use crate::debug::session::Session;
 use crate::front::launch::{Dim3, Mode};
 use crate::host::{HostEnd, HostVar, JitMode, LaunchRequest};
 use crate::program::device::{LaunchHook, SimDevice};
+use crate::program::status::Statuses;
 use crate::program::{CompiledProgram, RunOptions};
 use crate::sim::{Config, Machine, Outcome};
 
@@ -76,17 +77,20 @@ pub struct ProgramEnd {
     /// The process exit status `warpdbg run` gives: the program's own, or warpdbg's when it found something.
     pub status: u8,
     pub end: HostEnd,
+    /// What warpdbg found that makes its status 1 (`crate::program::status::finding_count`).
+    pub findings: usize,
 }
 
 impl ProgramEnd {
+    /// The program's own status and warpdbg's, named apart (the title, the Program pane).
+    pub fn statuses(&self) -> Statuses {
+        Statuses::new(&self.end, self.status, self.findings)
+    }
+
     /// One sentence: how the program ended and with what status.
     pub fn sentence(&self) -> String {
         match &self.end {
-            HostEnd::Exited(code) if *code == self.status => format!("the program exited with status {code}"),
-            HostEnd::Exited(code) => format!(
-                "the program exited with status {code}; warpdbg's status is {} (it found a fault in a launch)",
-                self.status
-            ),
+            HostEnd::Exited(_) => self.statuses().sentence(),
             HostEnd::Error(e) => format!("the host code stopped: {e} (status {})", self.status),
             HostEnd::Stopped(code) => {
                 format!("the program was stopped by a launch that cannot finish (status {code})")
@@ -194,7 +198,8 @@ impl Runner {
                     crate::program::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);
                 let _ =
                     rep_w.write_all(crate::program::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
-                ProgramEnd { status, end }
+                let findings = crate::program::status::finding_count(&dev.launches, &rt.findings);
+                ProgramEnd { status, end, findings }
             };
             if let HostEnd::Error(e) = &ended.end {
                 let _ = writeln!(rep_w, "warpdbg: error: {e}");

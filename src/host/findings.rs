@@ -17,6 +17,9 @@ pub enum FindingKind {
     UncheckedLaunch,
     /// Device `printf` output the program never flushed (no synchronisation before it ended).
     UnflushedPrintf,
+    /// `cudaFree` calls that failed because a kernel fault had broken the context (a note: the memory goes
+    /// with the context, it is not a leak).
+    FreeAfterFault,
 }
 
 impl FindingKind {
@@ -29,12 +32,13 @@ impl FindingKind {
             FindingKind::BadDeviceFree => "bad_device_free",
             FindingKind::UncheckedLaunch => "unchecked_launch",
             FindingKind::UnflushedPrintf => "unflushed_printf",
+            FindingKind::FreeAfterFault => "free_after_fault",
         }
     }
 
     /// Whether it makes `warpdbg run` exit with status 1 (a bug); the others are notes.
     pub fn is_error(self) -> bool {
-        !matches!(self, FindingKind::UnflushedPrintf)
+        !matches!(self, FindingKind::UnflushedPrintf | FindingKind::FreeAfterFault)
     }
 }
 
@@ -70,6 +74,37 @@ impl Leak {
             "{} bytes of device memory from {} at line {} (`{}`, {:#x}) were never freed: call cudaFree({}) when \
              you are done with it",
             self.bytes, self.api, self.line, self.name, self.address, self.name
+        )
+    }
+}
+
+/// A `cudaFree` that failed because a kernel fault had broken the context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FailedFree {
+    /// The variable it was allocated for (`d_a`).
+    pub name: String,
+    /// The line of the `cudaFree`.
+    pub line: u32,
+    /// The sticky error it failed with.
+    pub code: u32,
+}
+
+impl FailedFree {
+    /// One sentence for all of them: which calls failed, with what, because of which fault (`kernel`'s
+    /// source line `line`, in launch `launch`).
+    pub fn message(failed: &[FailedFree], kernel: &str, line: u32, launch: usize) -> String {
+        let calls: Vec<String> = failed.iter().map(|f| format!("cudaFree({}) at line {}", f.name, f.line)).collect();
+        let calls = match calls.as_slice() {
+            [one] => one.clone(),
+            [init @ .., last] => format!("{} and {last}", init.join(", ")),
+            [] => String::new(),
+        };
+        let mut codes: Vec<&str> = failed.iter().map(|f| super::cuda::errors::error_text(f.code).0).collect();
+        codes.dedup();
+        format!(
+            "{calls} failed with {} because of the fault at line {line} ({kernel}, launch {launch}): the memory is \
+             released with the context, not leaked",
+            codes.join(" or ")
         )
     }
 }

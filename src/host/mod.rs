@@ -94,8 +94,8 @@ pub enum LaunchStatus {
     /// block; at most 1024").
     Refused { code: u32, reason: String },
     /// A fault in the kernel (warpdbg has reported it): its `printf` output before it, the sticky CUDA error
-    /// the context now has, and the virtual time it ran.
-    Faulted { printed: String, code: u32, ns: u64 },
+    /// the context now has, the virtual time it ran, and the kernel's source line that faulted.
+    Faulted { printed: String, code: u32, ns: u64, line: u32 },
     /// The program cannot go on (deadlock, livelock, step limit): warpdbg's exit status. Reported.
     Stop(u8),
 }

@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::cost;
+use super::hints::{self, HostAlloc, c_name};
 use super::report;
 use crate::front::diagnostic::Diagnostic;
 use crate::front::launch::{Dim3, Launch, LaunchArg, Mode};
@@ -45,6 +46,8 @@ pub struct LaunchRecord {
     pub ns: u64,
     /// The CUDA error the launch gave (refused, or faulted).
     pub error: Option<u32>,
+    /// What in it makes warpdbg's exit status 1: its fault, its uninitialised-read hazards.
+    pub findings: usize,
     /// What `warpdbg run` prints about it on stderr.
     pub text: String,
     /// Its object of the `--json` report, when one was asked for.
@@ -87,24 +90,6 @@ pub struct SimDevice<'a> {
     children: usize,
     /// `--print` expressions, evaluated in the stopped warp of a launch that does not complete.
     pub print: Vec<String>,
-}
-
-/// The C name of an element type (for hints).
-fn c_name(t: Ty) -> &'static str {
-    match t {
-        Ty::Bool => "bool",
-        Ty::I8 => "char",
-        Ty::U8 => "unsigned char",
-        Ty::I16 => "short",
-        Ty::U16 => "unsigned short",
-        Ty::I32 => "int",
-        Ty::U32 => "unsigned int",
-        Ty::I64 => "long long",
-        Ty::U64 => "unsigned long long",
-        Ty::F32 => "float",
-        Ty::F64 => "double",
-        Ty::Ptr => "void *",
-    }
 }
 
 impl<'a> SimDevice<'a> {
@@ -236,6 +221,7 @@ impl<'a> SimDevice<'a> {
             hazards: 0,
             ns: 0,
             error: Some(code),
+            findings: 0,
             text,
             json,
         });
@@ -259,6 +245,7 @@ impl<'a> SimDevice<'a> {
                     hazards: 0,
                     ns: 0,
                     error: None,
+                    findings: 0,
                     text,
                     json: None,
                 });
@@ -309,7 +296,7 @@ impl<'a> SimDevice<'a> {
         };
         let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
-        let m = Machine::with_memory(kernel, launch, self.file.clone(), mem, params, &self.config);
+        let m = Machine::with_memory(kernel.clone(), launch, self.file.clone(), mem, params, &self.config);
         let (mut m, outcome) = match self.hook.as_mut() {
             Some(h) => match h.launch(req.index, req, m) {
                 Some(done) => done,
@@ -336,7 +323,8 @@ impl<'a> SimDevice<'a> {
         for h in &m.hazards {
             text.push_str(&format!("warpdbg:   hazard: {}\n", h.message));
         }
-        if m.hazards.iter().any(|h| h.kind == HazardKind::UninitializedRead) {
+        let uninit = m.hazards.iter().filter(|h| h.kind == HazardKind::UninitializedRead).count();
+        if uninit > 0 {
             self.finding = self.finding.max(1);
             text.push_str(&self.copy_hint(&m.global));
         }
@@ -345,8 +333,11 @@ impl<'a> SimDevice<'a> {
         }
         let code = match &outcome {
             Outcome::Fault(f) => {
-                if let Some(hint) = f.address.and_then(|a| self.size_hint(&m.global, a)) {
-                    text.push_str(&hint);
+                let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
+                    .filter_map(|a| Some(HostAlloc { alloc: a, line: *self.lines.get(&a.base)? }))
+                    .collect();
+                if let Some(hint) = hints::fault_hint(&kernel, self.sources, req, f, &allocs) {
+                    text.push_str(&format!("warpdbg:   hint: {hint}\n"));
                 }
                 Some(match f.kind {
                     FaultKind::OutOfBounds | FaultKind::NullPointer => errors::ILLEGAL_ADDRESS,
@@ -374,6 +365,7 @@ impl<'a> SimDevice<'a> {
             hazards: m.hazards.len(),
             ns,
             error: code,
+            findings: uninit + matches!(outcome, Outcome::Fault(_)) as usize,
             text,
             json,
         });
@@ -386,38 +378,14 @@ impl<'a> SimDevice<'a> {
         }
         let status = match outcome {
             Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
-            Outcome::Fault(_) => {
+            Outcome::Fault(f) => {
                 self.finding = self.finding.max(1);
-                LaunchStatus::Faulted { printed, code: code.unwrap_or(errors::LAUNCH_FAILURE), ns }
+                LaunchStatus::Faulted { printed, code: code.unwrap_or(errors::LAUNCH_FAILURE), ns, line: f.line }
             }
             Outcome::Deadlock(_) | Outcome::Livelock(_) => LaunchStatus::Stop(3),
             Outcome::StepLimit => LaunchStatus::Stop(4),
         };
         (status, children)
-    }
-
-    /// For a fault just past the end of an allocation host code made, within its size times its element
-    /// size: the `cudaMalloc(&d, n)` where `n * sizeof(T)` was meant.
-    fn size_hint(&self, mem: &GlobalMemory, addr: u64) -> Option<String> {
-        let a = mem.allocs.iter().find(|a| {
-            let bytes = a.data.len() as u64;
-            self.lines.contains_key(&a.base)
-                && a.elem.size() > 1
-                && addr >= a.base + bytes
-                && addr < a.base + bytes * a.elem.size() as u64
-        })?;
-        let bytes = a.data.len() as u64;
-        let (t, line) = (c_name(a.elem), self.lines.get(&a.base).copied().unwrap_or(0));
-        Some(format!(
-            "warpdbg:   hint: `{}` has {bytes} bytes (cudaMalloc at line {line}), room for {} {t}s, and the kernel reaches \
-             element {}. cudaMalloc takes a size in bytes: cudaMalloc(&{}, n) gives n bytes, not n {t}s. Write \
-             cudaMalloc(&{}, n * sizeof({t}))\n",
-            a.name,
-            bytes / a.elem.size() as u64,
-            (addr - a.base) / a.elem.size() as u64,
-            a.name,
-            a.name
-        ))
     }
 
     /// For uninitialised reads: allocations written only in their first 1/sizeof(element) (a copy of `n`

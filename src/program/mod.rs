@@ -5,8 +5,10 @@
 
 pub mod cost;
 pub mod device;
+mod hints;
 pub mod host_program;
 pub mod report;
+pub mod status;
 
 use std::io::Write;
 
@@ -104,6 +106,8 @@ pub struct RunResult {
     pub findings: Vec<Finding>,
     /// Device memory never freed.
     pub leaks: Vec<Leak>,
+    /// The program's own status and warpdbg's, named apart.
+    pub statuses: status::Statuses,
 }
 
 /// Runs `program`: its output on `out` and `err` and warpdbg's findings on `err`, or (`options.json`) the
@@ -126,6 +130,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
     let (end, rt, status) =
         run_host(program, &mut dev, p_out, p_err, options.host_steps, options.host_jit, &options.args);
     let launches = std::mem::take(&mut dev.launches);
+    let statuses = status::Statuses::new(&end, status, status::finding_count(&launches, &rt.findings));
     match options.json {
         Some(_) => {
             let mut host_errors: Vec<report::HostErrorJson> = rt.findings.iter().map(report::finding_json).collect();
@@ -147,6 +152,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
                 launches: launches.iter().filter_map(|l| l.json.as_deref()).collect(),
                 host_errors,
                 leaks: &rt.leaks,
+                findings: statuses.findings,
             };
             let _ = r.write(out);
         }
@@ -155,9 +161,13 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
             if let HostEnd::Error(e) = &end {
                 let _ = writeln!(err, "warpdbg: error: {e}");
             }
+            // The process exits with warpdbg's status: say so where it is not the program's own.
+            if statuses.differ() && statuses.program != Some(status) {
+                let _ = writeln!(err, "warpdbg: {}", statuses.sentence());
+            }
         }
     }
-    RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks }
+    RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks, statuses }
 }
 
 /// Runs the host code of `program` from `main` on `dev` (at most `host_steps` statements, its loops compiled as

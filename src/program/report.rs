@@ -168,6 +168,8 @@ pub struct ProgramReport<'a> {
     pub launches: Vec<&'a [u8]>,
     pub host_errors: Vec<HostErrorJson<'a>>,
     pub leaks: &'a [Leak],
+    /// What warpdbg found that makes its status 1 (`status::finding_count`).
+    pub findings: usize,
 }
 
 impl ProgramReport<'_> {
@@ -201,7 +203,14 @@ impl ProgramReport<'_> {
             .collect();
         w.write_all(b",\n  \"leaks\": ")?;
         w.write_all(serde_json::to_string_pretty(&leaks)?.replace('\n', "\n  ").as_bytes())?;
-        writeln!(w, ",\n  \"status\": {}\n}}", self.status)
+        // The program's own status and warpdbg's count of findings, beside warpdbg's status (issue 32).
+        writeln!(
+            w,
+            ",\n  \"program_status\": {},\n  \"findings\": {},\n  \"status\": {}\n}}",
+            self.exit_status.map_or("null".to_string(), |c| c.to_string()),
+            self.findings,
+            self.status
+        )
     }
 }
 

@@ -153,3 +153,44 @@ pub fn read(m: &Machine, slot: usize, addr: u64, size: u32) -> Result<u64, Strin
         e => e.to_string(),
     })
 }
+
+/// The block's barrier arrivals for the warp pane, or `None` when no thread waits at a barrier: "block
+/// barrier: 63 of 64 live threads arrived" when they wait at one `__syncthreads()`, else how many wait at
+/// each ("2 barriers: 32 threads wait at line 9, 32 at line 12"): threads at different
+/// barriers never release each other, so one total would mislead.
+pub fn barrier_arrivals(kernel: &Kernel, block: &BlockState) -> Option<String> {
+    // Threads per barrier PC, in PC order; `None`: a lane the model counts as arrived without a PC of its own.
+    let mut at: BTreeMap<Option<Pc>, u32> = BTreeMap::new();
+    for w in &block.warps {
+        for l in w.at_barrier().iter() {
+            let pc = match w.model.lane_stop(l) {
+                super::model::LaneStop::Barrier(pc) => Some(pc),
+                _ => None,
+            };
+            *at.entry(pc).or_default() += 1;
+        }
+    }
+    let arrived: u32 = at.values().sum();
+    if arrived == 0 {
+        return None;
+    }
+    let pcs: Vec<(Pc, u32)> = at.iter().filter_map(|(pc, n)| pc.map(|pc| (pc, *n))).collect();
+    if pcs.len() < 2 {
+        let live: u32 = block.warps.iter().map(|w| w.live.count()).sum();
+        return Some(format!("block barrier: {arrived} of {live} live threads arrived"));
+    }
+    let parts: Vec<String> = pcs
+        .iter()
+        .enumerate()
+        .map(|(k, (pc, n))| {
+            let threads = match (k, *n) {
+                (0, 1) => " thread waits",
+                (0, _) => " threads wait",
+                _ => "",
+            };
+            format!("{n}{threads} at line {}", kernel.line(*pc))
+        })
+        .collect();
+    // Short enough for the warp pane at 120 columns.
+    Some(format!("{} barriers: {}", pcs.len(), parts.join(", ")))
+}

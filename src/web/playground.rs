@@ -216,7 +216,8 @@ fn run_program(name: &str, source: &str, mode: Option<Mode>) -> Result<String, S
     let result = crate::program::run(&program, &options, &mut out, &mut err);
     let mut text = String::from_utf8_lossy(&out).into_owned();
     text.push_str(&String::from_utf8_lossy(&err));
-    text.push_str(&format!("\n[the program exited with status {}]\n", result.status));
+    // The program's own status, and warpdbg's when it found something (they differ then).
+    text.push_str(&format!("\n[{}]\n", result.statuses.sentence()));
     Ok(text)
 }
 

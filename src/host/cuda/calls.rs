@@ -80,12 +80,19 @@ impl Interp<'_> {
                 self.collect_leaks();
                 self.dev.reset();
                 self.rt.mirrors.clear();
+                self.rt.failed_frees.clear();
+                self.rt.fault = None;
                 self.rt.sticky = 0;
                 self.rt.last_error = 0;
                 self.rt.origin = None;
                 SUCCESS as u64
             }
-            _ if broken => self.status(0),
+            _ if broken => {
+                if api == Api::Free {
+                    self.rt.failed_frees.push((v[0], line, self.rt.sticky));
+                }
+                self.status(0)
+            }
             Api::Malloc
             | Api::MallocManaged
             | Api::MallocHost
@@ -172,15 +179,27 @@ impl Interp<'_> {
         at
     }
 
-    /// Device memory still allocated becomes leaks (at `cudaDeviceReset` and at the end).
+    /// Device memory still allocated becomes leaks (at `cudaDeviceReset` and at the end), except memory the
+    /// program did call `cudaFree` on, which failed because a kernel fault had broken the context: one note
+    /// says so instead.
     fn collect_leaks(&mut self) {
+        let mut failed = vec![];
         for a in self.dev.live() {
             let mirror = self.rt.mirrors.iter().find(|m| m.addr == a.base);
             if mirror.is_some_and(|m| !m.managed) {
                 continue;
             }
+            if let Some(&(_, line, code)) = self.rt.failed_frees.iter().find(|f| f.0 == a.base) {
+                failed.push(FailedFree { name: a.name, line, code });
+                continue;
+            }
             let api = if mirror.is_some() { "cudaMallocManaged" } else { "cudaMalloc" };
             self.rt.leaks.push(Leak { name: a.name, bytes: a.size, line: a.line, address: a.base, api });
+        }
+        if let Some(f) = self.rt.fault.as_ref().filter(|_| !failed.is_empty()) {
+            let message = FailedFree::message(&failed, &f.kernel, f.line, f.launch);
+            let (line, after_launches) = (failed[0].line, self.rt.launches);
+            self.rt.findings.push(Finding { kind: FindingKind::FreeAfterFault, line, message, after_launches });
         }
     }
 

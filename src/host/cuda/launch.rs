@@ -89,10 +89,11 @@ impl Interp<'_> {
                 self.enqueue(ns);
             }
             LaunchStatus::Refused { code, reason } => self.refuse(&req, code, reason),
-            LaunchStatus::Faulted { printed, code, ns } => {
+            LaunchStatus::Faulted { printed, code, ns, line } => {
                 self.rt.pending_printf.extend_from_slice(printed.as_bytes());
                 self.enqueue(ns);
                 self.rt.pending = Some(code);
+                self.rt.fault.get_or_insert(FaultAt { kernel: req.kernel.clone(), line, launch: req.index });
             }
             LaunchStatus::Stop(code) => return Err(Unwind::Stopped(code)),
         }

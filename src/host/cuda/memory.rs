@@ -136,14 +136,22 @@ impl Interp<'_> {
     }
 
     /// A device range of a copy that does not fit: the call fails (cudaErrorInvalidValue), with a finding.
-    fn device_room(&mut self, what: &str, addr: u64, n: u64, into: bool, line: u32) -> bool {
+    /// `host`: the copy's other side when it is host memory (its room tells which of the two sizes is wrong).
+    fn device_room(&mut self, what: &str, addr: u64, n: u64, into: bool, line: u32, host: Option<u64>) -> bool {
         let Some(d) = self.dev.owner(addr) else { return true };
         let room = (d.base + d.size).saturating_sub(addr);
         if n <= room {
             return true;
         }
         let dir = if into { "into" } else { "from" };
-        let hint = if d.elem_size > 1 && n == d.size * d.elem_size as u64 {
+        // A host side smaller than the copy too: the count is wrong (`bytes * sizeof(T)`), not the allocation.
+        let host_short = host.and_then(|h| self.host_room(h)).filter(|r| r.3 < n);
+        let hint = if let Some((_, size, at, _)) = host_short {
+            format!(
+                ". The host side is smaller than the copy too ({size} bytes, allocated at line {at}): the count is \
+                 what is wrong, not the allocation. Copy at most {room} bytes"
+            )
+        } else if d.elem_size > 1 && n == d.size * d.elem_size as u64 {
             format!(
                 ". cudaMalloc takes a size in bytes: for {} {}s write cudaMalloc(&{}, {} * sizeof({})), not \
                  cudaMalloc(&{}, {})",
@@ -211,8 +219,9 @@ impl Interp<'_> {
             self.finding(FindingKind::CopyDirection, line, message);
             return Ok(INVALID_VALUE);
         }
-        if (ld == Loc::Device && !self.device_room(what, dst, n, true, line))
-            || (ls == Loc::Device && !self.device_room(what, src, n, false, line))
+        let host = |l: Loc, addr: u64| matches!(l, Loc::Host | Loc::Both).then_some(addr);
+        if (ld == Loc::Device && !self.device_room(what, dst, n, true, line, host(ls, src)))
+            || (ls == Loc::Device && !self.device_room(what, src, n, false, line, host(ld, dst)))
         {
             return Ok(INVALID_VALUE);
         }
@@ -234,7 +243,7 @@ impl Interp<'_> {
     pub(super) fn memset(&mut self, addr: u64, value: u8, n: u64, line: u32) -> u32 {
         match self.loc(addr) {
             Loc::Device => {
-                if !self.device_room("cudaMemset", addr, n, true, line) {
+                if !self.device_room("cudaMemset", addr, n, true, line, None) {
                     return INVALID_VALUE;
                 }
                 self.dev.write(addr, &vec![value; n as usize]);

@@ -14,7 +14,7 @@ pub mod names;
 pub mod props;
 mod timing;
 
-use super::findings::{Finding, FindingKind, Leak};
+use super::findings::{FailedFree, Finding, FindingKind, Leak};
 use super::memory::AllocKind;
 use super::tree::*;
 use crate::front::types::Scalar;
@@ -97,4 +97,18 @@ pub struct Runtime {
     freed: Vec<(u64, u32, String)>,
     /// Launches asked for (run or not).
     pub launches: usize,
+    /// The kernel fault that broke the context, once one has.
+    fault: Option<FaultAt>,
+    /// `cudaFree` calls that failed because the context was broken: address, line, the error.
+    failed_frees: Vec<(u64, u32, u32)>,
+}
+
+/// The kernel fault that broke the context (what a failed `cudaFree` after it is blamed on).
+#[derive(Debug)]
+struct FaultAt {
+    kernel: String,
+    /// The kernel's source line.
+    line: u32,
+    /// The program's launch number.
+    launch: usize,
 }

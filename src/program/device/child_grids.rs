@@ -33,9 +33,9 @@ impl SimDevice<'_> {
                 }
                 // Only the launching thread sees a refusal (its `cudaGetLastError`); warpdbg reports it.
                 LaunchStatus::Refused { .. } if depth > 0 => continue,
-                LaunchStatus::Faulted { printed: p, code, ns: n } => {
+                LaunchStatus::Faulted { printed: p, code, ns: n, line } => {
                     printed.push_str(&p);
-                    return LaunchStatus::Faulted { printed, code, ns: ns + n };
+                    return LaunchStatus::Faulted { printed, code, ns: ns + n, line };
                 }
                 refused_or_stopped => return refused_or_stopped,
             }

@@ -104,14 +104,16 @@ fn describe(m: &Machine, spot: Spot, tids: &[u32]) -> String {
     }
 }
 
-/// No warp can issue: explain every place threads wait, block by block.
+/// No warp can issue: explain every place threads wait, block by block; blocks whose threads wait alike
+/// share one explanation ("blocks 0-3"), and the fix follows the first.
 fn deadlock(m: &Machine) -> Outcome {
     let mut waits = vec![];
-    let mut text = String::new();
+    // Each distinct list of where a block's threads wait, with the blocks it describes, in block order.
+    let mut groups: Vec<(Vec<String>, Vec<Dim3>)> = vec![];
     let mut barrier_lines_per_warp = false;
     for (slot, block) in m.blocks.iter().enumerate() {
         let spots = spots(m, slot);
-        text.push_str(&format!("Deadlock: no thread of block {} can issue.\n", block.idx));
+        let mut lines = vec![];
         for (spot, tids) in &spots {
             let (kind, pc) = match *spot {
                 Spot::Barrier(pc) => (WaitKind::Barrier, pc),
@@ -133,7 +135,7 @@ fn deadlock(m: &Machine) -> Outcome {
                 describe(m, *spot, tids),
                 if others.is_empty() { "no other thread is left".into() } else { others.join("; ") }
             );
-            text.push_str(&format!("- {}.\n", describe(m, *spot, tids)));
+            lines.push(format!("- {}.", describe(m, *spot, tids)));
             waits.push(Wait { line: m.kernel.line(pc), kind, block: block.idx, tids: tids.clone(), message });
         }
         // Two different barriers in one warp, or a barrier and a reconvergence point: divergent barrier code.
@@ -150,17 +152,43 @@ fn deadlock(m: &Machine) -> Outcome {
                 barrier_lines_per_warp = true;
             }
         }
+        match groups.iter_mut().find(|(l, _)| *l == lines) {
+            Some((_, blocks)) => blocks.push(block.idx),
+            None => groups.push((lines, vec![block.idx])),
+        }
     }
-    if barrier_lines_per_warp {
-        text.push_str(
-            "Fix: move __syncthreads() out of the divergent code (after the if/else), so every thread reaches the \
-             same one.\nWhy: on Volta and later __syncthreads() is per thread: it completes only when every thread \
-             of the block that has not exited reaches the same barrier, and here the threads of a warp wait at \
-             different places. (nvcc predicates a very short if/else into one barrier, so the two-line textbook \
-             version finishes on real GPUs; code that really branches hangs.)\n",
-        );
+    let mut text = String::new();
+    for (k, (lines, blocks)) in groups.iter().enumerate() {
+        text.push_str(&format!("Deadlock: no thread of {} can issue.\n", blocks_phrase(blocks)));
+        for l in lines {
+            text.push_str(l);
+            text.push('\n');
+        }
+        if k == 0 && barrier_lines_per_warp {
+            text.push_str(
+                "Fix: move __syncthreads() out of the divergent code (after the if/else), so every thread reaches \
+                 the same one.\nWhy: on Volta and later __syncthreads() is per thread: it completes only when every \
+                 thread of the block that has not exited reaches the same barrier, and here the threads of a warp \
+                 wait at different places. (nvcc predicates a very short if/else into one barrier, so the two-line \
+                 textbook version finishes on real GPUs; code that really branches hangs.)\n",
+            );
+        }
     }
     Outcome::Deadlock(Box::new(Stuck { explanation: text.trim_end().to_string(), waits }))
+}
+
+/// "block (0,0,0)" for one block; "blocks 0-3" for blocks of a one-dimensional grid; else "blocks (0,1,0),
+/// (1,1,0)".
+fn blocks_phrase(blocks: &[Dim3]) -> String {
+    match blocks {
+        [one] => format!("block {one}"),
+        _ if blocks.iter().all(|b| b.y == 0 && b.z == 0) => {
+            let mut xs: Vec<u32> = blocks.iter().map(|b| b.x).collect();
+            xs.sort_unstable();
+            format!("blocks {}", format_ranges(&xs))
+        }
+        _ => format!("blocks {}", blocks.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", ")),
+    }
 }
 
 /// The machine state repeats with no thread finishing: explain who spins and who waits for them.

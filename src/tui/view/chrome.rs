@@ -21,9 +21,9 @@ pub fn title(frame: &mut Frame, area: Rect, app: &App) {
     };
     let ended = app.program.as_ref().and_then(|p| p.ended.as_ref());
     let (state, kind) = match m.outcome() {
-        _ if ended.is_some() => {
-            let status = ended.map_or(0, |e| e.status);
-            (format!("EXITED {status}"), if status == 0 { BannerKind::Ok } else { BannerKind::Error })
+        // The program's own status and warpdbg's, named apart when warpdbg found something.
+        _ if let Some(e) = ended => {
+            (e.statuses().title(), if e.status == 0 { BannerKind::Ok } else { BannerKind::Error })
         }
         None if app.running => ("running".to_string(), BannerKind::Warn),
         None => ("paused".to_string(), BannerKind::Ok),

@@ -41,6 +41,10 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             let v: Vec<u32> = mask.iter().collect();
             format_ranges(&v)
         };
+        // Barrier arrivals in the block (before the model's detail: at a deadlock they are the point).
+        if let Some(text) = inspect::barrier_arrivals(k, b) {
+            out.push(Line::styled(text, t.fg(t.builtin)));
+        }
         let detail = inspect::detail(k, w);
         out.push(Line::styled(detail.heading, t.dim()));
         for row in detail.rows {
@@ -58,12 +62,6 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
                 NoteKind::Reconvergence => t.reconvergence,
             };
             out.push(Line::styled(note.text, t.fg(color)));
-        }
-        // Barrier arrivals in the block.
-        let arrived: u32 = b.warps.iter().map(|w| w.at_barrier().count()).sum();
-        let live: u32 = b.warps.iter().map(|w| w.live.count()).sum();
-        if arrived > 0 {
-            out.push(Line::styled(format!("block barrier: {arrived} of {live} live threads arrived"), t.fg(t.builtin)));
         }
     } else {
         out.push(Line::styled("no warp is resident", t.dim()));

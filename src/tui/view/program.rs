@@ -37,7 +37,9 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     }
     if let Some(end) = &p.ended {
         let kind = if end.status == 0 { BannerKind::Ok } else { BannerKind::Error };
-        out.push(Line::styled(format!(" exit status {}", end.status), t.banner(kind)));
+        for l in end.statuses().lines() {
+            out.push(Line::styled(format!(" {l}"), t.banner(kind)));
+        }
     }
     let output = p.output_text();
     out.push(head(if p.ended.is_some() { "output" } else { "output so far" }));
@@ -70,7 +72,11 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     let extra = match &app.program {
         Some(p) => match (p.current, &p.ended) {
             (Some(k), _) => format!("launch {k}"),
-            (None, Some(e)) => format!("exited {}", e.status),
+            (None, Some(e)) => match e.statuses().program {
+                Some(code) if e.statuses().differ() => format!("exited {code} · findings"),
+                Some(code) => format!("exited {code}"),
+                None => format!("stopped · exit {}", e.status),
+            },
             _ => String::new(),
         },
         None => String::new(),

@@ -96,6 +96,17 @@ fn a_whole_program_runs_to_its_end() {
 }
 
 #[test]
+fn a_program_that_exits_0_with_a_finding_names_both_statuses() {
+    let mut p = Playground::new();
+    p.open("uninit_read.cu", include_str!("../../../tests/programs/uninit_read.cu"), None).expect("compiles");
+    let shown = p.text(80, 24);
+    assert!(
+        shown.ends_with("[the program exited with status 0; warpdbg found 1 finding (its exit status is 1)]\n"),
+        "{shown}"
+    );
+}
+
+#[test]
 fn a_bad_recording_says_why() {
     let mut p = Playground::new();
     let e = p.open_recording(b"not json\n").expect_err("not a recording");
