@@ -40,6 +40,17 @@ fn run_prints_the_faulting_warps_values_of_a_program() {
             format!("print count - idx: 0 in thread (232,0,0) of block (3,0,0); warp 7 lanes 0-31: {}", rest.join(" ")),
         ]
     );
+    // The faulting thread is named, the hint is the guard (not the allocation's size), and the frees the
+    // fault made fail are not leaks.
+    assert!(err.contains("=========     by thread (232,0,0) in block (3,0,0)"), "{err}");
+    assert!(
+        err.contains(
+            "warpdbg:   hint: add `if (idx < count)` around the body of sumArrays: the grid has 4 x 256 = 1024 \
+             threads for count = 1000 elements"
+        ),
+        "{err}"
+    );
+    assert!(!err.contains("sizeof") && !err.contains("warpdbg: leak") && !err.contains("LEAK SUMMARY"), "{err}");
     let (out, _, code) = stdout(&["run", UNGUARDED, "--print", "idx", "--print", "x[idx]", "--json"]);
     assert_eq!(code, Some(1));
     let report: Value = serde_json::from_str(&out).expect("JSON");

@@ -97,7 +97,7 @@ fn tmux_recording_replays_to_the_screens_that_were_shown() {
     t.keys(&["S"]);
     snap(&mut shown, &t, "back to step 2", &|s| shown_step(s) == Some(2) && s.contains("back to step 2"));
     // Cursor to line 28 (the even threads' __syncthreads) and a breakpoint there.
-    t.keys(&["g"]);
+    t.keys(&["Home"]);
     for _ in 0..27 {
         t.keys(&["j"]);
     }

@@ -60,7 +60,7 @@ fn the_binary_in_tmux_from_open_to_quit() {
     t.wait_for("step 1 ");
 
     // Cursor to line 23 (`int sum = 0;`): to the top, then 22 lines down; a breakpoint there.
-    t.keys(&["g"]);
+    t.keys(&["Home"]);
     t.keys(&["j"; 22]);
     t.keys(&["b"]);
     let s = t.wait_for("breakpoint set at line 23");

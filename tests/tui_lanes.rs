@@ -3,7 +3,6 @@
 //! the selected lane driving the detail pane's values, and a stop selecting the thread it is about.
 
 mod common;
-#[allow(dead_code)]
 mod session_support;
 
 use common::ui::Tui;

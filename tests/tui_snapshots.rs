@@ -627,7 +627,7 @@ fn check_action(key: &str, action: Action) {
         }
         Action::ScrollLeft | Action::ScrollRight => {
             // Line 1 (108 characters) is longer than the pane: it ends in a marker.
-            t.press("g");
+            t.press("home");
             assert!(t.text().contains("one per side.…") || t.text().contains("…"), "{what}");
             t.press("L");
             assert_eq!(t.app.source_left, 8, "{what}");
@@ -881,7 +881,7 @@ fn search_and_go_to_line_prompts() {
 #[test]
 fn long_source_lines_scroll_horizontally() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
-    t.press("g");
+    t.press("home");
     // The pane shows 26 columns of text: line 1 goes on, and says so.
     assert!(t.text().contains("│  1       │ // deadlock.cu - the text…│"), "{}", t.text());
     t.press_all(&["L", "L"]);

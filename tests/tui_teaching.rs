@@ -136,7 +136,7 @@ fn the_bank_view_counts_wavefronts_and_shows_the_lane_to_bank_matrix() {
         assert!(screen.contains(row), "`{row}`:\n{screen}");
     }
     // The source cursor on line 11: its access puts all 32 lanes on bank 0, 32 distinct words.
-    t.press("g");
+    t.press("home");
     press_n(&mut t, "j", 10);
     assert_eq!(t.app.cursor, 11);
     let screen = t.text();
