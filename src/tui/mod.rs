@@ -15,6 +15,7 @@ pub mod navigate;
 pub mod program;
 pub mod recording;
 pub mod replay;
+mod running;
 pub mod scroll;
 pub mod teach;
 #[cfg(feature = "native")]
