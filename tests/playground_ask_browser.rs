@@ -8,21 +8,11 @@ mod browser;
 mod session_support;
 
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use browser::Browser;
-use serde_json::json;
 use session_support::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
-fn wait_until(b: &mut Browser, expr: &str, what: &str) {
-    let start = Instant::now();
-    while b.eval(expr) != json!(true) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// A key as a user presses it; then the continue it may start runs to its stop.
 fn key(b: &mut Browser, k: &str) {
@@ -31,7 +21,7 @@ fn key(b: &mut Browser, k: &str) {
         _ => k.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32),
     };
     b.press(k, code);
-    wait_until(b, "!window.warpdbg.busy()", "a continue to stop");
+    b.wait_until("!window.warpdbg.busy()", "a continue to stop");
 }
 
 fn type_text(b: &mut Browser, text: &str) {
@@ -66,7 +56,7 @@ fn lanes_in_the_page_follow_the_selected_lane() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let mut b = Browser::launch(&dir.join("profile"));
     b.open(&format!("file://{}", page.display()));
-    wait_until(&mut b, "window.warpdbgFirstScreen !== undefined", "the first screen");
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
     b.eval("document.getElementById('screen').focus()");
     assert!(screen(&mut b).contains("tileShift<<<2, (8,4)>>>"), "{}", screen(&mut b));
 

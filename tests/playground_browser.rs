@@ -12,7 +12,6 @@ mod session_support;
 
 use std::path::PathBuf;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 use base64::Engine;
 use browser::Browser;
@@ -46,19 +45,11 @@ fn view(kernel: &str, mode: &str, steps: &str, (cols, rows): (u64, u64)) -> Vec<
     norm(&String::from_utf8_lossy(&out.stdout))
 }
 
-fn wait_until(b: &mut Browser, expr: &str, what: &str) {
-    let start = Instant::now();
-    while b.eval(expr) != json!(true) {
-        assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// A key as a user presses it (the screen has the focus); then the continue it may start runs to its stop.
 fn key(b: &mut Browser, k: &str) {
     let code = k.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32);
     b.press(k, code);
-    wait_until(b, "!window.warpdbg.busy()", "a continue to stop");
+    b.wait_until("!window.warpdbg.busy()", "a continue to stop");
 }
 
 fn screen(b: &mut Browser) -> Vec<String> {
@@ -112,7 +103,7 @@ fn playground_runs_the_debugger_in_the_page() {
     let mut b = Browser::launch(&dir.join("profile"));
     let url = format!("file://{}", page.display());
     b.open(&url);
-    wait_until(&mut b, "window.warpdbgFirstScreen !== undefined", "the first screen");
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
     assert_eq!(b.eval("performance.getEntriesByType('resource').length"), json!(0), "nothing else loaded");
     let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
     let size = (size[0], size[1]);
@@ -179,14 +170,14 @@ fn playground_runs_the_debugger_in_the_page() {
     let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(src.as_bytes());
     assert!(link.ends_with(&format!("&src={encoded}")), "{link}");
     b.open(&link);
-    wait_until(&mut b, "window.warpdbgFirstScreen !== undefined", "the linked page");
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the linked page");
     assert_eq!(b.eval("document.getElementById('source').value"), json!(src));
     assert_eq!(b.eval("document.getElementById('mode').value"), json!("2"));
     assert!(screen(&mut b)[0].contains("sum<<<4, 64>>>"), "{:#?}", screen(&mut b));
 
     // The bundled recording opens at its end and goes on live.
     b.open(&url);
-    wait_until(&mut b, "window.warpdbgFirstScreen !== undefined", "the page again");
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the page again");
     pick(&mut b, "lesson.wdbg", 0);
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(end_steps));
     // (It ended at the kernel's end: going on means going back.)

@@ -221,3 +221,33 @@ pub fn note_expansions(sources: &SourceMap, diags: &mut [Diagnostic]) {
         }
     }
 }
+
+/// Diagnostics about one line the user typed (a breakpoint spec, a debugger expression), rendered like a
+/// kernel's: `NAME:1:COL`, the line, a caret, the message.
+#[derive(Debug)]
+pub struct InputError {
+    pub sources: SourceMap,
+    pub diags: Vec<Diagnostic>,
+}
+
+impl InputError {
+    /// Like a kernel's diagnostics: `NAME:1:COL`, the text, a caret, the message.
+    pub fn render(&self) -> String {
+        render_plain(&self.sources, &self.diags)
+    }
+
+    /// One line for a status bar: `column 12: message`.
+    pub fn short(&self) -> String {
+        let d = &self.diags[0];
+        let (_, col) = self.sources.get(d.span.file).line_col(d.span.start);
+        format!("column {col}: {}", d.message)
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.render())
+    }
+}
+
+impl std::error::Error for InputError {}

@@ -104,15 +104,7 @@ fn travel_tick(app: &mut App, target: u64) {
             app.running = false;
             app.travel = None;
             app.travel_origin = None;
-            app.fix_selection();
-            app.follow_selected();
-            match outcome {
-                Some(o) => {
-                    app.stopped(&Stop::Finished(o));
-                    scroll::reveal_stuck_lines(app);
-                }
-                None => app.message = Some((BannerKind::Ok, format!("back to step {}", app.session.machine.steps))),
-            }
+            arrived(app, outcome, "back to step");
             app.record_action("Goto");
             return;
         }
@@ -122,6 +114,20 @@ fn travel_tick(app: &mut App, target: u64) {
     }
     let at = app.session.machine.steps;
     app.message = Some((BannerKind::Warn, travel_text(app, target, Some(at))));
+}
+
+/// A trip in time arrived: the selection kept on a resident warp and followed, and the outcome there
+/// explained (or `{what} N` when there is none yet).
+pub(super) fn arrived(app: &mut App, outcome: Option<crate::sim::Outcome>, what: &str) {
+    app.fix_selection();
+    app.follow_selected();
+    match outcome {
+        Some(o) => {
+            app.stopped(&Stop::Finished(o));
+            scroll::reveal_stuck_lines(app);
+        }
+        None => app.message = Some((BannerKind::Ok, format!("{what} {}", app.session.machine.steps))),
+    }
 }
 
 /// Instructions per piece of a running continue; pieces run until [`FRAME_BUDGET_MS`] has passed.

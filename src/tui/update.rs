@@ -5,13 +5,12 @@ use ratatui::layout::{Position, Rect};
 use super::action::Action;
 use super::app::{App, Overlay, Pane, PromptKind, WarpRef};
 use super::input::{Key, KeyCodeRepr, Mouse, MouseButton};
-use super::running::{after_run, extend_travel, interrupt, start_travel};
+use super::running::{after_run, arrived, extend_travel, interrupt, start_travel};
 pub use super::running::{finish_running, tick, tick_bounded};
 use super::scroll;
 use super::theme::{BannerKind, Theme};
 use super::view::chrome::{HELP_SCROLL, help_max_scroll};
 use super::view::layout::Areas;
-use crate::debug::session::Stop;
 use crate::front::launch::Mode;
 
 /// Steps a single "step line" may take before giving control back.
@@ -423,15 +422,7 @@ fn lane_at(app: &App, r: Rect, col: u16, row: u16) -> Option<u32> {
 pub fn goto_step(app: &mut App, step: u64) {
     app.remember_memory();
     let outcome = app.session.goto(step);
-    app.fix_selection();
-    app.follow_selected();
-    match outcome {
-        Some(o) => {
-            app.stopped(&Stop::Finished(o));
-            scroll::reveal_stuck_lines(app);
-        }
-        None => app.message = Some((BannerKind::Ok, format!("at step {}", app.session.machine.steps))),
-    }
+    arrived(app, outcome, "at step");
 }
 
 /// A note at the current step: shown now and on replay.

@@ -129,6 +129,15 @@ impl Browser {
         self.eval(&format!("document.getElementById('{id}').innerText")).as_str().unwrap_or_default().to_string()
     }
 
+    /// Waits (up to a minute) until the page's `expr` is true.
+    pub fn wait_until(&mut self, expr: &str, what: &str) {
+        let start = Instant::now();
+        while self.eval(expr) != json!(true) {
+            assert!(start.elapsed() < Duration::from_secs(60), "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
     /// Presses and releases a key as a user would (the page's keydown handler sees it).
     pub fn press(&mut self, key: &str, code: u32) {
         for ty in ["rawKeyDown", "keyUp"] {

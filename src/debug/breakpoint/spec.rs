@@ -2,8 +2,6 @@
 
 use std::collections::BTreeSet;
 
-use crate::front::diagnostic::{Diagnostic, render_plain};
-use crate::front::source::SourceMap;
 use crate::ir::Ty;
 
 /// The name spec diagnostics give their text (`breakpoint:1:12`).
@@ -147,31 +145,5 @@ pub struct Breakpoint {
     pub kind: Kind,
 }
 
-/// A spec that does not parse, with its diagnostics.
-#[derive(Debug)]
-pub struct SpecError {
-    pub sources: SourceMap,
-    pub diags: Vec<Diagnostic>,
-}
-
-impl SpecError {
-    /// Like a kernel's diagnostics: `breakpoint:1:COL`, the spec, a caret, the message.
-    pub fn render(&self) -> String {
-        render_plain(&self.sources, &self.diags)
-    }
-
-    /// One line for a status bar: `column 12: message`.
-    pub fn short(&self) -> String {
-        let d = &self.diags[0];
-        let (_, col) = self.sources.get(d.span.file).line_col(d.span.start);
-        format!("column {col}: {}", d.message)
-    }
-}
-
-impl std::fmt::Display for SpecError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.render())
-    }
-}
-
-impl std::error::Error for SpecError {}
+/// A spec that does not parse, with its diagnostics (`breakpoint:1:COL`).
+pub type SpecError = crate::front::diagnostic::InputError;

@@ -3,7 +3,7 @@
 //! nothing would change the program. Errors are diagnostics with a caret, like a kernel's.
 
 use crate::front::ast::{Expr, ExprKind as E};
-use crate::front::diagnostic::{Diagnostic, ErrorCode, render_plain};
+use crate::front::diagnostic::{Diagnostic, ErrorCode};
 use crate::front::lexer::lex;
 use crate::front::parser::Parser;
 use crate::front::source::{SourceFile, SourceMap, Span};
@@ -15,34 +15,8 @@ pub const EXPR_FILE: &str = "print";
 /// The built-in names an expression may use besides the kernel's own.
 pub const BUILTINS: [&str; 5] = ["threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"];
 
-/// An expression that does not parse or names what the kernel does not have.
-#[derive(Debug)]
-pub struct ExprError {
-    pub sources: SourceMap,
-    pub diags: Vec<Diagnostic>,
-}
-
-impl ExprError {
-    /// Like a kernel's diagnostics: `print:1:COL`, the expression, a caret, the message.
-    pub fn render(&self) -> String {
-        render_plain(&self.sources, &self.diags)
-    }
-
-    /// One line for a status bar: `column 5: message`.
-    pub fn short(&self) -> String {
-        let d = &self.diags[0];
-        let (_, col) = self.sources.get(d.span.file).line_col(d.span.start);
-        format!("column {col}: {}", d.message)
-    }
-}
-
-impl std::fmt::Display for ExprError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.render())
-    }
-}
-
-impl std::error::Error for ExprError {}
+/// An expression that does not parse or names what the kernel does not have (`print:1:COL`).
+pub type ExprError = crate::front::diagnostic::InputError;
 
 /// Parses `text` as one CUDA expression and checks it against `kernel`.
 pub(super) fn parse(text: &str, kernel: &Kernel) -> Result<Expr, ExprError> {
