@@ -50,22 +50,12 @@ fn a_grid_larger_than_the_data_without_a_guard_gets_the_guard_hint_and_failed_fr
     assert!(!r.stderr.contains(SIZEOF_HINT), "the allocation is n * sizeof(float) already:\n{}", r.stderr);
 }
 
+/// The sizeof hint where it is right (an allocation of n bytes for n ints; its exact report is
+/// `programs_api::malloc_of_n_where_n_sizeof_was_meant_faults_with_the_hint`), and no guard hint beside it.
 #[test]
 fn an_allocation_of_n_bytes_for_n_elements_gets_the_sizeof_hint_only() {
     let r = run("tests/programs/malloc_bytes.cu");
-    assert_eq!(r.status, 1);
-    assert_eq!(
-        findings(&r.stderr),
-        [
-            "warpdbg: launch 1: addOne<<<(2,1,1), (128,1,1)>>> at line 20: fault after 75 steps",
-            "warpdbg:   hint: `d_v` has 256 bytes (cudaMalloc at line 18), room for 64 ints, and the kernel reaches \
-             element 64. cudaMalloc takes a size in bytes: cudaMalloc(&d_v, n) gives n bytes, not n ints. Write \
-             cudaMalloc(&d_v, n * sizeof(int))",
-            "warpdbg: note: cudaFree(d_v) at line 23 failed with cudaErrorIllegalAddress because of the fault at \
-             line 10 (addOne, launch 1): the memory is released with the context, not leaked.",
-            STATUS_LINE,
-        ]
-    );
+    assert!(r.stderr.contains(SIZEOF_HINT), "{}", r.stderr);
     assert!(!r.stderr.contains(GUARD_HINT), "{}", r.stderr);
 }
 
