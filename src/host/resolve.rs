@@ -332,7 +332,9 @@ impl Resolver<'_> {
                 }
             }
         }
-        out.sort_by_key(|v| v.slot);
+        // Slots follow declarations; constants have none (slot 0) and are ordered by name, so the order does
+        // not depend on the hash map's.
+        out.sort_by(|a, b| a.slot.cmp(&b.slot).then_with(|| a.name.cmp(&b.name)));
         out
     }
 
