@@ -94,6 +94,11 @@ fn a_fault_selects_the_faulting_thread() {
     assert!(text.contains("╭ Warp detail · block (3,0,0) warp 7"), "{text}");
     assert!(text.contains("lane 8 (thread 232): active"), "{text}");
     assert!(text.contains("count=1000  idx=1000"), "{text}");
+    // The banner gives the hint `warpdbg run` gives: the guard, in the kernel's names.
+    assert!(
+        text.contains("┃Hint: add `if (idx < count)` around the body of sumArrays: the grid has 4 x 256"),
+        "{text}"
+    );
     command(&mut t, "p x[idx - 8]");
     assert!(
         t.text().contains("x[idx - 8] = 992.0   (thread (232,0,0) of block (3,0,0), lane 8 of warp 7)"),
@@ -149,4 +154,14 @@ fn watches_are_recorded_and_replayed() {
     assert!(app.outbox.iter().all(|e| !matches!(e, EventKind::Command { .. })), "replaying records nothing");
     let text = warpdbg::tui::view::render_text(&app, 120, 40);
     assert!(text.contains(" p tid = 0  (lane 0)") && text.contains(" 1 tid * 2 = 0  (lane 0)"), "{text}");
+}
+
+#[test]
+fn a_fault_the_evidence_does_not_explain_gets_no_hint_in_the_banner() {
+    // `a[2 * i]`: neither the allocation's size nor a missing guard is the bug.
+    let mut t = Tui::open_program("tests/programs/hints/wrong_index.cu", 120, 40);
+    t.press("c");
+    let text = t.text();
+    assert!(text.contains("FAULT"), "{text}");
+    assert!(!text.contains("Hint:"), "{text}");
 }

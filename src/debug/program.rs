@@ -24,9 +24,10 @@ use crate::debug::session::Session;
 use crate::front::launch::{Dim3, Mode};
 use crate::host::{HostEnd, HostVar, JitMode, LaunchRequest};
 use crate::program::device::{LaunchHook, SimDevice};
+use crate::program::hints::HostAlloc;
 use crate::program::status::Statuses;
 use crate::program::{CompiledProgram, RunOptions};
-use crate::sim::{Config, Machine, Outcome};
+use crate::sim::{Config, Fault, Machine, Outcome};
 
 /// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
 const HOST_STACK: usize = 256 << 20;
@@ -56,9 +57,35 @@ pub struct LaunchInfo {
     pub parent: Option<usize>,
     /// How it ended (`completed`, `fault`, ...); None while it is the one being debugged.
     pub outcome: Option<&'static str>,
+    /// Its arguments' bits, in parameter order.
+    pub args: Vec<u64>,
+    /// The allocating line of each allocation host code had made, by base address.
+    pub alloc_lines: Vec<(u64, u32)>,
 }
 
 impl LaunchInfo {
+    /// The hint `warpdbg run` gives for a fault of this launch (`program::hints`), for the debugger's banner.
+    pub fn fault_hint(&self, m: &Machine, sources: &crate::front::source::SourceMap, f: &Fault) -> Option<String> {
+        let dim = |d: Dim3| [d.x, d.y, d.z];
+        let req = LaunchRequest {
+            index: self.index,
+            kernel: self.kernel.clone(),
+            grid: dim(self.grid),
+            block: dim(self.block),
+            shared: self.shared,
+            args: self.args.clone(),
+            line: self.host_line,
+            parent: self.parent,
+        };
+        let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
+            .filter_map(|a| {
+                let line = self.alloc_lines.iter().find(|(base, _)| *base == a.base)?.1;
+                Some(HostAlloc { alloc: a, line })
+            })
+            .collect();
+        crate::program::hints::fault_hint(&m.kernel, sources, &req, f, &allocs)
+    }
+
     /// `name<<<grid, block>>>` as the source would write it (dimensions of 1 left out).
     pub fn config(&self) -> String {
         let d = |d: Dim3| match (d.y, d.z) {
@@ -139,7 +166,13 @@ struct Hook {
 }
 
 impl LaunchHook for Hook {
-    fn launch(&mut self, index: usize, req: &LaunchRequest, m: Machine) -> Option<(Machine, Outcome)> {
+    fn launch(
+        &mut self,
+        index: usize,
+        req: &LaunchRequest,
+        m: Machine,
+        alloc_lines: &std::collections::HashMap<u64, u32>,
+    ) -> Option<(Machine, Outcome)> {
         let info = LaunchInfo {
             index,
             kernel: req.kernel.clone(),
@@ -149,6 +182,8 @@ impl LaunchHook for Hook {
             host_line: req.line,
             parent: req.parent,
             outcome: None,
+            args: req.args.clone(),
+            alloc_lines: alloc_lines.iter().map(|(a, l)| (*a, *l)).collect(),
         };
         let vars = std::mem::take(&mut self.vars);
         self.to_debugger.send(FromHost::Launch { info, machine: Box::new(m), vars }).ok()?;

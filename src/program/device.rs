@@ -57,8 +57,15 @@ pub struct LaunchRecord {
 /// Takes over a program's launches (the debugger, `crate::debug::program`): it gets each launch's machine at
 /// its start and gives it back at its end with its outcome, or `None` to stop the program there.
 pub trait LaunchHook {
-    /// Launch `index` (1-based) as the host asked for it.
-    fn launch(&mut self, index: usize, req: &LaunchRequest, m: Machine) -> Option<(Machine, Outcome)>;
+    /// Launch `index` (1-based) as the host asked for it; `alloc_lines` gives the allocating line of each
+    /// allocation host code made, by base address (what a fault's hint names).
+    fn launch(
+        &mut self,
+        index: usize,
+        req: &LaunchRequest,
+        m: Machine,
+        alloc_lines: &HashMap<u64, u32>,
+    ) -> Option<(Machine, Outcome)>;
     /// The host variables in scope at the launch about to be made.
     fn host_vars(&mut self, _vars: Vec<crate::host::HostVar>) {}
 }
@@ -298,7 +305,7 @@ impl<'a> SimDevice<'a> {
         let mem = std::mem::take(&mut self.mem);
         let m = Machine::with_memory(kernel.clone(), launch, self.file.clone(), mem, params, &self.config);
         let (mut m, outcome) = match self.hook.as_mut() {
-            Some(h) => match h.launch(req.index, req, m) {
+            Some(h) => match h.launch(req.index, req, m, &self.lines) {
                 Some(done) => done,
                 None => return (LaunchStatus::Stop(2), vec![]),
             },

@@ -5,7 +5,7 @@
 
 pub mod cost;
 pub mod device;
-mod hints;
+pub mod hints;
 pub mod host_program;
 pub mod report;
 pub mod status;

@@ -98,6 +98,11 @@ pub fn banner_lines(app: &App) -> Vec<(BannerKind, String)> {
         Some(Outcome::Fault(f)) => {
             out.extend(f.report.lines().map(|l| (BannerKind::Error, l.to_string())));
             out.push((BannerKind::Error, f.sentence.clone()));
+            // A program's launch: the hint `warpdbg run` gives, when the evidence names the fix.
+            let hint = app.program.as_ref().and_then(|p| p.current_launch()?.fault_hint(m, &p.program.unit.sources, f));
+            if let Some(h) = hint {
+                out.push((BannerKind::Error, format!("Hint: {h}")));
+            }
         }
         Some(Outcome::StepLimit) => out.push((BannerKind::Error, crate::sim::report::step_limit_text(m))),
         _ => {}
