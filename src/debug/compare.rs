@@ -132,7 +132,7 @@ fn step_machine(m: &mut Machine) -> Option<(u64, u32, crate::ir::Pc)> {
     m.step_traced(1, &mut |i| issued = Some(*i));
     settle(m);
     let g = m.launch.grid;
-    issued.map(|i| (i.block.x as u64 + g.x as u64 * (i.block.y as u64 + g.y as u64 * i.block.z as u64), i.warp.0, i.pc))
+    issued.map(|i| (i.block.linear_in(g), i.warp.0, i.pc))
 }
 
 fn warp_at(m: &Machine, block: u64, warp: u32) -> Option<WarpAt> {

@@ -180,7 +180,7 @@ pub fn next_mask(m: &Machine, block: u64, warp: u32) -> Option<(LaneMask, u32)> 
     let mut first = true;
     let mut found = None;
     let g = ahead.launch.grid;
-    let linear = |b: crate::front::launch::Dim3| b.x as u64 + g.x as u64 * (b.y as u64 + g.y as u64 * b.z as u64);
+    let linear = |b: crate::front::launch::Dim3| b.linear_in(g);
     for _ in 0..LOOKAHEAD {
         let mut issue = None;
         let o = ahead.step_traced(1, &mut |i| issue = Some(*i));

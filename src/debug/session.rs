@@ -282,8 +282,7 @@ impl Session {
     }
 
     fn machine_block_linear(&self, b: crate::front::launch::Dim3) -> u64 {
-        let g = self.machine.launch.grid;
-        b.x as u64 + g.x as u64 * (b.y as u64 + g.y as u64 * b.z as u64)
+        b.linear_in(self.machine.launch.grid)
     }
 
     /// One instruction.
@@ -557,7 +556,7 @@ impl Session {
             });
         }
         let summary = inspect::summarize(&self.machine, b, w);
-        let now_line = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| kernel.line(pc));
+        let now_line = w.lane_pc(lane).map(|pc| kernel.line(pc));
         if summary.state == inspect::WarpState::Stuck && w.live.contains(lane) {
             let line = now_line.unwrap_or(0);
             return Ok(WhyInactive {

@@ -30,6 +30,11 @@ impl Dim3 {
     pub fn as_array(self) -> [u32; 3] {
         [self.x, self.y, self.z]
     }
+
+    /// This index's linear position in a grid (or block) of shape `of`, x fastest: a block's `linear`.
+    pub fn linear_in(self, of: Dim3) -> u64 {
+        self.x as u64 + of.x as u64 * (self.y as u64 + of.y as u64 * self.z as u64)
+    }
 }
 
 impl fmt::Display for Dim3 {

@@ -1,7 +1,6 @@
 //! The thread a final outcome is about: the faulting thread, or a waiting thread of the first stuck block.
 //! The TUI selects it (so the detail pane shows its values) and `--print` evaluates in its warp.
 
-use crate::front::launch::Dim3;
 use crate::sim::{Machine, Outcome};
 
 /// A thread of a resident block: the block's linear index, the warp in the block, the lane in the warp.
@@ -29,22 +28,17 @@ impl Focus {
     }
 }
 
-/// `d`'s linear index in a grid (or block) of shape `of`, x fastest.
-fn linear(d: Dim3, of: Dim3) -> u64 {
-    d.x as u64 + of.x as u64 * (d.y as u64 + of.y as u64 * d.z as u64)
-}
-
 /// The thread a final outcome is about: the faulting one; a waiting one of the first stuck block. None when
 /// it is about no thread (completed, step limit).
 pub fn of_outcome(m: &Machine, o: &Outcome) -> Option<Focus> {
     match o {
         Outcome::Fault(f) => {
-            let tid = linear(f.thread, m.launch.block) as u32;
-            Some(Focus::of_tid(linear(f.block, m.launch.grid), tid))
+            let tid = f.thread.linear_in(m.launch.block) as u32;
+            Some(Focus::of_tid(f.block.linear_in(m.launch.grid), tid))
         }
         Outcome::Deadlock(s) | Outcome::Livelock(s) => {
             let w = s.waits.iter().find(|w| !w.tids.is_empty())?;
-            Some(Focus::of_tid(linear(w.block, m.launch.grid), w.tids[0]))
+            Some(Focus::of_tid(w.block.linear_in(m.launch.grid), w.tids[0]))
         }
         Outcome::Completed | Outcome::StepLimit | Outcome::Paused => None,
     }

@@ -139,4 +139,9 @@ impl Warp {
     pub fn lane_pcs(&self) -> Vec<(u32, Pc)> {
         self.model.lane_pcs(self.live)
     }
+
+    /// The PC lane `lane` will run next (None once it exited).
+    pub fn lane_pc(&self, lane: u32) -> Option<Pc> {
+        self.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| pc)
+    }
 }

@@ -177,8 +177,7 @@ pub(super) fn after_run(app: &mut App, stop: &Stop) {
         }
         Stop::Divergence { line } => {
             if let Some(i) = app.session.last_issue {
-                let g = app.session.machine.launch.grid;
-                let block = i.block.x as u64 + g.x as u64 * (i.block.y as u64 + g.y as u64 * i.block.z as u64);
+                let block = i.block.linear_in(app.session.machine.launch.grid);
                 app.selected = Some(WarpRef { block, warp: i.warp.0 });
             }
             app.cursor = *line;

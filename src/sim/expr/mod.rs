@@ -59,7 +59,7 @@ impl Expression {
 /// The PC a thread runs next (None once it exited).
 fn thread_pc(m: &Machine, t: Thread) -> Option<Pc> {
     let w = m.blocks.get(t.slot)?.warps.get((t.tid / 32) as usize)?;
-    w.lane_pcs().into_iter().find(|(l, _)| *l == t.tid % 32).map(|(_, pc)| pc)
+    w.lane_pc(t.tid % 32)
 }
 
 /// Where a lane stands when its value is read.
@@ -94,6 +94,17 @@ pub struct LaneValue {
     pub state: LaneState,
     /// None for a lane that is absent.
     pub value: Option<Result<Value, String>>,
+}
+
+impl LaneValue {
+    /// The value as the debugger shows it, `<why>` where it has none (as [`Expression::show`]); None for a
+    /// lane that is absent (not evaluated).
+    pub fn show(&self, m: &Machine, slot: usize) -> Option<String> {
+        match self.value.as_ref()? {
+            Ok(v) => Some(v.display(m, slot)),
+            Err(e) => Some(format!("<{e}>")),
+        }
+    }
 }
 
 /// The expression in all 32 lanes of warp `warp` of the block in `slot`.
@@ -199,7 +210,7 @@ pub fn lanes_line(e: &Expression, m: &Machine, slot: usize, f: super::focus::Foc
     format!(
         "print {}: {} in thread ({},{},{}) of block ({},{},{}); warp {} lanes 0-31: {}",
         e.text,
-        e.show(m, Thread { slot, tid: f.tid() }),
+        lanes[f.lane as usize].show(m, slot).unwrap_or_else(|| e.show(m, Thread { slot, tid: f.tid() })),
         t.x,
         t.y,
         t.z,

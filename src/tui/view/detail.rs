@@ -29,7 +29,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         // Variables of the selected thread (the selected lane, else the first that runs next).
         if let Some((_, _, lane)) = app.selected_thread() {
             let tid = wi * 32 + lane;
-            let pc = w.lane_pcs().into_iter().find(|(l, _)| *l == lane).map(|(_, pc)| pc);
+            let pc = w.lane_pc(lane);
             let vars = pc.map(|pc| inspect::variables(k, b, tid, pc)).unwrap_or_default();
             let text: Vec<String> = vars.iter().map(|(n, v)| format!("{n}={v}")).collect();
             out.push(Line::from(vec![

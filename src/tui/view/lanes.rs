@@ -49,7 +49,12 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             out.push(Line::from(vec![head, Span::styled(format!("{text}: no warp is resident"), t.dim())]));
             continue;
         };
-        let value = e.show(m, Thread { slot, tid: warp * 32 + lane });
+        // Each lane is evaluated once: the table's rows, and the selected lane's value from them.
+        let rows = if app.lanes.all_warps { across_block(&e, m, slot) } else { vec![across_warp(&e, m, slot, warp)] };
+        let row = rows.get(if app.lanes.all_warps { warp as usize } else { 0 });
+        let value = row
+            .and_then(|r| r.get(lane as usize)?.show(m, slot))
+            .unwrap_or_else(|| e.show(m, Thread { slot, tid: warp * 32 + lane }));
         out.push(Line::from(vec![
             head,
             Span::styled(e.text.clone(), t.fg(t.foreground).add_modifier(Modifier::BOLD)),
@@ -57,9 +62,9 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             Span::styled(format!("  (lane {lane})"), t.dim()),
         ]));
         if app.lanes.all_warps {
-            block_rows(t, m, &e, slot, warp, &mut out);
-        } else {
-            warp_rows(t, m, slot, &across_warp(&e, m, slot, warp), lane, width, &mut out);
+            block_rows(t, &rows, warp, &mut out);
+        } else if let Some(row) = row {
+            warp_rows(t, m, slot, row, lane, width, &mut out);
         }
     }
     let skip = app.scroll_of(Pane::Lanes.title()).min(out.len().saturating_sub(1));
@@ -119,8 +124,7 @@ fn warp_rows(
 }
 
 /// Every warp of the block: one row of 32 cells on the block's scale, then the warp's lowest..highest.
-fn block_rows(t: &Theme, m: &Machine, e: &Expression, slot: usize, selected: u32, out: &mut Vec<Line<'static>>) {
-    let rows = across_block(e, m, slot);
+fn block_rows(t: &Theme, rows: &[Vec<LaneValue>], selected: u32, out: &mut Vec<Line<'static>>) {
     let numbers: Vec<f64> = rows
         .iter()
         .flatten()
