@@ -310,6 +310,58 @@ fn whole_run_matches_single_stepping_in_groups() {
     assert_inline_kernel_runs_whole_as_stepped(src, 997);
 }
 
+/// ITS warps issue in groups while their threads are diverged (`gang.rs`): nested divergent branches, an
+/// if/else whose sides rejoin by falling through (the group stops where its model would let the other side
+/// join), shared memory, and barriers reached by whole warps after reconverging; then loops whose back edges
+/// are taken while other lanes wait to reconverge (such a back edge may be a spin loop, whose release depends
+/// on other blocks' progress: the run falls back to one core, as before). Whole runs equal single-stepping.
+#[test]
+fn its_warps_issue_in_groups_while_diverged() {
+    let groups = "// @block 128\n\
+                  // @grid 6\n\
+                  // @arg a int[768] = rand(0, 1000)\n\
+                  // @arg out int[768] = 0\n\
+                  __global__ void k(int *a, int *out) {\n\
+                      __shared__ int s[128];\n\
+                      unsigned int t = threadIdx.x;\n\
+                      int i = blockIdx.x * 128 + t;\n\
+                      int x = a[i];\n\
+                      s[t] = x;\n\
+                      __syncthreads();\n\
+                      for (unsigned int d = 64; d > 0; d >>= 1) {\n\
+                          if (t < d) {\n\
+                              int v = s[t] + s[t + d];\n\
+                              if (v % 2 == 0) v = v / 2; else v = v * 3 + 1;\n\
+                              s[t] = v;\n\
+                          }\n\
+                          __syncthreads();\n\
+                      }\n\
+                      int r = x;\n\
+                      if (t % 4 == 1) r = r + s[0];\n\
+                      else if (t % 4 == 2) r = r - 7;\n\
+                      r = r * 2;\n\
+                      out[i] = r;\n\
+                  }\n";
+    assert_inline_kernel_runs_whole_as_stepped(groups, 997);
+    // Loops whose back edges are taken while other lanes wait to reconverge.
+    let waiting = "// @block 64\n\
+                   // @grid 3\n\
+                   // @arg out int[192] = 0\n\
+                   __global__ void k(int *out) {\n\
+                       int i = blockIdx.x * 64 + threadIdx.x;\n\
+                       int r = 0;\n\
+                       if (threadIdx.x % 2 == 0) { for (int j = 0; j < 5; j++) r += j * i; }\n\
+                       for (int j = 0; j < i % 5; j++) r += j;\n\
+                       out[i] = r;\n\
+                   }\n";
+    for mode in [Mode::PreVolta, Mode::Its] {
+        let overrides = Overrides { mode: Some(mode), ..Default::default() };
+        let compiled = compile::compile("inline.cu", waiting.as_bytes(), &overrides).expect("compiles");
+        let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 997);
+        assert_same_end(&format!("{mode:?}"), &whole, &o1, &stepped, &o2);
+    }
+}
+
 /// Whole runs pack registers that are never live at once into one row (`ir::pack`): values live across
 /// divergent branches whose two sides write their own temporaries, loop-carried values with a trip count
 /// that differs per warp, a variable some threads read before any write (it must read 0 in every block,

@@ -164,7 +164,9 @@ impl Machine {
     fn arrive_together(&mut self, g: &Group, pc: Pc) -> Option<bool> {
         let (members, acts) = (&g.members, &g.acts);
         let warps = &self.blocks[0].warps;
-        let whole = |m: &Member| warps[m.w].model.lockstep() && acts[m.w].mask == warps[m.w].live;
+        // (Every live thread of the warp: an ITS warp's threads then all wait at this one barrier, as a
+        // lockstep warp does.)
+        let whole = |m: &Member| acts[m.w].mask == warps[m.w].live;
         if !members.iter().all(|m| m.effect == Effect::SyncThreads && whole(m)) {
             return None;
         }
@@ -206,8 +208,11 @@ impl Machine {
             run_parts(kernel, (layout, global, launch, *path), block, view, &mut touched, pc);
         // Consecutive warps' lanes as one stretch of each row, for the operations that run on all at once.
         let (mut consecutive, mut changed, mut threads) = (false, true, 0);
-        // Lockstep (pre-Volta) warps issue jumps that nothing reconverges at like straight instructions.
-        let jumps_through = warps[members[0].w].model.lockstep();
+        // Lockstep (pre-Volta) warps issue jumps that nothing reconverges at like straight instructions, and
+        // so do ITS warps while each one's threads are one group (a jump only moves them all, and nothing
+        // waits to reconverge); kept up to date as members change.
+        let lockstep = warps[members[0].w].model.lockstep();
+        let mut jumps_through = lockstep;
         // Steps of every member without progress not yet added to each member's record (added when the
         // group next goes member by member).
         let mut idle = 0u64;
@@ -222,11 +227,25 @@ impl Machine {
                 }
                 uniform.whole = consecutive && wide.full && members[0].w == 0 && members.len() == warps.len();
                 threads = members.iter().map(|m| acts[m.w].mask.count() as u64).sum();
+                jumps_through = lockstep || members.iter().all(|m| warps[m.w].model.runs_as_one());
                 changed = false;
             }
             let group = members.len() as u64;
-            // The straight stretch from `pc`, one instruction at a time for the whole group.
-            let n = program.straight[pc.0 as usize];
+            // The straight stretch from `pc`, one instruction at a time for the whole group: all of it, unless
+            // the scheduler of a member whose threads went different ways (ITS) would let another group of its
+            // threads join it on the way (then the group stops after the last instruction its lanes issue
+            // alone, and asks each member's model again: `fall`).
+            let whole_stretch = program.straight[pc.0 as usize];
+            let mut n = whole_stretch;
+            if !jumps_through && whole_stretch > 0 {
+                for m in members.iter() {
+                    let model = &warps[m.w].model;
+                    if !model.runs_as_one() {
+                        n = n.min(model.stretch_len(kernel, acts[m.w].mask, pc, whole_stretch) + 1);
+                    }
+                }
+            }
+            let fall = n < whole_stretch;
             if n > 0 {
                 if *steps + group * (n as u64 + 1) > *max_steps {
                     break GroupStop::Refused;
@@ -288,8 +307,10 @@ impl Machine {
                 }
                 count_issues((steps, metrics, p), (start, pc), group, threads);
             }
-            // The stretch's end: a jump or a branch moves each warp on; anything else is the general path's.
+            // The stretch's end: a jump or a branch moves each warp on; anything else is the general path's. A
+            // stretch cut short moves each warp on to `pc`, where its model picks its next group.
             let (then_pc, else_pc, reconv, site) = match kernel.instrs[pc.0 as usize] {
+                _ if fall => (pc, pc, pc, None),
                 Instr::Jump { target } if jumps_through && !program.reconverges[target.0 as usize] => {
                     if *steps + group > *max_steps {
                         break GroupStop::Refused;
@@ -300,6 +321,7 @@ impl Machine {
                     if idle >= QUIET_REFUSED {
                         break GroupStop::Refused;
                     }
+                    back_edge_of_one_groups(lockstep, (pc, target), members, spin_seen);
                     pc = target;
                     continue;
                 }
@@ -351,10 +373,15 @@ impl Machine {
                 }
             };
             let op = program.ops[pc.0 as usize];
-            if *steps + group > *max_steps {
-                break GroupStop::Refused;
+            // (Where the last issued instruction was, for the models: the branch or jump here, or the stretch's
+            // last instruction.)
+            let from = if fall { Pc(pc.0 - 1) } else { pc };
+            if !fall {
+                if *steps + group > *max_steps {
+                    break GroupStop::Refused;
+                }
+                count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
             }
-            count_issues((steps, metrics, p), (pc, Pc(pc.0 + 1)), group, threads);
             if let (Op::Branch { cond }, Some(site)) = (op, site) {
                 // Each member's lanes that take it; when every member's threads go the same way, to where
                 // nothing reconverges, pre-Volta warps just move on together (as at a jump).
@@ -381,11 +408,14 @@ impl Machine {
                         metrics.count_branches(site.line, group, 0);
                     }
                     // (Stacks only deepen at divergent branches, which record it.)
-                    metrics.max_stack_depth = metrics.max_stack_depth.max(1);
+                    if lockstep {
+                        metrics.max_stack_depth = metrics.max_stack_depth.max(1);
+                    }
                     idle += 1;
                     if idle >= QUIET_REFUSED {
                         break GroupStop::Refused;
                     }
+                    back_edge_of_one_groups(lockstep, (pc, next), members, spin_seen);
                     pc = next;
                     continue;
                 }
@@ -419,19 +449,31 @@ impl Machine {
                     _ => Some(then_pc),
                 };
                 if let Some(next) = next {
-                    // (Only warps whose threads are one group join: a backward jump yields to no other group,
-                    // and no thread waits for a spinner, so the spin record just clears, as in `warp_run`.)
-                    if next <= pc && warp.model.back_edge() == BackEdge::ClearsSpin {
-                        spin_seen[m.w].clear();
+                    // A backward move of a warp whose threads are one group yields to no other group, and no
+                    // thread waits for a spinner: the spin record just clears, as in `warp_run`. Other ITS
+                    // warps yield (`advance` does), and `Machine::spin_check` would look for a spin loop:
+                    // while none of their threads waits to reconverge it just clears the record too; otherwise
+                    // its verdict depends on other blocks' progress, which refuses a whole run anyway.
+                    if next <= from {
+                        match warp.model.back_edge() {
+                            BackEdge::Free => {}
+                            BackEdge::ClearsSpin => spin_seen[m.w].clear(),
+                            BackEdge::General if warp.model.waiting_to_reconverge().is_empty() => {
+                                spin_seen[m.w].clear()
+                            }
+                            BackEdge::General => break 'group GroupStop::Refused,
+                        }
                     }
-                    warp.model.advance(mask, pc, next);
+                    warp.model.advance(mask, from, next);
                     if site.is_some() {
                         metrics.note_stack_depth(warp.model.depth());
                     }
                 }
-                m.quiet.step(false);
-                if m.quiet.run >= QUIET_REFUSED {
-                    break 'group GroupStop::Refused;
+                if !fall {
+                    m.quiet.step(false);
+                    if m.quiet.run >= QUIET_REFUSED {
+                        break 'group GroupStop::Refused;
+                    }
                 }
                 // The group goes on where its first warp goes; the others leave it.
                 match warp.candidate() {
@@ -467,6 +509,17 @@ impl Machine {
             p.set_quiet(m.w as u32, m.quiet);
         }
         out
+    }
+}
+
+/// A group of ITS warps, each one's threads one group, moved from `from` to `to` together: a backward move
+/// clears each warp's spin record, as `BackEdge::ClearsSpin` does member by member (lockstep warps keep none).
+#[inline(always)]
+fn back_edge_of_one_groups(lockstep: bool, (from, to): (Pc, Pc), members: &[Member], spin_seen: &mut [Vec<u64>]) {
+    if !lockstep && to <= from {
+        for m in members {
+            spin_seen[m.w].clear();
+        }
     }
 }
 

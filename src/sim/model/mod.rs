@@ -78,8 +78,9 @@ pub trait Model: Sized {
     /// issue a jump or arrive at a barrier as one, telling each model afterwards.
     fn lockstep(&self) -> bool;
 
-    /// Whether all the warp's live threads run as one group, with nothing to reconverge: then it may issue
-    /// with a group of warps (`gang.rs`).
+    /// Whether all the warp's live threads run as one group, with nothing to reconverge: then a group of
+    /// warps (`gang.rs`) need not ask the model how far the warp's lanes run on before another group of its
+    /// threads may join them ([`WarpModel::stretch_len`]).
     fn runs_as_one(&self) -> bool;
 
     /// Would the scheduler keep running the group `lanes`, which issued last, once it moves forward to `to`?
@@ -294,11 +295,18 @@ impl WarpModel {
         dispatch!(self, m => m.lockstep())
     }
 
-    /// Whether the warp may issue the instruction at `pc` with a group of warps (`gang.rs`): its threads are
-    /// one group and the instruction does not wait for lanes.
+    /// Whether the warp may issue the instruction at `pc` with a group of warps (`gang.rs`): any warp may,
+    /// its threads one group or not (the group issues with the lanes its model picks, and asks the model
+    /// again wherever the warp's own scheduler would), unless the instruction waits for lanes.
     #[inline]
     pub fn may_join_group(&self, kernel: &Kernel, pc: Pc) -> bool {
-        dispatch!(self, m => m.runs_as_one() && !m.waits_for_lanes(&kernel.instrs[pc.0 as usize]))
+        !self.waits_for_lanes(&kernel.instrs[pc.0 as usize])
+    }
+
+    /// See [`Model::runs_as_one`].
+    #[inline]
+    pub fn runs_as_one(&self) -> bool {
+        dispatch!(self, m => m.runs_as_one())
     }
 
     /// Whether the group `lanes`, which issued last, may run on to `to` alone: the scheduler would keep
