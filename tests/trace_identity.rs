@@ -314,7 +314,7 @@ fn whole_run_matches_single_stepping_in_groups() {
 /// if/else whose sides rejoin by falling through (the group stops where its model would let the other side
 /// join), shared memory, and barriers reached by whole warps after reconverging; then loops whose back edges
 /// are taken while other lanes wait to reconverge (such a back edge may be a spin loop, whose release depends
-/// on other blocks' progress: the run falls back to one core, as before). Whole runs equal single-stepping.
+/// on other blocks' progress), with and without a state that repeats. Whole runs equal single-stepping.
 #[test]
 fn its_warps_issue_in_groups_while_diverged() {
     let groups = "// @block 128\n\
@@ -343,7 +343,8 @@ fn its_warps_issue_in_groups_while_diverged() {
                       out[i] = r;\n\
                   }\n";
     assert_inline_kernel_runs_whole_as_stepped(groups, 997);
-    // Loops whose back edges are taken while other lanes wait to reconverge.
+    // Loops whose back edges are taken while other lanes wait to reconverge: the spin check finds no repeated
+    // state (the counters change), so the run stays whole (`machine/spin.rs`).
     let waiting = "// @block 64\n\
                    // @grid 3\n\
                    // @arg out int[192] = 0\n\
@@ -354,10 +355,24 @@ fn its_warps_issue_in_groups_while_diverged() {
                        for (int j = 0; j < i % 5; j++) r += j;\n\
                        out[i] = r;\n\
                    }\n";
+    assert_inline_kernel_runs_whole_as_stepped(waiting, 997);
+    // A loop whose state repeats while other lanes wait (it spins until another block's write): the whole run
+    // cannot know when the sequential run releases the waiters, and falls back; the ends agree.
+    let spinning = "// @block 64\n\
+                    // @grid 2\n\
+                    // @arg flag int[1] = 0\n\
+                    // @arg out int[128] = 0\n\
+                    __global__ void k(volatile int *flag, int *out) {\n\
+                        int i = blockIdx.x * 64 + threadIdx.x;\n\
+                        if (threadIdx.x == 1 && blockIdx.x == 0) { while (flag[0] == 0) { } }\n\
+                        if (threadIdx.x == 0 && blockIdx.x == 1) flag[0] = 1;\n\
+                        out[i] = i;\n\
+                    }\n";
     for mode in [Mode::PreVolta, Mode::Its] {
         let overrides = Overrides { mode: Some(mode), ..Default::default() };
-        let compiled = compile::compile("inline.cu", waiting.as_bytes(), &overrides).expect("compiles");
+        let compiled = compile::compile("inline.cu", spinning.as_bytes(), &overrides).expect("compiles");
         let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 997);
+        assert!(!whole.ran_parallel(), "{mode:?}: blocks that wait for each other ran whole");
         assert_same_end(&format!("{mode:?}"), &whole, &o1, &stepped, &o2);
     }
 }

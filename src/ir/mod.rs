@@ -7,6 +7,7 @@
 //! of its children.
 
 pub mod defined;
+pub mod liveness;
 pub mod lower;
 pub mod pack;
 pub mod postdom;

@@ -4,7 +4,7 @@
 //! whole run streamed its rows from further out. Packed, the rows a block works on stay close.
 //!
 //! Per thread, execution follows one path of the control-flow graph, and every write is masked to the
-//! threads that execute it, so the classic analysis holds per lane (as in `defined.rs`): two registers
+//! threads that execute it, so the classic analysis holds per lane (`liveness.rs`): two registers
 //! interfere when one is written where the other is live (backward liveness over the graph), and registers
 //! that do not interfere can share a row. Single-stepping never packs: the debugger shows every register
 //! under its own name.
@@ -13,7 +13,7 @@
 //! (`__shfl*_sync`: a lane may read a register its source lane no longer needs, and that lane's stale value
 //! must stay what it was).
 
-use super::{Instr, Kernel, Operand, Reg, RegInfo};
+use super::{Instr, Kernel, Operand, Reg, RegInfo, liveness};
 
 /// Kernels with more registers are not packed.
 const MAX_REGS: usize = 4096;
@@ -75,46 +75,9 @@ fn interference(kernel: &Kernel) -> Vec<bool> {
             interferes[b * n + a] = true;
         }
     };
-    // Live at each block's entry, to a fixed point (backward: a block's exit holds its successors' entries).
-    let mut live_in = vec![vec![false; n]; blocks.len()];
-    let live_out = |b: usize, live_in: &[Vec<bool>]| -> Vec<bool> {
-        let mut live = vec![false; n];
-        for s in &blocks[b].succs {
-            for (l, x) in live.iter_mut().zip(&live_in[s.0 as usize]) {
-                *l |= *x;
-            }
-        }
-        live
-    };
-    // Walks block `b` backwards from its exit, calling `at_def(dst, live after it)` at each write.
-    let walk = |b: usize, mut live: Vec<bool>, at_def: &mut dyn FnMut(usize, &[bool])| -> Vec<bool> {
-        let block = &blocks[b];
-        for i in kernel.instrs[block.start.0 as usize..block.end.0 as usize].iter().rev() {
-            if let Some(d) = i.dst() {
-                at_def(d.0 as usize, &live);
-                live[d.0 as usize] = false;
-            }
-            i.each_source(|o| {
-                if let Operand::Reg(r) = o {
-                    live[r.0 as usize] = true;
-                }
-            });
-        }
-        live
-    };
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for b in (0..blocks.len()).rev() {
-            let live = walk(b, live_out(b, &live_in), &mut |_, _| {});
-            if live != live_in[b] {
-                live_in[b] = live;
-                changed = true;
-            }
-        }
-    }
+    let live_in = liveness::live_in(kernel);
     for b in 0..blocks.len() {
-        walk(b, live_out(b, &live_in), &mut |d, live| {
+        liveness::walk(kernel, b, liveness::live_out(kernel, b, &live_in), &mut |d, live| {
             for (r, &l) in live.iter().enumerate() {
                 if l {
                     edge(d, r);

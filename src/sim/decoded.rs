@@ -121,12 +121,21 @@ pub struct Program {
     /// only moves its top stack entry (nothing can pop), so a group of warps issues it like a straight
     /// instruction (`gang.rs`).
     pub reconverges: Vec<bool>,
+    /// Per instruction that starts a basic block: the registers live there (`ir::liveness`), which are all a
+    /// thread's state that the rest of the kernel can read (whole runs' spin check, `machine/spin.rs`).
+    pub live_in: Vec<Option<Box<[Row]>>>,
 }
 
 impl Program {
     pub fn decode(kernel: &Kernel) -> Program {
-        let mut p =
-            Program { ops: vec![], regs: kernel.regs.len(), consts: vec![], straight: vec![], reconverges: vec![] };
+        let mut p = Program {
+            ops: vec![],
+            regs: kernel.regs.len(),
+            consts: vec![],
+            straight: vec![],
+            reconverges: vec![],
+            live_in: vec![],
+        };
         p.ops = kernel.instrs.iter().map(|i| p.op(i)).collect();
         p.straight = vec![0; p.ops.len()];
         for i in (0..p.ops.len()).rev() {
@@ -140,6 +149,13 @@ impl Program {
                 && let Some(r) = p.reconverges.get_mut(reconv.0 as usize)
             {
                 *r = true;
+            }
+        }
+        p.live_in = vec![None; p.ops.len()];
+        for (block, live) in kernel.blocks.iter().zip(crate::ir::liveness::live_in(kernel)) {
+            let rows = live.iter().enumerate().filter(|(_, l)| **l).map(|(r, _)| r as Row).collect();
+            if let Some(at) = p.live_in.get_mut(block.start.0 as usize) {
+                *at = Some(rows);
             }
         }
         p

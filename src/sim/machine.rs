@@ -43,6 +43,7 @@ mod livelock;
 mod outcome;
 mod parallel;
 mod records;
+mod spin;
 mod stops;
 mod template;
 mod warp_run;

@@ -4,8 +4,8 @@
 
 use std::hash::{Hash, Hasher};
 
-use super::explain;
 use super::{HazardKind, Machine, state_hasher};
+use super::{explain, spin};
 use crate::ir::{Instr, Pc};
 use crate::sim::exec::Effect;
 use crate::sim::lane_mask::{LaneMask, format_ranges};
@@ -145,9 +145,12 @@ impl Machine {
             block.spin_seen[w].clear();
             return;
         }
-        // The state hashed includes a machine-wide memory counter: a result that depends on other blocks.
+        // The state hashed includes a machine-wide memory counter, which depends on other blocks: a whole run
+        // keeps a record of a coarser state instead, and refuses the run at a repeat (`spin.rs`).
         if let Some(p) = &mut self.par {
-            p.order_sensitive = true;
+            let state = spin::live_state(&p.program, (pc, mask, converging), &block.regs, block.stride, w);
+            p.order_sensitive |= spin::seen_again(&mut block.spin_seen[w], state);
+            return;
         }
         let mut h = state_hasher();
         (pc, mask, converging, self.mem_epoch).hash(&mut h);
@@ -164,7 +167,7 @@ impl Machine {
                 self.progress();
             }
         } else {
-            if seen.len() >= 4096 {
+            if seen.len() >= spin::SPIN_RECORD {
                 seen.clear();
             }
             seen.push(key);

@@ -7,18 +7,20 @@
 //!
 //! Straight stretches, jumps and branches run here; what else a warp meets (barriers, exits, the rest of the
 //! general path) the group executes too, and the machine applies each warp's effect in turn
-//! (`Machine::finish_issue`). Pre-Volta warps always qualify; an ITS warp joins while its threads are one
-//! group (a divergent branch sends it to `warp_run.rs` until they are one group again), and never at a
-//! `_sync` intrinsic, which waits for lanes.
+//! (`Machine::finish_issue`). Any warp qualifies but at a `_sync` intrinsic, which waits for lanes
+//! (`warp_run.rs` runs it). A warp issues with the lanes its model picks (`Warp::candidate`); an ITS warp
+//! whose threads went different ways is asked again wherever its own scheduler would be (`stretch_len`: other
+//! threads of the warp may join its running group there), so each warp's threads run in the order its model
+//! gives, and only the interleaving of warps, which the parallel rule makes irrelevant, changes.
 //!
-//! A pre-Volta group issues a jump, or a branch its warps' threads all agree on, whose target is no
-//! reconvergence point like a straight instruction: only the top stack entry would move (nothing can pop),
+//! A pre-Volta group, or an ITS group whose every warp's threads are one group, issues a jump, or a branch its
+//! warps' threads all agree on, whose target is no reconvergence point like a straight instruction: only the top stack entry would move (nothing can pop),
 //! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
 use super::parallel::{ParState, Quiet, WarpStop};
 use super::warp_run::{after_general, run_parts};
-use super::{Machine, QUIET_REFUSED};
+use super::{Machine, QUIET_REFUSED, spin};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
 use crate::sim::exec::{self, Effect, Flow, Uniform, WideLanes};
@@ -451,20 +453,31 @@ impl Machine {
                 if let Some(next) = next {
                     // A backward move of a warp whose threads are one group yields to no other group, and no
                     // thread waits for a spinner: the spin record just clears, as in `warp_run`. Other ITS
-                    // warps yield (`advance` does), and `Machine::spin_check` would look for a spin loop:
-                    // while none of their threads waits to reconverge it just clears the record too; otherwise
-                    // its verdict depends on other blocks' progress, which refuses a whole run anyway.
-                    if next <= from {
-                        match warp.model.back_edge() {
-                            BackEdge::Free => {}
-                            BackEdge::ClearsSpin => spin_seen[m.w].clear(),
-                            BackEdge::General if warp.model.waiting_to_reconverge().is_empty() => {
-                                spin_seen[m.w].clear()
+                    // warps yield (`advance` does), and the spin check runs as `Machine::spin_check` runs it in
+                    // a whole run (`spin.rs`), after the move.
+                    let spin_check = next <= from
+                        && match warp.model.back_edge() {
+                            BackEdge::Free => false,
+                            BackEdge::ClearsSpin => {
+                                spin_seen[m.w].clear();
+                                false
                             }
-                            BackEdge::General => break 'group GroupStop::Refused,
+                            BackEdge::General => true,
+                        };
+                    warp.model.advance(mask, from, next);
+                    if spin_check {
+                        let waiting = warp.model.waiting_to_reconverge();
+                        if waiting.is_empty() {
+                            spin_seen[m.w].clear();
+                        } else {
+                            // (The rows the state reads hold their values.)
+                            uniform.settle_all(ctx.regs, ctx.stride);
+                            let state = spin::live_state(program, (next, mask, waiting), ctx.regs, ctx.stride, m.w);
+                            if spin::seen_again(&mut spin_seen[m.w], state) {
+                                break 'group GroupStop::Refused;
+                            }
                         }
                     }
-                    warp.model.advance(mask, from, next);
                     if site.is_some() {
                         metrics.note_stack_depth(warp.model.depth());
                     }

@@ -1,5 +1,5 @@
-//! Whole runs (`parallel`), a warp that cannot issue with a group of warps (`gang.rs`: an ITS warp whose
-//! threads went different ways, or one at a `_sync` intrinsic) runs alone, as far as it can or until it could
+//! Whole runs (`parallel`), a warp that cannot issue with a group of warps (`gang.rs`: an ITS warp at a
+//! `_sync` intrinsic, which waits for lanes) runs alone, as far as it can or until it could
 //! join a group again. The data path keeps one context for the warp while its instructions only move it along
 //! (straight-line code, jumps, branches all its threads agree on, the back edge of an ITS warp that is one
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
