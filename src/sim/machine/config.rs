@@ -63,7 +63,7 @@ pub fn largest_integer_argument(kernel: &Kernel, params: &[u64]) -> u64 {
                 let width = 8 * s.size();
                 let v = if width >= 64 { bits } else { bits & ((1 << width) - 1) };
                 // (A negative signed value bounds no loop: it counts as 0.)
-                Some(if s.is_signed() && v >> (width - 1) & 1 == 1 { 0 } else { v })
+                Some(if s.is_signed() && (v >> (width - 1)) & 1 == 1 { 0 } else { v })
             }
             _ => None,
         })
