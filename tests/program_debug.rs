@@ -42,15 +42,16 @@ fn opens_at_the_first_launch_with_the_host_run_up_to_it() {
     assert_eq!(d_in.len, 4096);
     // A program's launch gets the program step limit (docs/programs.md): 32 blocks of 4 warps are 128 warps,
     // at 100,000 steps each under the floor of 2^28, and so are 2 steps per byte of its few KiB of device
-    // memory; a kernel file keeps 10,000 per warp, at least 10^7.
+    // memory and what its argument n = 4096 asks for; a kernel file keeps 10,000 per warp, at least 10^7
+    // (tests/step_limit.rs tests the arguments' part).
     assert_eq!(s.machine.max_steps, 1 << 28);
     use warpdbg::sim::program_step_limit;
-    assert_eq!(program_step_limit(32_768, 0), 1 << 30);
-    assert_eq!(program_step_limit(4_096, 1 << 20), 409_600_000);
+    assert_eq!(program_step_limit(32_768, 0, 0), 1 << 30);
+    assert_eq!(program_step_limit(4_096, 1 << 20, 0), 409_600_000);
     // One thread adding two 32M-float vectors (384 MiB of device memory, 570 million instructions).
-    assert_eq!(program_step_limit(1, 3 << 27), 805_306_368);
-    assert_eq!(program_step_limit(1, 1 << 40), 1 << 30);
-    assert_eq!(warpdbg::sim::kernel_file_step_limit(4_096), 40_960_000);
+    assert_eq!(program_step_limit(1, 3 << 27, 0), 805_306_368);
+    assert_eq!(program_step_limit(1, 1 << 40, 0), 1 << 30);
+    assert_eq!(warpdbg::sim::kernel_file_step_limit(4_096, 0), 40_960_000);
 }
 
 #[test]

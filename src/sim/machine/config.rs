@@ -1,6 +1,9 @@
 //! What a run is configured with: its limits, its schedule and the simulator's debug switches, and why a
 //! launch cannot start.
 
+use crate::front::types::Type;
+use crate::ir::Kernel;
+
 /// Limits of one run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -42,19 +45,55 @@ impl Default for Config {
     }
 }
 
-/// The default step limit of a kernel file's launch of `warps` warps: 10,000 instructions per warp, at
-/// least 10 million (its kernels are teaching-sized).
-pub fn kernel_file_step_limit(warps: u64) -> u64 {
-    warps.saturating_mul(10_000).max(10_000_000)
+/// The most steps the arguments can raise a launch's default step limit to: 2^33, 2.7 times the 3.2 G
+/// warp-instructions of a course's 2048^3 matrix product. A runaway loop in a launch that large stops there
+/// (docs/programs.md measures what that costs).
+pub const ARGUMENT_STEP_CEILING: u64 = 1 << 33;
+
+/// The largest value of the launch's integer scalar arguments (`n`, `width`, `K`: loop bounds come from
+/// them), 0 when it has none or all are negative. `params` are the parameter registers' raw bits, in the
+/// order of `kernel.params`; pointers and floating-point values do not count.
+pub fn largest_integer_argument(kernel: &Kernel, params: &[u64]) -> u64 {
+    kernel
+        .params
+        .iter()
+        .zip(params)
+        .filter_map(|(p, &bits)| match p.ty {
+            Type::Scalar(s) if s.is_integer() => {
+                let width = 8 * s.size();
+                let v = if width >= 64 { bits } else { bits & ((1 << width) - 1) };
+                // (A negative signed value bounds no loop: it counts as 0.)
+                Some(if s.is_signed() && (v >> (width - 1)) & 1 == 1 { 0 } else { v })
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
 }
 
-/// The default step limit of a program's launch of `warps` warps on `device_bytes` of device memory:
-/// 100,000 instructions per warp (a thread looping over a 16K-element row) or 2 per byte of device memory
-/// (a few threads walking the program's large arrays), at least 2^28 and at most 2^30. A runaway loop is
-/// then stopped after at most about a minute, a whole run's attempt and the sequential run that reaches the
-/// exact state together (docs/programs.md).
-pub fn program_step_limit(warps: u64, device_bytes: u64) -> u64 {
-    warps.saturating_mul(100_000).max(device_bytes.saturating_mul(2)).clamp(1 << 28, 1 << 30)
+/// The steps a launch of `warps` warps asks for through its arguments: each thread may run every one of its
+/// kernel's `instructions` once per unit of the `largest` integer argument (a loop `for (k = 0; k < n; k++)`
+/// runs its body, at most the whole kernel, n times), at most [`ARGUMENT_STEP_CEILING`]. A matrix product
+/// of side n (n^2 threads, n iterations each) gets O(n^3); a kernel without integer arguments, 0.
+pub fn argument_steps(warps: u64, instructions: u64, largest: u64) -> u64 {
+    warps.saturating_mul(instructions).saturating_mul(largest).min(ARGUMENT_STEP_CEILING)
+}
+
+/// The default step limit of a kernel file's launch of `warps` warps whose arguments ask for `arguments`
+/// steps ([`argument_steps`]): 10,000 instructions per warp, at least 10 million (its kernels are
+/// teaching-sized), or what the arguments ask for where that is more.
+pub fn kernel_file_step_limit(warps: u64, arguments: u64) -> u64 {
+    warps.saturating_mul(10_000).max(10_000_000).max(arguments)
+}
+
+/// The default step limit of a program's launch of `warps` warps on `device_bytes` of device memory whose
+/// arguments ask for `arguments` steps ([`argument_steps`]): 100,000 instructions per warp (a thread looping
+/// over a 16K-element row) or 2 per byte of device memory (a few threads walking the program's large
+/// arrays), at least 2^28 and at most 2^30; or what the arguments ask for where that is more (up to 2^33).
+/// A runaway loop is then stopped after about a minute unless the launch's arguments ask for more
+/// (docs/programs.md gives the cost).
+pub fn program_step_limit(warps: u64, device_bytes: u64, arguments: u64) -> u64 {
+    warps.saturating_mul(100_000).max(device_bytes.saturating_mul(2)).clamp(1 << 28, 1 << 30).max(arguments)
 }
 
 /// Why a launch cannot start.
