@@ -142,7 +142,8 @@ pub enum Command {
         /// as [index, value] pairs (changed), or none.
         #[arg(long, value_name = "full|changed|none", value_parser = parse_memory_detail, default_value = "full", requires = "json")]
         memory: MemoryDetail,
-        /// Stop after this many issued instructions (default: 10,000 per warp, at least 10 million).
+        /// Stop after this many issued instructions (default: 10,000 per warp, at least 10 million, or more
+        /// where the launch's integer arguments ask for it: docs/programs.md).
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
         /// Refuse launches whose arrays need more bytes than this.
