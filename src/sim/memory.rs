@@ -328,10 +328,15 @@ impl GlobalMemory {
                         // filled on every core, with the same bytes as one after another, a column of values
                         // at a time (`InitExpr::fill_bits`). (One core without the `parallel` feature.)
                         const CHUNK: usize = 1 << 14;
+                        // (The values go through a small buffer on the stack, which stays in cache.)
+                        const RUN: usize = 2048;
                         let fill = |(k, chunk): (usize, &mut [u8])| {
-                            let mut bits = vec![0u64; chunk.len() / size];
-                            init.fill_bits((k * CHUNK) as u64, launch.seed, stream as u64, *elem, &mut bits);
-                            write_all_le(chunk, size, &bits);
+                            let mut bits = [0u64; RUN];
+                            for (j, part) in chunk.chunks_mut(RUN * size).enumerate() {
+                                let (bits, first) = (&mut bits[..part.len() / size], k * CHUNK + j * RUN);
+                                init.fill_bits(first as u64, launch.seed, stream as u64, *elem, bits);
+                                write_all_le(part, size, bits);
+                            }
                         };
                         #[cfg(feature = "parallel")]
                         {
