@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::front::types::Scalar;
 
+mod fill;
+
 /// A CUDA `dim3`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Dim3 {

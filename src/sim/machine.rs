@@ -29,7 +29,7 @@ use super::metrics::Metrics;
 use super::race::RaceShadow;
 use super::warp::{Warp, WarpId};
 use crate::compile::Compiled;
-use crate::front::launch::{Launch, Mode};
+use crate::front::launch::{Dim3, Launch, Mode};
 use crate::ir::{Kernel, Pc};
 
 mod apply;
@@ -235,73 +235,88 @@ impl Machine {
             let linear = self.next_block;
             self.next_block += 1;
             let idx = self.launch.block_idx(linear);
-            let threads = self.launch.block.count() as u32;
-            let nwarps = threads.div_ceil(32);
-            let stride = nwarps as usize * 32;
-            // A whole run's blocks reuse the last one's register file (a fresh one of this size is a fresh
-            // mapping from the system, and its unmapping stalls every thread). Only the registers some path
-            // reads before writing start at zero; the rest keep the last block's values, which no thread
-            // reads (`ir::defined`). Its rows after the registers hold the pre-decoded program's constants.
-            let mut regs = match self.par.as_mut() {
-                Some(p) if p.spare_regs.len() == p.program.rows() * stride => {
-                    let mut r = std::mem::take(&mut p.spare_regs);
-                    for reg in &p.read_before_written {
-                        let row = reg.0 as usize * stride;
-                        r[row..row + stride].fill(0);
-                    }
-                    r
-                }
-                Some(p) => {
-                    let mut r = vec![0u64; p.program.rows() * stride];
-                    p.program.fill_consts(&mut r, stride);
-                    r
-                }
-                None => vec![0u64; nregs * stride],
+            // A whole run's blocks reuse the last one's state (its buffers: a fresh register file of this
+            // size is a fresh mapping from the system, and its unmapping stalls every thread).
+            let block = match self.par.as_mut().and_then(|p| p.spare.take()) {
+                Some(old) => self.reused_block(old, idx, linear),
+                None => self.new_block(idx, linear, nregs),
             };
-            for (p, v) in self.kernel.params.iter().zip(&self.params) {
-                let row = p.reg.0 as usize * stride;
-                regs[row..row + stride].fill(*v);
-            }
-            let exists = |w: u32| LaneMask::first(threads - 32 * w);
-            let warps = match self.par.as_mut() {
-                Some(p) if p.spare_warps.len() == nwarps as usize => {
-                    let mut warps = std::mem::take(&mut p.spare_warps);
-                    for (w, warp) in (0..).zip(&mut warps) {
-                        warp.reset(WarpId(w), exists(w), self.launch.mode);
-                    }
-                    warps
-                }
-                _ => (0..nwarps).map(|w| Warp::new(WarpId(w), exists(w), self.launch.mode)).collect(),
-            };
-            self.blocks.push(BlockState {
-                idx,
-                linear,
-                threads,
-                stride,
-                regs,
-                shared: vec![0u8; self.layout.bytes as usize],
-                last_issued: if self.par.is_some() { vec![] } else { vec![None; nwarps as usize] },
-                warps,
-                spin_seen: match self.par.as_mut() {
-                    Some(p) if p.spare_spin_seen.len() == nwarps as usize => {
-                        let mut v = std::mem::take(&mut p.spare_spin_seen);
-                        v.iter_mut().for_each(Vec::clear);
-                        v
-                    }
-                    _ => vec![vec![]; nwarps as usize],
-                },
-                race: RaceShadow::new(self.layout.bytes),
-                barrier_epoch: 0,
-                warp_epochs: vec![0; nwarps as usize],
-                barrier_votes: (0, 0),
-                barrier_result: (0, 0),
-            });
+            self.blocks.push(block);
         }
         // (In place: a whole run dispatches a block per retired one.)
         self.order.clear();
         for (b, bs) in self.blocks.iter().enumerate() {
             self.order.extend((0..bs.warps.len()).map(|w| (b, w)));
         }
+    }
+
+    /// A block's state at its start, in new buffers.
+    fn new_block(&self, idx: Dim3, linear: u64, nregs: usize) -> BlockState {
+        let threads = self.launch.block.count() as u32;
+        let nwarps = threads.div_ceil(32);
+        let stride = nwarps as usize * 32;
+        // A whole run's register file has rows after the registers for the pre-decoded program's constants.
+        let mut regs = match self.par.as_ref() {
+            Some(p) => {
+                let mut r = vec![0u64; p.program.rows() * stride];
+                p.program.fill_consts(&mut r, stride);
+                r
+            }
+            None => vec![0u64; nregs * stride],
+        };
+        for (p, v) in self.kernel.params.iter().zip(&self.params) {
+            let row = p.reg.0 as usize * stride;
+            regs[row..row + stride].fill(*v);
+        }
+        let exists = |w: u32| LaneMask::first(threads - 32 * w);
+        BlockState {
+            idx,
+            linear,
+            threads,
+            stride,
+            regs,
+            shared: vec![0u8; self.layout.bytes as usize],
+            last_issued: if self.par.is_some() { vec![] } else { vec![None; nwarps as usize] },
+            warps: (0..nwarps).map(|w| Warp::new(WarpId(w), exists(w), self.launch.mode)).collect(),
+            spin_seen: vec![vec![]; nwarps as usize],
+            race: RaceShadow::new(self.layout.bytes),
+            barrier_epoch: 0,
+            warp_epochs: vec![0; nwarps as usize],
+            barrier_votes: (0, 0),
+            barrier_result: (0, 0),
+        }
+    }
+
+    /// Block `linear`'s state at its start, made from a retired block's (a whole run's blocks all have the
+    /// same shape): what [`Machine::new_block`] gives, without allocating.
+    fn reused_block(&self, mut b: BlockState, idx: Dim3, linear: u64) -> BlockState {
+        let p = self.par.as_ref().expect("only whole runs keep a retired block");
+        (b.idx, b.linear) = (idx, linear);
+        let stride = b.stride;
+        // Only the registers some path reads before writing start at zero; the rest keep the last block's
+        // values, which no thread reads (`ir::defined`), and the constants' rows stay as they are.
+        for reg in &p.read_before_written {
+            let row = reg.0 as usize * stride;
+            b.regs[row..row + stride].fill(0);
+        }
+        for (p, v) in self.kernel.params.iter().zip(&self.params) {
+            let row = p.reg.0 as usize * stride;
+            b.regs[row..row + stride].fill(*v);
+        }
+        let threads = b.threads;
+        for (w, warp) in (0..).zip(&mut b.warps) {
+            warp.reset(WarpId(w), LaneMask::first(threads - 32 * w), self.launch.mode);
+        }
+        b.shared.fill(0);
+        b.spin_seen.iter_mut().for_each(Vec::clear);
+        if self.layout.bytes > 0 {
+            b.race = RaceShadow::new(self.layout.bytes);
+        }
+        b.barrier_epoch = 0;
+        b.warp_epochs.fill(0);
+        b.barrier_votes = (0, 0);
+        b.barrier_result = (0, 0);
+        b
     }
 
     fn progress(&mut self) {
@@ -491,9 +506,7 @@ impl Machine {
         }
         let old = self.blocks.remove(b);
         if let Some(p) = &mut self.par {
-            p.spare_regs = old.regs;
-            p.spare_warps = old.warps;
-            p.spare_spin_seen = old.spin_seen;
+            p.spare = Some(old);
         }
         let n_before = self.order.len();
         self.dispatch();

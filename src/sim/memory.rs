@@ -117,6 +117,26 @@ impl Allocation {
         let size = self.elem.size() as usize;
         read_le(&self.data[i as usize * size..i as usize * size + size])
     }
+
+    /// Elements `first..first + out.len()` as raw register bits (the size chosen once, not per element).
+    pub fn elements(&self, first: u64, out: &mut [u64]) {
+        fn each<const N: usize>(data: &[u8], out: &mut [u64]) {
+            for (o, c) in out.iter_mut().zip(data.chunks_exact(N)) {
+                let mut v = [0u8; 8];
+                v[..N].copy_from_slice(c);
+                *o = u64::from_le_bytes(v);
+            }
+        }
+        let size = self.elem.size() as usize;
+        let data = &self.data[first as usize * size..(first as usize + out.len()) * size];
+        match size {
+            1 => each::<1>(data, out),
+            2 => each::<2>(data, out),
+            4 => each::<4>(data, out),
+            8 => each::<8>(data, out),
+            _ => out.iter_mut().zip(data.chunks_exact(size)).for_each(|(o, c)| *o = read_le(c)),
+        }
+    }
 }
 
 fn read_le(b: &[u8]) -> u64 {
@@ -128,6 +148,22 @@ fn read_le(b: &[u8]) -> u64 {
 fn write_le(b: &mut [u8], bits: u64) {
     let n = b.len();
     b.copy_from_slice(&bits.to_le_bytes()[..n]);
+}
+
+/// `bits[k]`'s low `size` bytes into element `k` of `data` (the size chosen once, not per element).
+fn write_all_le(data: &mut [u8], size: usize, bits: &[u64]) {
+    fn each<const N: usize>(data: &mut [u8], bits: &[u64]) {
+        for (c, b) in data.chunks_exact_mut(N).zip(bits) {
+            c.copy_from_slice(&b.to_le_bytes()[..N]);
+        }
+    }
+    match size {
+        1 => each::<1>(data, bits),
+        2 => each::<2>(data, bits),
+        4 => each::<4>(data, bits),
+        8 => each::<8>(data, bits),
+        _ => data.chunks_exact_mut(size).zip(bits).for_each(|(c, b)| write_le(c, *b)),
+    }
 }
 
 /// Which bytes of global memory something wrote (compute-sanitizer's initcheck): one bit per byte of each
@@ -289,13 +325,17 @@ impl GlobalMemory {
                         }
                     } else {
                         // Each element's value depends only on its index (and the seed): large arrays are
-                        // filled on every core, with the same bytes as one after another.
-                        // (One core without the `parallel` feature.)
+                        // filled on every core, with the same bytes as one after another, a column of values
+                        // at a time (`InitExpr::fill_bits`). (One core without the `parallel` feature.)
                         const CHUNK: usize = 1 << 14;
+                        // (The values go through a small buffer on the stack, which stays in cache.)
+                        const RUN: usize = 2048;
                         let fill = |(k, chunk): (usize, &mut [u8])| {
-                            for (j, c) in chunk.chunks_exact_mut(size).enumerate() {
-                                let i = (k * CHUNK + j) as u64;
-                                write_le(c, init.eval(i, launch.seed, stream as u64).to_bits(*elem));
+                            let mut bits = [0u64; RUN];
+                            for (j, part) in chunk.chunks_mut(RUN * size).enumerate() {
+                                let (bits, first) = (&mut bits[..part.len() / size], k * CHUNK + j * RUN);
+                                init.fill_bits(first as u64, launch.seed, stream as u64, *elem, bits);
+                                write_all_le(part, size, bits);
                             }
                         };
                         #[cfg(feature = "parallel")]

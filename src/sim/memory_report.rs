@@ -59,13 +59,24 @@ pub fn write(w: &mut impl Write, m: &Machine, detail: MemoryDetail, indent: usiz
     write!(w, "{:indent$}}}", "", indent = indent)
 }
 
+/// Elements formatted per run before they go to the writer (one `write_all` per run, not three per element).
+const RUN: usize = 4096;
+
 fn write_full(w: &mut impl Write, a: &Allocation) -> io::Result<()> {
     w.write_all(b"[")?;
-    for i in 0..a.len {
-        if i > 0 {
-            w.write_all(b", ")?;
+    let mut text = Vec::with_capacity(RUN * 8);
+    let mut now = vec![0u64; RUN];
+    for first in (0..a.len).step_by(RUN) {
+        let now = &mut now[..RUN.min((a.len - first) as usize)];
+        a.elements(first, now);
+        for (i, &bits) in (first..).zip(now.iter()) {
+            if i > 0 {
+                text.extend_from_slice(b", ");
+            }
+            write_element(&mut text, a.elem, bits)?;
         }
-        write_element(w, a.elem, a.element(i))?;
+        w.write_all(&text)?;
+        text.clear();
     }
     w.write_all(b"]")
 }
@@ -73,41 +84,47 @@ fn write_full(w: &mut impl Write, a: &Allocation) -> io::Result<()> {
 fn write_changed(w: &mut impl Write, m: &Machine, a: &Allocation) -> io::Result<()> {
     write!(w, "{{\"len\": {}, \"changed\": [", a.len)?;
     // The launch argument that made this array, and its position (rand's stream number).
-    let made = m.launch.args.iter().enumerate().find(|(_, arg)| arg.name == a.name);
-    let mask = if a.elem.size() >= 8 { u64::MAX } else { (1u64 << (8 * a.elem.size())) - 1 };
-    let initial_of = |i: u64| match made {
-        Some((stream, arg)) => match &arg.value {
-            ArgValue::Array { elem, init, .. } => init.eval(i, m.launch.seed, stream as u64).to_bits(*elem) & mask,
-            ArgValue::Scalar { .. } => 0,
-        },
-        None => 0,
-    };
-    // A uniform initialiser (`= 0`) is evaluated once, not per element.
-    let uniform = made.is_none_or(|(_, arg)| match &arg.value {
-        ArgValue::Array { init, .. } => init.is_uniform(),
-        ArgValue::Scalar { .. } => true,
+    let made = m.launch.args.iter().enumerate().find_map(|(stream, arg)| match &arg.value {
+        ArgValue::Array { elem, init, .. } if arg.name == a.name => Some((stream as u64, *elem, init)),
+        _ => None,
     });
-    let uniform_value = initial_of(0);
-    let mut first = true;
+    let mask = if a.elem.size() >= 8 { u64::MAX } else { (1u64 << (8 * a.elem.size())) - 1 };
+    let mut first_changed = true;
     let mut index = itoa::Buffer::new();
-    for i in 0..a.len {
-        let initial = if uniform { uniform_value } else { initial_of(i) };
-        let now = a.element(i);
-        if now == initial {
-            continue;
+    let mut text = Vec::with_capacity(RUN * 8);
+    let (mut now, mut initial) = (vec![0u64; RUN], vec![0u64; RUN]);
+    for first in (0..a.len).step_by(RUN) {
+        let n = RUN.min((a.len - first) as usize);
+        let (now, initial) = (&mut now[..n], &mut initial[..n]);
+        a.elements(first, now);
+        // The launch-time values, a column at a time (a uniform initialiser, `= 0`, once).
+        match made {
+            Some((stream, elem, init)) if !init.is_uniform() => {
+                init.fill_bits(first, m.launch.seed, stream, elem, initial);
+            }
+            Some((stream, elem, init)) => initial.fill(init.eval(0, m.launch.seed, stream).to_bits(elem)),
+            None => initial.fill(0),
         }
-        w.write_all(if first { b"[" } else { b", [" })?;
-        first = false;
-        w.write_all(index.format(i).as_bytes())?;
-        w.write_all(b", ")?;
-        write_element(w, a.elem, now)?;
-        w.write_all(b"]")?;
+        for (i, (&now, &initial)) in (first..).zip(now.iter().zip(initial.iter())) {
+            if now == initial & mask {
+                continue;
+            }
+            text.extend_from_slice(if first_changed { b"[" } else { b", [" });
+            first_changed = false;
+            text.extend_from_slice(index.format(i).as_bytes());
+            text.extend_from_slice(b", ");
+            write_element(&mut text, a.elem, now)?;
+            text.extend_from_slice(b"]");
+        }
+        w.write_all(&text)?;
+        text.clear();
     }
     w.write_all(b"]}")
 }
 
 /// One element as serde_json writes the number (`null` for a NaN or infinity, as serde_json's `Value` has
 /// them; floats in the shortest form that reads back, f32 widened to f64 first).
+#[inline]
 pub fn write_element(w: &mut impl Write, ty: Ty, bits: u64) -> io::Result<()> {
     let mut ints = itoa::Buffer::new();
     let text: &str = match ty {
@@ -132,6 +149,7 @@ pub fn write_element(w: &mut impl Write, ty: Ty, bits: u64) -> io::Result<()> {
     w.write_all(text.as_bytes())
 }
 
+#[inline]
 fn write_float(w: &mut impl Write, x: f64) -> io::Result<()> {
     if x.is_finite() { w.write_all(ryu::Buffer::new().format_finite(x).as_bytes()) } else { w.write_all(b"null") }
 }

@@ -50,6 +50,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 #[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
+use super::BlockState;
 use super::template::{Template, threads};
 use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
@@ -59,7 +60,6 @@ use crate::sim::lane_bits::DataPath;
 use crate::sim::memory::GlobalMemory;
 use crate::sim::metrics::Metrics;
 use crate::sim::shared_global::{SharedGlobal, Undo};
-use crate::sim::warp::Warp;
 
 /// Why a warp's run stopped (`warp_run.rs`, `gang.rs`).
 pub(super) enum WarpStop {
@@ -125,12 +125,8 @@ pub(crate) struct ParState {
     done_writes: Vec<(u64, u64, u64)>,
     /// Something makes the result depend on the order of execution.
     pub(super) order_sensitive: bool,
-    /// The retired block's register file, for the next block.
-    pub(super) spare_regs: Vec<u64>,
-    /// The retired block's warps, started over by the next block (`Warp::reset`).
-    pub(super) spare_warps: Vec<Warp>,
-    /// And its per-warp spin records (emptied for the next block).
-    pub(super) spare_spin_seen: Vec<Vec<u64>>,
+    /// The retired block, whose buffers the next block starts over in (`Machine::reused_block`).
+    pub(super) spare: Option<BlockState>,
     /// Scratch space of `end_interval`.
     hulls: Hulls,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
@@ -202,9 +198,7 @@ impl ParState {
             done_reads: vec![],
             done_writes: vec![],
             order_sensitive: false,
-            spare_regs: vec![],
-            spare_warps: vec![],
-            spare_spin_seen: vec![],
+            spare: None,
             hulls: Hulls::default(),
             read_before_written: crate::ir::defined::read_before_written(kernel),
             program: Arc::new(Program::decode(kernel)),
