@@ -121,6 +121,8 @@ pub struct Machine {
     launch_memory: bool,
     /// A whole run in pieces in progress ([`Machine::start_whole_run`]); never cloned.
     whole: whole_run::Slot,
+    /// The buffers of whole runs' groups of warps (`gang.rs`).
+    group: gang::GroupSlot,
 }
 
 impl Machine {
@@ -210,6 +212,7 @@ impl Machine {
             ran_parallel: false,
             launch_memory,
             whole: whole_run::Slot::default(),
+            group: gang::GroupSlot::default(),
         };
         m.dispatch();
         m

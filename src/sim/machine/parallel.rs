@@ -593,6 +593,7 @@ impl Machine {
             ran_parallel: false,
             launch_memory: true,
             whole: Default::default(),
+            group: Default::default(),
         };
         m.dispatch();
         m
