@@ -5,6 +5,7 @@
 //! ITS, threads of one warp are not in lockstep either, which is what breaks old warp-synchronous code.
 
 use crate::ir::Pc;
+use crate::sim::lane_mask::LaneMask;
 
 /// One access, with the synchronisation epochs it happened in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,19 +66,68 @@ impl RaceShadow {
         let mut found = None;
         for w in offset / 4..(offset + size).div_ceil(4) {
             let Some(word) = self.words.get_mut(w as usize) else { continue };
-            let conflict = |prev: &Access| !prev.ordered_before(&a, lockstep_warps);
-            if let Some(prev) = word.write.filter(conflict) {
-                found.get_or_insert(Race { first: prev, second: a, offset: w * 4 });
-            }
-            if a.write {
-                if let Some(prev) = word.reads.iter().flatten().copied().find(conflict) {
-                    found.get_or_insert(Race { first: prev, second: a, offset: w * 4 });
+            let race = word.access(w, a, lockstep_warps);
+            found = found.or(race);
+        }
+        found
+    }
+
+    /// Records the accesses of a warp's lanes `lanes` to consecutive words, one each, as [`access`]
+    /// lane by lane (in ascending order) would: lane `l` (thread `a.tid + l`) accesses the word at
+    /// `offset + 4 * (l - first)`, `first` being the lowest lane; `race` hears of each race in that order.
+    /// Whole runs' loads and stores of `sdata[tid]`.
+    ///
+    /// [`access`]: RaceShadow::access
+    #[inline]
+    pub fn access_words(
+        &mut self,
+        offset: u32,
+        lanes: u32,
+        a: Access,
+        lockstep_warps: bool,
+        mut race: impl FnMut(Race),
+    ) {
+        if lanes == 0 {
+            return;
+        }
+        let first = lanes.trailing_zeros();
+        let (w0, span) = (offset / 4, 32 - (lanes >> first).leading_zeros());
+        let Some(words) = self.words.get_mut(w0 as usize..(w0 + span) as usize) else {
+            // (Past the shadow's end: lane by lane, which skips the words it does not have.)
+            for l in LaneMask(lanes).iter() {
+                let at = Access { tid: a.tid + l, ..a };
+                if let Some(r) = self.access(offset + 4 * (l - first), 4, at, lockstep_warps) {
+                    race(r);
                 }
-                word.write = Some(a);
-                word.reads = [None, None];
-            } else if word.reads[0].is_none_or(|r| r.tid != a.tid) {
-                word.reads = [Some(a), word.reads[0]];
             }
+            return;
+        };
+        for l in LaneMask(lanes).iter() {
+            let i = l - first;
+            let at = Access { tid: a.tid + l, ..a };
+            if let Some(r) = words[i as usize].access(w0 + i, at, lockstep_warps) {
+                race(r);
+            }
+        }
+    }
+}
+
+impl Word {
+    /// Records access `a` to this word (number `w`); returns the race it has with an earlier access, if any.
+    #[inline(always)]
+    fn access(&mut self, w: u32, a: Access, lockstep_warps: bool) -> Option<Race> {
+        let conflict = |prev: &Access| !prev.ordered_before(&a, lockstep_warps);
+        let mut found = self.write.filter(conflict).map(|prev| Race { first: prev, second: a, offset: w * 4 });
+        if a.write {
+            if found.is_none()
+                && let Some(prev) = self.reads.iter().flatten().copied().find(conflict)
+            {
+                found = Some(Race { first: prev, second: a, offset: w * 4 });
+            }
+            self.write = Some(a);
+            self.reads = [None, None];
+        } else if self.reads[0].is_none_or(|r| r.tid != a.tid) {
+            self.reads = [Some(a), self.reads[0]];
         }
         found
     }
