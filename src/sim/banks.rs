@@ -91,7 +91,12 @@ pub struct BankStats {
 
 /// The number of wavefronts for one warp access: (lane, byte offset) pairs.
 pub fn ways(accesses: &[(u32, u32)]) -> u32 {
-    // The common case first: each bank asked for one word at most (no conflict, broadcasts allowed).
+    // The commonest case first: every access in a bank of its own (`sdata[tid]`).
+    let banks = accesses.iter().fold(0u32, |b, &(_, off)| b | 1 << ((off / 4) % 32));
+    if banks.count_ones() as usize == accesses.len() {
+        return 1;
+    }
+    // Then: each bank asked for one word at most (no conflict, broadcasts allowed).
     let mut word_of_bank = [u32::MAX; 32];
     let mut conflict = false;
     for &(_, off) in accesses {

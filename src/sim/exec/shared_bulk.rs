@@ -82,6 +82,8 @@ impl Ctx<'_> {
                 }
             }
         }
+        // (A whole run's context starts with no room: one warp's worth at once rather than growing to it.)
+        self.shared_accesses.reserve(32);
         self.shared_accesses.extend(mask.iter().map(|l| (l, offs[l as usize] as u32)));
         if consecutive {
             self.touch_elems(SHARED_TOUCH + offs[first as usize], size, mask);
