@@ -680,3 +680,47 @@ fn shared_memory_kernels_run_whole_as_stepped() {
     assert_eq!(line.sample_warp, 0);
     assert_eq!(line.last_warp, 15);
 }
+
+/// Shared loads and stores take the whole run's fast path (`exec::shared_bulk`): a course's tree reduction
+/// (`sdata[tid] += sdata[tid + s]`), elements of 1, 2, 4 and 8 bytes, a broadcast, a stride-2 bank conflict and
+/// a column of a 32 x 32 tile (32-way) end as single-stepping ends, bank statistics included; an access past
+/// the shared arrays faults as it does single-stepped.
+#[test]
+fn shared_fast_path_runs_whole_as_stepped() {
+    let reduce = "// @block 128\n// @grid 24\n// @arg in float[3072] = i % 8\n// @arg out float[24] = 0\n\
+                  __global__ void k(const float *in, float *out) {\n    __shared__ float sdata[128];\n    \
+                  unsigned int tid = threadIdx.x;\n    sdata[tid] = in[blockIdx.x * blockDim.x + tid];\n    \
+                  __syncthreads();\n    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n        \
+                  if (tid < s) sdata[tid] += sdata[tid + s];\n        __syncthreads();\n    }\n    \
+                  if (tid == 0) out[blockIdx.x] = sdata[0];\n}\n";
+    // (ITS finds a race where neighbouring lanes write bytes of one word: single bytes and shorts go one to
+    // a word.)
+    let sizes = "// @block 64\n// @grid 6\n// @arg in int[384] = i\n// @arg out int[384] = 0\n\
+                 __global__ void k(int *in, int *out) {\n    __shared__ int w[128];\n    \
+                 __shared__ unsigned char c[256];\n    __shared__ short h[128];\n    __shared__ double d[64];\n    \
+                 __shared__ int tile[32][32];\n    int t = threadIdx.x, i = blockIdx.x * 64 + t;\n    \
+                 w[t * 2] = in[i];\n    c[t * 4] = (unsigned char)(in[i] * 3);\n    h[t * 2] = (short)(in[i] - 7);\n    \
+                 d[t] = in[i] * 0.5;\n    tile[t % 32][t / 32] = in[i];\n    __syncthreads();\n    \
+                 out[i] = w[0] + w[(t * 2 + 2) % 128] + c[t] + c[255 - t] + h[(t + 1) % 64 * 2] + (int)d[t ^ 1]\n        \
+                 + tile[t / 32][t % 32];\n}\n";
+    for src in [reduce, sizes] {
+        assert_inline_kernel_runs_whole_as_stepped(src, 7);
+    }
+    let compiled = compile::compile("inline.cu", sizes.as_bytes(), &Overrides::default()).unwrap();
+    let mut m = Machine::new(&compiled, &Config::default()).unwrap();
+    m.run();
+    // 6 blocks of 2 warps; the stride-2 store is two-way, the tile's column store 32-way.
+    let ways = |line: u32| m.metrics.banks.per_line[&line].max_ways;
+    assert_eq!((ways(12), ways(16)), (2, 32));
+    let past = "// @block 64\n// @grid 4\n// @arg out int[256] = 0\n\
+                __global__ void k(int *out) {\n    __shared__ int t[64];\n    \
+                t[threadIdx.x] = threadIdx.x;\n    __syncthreads();\n    \
+                out[blockIdx.x * 64 + threadIdx.x] = t[threadIdx.x + 1];\n}\n";
+    for mode in [Mode::PreVolta, Mode::Its] {
+        let overrides = Overrides { mode: Some(mode), ..Default::default() };
+        let compiled = compile::compile("inline.cu", past.as_bytes(), &overrides).unwrap();
+        let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 7);
+        assert!(matches!(o1, Outcome::Fault(_)), "{mode:?}: {o1:?}");
+        assert_same_end(&format!("{mode:?}"), &whole, &o1, &stepped, &o2);
+    }
+}

@@ -34,19 +34,24 @@ pub struct BankLine {
 }
 
 impl BankLine {
-    /// Offers a sample made by warp `first.0` and a last access made by warp `last.0` (built only if kept):
-    /// the lowest-numbered warp's sample and the highest-numbered warp's last access stay, whatever order
-    /// the accesses come in. Called before the access is counted.
+    /// Offers a sample made by warp `first.0` and a last access made by warp `last.0` (written, into the
+    /// vectors kept, only if kept: a whole run offers one at every access): the lowest-numbered warp's sample
+    /// and the highest-numbered warp's last access stay, whatever order the accesses come in. Called before
+    /// the access is counted.
     fn keep_samples(
         &mut self,
-        first: (u64, impl FnOnce() -> Vec<(u32, u32, u32)>),
-        last: (u64, impl FnOnce() -> Vec<(u32, u32)>),
+        first: (u64, impl FnOnce(&mut Vec<(u32, u32, u32)>)),
+        last: (u64, impl FnOnce(&mut Vec<(u32, u32)>)),
     ) {
         if self.accesses == 0 || first.0 < self.sample_warp {
-            (self.sample, self.sample_warp) = (first.1(), first.0);
+            self.sample.clear();
+            first.1(&mut self.sample);
+            self.sample_warp = first.0;
         }
         if self.accesses == 0 || last.0 >= self.last_warp {
-            (self.last, self.last_warp) = (last.1(), last.0);
+            self.last.clear();
+            last.1(&mut self.last);
+            self.last_warp = last.0;
         }
     }
 }
@@ -86,7 +91,12 @@ pub struct BankStats {
 
 /// The number of wavefronts for one warp access: (lane, byte offset) pairs.
 pub fn ways(accesses: &[(u32, u32)]) -> u32 {
-    // The common case first: each bank asked for one word at most (no conflict, broadcasts allowed).
+    // The commonest case first: every access in a bank of its own (`sdata[tid]`).
+    let banks = accesses.iter().fold(0u32, |b, &(_, off)| b | 1 << ((off / 4) % 32));
+    if banks.count_ones() as usize == accesses.len() {
+        return 1;
+    }
+    // Then: each bank asked for one word at most (no conflict, broadcasts allowed).
     let mut word_of_bank = [u32::MAX; 32];
     let mut conflict = false;
     for &(_, off) in accesses {
@@ -121,8 +131,8 @@ impl BankStats {
         let w = ways(accesses);
         let e = self.per_line.entry(line).or_insert_with(|| BankLine { line, ..Default::default() });
         e.keep_samples(
-            (warp, || accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)).collect()),
-            (warp, || accesses.to_vec()),
+            (warp, |s| s.extend(accesses.iter().map(|&(l, off)| (l, (off / 4) % 32, off / 4)))),
+            (warp, |s| s.extend_from_slice(accesses)),
         );
         e.accesses += 1;
         e.wavefronts += w as u64;
@@ -134,7 +144,10 @@ impl BankStats {
     pub fn merge(&mut self, from: &BankStats) {
         for (line, f) in &from.per_line {
             let e = self.per_line.entry(*line).or_insert_with(|| BankLine { line: *line, ..Default::default() });
-            e.keep_samples((f.sample_warp, || f.sample.clone()), (f.last_warp, || f.last.clone()));
+            e.keep_samples(
+                (f.sample_warp, |s| s.extend_from_slice(&f.sample)),
+                (f.last_warp, |s| s.extend_from_slice(&f.last)),
+            );
             e.accesses += f.accesses;
             e.wavefronts += f.wavefronts;
             e.conflicts += f.conflicts;

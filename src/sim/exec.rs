@@ -4,7 +4,8 @@
 //! Two paths execute an instruction: [`execute`] (`general.rs`) runs any instruction of the IR, and
 //! [`execute_decoded`] (`decoded.rs`) the pre-decoded fast forms whole runs issue, for one warp; `wide.rs`
 //! runs an ALU operation for a group of consecutive warps at once. `lanes.rs` holds the whole-warp lane loops
-//! they share, `bulk.rs` whole runs' loads and stores of a warp in one go. `context.rs` holds what they all
+//! they share, `bulk.rs` whole runs' loads and stores of a warp in one go
+//! (`shared_bulk.rs` those of shared memory). `context.rs` holds what they all
 //! work on: the context ([`Ctx`]) with its memory accesses, and what an instruction reports ([`Effect`],
 //! [`ExecError`], [`Note`]). (So the files here use `context.rs` and each other, never this one.)
 
@@ -13,6 +14,7 @@ mod context;
 mod decoded;
 mod general;
 mod lanes;
+mod shared_bulk;
 mod wide;
 
 pub use context::{Counters, Ctx, Effect, ExecError, Note, RaceCtx, SHARED_TOUCH, Touched};

@@ -5,6 +5,7 @@
 //! ITS, threads of one warp are not in lockstep either, which is what breaks old warp-synchronous code.
 
 use crate::ir::Pc;
+use crate::sim::lane_mask::LaneMask;
 
 /// One access, with the synchronisation epochs it happened in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +21,7 @@ pub struct Access {
 
 impl Access {
     /// Is `self` (earlier) ordered before `later`?
+    #[inline(always)]
     fn ordered_before(&self, later: &Access, lockstep_warps: bool) -> bool {
         if self.tid == later.tid || self.block_epoch < later.block_epoch {
             return true;
@@ -29,11 +31,50 @@ impl Access {
     }
 }
 
-#[derive(Clone, Copy, Debug, Default)]
+/// An access as a word's shadow keeps it: whether it wrote is where it is kept. Its `tid` is [`NONE`] where
+/// there is none (16 bytes, against an `Option<Access>`'s 20, and no tag to test).
+#[derive(Clone, Copy, Debug)]
+struct Stamp {
+    tid: u32,
+    pc: Pc,
+    block_epoch: u32,
+    warp_epoch: u32,
+}
+
+/// No access (no thread has this index).
+const NONE: u32 = u32::MAX;
+
+impl Stamp {
+    const NONE: Stamp = Stamp { tid: NONE, pc: Pc(0), block_epoch: 0, warp_epoch: 0 };
+
+    #[inline(always)]
+    fn of(a: &Access) -> Stamp {
+        Stamp { tid: a.tid, pc: a.pc, block_epoch: a.block_epoch, warp_epoch: a.warp_epoch }
+    }
+
+    #[inline(always)]
+    fn access(&self, write: bool) -> Access {
+        Access { tid: self.tid, pc: self.pc, write, block_epoch: self.block_epoch, warp_epoch: self.warp_epoch }
+    }
+
+    /// Is there an access here that `later` races with ([`Access::ordered_before`])?
+    #[inline(always)]
+    fn conflicts(&self, later: &Access, lockstep_warps: bool) -> bool {
+        self.tid != NONE && !self.access(false).ordered_before(later, lockstep_warps)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
 struct Word {
-    write: Option<Access>,
+    write: Stamp,
     /// The two most recent readers since the last write (enough to report a race).
-    reads: [Option<Access>; 2],
+    reads: [Stamp; 2],
+}
+
+impl Default for Word {
+    fn default() -> Self {
+        Word { write: Stamp::NONE, reads: [Stamp::NONE; 2] }
+    }
 }
 
 /// A race found: the earlier access, the later one, and the word's byte offset in shared memory.
@@ -65,19 +106,68 @@ impl RaceShadow {
         let mut found = None;
         for w in offset / 4..(offset + size).div_ceil(4) {
             let Some(word) = self.words.get_mut(w as usize) else { continue };
-            let conflict = |prev: &Access| !prev.ordered_before(&a, lockstep_warps);
-            if let Some(prev) = word.write.filter(conflict) {
-                found.get_or_insert(Race { first: prev, second: a, offset: w * 4 });
-            }
-            if a.write {
-                if let Some(prev) = word.reads.iter().flatten().copied().find(conflict) {
-                    found.get_or_insert(Race { first: prev, second: a, offset: w * 4 });
+            let race = word.access(w, a, lockstep_warps);
+            found = found.or(race);
+        }
+        found
+    }
+
+    /// Records the accesses of a warp's lanes `lanes` to consecutive words, one each, as [`access`]
+    /// lane by lane (in ascending order) would: lane `l` (thread `a.tid + l`) accesses the word at
+    /// `offset + 4 * (l - first)`, `first` being the lowest lane; `race` hears of each race in that order.
+    /// Whole runs' loads and stores of `sdata[tid]`.
+    ///
+    /// [`access`]: RaceShadow::access
+    #[inline]
+    pub fn access_words(
+        &mut self,
+        offset: u32,
+        lanes: u32,
+        a: Access,
+        lockstep_warps: bool,
+        mut race: impl FnMut(Race),
+    ) {
+        if lanes == 0 {
+            return;
+        }
+        let first = lanes.trailing_zeros();
+        let (w0, span) = (offset / 4, 32 - (lanes >> first).leading_zeros());
+        let Some(words) = self.words.get_mut(w0 as usize..(w0 + span) as usize) else {
+            // (Past the shadow's end: lane by lane, which skips the words it does not have.)
+            for l in LaneMask(lanes).iter() {
+                let at = Access { tid: a.tid + l, ..a };
+                if let Some(r) = self.access(offset + 4 * (l - first), 4, at, lockstep_warps) {
+                    race(r);
                 }
-                word.write = Some(a);
-                word.reads = [None, None];
-            } else if word.reads[0].is_none_or(|r| r.tid != a.tid) {
-                word.reads = [Some(a), word.reads[0]];
             }
+            return;
+        };
+        for l in LaneMask(lanes).iter() {
+            let i = l - first;
+            let at = Access { tid: a.tid + l, ..a };
+            if let Some(r) = words[i as usize].access(w0 + i, at, lockstep_warps) {
+                race(r);
+            }
+        }
+    }
+}
+
+impl Word {
+    /// Records access `a` to this word (number `w`); returns the race it has with an earlier access, if any.
+    #[inline(always)]
+    fn access(&mut self, w: u32, a: Access, lockstep_warps: bool) -> Option<Race> {
+        let race = |prev: &Stamp, write| Race { first: prev.access(write), second: a, offset: w * 4 };
+        let mut found = self.write.conflicts(&a, lockstep_warps).then(|| race(&self.write, true));
+        if a.write {
+            if found.is_none()
+                && let Some(prev) = self.reads.iter().find(|r| r.conflicts(&a, lockstep_warps))
+            {
+                found = Some(race(prev, false));
+            }
+            self.write = Stamp::of(&a);
+            self.reads = [Stamp::NONE; 2];
+        } else if self.reads[0].tid != a.tid {
+            self.reads = [Stamp::of(&a), self.reads[0]];
         }
         found
     }

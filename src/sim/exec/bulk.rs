@@ -1,10 +1,10 @@
 //! Whole runs: a warp's load or store in one go, where its lanes access consecutive elements (or, for loads,
 //! any elements of one allocation), through the shared view of global memory (`Ctx::par`).
 
-use super::context::{Ctx, TOUCH_GAP};
+use super::context::Ctx;
 use super::lanes::Src;
 use crate::ir::{Operand, Reg};
-use crate::sim::lane_mask::{ActiveLanes, LaneMask};
+use crate::sim::lane_mask::ActiveLanes;
 use crate::sim::memory;
 
 /// The address of the lowest active lane when every active lane `l` addresses element `l` of one array of
@@ -28,31 +28,6 @@ fn consecutive(ctx: &Ctx, act: &ActiveLanes, size: u32, addr: Operand) -> Option
         off |= (a.wrapping_sub((l as u64) << k) ^ base) & act.select[l];
     }
     (off == 0 && !memory::is_shared(start)).then_some(start)
-}
-
-impl Ctx<'_> {
-    /// Records the global bytes of a consecutive access, as [`Ctx::touch`] lane by lane would: one range
-    /// when no two neighbouring active lanes leave more than `TOUCH_GAP` bytes between them.
-    #[inline(always)]
-    fn touch_elems(&mut self, start: u64, size: u32, mask: LaneMask) {
-        let Some(t) = self.touched.as_deref_mut() else { return };
-        let first = mask.0.trailing_zeros();
-        let elems = mask.0 >> first;
-        let top = u32::BITS - elems.leading_zeros();
-        let mut cover = elems;
-        for k in 1..=(TOUCH_GAP as u32 / size).min(31) {
-            cover |= elems << k;
-        }
-        let upto = if top == 32 { u32::MAX } else { (1u32 << top) - 1 };
-        if cover & upto == upto {
-            t.add(start, start + (top * size) as u64);
-        } else {
-            for l in mask.iter() {
-                let lo = start + ((l - first) * size) as u64;
-                t.add(lo, lo + size as u64);
-            }
-        }
-    }
 }
 
 /// Whole runs: a warp's load of consecutive elements in one go (false: not that case, nothing done).

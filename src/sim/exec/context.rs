@@ -254,6 +254,30 @@ impl Ctx<'_> {
         }
     }
 
+    /// Records the bytes of a consecutive access (global, or shared at `SHARED_TOUCH`) as [`Ctx::touch`] lane
+    /// by lane would: one range when no two neighbouring active lanes leave more than `TOUCH_GAP` bytes
+    /// between them.
+    #[inline(always)]
+    pub(super) fn touch_elems(&mut self, start: u64, size: u32, mask: LaneMask) {
+        let Some(t) = self.touched.as_deref_mut() else { return };
+        let first = mask.0.trailing_zeros();
+        let elems = mask.0 >> first;
+        let top = u32::BITS - elems.leading_zeros();
+        let mut cover = elems;
+        for k in 1..=(TOUCH_GAP as u32 / size).min(31) {
+            cover |= elems << k;
+        }
+        let upto = if top == 32 { u32::MAX } else { (1u32 << top) - 1 };
+        if cover & upto == upto {
+            t.add(start, start + (top * size) as u64);
+        } else {
+            for l in mask.iter() {
+                let lo = start + ((l - first) * size) as u64;
+                t.add(lo, lo + size as u64);
+            }
+        }
+    }
+
     pub(super) fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {
         let size = ty.size();
         let fail = |err| ExecError::Memory { lane, access, size, addr, err };

@@ -4,6 +4,7 @@
 use super::bulk::{load_elems, store_elems};
 use super::context::Ctx;
 use super::lanes::{divide_u32, map1, map2, special};
+use super::shared_bulk::{addresses_shared, shared_load, shared_store};
 use crate::ir::{Operand, Pc, Reg};
 use crate::sim::decoded::{Alu, Op, Row};
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
@@ -24,7 +25,8 @@ pub enum Flow {
 
 /// Executes a pre-decoded instruction (`pc` is its index) for the lanes in `mask`, as [`execute`](super::general::execute) executes
 /// the IR's; [`Flow::General`], with nothing done, when the instruction has no fast form or this issue is not
-/// its fast case.
+/// its fast case. A shared load or store leaves what the general path leaves for the caller: its accesses in
+/// `ctx.shared_accesses` (bank statistics) and any race in `ctx.notes`.
 #[inline(always)]
 pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow {
     let row = |r: Row| Operand::Reg(Reg(r));
@@ -75,12 +77,24 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow
         }
         Op::Special { d, which } => special(ctx, act, Reg(d), which),
         Op::Load { size, d, addr } => {
-            if !load_elems(ctx, act, size as u32, Reg(d), row(addr)) {
+            let (d, addr) = (Reg(d), row(addr));
+            let done = if addresses_shared(ctx, act, addr) {
+                shared_load(ctx, act, size as u32, d, addr)
+            } else {
+                load_elems(ctx, act, size as u32, d, addr)
+            };
+            if !done {
                 return Flow::General;
             }
         }
         Op::Store { size, addr, src } => {
-            if !store_elems(ctx, act, size as u32, row(addr), row(src)) {
+            let (addr, src) = (row(addr), row(src));
+            let done = if addresses_shared(ctx, act, addr) {
+                shared_store(ctx, act, size as u32, addr, src)
+            } else {
+                store_elems(ctx, act, size as u32, addr, src)
+            };
+            if !done {
                 return Flow::General;
             }
         }

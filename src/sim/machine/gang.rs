@@ -19,7 +19,7 @@
 //! block shares are computed once (`exec::Uniform`).
 
 use super::parallel::{ParState, Quiet, WarpStop};
-use super::warp_run::{after_general, run_parts};
+use super::warp_run::{after_decoded, after_general, run_parts};
 use super::{Machine, QUIET_REFUSED, spin};
 use crate::ir::{Instr, Kernel, Pc};
 use crate::sim::decoded::{Op, Program};
@@ -284,7 +284,8 @@ impl Machine {
                         ctx.base = m.w * 32;
                         let act = &acts[m.w];
                         match exec::execute_decoded(&mut ctx, pc, op, act) {
-                            Flow::Next => {}
+                            Flow::Next
+                                if after_decoded(&mut ctx, (metrics, &mut p.uninit), pc, first_warp + m.w as u64) => {}
                             Flow::General => match exec::execute(&mut ctx, pc, act.mask) {
                                 Ok(Effect::Next)
                                     if after_general(

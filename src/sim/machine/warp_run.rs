@@ -81,6 +81,13 @@ pub(super) fn after_general(
     ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
 }
 
+/// After warp `warp` issued the instruction at `pc` through `exec::execute_decoded`: as [`after_general`] for
+/// a shared load or store (the only decoded instructions that leave accesses or notes), nothing otherwise.
+#[inline(always)]
+pub(super) fn after_decoded(ctx: &mut Ctx, books: (&mut Metrics, &mut Vec<UninitSeen>), pc: Pc, warp: u64) -> bool {
+    (ctx.shared_accesses.is_empty() && ctx.notes.is_empty()) || after_general(ctx, books, pc, warp)
+}
+
 impl Machine {
     /// Runs warp `w` of the resident block (slot 0), which cannot issue with a group of warps (`gang.rs`),
     /// until it cannot issue or, having issued, could issue with a group again; `view` is the shared global
@@ -202,8 +209,8 @@ impl Machine {
                     while pc.0 < start.0 + len {
                         let op = program.ops[pc.0 as usize];
                         match exec::execute_decoded(&mut ctx, pc, op, &act) {
-                            Flow::Next => {}
-                            Flow::Fault => break 'group None,
+                            Flow::Next if after_decoded(&mut ctx, (metrics, &mut p.uninit), pc, warp_key) => {}
+                            Flow::Next | Flow::Fault => break 'group None,
                             _ => break,
                         }
                         let mut progressed = false;
@@ -235,7 +242,8 @@ impl Machine {
                 }
                 let instr = &kernel.instrs[pc.0 as usize];
                 let effect = match exec::execute_decoded(&mut ctx, pc, program.ops[pc.0 as usize], &act) {
-                    Flow::Next => Effect::Next,
+                    Flow::Next if after_decoded(&mut ctx, (metrics, &mut p.uninit), pc, warp_key) => Effect::Next,
+                    Flow::Next => break 'group None,
                     Flow::Jump(t) => Effect::Jump(t),
                     Flow::Branch(taken) => match *instr {
                         Instr::Branch { then_pc, else_pc, reconv, site, .. } => {
