@@ -126,11 +126,21 @@ pub(super) fn shared_store(ctx: &mut Ctx, act: &ActiveLanes, size: u32, addr: Op
     let vals = Src::of(src, ctx.stride, ctx.base).lanes(ctx.regs);
     let keep = if size < 8 { (1u64 << (size * 8)) - 1 } else { u64::MAX };
     let mut wrote = false;
-    for l in act.mask.iter() {
-        let (o, v) = (at.0[l as usize] as usize, vals[l as usize] & keep);
-        if memory::shared_load(ctx.shared, o, size) != v {
-            wrote = true;
-            memory::shared_store(ctx.shared, o, size, v);
+    if size == 4 {
+        // (The commonest size as fixed-size copies: the general form's variable-length copy is a call per lane.)
+        for l in act.mask.iter() {
+            let (o, v) = (at.0[l as usize] as usize, (vals[l as usize] as u32).to_le_bytes());
+            let word: &mut [u8; 4] = (&mut ctx.shared[o..o + 4]).try_into().expect("four bytes");
+            wrote |= *word != v;
+            *word = v;
+        }
+    } else {
+        for l in act.mask.iter() {
+            let (o, v) = (at.0[l as usize] as usize, vals[l as usize] & keep);
+            if memory::shared_load(ctx.shared, o, size) != v {
+                wrote = true;
+                memory::shared_store(ctx.shared, o, size, v);
+            }
         }
     }
     ctx.wrote |= wrote;
