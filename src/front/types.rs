@@ -23,6 +23,21 @@ pub enum Scalar {
 }
 
 impl Scalar {
+    /// Every scalar, in declaration order.
+    pub const ALL: [Scalar; 11] = [
+        Scalar::Bool,
+        Scalar::I8,
+        Scalar::U8,
+        Scalar::I16,
+        Scalar::U16,
+        Scalar::I32,
+        Scalar::U32,
+        Scalar::I64,
+        Scalar::U64,
+        Scalar::F32,
+        Scalar::F64,
+    ];
+
     pub fn size(self) -> u32 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,

@@ -249,21 +249,8 @@ mod tests {
             size: 8,
             fields: vec![(0, Scalar::I32, *i()), (4, Scalar::F32, *float(0.5))],
         }));
-        let scalars = [
-            Scalar::Bool,
-            Scalar::I8,
-            Scalar::U8,
-            Scalar::I16,
-            Scalar::U16,
-            Scalar::I32,
-            Scalar::U32,
-            Scalar::I64,
-            Scalar::U64,
-            Scalar::F32,
-            Scalar::F64,
-        ];
         for e in &exprs {
-            for s in scalars {
+            for s in Scalar::ALL {
                 // Across a run boundary, from a start that is not a multiple of it.
                 let first = 2040;
                 let mut out = vec![0u64; 2100];

@@ -22,19 +22,7 @@ pub use errors::*;
 pub use timing::Clock;
 
 /// The scalars in declaration order (`Scalar as u64` indexes this).
-const SCALARS: [Scalar; 11] = [
-    Scalar::Bool,
-    Scalar::I8,
-    Scalar::U8,
-    Scalar::I16,
-    Scalar::U16,
-    Scalar::I32,
-    Scalar::U32,
-    Scalar::I64,
-    Scalar::U64,
-    Scalar::F32,
-    Scalar::F64,
-];
+const SCALARS: [Scalar; 11] = Scalar::ALL;
 
 /// A scalar as a constant argument ([`SCALARS`]' index).
 pub(super) fn scalar_index(s: Scalar) -> u64 {
