@@ -232,9 +232,9 @@ fn a_long_step_back_in_tmux_stays_put_when_interrupted_and_goes_further_on_s() {
 fn typing_during_a_continue_in_tmux_opens_the_prompt() {
     let Some(t) = shell() else { return };
     let bin = env!("CARGO_BIN_EXE_warpdbg");
-    // 32768 blocks: a whole run long enough to type into in any build (2048 blocks became too short once ITS
+    // 8192 blocks: a whole run long enough to type into in any build (2048 blocks became too short once ITS
     // warps issued in groups while diverged).
-    t.type_text(&format!("{bin} kernels/reduce_neighbored.cu --arg n=16777216"));
+    t.type_text(&format!("{bin} kernels/reduce_neighbored.cu --arg n=4194304"));
     t.keys(&["Enter"]);
     t.wait_for("step 0   paused");
     t.keys(&["c"]);
