@@ -141,15 +141,16 @@ impl Machine {
     pub(super) fn spin_check(&mut self, b: usize, w: usize, pc: Pc, mask: LaneMask) {
         let block = &mut self.blocks[b];
         let converging = block.warps[w].model.waiting_to_reconverge();
-        if converging.is_empty() {
-            block.spin_seen[w].clear();
+        // The state hashed below includes a machine-wide memory counter, which depends on other blocks: a
+        // whole run keeps a record of a coarser state instead, and refuses the run at a repeat (`spin.rs`).
+        if let Some(p) = &mut self.par {
+            let state = (pc, mask, converging);
+            p.order_sensitive |=
+                spin::whole_run_repeats(&p.program, &mut block.spin_seen[w], state, &block.regs, block.stride, w);
             return;
         }
-        // The state hashed includes a machine-wide memory counter, which depends on other blocks: a whole run
-        // keeps a record of a coarser state instead, and refuses the run at a repeat (`spin.rs`).
-        if let Some(p) = &mut self.par {
-            let state = spin::live_state(&p.program, (pc, mask, converging), &block.regs, block.stride, w);
-            p.order_sensitive |= spin::seen_again(&mut block.spin_seen[w], state);
+        if converging.is_empty() {
+            block.spin_seen[w].clear();
             return;
         }
         let mut h = state_hasher();
@@ -159,18 +160,12 @@ impl Machine {
                 block.regs[r * block.stride + w * 32 + l as usize].hash(&mut h);
             }
         }
-        let key = h.finish();
         let seen = &mut block.spin_seen[w];
-        if seen.contains(&key) {
+        if spin::seen_again(seen, h.finish()) {
             seen.clear();
             if !block.warps[w].model.release_waiters(mask).is_empty() {
                 self.progress();
             }
-        } else {
-            if seen.len() >= spin::SPIN_RECORD {
-                seen.clear();
-            }
-            seen.push(key);
         }
     }
 }

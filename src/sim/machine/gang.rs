@@ -14,8 +14,9 @@
 //! gives, and only the interleaving of warps, which the parallel rule makes irrelevant, changes.
 //!
 //! A pre-Volta group, or an ITS group whose every warp's threads are one group, issues a jump, or a branch its
-//! warps' threads all agree on, whose target is no reconvergence point like a straight instruction: only the top stack entry would move (nothing can pop),
-//! and stacks are brought up to date where they are read, as inside a stretch. Values that every lane of the
+//! warps' threads all agree on, whose target is no reconvergence point like a straight instruction: only the
+//! top stack entry would move (nothing can pop), and stacks are brought up to date where they are read, as
+//! inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
 use super::parallel::{ParState, Quiet, WarpStop};
@@ -480,16 +481,11 @@ impl Machine {
                         };
                     warp.model.advance(mask, from, next);
                     if spin_check {
-                        let waiting = warp.model.waiting_to_reconverge();
-                        if waiting.is_empty() {
-                            spin_seen[m.w].clear();
-                        } else {
-                            // (The rows the state reads hold their values.)
-                            uniform.settle_all(ctx.regs, ctx.stride);
-                            let state = spin::live_state(program, (next, mask, waiting), ctx.regs, ctx.stride, m.w);
-                            if spin::seen_again(&mut spin_seen[m.w], state) {
-                                break 'group GroupStop::Refused;
-                            }
+                        // (The rows the state reads hold their values.)
+                        uniform.settle_all(ctx.regs, ctx.stride);
+                        let state = (next, mask, warp.model.waiting_to_reconverge());
+                        if spin::whole_run_repeats(program, &mut spin_seen[m.w], state, ctx.regs, ctx.stride, m.w) {
+                            break 'group GroupStop::Refused;
                         }
                     }
                     if site.is_some() {

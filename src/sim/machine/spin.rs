@@ -19,11 +19,11 @@ use crate::sim::decoded::{Program, Row};
 use crate::sim::lane_mask::LaneMask;
 
 /// How many states a warp's spin record holds before it starts over.
-pub(super) const SPIN_RECORD: usize = 4096;
+const SPIN_RECORD: usize = 4096;
 
 /// The coarser state (see the module) of the lanes `mask` of warp `w`, after a back edge to `pc` while the
 /// lanes `converging` wait, in a register file of `stride` lanes per row.
-pub(super) fn live_state(
+fn live_state(
     program: &Program,
     (pc, mask, converging): (Pc, LaneMask, LaneMask),
     regs: &[u64],
@@ -45,7 +45,26 @@ pub(super) fn live_state(
     h.finish()
 }
 
-/// Adds `state` to a warp's spin record; true, with the record unchanged, when it already holds it.
+/// A whole run's spin check at a back edge to `pc` taken by the lanes `mask` of warp `w` (after the move),
+/// with `seen` its record: the record starts over when no lane waits to reconverge; otherwise the coarser
+/// state joins it. True when that state repeats, which refuses the run.
+pub(super) fn whole_run_repeats(
+    program: &Program,
+    seen: &mut Vec<u64>,
+    (pc, mask, converging): (Pc, LaneMask, LaneMask),
+    regs: &[u64],
+    stride: usize,
+    w: usize,
+) -> bool {
+    if converging.is_empty() {
+        seen.clear();
+        return false;
+    }
+    seen_again(seen, live_state(program, (pc, mask, converging), regs, stride, w))
+}
+
+/// Adds `state` to a warp's spin record; true, with the record unchanged, when it already holds it. The
+/// sequential check keeps its record by this rule too: the two start over at the same moments.
 pub(super) fn seen_again(seen: &mut Vec<u64>, state: u64) -> bool {
     if seen.contains(&state) {
         return true;
