@@ -16,6 +16,9 @@ pub struct BankLine {
     pub wavefronts: u64,
     /// Extra wavefronts: `wavefronts - accesses` (Nsight's bank conflicts).
     pub conflicts: u64,
+    /// Of `accesses` and `wavefronts`, those of stores (Nsight's `..._op_st`; the rest are `..._op_ld`).
+    pub store_accesses: u64,
+    pub store_wavefronts: u64,
     /// The worst N-way conflict seen.
     pub max_ways: u32,
     /// The first access on the line of the lowest-numbered warp that made one (block, then warp within it):
@@ -123,8 +126,8 @@ pub fn ways(accesses: &[(u32, u32)]) -> u32 {
 }
 
 impl BankStats {
-    /// One warp access on `line` by warp `warp` (numbered as [`BankLine::sample_warp`]).
-    pub fn record(&mut self, line: u32, warp: u64, accesses: &[(u32, u32)]) {
+    /// One warp access (a store when `store`) on `line` by warp `warp` (numbered as [`BankLine::sample_warp`]).
+    pub fn record(&mut self, line: u32, warp: u64, accesses: &[(u32, u32)], store: bool) {
         if accesses.is_empty() {
             return;
         }
@@ -137,6 +140,10 @@ impl BankStats {
         e.accesses += 1;
         e.wavefronts += w as u64;
         e.conflicts += w as u64 - 1;
+        if store {
+            e.store_accesses += 1;
+            e.store_wavefronts += w as u64;
+        }
         e.max_ways = e.max_ways.max(w);
     }
 
@@ -150,6 +157,8 @@ impl BankStats {
             );
             e.accesses += f.accesses;
             e.wavefronts += f.wavefronts;
+            e.store_accesses += f.store_accesses;
+            e.store_wavefronts += f.store_wavefronts;
             e.conflicts += f.conflicts;
             e.max_ways = e.max_ways.max(f.max_ways);
         }
@@ -157,6 +166,19 @@ impl BankStats {
 
     pub fn total_conflicts(&self) -> u64 {
         self.per_line.values().map(|l| l.conflicts).sum()
+    }
+
+    /// The launch's shared requests and wavefronts: ((load requests, load wavefronts), (store requests,
+    /// store wavefronts)).
+    pub fn totals(&self) -> ((u64, u64), (u64, u64)) {
+        let (mut ld, mut st) = ((0, 0), (0, 0));
+        for l in self.per_line.values() {
+            ld.0 += l.accesses - l.store_accesses;
+            ld.1 += l.wavefronts - l.store_wavefronts;
+            st.0 += l.store_accesses;
+            st.1 += l.store_wavefronts;
+        }
+        (ld, st)
     }
 }
 

@@ -396,7 +396,8 @@ impl Machine {
             .sum();
         let metrics = self.metrics.line_instructions.capacity() * 16
             + self.metrics.per_line.len() * (size_of::<super::metrics::LineMetrics>() + 32)
-            + self.metrics.banks.per_line.len() * 128;
+            + self.metrics.banks.per_line.len() * 128
+            + self.metrics.traffic.heap_bytes();
         let hazards: usize = self.hazards.iter().map(|h| size_of::<Hazard>() + h.message.capacity()).sum();
         let output: usize = self.output.iter().map(|o| size_of::<PrintfLine>() + o.text.capacity()).sum();
         // Hash sets and maps hold about one word of control bytes per bucket beyond their entries.

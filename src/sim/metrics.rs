@@ -33,6 +33,8 @@ pub struct Metrics {
     pub line_instructions: Vec<[u64; 2]>,
     /// Shared-memory bank conflicts per line.
     pub banks: super::banks::BankStats,
+    /// Global-memory requests and sectors per line, the footprint and atomics per address.
+    pub traffic: super::traffic::Traffic,
 }
 
 impl Metrics {

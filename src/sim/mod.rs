@@ -35,6 +35,7 @@ pub(crate) mod printf;
 mod race;
 pub mod report;
 mod shared_global;
+pub mod traffic;
 mod warp;
 
 pub use child_launch::ChildLaunch;

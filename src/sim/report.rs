@@ -151,9 +151,11 @@ pub fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
             "total": m.metrics.banks.total_conflicts(),
             "per_line": m.metrics.banks.per_line.values().map(|b| json!({
                 "line": b.line, "accesses": b.accesses, "wavefronts": b.wavefronts, "conflicts": b.conflicts,
-                "max_ways": b.max_ways,
+                "max_ways": b.max_ways, "store_accesses": b.store_accesses, "store_wavefronts": b.store_wavefronts,
             })).collect::<Vec<_>>(),
         },
+        "shared_memory": shared_memory_json(m),
+        "global_memory": global_memory_json(m),
         "waits": waits,
         "printf": m.output.iter().map(|p| json!({
             "block": p.block.as_array(), "thread": p.thread.as_array(), "text": p.text,
@@ -163,6 +165,33 @@ pub fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
         Value::Object(map) => map,
         _ => unreachable!("json! of an object literal is an object"),
     }
+}
+
+/// Shared-memory requests and wavefronts, loads and stores apart (Nsight's `smsp__inst_executed_op_shared_*`
+/// and `l1tex__data_pipe_lsu_wavefronts_mem_shared_op_*`).
+fn shared_memory_json(m: &Machine) -> Value {
+    let ((lr, lw), (sr, sw)) = m.metrics.banks.totals();
+    json!({
+        "load": {"requests": lr, "wavefronts": lw},
+        "store": {"requests": sr, "wavefronts": sw},
+    })
+}
+
+/// Global-memory requests, sectors and bytes per kind, per line, and the launch's footprint.
+fn global_memory_json(m: &Machine) -> Value {
+    let t = &m.metrics.traffic;
+    let (load, store, atomic) = t.totals();
+    json!({
+        "load": load,
+        "store": store,
+        "atomic": atomic,
+        "read_footprint_sectors": t.read_footprint.len(),
+        "write_footprint_sectors": t.write_footprint.len(),
+        "max_atomics_per_address": t.max_atomics_per_address(),
+        "per_line": t.lines().map(|l| json!({
+            "line": l.line, "load": l.load, "store": l.store, "atomic": l.atomic,
+        })).collect::<Vec<_>>(),
+    })
 }
 
 pub fn step_limit_text(m: &Machine) -> String {
@@ -226,6 +255,26 @@ pub fn text(m: &Machine, outcome: &Outcome) -> String {
                 lm.divergent_warps,
                 lm.divergent_branches as f64 / mt.warps.max(1) as f64
             );
+        }
+    }
+    let traffic = &m.metrics.traffic;
+    if traffic.lines().next().is_some() {
+        let _ = writeln!(s, "\nglobal memory:\n  line  kind    requests   sectors  per request  efficiency");
+        for l in traffic.lines() {
+            for (kind, r) in [("load", l.load), ("store", l.store), ("atomic", l.atomic)] {
+                if r.requests > 0 {
+                    let _ = writeln!(
+                        s,
+                        "  {:>4}  {:<6}  {:>8}  {:>8}  {:>11.2}  {:>9.1}%",
+                        l.line,
+                        kind,
+                        r.requests,
+                        r.sectors,
+                        r.sectors_per_request(),
+                        r.efficiency()
+                    );
+                }
+            }
         }
     }
     if !m.metrics.banks.per_line.is_empty() {

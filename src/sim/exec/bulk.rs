@@ -6,6 +6,7 @@ use super::lanes::Src;
 use crate::ir::{Operand, Reg};
 use crate::sim::lane_mask::ActiveLanes;
 use crate::sim::memory;
+use crate::sim::traffic::GlobalOp;
 
 /// The address of the lowest active lane when every active lane `l` addresses element `l` of one array of
 /// `size`-byte elements (`a[tid]`, `a[tid + 1]`): the warp's access is then one stretch of memory.
@@ -40,6 +41,7 @@ pub(super) fn load_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, 
     if !g.load_elems(start, size, mask.0 >> first, &mut ctx.regs[d + first..d + 32]) {
         return false;
     }
+    ctx.global_access.elems(GlobalOp::Load, start, size, mask.0);
     ctx.touch_elems(start, size, mask);
     true
 }
@@ -69,6 +71,7 @@ pub(super) fn load_gather(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg,
     if !g.load_gather(&av, act.mask.0, size, (lo, hi), &mut ctx.regs[d..d + 32]) {
         return false;
     }
+    ctx.global_access.gather(GlobalOp::Load, &av, size, act.mask.0);
     for l in act.mask.iter() {
         ctx.touch(av[l as usize], size);
     }
@@ -88,6 +91,7 @@ pub(super) fn store_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, addr: Ope
         return false;
     };
     ctx.wrote |= wrote;
+    ctx.global_access.elems(GlobalOp::Store, start, size, mask.0);
     ctx.touch_elems(start, size, mask);
     true
 }

@@ -9,6 +9,7 @@ use crate::sim::lane_bits::DataPath;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{self, AccessKind, GlobalMemory, MemError, SharedLayout};
 use crate::sim::race::{Access, Race, RaceShadow};
+use crate::sim::traffic::{GlobalOp, WarpAccess};
 
 /// What the instruction does to control flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +130,8 @@ pub struct Ctx<'a> {
     pub pc: Pc,
     /// Shared-memory accesses of this instruction: (lane, byte offset), for bank-conflict counting.
     pub shared_accesses: Vec<(u32, u32)>,
+    /// Global accesses of this instruction, for traffic counting (`sim::traffic`).
+    pub global_access: WarpAccess,
     /// Whole runs on several cores: global memory is this view, shared with the other blocks' runs, instead
     /// of `global`; the global bytes this instruction touched are tracked in `touched`.
     pub par: Option<&'a crate::sim::shared_global::SharedGlobal>,
@@ -290,6 +293,7 @@ impl Ctx<'_> {
             self.touch(SHARED_TOUCH + off as u64, size);
             Ok(memory::shared_load(self.shared, off, size))
         } else if let Some(g) = self.par {
+            self.global_access.lane(global_op(access, false), lane, addr, size);
             self.touch(addr, size);
             let (v, written) = g.load(addr, size).map_err(fail)?;
             if !written {
@@ -297,6 +301,7 @@ impl Ctx<'_> {
             }
             Ok(v)
         } else {
+            self.global_access.lane(global_op(access, false), lane, addr, size);
             let v = self.global.load(addr, size).map_err(fail)?;
             if let Some(init) = &self.global.init
                 && !init.written(addr, size as u64)
@@ -332,10 +337,12 @@ impl Ctx<'_> {
             }
             Ok(())
         } else if let Some(g) = self.par {
+            self.global_access.lane(global_op(access, true), lane, addr, size);
             self.touch(addr, size);
             self.wrote |= g.store(addr, size, bits).map_err(fail)?;
             Ok(())
         } else {
+            self.global_access.lane(global_op(access, true), lane, addr, size);
             let old = self.global.load(addr, size).map_err(fail)?;
             if let Some(init) = &mut self.global.init {
                 init.mark(addr, size as u64);
@@ -346,5 +353,15 @@ impl Ctx<'_> {
             }
             Ok(())
         }
+    }
+}
+
+/// The traffic kind of a global access.
+#[inline(always)]
+fn global_op(access: AccessKind, store: bool) -> GlobalOp {
+    match access {
+        AccessKind::Atomic => GlobalOp::Atomic,
+        _ if store => GlobalOp::Store,
+        _ => GlobalOp::Load,
     }
 }

@@ -49,6 +49,7 @@ impl Machine {
                 }),
                 pc,
                 shared_accesses: std::mem::take(&mut self.shared_scratch),
+                global_access: Default::default(),
                 par: self.par.as_ref().map(|p| &*p.view),
                 touched: touched.as_mut(),
                 counters: exec::Counters { clock: self.steps, barrier: block.barrier_result },
@@ -56,14 +57,17 @@ impl Machine {
             };
             let r = exec::execute(&mut ctx, pc, mask);
             let warp = block.linear * self.launch.warps_per_block() + w as u64;
-            self.metrics.banks.record(line, warp, &ctx.shared_accesses);
+            let store = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
+            self.metrics.banks.record(line, warp, &ctx.shared_accesses, store);
+            if r.is_ok() {
+                self.metrics.traffic.record(line, warp, &ctx.global_access);
+            }
             ctx.shared_accesses.clear();
             self.shared_scratch = ctx.shared_accesses;
             let (notes, wrote) = (ctx.notes, ctx.wrote);
             if let Some(p) = &mut self.par {
-                let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
                 let ranges = touched.as_ref().map_or(&[][..], |t| t.as_slice());
-                p.step(block.linear, block.barrier_epoch, w as u32, ranges, write);
+                p.step(block.linear, block.barrier_epoch, w as u32, ranges, store);
             }
             (r, notes, wrote)
         };

@@ -762,6 +762,7 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
         a[1] += b[1];
     }
     into.banks.merge(&from.banks);
+    into.traffic.merge(&from.traffic);
 }
 
 #[cfg(test)]

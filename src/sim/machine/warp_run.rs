@@ -55,6 +55,7 @@ pub(super) fn run_parts<'a>(
         }),
         pc,
         shared_accesses: vec![],
+        global_access: Default::default(),
         par: Some(view),
         touched: Some(touched),
         // (Kernels that read counters never run here: `Machine::parallel_eligible`.)
@@ -65,7 +66,8 @@ pub(super) fn run_parts<'a>(
 }
 
 /// After warp `warp` (numbered across the launch, as `BankLine::sample_warp`) issued the instruction at `pc`
-/// through the general path: its shared accesses join the bank statistics, its uninitialised reads `uninit`.
+/// through the general path: its shared accesses join the bank statistics, its global ones the traffic
+/// counts, its uninitialised reads `uninit`.
 /// False when it made another note (which would become a hazard, and a hazard refuses the run).
 pub(super) fn after_general(
     ctx: &mut Ctx,
@@ -75,17 +77,23 @@ pub(super) fn after_general(
 ) -> bool {
     let line = ctx.kernel.line(pc);
     if !ctx.shared_accesses.is_empty() {
-        metrics.banks.record(line, warp, &ctx.shared_accesses);
+        let store = matches!(ctx.kernel.instrs[pc.0 as usize], Instr::Store { .. });
+        metrics.banks.record(line, warp, &ctx.shared_accesses, store);
         ctx.shared_accesses.clear();
+    }
+    if !ctx.global_access.is_empty() {
+        metrics.traffic.record(line, warp, &ctx.global_access);
+        ctx.global_access.clear();
     }
     ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
 }
 
 /// After warp `warp` issued the instruction at `pc` through `exec::execute_decoded`: as [`after_general`] for
-/// a shared load or store (the only decoded instructions that leave accesses or notes), nothing otherwise.
+/// a load or store (the only decoded instructions that leave accesses or notes), nothing otherwise.
 #[inline(always)]
 pub(super) fn after_decoded(ctx: &mut Ctx, books: (&mut Metrics, &mut Vec<UninitSeen>), pc: Pc, warp: u64) -> bool {
-    (ctx.shared_accesses.is_empty() && ctx.notes.is_empty()) || after_general(ctx, books, pc, warp)
+    (ctx.shared_accesses.is_empty() && ctx.global_access.is_empty() && ctx.notes.is_empty())
+        || after_general(ctx, books, pc, warp)
 }
 
 impl Machine {

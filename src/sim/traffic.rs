@@ -1,0 +1,510 @@
+//! Global-memory traffic, counted as Nsight Compute counts it at L1 (`l1tex__t_requests_pipe_lsu_mem_global_op_*`
+//! and `l1tex__t_sectors_pipe_lsu_mem_global_op_*`): a warp's load, store or atomic instruction is one request,
+//! and the request costs the distinct 32-byte sectors its active lanes touch. These are facts of the execution
+//! (which lanes asked for which addresses), not of a model: the timing model (`crate::perf`) prices them.
+//!
+//! Besides the per-line counts, a launch keeps the set of sectors it touched (its footprint: what it must move
+//! from DRAM at least once) and, for atomics, how many lanes' operations hit each address (same-address atomics
+//! serialise at L2).
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+/// Bytes in a sector, the unit global memory moves in.
+pub const SECTOR_BYTES: u64 = 32;
+
+/// What a global access does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GlobalOp {
+    Load,
+    Store,
+    Atomic,
+}
+
+/// Requests, the sectors they touched and the bytes their lanes asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Requests {
+    pub requests: u64,
+    pub sectors: u64,
+    pub bytes: u64,
+}
+
+impl Requests {
+    fn add(&mut self, o: &Requests) {
+        self.requests += o.requests;
+        self.sectors += o.sectors;
+        self.bytes += o.bytes;
+    }
+
+    /// Sectors per request (nvprof's `gld_transactions_per_request`); 0 without requests.
+    pub fn sectors_per_request(&self) -> f64 {
+        if self.requests == 0 { 0.0 } else { self.sectors as f64 / self.requests as f64 }
+    }
+
+    /// Bytes asked for over bytes moved, in percent (nvprof's `gld_efficiency`); 100 without requests.
+    pub fn efficiency(&self) -> f64 {
+        if self.sectors == 0 { 100.0 } else { 100.0 * self.bytes as f64 / (self.sectors * SECTOR_BYTES) as f64 }
+    }
+}
+
+/// One source line's global traffic.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct TrafficLine {
+    pub line: u32,
+    pub load: Requests,
+    pub store: Requests,
+    pub atomic: Requests,
+    /// The first request on the line of the lowest-numbered warp that made one: its kind, element size and
+    /// (lane, address) pairs. Defined by warp numbers, as `BankLine::sample`, so any block order keeps it.
+    #[serde(skip)]
+    pub sample: Option<Sample>,
+}
+
+impl TrafficLine {
+    /// All three kinds together.
+    pub fn total(&self) -> Requests {
+        let mut t = self.load;
+        t.add(&self.store);
+        t.add(&self.atomic);
+        t
+    }
+
+    fn of(&mut self, op: GlobalOp) -> &mut Requests {
+        match op {
+            GlobalOp::Load => &mut self.load,
+            GlobalOp::Store => &mut self.store,
+            GlobalOp::Atomic => &mut self.atomic,
+        }
+    }
+}
+
+/// A request kept for display (the coalescing view).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub warp: u64,
+    pub op: GlobalOp,
+    pub size: u32,
+    pub lanes: Vec<(u32, u64)>,
+}
+
+/// One warp instruction's global accesses, as the data path made them (`exec::Ctx::global_access`): lane by
+/// lane into `addrs`, or, for a whole run's consecutive elements, only their start.
+#[derive(Clone, Copy, Debug)]
+pub struct WarpAccess {
+    pub op: Option<GlobalOp>,
+    pub size: u32,
+    pub mask: u32,
+    /// Lane `l` (of `mask`) accessed `start + (l - lowest lane) * size`: `addrs` is not filled.
+    pub elems: Option<u64>,
+    pub addrs: [u64; 32],
+}
+
+impl Default for WarpAccess {
+    fn default() -> Self {
+        WarpAccess { op: None, size: 0, mask: 0, elems: None, addrs: [0; 32] }
+    }
+}
+
+impl WarpAccess {
+    /// Lane `lane` accessed `size` bytes at `addr`.
+    #[inline(always)]
+    pub fn lane(&mut self, op: GlobalOp, lane: u32, addr: u64, size: u32) {
+        self.op = Some(op);
+        self.size = size;
+        self.mask |= 1 << lane;
+        self.addrs[lane as usize] = addr;
+    }
+
+    /// The lanes of `mask` accessed consecutive `size`-byte elements from `start`.
+    #[inline(always)]
+    pub fn elems(&mut self, op: GlobalOp, start: u64, size: u32, mask: u32) {
+        (self.op, self.size, self.mask, self.elems) = (Some(op), size, mask, Some(start));
+    }
+
+    /// The lanes of `mask` accessed `addrs[lane]`.
+    #[inline(always)]
+    pub fn gather(&mut self, op: GlobalOp, addrs: &[u64; 32], size: u32, mask: u32) {
+        (self.op, self.size, self.mask, self.elems) = (Some(op), size, mask, None);
+        self.addrs = *addrs;
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.op.is_none()
+    }
+
+    pub fn clear(&mut self) {
+        (self.op, self.mask, self.elems) = (None, 0, None);
+    }
+
+    /// The address of lane `l` (one of `mask`).
+    #[inline(always)]
+    pub fn addr(&self, l: u32) -> u64 {
+        match self.elems {
+            Some(start) => start + ((l - self.mask.trailing_zeros()) * self.size) as u64,
+            None => self.addrs[l as usize],
+        }
+    }
+
+    /// The (lane, address) pairs, lanes ascending.
+    pub fn lanes(&self) -> Vec<(u32, u64)> {
+        crate::sim::lane_mask::LaneMask(self.mask).iter().map(|l| (l, self.addr(l))).collect()
+    }
+}
+
+/// The distinct sectors request `a` touches, ascending, into `out`; returns how many.
+fn distinct_sectors(a: &WarpAccess, out: &mut [u64; 64]) -> usize {
+    let mut n = 0;
+    let mut sorted = true;
+    for l in crate::sim::lane_mask::LaneMask(a.mask).iter() {
+        let x = a.addr(l);
+        for s in x / SECTOR_BYTES..=(x + a.size.max(1) as u64 - 1) / SECTOR_BYTES {
+            if n > 0 && out[n - 1] == s {
+                continue;
+            }
+            sorted &= n == 0 || out[n - 1] < s;
+            if n < out.len() {
+                out[n] = s;
+                n += 1;
+            }
+        }
+    }
+    if !sorted {
+        out[..n].sort_unstable();
+    }
+    let mut m = 0;
+    for i in 0..n {
+        if m == 0 || out[i] != out[m - 1] {
+            out[m] = out[i];
+            m += 1;
+        }
+    }
+    m
+}
+
+/// The distinct sectors that `size`-byte accesses at `addrs` touch, ascending.
+pub fn sectors_of(addrs: impl Iterator<Item = u64>, size: u32) -> Vec<u64> {
+    let mut s: Vec<u64> = vec![];
+    for a in addrs {
+        let (lo, hi) = (a / SECTOR_BYTES, (a + size.max(1) as u64 - 1) / SECTOR_BYTES);
+        s.extend(lo..=hi);
+    }
+    s.sort_unstable();
+    s.dedup();
+    s
+}
+
+/// The fewest sectors `lanes` lanes' `size`-byte elements could occupy (consecutive, the first sector-aligned).
+pub fn best_sectors(lanes: u32, size: u32) -> u64 {
+    (lanes as u64 * size as u64).div_ceil(SECTOR_BYTES)
+}
+
+/// A set of sectors, a bit each, in chunks of 4096 sectors (128 KB of memory), sorted by chunk.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SectorSet {
+    chunks: Vec<(u64, Box<[u64; 64]>)>,
+    len: u64,
+    /// The chunk the last insertion hit: a warp's next request is usually in it too.
+    last: usize,
+}
+
+impl SectorSet {
+    fn chunk(&mut self, key: u64) -> &mut [u64; 64] {
+        if self.chunks.get(self.last).is_none_or(|c| c.0 != key) {
+            self.last = match self.chunks.binary_search_by_key(&key, |c| c.0) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.chunks.insert(i, (key, Box::new([0; 64])));
+                    i
+                }
+            };
+        }
+        &mut self.chunks[self.last].1
+    }
+
+    /// Adds the sectors `first..=last`.
+    fn insert_range(&mut self, first: u64, last: u64) {
+        let mut s = first;
+        while s <= last {
+            let (key, end) = (s >> 12, last.min(s | 4095));
+            let chunk = self.chunk(key);
+            let mut new = 0;
+            for x in s..=end {
+                let bit = x & 4095;
+                let w = &mut chunk[(bit / 64) as usize];
+                new += (*w >> (bit % 64) & 1 == 0) as u64;
+                *w |= 1 << (bit % 64);
+            }
+            self.len += new;
+            s = end + 1;
+        }
+    }
+
+    fn union(&mut self, o: &SectorSet) {
+        for (k, c) in &o.chunks {
+            let mine = self.chunk(*k);
+            let mut new = 0;
+            for (a, b) in mine.iter_mut().zip(c.iter()) {
+                new += (b & !*a).count_ones() as u64;
+                *a |= b;
+            }
+            self.len += new;
+        }
+    }
+
+    /// Sectors in the set.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Memory the set holds.
+    pub fn heap_bytes(&self) -> usize {
+        self.chunks.capacity() * 16 + self.chunks.len() * 64 * 8
+    }
+}
+
+/// A launch's global traffic.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// Indexed by source line (dense: a line without requests has none counted).
+    lines: Vec<TrafficLine>,
+    /// Sectors read (loads and atomics) at least once.
+    pub read_footprint: SectorSet,
+    /// Sectors written (stores and atomics) at least once.
+    pub write_footprint: SectorSet,
+    /// Atomic operations (one per active lane) per address.
+    pub atomics_per_address: HashMap<u64, u64>,
+}
+
+impl Traffic {
+    /// Counts warp `warp`'s request `a` on `line` (warps numbered as [`Sample::warp`]).
+    pub fn record(&mut self, line: u32, warp: u64, a: &WarpAccess) {
+        let Some(op) = a.op else { return };
+        if a.mask == 0 {
+            return;
+        }
+        let lanes = a.mask.count_ones() as u64;
+        let sectors = match a.elems {
+            Some(start) => self.elems_sectors(op, start, a.size.max(1) as u64, a.mask),
+            None => {
+                let mut scratch = [0u64; 64];
+                let n = distinct_sectors(a, &mut scratch);
+                let mut i = 0;
+                // Runs of consecutive sectors go into the footprint together.
+                while i < n {
+                    let mut j = i;
+                    while j + 1 < n && scratch[j + 1] == scratch[j] + 1 {
+                        j += 1;
+                    }
+                    self.footprint(op, scratch[i], scratch[j]);
+                    i = j + 1;
+                }
+                n as u64
+            }
+        };
+        let i = line as usize;
+        if i >= self.lines.len() {
+            self.lines.resize_with(i + 1, Default::default);
+        }
+        let e = &mut self.lines[i];
+        e.line = line;
+        if e.sample.as_ref().is_none_or(|s| warp < s.warp) {
+            e.sample = Some(Sample { warp, op, size: a.size, lanes: a.lanes() });
+        }
+        let r = e.of(op);
+        r.requests += 1;
+        r.sectors += sectors;
+        r.bytes += lanes * a.size as u64;
+        if op == GlobalOp::Atomic {
+            for l in crate::sim::lane_mask::LaneMask(a.mask).iter() {
+                *self.atomics_per_address.entry(a.addr(l)).or_default() += 1;
+            }
+        }
+    }
+
+    /// The sectors of consecutive `size`-byte elements from `start`, one per lane of `mask` from its lowest:
+    /// each sector of the span counts when a lane of `mask` falls in it (without a loop over the lanes).
+    fn elems_sectors(&mut self, op: GlobalOp, start: u64, size: u64, mask: u32) -> u64 {
+        let first = mask.trailing_zeros();
+        let top = 32 - mask.leading_zeros();
+        let lanes = mask >> first;
+        let end = start + (top - first) as u64 * size;
+        if lanes.count_ones() == top - first {
+            // No gap between the lanes: every sector of the span.
+            let (a, b) = (start / SECTOR_BYTES, (end - 1) / SECTOR_BYTES);
+            self.footprint(op, a, b);
+            return b - a + 1;
+        }
+        // Element sizes here are powers of two (`exec::bulk`), so divisions are shifts.
+        let k = size.trailing_zeros();
+        let (mut n, mut run) = (0, None::<(u64, u64)>);
+        for s in start / SECTOR_BYTES..=(end - 1) / SECTOR_BYTES {
+            // The elements overlapping sector `s`: [e_lo, e_hi), counted from the lowest lane.
+            let e_lo = (s * SECTOR_BYTES).saturating_sub(start) >> k;
+            let e_hi = (((s + 1) * SECTOR_BYTES - start + size - 1) >> k).min(32);
+            let range = if e_hi >= 32 { u32::MAX } else { (1u32 << e_hi) - 1 } & !((1u32 << e_lo.min(31)) - 1);
+            if lanes & range == 0 {
+                continue;
+            }
+            n += 1;
+            run = match run {
+                Some((a, b)) if b + 1 == s => Some((a, s)),
+                Some((a, b)) => {
+                    self.footprint(op, a, b);
+                    Some((s, s))
+                }
+                None => Some((s, s)),
+            };
+        }
+        if let Some((a, b)) = run {
+            self.footprint(op, a, b);
+        }
+        n
+    }
+
+    #[inline]
+    fn footprint(&mut self, op: GlobalOp, first: u64, last: u64) {
+        if op != GlobalOp::Store {
+            self.read_footprint.insert_range(first, last);
+        }
+        if op != GlobalOp::Load {
+            self.write_footprint.insert_range(first, last);
+        }
+    }
+
+    /// Every line with requests, ascending.
+    pub fn lines(&self) -> impl Iterator<Item = &TrafficLine> {
+        self.lines.iter().filter(|l| l.sample.is_some())
+    }
+
+    /// Line `line`'s counts, if it made requests.
+    pub fn line(&self, line: u32) -> Option<&TrafficLine> {
+        self.lines.get(line as usize).filter(|l| l.sample.is_some())
+    }
+
+    /// Adds another run's traffic (other blocks of the same launch): what one run of all of them records.
+    pub fn merge(&mut self, from: &Traffic) {
+        if self.lines.len() < from.lines.len() {
+            self.lines.resize_with(from.lines.len(), Default::default);
+        }
+        for (e, f) in self.lines.iter_mut().zip(&from.lines) {
+            e.line = e.line.max(f.line);
+            e.load.add(&f.load);
+            e.store.add(&f.store);
+            e.atomic.add(&f.atomic);
+            if let Some(s) = &f.sample
+                && e.sample.as_ref().is_none_or(|m| s.warp < m.warp)
+            {
+                e.sample = Some(s.clone());
+            }
+        }
+        self.read_footprint.union(&from.read_footprint);
+        self.write_footprint.union(&from.write_footprint);
+        for (a, n) in &from.atomics_per_address {
+            *self.atomics_per_address.entry(*a).or_default() += n;
+        }
+    }
+
+    /// The launch's totals per kind: (load, store, atomic).
+    pub fn totals(&self) -> (Requests, Requests, Requests) {
+        let (mut l, mut s, mut a) = (Requests::default(), Requests::default(), Requests::default());
+        for t in self.lines() {
+            l.add(&t.load);
+            s.add(&t.store);
+            a.add(&t.atomic);
+        }
+        (l, s, a)
+    }
+
+    /// The most atomic operations any one address received.
+    pub fn max_atomics_per_address(&self) -> u64 {
+        self.atomics_per_address.values().copied().max().unwrap_or(0)
+    }
+
+    /// Memory the counts hold.
+    pub fn heap_bytes(&self) -> usize {
+        self.lines.capacity() * size_of::<TrafficLine>()
+            + self.lines().count() * (32 * 12 + 32)
+            + self.read_footprint.heap_bytes()
+            + self.write_footprint.heap_bytes()
+            + self.atomics_per_address.capacity() * 17
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lanes(op: GlobalOp, size: u32, addr: impl Fn(u32) -> u64) -> WarpAccess {
+        let mut a = WarpAccess::default();
+        for l in 0..32 {
+            a.lane(op, l, addr(l), size);
+        }
+        a
+    }
+
+    #[test]
+    fn strides_cost_their_sectors() {
+        let base = 0x1000_0000u64;
+        for (stride, sectors) in [(1u64, 4u64), (2, 8), (4, 16), (8, 32), (32, 32)] {
+            let mut t = Traffic::default();
+            t.record(3, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 * stride * l as u64));
+            let r = t.line(3).unwrap().load;
+            assert_eq!((r.requests, r.sectors, r.bytes), (1, sectors, 128), "stride {stride}");
+        }
+        // A misaligned warp of floats straddles five sectors; doubles need eight.
+        let mut t = Traffic::default();
+        t.record(1, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 + 4 * l as u64));
+        t.record(2, 0, &lanes(GlobalOp::Store, 8, |l| base + 8 * l as u64));
+        assert_eq!(t.line(1).unwrap().load.sectors, 5);
+        assert_eq!(t.line(2).unwrap().store.sectors, 8);
+        assert_eq!(t.line(2).unwrap().store.efficiency(), 100.0);
+        // Everyone on one word: one sector, a broadcast.
+        t.record(4, 0, &lanes(GlobalOp::Load, 4, |_| base));
+        assert_eq!(t.line(4).unwrap().load.sectors, 1);
+        assert_eq!(t.line(4).unwrap().load.efficiency(), 400.0);
+    }
+
+    #[test]
+    fn consecutive_elements_equal_lane_by_lane() {
+        let base = 0x2000_0010u64;
+        for mask in [u32::MAX, 0xffff_0000, 0x0000_ff0f, 0x8000_0001, 0x0f0f_0f0f] {
+            let mut by_lane = WarpAccess::default();
+            let first = mask.trailing_zeros();
+            for l in crate::sim::lane_mask::LaneMask(mask).iter() {
+                by_lane.lane(GlobalOp::Load, l, base + 4 * (l - first) as u64, 4);
+            }
+            let mut elems = WarpAccess::default();
+            elems.elems(GlobalOp::Load, base, 4, mask);
+            let (mut a, mut b) = (Traffic::default(), Traffic::default());
+            a.record(1, 0, &by_lane);
+            b.record(1, 0, &elems);
+            assert_eq!(a, b, "mask {mask:#x}");
+        }
+    }
+
+    #[test]
+    fn footprint_and_atomics_merge_as_one_run() {
+        let base = 0x3000_0000u64;
+        let (mut one, mut a, mut b) = (Traffic::default(), Traffic::default(), Traffic::default());
+        let w0 = lanes(GlobalOp::Load, 4, |l| base + 4 * l as u64);
+        let w1 = lanes(GlobalOp::Atomic, 4, |l| base + 64 * (l % 2) as u64);
+        one.record(5, 0, &w0);
+        one.record(5, 1, &w1);
+        b.record(5, 1, &w1);
+        a.record(5, 0, &w0);
+        b.merge(&a);
+        assert_eq!(one, b);
+        assert_eq!(one.read_footprint.len(), 4);
+        assert_eq!(one.write_footprint.len(), 2);
+        assert_eq!(one.max_atomics_per_address(), 16);
+        assert_eq!(one.line(5).unwrap().sample.as_ref().map(|s| s.warp), Some(0));
+        assert_eq!(best_sectors(32, 4), 4);
+        assert_eq!(sectors_of([base, base + 4, base + 40].into_iter(), 4), vec![base / 32, base / 32 + 1]);
+    }
+}
