@@ -69,8 +69,28 @@ def read_times(path):
     return times
 
 
-def read_ncu_csv(path):
-    """Returns [(kernel_name, {metric: number})] in launch order."""
+METRICS = [
+    "gpu__time_duration.sum", "launch__registers_per_thread", "launch__grid_size", "launch__block_size",
+    "smsp__inst_executed.sum", "smsp__warps_launched.sum", "smsp__sass_branch_targets.sum",
+    "smsp__sass_branch_targets_threads_divergent.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+    "smsp__sass_inst_executed_op_global_ld.sum", "smsp__sass_inst_executed_op_global_st.sum",
+    "smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+    "sm__warps_active.avg.pct_of_peak_sustained_active",
+    "dram__bytes_read.sum", "dram__bytes_write.sum", "lts__t_sectors.sum", "lts__t_sector_hit_rate.pct",
+]
+
+
+def read_ncu_csv(path, wanted):
+    """Returns [(kernel_name, {metric: number})] in launch order, keeping the columns named in wanted (the
+    raw page also has every device__/launch__ attribute and .avg/.min/.max of each .sum asked for)."""
     if not os.path.exists(path):
         return []
     with open(path, newline="") as f:
@@ -85,7 +105,7 @@ def read_ncu_csv(path):
     header = rows[header_at]
     k_name = header.index("Kernel Name")
     k_id = header.index("ID")
-    metric_cols = [(j, h) for j, h in enumerate(header) if "__" in h]
+    metric_cols = [(j, h) for j, h in enumerate(header) if h in wanted]
     out = []
     for row in rows[header_at + 1:]:
         if len(row) != len(header):
@@ -143,7 +163,7 @@ def main():
         name = fname[:-3]
         times = read_times(os.path.join(out_dir, "run", name + ".stdout"))
         status = read_text(os.path.join(out_dir, "run", name + ".status")).strip()
-        launches = read_ncu_csv(os.path.join(out_dir, "ncu", name + ".csv"))
+        launches = read_ncu_csv(os.path.join(out_dir, "ncu", name + ".csv"), set(env["metrics_used"] or METRICS))
         by_kernel = {}
         for k, (kname, metrics) in enumerate(launches, start=1):
             by_kernel.setdefault(kname, []).append((k, metrics))

@@ -78,7 +78,8 @@ kept=()
 if grep -q '__' "$out/query_metrics.txt"; then
   for m in "${METRICS[@]}"; do
     base="${m%%.*}"
-    if grep -Eq "^[[:space:]]*${base}([[:space:]]|$)" "$out/query_metrics.txt"; then
+    # launch__* attributes are not listed by --query-metrics (ncu 2025.3) but always collected
+    if [[ "$base" == launch__* ]] || grep -Eq "^[[:space:]]*([A-Za-z0-9_]+\.)*${base}([[:space:]]|$)" "$out/query_metrics.txt"; then
       kept+=("$m")
     else
       echo "$m (not in ncu --query-metrics)" >> "$out/metrics_dropped.txt"
