@@ -61,8 +61,8 @@ fn names(note: &str, label: &str, n: f64) -> bool {
     let want = format!("{label} {}", figure(n));
     note.match_indices(&want).any(|(i, m)| {
         let rest = &note[i + m.len()..];
-        !rest.starts_with(|c: char| c.is_ascii_digit())
-            && !(rest.starts_with('.') && rest[1..].starts_with(|c: char| c.is_ascii_digit()))
+        let digit = |s: &str| s.starts_with(|c: char| c.is_ascii_digit());
+        !(digit(rest) || rest.strip_prefix('.').is_some_and(digit))
     })
 }
 
