@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Turns record.sh's raw results (one folder per kernel) into tests/conformance/expected/NAME.json.
 
-Hand-written fields of an existing expected file ("notes", "ignore_memory", "expect_outcome",
-"divergence_note") are kept, so re-recording never
-loses an explanation."""
+Hand-written fields of an existing expected file (KEEP: the notes, the excuses and warpdbg's recorded figures
+beside them) are kept, so re-recording never loses an explanation. A run of record.sh with NCU_ONLY=1 ran no
+compute-sanitizer: the sanitizer results already recorded are kept too.
+
+Nsight Compute's figures go to "ncu" (branches, instructions, bank conflicts: METRICS) and "nsight_memory"
+(global and shared memory counts: MEMORY_METRICS), under the names tests/conformance.rs compares
+(docs/conformance.md). A metric ncu did not report is left out, not recorded as zero."""
 import csv
 import json
 import os
@@ -20,6 +24,25 @@ METRICS = {
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum": "shared_bank_conflicts_ld",
     "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum": "shared_bank_conflicts_st",
 }
+MEMORY_METRICS = {
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum": "global_ld_requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum": "global_ld_sectors",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum": "global_st_requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum": "global_st_sectors",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum": "global_atom_requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum": "global_atom_sectors",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum": "global_red_requests",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum": "global_red_sectors",
+    "smsp__inst_executed_op_shared_ld.sum": "shared_ld_requests",
+    "smsp__inst_executed_op_shared_st.sum": "shared_st_requests",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "shared_ld_wavefronts",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "shared_st_wavefronts",
+}
+# Hand-written fields (and warpdbg's figures recorded beside an excuse) that re-recording keeps.
+KEEP = ("notes", "ignore_memory", "expect_outcome", "mode",
+        "divergence_note", "warpdbg_divergent_branches",
+        "bank_note", "warpdbg_bank_conflicts",
+        "memory_note", "warpdbg_memory")
 
 
 def read(path, default=None):
@@ -46,12 +69,13 @@ def sanitizer(text):
     return {"errors": errors, "first": first[:8]}
 
 
-def ncu(text):
+def ncu(text, metrics=METRICS):
+    """The figures of `metrics` in ncu's CSV (several runs' CSV appended one after another read the same)."""
     if not text:
         return None
     out = {}
     for row in csv.DictReader(line for line in text.splitlines() if line.startswith('"')):
-        name = METRICS.get(row.get("Metric Name", ""))
+        name = metrics.get(row.get("Metric Name", ""))
         if name:
             value = row.get("Metric Value", "").replace(",", "")
             try:
@@ -98,9 +122,17 @@ def main(raw):
         else:
             rec["outcome"] = "crashed"
         rec["stdout"] = (read(os.path.join(d, "stdout.txt")) or "")[-4000:]
-        rec["sanitizer"] = {t: sanitizer(read(os.path.join(d, t + ".txt"))) for t in ("memcheck", "racecheck", "synccheck")}
-        rec["ncu"] = ncu(read(os.path.join(d, "ncu.csv")))
-        for keep in ("notes", "ignore_memory", "expect_outcome", "divergence_note", "bank_note", "mode"):
+        if env.get("ncu_only") and "sanitizer" in old:
+            rec["sanitizer"] = old["sanitizer"]
+        else:
+            rec["sanitizer"] = {t: sanitizer(read(os.path.join(d, t + ".txt")))
+                                for t in ("memcheck", "racecheck", "synccheck")}
+        ncu_csv = read(os.path.join(d, "ncu.csv"))
+        rec["ncu"] = ncu(ncu_csv)
+        memory = ncu(ncu_csv, MEMORY_METRICS)
+        if memory:
+            rec["nsight_memory"] = memory
+        for keep in KEEP:
             if keep in old:
                 rec[keep] = old[keep]
         with open(out_path, "w", encoding="utf-8") as f:
