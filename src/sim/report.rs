@@ -181,12 +181,13 @@ fn shared_memory_json(m: &Machine) -> Value {
 fn global_memory_json(m: &Machine) -> Value {
     let t = &m.metrics.traffic;
     let (load, store, atomic) = t.totals();
+    let (read, written) = t.lines_used.footprints();
     json!({
         "load": load,
         "store": store,
         "atomic": atomic,
-        "read_footprint_sectors": t.read_footprint.len(),
-        "write_footprint_sectors": t.write_footprint.len(),
+        "read_footprint_sectors": read,
+        "write_footprint_sectors": written,
         "max_atomics_per_address": t.max_atomics_per_address(),
         "per_line": t.lines().map(|l| json!({
             "line": l.line, "load": l.load, "store": l.store, "atomic": l.atomic,

@@ -3,9 +3,10 @@
 //! and the request costs the distinct 32-byte sectors its active lanes touch. These are facts of the execution
 //! (which lanes asked for which addresses), not of a model: the timing model (`crate::perf`) prices them.
 //!
-//! Besides the per-line counts, a launch keeps the set of sectors it touched (its footprint: what it must move
-//! from DRAM at least once) and, for atomics, how many lanes' operations hit each address (same-address atomics
-//! serialise at L2).
+//! Besides the per-line counts, a launch keeps how it used every 128-byte line it touched (which blocks, how
+//! many sectors, how often: its footprint, what it must move from DRAM at least once, and its reuse, which
+//! caches may serve) and, for atomics, how many requests hit each address (same-address atomics serialise at
+//! L2).
 
 use std::collections::HashMap;
 
@@ -28,6 +29,9 @@ pub struct Requests {
     pub requests: u64,
     pub sectors: u64,
     pub bytes: u64,
+    /// Distinct 128-byte lines per request, summed: L1 looks up one tag per line, and a line missing in L1 is
+    /// one request to L2.
+    pub lines: u64,
 }
 
 impl Requests {
@@ -35,6 +39,7 @@ impl Requests {
         self.requests += o.requests;
         self.sectors += o.sectors;
         self.bytes += o.bytes;
+        self.lines += o.lines;
     }
 
     /// Sectors per request (nvprof's `gld_transactions_per_request`); 0 without requests.
@@ -200,22 +205,54 @@ pub fn best_sectors(lanes: u32, size: u32) -> u64 {
     (lanes as u64 * size as u64).div_ceil(SECTOR_BYTES)
 }
 
-/// A set of sectors, a bit each, in chunks of 4096 sectors (128 KB of memory), sorted by chunk.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SectorSet {
-    chunks: Vec<(u64, Box<[u64; 64]>)>,
-    len: u64,
-    /// The chunk the last insertion hit: a warp's next request is usually in it too.
+/// How one 128-byte line was used in a launch: by which blocks, how often, which of its sectors.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LineUse {
+    /// The lowest and highest linear block index that touched it.
+    pub first: u32,
+    pub last: u32,
+    /// Sectors requested in it, over all requests (a sector asked for twice counts twice).
+    pub touches: u32,
+    /// Its sectors read (bits 0-3) and written (bits 4-7).
+    pub sectors: u8,
+}
+
+impl LineUse {
+    /// Adds another run's use of the same line: the result does not depend on the order of runs.
+    fn merge(&mut self, o: &LineUse) {
+        if o.touches == 0 {
+            return;
+        }
+        if self.touches == 0 {
+            *self = *o;
+            return;
+        }
+        self.first = self.first.min(o.first);
+        self.last = self.last.max(o.last);
+        self.touches = self.touches.saturating_add(o.touches);
+        self.sectors |= o.sectors;
+    }
+}
+
+/// Lines per chunk of a [`LineMap`] (128 KB of memory).
+const CHUNK_LINES: u64 = 1024;
+
+/// Every line a launch touched, in chunks sorted by address: its footprint and its reuse. Merging two runs'
+/// maps (blocks run on other cores) gives what one run of all their blocks gives, in any order.
+#[derive(Clone, Debug, Default)]
+pub struct LineMap {
+    chunks: Vec<(u64, Box<[LineUse; CHUNK_LINES as usize]>)>,
+    /// The chunk the last request hit: a warp's next request is usually in it too.
     last: usize,
 }
 
-impl SectorSet {
-    fn chunk(&mut self, key: u64) -> &mut [u64; 64] {
+impl LineMap {
+    fn chunk(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
         if self.chunks.get(self.last).is_none_or(|c| c.0 != key) {
             self.last = match self.chunks.binary_search_by_key(&key, |c| c.0) {
                 Ok(i) => i,
                 Err(i) => {
-                    self.chunks.insert(i, (key, Box::new([0; 64])));
+                    self.chunks.insert(i, (key, Box::new([LineUse::default(); CHUNK_LINES as usize])));
                     i
                 }
             };
@@ -223,48 +260,55 @@ impl SectorSet {
         &mut self.chunks[self.last].1
     }
 
-    /// Adds the sectors `first..=last`.
-    fn insert_range(&mut self, first: u64, last: u64) {
+    /// Block `block` asked for the sectors `first..=last` (one request's run of consecutive sectors).
+    fn touch(&mut self, block: u32, first: u64, last: u64, write: bool, read: bool) {
         let mut s = first;
         while s <= last {
-            let (key, end) = (s >> 12, last.min(s | 4095));
-            let chunk = self.chunk(key);
-            let mut new = 0;
-            for x in s..=end {
-                let bit = x & 4095;
-                let w = &mut chunk[(bit / 64) as usize];
-                new += (*w >> (bit % 64) & 1 == 0) as u64;
-                *w |= 1 << (bit % 64);
+            let line = s / 4;
+            let end = last.min(line * 4 + 3);
+            let chunk = self.chunk(line / CHUNK_LINES);
+            let u = &mut chunk[(line % CHUNK_LINES) as usize];
+            if u.touches == 0 {
+                (u.first, u.last) = (block, block);
+            } else {
+                u.first = u.first.min(block);
+                u.last = u.last.max(block);
             }
-            self.len += new;
+            u.touches = u.touches.saturating_add((end - s + 1) as u32);
+            let bits = ((1u8 << (end - s + 1)) - 1) << (s % 4);
+            u.sectors |= if read { bits } else { 0 } | if write { bits << 4 } else { 0 };
             s = end + 1;
         }
     }
 
-    fn union(&mut self, o: &SectorSet) {
+    fn merge(&mut self, o: &LineMap) {
         for (k, c) in &o.chunks {
-            let mine = self.chunk(*k);
-            let mut new = 0;
-            for (a, b) in mine.iter_mut().zip(c.iter()) {
-                new += (b & !*a).count_ones() as u64;
-                *a |= b;
+            for (a, b) in self.chunk(*k).iter_mut().zip(c.iter()) {
+                a.merge(b);
             }
-            self.len += new;
         }
     }
 
-    /// Sectors in the set.
-    pub fn len(&self) -> u64 {
-        self.len
+    /// Every line touched.
+    pub fn lines(&self) -> impl Iterator<Item = &LineUse> {
+        self.chunks.iter().flat_map(|c| c.1.iter()).filter(|u| u.touches > 0)
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    /// Sectors read and sectors written at least once (the launch's footprints).
+    pub fn footprints(&self) -> (u64, u64) {
+        self.lines().fold((0, 0), |(r, w), u| (r + (u.sectors & 15).count_ones() as u64, w + (u.sectors >> 4).count_ones() as u64))
     }
 
-    /// Memory the set holds.
+    /// Memory the map holds.
     pub fn heap_bytes(&self) -> usize {
-        self.chunks.capacity() * 16 + self.chunks.len() * 64 * 8
+        self.chunks.capacity() * 16 + self.chunks.len() * CHUNK_LINES as usize * size_of::<LineUse>()
+    }
+}
+
+impl PartialEq for LineMap {
+    /// The lines touched and how (which chunk was hit last is not part of it).
+    fn eq(&self, o: &LineMap) -> bool {
+        self.lines().eq(o.lines())
     }
 }
 
@@ -273,35 +317,41 @@ impl SectorSet {
 pub struct Traffic {
     /// Indexed by source line (dense: a line without requests has none counted).
     lines: Vec<TrafficLine>,
-    /// Sectors read (loads and atomics) at least once.
-    pub read_footprint: SectorSet,
-    /// Sectors written (stores and atomics) at least once.
-    pub write_footprint: SectorSet,
-    /// Atomic operations (one per active lane) per address.
+    /// Every 128-byte line touched: the footprint and the reuse the timing model prices.
+    pub lines_used: LineMap,
+    /// Atomic requests per address (a request's lanes on one address count once: nvcc and the L2 combine
+    /// them).
     pub atomics_per_address: HashMap<u64, u64>,
 }
 
 impl Traffic {
     /// Counts warp `warp`'s request `a` on `line` (warps numbered as [`Sample::warp`]).
-    pub fn record(&mut self, line: u32, warp: u64, a: &WarpAccess) {
+    pub fn record(&mut self, line: u32, block: u64, warp: u64, a: &WarpAccess) {
+        let block = block.min(u32::MAX as u64) as u32;
         let Some(op) = a.op else { return };
         if a.mask == 0 {
             return;
         }
         let lanes = a.mask.count_ones() as u64;
+        let (mut lines, mut prev_line) = (0u64, None);
         let sectors = match a.elems {
-            Some(start) => self.elems_sectors(op, start, a.size.max(1) as u64, a.mask),
+            Some(start) => {
+                let (n, l) = self.elems_sectors(op, block, start, a.size.max(1) as u64, a.mask);
+                lines = l;
+                n
+            }
             None => {
                 let mut scratch = [0u64; 64];
                 let n = distinct_sectors(a, &mut scratch);
                 let mut i = 0;
-                // Runs of consecutive sectors go into the footprint together.
+                // Runs of consecutive sectors go into the line map together.
                 while i < n {
                     let mut j = i;
                     while j + 1 < n && scratch[j + 1] == scratch[j] + 1 {
                         j += 1;
                     }
-                    self.footprint(op, scratch[i], scratch[j]);
+                    lines += self.footprint(op, block, scratch[i], scratch[j], prev_line);
+                    prev_line = Some(scratch[j] / 4);
                     i = j + 1;
                 }
                 n as u64
@@ -320,16 +370,20 @@ impl Traffic {
         r.requests += 1;
         r.sectors += sectors;
         r.bytes += lanes * a.size as u64;
+        r.lines += lines;
         if op == GlobalOp::Atomic {
-            for l in crate::sim::lane_mask::LaneMask(a.mask).iter() {
-                *self.atomics_per_address.entry(a.addr(l)).or_default() += 1;
+            let mut seen: Vec<u64> = crate::sim::lane_mask::LaneMask(a.mask).iter().map(|l| a.addr(l)).collect();
+            seen.sort_unstable();
+            seen.dedup();
+            for x in seen {
+                *self.atomics_per_address.entry(x).or_default() += 1;
             }
         }
     }
 
     /// The sectors of consecutive `size`-byte elements from `start`, one per lane of `mask` from its lowest:
     /// each sector of the span counts when a lane of `mask` falls in it (without a loop over the lanes).
-    fn elems_sectors(&mut self, op: GlobalOp, start: u64, size: u64, mask: u32) -> u64 {
+    fn elems_sectors(&mut self, op: GlobalOp, block: u32, start: u64, size: u64, mask: u32) -> (u64, u64) {
         let first = mask.trailing_zeros();
         let top = 32 - mask.leading_zeros();
         let lanes = mask >> first;
@@ -337,12 +391,12 @@ impl Traffic {
         if lanes.count_ones() == top - first {
             // No gap between the lanes: every sector of the span.
             let (a, b) = (start / SECTOR_BYTES, (end - 1) / SECTOR_BYTES);
-            self.footprint(op, a, b);
-            return b - a + 1;
+            let lines = self.footprint(op, block, a, b, None);
+            return (b - a + 1, lines);
         }
         // Element sizes here are powers of two (`exec::bulk`), so divisions are shifts.
         let k = size.trailing_zeros();
-        let (mut n, mut run) = (0, None::<(u64, u64)>);
+        let (mut n, mut run, mut lines, mut prev) = (0, None::<(u64, u64)>, 0, None);
         for s in start / SECTOR_BYTES..=(end - 1) / SECTOR_BYTES {
             // The elements overlapping sector `s`: [e_lo, e_hi), counted from the lowest lane.
             let e_lo = (s * SECTOR_BYTES).saturating_sub(start) >> k;
@@ -355,26 +409,25 @@ impl Traffic {
             run = match run {
                 Some((a, b)) if b + 1 == s => Some((a, s)),
                 Some((a, b)) => {
-                    self.footprint(op, a, b);
+                    lines += self.footprint(op, block, a, b, prev);
+                    prev = Some(b / 4);
                     Some((s, s))
                 }
                 None => Some((s, s)),
             };
         }
         if let Some((a, b)) = run {
-            self.footprint(op, a, b);
+            lines += self.footprint(op, block, a, b, prev);
         }
-        n
+        (n, lines)
     }
 
+    /// Block `block`'s request asked for sectors `first..=last` (ascending runs; `prev`: the line the run
+    /// before ended in). Returns the lines the run adds to the request.
     #[inline]
-    fn footprint(&mut self, op: GlobalOp, first: u64, last: u64) {
-        if op != GlobalOp::Store {
-            self.read_footprint.insert_range(first, last);
-        }
-        if op != GlobalOp::Load {
-            self.write_footprint.insert_range(first, last);
-        }
+    fn footprint(&mut self, op: GlobalOp, block: u32, first: u64, last: u64, prev: Option<u64>) -> u64 {
+        self.lines_used.touch(block, first, last, op != GlobalOp::Load, op != GlobalOp::Store);
+        last / 4 - first / 4 + 1 - (prev == Some(first / 4)) as u64
     }
 
     /// Every line with requests, ascending.
@@ -403,8 +456,7 @@ impl Traffic {
                 e.sample = Some(s.clone());
             }
         }
-        self.read_footprint.union(&from.read_footprint);
-        self.write_footprint.union(&from.write_footprint);
+        self.lines_used.merge(&from.lines_used);
         for (a, n) in &from.atomics_per_address {
             *self.atomics_per_address.entry(*a).or_default() += n;
         }
@@ -430,8 +482,7 @@ impl Traffic {
     pub fn heap_bytes(&self) -> usize {
         self.lines.capacity() * size_of::<TrafficLine>()
             + self.lines().count() * (32 * 12 + 32)
-            + self.read_footprint.heap_bytes()
-            + self.write_footprint.heap_bytes()
+            + self.lines_used.heap_bytes()
             + self.atomics_per_address.capacity() * 17
     }
 }
@@ -453,19 +504,19 @@ mod tests {
         let base = 0x1000_0000u64;
         for (stride, sectors) in [(1u64, 4u64), (2, 8), (4, 16), (8, 32), (32, 32)] {
             let mut t = Traffic::default();
-            t.record(3, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 * stride * l as u64));
+            t.record(3, 0, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 * stride * l as u64));
             let r = t.line(3).unwrap().load;
             assert_eq!((r.requests, r.sectors, r.bytes), (1, sectors, 128), "stride {stride}");
         }
         // A misaligned warp of floats straddles five sectors; doubles need eight.
         let mut t = Traffic::default();
-        t.record(1, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 + 4 * l as u64));
-        t.record(2, 0, &lanes(GlobalOp::Store, 8, |l| base + 8 * l as u64));
+        t.record(1, 0, 0, &lanes(GlobalOp::Load, 4, |l| base + 4 + 4 * l as u64));
+        t.record(2, 0, 0, &lanes(GlobalOp::Store, 8, |l| base + 8 * l as u64));
         assert_eq!(t.line(1).unwrap().load.sectors, 5);
         assert_eq!(t.line(2).unwrap().store.sectors, 8);
         assert_eq!(t.line(2).unwrap().store.efficiency(), 100.0);
         // Everyone on one word: one sector, a broadcast.
-        t.record(4, 0, &lanes(GlobalOp::Load, 4, |_| base));
+        t.record(4, 0, 0, &lanes(GlobalOp::Load, 4, |_| base));
         assert_eq!(t.line(4).unwrap().load.sectors, 1);
         assert_eq!(t.line(4).unwrap().load.efficiency(), 400.0);
     }
@@ -482,8 +533,8 @@ mod tests {
             let mut elems = WarpAccess::default();
             elems.elems(GlobalOp::Load, base, 4, mask);
             let (mut a, mut b) = (Traffic::default(), Traffic::default());
-            a.record(1, 0, &by_lane);
-            b.record(1, 0, &elems);
+            a.record(1, 0, 0, &by_lane);
+            b.record(1, 0, 0, &elems);
             assert_eq!(a, b, "mask {mask:#x}");
         }
     }
@@ -494,15 +545,18 @@ mod tests {
         let (mut one, mut a, mut b) = (Traffic::default(), Traffic::default(), Traffic::default());
         let w0 = lanes(GlobalOp::Load, 4, |l| base + 4 * l as u64);
         let w1 = lanes(GlobalOp::Atomic, 4, |l| base + 64 * (l % 2) as u64);
-        one.record(5, 0, &w0);
-        one.record(5, 1, &w1);
-        b.record(5, 1, &w1);
-        a.record(5, 0, &w0);
+        one.record(5, 0, 0, &w0);
+        one.record(5, 1, 1, &w1);
+        b.record(5, 1, 1, &w1);
+        a.record(5, 0, 0, &w0);
         b.merge(&a);
         assert_eq!(one, b);
-        assert_eq!(one.read_footprint.len(), 4);
-        assert_eq!(one.write_footprint.len(), 2);
-        assert_eq!(one.max_atomics_per_address(), 16);
+        assert_eq!(one.lines_used.footprints(), (4, 2));
+        // Line 0 was read by block 0 (four sectors) and hit by block 1's atomics (two): its reuse spans both.
+        let first = one.lines_used.lines().next().copied();
+        assert_eq!(first.map(|u| (u.first, u.last, u.touches)), Some((0, 1, 6)));
+        // One request, two addresses: each counted once however many lanes hit it.
+        assert_eq!(one.max_atomics_per_address(), 1);
         assert_eq!(one.line(5).unwrap().sample.as_ref().map(|s| s.warp), Some(0));
         assert_eq!(best_sectors(32, 4), 4);
         assert_eq!(sectors_of([base, base + 4, base + 40].into_iter(), 4), vec![base / 32, base / 32 + 1]);

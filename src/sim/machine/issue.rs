@@ -57,10 +57,10 @@ impl Machine {
             };
             let r = exec::execute(&mut ctx, pc, mask);
             let warp = block.linear * self.launch.warps_per_block() + w as u64;
-            let store = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
+            let store = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. } | Instr::Atomic { .. });
             self.metrics.banks.record(line, warp, &ctx.shared_accesses, store);
             if r.is_ok() {
-                self.metrics.traffic.record(line, warp, &ctx.global_access);
+                self.metrics.traffic.record(line, block.linear, warp, &ctx.global_access);
             }
             ctx.shared_accesses.clear();
             self.shared_scratch = ctx.shared_accesses;

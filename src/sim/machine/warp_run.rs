@@ -77,12 +77,12 @@ pub(super) fn after_general(
 ) -> bool {
     let line = ctx.kernel.line(pc);
     if !ctx.shared_accesses.is_empty() {
-        let store = matches!(ctx.kernel.instrs[pc.0 as usize], Instr::Store { .. });
+        let store = matches!(ctx.kernel.instrs[pc.0 as usize], Instr::Store { .. } | Instr::Atomic { .. });
         metrics.banks.record(line, warp, &ctx.shared_accesses, store);
         ctx.shared_accesses.clear();
     }
     if !ctx.global_access.is_empty() {
-        metrics.traffic.record(line, warp, &ctx.global_access);
+        metrics.traffic.record(line, ctx.block_idx.linear_in(ctx.grid_dim), warp, &ctx.global_access);
         ctx.global_access.clear();
     }
     ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
