@@ -22,6 +22,7 @@ pub mod debug;
 pub mod front;
 pub mod host;
 pub mod ir;
+pub mod perf;
 pub mod program;
 pub mod sim;
 pub mod tui;

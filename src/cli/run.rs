@@ -34,7 +34,7 @@ pub(super) fn run_command(
     let focus = crate::sim::focus::of_outcome(&m, &outcome);
     let mut out = buffered_stdout();
     if let Some(detail) = json {
-        let mut extra = serde_json::Map::new();
+        let mut extra = crate::perf::report::json_entries(&m);
         if !prints.is_empty() {
             extra.insert("printed".into(), expr::printed(prints, &m, focus).json);
         }
@@ -43,6 +43,7 @@ pub(super) fn run_command(
         let _ = out.flush();
     } else {
         let _ = write!(out, "{}", report::text(&m, &outcome));
+        let _ = write!(out, "{}", crate::perf::report::text(&m));
         if !prints.is_empty() {
             let _ = write!(out, "{}", expr::printed(prints, &m, focus).text);
         }

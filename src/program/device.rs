@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use super::cost;
 use super::hints::{self, HostAlloc, c_name};
 use super::report;
 use crate::front::diagnostic::Diagnostic;
@@ -315,7 +314,7 @@ impl<'a> SimDevice<'a> {
                 (m, o)
             }
         };
-        let ns = cost::kernel_ns(&self.gpu, &m);
+        let ns = crate::perf::kernel_time(&crate::perf::Device::of(m.launch.mode), &m).total_ns;
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
         let mut text = format!(
             "warpdbg: launch {}: {}<<<{}, {}>>> at {}: {} after {} steps\n",

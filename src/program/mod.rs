@@ -3,7 +3,6 @@
 //! warpdbg's when it found something (programs.md), and prints warpdbg's findings on stderr or the `--json`
 //! report.
 
-pub mod cost;
 pub mod device;
 pub mod hints;
 pub mod host_program;

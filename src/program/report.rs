@@ -40,6 +40,7 @@ pub fn launch_json(
     entries.insert("host_line".into(), json!(req.line));
     entries.insert("config".into(), json!(req.config()));
     entries.insert("duration_ns".into(), json!(ns));
+    entries.extend(crate::perf::report::json_entries(m));
     if let Some(p) = req.parent {
         entries.insert("parent_launch".into(), json!(p));
     }
