@@ -19,6 +19,7 @@ const LAYERS: &[&[&str]] = &[
     &["ir"],
     &["compile"],
     &["sim"],
+    &["perf"],
     &["host"],
     &["program"],
     &["debug"],

@@ -143,7 +143,10 @@ fn lessons_count_as_nsight_and_rank_as_the_h100() {
                 pairs += 1;
                 agree += ((a.h100_ms < b.h100_ms) == (a.ours_ms < b.ours_ms)) as u32;
                 if (a.h100_ms < b.h100_ms) != (a.ours_ms < b.ours_ms) {
-                    eprintln!("ordered apart: {} {} / {} (H100 {} / {})", a.lesson, a.name, b.name, a.h100_ms, b.h100_ms);
+                    eprintln!(
+                        "ordered apart: {} {} / {} (H100 {} / {})",
+                        a.lesson, a.name, b.name, a.h100_ms, b.h100_ms
+                    );
                 }
             }
         }
@@ -154,7 +157,9 @@ fn lessons_count_as_nsight_and_rank_as_the_h100() {
     };
     let (slow, abs) = (median(&mut slow), median(&mut abs));
     let ordered = 100.0 * agree as f64 / pairs as f64;
-    eprintln!("{agree} of {pairs} pairs ordered ({ordered:.1} %), median slowdown error {slow:.2}x, median time error {abs:.2}x");
+    eprintln!(
+        "{agree} of {pairs} pairs ordered ({ordered:.1} %), median slowdown error {slow:.2}x, median time error {abs:.2}x"
+    );
     assert!(ordered >= 95.0, "{ordered:.1} % of the pairs ordered as the H100 orders them");
     assert!(slow <= 1.25, "median slowdown error {slow:.2}x");
     assert!(abs <= 1.5, "median time error {abs:.2}x");

@@ -26,10 +26,30 @@ pub fn named_metrics(m: &Machine, t: &KernelTime) -> Vec<NamedMetric> {
     let kernel_s = (t.total_ns as f64 - t.launch_ns).max(1.0) * 1e-9;
     let metric = |nvprof, ncu, value, unit| NamedMetric { nvprof, ncu, value, unit };
     vec![
-        metric("inst_per_warp", "smsp__average_inst_executed_per_warp.ratio", ratio(mt.warp_instructions, mt.warps), ""),
-        metric("branch_efficiency", "smsp__sass_average_branch_targets_threads_uniform.pct", mt.branch_efficiency(), "%"),
-        metric("gld_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct", load.efficiency(), "%"),
-        metric("gst_efficiency", "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct", store.efficiency(), "%"),
+        metric(
+            "inst_per_warp",
+            "smsp__average_inst_executed_per_warp.ratio",
+            ratio(mt.warp_instructions, mt.warps),
+            "",
+        ),
+        metric(
+            "branch_efficiency",
+            "smsp__sass_average_branch_targets_threads_uniform.pct",
+            mt.branch_efficiency(),
+            "%",
+        ),
+        metric(
+            "gld_efficiency",
+            "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+            load.efficiency(),
+            "%",
+        ),
+        metric(
+            "gst_efficiency",
+            "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+            store.efficiency(),
+            "%",
+        ),
         metric(
             "gld_transactions_per_request",
             "l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio",

@@ -130,10 +130,17 @@ pub fn kernel_time(dev: &Device, m: &Machine) -> KernelTime {
     let dram_share = ((read_first + served.dram_again) as f64 / reads).min(1.0 - l1_reads);
     let global_latency =
         l1_reads * L1_LATENCY + dram_share * DRAM_LATENCY + (1.0 - l1_reads - dram_share).max(0.0) * L2_LATENCY;
-    let chain = (load.requests + atomic.requests) as f64 / warps * global_latency + ld_req as f64 / warps * SHARED_LATENCY;
+    let chain =
+        (load.requests + atomic.requests) as f64 / warps * global_latency + ld_req as f64 / warps * SHARED_LATENCY;
     let latency = dev.ns(occ.waves as f64 * chain / LOAD_ILP);
-    let terms =
-        [("issue", issue), ("shared", shared), ("l2", l2), ("dram", dram), ("atomics", atomic_ns), ("latency", latency)];
+    let terms = [
+        ("issue", issue),
+        ("shared", shared),
+        ("l2", l2),
+        ("dram", dram),
+        ("atomics", atomic_ns),
+        ("latency", latency),
+    ];
     let (bound, longest) = terms.iter().copied().fold(("issue", 0.0), |a, t| if t.1 > a.1 { t } else { a });
     KernelTime {
         total_ns: (LAUNCH_NS + longest).round() as u64,

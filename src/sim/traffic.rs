@@ -296,7 +296,9 @@ impl LineMap {
 
     /// Sectors read and sectors written at least once (the launch's footprints).
     pub fn footprints(&self) -> (u64, u64) {
-        self.lines().fold((0, 0), |(r, w), u| (r + (u.sectors & 15).count_ones() as u64, w + (u.sectors >> 4).count_ones() as u64))
+        self.lines().fold((0, 0), |(r, w), u| {
+            (r + (u.sectors & 15).count_ones() as u64, w + (u.sectors >> 4).count_ones() as u64)
+        })
     }
 
     /// Memory the map holds.
