@@ -73,8 +73,9 @@ pub fn occupancy(dev: &Device, kernel: &Kernel, blocks: u64, threads: u64, share
     let per_sm = per_sm.max(1);
     let waves = blocks.div_ceil(dev.sms * per_sm).max(1);
     let theoretical = 100.0 * (per_sm * warps) as f64 / dev.max_warps_per_sm as f64;
-    // On average a wave holds the blocks spread over the SMs, at most the resident limit.
-    let per_wave = (blocks as f64 / (waves * dev.sms) as f64).min(per_sm as f64);
+    // On average a wave holds the blocks spread over the SMs in use (Nsight averages over active SMs), at most
+    // the resident limit.
+    let per_wave = (blocks as f64 / (waves * dev.sms.min(blocks)) as f64).min(per_sm as f64);
     let achieved = 100.0 * per_wave * warps as f64 / dev.max_warps_per_sm as f64;
     Occupancy {
         registers_per_thread: regs,
