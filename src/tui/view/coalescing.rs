@@ -62,7 +62,15 @@ pub fn lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
         ["efficiency", "eff."],
     ];
     let cells: Vec<Vec<String>> = rows.iter().map(|r| r.2.clone()).collect();
-    let (header, body) = table(&heads, &[5, 4, 8, 7, 11, 4, 10], &cells, width);
+    let (mut header, mut body) = table(&heads, &[5, 4, 8, 7, 11, 4, 10], &cells, width);
+    if header.chars().count() > width {
+        // Too narrow even with the short headers: without the requests and sectors (their ratio stays).
+        let keep = [0, 1, 4, 5, 6];
+        let pick = |r: &Vec<String>| keep.iter().map(|&c| r[c].clone()).collect::<Vec<_>>();
+        let cells: Vec<Vec<String>> = cells.iter().map(pick).collect();
+        let heads: Vec<[&str; 2]> = keep.iter().map(|&c| heads[c]).collect();
+        (header, body) = table(&heads, &[], &cells, width);
+    }
     let mut out = vec![Line::styled(header, head)];
     for ((l, r, _), row) in rows.iter().zip(body) {
         let size = l.sample.as_ref().map_or(4, |s| s.size);
@@ -80,15 +88,21 @@ pub fn lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
             let sectors = sector_rows(&app.session.machine, &q);
             let ranges: Vec<String> = sectors.iter().map(|s| format_ranges(&s.lanes)).collect();
             let w = ranges.iter().map(|r| r.chars().count()).max().unwrap_or(0).max(5);
-            out.push(Line::styled(format!("{:>14} {:>2}  {:<w$}  {}", "sector", "n", "lanes", "elements"), head));
+            let ew = sectors.iter().map(|s| s.elements.chars().count()).max().unwrap_or(0);
+            // The sector's address where it fits; the lanes and their elements say which sector it is.
+            let addr = 14 + 2 + 2 + 2 + w + 2 + ew <= width;
+            let row = |a: String, n: String, lanes: &str, elems: &str| {
+                let a = if addr { format!("{a:>14} ") } else { String::new() };
+                format!("{a}{n:>2}  {lanes:<w$}  {elems}")
+            };
+            out.push(Line::styled(row("sector".into(), "n".into(), "lanes", "elements"), head));
             for (s, r) in sectors.iter().zip(&ranges) {
-                out.push(Line::styled(
-                    format!("{:>#14x} {:>2}  {r:<w$}  {}", s.addr, s.lanes.len(), s.elements),
-                    t.fg(t.foreground),
-                ));
+                let line = row(format!("{:#x}", s.addr), s.lanes.len().to_string(), r, &s.elements);
+                out.push(Line::styled(line, t.fg(t.foreground)));
             }
             let best = best_sectors(q.lanes.len() as u32, q.size);
-            let verdict = format!("{} sectors for this request, best {best}", sectors.len());
+            let n = sectors.len();
+            let verdict = format!("{n} sector{} for this request, best {best}", if n == 1 { "" } else { "s" });
             let style = if sectors.len() as u64 > best { t.fg(t.reconvergence) } else { t.fg(t.foreground) };
             out.extend(wrap(&verdict, width).into_iter().map(|l| Line::styled(l, style)));
         }
