@@ -31,7 +31,7 @@ fn the_view_shows_the_selected_warps_next_request_sector_by_sector() {
     let screen = t.text();
     assert!(screen.contains("Metrics · global memory (ld 100.0%)"), "{screen}");
     assert!(screen.contains("│   8   ld    1     4  4.00    4 100.0%"), "{screen}");
-    
+
     assert!(screen.contains("0x7f4000000020  2  2-3    in[8,12]"), "{screen}");
     insta::assert_snapshot!("coalescing_stride4_next_120x40", t.terminal.backend());
     // Run to the end: the recorded request on the cursor's line, and the three lines' counts.

@@ -592,7 +592,10 @@ fn check_action(key: &str, action: Action) {
             t.press(key);
             assert!(t.app.coalescing_view && !t.app.bank_view, "{what}");
             t.press(key);
-            assert!(!t.app.coalescing_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
+            assert!(
+                !t.app.coalescing_view && t.text().contains("branch efficiency"),
+                "{what}: pressed again closes it"
+            );
         }
         Action::LanesPane => {
             t.press(key);
@@ -1040,7 +1043,12 @@ fn metrics_columns_fit_at_80_and_120_columns() {
                 "  25   ld   16    76  4.75    4 42.1%",
                 " 4  8,10,12,...,14   in[8,10,12,14]",
             ],
-            _ => &["line kind s/req best  eff.", "  35   st  2.74    4 25.2%", " 1  0      d_in[0]", "1 sector for this request,"],
+            _ => &[
+                "line kind s/req best  eff.",
+                "  35   st  2.74    4 25.2%",
+                " 1  0      d_in[0]",
+                "1 sector for this request,",
+            ],
         };
         for want in want {
             assert!(rows.iter().any(|r| r == want), "{cols} columns, coalescing: `{want}` in\n{}", rows.join("\n"));
