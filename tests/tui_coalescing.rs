@@ -96,3 +96,20 @@ sectors / req     10.00 / 4.00
 ";
     assert_eq!(text, want);
 }
+
+#[test]
+fn the_key_opens_the_view_in_the_real_binary_in_tmux() {
+    // A plain shell in a 120x40 terminal; skipped without tmux outside CI, as tui_e2e.rs's tests are.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let Some(t) = common::tmux::Tmux::shell(root, 120, 40, "COALESCING-PROMPT$") else { return };
+    t.type_text(&format!("{} {KERNEL}", env!("CARGO_BIN_EXE_warpdbg")));
+    t.keys(&["Enter"]);
+    t.wait_for("step 0   paused");
+    t.keys(&["s"; 5]);
+    t.wait_for("step 5 ");
+    t.keys(&["C"]);
+    let s = t.wait_for("Metrics · global memory (ld 100.0%)");
+    assert!(s.contains("16 sectors for this request") || s.contains("0x7f4000000020  2  2-3    in[8,12]"), "{s}");
+    t.keys(&["q"]);
+    t.wait_for("COALESCING-PROMPT$");
+}
