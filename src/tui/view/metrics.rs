@@ -13,20 +13,15 @@ use crate::sim::traffic::Requests;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
-    if app.coalescing_view {
-        return super::coalescing::draw(frame, area, app);
-    }
     let (title, out) = lines(app, area.width.saturating_sub(2) as usize);
     let skip = app.scroll_of(Pane::Metrics.title()).min(out.len().saturating_sub(1));
     let out: Vec<Line> = out.into_iter().skip(skip).collect();
     frame.render_widget(paragraph(out, pane_block(app, Pane::Metrics, title), Style::default()), area);
 }
 
-/// The pane's title (after "Metrics · ") and all its rows, `width` columns wide, in the view it is in.
+/// The pane's title (after "Metrics · ") and all its rows, `width` columns wide: the divergence figures, or
+/// the bank view (the coalescing view is `coalescing.rs`'s).
 pub fn lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
-    if app.coalescing_view {
-        return super::coalescing::lines(app, width);
-    }
     if app.bank_view {
         return bank_lines(app, width);
     }

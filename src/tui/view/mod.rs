@@ -54,7 +54,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     } else {
         memory::draw(frame, areas.memory, app);
     }
-    metrics::draw(frame, areas.metrics, app);
+    if app.coalescing_view {
+        coalescing::draw(frame, areas.metrics, app);
+    } else {
+        metrics::draw(frame, areas.metrics, app);
+    }
     if app.program.is_some() {
         program::draw(frame, areas.program, app);
     }
@@ -147,7 +151,7 @@ fn unicode_width(s: &str) -> usize {
 /// The metrics pane in its current view as text: its title, then every row (none scrolled off or clipped at
 /// the bottom), `width` columns wide; what `warpdbg view --pane` prints.
 pub fn pane_text(app: &App, width: usize) -> String {
-    let (extra, lines) = metrics::lines(app, width);
+    let (extra, lines) = if app.coalescing_view { coalescing::lines(app, width) } else { metrics::lines(app, width) };
     let title = if extra.is_empty() {
         Pane::Metrics.title().to_string()
     } else {
