@@ -72,8 +72,8 @@ pub fn run(cli: Cli) -> Exit {
                 None => trace::trace_command(&file, &launch, jsonl, config),
             }
         }
-        Some(Command::View { file, launch, ui, steps, size, compare, prints, program_args }) => {
-            let options = inspect::ViewOptions { steps, size: &size, compare, prints: &prints };
+        Some(Command::View { file, launch, ui, steps, size, compare, pane, prints, program_args }) => {
+            let options = inspect::ViewOptions { steps, size: &size, compare, pane: pane.as_deref(), prints: &prints };
             inspect::view_command(&file, &launch, &ui, &options, &program_args)
         }
         Some(Command::Why { file, launch, steps, in_block, warp, lane, program_args }) => {

@@ -145,12 +145,12 @@ fn help_overlay() {
     t.press("?");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let screen = t.text();
-    // Every bound action is listed with its description, none cut off: 44 actions are more rows than 40, so
+    // Every bound action is listed with its description, none cut off: 45 actions are more rows than 40, so
     // on this screen the list scrolls (j) to its end.
-    assert!(screen.contains("1-38 of 46, j/↓ for more"), "{screen}");
+    assert!(screen.contains("1-38 of 47, j/↓ for more"), "{screen}");
     insta::assert_snapshot!("help_120x40", t.terminal.backend());
     let mut seen = screen;
-    for _ in 0..8 {
+    for _ in 0..9 {
         t.press("j");
         seen.push_str(&t.text());
     }
@@ -168,16 +168,16 @@ fn help_overlay_scrolls_on_a_small_screen() {
     let mut t = Tui::open(DEADLOCK, &[], 80, 24);
     t.press("?");
     let first = t.text();
-    assert!(first.contains("1-22 of 46, j/↓ for more"), "{first}");
+    assert!(first.contains("1-22 of 47, j/↓ for more"), "{first}");
     insta::assert_snapshot!("help_80x24", t.terminal.backend());
     // End scrolls to the last keys; the list stays open until Esc.
     t.press("end");
     assert_eq!(t.app.overlay, Some(Overlay::Help));
     let last = t.text();
     assert!(last.contains("q Ctrl-c  quit") && last.contains("Esc  close overlay"), "{last}");
-    assert!(last.contains("25-46 of 46"), "{last}");
+    assert!(last.contains("26-47 of 47"), "{last}");
     t.press("k");
-    assert!(t.text().contains("24-45 of 46"));
+    assert!(t.text().contains("25-46 of 47"));
     t.press("esc");
     assert_eq!(t.app.overlay, None);
 }
@@ -583,6 +583,20 @@ fn check_action(key: &str, action: Action) {
             t.press(key);
             assert!(!t.app.bank_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
         }
+        Action::CoalescingView => {
+            t.press(key);
+            assert!(t.app.coalescing_view, "{what}");
+            assert!(t.text().contains("Metrics · global memory"), "{what}:\n{}", t.text());
+            t.press("K");
+            assert!(t.app.bank_view && !t.app.coalescing_view, "{what}: the bank view replaces it");
+            t.press(key);
+            assert!(t.app.coalescing_view && !t.app.bank_view, "{what}");
+            t.press(key);
+            assert!(
+                !t.app.coalescing_view && t.text().contains("branch efficiency"),
+                "{what}: pressed again closes it"
+            );
+        }
         Action::LanesPane => {
             t.press(key);
             assert!(t.app.lanes.open && t.text().contains("╭ Lanes · block (0,0,0) warp 0 · lane 0"), "{what}");
@@ -670,7 +684,7 @@ fn check_action(key: &str, action: Action) {
 fn every_key_of_the_default_keymap_does_something_visible() {
     let map = Keymap::default_map();
     let bound: std::collections::BTreeSet<String> = map.bindings.values().map(|a| format!("{a:?}")).collect();
-    assert_eq!(bound.len(), 44, "every action has a default key: {bound:?}");
+    assert_eq!(bound.len(), 45, "every action has a default key: {bound:?}");
     for (key, action) in &map.bindings {
         let name = match key.code {
             KeyCodeRepr::Char(' ') => "space".to_string(),
@@ -944,8 +958,9 @@ fn metrics_rows(t: &Tui) -> Vec<String> {
 
 #[test]
 fn metrics_columns_fit_at_80_and_120_columns() {
-    // (screen width, a whole program's layout, the divergence view's rows, the bank view's first rows): at 80
-    // columns and in a program's narrow third at 120 the short labels and headers; every figure whole.
+    // (screen width, a whole program's layout, the divergence view's rows, the bank view's first rows; then
+    // the coalescing view's): at 80 columns and in a program's narrow third at 120 the short labels and
+    // headers (the coalescing table without requests and sectors); every figure whole.
     let cases: [(u16, bool, &[&str], &[&str]); 3] = [
         (
             80,
@@ -956,8 +971,11 @@ fn metrics_columns_fit_at_80_and_120_columns() {
                 "div. warps  2 of 2",
                 "thr / instr 16.34",
                 "warp instrs 380",
-                "line br. div. warps",
-                "  21   2    2     2",
+                "ld/st eff.  42.1% / ·",
+                "sect./req   4.75 / ·",
+                "line br. div. warps   mem",
+                "  21   2    2     2     ·",
+                "  25   ·    ·     · 42.1%",
             ],
             &[
                 "line acc. wfs confl. worst",
@@ -973,8 +991,10 @@ fn metrics_columns_fit_at_80_and_120_columns() {
             &[
                 "branch efficiency 94.74%",
                 "branches          38 (2 divergent)",
-                " line  branches divergent   warps",
-                "   21         2         2       2",
+                "gld / gst eff.    42.1% / ·",
+                " line  branches divergent   warps mem eff.",
+                "   21         2         2       2        ·",
+                "   25         ·         ·       ·    42.1%",
             ],
             &[
                 " line accesses wavefronts conflicts  worst",
@@ -990,8 +1010,10 @@ fn metrics_columns_fit_at_80_and_120_columns() {
                 "branch eff. 64.71%",
                 "branches    2176 (768 div.)",
                 "div. warps  128 of 128",
-                "line  br. div. warps",
-                "  34  896  736   128",
+                "ld/st eff.  25.1% / 25.0%",
+                "line  br. div. warps   mem",
+                "  34  896  736   128     ·",
+                "  35    ·    ·     · 25.2%",
             ],
             &["line acc. wfs confl. worst", "no shared-memory accesses", "yet"],
         ),
@@ -1011,6 +1033,25 @@ fn metrics_columns_fit_at_80_and_120_columns() {
         let rows = metrics_rows(&t);
         for want in banks {
             assert!(rows.iter().any(|r| r == want), "{cols} columns, banks: `{want}` in\n{}", rows.join("\n"));
+        }
+        t.press("C");
+        let rows = metrics_rows(&t);
+        let want: &[&str] = match (cols, program) {
+            (80, _) => &["line kind s/req best  eff.", "  25   ld  4.75    4 42.1%", " n  lanes            elements"],
+            (_, false) => &[
+                "line kind req. sect. s/req best  eff.",
+                "  25   ld   16    76  4.75    4 42.1%",
+                " 4  8,10,12,...,14   in[8,10,12,14]",
+            ],
+            _ => &[
+                "line kind s/req best  eff.",
+                "  35   st  2.74    4 25.2%",
+                " 1  0      d_in[0]",
+                "1 sector for this request,",
+            ],
+        };
+        for want in want {
+            assert!(rows.iter().any(|r| r == want), "{cols} columns, coalescing: `{want}` in\n{}", rows.join("\n"));
         }
     }
 }

@@ -207,6 +207,10 @@ pub enum Command {
         /// Print the side-by-side comparison of pre-Volta and ITS, each side N steps in.
         #[arg(long)]
         compare: bool,
+        /// Print only the metrics pane in one of its views, every row, COLS wide: `metrics` (divergence and
+        /// memory efficiency per line), `banks` (K) or `coalescing` (C).
+        #[arg(long, value_name = "VIEW", value_parser = ["metrics", "banks", "coalescing"])]
+        pane: Option<String>,
         /// Watch a CUDA expression in the Lanes pane (repeatable), and print it after the screen in the 32 lanes
         /// of the selected warp, one line each.
         #[arg(long = "print", value_name = "EXPR", allow_hyphen_values = true)]

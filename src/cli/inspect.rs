@@ -63,12 +63,13 @@ fn parse_size(s: &str) -> Option<(u16, u16)> {
     (c >= 1 && r >= 1 && c <= 1000 && r <= 1000).then_some((c, r))
 }
 
-/// What `warpdbg view` draws: after how many steps, at what size, the comparison or not, and the `--print`
-/// expressions.
+/// What `warpdbg view` draws: after how many steps, at what size, the comparison or not, one pane only (the
+/// metrics pane in a view: `metrics`, `banks`, `coalescing`) and the `--print` expressions.
 pub(super) struct ViewOptions<'a> {
     pub steps: u64,
     pub size: &'a str,
     pub compare: bool,
+    pub pane: Option<&'a str>,
     pub prints: &'a [String],
 }
 
@@ -79,7 +80,7 @@ pub(super) fn view_command(
     options: &ViewOptions,
     program_args: &[String],
 ) -> Exit {
-    let ViewOptions { steps, size, compare, prints } = *options;
+    let ViewOptions { steps, size, compare, pane, prints } = *options;
     let Some((cols, rows)) = parse_size(size) else {
         eprintln!("error: --size must be COLSxROWS, e.g. 120x40 (1 to 1000 each), not `{size}`");
         return Exit::Usage;
@@ -111,6 +112,12 @@ pub(super) fn view_command(
     scroll::keep_cursor_visible(&mut app);
     scroll::reveal_stuck_lines(&mut app);
     app.refresh_why();
+    if let Some(view) = pane {
+        app.bank_view = view == "banks";
+        app.coalescing_view = view == "coalescing";
+        print!("{}", crate::tui::view::pane_text(&app, cols as usize));
+        return Exit::Ok;
+    }
     print!("{}", crate::tui::view::render_text(&app, cols, rows));
     if let Some((slot, warp, lane)) = app.selected_thread() {
         let m = &app.session.machine;

@@ -53,6 +53,8 @@ pub enum Action {
     JumpToBranch,
     /// Show / hide the shared-memory bank view in the metrics pane.
     BankView,
+    /// Show / hide the global-memory coalescing view in the metrics pane.
+    CoalescingView,
     /// A whole program: finish this launch at full speed and stop at the start of the next one.
     NextLaunch,
     /// A whole program: go to the start of the previous launch (the host code runs again up to it).
@@ -113,6 +115,7 @@ impl Action {
             Action::PrevLane => "select previous lane",
             Action::JumpToBranch => "go back to the branch that masked the lane",
             Action::BankView => "shared-memory bank conflicts (metrics)",
+            Action::CoalescingView => "global-memory coalescing: sectors per request (metrics)",
             Action::NextLaunch => "program: finish this launch, stop at the next",
             Action::PrevLaunch => "program: go to the previous launch's start",
             Action::LanesPane => "lanes pane: :p EXPR / :w EXPR across the warp's lanes",

@@ -159,6 +159,8 @@ pub struct App {
     pub why: Option<(WhyKey, Result<WhyInactive, String>)>,
     /// The metrics pane shows shared-memory bank conflicts instead of divergence (`K`).
     pub bank_view: bool,
+    /// The metrics pane shows global-memory coalescing instead (`C`); never together with `bank_view`.
+    pub coalescing_view: bool,
     /// A whole program (a file with `main`): its launches, host state and output; `session` is the launch
     /// being debugged.
     pub program: Option<crate::debug::program::ProgramDebug>,
@@ -236,6 +238,7 @@ impl App {
             lane: None,
             why: None,
             bank_view: false,
+            coalescing_view: false,
             program: None,
             lanes: Lanes::default(),
             prompt_error: None,

@@ -172,7 +172,7 @@ impl Keymap {
 }
 
 /// The order of the help overlay.
-const ACTION_ORDER: [Action; 42] = [
+const ACTION_ORDER: [Action; 43] = [
     Action::Step,
     Action::StepBack,
     Action::Goto,
@@ -192,6 +192,7 @@ const ACTION_ORDER: [Action; 42] = [
     Action::PrevLane,
     Action::JumpToBranch,
     Action::BankView,
+    Action::CoalescingView,
     Action::Search,
     Action::SearchNext,
     Action::GotoLine,

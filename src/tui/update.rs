@@ -199,8 +199,16 @@ fn apply(app: &mut App, action: Action) {
         Action::ScrollBanner => super::navigate::scroll_banner(app),
         Action::BankView => {
             app.bank_view = !app.bank_view;
+            app.coalescing_view = false;
             app.scroll.insert(Pane::Metrics.title(), 0);
             let on = if app.bank_view { "shared-memory banks" } else { "divergence" };
+            app.message = Some((BannerKind::Ok, format!("metrics: {on}")));
+        }
+        Action::CoalescingView => {
+            app.coalescing_view = !app.coalescing_view;
+            app.bank_view = false;
+            app.scroll.insert(Pane::Metrics.title(), 0);
+            let on = if app.coalescing_view { "global-memory coalescing" } else { "divergence" };
             app.message = Some((BannerKind::Ok, format!("metrics: {on}")));
         }
     }

@@ -1,4 +1,5 @@
-//! The metrics pane: Nsight-style divergence figures for the run so far, and per-line branch counts.
+//! The metrics pane: Nsight-style divergence figures for the run so far (with the global-memory efficiency
+//! of loads and stores once there are requests), and per line its branch counts and memory efficiency.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -8,15 +9,25 @@ use ratatui::text::{Line, Span};
 use super::{pane_block, paragraph};
 use crate::sim::format_ranges;
 use crate::sim::inspect::bank_matrix;
+use crate::sim::traffic::Requests;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
+    let (title, out) = lines(app, area.width.saturating_sub(2) as usize);
+    let skip = app.scroll_of(Pane::Metrics.title()).min(out.len().saturating_sub(1));
+    let out: Vec<Line> = out.into_iter().skip(skip).collect();
+    frame.render_widget(paragraph(out, pane_block(app, Pane::Metrics, title), Style::default()), area);
+}
+
+/// The pane's title (after "Metrics · ") and all its rows, `width` columns wide: the divergence figures, or
+/// the bank view (the coalescing view is `coalescing.rs`'s).
+pub fn lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
     if app.bank_view {
-        return draw_banks(frame, area, app);
+        return bank_lines(app, width);
     }
     let t = &app.theme;
     let mt = &app.session.machine.metrics;
-    let width = area.width.saturating_sub(2) as usize;
+    let (ld, st, _) = mt.traffic.totals();
     let pre_volta = app.session.mode() == crate::front::launch::Mode::PreVolta;
     // The figures, with long labels where they fit and short ones (and "div.") in a narrow pane.
     let figures = |short: bool| {
@@ -32,6 +43,15 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         ];
         if pre_volta {
             rows.push((["max stack depth", "stack depth"], mt.max_stack_depth.to_string()));
+        }
+        // The kernel's global-memory totals, loads / stores (nvprof's gld_ and gst_efficiency, and
+        // transactions per request), once it made requests.
+        if ld.requests + st.requests > 0 {
+            let both = |f: &dyn Fn(&Requests) -> String| {
+                [ld, st].map(|r| if r.requests > 0 { f(&r) } else { "·".to_string() }).join(" / ")
+            };
+            rows.push((["gld / gst eff.", "ld/st eff."], both(&|r| format!("{:.1}%", r.efficiency()))));
+            rows.push((["sectors / req", "sect./req"], both(&|r| format!("{:.2}", r.sectors_per_request()))));
         }
         rows.into_iter().map(|(k, v)| (k[usize::from(short)], v)).collect::<Vec<_>>()
     };
@@ -50,34 +70,48 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
             ]));
         }
     }
-    let per_line: Vec<_> = mt.per_line.values().filter(|l| l.branches > 0).collect();
+    // Lines with branches or global requests: the branch counts (`·` without branches) and the line's global
+    // efficiency (`·` without requests).
+    let mut per_line: std::collections::BTreeSet<u32> =
+        mt.per_line.values().filter(|l| l.branches > 0).map(|l| l.line).collect();
+    per_line.extend(mt.traffic.lines().map(|l| l.line));
+    let mut styles = vec![];
     let cells: Vec<Vec<String>> = per_line
         .iter()
-        .map(|l| [l.line as u64, l.branches, l.divergent_branches, l.divergent_warps].map(|n| n.to_string()).to_vec())
+        .map(|&n| {
+            let branches = mt.per_line.get(&n).filter(|l| l.branches > 0);
+            let mut row = vec![n.to_string()];
+            match branches {
+                Some(l) => row.extend([l.branches, l.divergent_branches, l.divergent_warps].map(|n| n.to_string())),
+                None => row.extend(["·", "·", "·"].map(String::from)),
+            }
+            let traffic = mt.traffic.line(n).map(|l| l.total());
+            row.push(traffic.map_or("·".to_string(), |r| format!("{:.1}%", r.efficiency())));
+            let wasteful = traffic.is_some_and(|r| r.efficiency() < 100.0);
+            let divergent = branches.is_some_and(|l| l.divergent_branches > 0);
+            styles.push(if divergent || wasteful { t.fg(t.reconvergence) } else { t.fg(t.foreground) });
+            row
+        })
         .collect();
     let (head, body) = table(
-        &[["line", "line"], ["branches", "br."], ["divergent", "div."], ["warps", "warps"]],
-        &[5, 9, 9, 7],
+        &[["line", "line"], ["branches", "br."], ["divergent", "div."], ["warps", "warps"], ["mem eff.", "mem"]],
+        &[5, 9, 9, 7, 8],
         &cells,
         width,
     );
     out.push(Line::styled(head, t.dim().add_modifier(Modifier::UNDERLINED)));
-    for (l, row) in per_line.iter().zip(body) {
-        let style = if l.divergent_branches > 0 { t.fg(t.reconvergence) } else { t.fg(t.foreground) };
+    for (style, row) in styles.into_iter().zip(body) {
         out.push(Line::styled(row, style));
     }
-    let skip = app.scroll_of(Pane::Metrics.title()).min(out.len().saturating_sub(1));
-    let out: Vec<Line> = out.into_iter().skip(skip).collect();
-    frame.render_widget(paragraph(out, pane_block(app, Pane::Metrics, String::new()), Style::default()), area);
+    (String::new(), out)
 }
 
 /// The shared-memory bank view (`K`): per line with shared accesses, Nsight's figures; then the lane-to-bank
 /// matrix of the latest access on the source cursor's line (or, when it has none, on the worst line).
-fn draw_banks(frame: &mut Frame, area: Rect, app: &App) {
+fn bank_lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
     let t = &app.theme;
     let banks = &app.session.machine.metrics.banks;
     let head = t.dim().add_modifier(Modifier::UNDERLINED);
-    let width = area.width.saturating_sub(2) as usize;
     let cells: Vec<Vec<String>> = banks
         .per_line
         .values()
@@ -119,17 +153,14 @@ fn draw_banks(frame: &mut Frame, area: Rect, app: &App) {
             }
         }
     }
-    let skip = app.scroll_of(Pane::Metrics.title()).min(out.len().saturating_sub(1));
-    let out: Vec<Line> = out.into_iter().skip(skip).collect();
-    let title = format!("shared banks ({} conflicts)", banks.total_conflicts());
-    frame.render_widget(paragraph(out, pane_block(app, Pane::Metrics, title), Style::default()), area);
+    (format!("shared banks ({} conflicts)", banks.total_conflicts()), out)
 }
 
 /// A right-aligned table whose columns are as wide as their widest cell: with the long headers (`[long, short]`)
 /// when that fits `width` columns, else with the short ones, so a narrow pane shows every column. Returns the
 /// header row and the rows.
 /// `min` are the long layout's smallest column widths (room for the figures of a longer run).
-fn table(heads: &[[&str; 2]], min: &[usize], rows: &[Vec<String>], width: usize) -> (String, Vec<String>) {
+pub(super) fn table(heads: &[[&str; 2]], min: &[usize], rows: &[Vec<String>], width: usize) -> (String, Vec<String>) {
     let layout = |short: usize| {
         let widths: Vec<usize> = heads
             .iter()
@@ -155,7 +186,7 @@ fn table(heads: &[[&str; 2]], min: &[usize], rows: &[Vec<String>], width: usize)
 }
 
 /// `text` word-wrapped to `width` columns (a narrow pane shows all of a sentence rather than cutting it).
-fn wrap(text: &str, width: usize) -> Vec<String> {
+pub(super) fn wrap(text: &str, width: usize) -> Vec<String> {
     let mut out = vec![];
     let mut row = String::new();
     for word in text.split(' ') {

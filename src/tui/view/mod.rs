@@ -2,6 +2,7 @@
 //! what `warpdbg view` prints, so the headless output is exactly the TUI's screen.
 
 pub mod chrome;
+pub mod coalescing;
 pub mod compare;
 pub mod detail;
 pub mod html;
@@ -53,7 +54,11 @@ pub fn draw(frame: &mut Frame, app: &App) {
     } else {
         memory::draw(frame, areas.memory, app);
     }
-    metrics::draw(frame, areas.metrics, app);
+    if app.coalescing_view {
+        coalescing::draw(frame, areas.metrics, app);
+    } else {
+        metrics::draw(frame, areas.metrics, app);
+    }
     if app.program.is_some() {
         program::draw(frame, areas.program, app);
     }
@@ -141,6 +146,24 @@ pub fn buffer_text(buffer: &Buffer) -> String {
 fn unicode_width(s: &str) -> usize {
     // Every symbol warpdbg draws is one column wide; wide characters could only come from kernel source.
     s.chars().count().clamp(1, 2)
+}
+
+/// The metrics pane in its current view as text: its title, then every row (none scrolled off or clipped at
+/// the bottom), `width` columns wide; what `warpdbg view --pane` prints.
+pub fn pane_text(app: &App, width: usize) -> String {
+    let (extra, lines) = if app.coalescing_view { coalescing::lines(app, width) } else { metrics::lines(app, width) };
+    let title = if extra.is_empty() {
+        Pane::Metrics.title().to_string()
+    } else {
+        format!("{} · {extra}", Pane::Metrics.title())
+    };
+    let mut out = format!("{title}\n");
+    for l in lines {
+        let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The outcome if the run has ended.

@@ -112,3 +112,25 @@ fn a_bad_recording_says_why() {
     let e = p.open_recording(b"not json\n").expect_err("not a recording");
     assert!(e.contains("recording.wdbg:1: not a warpdbg session header"), "{e}");
 }
+
+#[test]
+fn the_page_shows_the_coalescing_view() {
+    let mut p = Playground::new();
+    let src = include_str!("../../../tests/kernels/coalescing.cu");
+    p.open("coalescing.cu", src, None).expect("opens");
+    for key in ["s", "s", "s", "s", "s", "C"] {
+        assert_eq!(p.key(key), KeyResult::Idle);
+    }
+    let shown = p.text(120, 40);
+    assert!(shown.contains("Metrics · global memory (ld 100.0%)"), "{shown}");
+    assert!(shown.contains("0x7f4000000020  2  2-3    in[8,12]"), "{shown}");
+    // The page's help is the terminal's: it lists the key.
+    p.key("C");
+    p.key("?");
+    let mut help = p.text(120, 40);
+    for _ in 0..9 {
+        p.key("j");
+        help.push_str(&p.text(120, 40));
+    }
+    assert!(help.contains("C  global-memory coalescing: sectors per request (metrics)"), "{help}");
+}
