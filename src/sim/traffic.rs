@@ -95,7 +95,7 @@ pub struct Sample {
 
 /// One warp instruction's global accesses, as the data path made them (`exec::Ctx::global_access`): lane by
 /// lane into `addrs`, or, for a whole run's consecutive elements, only their start.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 pub struct WarpAccess {
     pub op: Option<GlobalOp>,
     pub size: u32,
@@ -103,12 +103,6 @@ pub struct WarpAccess {
     /// Lane `l` (of `mask`) accessed `start + (l - lowest lane) * size`: `addrs` is not filled.
     pub elems: Option<u64>,
     pub addrs: [u64; 32],
-}
-
-impl Default for WarpAccess {
-    fn default() -> Self {
-        WarpAccess { op: None, size: 0, mask: 0, elems: None, addrs: [0; 32] }
-    }
 }
 
 impl WarpAccess {
@@ -490,6 +484,7 @@ impl Traffic {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
