@@ -273,10 +273,10 @@ fn uninitialised_device_reads_are_reported_with_the_copy_hint() {
 fn events_and_clocks_read_virtual_time() {
     let r = run("events_timing");
     let expected = "\
-uniform:   0.033 ms
-divergent: 0.061 ms
-host wall: 0.104 ms
-host cpu:  0.104 ms
+uniform:   0.030 ms
+divergent: 0.055 ms
+host wall: 0.096 ms
+host cpu:  0.096 ms
 divergent is slower: yes
 events cover the kernels: yes
 ";
