@@ -6,7 +6,7 @@
 #
 # Each candidate is built with `nvcc -O2 -arch=sm_90` (again with `-rdc=true -lcudadevrt` if that fails, for
 # dynamic parallelism), its quoted includes found beside it and in the case's include folders, and run with no
-# arguments from its own folder, 20 s at most. For case K (its line number) OUT_DIR gets K.build (nvcc's
+# arguments from its own folder, 20 s at most; cases OUT_DIR already has a status for are skipped. For case K (its line number) OUT_DIR gets K.build (nvcc's
 # messages), K.stdout, K.stderr and K.status (the exit status; `build` when it did not compile, 124 on timeout).
 set -u
 cases=$1 prefix=$2 local=$3 out=$4
@@ -14,6 +14,8 @@ mkdir -p "$out"
 one() {
   local k=$1 path=$2 root=$3 cls=$4
   [ "$cls" = candidate ] || return 0
+  # Resumable: a case already run (a second call after the first ran out of time) is not run again.
+  [ -e "$out/$k.status" ] && return 0
   local src=${path/#$prefix/$local} bin=/tmp/progbin/$k dir d
   local -a inc=()
   IFS=: read -ra dirs <<<"$root"

@@ -40,7 +40,7 @@ TIMING = re.compile(
 )
 NUMBER = re.compile(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?")
 # The device's name (cudaDeviceProp::name): the GPU's own, or warpdbg's simulated device's.
-DEVICE_NAME = re.compile(r"NVIDIA H100 80GB HBM3|warpdbg simulated GPU \([^)]*\)")
+DEVICE_NAME = re.compile(r"NVIDIA H100 80GB HBM3|NVIDIA H200|warpdbg simulated GPU \([^)]*\)")
 
 
 def shape(line):

@@ -25,6 +25,7 @@ pub fn check_file(
     loader: &dyn preprocess::IncludeLoader,
 ) -> Result<Checked, CompileError> {
     let mut sources = SourceMap::default();
+    let bytes = crate::front::source::without_bom(bytes);
     let (text, bad_utf8) = match std::str::from_utf8(bytes) {
         Ok(t) => (t.to_string(), None),
         Err(e) => (String::from_utf8_lossy(bytes).into_owned(), Some(e.valid_up_to())),

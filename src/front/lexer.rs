@@ -234,17 +234,24 @@ impl<'a> Lexer<'a> {
             (10, start)
         };
         self.pos = digits_from;
-        while self.peek(0).is_ascii_hexdigit() && (radix == 16 || self.peek(0).is_ascii_digit()) {
-            self.pos += 1;
-        }
+        // Digits, with C++14's separators between them (`1'000'000`).
+        let digit = |lx: &Self, at: usize| {
+            let c = lx.peek(at);
+            if radix == 16 { c.is_ascii_hexdigit() } else { c.is_ascii_digit() }
+        };
+        let digit_run = |lx: &mut Self| {
+            let after_digit = |lx: &Self| lx.pos > start && lx.src[lx.pos - 1].is_ascii_hexdigit();
+            while digit(lx, 0) || (lx.peek(0) == b'\'' && digit(lx, 1) && after_digit(lx)) {
+                lx.pos += 1;
+            }
+        };
+        digit_run(self);
         let mut is_float = false;
         if radix == 10 {
             if self.peek(0) == b'.' {
                 is_float = true;
                 self.pos += 1;
-                while self.peek(0).is_ascii_digit() {
-                    self.pos += 1;
-                }
+                digit_run(self);
             }
             if matches!(self.peek(0), b'e' | b'E')
                 && (self.peek(1).is_ascii_digit()
@@ -252,9 +259,7 @@ impl<'a> Lexer<'a> {
             {
                 is_float = true;
                 self.pos += 2;
-                while self.peek(0).is_ascii_digit() {
-                    self.pos += 1;
-                }
+                digit_run(self);
             }
         }
         let digits_end = self.pos;
@@ -263,7 +268,8 @@ impl<'a> Lexer<'a> {
         }
         let suffix = &self.text[digits_end..self.pos];
         let span = self.span(start, self.pos);
-        let digits = &self.text[digits_from..digits_end];
+        let digits = self.text[digits_from..digits_end].replace('\'', "");
+        let digits = digits.as_str();
         let bad = |lx: &mut Self, what: &str| {
             lx.error(Diagnostic::new(ErrorCode::Lexical, span, format!("invalid number: {what}")).label("here"));
             lx.out

@@ -28,6 +28,7 @@ pub struct ProgramUnit {
 
 /// Whether `bytes` are a whole program (they define `main`).
 pub fn is_program(bytes: &[u8]) -> bool {
+    let bytes = crate::front::source::without_bom(bytes);
     let text = String::from_utf8_lossy(bytes);
     let mut lexed = lexer::lex(FileId(0), &text, 0);
     lexed.directives.clear();
@@ -54,6 +55,7 @@ fn compile_here(
     instances: &[tast::TemplateRequest],
 ) -> Result<ProgramUnit, CompileError> {
     let mut sources = SourceMap::default();
+    let bytes = crate::front::source::without_bom(bytes);
     let text = String::from_utf8_lossy(bytes).into_owned();
     let file = sources.add(SourceFile::new(name, text.clone()));
     if std::str::from_utf8(bytes).is_err() {

@@ -29,6 +29,12 @@ impl Span {
     }
 }
 
+/// A file's bytes without the UTF-8 byte-order mark some editors (Visual Studio) start them with: it is not
+/// part of the text, for nvcc as here.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes)
+}
+
 /// One loaded text (the kernel file, or a command-line override) with a line index.
 #[derive(Clone, Debug)]
 pub struct SourceFile {

@@ -372,6 +372,19 @@ pub enum MathFn {
     Bits,
     Exp10,
     Log10,
+    /// The rest of `<cmath>`'s floating-point functions (`atanf`, `atan2`, `tanh`, ...), on both sides.
+    Atan,
+    Atan2,
+    Asin,
+    Acos,
+    Sinh,
+    Cosh,
+    Tanh,
+    Cbrt,
+    Hypot,
+    Expm1,
+    Log1p,
+    Copysign,
     /// The lane of set bit number `b mod popc(a)` of mask `a`, counted from bit 0 (0 for an empty mask): a
     /// coalesced group's thread of rank `b`.
     NthLane,
@@ -394,7 +407,10 @@ impl MathFn {
             | MathFn::MulHi
             | MathFn::Mul24
             | MathFn::NthLane
-            | MathFn::PackBits => 2,
+            | MathFn::PackBits
+            | MathFn::Atan2
+            | MathFn::Hypot
+            | MathFn::Copysign => 2,
             _ => 1,
         }
     }

@@ -15,7 +15,17 @@ use crate::sim::alu;
 const VLA_MAX: u64 = 8 << 20;
 
 /// Deepest host call nesting (a real 8 MiB stack holds about this many small frames).
-const MAX_DEPTH: u32 = 100_000;
+const MAX_DEPTH: u32 = if cfg!(feature = "native") { 100_000 } else { FIXED_STACK_MAX_DEPTH };
+/// Without `native` (the page's WebAssembly, whose stack is a fixed 8 MiB: `.ci/page`) the stack cannot grow:
+/// a bound well inside it.
+const FIXED_STACK_MAX_DEPTH: u32 = 2_000;
+#[cfg(feature = "native")]
+/// Stack left when a host call moves to a new segment: enough for the deepest statement and expression nesting
+/// the parser allows within one function, in an unoptimised build.
+const STACK_RED_ZONE: usize = 1 << 20;
+#[cfg(feature = "native")]
+/// Size of each stack segment host calls move to (heap memory, freed as the calls return).
+const STACK_SEGMENT: usize = 16 << 20;
 
 /// Why the host program stops before its statements run to their end: the `Err` that unwinds evaluation
 /// ([`HostEnd`] is what it becomes).
@@ -199,6 +209,15 @@ impl<'a> Interp<'a> {
     }
 
     pub(super) fn call(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Unwind> {
+        // Each host call is a few Rust frames deep: where the thread's stack runs low, the call goes on in a
+        // segment on the heap, so only `MAX_DEPTH` ends a recursion.
+        #[cfg(feature = "native")]
+        return stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.call_here(f, args, at));
+        #[cfg(not(feature = "native"))]
+        self.call_here(f, args, at)
+    }
+
+    fn call_here(&mut self, f: u32, args: Vec<u64>, at: Span) -> Result<u64, Unwind> {
         let func = &self.prog.functions[f as usize];
         if self.depth >= MAX_DEPTH {
             return Err(Unwind::Error(Box::new(HostError::StackOverflow {

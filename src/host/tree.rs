@@ -285,6 +285,9 @@ pub enum Api {
     GetSharedMemConfig,
     /// `cudaDeviceGetCacheConfig(&c)`: `cudaFuncCachePreferNone`.
     GetCacheConfig,
+    /// `cudaDeviceGetStreamPriorityRange(&least, &greatest)`: 0 and -5, an H100's range (either pointer may be
+    /// null). Streams run in program order here, so a priority changes nothing.
+    GetStreamPriorityRange,
     GetDeviceCount,
     GetDeviceProperties,
     DeviceGetAttribute,
@@ -308,6 +311,9 @@ pub enum Api {
     Time,
     /// `gettimeofday(&tv, tz)`.
     GetTimeOfDay,
+    /// POSIX `clock_gettime(clock, &ts)`: every clock reads the virtual clock (`CLOCK_MONOTONIC` from the
+    /// same epoch as `CLOCK_REALTIME`).
+    ClockGetTime,
 }
 
 /// One item written to a stream.

@@ -276,6 +276,18 @@ macro_rules! float_math {
             MathFn::Rint => x.round_ties_even(),
             MathFn::Exp10 => <$t>::powf(10.0, x),
             MathFn::Log10 => x.log10(),
+            MathFn::Atan => x.atan(),
+            MathFn::Atan2 => x.atan2(y),
+            MathFn::Asin => x.asin(),
+            MathFn::Acos => x.acos(),
+            MathFn::Sinh => x.sinh(),
+            MathFn::Cosh => x.cosh(),
+            MathFn::Tanh => x.tanh(),
+            MathFn::Cbrt => x.cbrt(),
+            MathFn::Hypot => x.hypot(y),
+            MathFn::Expm1 => x.exp_m1(),
+            MathFn::Log1p => x.ln_1p(),
+            MathFn::Copysign => x.copysign(y),
             _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
         }
     }};

@@ -249,8 +249,21 @@ impl Parser<'_> {
 
     /// At `float(x)`: a functional cast, which starts an expression, not a type.
     fn at_functional_cast(&self) -> bool {
-        matches!(self.kind(), TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char))
+        (matches!(self.kind(), TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char))
+            || self.at_named_scalar_type())
             && *self.peek_kind(1) == TokKind::Punct(Punct::LParen)
+    }
+
+    /// At a name that stands for a number type: `size_t`, `uint32_t`, or a `typedef` of one (`real_t`), which
+    /// `real_t(x)` casts to.
+    fn at_named_scalar_type(&self) -> bool {
+        match self.kind() {
+            TokKind::Ident(n) => {
+                typedef_name(n).is_some()
+                    || self.typedefs.get(n).is_some_and(|t| t.named.is_none() && t.func.is_none() && t.pointers == 0)
+            }
+            _ => false,
+        }
     }
 
     pub(super) fn postfix(&mut self) -> Result<Expr, Reported> {
@@ -443,11 +456,8 @@ impl Parser<'_> {
                 self.pos += 1 + after;
                 return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
-            TokKind::Ident(name) => ExprKind::Name(name),
-            // `float(x)`: a functional cast.
-            TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char)
-                if *self.peek_kind(1) == TokKind::Punct(Punct::LParen) =>
-            {
+            // `float(x)`, `size_t(n)`, `real_t(x)`: a functional cast.
+            _ if self.at_functional_cast() => {
                 let ty = self.type_spec()?;
                 self.expect(Punct::LParen)?;
                 let e = self.expr()?;
@@ -455,6 +465,7 @@ impl Parser<'_> {
                 let span = span.to(self.prev_span());
                 return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
             }
+            TokKind::Ident(name) => ExprKind::Name(name),
             TokKind::Punct(Punct::LBracket) if self.host => return self.lambda(),
             TokKind::Punct(Punct::LParen) => {
                 self.bump();

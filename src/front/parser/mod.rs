@@ -590,7 +590,9 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaPitchedPtr"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
-        "time_t" | "clock_t" | "FILE" | "timeval" | "timezone" | "va_list" | "__builtin_va_list" => "the C library",
+        "time_t" | "clock_t" | "FILE" | "timeval" | "timespec" | "timezone" | "va_list" | "__builtin_va_list" => {
+            "the C library"
+        }
         "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
             "the C++ library"
         }

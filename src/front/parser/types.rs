@@ -384,10 +384,24 @@ impl Parser<'_> {
                         && struct_name.is_none()
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
                 {
-                    let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    let Some((mut args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                         return Err(self.expected("the element type: `vector<int>`"));
                     };
                     self.pos += 1 + after;
+                    // `std::vector<real>` with `typedef float real;`: the element is the scalar the name stands for.
+                    for arg in &mut args {
+                        if let [Token { kind: TokKind::Ident(n), span }] = arg.as_slice()
+                            && let Some(t) = self.typedefs.get(n)
+                            && t.named.is_none()
+                            && t.pointers == 0
+                            && t.func.is_none()
+                            && let Some(sc) = crate::front::types::Type::from_base(t.base).scalar()
+                        {
+                            let span = *span;
+                            *arg =
+                                sc.name().split(" ").map(|w| Token { kind: TokKind::Ident(w.into()), span }).collect();
+                        }
+                    }
                     struct_name = Some(template::instance_name(&name, &args));
                     any = true;
                     continue;

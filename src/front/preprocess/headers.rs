@@ -15,7 +15,7 @@ pub struct FsLoader;
 impl IncludeLoader for FsLoader {
     fn load(&self, path: &Path) -> Option<String> {
         let bytes = std::fs::read(path).ok()?;
-        Some(String::from_utf8_lossy(&bytes).into_owned())
+        Some(String::from_utf8_lossy(crate::front::source::without_bom(&bytes)).into_owned())
     }
 }
 

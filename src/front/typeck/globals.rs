@@ -26,8 +26,9 @@ impl Checker {
     }
 
     fn global(&mut self, space: VarSpace, d: &ast::Decl, dc: &ast::Declarator) {
-        if space == VarSpace::Plain && d.ty.func.is_some() {
-            // A host function pointer (`void (*handler)(int)`): an error only where device code uses it.
+        // A host function pointer (`void (*handler)(int)`), or a host variable that cannot be a constant (of any
+        // type, the runtime's handles too: `cudaEvent_t start, stop;`): an error only where device code uses it.
+        if space == VarSpace::Plain && (d.ty.func.is_some() || !d.ty.is_const) {
             self.global_scope.insert(dc.name.name.clone(), Binding::HostVar(dc.name.span));
             return;
         }
@@ -39,19 +40,14 @@ impl Checker {
             let constant = d.ty.is_const && dc.dims.is_empty() && !dc.open_size && ty.scalar().is_some();
             match (&dc.init, constant) {
                 (Some(init), true) => {
+                    // Checked quietly: an initialiser device code cannot evaluate (`imin(32, n)`, a host call)
+                    // makes a host variable C++ initialises when the program starts, as nvcc's does.
+                    let errors = self.diags.len();
                     let v = self.expr(init);
                     let v = self.convert(v, &ty, "initialiser");
                     if v.ty.is_error() || self.const_bits(&v).is_none() {
-                        if !v.ty.is_error() {
-                            self.err(
-                                Diagnostic::new(
-                                    ErrorCode::Type,
-                                    init.span,
-                                    "a file-scope constant needs a constant value",
-                                )
-                                .label("not known at compile time"),
-                            );
-                        }
+                        self.diags.truncate(errors);
+                        self.global_scope.insert(dc.name.name.clone(), Binding::HostVar(dc.name.span));
                         return;
                     }
                     let id = self.constants.len() as u32;

@@ -47,7 +47,7 @@ impl Interp<'_> {
     /// Runs a runtime call with its evaluated arguments.
     pub(in crate::host) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
         let line = self.line(e.span);
-        if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay) {
+        if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay | Api::ClockGetTime) {
             return self.timing(api, v, e);
         }
         if !matches!(api, Api::GetLastError | Api::PeekAtLastError | Api::GetErrorString | Api::GetErrorName) {
@@ -126,6 +126,14 @@ impl Interp<'_> {
             Api::SetDevice => self.status(if v[0] == 0 { SUCCESS } else { INVALID_DEVICE }),
             Api::GetDevice | Api::GetCacheConfig => {
                 self.out_param(v[0], 4, 0, e)?;
+                self.status(SUCCESS)
+            }
+            Api::GetStreamPriorityRange => {
+                for (at, value) in [(v[0], 0u64), (v[1], -5i32 as u32 as u64)] {
+                    if at != 0 {
+                        self.out_param(at, 4, value, e)?;
+                    }
+                }
                 self.status(SUCCESS)
             }
             Api::GetSharedMemConfig => {

@@ -92,6 +92,7 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "cudaGetDevice" => s(Api::GetDevice, vec![ptr()], vec![]),
         "cudaDeviceGetSharedMemConfig" => s(Api::GetSharedMemConfig, vec![ptr()], vec![]),
         "cudaDeviceGetCacheConfig" => s(Api::GetCacheConfig, vec![ptr()], vec![]),
+        "cudaDeviceGetStreamPriorityRange" => s(Api::GetStreamPriorityRange, vec![ptr(), ptr()], vec![]),
         "cudaGetDeviceCount" => s(Api::GetDeviceCount, vec![ptr()], vec![]),
         "cudaGetDeviceProperties" | "cudaGetDeviceProperties_v2" => {
             s(Api::GetDeviceProperties, vec![ptr(), int.clone()], vec![])
@@ -121,6 +122,7 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "clock" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Clock, vec![], vec![]) },
         "time" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Time, vec![ptr()], vec![]) },
         "gettimeofday" => s(Api::GetTimeOfDay, vec![ptr(), ptr()], vec![0]),
+        "clock_gettime" => s(Api::ClockGetTime, vec![int.clone(), ptr()], vec![]),
         _ => return None,
     })
 }
@@ -152,6 +154,12 @@ pub fn constant(name: &str) -> Option<(u64, Type)> {
         "cudaDeviceScheduleAuto" => 0,
         "cudaDeviceMapHost" => 8,
         "CLOCKS_PER_SEC" => return Some((1_000_000, Type::Scalar(Scalar::I64))),
+        // `<time.h>`'s clocks, Linux's numbers: `clock_gettime` reads the virtual clock for each.
+        "CLOCK_REALTIME" => 0,
+        "CLOCK_MONOTONIC" => 1,
+        "CLOCK_PROCESS_CPUTIME_ID" => 2,
+        "CLOCK_THREAD_CPUTIME_ID" => 3,
+        "CLOCK_MONOTONIC_RAW" => 4,
         "cudaStreamLegacy" | "cudaStreamPerThread" | "cudaStreamPerThread_v2" => {
             return Some((if name == "cudaStreamLegacy" { 1 } else { 2 }, Type::Scalar(Scalar::U64)));
         }
@@ -177,6 +185,7 @@ pub fn named_type(name: &str) -> Option<Type> {
         "cudaDeviceProp" => Type::Struct(super::props::prop_struct()),
         "timeval" => Type::Struct(timeval()),
         "timezone" => Type::Struct(timezone()),
+        "timespec" => Type::Struct(timespec()),
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
         "ofstream" => Type::Struct(ofstream_type()),
@@ -251,6 +260,16 @@ pub fn timeval() -> Arc<StructDef> {
     DEF.get_or_init(|| {
         let long = Type::Scalar(Scalar::I64);
         Arc::new(StructDef::new("timeval", vec![("tv_sec".into(), long.clone()), ("tv_usec".into(), long)], 8))
+    })
+    .clone()
+}
+
+/// `struct timespec { time_t tv_sec; long tv_nsec; }`.
+pub fn timespec() -> Arc<StructDef> {
+    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+    DEF.get_or_init(|| {
+        let long = Type::Scalar(Scalar::I64);
+        Arc::new(StructDef::new("timespec", vec![("tv_sec".into(), long.clone()), ("tv_nsec".into(), long)], 8))
     })
     .clone()
 }

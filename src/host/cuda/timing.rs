@@ -177,6 +177,12 @@ impl Interp<'_> {
                 }
                 t
             }
+            Api::ClockGetTime => {
+                let now = self.now_ns();
+                self.out_param(v[1], 8, EPOCH_S + now / 1_000_000_000, e)?;
+                self.out_param(v[1].wrapping_add(8), 8, now % 1_000_000_000, e)?;
+                0
+            }
             Api::GetTimeOfDay => {
                 let now = self.now_ns();
                 self.out_param(v[0], 8, EPOCH_S + now / 1_000_000_000, e)?;
