@@ -493,6 +493,8 @@ pub struct Kernel {
     pub name: String,
     pub params: Vec<Param>,
     pub shared: Vec<SharedArray>,
+    /// Whether a load or store is part of a vector access ([`VecPart`]): the traffic counts look only then.
+    pub vec_parts: bool,
     pub instrs: Vec<Instr>,
     /// Source span of each instruction.
     pub spans: Vec<Span>,
@@ -538,6 +540,9 @@ impl Kernel {
     /// The vector part of the load or store at `pc` ([`VecPart::Alone`] for any other instruction).
     #[inline]
     pub fn vec_part(&self, pc: Pc) -> VecPart {
+        if !self.vec_parts {
+            return VecPart::Alone;
+        }
         match self.instrs.get(pc.0 as usize) {
             Some(Instr::Load { part, .. } | Instr::Store { part, .. }) => *part,
             _ => VecPart::Alone,
