@@ -12,13 +12,6 @@ use serde_json::Value;
 /// Differences from Nsight's counts, explained: (variant, count, why).
 const EXPLAINED: &[(&str, &str, &str)] = &[
     (
-        "float2",
-        "global",
-        "nvcc loads and stores a float2 with one 64-bit access (LDG.64/STG.64: one request, 8 sectors per warp); \
-         warpdbg's IR accesses each 4-byte field separately (two requests of 8 sectors each)",
-    ),
-    ("float4", "global", "as float2, with 128-bit accesses: one request on the GPU, four in warpdbg"),
-    (
         "tiled",
         "shared",
         "nvcc reads the tile's row with 128-bit shared loads (LDS.128) after unrolling the inner loop: fewer \

@@ -443,6 +443,13 @@ pub enum Intrinsic {
         bytes: u32,
         write: bool,
     },
+    /// The address (the argument, its value) of one field of a built-in vector type's whole access (`float4 v =
+    /// in[i]`), which the GPU makes as one 64- or 128-bit access: `first` at the vector's own address, of
+    /// `bytes` in all. Only the lowering of a load or store through it reads it (`ir::VecPart`).
+    VectorPart {
+        bytes: u32,
+        first: bool,
+    },
     /// The index (first argument) into local array `GlobalId(global)` (at the second), checked.
     CheckIndex {
         global: u32,

@@ -23,6 +23,16 @@ mod switch;
 
 use fold::const_bool;
 
+/// The address of a load or store and its part of a vector access (`Intrinsic::VectorPart` around it).
+fn vec_part(ptr: &t::Expr) -> (&t::Expr, VecPart) {
+    match &ptr.kind {
+        E::Intrinsic(Intrinsic::VectorPart { bytes, first }, args) if args.len() == 1 => {
+            (&args[0], if *first { VecPart::First { bytes: *bytes as u8 } } else { VecPart::Rest })
+        }
+        _ => (ptr, VecPart::Alone),
+    }
+}
+
 /// Bound on a kernel's size after inlining, so a call tree that doubles at every level cannot exhaust memory.
 const MAX_INSTRS: usize = 1 << 20;
 
@@ -330,9 +340,10 @@ impl<'p> Lowerer<'p> {
             E::Const(bits) => Operand::Imm(*bits),
             E::Local(l) => Operand::Reg(self.local_reg(*l)),
             E::Load(ptr) => {
+                let (ptr, part) = vec_part(ptr);
                 let addr = self.expr(ptr);
                 let dst = self.temp(ty);
-                self.emit(Instr::Load { ty, dst, addr }, span);
+                self.emit(Instr::Load { ty, dst, addr, part }, span);
                 Operand::Reg(dst)
             }
             E::Special(which) => {
@@ -436,9 +447,10 @@ impl<'p> Lowerer<'p> {
                     Operand::Reg(reg)
                 }
                 Place::Mem(ptr) => {
+                    let (ptr, part) = vec_part(ptr);
                     let addr = self.expr(ptr);
                     let v = self.expr(value);
-                    self.emit(Instr::Store { ty, addr, src: v }, span);
+                    self.emit(Instr::Store { ty, addr, src: v, part }, span);
                     v
                 }
             },
@@ -567,9 +579,9 @@ impl<'p> Lowerer<'p> {
             Place::Mem(ptr) => {
                 let addr = self.expr(ptr);
                 let old = self.temp(ty);
-                self.emit(Instr::Load { ty, dst: old, addr }, span);
+                self.emit(Instr::Load { ty, dst: old, addr, part: VecPart::Alone }, span);
                 let new = f(self, Operand::Reg(old));
-                self.emit(Instr::Store { ty, addr, src: new }, span);
+                self.emit(Instr::Store { ty, addr, src: new, part: VecPart::Alone }, span);
                 (Operand::Reg(old), new)
             }
         }
@@ -610,6 +622,8 @@ impl<'p> Lowerer<'p> {
             }
             Intrinsic::ThreadFence => Instr::Fence,
             Intrinsic::CheckAlign { align, bytes, write } => Instr::CheckAlign { addr: arg(0), align, bytes, write },
+            // (Read by the load or store it is the address of; anywhere else, only its value.)
+            Intrinsic::VectorPart { .. } => return arg(0),
             Intrinsic::CheckIndex { global } => {
                 let g = &self.program.globals[global as usize];
                 let (len, elem_size) = match &g.ty {

@@ -175,6 +175,21 @@ pub enum Counter {
     Barrier(BarrierReduce),
 }
 
+/// Which part of a built-in vector type's access (`float2`, `float4`, `int4`, `double2`, ...) a load or store
+/// is. The GPU moves the whole vector in one 64- or 128-bit access (`LDG.E.128`: one request, 16 bytes a
+/// lane); the IR accesses it field by field, so the faults, races and uninitialised reads see every byte, and
+/// the global traffic counts the first field's access as the vector's request and the others as none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VecPart {
+    /// A scalar access of its own.
+    #[default]
+    Alone,
+    /// The first field (at the vector's address) of a vector of `bytes` (its size: 2 to 16).
+    First { bytes: u8 },
+    /// A later field: its bytes belong to the first field's request.
+    Rest,
+}
+
 /// What source construct a conditional branch comes from (for metrics and explanations).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BranchKind {
@@ -258,11 +273,13 @@ pub enum Instr {
         ty: Ty,
         dst: Reg,
         addr: Operand,
+        part: VecPart,
     },
     Store {
         ty: Ty,
         addr: Operand,
         src: Operand,
+        part: VecPart,
     },
     /// Returns the old value; `b` is the new value of a compare-and-swap, unused otherwise.
     Atomic {
@@ -476,6 +493,8 @@ pub struct Kernel {
     pub name: String,
     pub params: Vec<Param>,
     pub shared: Vec<SharedArray>,
+    /// Whether a load or store is part of a vector access ([`VecPart`]): the traffic counts look only then.
+    pub vec_parts: bool,
     pub instrs: Vec<Instr>,
     /// Source span of each instruction.
     pub spans: Vec<Span>,
@@ -516,6 +535,18 @@ impl Kernel {
 
     pub fn line(&self, pc: Pc) -> u32 {
         self.lines.get(pc.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// The vector part of the load or store at `pc` ([`VecPart::Alone`] for any other instruction).
+    #[inline]
+    pub fn vec_part(&self, pc: Pc) -> VecPart {
+        if !self.vec_parts {
+            return VecPart::Alone;
+        }
+        match self.instrs.get(pc.0 as usize) {
+            Some(Instr::Load { part, .. } | Instr::Store { part, .. }) => *part,
+            _ => VecPart::Alone,
+        }
     }
 
     /// Whether register `r`'s variable is in scope at `pc` (the source's block scoping: from its declaration

@@ -97,6 +97,15 @@ fn imm(o: Operand, ty: Ty, names: &[String]) -> String {
     }
 }
 
+/// A vector access's mark after the type: `.v16` on its first field, `.v` on the others.
+fn vec_part(p: VecPart) -> String {
+    match p {
+        VecPart::Alone => String::new(),
+        VecPart::First { bytes } => format!(".v{bytes}"),
+        VecPart::Rest => ".v".into(),
+    }
+}
+
 fn special_name(s: Special) -> String {
     let (name, axis) = match s {
         Special::ThreadIdx(a) => ("threadIdx", a),
@@ -136,8 +145,12 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
         }
         Instr::Special { dst, which } => format!("{} = {}", r(dst), special_name(*which)),
         Instr::SharedAddr { dst, array } => format!("{} = &shared {}", r(dst), k.shared[*array as usize].name),
-        Instr::Load { ty, dst, addr } => format!("{} = load.{} [{}]", r(dst), ty.name(), o(addr, Ty::Ptr)),
-        Instr::Store { ty, addr, src } => format!("store.{} [{}], {}", ty.name(), o(addr, Ty::Ptr), o(src, *ty)),
+        Instr::Load { ty, dst, addr, part } => {
+            format!("{} = load.{}{} [{}]", r(dst), ty.name(), vec_part(*part), o(addr, Ty::Ptr))
+        }
+        Instr::Store { ty, addr, src, part } => {
+            format!("store.{}{} [{}], {}", ty.name(), vec_part(*part), o(addr, Ty::Ptr), o(src, *ty))
+        }
         Instr::Atomic { op, ty, dst, addr, a, b } => {
             let extra = if matches!(op, crate::front::tast::AtomicOp::Cas) {
                 format!(", {}", o(b, *ty))

@@ -211,8 +211,8 @@ impl Program {
                 Err(_) => Op::General,
             },
             Instr::Special { dst, which } => Op::Special { d: dst.0, which },
-            Instr::Load { ty, dst, addr } => Op::Load { size: ty.size() as u8, d: dst.0, addr: self.row(addr) },
-            Instr::Store { ty, addr, src } => {
+            Instr::Load { ty, dst, addr, .. } => Op::Load { size: ty.size() as u8, d: dst.0, addr: self.row(addr) },
+            Instr::Store { ty, addr, src, .. } => {
                 Op::Store { size: ty.size() as u8, addr: self.row(addr), src: self.row(src) }
             }
             Instr::Jump { target } => Op::Jump(target),

@@ -12,6 +12,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::ir::VecPart;
+
 /// Bytes in a sector, the unit global memory moves in.
 pub const SECTOR_BYTES: u64 = 32;
 
@@ -126,6 +128,34 @@ impl WarpAccess {
     pub fn gather(&mut self, op: GlobalOp, addrs: &[u64; 32], size: u32, mask: u32) {
         (self.op, self.size, self.mask, self.elems) = (Some(op), size, mask, None);
         self.addrs = *addrs;
+    }
+
+    /// Makes this field access of a vector type (`part`) the request the GPU makes: the first field's lanes
+    /// ask for the whole vector (one 64- or 128-bit access); a later field's bytes were in that request, and
+    /// it makes none (false).
+    #[inline(always)]
+    pub fn as_vector(&mut self, part: VecPart) -> bool {
+        match part {
+            VecPart::Alone => true,
+            VecPart::Rest => false,
+            VecPart::First { bytes } => {
+                self.widen(bytes as u32);
+                true
+            }
+        }
+    }
+
+    /// Each lane asks for `size` bytes from its address (a vector's first field's: from the vector's).
+    #[inline(never)]
+    fn widen(&mut self, size: u32) {
+        if self.elems.is_some() {
+            // Lane addresses before the size changes (consecutive elements are counted in the size).
+            for l in crate::sim::lane_mask::LaneMask(self.mask).iter() {
+                self.addrs[l as usize] = self.addr(l);
+            }
+            self.elems = None;
+        }
+        self.size = size;
     }
 
     #[inline(always)]

@@ -273,7 +273,10 @@ impl Checker {
             }
             Intrinsic::Math(f) => return self.math(f, name, args, span),
             // Made by the struct copies, never by name.
-            Intrinsic::CheckAlign { .. } | Intrinsic::CheckIndex { .. } | Intrinsic::Curand { .. } => {
+            Intrinsic::CheckAlign { .. }
+            | Intrinsic::CheckIndex { .. }
+            | Intrinsic::Curand { .. }
+            | Intrinsic::VectorPart { .. } => {
                 return Expr::error(span);
             }
         };

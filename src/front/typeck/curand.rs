@@ -135,7 +135,20 @@ impl Checker {
                 (CurandFn::Init(generator), ins, vec![])
             }
             Some(d) => {
-                let mut ins: Vec<Expr> = places.iter().map(|(p, t)| read(p, t, span)).collect();
+                // A state in memory is read once, into registers, as the GPU does: each output word's
+                // instruction then reads the registers, not the memory again.
+                let mut ins = vec![];
+                for (k, (p, t)) in places.iter().enumerate() {
+                    ins.push(match p {
+                        Place::Local(_) => read(p, t, span),
+                        Place::Mem(_) => {
+                            let id =
+                                self.new_local(&ast::Ident { name: format!("{}.in{k}", name.name), span }, t.clone());
+                            stmts.push(Stmt { kind: StmtKind::Init(id, Some(read(p, t, span))), span });
+                            Expr::new(ExprKind::Local(id), t.clone(), span)
+                        }
+                    });
+                }
                 for a in &args[1..] {
                     let v = self.expr(a);
                     ins.push(self.convert(v, &Type::FLOAT, "argument"));

@@ -289,11 +289,11 @@ impl Checker {
                 );
             }
             StructRef::Mem { addr, ty } => {
-                if let Some(c) = self.align_check(&addr, &ty, false, span) {
-                    out.push(c);
-                }
+                let check = self.align_check(&addr, &ty, false, span);
+                let whole = check.is_some().then(|| ty.size()).filter(|_| is_whole_vector(&ty));
+                out.extend(check);
                 for (_, off, lty) in flat {
-                    let field = field_addr(&addr, *off, lty, span);
+                    let field = vector_part(field_addr(&addr, *off, lty, span), *off, whole);
                     out.push(Expr::new(ExprKind::Load(Box::new(field)), lty.clone(), span));
                 }
             }
@@ -388,17 +388,36 @@ impl Checker {
                 leaves(&ty, "", 0, &mut flat);
                 let (checks, vals): (Vec<_>, Vec<_>) = values.into_iter().partition(|v| v.ty == Type::Void);
                 out.extend(checks.into_iter().map(expr_stmt));
-                if let Some(c) = self.align_check(&addr, &ty, true, span) {
-                    out.push(expr_stmt(c));
-                }
+                let check = self.align_check(&addr, &ty, true, span);
+                let whole = check.is_some().then(|| ty.size()).filter(|_| is_whole_vector(&ty));
+                out.extend(check.map(expr_stmt));
                 for ((_, off, t), v) in flat.iter().zip(vals) {
-                    let place = Place::Mem(Box::new(field_addr(&addr, *off, t, span)));
+                    let place = Place::Mem(Box::new(vector_part(field_addr(&addr, *off, t, span), *off, whole)));
                     out.push(expr_stmt(Expr::new(ExprKind::Assign(place, Box::new(v)), t.clone(), span)));
                 }
             }
         }
         out
     }
+}
+
+/// Whether `ty` is a built-in vector type the GPU loads and stores in one access (`float2`, `int4`,
+/// `double2`, `char4`, ...: two or four fields, aligned as its size, at most 16 bytes). A cuRAND state or a
+/// 32-byte `double4` takes several accesses.
+fn is_whole_vector(ty: &Type) -> bool {
+    let Some(s) = ty.as_struct() else { return false };
+    s.align == ty.size()
+        && ty.size() <= 16
+        && vector_type(&s.name).is_some_and(|v| v.fields.len() == s.fields.len())
+        && !is_curand_state(ty)
+}
+
+/// Field address `field` (at `off`) of a vector type's whole access of `whole` bytes, marked as its part (the
+/// GPU makes one 64- or 128-bit access of it); as it is for any other struct (`whole`: None).
+fn vector_part(field: Expr, off: u32, whole: Option<u32>) -> Expr {
+    let Some(bytes) = whole else { return field };
+    let (ty, span) = (field.ty.clone(), field.span);
+    Expr::new(ExprKind::Intrinsic(Intrinsic::VectorPart { bytes, first: off == 0 }, vec![field]), ty, span)
 }
 
 fn flatten_list<'a>(items: &'a [ast::Expr], out: &mut Vec<&'a ast::Expr>) {

@@ -112,10 +112,14 @@ impl Lowerer<'_> {
             }
         }
         let lines = spans.iter().map(|s| if *s == Span::default() { 0 } else { self.line_of(*s, sources) }).collect();
+        let vec_parts = instrs
+            .iter()
+            .any(|i| matches!(i, Instr::Load { part: VecPart::Rest, .. } | Instr::Store { part: VecPart::Rest, .. }));
         Kernel {
             name,
             params,
             shared: self.shared,
+            vec_parts,
             instrs,
             spans,
             lines,

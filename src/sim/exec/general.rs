@@ -130,19 +130,20 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 ctx.set(*dst, l, addr);
             }
         }
-        Instr::Load { ty, dst, addr }
+        Instr::Load { ty, dst, addr, .. }
             if ctx.par.is_some()
                 && (load_elems(ctx, act!(), ty.size(), *dst, *addr)
                     || load_gather(ctx, act!(), ty.size(), *dst, *addr)) => {}
-        Instr::Store { ty, addr, src } if ctx.par.is_some() && store_elems(ctx, act!(), ty.size(), *addr, *src) => {}
-        Instr::Load { ty, dst, addr } => {
+        Instr::Store { ty, addr, src, .. } if ctx.par.is_some() && store_elems(ctx, act!(), ty.size(), *addr, *src) => {
+        }
+        Instr::Load { ty, dst, addr, .. } => {
             for l in mask.iter() {
                 let a = ctx.get(*addr, l);
                 let v = ctx.load(a, *ty, l, AccessKind::Read)?;
                 ctx.set(*dst, l, v);
             }
         }
-        Instr::Store { ty, addr, src } => {
+        Instr::Store { ty, addr, src, .. } => {
             for l in mask.iter() {
                 let (a, v) = (ctx.get(*addr, l), ctx.get(*src, l));
                 ctx.store(a, *ty, v, l, AccessKind::Write)?;

@@ -59,7 +59,7 @@ impl Machine {
             let warp = block.linear * self.launch.warps_per_block() + w as u64;
             let store = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. } | Instr::Atomic { .. });
             self.metrics.banks.record(line, warp, &ctx.shared_accesses, store);
-            if r.is_ok() {
+            if r.is_ok() && !ctx.global_access.is_empty() && ctx.global_access.as_vector(kernel.vec_part(pc)) {
                 self.metrics.traffic.record(line, block.linear, warp, &ctx.global_access);
             }
             ctx.shared_accesses.clear();

@@ -82,7 +82,9 @@ pub(super) fn after_general(
         ctx.shared_accesses.clear();
     }
     if !ctx.global_access.is_empty() {
-        metrics.traffic.record(line, ctx.block_idx.linear_in(ctx.grid_dim), warp, &ctx.global_access);
+        if ctx.global_access.as_vector(ctx.kernel.vec_part(pc)) {
+            metrics.traffic.record(line, ctx.block_idx.linear_in(ctx.grid_dim), warp, &ctx.global_access);
+        }
         ctx.global_access.clear();
     }
     ctx.notes.is_empty() || keep_uninit_reads(&mut ctx.notes, uninit, line, warp, ctx.block_dim.count().div_ceil(32))
