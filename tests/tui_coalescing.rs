@@ -44,8 +44,8 @@ fn the_view_shows_the_selected_warps_next_request_sector_by_sector() {
     // `C` again brings the divergence metrics back, with each line's memory efficiency.
     t.press("C");
     let screen = t.text();
-    assert!(!t.app.coalescing_view && screen.contains("branch efficiency"), "{screen}");
-    assert!(screen.contains("gld / gst eff.    40.0% / 100.0%"), "{screen}");
+    assert!(!t.app.coalescing_view && screen.contains("│branch_efficiency ·  "), "{screen}");
+    assert!(screen.contains("│gld_efficiency                        40.00% "), "{screen}");
 }
 
 #[test]
@@ -80,19 +80,42 @@ block 0 warp 0, next: load of 4 bytes on line 9
     assert_eq!(text, want);
     let out = common::warpdbg(&["view", KERNEL, "--steps", "1e9", "--pane", "metrics", "--size", "60x10"]);
     let text = String::from_utf8(out.stdout).expect("UTF-8");
+    // The kernel has no branch (branch_efficiency `·`) and its stride-4 load on line 9 moves four times the
+    // bytes it uses; `run` prints the same figures.
     let want = "\
 Metrics
-branch efficiency 100.00%
+divergence
+branch_efficiency ·
+inst_per_warp     10.00
 branches          0 (0 divergent)
 divergent warps   0 of 1
 threads / instr   32.00
 warp instructions 10
-gld / gst eff.    40.0% / 100.0%
-sectors / req     10.00 / 4.00
- line  branches divergent   warps mem eff.
-    8         ·         ·       ·   100.0%
-    9         ·         ·       ·    25.0%
-   10         ·         ·       ·   100.0%
+memory
+gld_efficiency                        40.00%
+gst_efficiency                        100.00%
+gld_transactions_per_request          10.00
+gst_transactions_per_request          4.00
+gld_throughput                        1.1GB/s
+gst_throughput                        0.2GB/s
+shared_load_transactions_per_request  ·
+shared_store_transactions_per_request ·
+dram_read_write_bytes                 640B
+occupancy & time
+time (virtual)     3.17 us
+limiter            latency-bound
+achieved_occupancy 0.016
+occupancy          1.6% of 50.0%
+blocks / SM        32, by blocks
+registers          ~24 / thread
+waves              1
+per line
+line inst br. b.eff dw req   s/r    eff wf/r
+  ▶7    1   ·     ·  ·   ·     ·      ·    ·
+   8    2   ·     ·  ·   1  4.00 100.0%    ·
+   9    3   ·     ·  ·   1 16.00  25.0%    ·
+  10    3   ·     ·  ·   1  4.00 100.0%    ·
+  11    1   ·     ·  ·   ·     ·      ·    ·
 ";
     assert_eq!(text, want);
 }

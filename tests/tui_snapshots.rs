@@ -581,7 +581,7 @@ fn check_action(key: &str, action: Action) {
             assert!(t.app.bank_view, "{what}");
             assert!(t.text().contains("shared banks (0 conflicts)"), "{what}");
             t.press(key);
-            assert!(!t.app.bank_view && t.text().contains("branch efficiency"), "{what}: pressed again closes it");
+            assert!(!t.app.bank_view && t.text().contains("branch_efficiency"), "{what}: pressed again closes it");
         }
         Action::CoalescingView => {
             t.press(key);
@@ -593,7 +593,7 @@ fn check_action(key: &str, action: Action) {
             assert!(t.app.coalescing_view && !t.app.bank_view, "{what}");
             t.press(key);
             assert!(
-                !t.app.coalescing_view && t.text().contains("branch efficiency"),
+                !t.app.coalescing_view && t.text().contains("branch_efficiency"),
                 "{what}: pressed again closes it"
             );
         }
@@ -958,24 +958,24 @@ fn metrics_rows(t: &Tui) -> Vec<String> {
 
 #[test]
 fn metrics_columns_fit_at_80_and_120_columns() {
-    // (screen width, a whole program's layout, the divergence view's rows, the bank view's first rows; then
-    // the coalescing view's): at 80 columns and in a program's narrow third at 120 the short labels and
-    // headers (the coalescing table without requests and sectors); every figure whole.
+    // (screen width, a whole program's layout, the figures' first rows, the bank view's first rows; then the
+    // coalescing view's): at 80 columns and in a program's narrow third at 120 the short labels and headers
+    // (the coalescing table without requests and sectors); every figure whole. (The per-line table's columns:
+    // tests/tui_metrics.rs.)
     let cases: [(u16, bool, &[&str], &[&str]); 3] = [
         (
             80,
             false,
             &[
+                "divergence",
                 "branch eff. 94.74%",
                 "branches    38 (2 div.)",
                 "div. warps  2 of 2",
                 "thr / instr 16.34",
                 "warp instrs 380",
-                "ld/st eff.  42.1% / ·",
-                "sect./req   4.75 / ·",
-                "line br. div. warps   mem",
-                "  21   2    2     2     ·",
-                "  25   ·    ·     · 42.1%",
+                "memory",
+                "gld eff.     42.11%",
+                "gld sect/req 4.75",
             ],
             &[
                 "line acc. wfs confl. worst",
@@ -989,12 +989,10 @@ fn metrics_columns_fit_at_80_and_120_columns() {
             120,
             false,
             &[
-                "branch efficiency 94.74%",
+                "branch_efficiency 94.74%",
                 "branches          38 (2 divergent)",
-                "gld / gst eff.    42.1% / ·",
-                " line  branches divergent   warps mem eff.",
-                "   21         2         2       2        ·",
-                "   25         ·         ·       ·    42.1%",
+                "gld_efficiency                        42.11%",
+                "gld_transactions_per_request          4.75",
             ],
             &[
                 " line accesses wavefronts conflicts  worst",
@@ -1010,10 +1008,8 @@ fn metrics_columns_fit_at_80_and_120_columns() {
                 "branch eff. 64.71%",
                 "branches    2176 (768 div.)",
                 "div. warps  128 of 128",
-                "ld/st eff.  25.1% / 25.0%",
-                "line  br. div. warps   mem",
-                "  34  896  736   128     ·",
-                "  35    ·    ·     · 25.2%",
+                "gld eff.     25.10%",
+                "gst eff.     25.00%",
             ],
             &["line acc. wfs confl. worst", "no shared-memory accesses", "yet"],
         ),

@@ -150,5 +150,5 @@ fn the_bank_view_counts_wavefronts_and_shows_the_lane_to_bank_matrix() {
     assert!(screen.contains("│    0     2  0,16 ") && screen.contains("│    2     2  1,17 "), "{screen}");
     // `K` again brings the divergence metrics back.
     t.press("K");
-    assert!(t.text().contains("branch efficiency") && !t.text().contains("shared banks"), "{}", t.text());
+    assert!(t.text().contains("branch_efficiency") && !t.text().contains("shared banks"), "{}", t.text());
 }

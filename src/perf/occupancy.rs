@@ -52,7 +52,11 @@ pub fn registers_per_thread(kernel: &Kernel) -> u32 {
 
 /// The occupancy of `blocks` blocks of `threads` threads, each using `shared` bytes of shared memory.
 pub fn occupancy(dev: &Device, kernel: &Kernel, blocks: u64, threads: u64, shared: u64) -> Occupancy {
-    let regs = registers_per_thread(kernel);
+    occupancy_with(dev, registers_per_thread(kernel), blocks, threads, shared)
+}
+
+/// [`occupancy`] with `regs` registers per thread (nvcc's, where a recording has them).
+pub fn occupancy_with(dev: &Device, regs: u32, blocks: u64, threads: u64, shared: u64) -> Occupancy {
     let warps = threads.div_ceil(32).max(1);
     // Registers are allocated per warp in units of 256.
     let regs_per_warp = (regs as u64 * 32).next_multiple_of(256);

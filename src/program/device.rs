@@ -314,7 +314,8 @@ impl<'a> SimDevice<'a> {
                 (m, o)
             }
         };
-        let ns = crate::perf::kernel_time(&crate::perf::Device::of(m.launch.mode), &m).total_ns;
+        let time = crate::perf::kernel_time(&crate::perf::Device::of(m.launch.mode), &m);
+        let ns = time.total_ns;
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
         let mut text = format!(
             "warpdbg: launch {}: {}<<<{}, {}>>> at {}: {} after {} steps\n",
@@ -359,7 +360,7 @@ impl<'a> SimDevice<'a> {
         if let Some(p) = &shown {
             text.push_str(&p.text);
         }
-        let end = report::LaunchEnd { ns, code, printed: shown.map(|p| p.json) };
+        let end = report::LaunchEnd { time, code, printed: shown.map(|p| p.json) };
         let json = self.json.map(|detail| report::launch_json(&m, &outcome, req, end, detail, before.as_deref()));
         self.launches.push(LaunchRecord {
             index: req.index,

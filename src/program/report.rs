@@ -17,7 +17,8 @@ use crate::sim::{Allocation, Machine, MemoryDetail, Outcome};
 /// How a launch that ran ended, beyond its machine: its virtual duration, the CUDA error it gave, and the
 /// `--print` expressions evaluated in its stopped warp.
 pub struct LaunchEnd {
-    pub ns: u64,
+    /// The timing model's estimate, computed once for virtual time and the report.
+    pub time: crate::perf::KernelTime,
     pub code: Option<u32>,
     pub printed: Option<Value>,
 }
@@ -31,7 +32,7 @@ pub fn launch_json(
     detail: MemoryDetail,
     before: Option<&[Allocation]>,
 ) -> Vec<u8> {
-    let LaunchEnd { ns, code, printed } = end;
+    let LaunchEnd { time, code, printed } = end;
     let mut entries = crate::sim::report::summary(m, outcome);
     if let Some(p) = printed {
         entries.insert("printed".into(), p);
@@ -39,8 +40,8 @@ pub fn launch_json(
     entries.insert("launch".into(), json!(req.index));
     entries.insert("host_line".into(), json!(req.line));
     entries.insert("config".into(), json!(req.config()));
-    entries.insert("duration_ns".into(), json!(ns));
-    entries.extend(crate::perf::report::json_entries(m));
+    entries.insert("duration_ns".into(), json!(time.total_ns));
+    entries.extend(crate::perf::report::profile_json(&crate::perf::report::Profile::with_time(m, time)));
     if let Some(p) = req.parent {
         entries.insert("parent_launch".into(), json!(p));
     }

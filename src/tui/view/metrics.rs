@@ -1,5 +1,7 @@
-//! The metrics pane: Nsight-style divergence figures for the run so far (with the global-memory efficiency
-//! of loads and stores once there are requests), and per line its branch counts and memory efficiency.
+//! The metrics pane: for the run so far, the metrics students meet by their nvprof names (with Nsight
+//! Compute's where the pane has room), grouped as divergence, memory, and occupancy and time (the timing
+//! model's estimate and what bounds it), all from `perf`'s [`Profile`] as `run` prints them; then per source
+//! line the figures of Nsight Compute's source view.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,9 +9,11 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::{pane_block, paragraph};
+use crate::perf::Limiter;
+use crate::perf::named::{Group, NamedMetric, line_figures};
+use crate::perf::report::Profile;
 use crate::sim::format_ranges;
 use crate::sim::inspect::bank_matrix;
-use crate::sim::traffic::Requests;
 use crate::tui::app::{App, Pane};
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
@@ -19,91 +23,177 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     frame.render_widget(paragraph(out, pane_block(app, Pane::Metrics, title), Style::default()), area);
 }
 
-/// The pane's title (after "Metrics · ") and all its rows, `width` columns wide: the divergence figures, or
+/// The pane's title (after "Metrics · ") and all its rows, `width` columns wide: the figures by group, or
 /// the bank view (the coalescing view is `coalescing.rs`'s).
 pub fn lines(app: &App, width: usize) -> (String, Vec<Line<'static>>) {
     if app.bank_view {
         return bank_lines(app, width);
     }
     let t = &app.theme;
-    let mt = &app.session.machine.metrics;
-    let (ld, st, _) = mt.traffic.totals();
-    let pre_volta = app.session.mode() == crate::front::launch::Mode::PreVolta;
-    // The figures, with long labels where they fit and short ones (and "div.") in a narrow pane.
-    let figures = |short: bool| {
-        let mut rows = vec![
-            (["branch efficiency", "branch eff."], format!("{:.2}%", mt.branch_efficiency())),
-            (
-                ["branches", "branches"],
-                format!("{} ({} {})", mt.branches, mt.divergent_branches, if short { "div." } else { "divergent" }),
-            ),
-            (["divergent warps", "div. warps"], format!("{} of {}", mt.divergent_warps, mt.warps)),
-            (["threads / instr", "thr / instr"], format!("{:.2}", mt.threads_per_instruction())),
-            (["warp instructions", "warp instrs"], mt.warp_instructions.to_string()),
-        ];
-        if pre_volta {
-            rows.push((["max stack depth", "stack depth"], mt.max_stack_depth.to_string()));
-        }
-        // The kernel's global-memory totals, loads / stores (nvprof's gld_ and gst_efficiency, and
-        // transactions per request), once it made requests.
-        if ld.requests + st.requests > 0 {
-            let both = |f: &dyn Fn(&Requests) -> String| {
-                [ld, st].map(|r| if r.requests > 0 { f(&r) } else { "·".to_string() }).join(" / ")
-            };
-            rows.push((["gld / gst eff.", "ld/st eff."], both(&|r| format!("{:.1}%", r.efficiency()))));
-            rows.push((["sectors / req", "sect./req"], both(&|r| format!("{:.2}", r.sectors_per_request()))));
-        }
-        rows.into_iter().map(|(k, v)| (k[usize::from(short)], v)).collect::<Vec<_>>()
-    };
-    let fits = |rows: &[(&str, String)], pad: usize| rows.iter().all(|(_, v)| pad + v.chars().count() <= width);
-    let (rows, pad) = if fits(&figures(false), 18) { (figures(false), 18) } else { (figures(true), 12) };
+    let m = &app.session.machine;
+    let ended = m.outcome().is_some();
     let mut out = vec![];
-    for (k, v) in rows {
-        // Still too wide: the value goes on the next row, under the values.
+    for (heading, rows) in groups(app, &Profile::of(m), ended) {
+        out.push(Line::styled(heading.to_string(), t.fg(t.title).add_modifier(Modifier::BOLD)));
+        out.extend(group_lines(app, &rows, width));
+    }
+    out.push(Line::styled("per line".to_string(), t.fg(t.title).add_modifier(Modifier::BOLD)));
+    out.extend(line_table(app, width));
+    (if ended { String::new() } else { "run so far".to_string() }, out)
+}
+
+/// One row of a group: its long and short labels, its value (long and short), and a metric's Nsight Compute
+/// name.
+struct Row {
+    label: [&'static str; 2],
+    value: [String; 2],
+    ncu: Option<&'static str>,
+}
+
+impl Row {
+    fn plain(label: [&'static str; 2], value: String) -> Row {
+        Row { label, value: [value.clone(), value], ncu: None }
+    }
+
+    fn named(n: &NamedMetric) -> Row {
+        Row { label: [n.nvprof, n.short], value: [n.value_text(), n.value_text()], ncu: Some(n.ncu) }
+    }
+}
+
+/// The figures in their groups: divergence, memory, occupancy and time. Every metric comes from `p`, the
+/// profile `run` prints; the counts beside them are the simulator's.
+fn groups(app: &App, p: &Profile, ended: bool) -> [(&'static str, Vec<Row>); 3] {
+    let mt = &app.session.machine.metrics;
+    let named = |g: Group| p.named.iter().filter(move |n| n.group == g).map(Row::named);
+    let mut divergence: Vec<Row> = named(Group::Divergence).collect();
+    // inst_per_warp, then the counts behind it and branch_efficiency.
+    divergence.rotate_left(1);
+    divergence.extend([
+        Row {
+            label: ["branches", "branches"],
+            value: ["divergent", "div."].map(|d| format!("{} ({} {d})", mt.branches, mt.divergent_branches)),
+            ncu: None,
+        },
+        Row::plain(["divergent warps", "div. warps"], format!("{} of {}", mt.divergent_warps, mt.warps)),
+        Row::plain(["threads / instr", "thr / instr"], format!("{:.2}", mt.threads_per_instruction())),
+        Row::plain(["warp instructions", "warp instrs"], mt.warp_instructions.to_string()),
+    ]);
+    if app.session.mode() == crate::front::launch::Mode::PreVolta {
+        divergence.push(Row::plain(["max stack depth", "stack depth"], mt.max_stack_depth.to_string()));
+    }
+    let (time, o) = (&p.time, &p.time.occupancy);
+    let limiter = match o.limiter {
+        Limiter::Blocks => "blocks",
+        Limiter::Warps => "warps",
+        Limiter::Registers => "registers",
+        Limiter::SharedMemory => "shared memory",
+    };
+    let mut occupancy = vec![
+        Row::plain(
+            if ended { ["time (virtual)", "time"] } else { ["time so far", "time so far"] },
+            format!("{:.2} us", time.total_ns as f64 / 1e3),
+        ),
+        Row::plain(["limiter", "limiter"], p.bound()),
+    ];
+    occupancy.extend(named(Group::Occupancy));
+    occupancy.extend([
+        Row {
+            label: ["occupancy", "occupancy"],
+            value: [" of ", "/"].map(|of| format!("{:.1}%{of}{:.1}%", o.achieved, o.theoretical)),
+            ncu: None,
+        },
+        Row::plain(["blocks / SM", "blocks/SM"], format!("{}, by {limiter}", o.blocks_per_sm)),
+        Row::plain(["registers", "registers"], format!("~{} / thread", o.registers_per_thread)),
+        Row::plain(["waves", "waves"], o.waves.to_string()),
+    ]);
+    [
+        ("divergence", divergence),
+        ("memory", named(Group::Memory).collect()),
+        (if ended { "occupancy & time" } else { "occupancy & time (so far)" }, occupancy),
+    ]
+}
+
+/// A group's rows, labels in a column: the long labels where every row fits `width`, else the short ones (a
+/// value still too wide goes on the next row); a metric's Nsight Compute name follows where the row has room.
+fn group_lines(app: &App, rows: &[Row], width: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let layout = |short: usize| {
+        let pad = rows.iter().map(|r| r.label[short].len()).max().unwrap_or(0) + 1;
+        (pad, rows.iter().all(|r| pad + r.value[short].chars().count() <= width))
+    };
+    let (short, pad) = match layout(0) {
+        (pad, true) => (0, pad),
+        _ => (1, layout(1).0),
+    };
+    // The Nsight Compute names in a column after the metrics' values.
+    let values = rows.iter().filter(|r| r.ncu.is_some()).map(|r| r.value[short].chars().count()).max().unwrap_or(0);
+    let mut out = vec![];
+    for r in rows {
+        let (k, v) = (r.label[short], &r.value[short]);
         if pad + v.chars().count() > width {
             out.push(Line::from(Span::styled(k.to_string(), t.dim())));
             out.push(Line::from(Span::styled(format!("{:pad$}{v}", ""), t.fg(t.foreground))));
-        } else {
-            out.push(Line::from(vec![
-                Span::styled(format!("{k:<pad$}"), t.dim()),
-                Span::styled(v, t.fg(t.foreground)),
-            ]));
+            continue;
         }
+        let mut spans =
+            vec![Span::styled(format!("{k:<pad$}"), t.dim()), Span::styled(v.to_string(), t.fg(t.foreground))];
+        if let Some(ncu) = r.ncu.filter(|n| pad + values + 2 + n.len() <= width) {
+            spans.push(Span::styled(format!("{:w$}  {ncu}", "", w = values - v.chars().count()), t.dim()));
+        }
+        out.push(Line::from(spans));
     }
-    // Lines with branches or global requests: the branch counts (`·` without branches) and the line's global
-    // efficiency (`·` without requests).
-    let mut per_line: std::collections::BTreeSet<u32> =
-        mt.per_line.values().filter(|l| l.branches > 0).map(|l| l.line).collect();
-    per_line.extend(mt.traffic.lines().map(|l| l.line));
-    let mut styles = vec![];
-    let cells: Vec<Vec<String>> = per_line
+    out
+}
+
+/// Per source line, as Nsight Compute's source view: warp-instructions executed, branches and branch
+/// efficiency, divergent warps, global requests, sectors per request and efficiency, shared wavefronts per
+/// request. A narrow pane drops the columns the others imply first; the source cursor's line is marked `▶`.
+fn line_table(app: &App, width: usize) -> Vec<Line<'static>> {
+    let t = &app.theme;
+    let figures = line_figures(&app.session.machine);
+    let dot = || "·".to_string();
+    let cells: Vec<Vec<String>> = figures
         .iter()
-        .map(|&n| {
-            let branches = mt.per_line.get(&n).filter(|l| l.branches > 0);
-            let mut row = vec![n.to_string()];
-            match branches {
-                Some(l) => row.extend([l.branches, l.divergent_branches, l.divergent_warps].map(|n| n.to_string())),
-                None => row.extend(["·", "·", "·"].map(String::from)),
-            }
-            let traffic = mt.traffic.line(n).map(|l| l.total());
-            row.push(traffic.map_or("·".to_string(), |r| format!("{:.1}%", r.efficiency())));
-            let wasteful = traffic.is_some_and(|r| r.efficiency() < 100.0);
-            let divergent = branches.is_some_and(|l| l.divergent_branches > 0);
-            styles.push(if divergent || wasteful { t.fg(t.reconvergence) } else { t.fg(t.foreground) });
-            row
+        .map(|f| {
+            let g = f.global;
+            vec![
+                if f.line == app.cursor { format!("▶{}", f.line) } else { f.line.to_string() },
+                f.warp_instructions.to_string(),
+                if f.branches > 0 { f.branches.to_string() } else { dot() },
+                f.branch_efficiency().map_or_else(dot, |e| format!("{e:.1}%")),
+                if f.branches > 0 { f.divergent_warps.to_string() } else { dot() },
+                g.map_or_else(dot, |r| r.requests.to_string()),
+                g.map_or_else(dot, |r| format!("{:.2}", r.sectors_per_request())),
+                g.map_or_else(dot, |r| format!("{:.1}%", r.efficiency())),
+                f.shared_wavefronts_per_request().map_or_else(dot, |w| format!("{w:.2}")),
+            ]
         })
         .collect();
-    let (head, body) = table(
-        &[["line", "line"], ["branches", "br."], ["divergent", "div."], ["warps", "warps"], ["mem eff.", "mem"]],
-        &[5, 9, 9, 7, 8],
-        &cells,
-        width,
-    );
-    out.push(Line::styled(head, t.dim().add_modifier(Modifier::UNDERLINED)));
-    for (style, row) in styles.into_iter().zip(body) {
+    let heads = [
+        ["line", "line"],
+        ["warp inst.", "inst"],
+        ["branches", "br."],
+        ["br. eff.", "b.eff"],
+        ["div. warps", "dw"],
+        ["gl. req.", "req"],
+        ["sect/req", "s/r"],
+        ["mem eff.", "eff"],
+        ["sh. wf/req", "wf/r"],
+    ];
+    // Dropped first: divergent warps and branches (branch efficiency says it), requests, instructions.
+    let (head, body) = table_fit(&heads, &[5, 10, 8, 8, 10, 8, 8, 8, 10], &cells, width, &[4, 2, 5, 1, 6, 8]);
+    let mut out = vec![Line::styled(head, t.dim().add_modifier(Modifier::UNDERLINED))];
+    for (f, row) in figures.iter().zip(body) {
+        let wasteful = f.global.is_some_and(|r| r.efficiency() < 100.0);
+        let conflicts = f.shared.is_some_and(|(req, wf)| wf > req);
+        let style = if f.divergent_branches > 0 || wasteful || conflicts { t.reconvergence } else { t.foreground };
+        let mut style = t.fg(style);
+        if f.line == app.cursor {
+            style = style.add_modifier(Modifier::BOLD);
+        }
         out.push(Line::styled(row, style));
     }
-    (String::new(), out)
+    out
 }
 
 /// The shared-memory bank view (`K`): per line with shared accesses, Nsight's figures; then the lane-to-bank
@@ -183,6 +273,29 @@ pub(super) fn table(heads: &[[&str; 2]], min: &[usize], rows: &[Vec<String>], wi
     let long = layout(0);
     // The header row holds the widest cells' columns, so its width is the table's.
     if long.0.chars().count() <= width { long } else { layout(1) }
+}
+
+/// [`table`], dropping columns (`drop`, in that order) until it fits `width` columns.
+fn table_fit(
+    heads: &[[&str; 2]],
+    min: &[usize],
+    rows: &[Vec<String>],
+    width: usize,
+    drop: &[usize],
+) -> (String, Vec<String>) {
+    let mut keep: Vec<usize> = (0..heads.len()).collect();
+    let mut dropped = drop.iter();
+    loop {
+        let pick = |v: &[usize]| keep.iter().map(|&c| v.get(c).copied().unwrap_or(0)).collect::<Vec<_>>();
+        let h: Vec<[&str; 2]> = keep.iter().map(|&c| heads[c]).collect();
+        let r: Vec<Vec<String>> =
+            rows.iter().map(|row| keep.iter().map(|&c| row.get(c).cloned().unwrap_or_default()).collect()).collect();
+        let (head, body) = table(&h, &pick(min), &r, width);
+        match dropped.next() {
+            Some(&c) if head.chars().count() > width => keep.retain(|&k| k != c),
+            _ => return (head, body),
+        }
+    }
 }
 
 /// `text` word-wrapped to `width` columns (a narrow pane shows all of a sentence rather than cutting it).
