@@ -156,9 +156,10 @@ fn only_error(src: &str) -> String {
 
 #[test]
 fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
+    // The clocks and durations are read (see below); time-point casts are not yet.
     let chrono = "#include <chrono>\n#include <cstdio>\nusing namespace std::chrono;\nint main() {\n\
-                  \x20   auto t0 = high_resolution_clock::now();\n    duration<double> d = high_resolution_clock::now() - t0;\n\
-                  \x20   printf(\"%f\\n\", d.count());\n    return 0;\n}\nint after() { return 1; }\n";
+                  \x20   auto t0 = time_point_cast<milliseconds>(high_resolution_clock::now());\n\
+                  \x20   return 0;\n}\nint after() { return 1; }\n";
     assert_eq!(only_error(chrono), "not supported by warpdbg: `std::chrono` in host code yet");
     let stream =
         "#include <fstream>\nint main() {\n    std::ifstream in;\n    int v;\n    in >> v;\n    return 0;\n}\n";
@@ -461,4 +462,32 @@ fn make_functions_build_vector_values_in_host_code() {
     let Err(e) = compiled else { panic!("three arguments to make_float2 must be refused") };
     let text = warpdbg::front::diagnostic::render_plain(&e.sources, &e.diags);
     assert!(text.contains("`make_float2` takes 2 arguments") && text.contains("bad.cu:1:25"), "{text}");
+}
+
+#[test]
+fn launching_an_overloaded_kernel_other_than_its_first_definition_is_refused_not_misrun() {
+    let src = "__global__ void fill(unsigned char *p) { p[threadIdx.x] = 1; }\n\
+               __global__ void fill(uchar4 *p) { p[threadIdx.x].w = 255; }\n\
+               int main() { uchar4 *b; cudaMalloc(&b, 16); fill<<<1, 4>>>(b); return 0; }\n";
+    let e = program::compile("overload.cu", src.as_bytes(), &Default::default()).expect_err("refused");
+    assert_eq!(
+        e.diags[0].message,
+        "not supported by warpdbg: launching an overload of `fill` other than its first definition yet"
+    );
+}
+
+#[test]
+fn chrono_durations_scale_the_virtual_clock_by_their_period() {
+    // 1.5 virtual ms between two reads: each duration's count is that interval in its own unit.
+    let r = run(
+        "chrono.cu",
+        "#include <chrono>\n#include <cstdio>\nusing namespace std::chrono;\nint main() {\n\
+         \x20   auto t0 = high_resolution_clock::now();\n    auto t1 = high_resolution_clock::now();\n\
+         \x20   long long d = (t1 - t0) + 1500000;\n\
+         \x20   duration<double, std::milli> ms = t0 - t0 + d;\n    milliseconds whole = duration_cast<milliseconds>(t0 - t0 + d);\n\
+         \x20   printf(\"%.3f %lld %lld %.6f\\n\", ms.count(), whole.count(),\n\
+         \x20          duration_cast<microseconds>(t0 - t0 + d).count(), duration<double>(t0 - t0 + d).count());\n\
+         \x20   return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "1.500 1 1500 0.001500\n");
 }

@@ -38,7 +38,15 @@ impl Resolver<'_> {
 
     pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         'declarator: for dc in &d.declarators {
-            let mut ty = self.ty(&d.ty, dc.pointers)?;
+            let mut ty = match &dc.init {
+                // `auto t0 = std::chrono::steady_clock::now();`, `auto n = v.size();`: the initialiser's type
+                // (its tree is built again below, where it is converted and stored; building has no effects).
+                Some(init) if d.ty.named.as_deref() == Some("auto") && dc.dims.is_empty() && !dc.open_size => {
+                    let t = self.rvalue(init)?.ty;
+                    (0..dc.pointers).fold(t, |t, _| Type::ptr(t, false))
+                }
+                _ => self.ty(&d.ty, dc.pointers)?,
+            };
             for (i, dim) in dc.dims.iter().enumerate().rev() {
                 let Some(n) = self.const_eval(dim).filter(|n| (0..=1 << 28).contains(n)) else {
                     if i == 0 && dc.init.is_none() {

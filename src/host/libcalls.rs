@@ -350,11 +350,23 @@ impl Resolver<'_> {
         };
         let mut vals = vec![];
         let mut names = vec![];
+        // Overloaded kernels (a course header's `float_to_color` for two pixel types) are launched by name, so
+        // only the first definition can run: a launch whose pointers fit another is refused, not misrun.
+        let overloaded = self.kernels.functions.iter().filter(|g| g.name == k.name).count() > 1;
         for (a, (head, members)) in args.iter().zip(&groups) {
             let local = |i: usize| &f.locals[f.params[i].0 as usize];
             let v = self.rvalue(a)?;
             if head.is_none() {
                 let p = &local(members[0]).ty;
+                if overloaded
+                    && let (Some(want), Some(got)) = (p.pointee(), v.ty.pointee())
+                    && want != got
+                {
+                    return Err(self.unsupported(
+                        a.span,
+                        format_args!("launching an overload of `{}` other than its first definition yet", k.name),
+                    ));
+                }
                 let Some(s) = storage(p) else {
                     return Err(self.unsupported(a.span, "passing this type to a kernel from host code yet"));
                 };

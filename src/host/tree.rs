@@ -314,6 +314,9 @@ pub enum Api {
     /// POSIX `clock_gettime(clock, &ts)`: every clock reads the virtual clock (`CLOCK_MONOTONIC` from the
     /// same epoch as `CLOCK_REALTIME`).
     ClockGetTime,
+    /// A `<chrono>` clock's `now()` (`__warpdbg_chrono_now()`, as the parser reads it): the virtual clock in
+    /// nanoseconds.
+    ChronoNow,
 }
 
 /// One item written to a stream.

@@ -405,7 +405,15 @@ impl Parser<'_> {
                 let callee = Ident { name: class, span };
                 return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
             }
-            TokKind::Ident(name) if self.host && self.at_chrono(&name) => return Err(self.chrono_unsupported()),
+            TokKind::Ident(name) if self.host && (self.at_chrono(&name) || self.chrono_vars.contains_key(&name)) => {
+                if let Some(e) = self.chrono_expr()? {
+                    return Ok(e);
+                }
+                if self.at_chrono(&name) {
+                    return Err(self.chrono_unsupported());
+                }
+                ExprKind::Name(name)
+            }
             // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
             TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
                 self.bump();

@@ -3,6 +3,7 @@
 //! On an error it records a diagnostic, skips to the end of the statement (or declaration) and goes on, so one
 //! run reports several independent mistakes.
 
+mod chrono;
 mod expr;
 mod fnptr;
 mod instance;
@@ -58,6 +59,8 @@ pub struct Parser<'t> {
     in_launch: bool,
     /// The host functions of a program, in file order.
     host_defs: Vec<Function>,
+    /// Host variables declared with a `<chrono>` duration type (`duration<double> dt`): how `dt.count()` scales.
+    chrono_vars: std::collections::HashMap<String, chrono::Duration>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -91,6 +94,7 @@ impl<'t> Parser<'t> {
             host: false,
             in_launch: false,
             host_defs: vec![],
+            chrono_vars: Default::default(),
             diags: vec![],
         }
     }

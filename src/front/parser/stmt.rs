@@ -38,8 +38,14 @@ impl Parser<'_> {
 
     pub(super) fn statement_inner(&mut self) -> Result<Stmt, Reported> {
         let start = self.span();
+        // `std::chrono::duration<double> dt = t1 - t0;` (host code).
+        if self.host
+            && matches!(self.kind(), TokKind::Ident(n) if self.may_be_chrono_declaration(n))
+            && let Some(d) = self.chrono_declaration()?
+        {
+            return Ok(Stmt { kind: StmtKind::Decl(d), span: start.to(self.prev_span()) });
+        }
         let kind = match self.kind().clone() {
-            TokKind::Ident(n) if self.host && self.at_chrono(&n) => return Err(self.chrono_unsupported()),
             TokKind::Punct(Punct::LBrace) => StmtKind::Block(self.block()?),
             TokKind::Punct(Punct::Semi) => {
                 self.bump();

@@ -25,12 +25,12 @@ impl Checker {
             let ret = if auto { Type::Void } else { self.resolve_type(&f.ret, 0) };
             let params: Vec<Type> = f.params.iter().map(|p| self.resolve_type(&p.ty, 0)).collect();
             let same_params = |c: &Checker, id: FnId| c.sigs[id.0 as usize].params == params;
-            // Overloads (`gpdf(float)` and `gpdf(double)`) are told apart by their parameter types at each call.
+            // Overloads (`gpdf(float)` and `gpdf(double)`; kernels too, as CUDA by Example's `float_to_color` for
+            // `unsigned char *` and `uchar4 *` pixels) are told apart by their parameter types at each call.
             let is_overload = self.fns.get(&f.name.name).is_some_and(|&prev| {
                 !same_params(self, prev)
                     && self.overloads.get(&f.name.name).is_none_or(|ids| ids.iter().all(|&o| !same_params(self, o)))
-                    && self.sigs[prev.0 as usize].kind == FnKind::Device
-                    && f.kind == FnKind::Device
+                    && self.sigs[prev.0 as usize].kind == f.kind
             });
             if is_overload {
                 let first = self.fns[&f.name.name];

@@ -47,7 +47,7 @@ impl Interp<'_> {
     /// Runs a runtime call with its evaluated arguments.
     pub(in crate::host) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
         let line = self.line(e.span);
-        if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay | Api::ClockGetTime) {
+        if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay | Api::ClockGetTime | Api::ChronoNow) {
             return self.timing(api, v, e);
         }
         if !matches!(api, Api::GetLastError | Api::PeekAtLastError | Api::GetErrorString | Api::GetErrorName) {

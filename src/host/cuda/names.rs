@@ -123,6 +123,7 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "time" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Time, vec![ptr()], vec![]) },
         "gettimeofday" => s(Api::GetTimeOfDay, vec![ptr(), ptr()], vec![0]),
         "clock_gettime" => s(Api::ClockGetTime, vec![int.clone(), ptr()], vec![]),
+        "__warpdbg_chrono_now" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::ChronoNow, vec![], vec![]) },
         _ => return None,
     })
 }

@@ -177,6 +177,7 @@ impl Interp<'_> {
                 }
                 t
             }
+            Api::ChronoNow => self.now_ns(),
             Api::ClockGetTime => {
                 let now = self.now_ns();
                 self.out_param(v[1], 8, EPOCH_S + now / 1_000_000_000, e)?;
