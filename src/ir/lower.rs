@@ -68,7 +68,13 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         let local = &f.locals[p.0 as usize];
         let reg = lw.new_var(&local.name, &local.ty);
         locals.insert(p, reg);
-        params.push(Param { name: local.name.clone(), ty: local.ty.clone(), reg, span: local.span });
+        params.push(Param {
+            name: local.name.clone(),
+            ty: local.ty.clone(),
+            reg,
+            span: local.span,
+            constant_bytes: None,
+        });
     }
     // File-scope `__device__` and `__constant__` variables arrive as hidden last arguments: their addresses;
     // so do local arrays, one copy per thread of the launch, each thread's at its linear index.
@@ -77,7 +83,8 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         if matches!(g.space, t::GlobalSpace::Constant | t::GlobalSpace::Device | t::GlobalSpace::Local) {
             let ty = crate::front::types::Type::ptr(crate::front::types::Type::Scalar(g.elem), false);
             let reg = lw.new_var(&g.name, &ty);
-            params.push(Param { name: g.name.clone(), ty, reg, span: g.span });
+            let constant_bytes = (g.space == t::GlobalSpace::Constant).then(|| g.elem.size() as u64 * g.len());
+            params.push(Param { name: g.name.clone(), ty, reg, span: g.span, constant_bytes });
             // Only this kernel's own local arrays (and its callees') cost it instructions.
             let own = match g.owner {
                 Some(f) if g.space == t::GlobalSpace::Local && used.contains(&f) => {

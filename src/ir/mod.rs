@@ -474,6 +474,9 @@ pub struct Param {
     pub ty: Type,
     pub reg: Reg,
     pub span: Span,
+    /// A hidden parameter holding a `__constant__` variable's address: the variable's size in bytes. Reads in
+    /// that range go through the constant cache, not the global-load path (`sim::traffic`).
+    pub constant_bytes: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

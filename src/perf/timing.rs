@@ -2,7 +2,8 @@
 //! overhead plus the largest of
 //!
 //! - **issue**: warp-instructions over the SMs in use, each issuing from 4 schedulers, a warp at most once every
-//!   [`DEPENDENT_ISSUE_CYCLES`] (so few resident warps issue slowly);
+//!   [`DEPENDENT_ISSUE_CYCLES`] (so few resident warps issue slowly); a `__constant__` read whose lanes ask for
+//!   `n` different addresses takes `n` issue slots (the constant cache serves one address at a time);
 //! - **shared memory**: wavefronts (a bank conflict's replays included) at [`SHARED_WAVEFRONTS_PER_CYCLE`] per SM;
 //! - **L2**: 128-byte line requests that miss L1, at [`L2_LINES_PER_CYCLE`] for the whole GPU;
 //! - **DRAM**: the bytes that must come from or go to DRAM (each line's sectors once, and again for reuse
@@ -111,7 +112,11 @@ pub fn kernel_time(dev: &Device, m: &Machine) -> KernelTime {
     let resident = (occ.blocks_per_sm * occ.warps_per_block).min(blocks.div_ceil(dev.sms) * occ.warps_per_block);
     // Issue: each scheduler issues once a cycle, a warp once every DEPENDENT_ISSUE_CYCLES.
     let ipc = (dev.schedulers_per_sm as f64).min(resident as f64 / DEPENDENT_ISSUE_CYCLES).max(0.25);
-    let issue = dev.ns(mt.warp_instructions as f64 / sms / ipc);
+    // A constant read is replayed once per distinct address after the first (CUDA C++ Best Practices Guide,
+    // "Constant Memory": accesses to different addresses by threads of a warp are serialized).
+    let (const_requests, const_addresses) = mt.traffic.constant.totals();
+    let replays = const_addresses.saturating_sub(const_requests);
+    let issue = dev.ns((mt.warp_instructions + replays) as f64 / sms / ipc);
     let ((ld_req, ld_wf), (_, st_wf)) = mt.banks.totals();
     let shared = dev.ns((ld_wf + st_wf) as f64 / sms / SHARED_WAVEFRONTS_PER_CYCLE);
     let (load, store, atomic) = mt.traffic.totals();

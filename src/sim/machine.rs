@@ -27,6 +27,7 @@ use super::lane_mask::LaneMask;
 use super::memory::{GlobalMemory, SharedLayout};
 use super::metrics::Metrics;
 use super::race::RaceShadow;
+use super::traffic::Traffic;
 use super::warp::{Warp, WarpId};
 use crate::compile::Compiled;
 use crate::front::launch::{Dim3, Launch, Mode};
@@ -179,6 +180,7 @@ impl Machine {
         let total_blocks = launch.grid.count();
         let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
         let warps = total_blocks * launch.warps_per_block();
+        let traffic = Traffic::for_launch(&kernel, &params);
         let mut m = Machine {
             kernel,
             file,
@@ -194,7 +196,7 @@ impl Machine {
             cursor: 0,
             steps: 0,
             max_steps,
-            metrics: Metrics { warps, ..Default::default() },
+            metrics: Metrics { warps, traffic, ..Default::default() },
             hazards: vec![],
             output: vec![],
             children: vec![],

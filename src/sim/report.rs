@@ -156,6 +156,7 @@ pub fn summary(m: &Machine, outcome: &Outcome) -> Map<String, Value> {
         },
         "shared_memory": shared_memory_json(m),
         "global_memory": global_memory_json(m),
+        "constant_memory": constant_memory_json(m),
         "waits": waits,
         "printf": m.output.iter().map(|p| json!({
             "block": p.block.as_array(), "thread": p.thread.as_array(), "text": p.text,
@@ -193,6 +194,14 @@ fn global_memory_json(m: &Machine) -> Value {
             "line": l.line, "load": l.load, "store": l.store, "atomic": l.atomic,
         })).collect::<Vec<_>>(),
     })
+}
+
+/// Reads of `__constant__` variables (the constant cache's, not in `global_memory`): warp instructions and
+/// the distinct addresses each read, summed (a divergent read is replayed once per address).
+fn constant_memory_json(m: &Machine) -> Value {
+    let c = &m.metrics.traffic.constant;
+    let (requests, addresses) = c.totals();
+    json!({"requests": requests, "addresses": addresses, "per_line": c.lines().collect::<Vec<_>>()})
 }
 
 pub fn step_limit_text(m: &Machine) -> String {
@@ -276,6 +285,14 @@ pub fn text(m: &Machine, outcome: &Outcome) -> String {
                     );
                 }
             }
+        }
+    }
+    if traffic.constant.lines().next().is_some() {
+        let _ = writeln!(s, "\nconstant memory (constant cache; a request is replayed per distinct address):");
+        let _ = writeln!(s, "  line  requests  addresses  per request");
+        for c in traffic.constant.lines() {
+            let per = c.addresses as f64 / c.requests as f64;
+            let _ = writeln!(s, "  {:>4}  {:>8}  {:>9}  {:>11.2}", c.line, c.requests, c.addresses, per);
         }
     }
     if !m.metrics.banks.per_line.is_empty() {

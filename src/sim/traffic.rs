@@ -12,7 +12,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::ir::VecPart;
+use crate::ir::{Kernel, VecPart};
+use crate::sim::constant_reads::ConstantReads;
 
 /// Bytes in a sector, the unit global memory moves in.
 pub const SECTOR_BYTES: u64 = 32;
@@ -348,14 +349,34 @@ pub struct Traffic {
     /// Atomic requests per address (a request's lanes on one address count once: nvcc and the L2 combine
     /// them).
     pub atomics_per_address: HashMap<u64, u64>,
+    /// Loads from `__constant__` variables: the constant cache's, counted apart (none of the above).
+    pub constant: ConstantReads,
 }
 
 impl Traffic {
-    /// Counts warp `warp`'s request `a` on `line` (warps numbered as [`Sample::warp`]).
+    /// No traffic yet in a launch of `kernel` with parameter values `params`: the hidden parameters that hold
+    /// `__constant__` variables' addresses say where reads are constant-cache reads.
+    pub fn for_launch(kernel: &Kernel, params: &[u64]) -> Traffic {
+        let vars = kernel.params.iter().zip(params);
+        let ranges = vars.filter_map(|(p, &at)| p.constant_bytes.map(|n| (at, at + n))).collect();
+        Traffic { constant: ConstantReads::new(ranges), ..Default::default() }
+    }
+
+    /// Counts warp `warp`'s request `a` on `line` (warps numbered as [`Sample::warp`]). A load whose lowest
+    /// active lane reads a `__constant__` variable is a constant-cache read ([`ConstantReads`]) instead.
     pub fn record(&mut self, line: u32, block: u64, warp: u64, a: &WarpAccess) {
         let block = block.min(u32::MAX as u64) as u32;
         let Some(op) = a.op else { return };
         if a.mask == 0 {
+            return;
+        }
+        if op == GlobalOp::Load && self.constant.any() && self.constant.holds(a.addr(a.mask.trailing_zeros())) {
+            let mut addrs = [0u64; 32];
+            let n = a.mask.count_ones() as usize;
+            for (k, l) in crate::sim::lane_mask::LaneMask(a.mask).iter().enumerate() {
+                addrs[k] = a.addr(l);
+            }
+            self.constant.record(line, &mut addrs[..n]);
             return;
         }
         let lanes = a.mask.count_ones() as u64;
@@ -486,6 +507,7 @@ impl Traffic {
         for (a, n) in &from.atomics_per_address {
             *self.atomics_per_address.entry(*a).or_default() += n;
         }
+        self.constant.merge(&from.constant);
     }
 
     /// The launch's totals per kind: (load, store, atomic).
@@ -510,6 +532,7 @@ impl Traffic {
             + self.lines().count() * (32 * 12 + 32)
             + self.lines_used.heap_bytes()
             + self.atomics_per_address.capacity() * 17
+            + self.constant.heap_bytes()
     }
 }
 

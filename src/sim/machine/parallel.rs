@@ -60,6 +60,7 @@ use crate::sim::lane_bits::DataPath;
 use crate::sim::memory::GlobalMemory;
 use crate::sim::metrics::Metrics;
 use crate::sim::shared_global::{SharedGlobal, Undo};
+use crate::sim::traffic::Traffic;
 
 /// Why a warp's run stopped (`warp_run.rs`, `gang.rs`).
 pub(super) enum WarpStop {
@@ -575,7 +576,8 @@ impl Machine {
             cursor: 0,
             steps: 0,
             max_steps: t.max_steps,
-            metrics: Metrics::default(),
+            // Each range's reads of `__constant__` variables are counted apart, as the whole launch's are.
+            metrics: Metrics { traffic: Traffic::for_launch(&t.kernel, &t.params), ..Default::default() },
             hazards: vec![],
             output: vec![],
             children: vec![],
