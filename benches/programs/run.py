@@ -10,7 +10,8 @@ passes when warpdbg's standard output equals the GPU's and its exit status is th
 `finding` when the output is the same but warpdbg exits with its error status for a bug it reports (a race, an
 uninitialised read, a fault, a leak, a deadlock) that the GPU run did not show. A program whose output differs
 and that seeds `rand()` with the clock is counted as `varies on the GPU`: no run, not even the GPU's next one,
-prints the same. Lines that
+prints the same. Output with the same lines, where a stretch of them comes in another order and the status is
+the program's, is `block order`: kernels' printf from several blocks, whose order CUDA leaves to the GPU. Lines that
 print timings or device facts are compared by shape (their numbers masked): a line counts as one when it names
 time (time, elapsed, ms, sec, GFLOPS, GB/s, bandwidth, speedup, clock) or the device (Device, GPU name, SMs,
 compute capability, memory clock, shared memory per block), and on those lines the device's name is masked too
@@ -44,7 +45,9 @@ DEVICE_NAME = re.compile(r"NVIDIA H100 80GB HBM3|NVIDIA H200|warpdbg simulated G
 
 
 def shape(line):
-    return NUMBER.sub("#", DEVICE_NAME.sub("<device name>", line)) if TIMING.search(line) else line
+    # The device's name is masked first: the GPU's line (`Name: NVIDIA H200`) may name no other device word.
+    line = DEVICE_NAME.sub("<device name>", line)
+    return NUMBER.sub("#", line) if TIMING.search(line) else line
 
 
 SEEDED_BY_TIME = re.compile(r"srand\s*\([^;]*\btime\s*\(")
@@ -83,6 +86,19 @@ def varying_lines(outs):
     return frozenset(vary), reordered
 
 
+def block_order(a, b):
+    """Whether two outputs print the same lines and differ only in the order of a stretch of them: kernels'
+    printf from several blocks, which run in an order CUDA does not define (the GPU's own runs may reorder
+    them; warpdbg runs blocks in index order). Host lines around the stretch must match in place."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i, (x, y) in enumerate(zip(a, b)) if shape(x) != shape(y)]
+    if not diff:
+        return False
+    lo, hi = diff[0], diff[-1] + 1
+    return sorted(map(shape, a[lo:hi])) == sorted(map(shape, b[lo:hi]))
+
+
 def classify(proc, gpu_out, gpu_status, argv0, vary=(frozenset(), False)):
     # The GPU ran the binary gpu.sh built (/tmp/progbin/K); warpdbg's argv[0] is `./STEM`, as a student runs it.
     gpu_out = re.sub(r"/tmp/progbin/\d+", argv0, gpu_out)
@@ -103,6 +119,8 @@ def classify(proc, gpu_out, gpu_status, argv0, vary=(frozenset(), False)):
         same = sorted(shape(a[i]) for i in lines) == sorted(shape(b[i]) for i in lines)
     if same and proc.returncode == gpu_status:
         return "pass", ""
+    if not same and proc.returncode == gpu_status and block_order(a, b):
+        return "block order", "the same lines; where they differ, only their order does"
     if same and proc.returncode in (1, 3) and re.search(r"hazard:|=====|never freed|deadlock|warpdbg: error:", err):
         # The same output, and a bug warpdbg reports that the GPU run did not show (a race, an uninitialised
         # read, a fault, a leak, a host error the program goes on from): warpdbg's exit status says so (also

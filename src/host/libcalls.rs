@@ -260,6 +260,19 @@ impl Resolver<'_> {
         if let Some(call) = self.runtime_call(name, args, span) {
             return call;
         }
+        if let Some(call) = self.pthread_call(name, args, span) {
+            return call;
+        }
+        // `cudaEvent_t()`, `time_t(0)`: a functional cast to a handle or scalar type of the libraries.
+        if let Some(t @ Type::Scalar(_)) = super::cuda::names::named_type(&name.name)
+            && args.len() <= 1
+        {
+            let v = match args.first() {
+                Some(a) => self.rvalue(a)?,
+                None => Expr::new(ExprKind::Const(0), t.clone(), span),
+            };
+            return self.convert(v, &t);
+        }
         let Some((lib, params, variadic, ret)) = library(&name.name) else {
             if let Some(fail) = self.set_aside(&name.name, "calls") {
                 return Err(fail);

@@ -21,6 +21,7 @@ pub mod libc;
 mod libcalls;
 pub mod memory;
 mod methods;
+mod pthread;
 pub mod resolve;
 mod stmt;
 mod stream;

@@ -233,10 +233,6 @@ impl Resolver<'_> {
         } else if let Some(name) = &ts.named {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
-                "cudaError_t" | "cudaError" | "cudaMemcpyKind" => Type::INT,
-                "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
-                "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
-                "cudaSharedMemConfig" | "cudaFuncCache" => Type::INT,
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)

@@ -594,6 +594,7 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaPitchedPtr"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
+        "pthread_t" | "pthread_mutex_t" | "pthread_attr_t" => "POSIX threads",
         "time_t" | "clock_t" | "FILE" | "timeval" | "timespec" | "timezone" | "va_list" | "__builtin_va_list" => {
             "the C library"
         }
