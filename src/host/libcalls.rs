@@ -14,7 +14,6 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
     let (int, size, f64t, f32t) = (Type::INT, Type::Scalar(Scalar::U64), Type::Scalar(Scalar::F64), Type::FLOAT);
     let long = Type::Scalar(Scalar::I64);
     let math1 = |f: MathFn, t: &Type| Some((Lib::Math(f), vec![t.clone()], false, t.clone()));
-    let math2 = |f: MathFn, t: &Type| Some((Lib::Math(f), vec![t.clone(), t.clone()], false, t.clone()));
     match name {
         "printf" => Some((Lib::Printf, vec![ptr()], true, int)),
         "fprintf" => Some((Lib::Fprintf, vec![ptr(), ptr()], true, int)),
@@ -65,67 +64,32 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "getenv" => Some((Lib::Getenv, vec![ptr()], false, ptr())),
         "abs" => math1(MathFn::Abs, &int),
         "labs" | "llabs" => math1(MathFn::Abs, &long),
-        "fabs" => math1(MathFn::Abs, &f64t),
-        "fabsf" => math1(MathFn::Abs, &f32t),
-        "sqrt" => math1(MathFn::Sqrt, &f64t),
-        "sqrtf" => math1(MathFn::Sqrt, &f32t),
-        "exp" => math1(MathFn::Exp, &f64t),
-        "expf" => math1(MathFn::Exp, &f32t),
-        "log" => math1(MathFn::Log, &f64t),
-        "logf" => math1(MathFn::Log, &f32t),
-        "log2" => math1(MathFn::Log2, &f64t),
-        "sin" => math1(MathFn::Sin, &f64t),
-        "sinf" => math1(MathFn::Sin, &f32t),
-        "cos" => math1(MathFn::Cos, &f64t),
-        "cosf" => math1(MathFn::Cos, &f32t),
-        "floor" => math1(MathFn::Floor, &f64t),
-        "floorf" => math1(MathFn::Floor, &f32t),
-        "ceil" => math1(MathFn::Ceil, &f64t),
-        "ceilf" => math1(MathFn::Ceil, &f32t),
-        "round" => math1(MathFn::Round, &f64t),
-        "pow" => math2(MathFn::Pow, &f64t),
-        "powf" => math2(MathFn::Pow, &f32t),
-        "fmod" => math2(MathFn::Fmod, &f64t),
-        "fmax" => math2(MathFn::Max, &f64t),
-        "fmaxf" => math2(MathFn::Max, &f32t),
-        "fmin" => math2(MathFn::Min, &f64t),
-        "fminf" => math2(MathFn::Min, &f32t),
-        "atan" => math1(MathFn::Atan, &f64t),
-        "atanf" => math1(MathFn::Atan, &f32t),
-        "atan2" => math2(MathFn::Atan2, &f64t),
-        "atan2f" => math2(MathFn::Atan2, &f32t),
-        "asin" => math1(MathFn::Asin, &f64t),
-        "asinf" => math1(MathFn::Asin, &f32t),
-        "acos" => math1(MathFn::Acos, &f64t),
-        "acosf" => math1(MathFn::Acos, &f32t),
-        "sinh" => math1(MathFn::Sinh, &f64t),
-        "sinhf" => math1(MathFn::Sinh, &f32t),
-        "cosh" => math1(MathFn::Cosh, &f64t),
-        "coshf" => math1(MathFn::Cosh, &f32t),
-        "tanh" => math1(MathFn::Tanh, &f64t),
-        "tanhf" => math1(MathFn::Tanh, &f32t),
-        "cbrt" => math1(MathFn::Cbrt, &f64t),
-        "cbrtf" => math1(MathFn::Cbrt, &f32t),
-        "hypot" => math2(MathFn::Hypot, &f64t),
-        "hypotf" => math2(MathFn::Hypot, &f32t),
-        "expm1" => math1(MathFn::Expm1, &f64t),
-        "expm1f" => math1(MathFn::Expm1, &f32t),
-        "log1p" => math1(MathFn::Log1p, &f64t),
-        "log1pf" => math1(MathFn::Log1p, &f32t),
-        "copysign" => math2(MathFn::Copysign, &f64t),
-        "copysignf" => math2(MathFn::Copysign, &f32t),
-        "tan" => math1(MathFn::Tan, &f64t),
-        "tanf" => math1(MathFn::Tan, &f32t),
-        "log10" => math1(MathFn::Log10, &f64t),
-        "log10f" => math1(MathFn::Log10, &f32t),
-        "log2f" => math1(MathFn::Log2, &f32t),
-        "exp2" => math1(MathFn::Exp2, &f64t),
-        "exp2f" => math1(MathFn::Exp2, &f32t),
-        "trunc" => math1(MathFn::Trunc, &f64t),
-        "truncf" => math1(MathFn::Trunc, &f32t),
-        "roundf" => math1(MathFn::Round, &f32t),
-        "fmodf" => math2(MathFn::Fmod, &f32t),
         _ => None,
+    }
+}
+
+impl Resolver<'_> {
+    /// A `<cmath>` function: its operands converted to the type C++'s overloads choose (`sqrt(float)` computes
+    /// in float), the one rule device code follows too (`front::cmath`).
+    fn cmath_call(&mut self, f: MathFn, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
+        let n = f.arity();
+        if args.len() != n {
+            return Err(
+                self.error(span, format!("`{}` takes {n} argument{}", name.name, if n == 1 { "" } else { "s" }))
+            );
+        }
+        let mut vals = vec![];
+        for a in args {
+            let v = self.rvalue(a)?;
+            match v.ty.scalar() {
+                Some(_) => vals.push(v),
+                None => return Err(self.error(a.span, format!("a `{}` cannot be passed to `{}`", v.ty, name.name))),
+            }
+        }
+        let common = vals.iter().filter_map(|v| v.ty.scalar()).reduce(Scalar::common).unwrap_or(Scalar::I32);
+        let ty = Type::Scalar(crate::front::cmath::result_type(&name.name, f, common));
+        let vals = vals.into_iter().map(|v| self.convert(v, &ty)).collect::<Result<Vec<_>, _>>()?;
+        Ok(Expr::new(ExprKind::Lib(Lib::Math(f), vals), ty, span))
     }
 }
 
@@ -262,6 +226,9 @@ impl Resolver<'_> {
         }
         if let Some(call) = self.pthread_call(name, args, span) {
             return call;
+        }
+        if let Some(f) = crate::front::cmath::function(&name.name) {
+            return self.cmath_call(f, name, args, span);
         }
         // `cudaEvent_t()`, `time_t(0)`: a functional cast to a handle or scalar type of the libraries.
         if let Some(t @ Type::Scalar(_)) = super::cuda::names::named_type(&name.name)

@@ -94,6 +94,7 @@ impl Checker {
         } else {
             let mut known: Vec<String> = self.fns.keys().cloned().collect();
             known.extend(INTRINSIC_NAMES.iter().chain(BUILTIN_NAMES).map(|s| s.to_string()));
+            known.extend(crate::front::cmath::names());
             let mut d = Diagnostic::new(ErrorCode::Name, name.span, format!("cannot find function `{}`", name.name))
                 .label("not declared");
             if let Some(c) = closest(&name.name, &known) {
@@ -297,18 +298,7 @@ impl Checker {
             }
         }
         let common = kinds.iter().copied().reduce(Scalar::common).unwrap_or(Scalar::I32);
-        // `...f` and `__...` names compute in float; min/max/abs follow their operands; the rest in the
-        // operand's float type, double for integers (C++ overload resolution).
-        let ty = if name.starts_with("__d") {
-            // `__dadd_rn`, `__dsqrt_rn`: the double-precision forms.
-            Scalar::F64
-        } else if name.ends_with('f') || name.starts_with("__") {
-            Scalar::F32
-        } else if matches!(f, MathFn::Min | MathFn::Max | MathFn::Abs) || common == Scalar::F32 {
-            common
-        } else {
-            Scalar::F64
-        };
+        let ty = crate::front::cmath::result_type(name, f, common);
         let args = vals.into_iter().map(|v| Self::to_scalar(v, ty)).collect();
         Expr::new(ExprKind::Intrinsic(Intrinsic::Math(f), args), Type::Scalar(ty), span)
     }

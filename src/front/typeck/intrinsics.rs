@@ -73,6 +73,9 @@ pub(super) const INTRINSIC_NAMES: [&str; 62] = [
 pub(super) fn intrinsic(name: &str) -> Option<Intrinsic> {
     use Intrinsic as I;
     use MathFn as M;
+    if let Some(f) = crate::front::cmath::function(name) {
+        return Some(I::Math(f));
+    }
     Some(match name {
         "__syncthreads" => I::SyncThreads,
         "__syncthreads_count" => I::SyncThreadsReduce(BarrierReduce::Count),
@@ -101,24 +104,15 @@ pub(super) fn intrinsic(name: &str) -> Option<Intrinsic> {
         "__any_sync" => I::Vote(VoteKind::Any),
         "__all_sync" => I::Vote(VoteKind::All),
         "__activemask" => I::ActiveMask,
-        "min" | "fminf" | "fmin" => I::Math(M::Min),
-        "max" | "fmaxf" | "fmax" => I::Math(M::Max),
-        "abs" | "fabsf" | "fabs" => I::Math(M::Abs),
-        "sqrtf" | "sqrt" => I::Math(M::Sqrt),
+        "min" => I::Math(M::Min),
+        "max" => I::Math(M::Max),
+        "abs" => I::Math(M::Abs),
         "rsqrtf" => I::Math(M::Rsqrt),
-        "floorf" | "floor" => I::Math(M::Floor),
-        "ceilf" | "ceil" => I::Math(M::Ceil),
-        "truncf" | "trunc" => I::Math(M::Trunc),
-        "roundf" | "round" => I::Math(M::Round),
-        "expf" | "exp" | "__expf" => I::Math(M::Exp),
-        "exp2f" | "exp2" => I::Math(M::Exp2),
-        "logf" | "log" | "__logf" => I::Math(M::Log),
-        "log2f" | "log2" => I::Math(M::Log2),
-        "sinf" | "sin" | "__sinf" => I::Math(M::Sin),
-        "cosf" | "cos" | "__cosf" => I::Math(M::Cos),
-        "tanf" | "tan" => I::Math(M::Tan),
-        "powf" | "pow" | "__powf" => I::Math(M::Pow),
-        "fmodf" | "fmod" => I::Math(M::Fmod),
+        "__expf" => I::Math(M::Exp),
+        "__logf" => I::Math(M::Log),
+        "__sinf" => I::Math(M::Sin),
+        "__cosf" => I::Math(M::Cos),
+        "__powf" => I::Math(M::Pow),
         "__fdividef" => I::Math(M::Div),
         "fmaf" | "fma" | "__fmaf_rn" => I::Math(M::Fma),
         "__fmul_rn" => I::Math(M::MulRn),
