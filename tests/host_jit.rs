@@ -90,6 +90,22 @@ fn loops_stop_and_leave_as_interpreted() {
              \x20 printf(\"%ld\\n\", s);\n  return 0;\n}\n",
             "points to device memory",
         ),
+        (
+            // `assert` is compiled inline; the failing one reports as interpreted (and one whose condition
+            // has an effect, `k++`, is always the interpreter's).
+            "assert",
+            "#include <cassert>\n#include <cstdlib>\nint main() {\n  int *a = (int *)malloc(5000 * sizeof(int));\n\
+             \x20 int k = 0;\n  for (int i = 0; i < 5000; i++) a[i] = 2 * i - (i == 4321);\n\
+             \x20 for (int i = 0; i < 5000; i++) { assert(k++ == i); assert(a[i] == 2 * i && a[i] >= 0); }\n\
+             \x20 return 0;\n}\n",
+            "assert: assert.cu:7: int main(): assertion `a[i] == 2 * i && a[i] >= 0' failed.",
+        ),
+        (
+            "assert_oob",
+            "#include <cassert>\n#include <cstdlib>\nint main() {\n  float *a = (float *)calloc(4000, sizeof(float));\n\
+             \x20 for (int i = 0; i <= 4000; i++) assert(a[i] == 0.0f);\n  return 0;\n}\n",
+            "reads out of bounds: 0 bytes after the end of `a`",
+        ),
     ];
     for (name, src, expect) in cases {
         let text = same_in_every_mode(name, src);

@@ -724,3 +724,30 @@ fn shared_fast_path_runs_whole_as_stepped() {
         assert_same_end(&format!("{mode:?}"), &whole, &o1, &stepped, &o2);
     }
 }
+
+/// A launch of one block takes the whole-run path too (olcf's `vadd<<<1, 1>>>` over 2^25 elements ran one
+/// instruction per scheduler step), with the end single-stepping gives; a block whose warps race still falls
+/// back.
+#[test]
+fn one_block_launches_run_whole_as_stepped() {
+    let one_thread = "// @block 1\n// @grid 1\n// @arg a float[300] = i\n// @arg c float[300] = 0\n\
+                      __global__ void k(float *a, float *c) {\n    \
+                      for (int i = threadIdx.x + blockIdx.x * blockDim.x; i < 300; i += gridDim.x * blockDim.x)\n        \
+                      c[i] = a[i] * 2.0f;\n}\n";
+    let tile = "// @block 64\n// @grid 1\n// @arg in int[64] = i\n// @arg out int[64] = 0\n\
+                __global__ void k(int *in, int *out) {\n    __shared__ int t[64];\n    \
+                t[threadIdx.x] = in[threadIdx.x];\n    __syncthreads();\n    out[threadIdx.x] = t[63 - threadIdx.x];\n}\n";
+    let race = "// @block 64\n// @grid 1\n// @arg out int[64] = i\n\
+                __global__ void k(int *out) {\n    out[threadIdx.x] = out[(threadIdx.x + 32) % 64] + 1;\n}\n";
+    for (n, (src, parallel)) in [(one_thread, true), (tile, true), (race, false)].iter().enumerate() {
+        for mode in [Mode::PreVolta, Mode::Its] {
+            let what = format!("case {n} {mode:?}");
+            let overrides = Overrides { mode: Some(mode), ..Default::default() };
+            let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
+            let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 3);
+            assert_eq!(whole.ran_parallel(), *parallel, "{what}");
+            assert_eq!(whole.steps, stepped.steps, "{what}");
+            assert_same_end(&what, &whole, &o1, &stepped, &o2);
+        }
+    }
+}

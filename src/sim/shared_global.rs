@@ -301,7 +301,7 @@ pub struct Journal {
     saved: Mutex<Vec<SavedPage>>,
 }
 
-/// (allocation, page, its bytes before the run).
+/// (allocation, page, its bytes before the run: none for a page that was all zero).
 type SavedPage = (usize, u64, Box<[u8]>);
 
 const FREE: u8 = 0;
@@ -334,7 +334,10 @@ impl Journal {
             let len = PAGE.min(a.bytes - start) as usize;
             // SAFETY: the page lies in the allocation; no store changes it until it is SAVED (every store saves
             // first, and waits below while another thread does), so the reads race with reads only.
-            let bytes: Box<[u8]> = unsafe { std::slice::from_raw_parts(a.ptr.add(start as usize), len) }.into();
+            let before = unsafe { std::slice::from_raw_parts(a.ptr.add(start as usize), len) };
+            // A page still zero (an output array as `cudaMalloc` made it) is saved as nothing: a 1 GiB result
+            // no longer costs a second GiB.
+            let bytes: Box<[u8]> = if before.iter().all(|&b| b == 0) { Box::default() } else { before.into() };
             self.saved.lock().unwrap_or_else(|e| e.into_inner()).push((a.index, page, bytes));
             st.store(SAVED, Ordering::Release);
         } else {
@@ -378,8 +381,14 @@ impl Undo {
             Undo::Journal(journal, init) => {
                 let saved = std::mem::take(&mut *journal.saved.lock().unwrap_or_else(|e| e.into_inner()));
                 for (alloc, page, bytes) in saved {
+                    let data = &mut global.allocs[alloc].data;
                     let at = page as usize * PAGE as usize;
-                    global.allocs[alloc].data[at..at + bytes.len()].copy_from_slice(&bytes);
+                    let len = (data.len() - at).min(PAGE as usize);
+                    if bytes.is_empty() {
+                        data[at..at + len].fill(0);
+                    } else {
+                        data[at..at + len].copy_from_slice(&bytes);
+                    }
                 }
                 if let Some(shadow) = global.init.as_mut() {
                     shadow.restore(init);

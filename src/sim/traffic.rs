@@ -267,22 +267,38 @@ const CHUNK_LINES: u64 = 1024;
 #[derive(Clone, Debug, Default)]
 pub struct LineMap {
     chunks: Vec<(u64, Box<[LineUse; CHUNK_LINES as usize]>)>,
-    /// The chunk the last request hit: a warp's next request is usually in it too.
-    last: usize,
+    /// The chunks the last requests hit, newest first: a warp's next request is usually in one of them
+    /// (`c[i] = a[i] + b[i]` goes round three arrays).
+    recent: [usize; 4],
 }
 
 impl LineMap {
     fn chunk(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
-        if self.chunks.get(self.last).is_none_or(|c| c.0 != key) {
-            self.last = match self.chunks.binary_search_by_key(&key, |c| c.0) {
-                Ok(i) => i,
-                Err(i) => {
-                    self.chunks.insert(i, (key, Box::new([LineUse::default(); CHUNK_LINES as usize])));
-                    i
-                }
-            };
-        }
-        &mut self.chunks[self.last].1
+        let hit = self.recent.iter().position(|&i| self.chunks.get(i).is_some_and(|c| c.0 == key));
+        let i = match hit {
+            Some(0) => self.recent[0],
+            Some(k) => {
+                let i = self.recent[k];
+                self.recent.copy_within(0..k, 1);
+                self.recent[0] = i;
+                i
+            }
+            None => {
+                let i = match self.chunks.binary_search_by_key(&key, |c| c.0) {
+                    Ok(i) => i,
+                    Err(i) => {
+                        self.chunks.insert(i, (key, Box::new([LineUse::default(); CHUNK_LINES as usize])));
+                        // (The chunks after it moved up one.)
+                        self.recent = [usize::MAX; 4];
+                        i
+                    }
+                };
+                self.recent.copy_within(0..3, 1);
+                self.recent[0] = i;
+                i
+            }
+        };
+        &mut self.chunks[i].1
     }
 
     /// Block `block` asked for the sectors `first..=last` (one request's run of consecutive sectors).

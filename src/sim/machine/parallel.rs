@@ -7,8 +7,9 @@
 //! from the start. Single-stepping (`step`, `step_traced`: the TUI, `trace`) never comes here.
 //!
 //! The rule (conservative; every check that fails means "run sequentially"):
-//! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), more than one
-//!   block, and a kernel without atomics, `printf` (its lines carry the global step), `clock()` (the global
+//! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), at least one
+//!   block (one block alone runs here too: its warps go together or one at a time, far faster than one
+//!   instruction per scheduler step, as a course's `vadd<<<1, 1>>>` over 2^25 elements needs), and a kernel without atomics, `printf` (its lines carry the global step), `clock()` (the global
 //!   step too) and reducing barriers;
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
@@ -533,7 +534,7 @@ impl Machine {
             && self.outcome.is_none()
             && self.steps == 0
             && self.schedule_seed.is_none()
-            && self.total_blocks > 1
+            && self.total_blocks > 0
             && !self.kernel.instrs.iter().any(|i| {
                 // (A counter's value depends on the whole machine: its steps, the block's barrier votes.)
                 matches!(
@@ -667,6 +668,10 @@ impl Machine {
         let chunks = (threads() as u64 * 8).min(total).max(1);
         let per = total.div_ceil(chunks);
         let abort = AtomicBool::new(false);
+        // Each range's traffic joins this one as the range ends (merging is order-free), so that at most one
+        // line map per core is alive besides it: a strided kernel touches every chunk of the map in every
+        // range, and sixteen full maps of a 3 GiB launch were 6 GB.
+        let traffic = std::sync::Mutex::new(Traffic::default());
         let results: Vec<Option<Machine>> = map_on_threads(total.div_ceil(per), |c| {
             let (first, end) = (c * per, ((c + 1) * per).min(total));
             if abort.load(Ordering::Relaxed) {
@@ -677,9 +682,12 @@ impl Machine {
                 abort.store(true, Ordering::Relaxed);
                 return None;
             }
+            let mine = std::mem::take(&mut m.metrics.traffic);
+            traffic.lock().unwrap_or_else(|e| e.into_inner()).merge(&mine);
             Some(m)
         });
-        let merged = self.merge(results);
+        let traffic = traffic.into_inner().unwrap_or_else(|e| e.into_inner());
+        let merged = self.merge(results, traffic);
         if merged.is_none() {
             // Every block range has finished with the view; the memory they changed is put back.
             drop(view);
@@ -688,8 +696,9 @@ impl Machine {
         merged
     }
 
-    /// Takes over the blocks' results, or None when any rule fails.
-    pub(super) fn merge(&mut self, results: Vec<Option<Machine>>) -> Option<Outcome> {
+    /// Takes over the blocks' results (`traffic`: all of theirs, merged as they ended), or None when any rule
+    /// fails.
+    pub(super) fn merge(&mut self, results: Vec<Option<Machine>>, traffic: Traffic) -> Option<Outcome> {
         let mut steps = 0u64;
         let (mut writes, mut reads) = (vec![], vec![]);
         let mut metrics = Metrics { warps: self.metrics.warps, ..Default::default() };
@@ -719,6 +728,7 @@ impl Machine {
         }
         self.steps = steps;
         self.mem_epoch = mem_epoch;
+        metrics.traffic = traffic;
         self.metrics = metrics;
         self.blocks.clear();
         self.order.clear();

@@ -124,7 +124,12 @@ impl Machine {
             self.whole.0 = Some(run);
             return progress;
         }
-        let merged = self.merge(std::mem::take(&mut run.workers).into_iter().map(Some).collect());
+        let mut workers = std::mem::take(&mut run.workers);
+        let mut traffic = crate::sim::traffic::Traffic::default();
+        for w in &mut workers {
+            traffic.merge(&std::mem::take(&mut w.metrics.traffic));
+        }
+        let merged = self.merge(workers.into_iter().map(Some).collect(), traffic);
         let undo = run.undo_after();
         match merged {
             Some(o) => WholeProgress::Done(o),
