@@ -18,6 +18,7 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
     match name {
         "printf" => Some((Lib::Printf, vec![ptr()], true, int)),
         "fprintf" => Some((Lib::Fprintf, vec![ptr(), ptr()], true, int)),
+        "scanf" => Some((Lib::Scanf, vec![ptr()], true, int)),
         "puts" => Some((Lib::Puts, vec![ptr()], false, int)),
         "putchar" => Some((Lib::Putchar, vec![int.clone()], false, int)),
         "malloc" => Some((Lib::Malloc, vec![size], false, ptr())),

@@ -22,6 +22,7 @@ mod libcalls;
 pub mod memory;
 mod methods;
 pub mod resolve;
+mod scanf;
 mod stmt;
 mod stream;
 mod templates;

@@ -253,6 +253,8 @@ pub enum Lib {
     Vfprintf,
     Vsprintf,
     Vsnprintf,
+    /// `scanf(fmt, ...)` from the standard input ([`super::scanf`]).
+    Scanf,
 }
 
 /// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
