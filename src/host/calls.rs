@@ -29,6 +29,7 @@ impl Interp<'_> {
                 text.len() as u64
             }
             Lib::Scanf => self.scanf(args, &v, slots, e)?,
+            Lib::Seed(_) | Lib::EngineNext(_) | Lib::DistInit(_) | Lib::Draw(..) => self.random(lib, &v, e)?,
             Lib::Puts => {
                 let mut s = self.c_str(v[0], e)?;
                 s.push(b'\n');

@@ -160,6 +160,9 @@ impl Resolver<'_> {
         if let Some(call) = self.call_through(name, args, span) {
             return call;
         }
+        if let Some(call) = self.random_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.va_call(name, args, span) {
             return call;
         }
@@ -244,6 +247,12 @@ impl Resolver<'_> {
         }
         if name.name == "dim3" {
             return self.dim3_value(args, span);
+        }
+        // `cudaStream_t()`: a value-initialised handle is zero.
+        if args.is_empty()
+            && let Some(t @ Type::Scalar(_)) = super::cuda::names::named_type(&name.name)
+        {
+            return Ok(Expr::new(ExprKind::Const(0), t, span));
         }
         if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::builtin_types::vector_type)
             && !self.fns.contains_key(&name.name)
