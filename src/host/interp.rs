@@ -69,7 +69,7 @@ pub struct Interp<'a> {
     /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
     pub(super) stream_state: super::stream::StreamState,
     /// The standard input `scanf` reads.
-    pub(super) stdin: super::scanf::Input,
+    pub(super) stdin: super::libc::Input,
     depth: u32,
     /// The functions being run, innermost last.
     calls: Vec<u32>,

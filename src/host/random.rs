@@ -48,7 +48,7 @@ fn named(name: &str) -> Option<Named> {
 }
 
 /// The host type a `<random>` type name stands for (None: not one).
-pub(super) fn random_type(name: &str) -> Option<Type> {
+fn random_type(name: &str) -> Option<Type> {
     let u64t = Type::Scalar(Scalar::U64);
     let fields: Vec<(String, Type)> = match named(name)? {
         Named::Engine(Engine::Mt19937, _) => {
@@ -91,6 +91,11 @@ fn default_seed(e: Engine) -> u64 {
 }
 
 impl Resolver<'_> {
+    /// The host type a `<random>` type name stands for (None: not one).
+    pub(super) fn random_named(&self, name: &str) -> Option<Type> {
+        random_type(name)
+    }
+
     /// The address of the object `e` names, and its type.
     fn object(&mut self, e: &ast::Expr) -> Result<(Expr, Type), Reported> {
         match self.lvalue(e)? {

@@ -238,7 +238,7 @@ impl Resolver<'_> {
                 "time_t" | "clock_t" => Type::Scalar(Scalar::I64),
                 "cudaSharedMemConfig" | "cudaFuncCache" => Type::INT,
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
-                n if super::random::random_type(n).is_some() => super::random::random_type(n).ok_or(Reported)?,
+                n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)
                 }

@@ -8,25 +8,6 @@ use super::interp::{Interp, Unwind};
 use super::libc;
 use super::tree::Expr;
 
-/// The standard input as read so far: its bytes (read once, when a program first asks) and where the next
-/// read starts.
-#[derive(Default)]
-pub struct Input {
-    bytes: Option<Vec<u8>>,
-    pos: usize,
-}
-
-impl Input {
-    fn text(&mut self) -> &[u8] {
-        self.bytes.get_or_insert_with(|| {
-            let mut b = vec![];
-            // A closed or absent standard input (the web page) reads as empty.
-            let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut b);
-            b
-        })
-    }
-}
-
 /// One value a conversion stores: its bytes (little-endian), in the order of the pointer arguments.
 type Stored = Vec<u8>;
 
