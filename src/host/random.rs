@@ -406,8 +406,8 @@ impl Interp<'_> {
             Engine::Mt19937_64 => (64, 1 << 64),
             _ => (30, (max - min + 1) as u128),
         };
-        let bits = if s == Scalar::F32 { 24 } else { 53 };
-        let k = ((bits + log2r - 1) / log2r).max(1);
+        let bits: u32 = if s == Scalar::F32 { 24 } else { 53 };
+        let k = bits.div_ceil(log2r).max(1);
         if s == Scalar::F32 {
             let (mut sum, mut tmp, mut exact) = (0f32, 1f32, 1u128);
             for _ in 0..k {
