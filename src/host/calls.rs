@@ -28,6 +28,8 @@ impl Interp<'_> {
                 self.write(to_err, text.as_bytes());
                 text.len() as u64
             }
+            Lib::Scanf => self.scanf(args, &v, slots, e)?,
+            Lib::Seed(_) | Lib::EngineNext(_) | Lib::DistInit(_) | Lib::Draw(..) => self.random(lib, &v, e)?,
             Lib::Puts => {
                 let mut s = self.c_str(v[0], e)?;
                 s.push(b'\n');

@@ -108,6 +108,10 @@ impl Resolver<'_> {
                 r?;
                 continue;
             }
+            if let Some(r) = self.random_construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
             if let Some(r) = self.construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
                 continue;

@@ -168,6 +168,9 @@ impl Resolver<'_> {
                 if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
                 }
+                if let Some(call) = self.random_method(obj, &o.ty, m, args, span) {
+                    return call;
+                }
                 if let Some(call) = self.ofstream_method(obj, &o.ty, m, args, span) {
                     return call;
                 }
@@ -230,6 +233,9 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: crate::front::source::Span,
     ) -> Result<Expr, Reported> {
+        if let Some(cmp) = self.string_compare(op, a, b, span) {
+            return cmp;
+        }
         if matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr) {
             let (x, y) = (Box::new(self.cond(a)?), Box::new(self.cond(b)?));
             let k = if op == BinaryOp::LogAnd { ExprKind::And(x, y) } else { ExprKind::Or(x, y) };

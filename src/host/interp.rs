@@ -68,6 +68,8 @@ pub struct Interp<'a> {
     pub(super) strings: Vec<u64>,
     /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
     pub(super) stream_state: super::stream::StreamState,
+    /// The standard input `scanf` reads.
+    pub(super) stdin: super::libc::Input,
     depth: u32,
     /// The functions being run, innermost last.
     calls: Vec<u32>,
@@ -126,6 +128,7 @@ impl<'a> Interp<'a> {
             rt: Default::default(),
             strings,
             stream_state: Default::default(),
+            stdin: Default::default(),
             depth: 0,
             calls: vec![],
             vlas: vec![],

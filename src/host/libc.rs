@@ -211,6 +211,27 @@ pub fn strtod(s: &[u8]) -> (f64, usize) {
     (text.parse().unwrap_or(0.0), lead + end)
 }
 
+/// The standard input as read so far: its bytes (read once, when a program first asks) and where the next
+/// read starts.
+#[derive(Default)]
+pub struct Input {
+    bytes: Option<Vec<u8>>,
+    /// Where the next read starts.
+    pub(super) pos: usize,
+}
+
+impl Input {
+    /// All of the input (read now if it was not yet).
+    pub(super) fn text(&mut self) -> &[u8] {
+        self.bytes.get_or_insert_with(|| {
+            let mut b = vec![];
+            // A closed or absent standard input (the web page) reads as empty.
+            let _ = std::io::Read::read_to_end(&mut std::io::stdin(), &mut b);
+            b
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

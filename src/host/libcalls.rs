@@ -17,6 +17,7 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
     match name {
         "printf" => Some((Lib::Printf, vec![ptr()], true, int)),
         "fprintf" => Some((Lib::Fprintf, vec![ptr(), ptr()], true, int)),
+        "scanf" => Some((Lib::Scanf, vec![ptr()], true, int)),
         "puts" => Some((Lib::Puts, vec![ptr()], false, int)),
         "putchar" => Some((Lib::Putchar, vec![int.clone()], false, int)),
         "malloc" => Some((Lib::Malloc, vec![size], false, ptr())),
@@ -123,6 +124,9 @@ impl Resolver<'_> {
         if let Some(call) = self.call_through(name, args, span) {
             return call;
         }
+        if let Some(call) = self.random_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.va_call(name, args, span) {
             return call;
         }
@@ -207,6 +211,12 @@ impl Resolver<'_> {
         }
         if name.name == "dim3" {
             return self.dim3_value(args, span);
+        }
+        // `cudaStream_t()`: a value-initialised handle is zero.
+        if args.is_empty()
+            && let Some(t @ Type::Scalar(_)) = super::cuda::names::named_type(&name.name)
+        {
+            return Ok(Expr::new(ExprKind::Const(0), t, span));
         }
         if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::builtin_types::vector_type)
             && !self.fns.contains_key(&name.name)

@@ -234,6 +234,7 @@ impl Resolver<'_> {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
+                n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)
                 }

@@ -253,6 +253,33 @@ pub enum Lib {
     Vfprintf,
     Vsprintf,
     Vsnprintf,
+    /// `scanf(fmt, ...)` from the standard input ([`super::scanf`]).
+    Scanf,
+    /// `<random>` ([`super::random`]): seed the engine at the first argument with the second.
+    Seed(Engine),
+    /// The engine's next output (`eng()`, `rd()`).
+    EngineNext(Engine),
+    /// Set the distribution at the first argument's parameters to the next two (its saved value dropped).
+    DistInit(Dist),
+    /// `dist(eng)`: the distribution at the first argument draws from the engine at the second.
+    Draw(Dist, Engine),
+}
+
+/// `<random>`'s engines, as libstdc++ defines them (`default_random_engine` is `minstd_rand0`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    Mt19937,
+    Mt19937_64,
+    MinstdRand0,
+    MinstdRand,
+}
+
+/// `<random>`'s distributions, with their result type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dist {
+    UniformInt(Scalar),
+    UniformReal(Scalar),
+    Normal(Scalar),
 }
 
 /// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.

@@ -26,8 +26,13 @@ pub fn vector_type(name: &str, elem: Type) -> Type {
     Type::Struct(Arc::new(StructDef { name: name.into(), fields, size: 24, align: 8 }))
 }
 
+/// How an element is stored: a number as itself, a pointer as 64 bits.
+fn elem_storage(elem: &Type) -> Option<Scalar> {
+    if elem.is_ptr() { Some(Scalar::U64) } else { elem.scalar() }
+}
+
 /// A scalar type written as text (a template argument).
-fn scalar_named(text: &str) -> Option<Scalar> {
+pub(super) fn scalar_named(text: &str) -> Option<Scalar> {
     Some(match text {
         "int" | "signed int" | "int32_t" => Scalar::I32,
         "unsigned int" | "unsigned" | "uint32_t" | "uint" => Scalar::U32,
@@ -40,6 +45,8 @@ fn scalar_named(text: &str) -> Option<Scalar> {
         "long" | "long long" | "int64_t" | "ptrdiff_t" => Scalar::I64,
         "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Scalar::U64,
         "bool" => Scalar::Bool,
+        // The runtime's handles are 64-bit values.
+        "cudaStream_t" | "cudaEvent_t" => Scalar::U64,
         _ => return None,
     })
 }
@@ -50,9 +57,21 @@ impl Resolver<'_> {
         let Some(inner) = name.strip_prefix("vector<").and_then(|r| r.strip_suffix('>')) else {
             return Ok(None);
         };
-        match scalar_named(inner.trim()) {
-            Some(s) => Ok(Some(vector_type(name, Type::Scalar(s)))),
-            None => Err(self.unsupported(span, format_args!("`std::vector<{inner}>` yet (vectors of numbers only)"))),
+        // `vector<Int8 *>`: pointers to numbers are elements too.
+        let base = inner.trim().trim_end_matches(['*', ' ']);
+        let stars = inner.matches('*').count();
+        match scalar_named(base).or((base == "void" && stars > 0).then_some(Scalar::U8)) {
+            Some(s) => {
+                let mut elem = if base == "void" { Type::Void } else { Type::Scalar(s) };
+                for _ in 0..stars {
+                    elem = Type::ptr(elem, false);
+                }
+                Ok(Some(vector_type(name, elem)))
+            }
+            None => Err(self.unsupported(
+                span,
+                format_args!("`std::vector<{inner}>` yet (vectors of numbers and pointers to them only)"),
+            )),
         }
     }
 
@@ -70,7 +89,7 @@ impl Resolver<'_> {
         let A::InitList(items) = &init.kind else {
             return Err(self.unsupported(span, "copying a std::vector in host code yet"));
         };
-        let s = elem.scalar().ok_or(Reported)?;
+        let s = elem_storage(&elem).ok_or(Reported)?;
         let (n, value) = match items.as_slice() {
             [n] => (self.rvalue(n)?, Expr::new(ExprKind::Const(0), elem.clone(), span)),
             [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {
@@ -161,7 +180,7 @@ impl Resolver<'_> {
         span: Span,
     ) -> Result<Expr, Reported> {
         let elem = vector_elem(&obj.ty).cloned().ok_or(Reported)?;
-        let s = elem.scalar().ok_or(Reported)?;
+        let s = elem_storage(&elem).ok_or(Reported)?;
         let size = elem.size() as i64;
         let u64t = Type::Scalar(Scalar::U64);
         let arity = |n: usize| args.len() == n;
@@ -240,6 +259,8 @@ impl Resolver<'_> {
                 Ok(self.vector_ptr(v, if name == "begin" { 0 } else { 1 }, &elem))
             })),
             ("generate", [first, last, f]) => Some(self.generate(first, last, f, span)),
+            ("for_each", [first, last, f]) => Some(self.for_each(first, last, f, span)),
+            ("copy", [first, last, to]) => Some(self.copy(first, last, to, span)),
             ("fill", [first, last, v]) => Some((|| {
                 let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
                 self.fill(first, last, v, span)
@@ -273,12 +294,59 @@ impl Resolver<'_> {
         let elem = first.ty.pointee().cloned().ok_or_else(|| self.error(span, "`fill` needs pointers"))?;
         let v = self.rvalue(v)?;
         let v = self.convert(v, &elem)?;
-        let s = elem.scalar().ok_or(Reported)?;
+        let s = elem_storage(&elem).ok_or(Reported)?;
         Ok(Expr::new(
             ExprKind::Generate { first: Box::new(first), last: Box::new(last), storage: s, value: Box::new(v) },
             Type::Void,
             span,
         ))
+    }
+
+    /// `std::copy(first, last, out)` of elements of one type: a `memcpy`; its value is the end of what it wrote.
+    fn copy(&mut self, first: &ast::Expr, last: &ast::Expr, to: &ast::Expr, span: Span) -> Result<Expr, Reported> {
+        let (first, last, to) = (self.rvalue(first)?, self.rvalue(last)?, self.rvalue(to)?);
+        let elem = match (first.ty.pointee(), to.ty.pointee()) {
+            (Some(a), Some(b)) if a.size() == b.size() && (a == b || a.scalar().is_some()) => b.clone(),
+            _ => return Err(self.unsupported(span, "`std::copy` between elements of different types yet")),
+        };
+        let size = elem.size() as i64;
+        let u64t = Type::Scalar(Scalar::U64);
+        let n = Expr::new(
+            ExprKind::PtrDiff { left: Box::new(last), right: Box::new(first.clone()), elem_size: size },
+            u64t.clone(),
+            span,
+        );
+        let bytes = Expr::new(
+            ExprKind::Arith {
+                op: crate::front::tast::ArithOp::Mul,
+                op_ty: Scalar::U64,
+                left: Box::new(n.clone()),
+                right: Box::new(Expr::new(ExprKind::Const(size as u64), u64t, span)),
+            },
+            Type::Scalar(Scalar::U64),
+            span,
+        );
+        let ty = to.ty.clone();
+        let copied = Expr::new(ExprKind::Lib(Lib::Memcpy, vec![to, first, bytes]), ty.clone(), span);
+        Ok(Expr::new(ExprKind::PtrAdd { ptr: Box::new(copied), index: Box::new(n), elem_size: size }, ty, span))
+    }
+
+    /// `std::for_each(first, last, [&](T &x) { x = value; })`: the value stored in each element, as
+    /// `std::generate` does (the body's only statement assigns the parameter).
+    fn for_each(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Result<Expr, Reported> {
+        let value = match &f.kind {
+            A::Lambda { params, body } if params.len() == 1 && params[0].reference => match body.as_slice() {
+                [ast::Stmt { kind: S::Expr(ast::Expr { kind: A::Assign { op: None, target, value }, .. }), .. }]
+                    if matches!(&target.kind, A::Name(n) if *n == params[0].name.name) =>
+                {
+                    value
+                }
+                _ => return Err(self.unsupported(f.span, "a `std::for_each` lambda other than `x = value;` yet")),
+            },
+            _ => return Err(self.unsupported(f.span, "`std::for_each` with a function that is not a lambda yet")),
+        };
+        let (first, last) = (self.rvalue(first)?, self.rvalue(last)?);
+        self.fill(first, last, value, span)
     }
 
     /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.

@@ -601,6 +601,9 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
             "the C++ library"
         }
+        "mt19937" | "mt19937_64" | "minstd_rand0" | "minstd_rand" | "default_random_engine" | "random_device" => {
+            "<random>"
+        }
         "CUresult" | "CUdevice" | "CUcontext" | "CUmodule" | "CUfunction" | "CUstream" | "CUdeviceptr" => {
             "the CUDA driver API"
         }
@@ -614,6 +617,11 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         "nvtxRangeId_t" | "nvtxEventAttributes_t" => "NVTX",
         _ => return None,
     })
+}
+
+/// `<random>`'s distributions, templates of their result type (`uniform_int_distribution<int>`).
+fn random_template(name: &str) -> bool {
+    matches!(name, "uniform_int_distribution" | "uniform_real_distribution" | "normal_distribution")
 }
 
 /// The libraries' complex types, which are CUDA vector types in device code too (`cufftComplex` is `float2`).

@@ -36,8 +36,13 @@ impl Parser<'_> {
                     || unsupported_type_name(name).is_some()
                     || is_vector_type(name)
                     || ((self.host || self.program)
-                        && name == "vector"
+                        && (name == "vector" || random_template(name))
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
+                    // `std::mt19937`, `std::normal_distribution<float>`: `<random>` in host code.
+                    || ((self.host || self.program)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n)
+                            if random_template(n) || host_type_name(n) == Some("<random>")))
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
@@ -379,7 +384,7 @@ impl Parser<'_> {
                 }
                 // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`).
                 TokKind::Ident(name)
-                    if name == "vector"
+                    if (name == "vector" || random_template(&name))
                         && (self.host || self.program)
                         && struct_name.is_none()
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
@@ -388,19 +393,29 @@ impl Parser<'_> {
                         return Err(self.expected("the element type: `vector<int>`"));
                     };
                     self.pos += 1 + after;
-                    // `std::vector<real>` with `typedef float real;`: the element is the scalar the name stands for.
+                    // `std::vector<real>` with `typedef float real;` (`vector<Int8 *>` too): the element is the
+                    // scalar the name stands for.
                     for arg in &mut args {
-                        if let [Token { kind: TokKind::Ident(n), span }] = arg.as_slice()
-                            && let Some(t) = self.typedefs.get(n)
-                            && t.named.is_none()
-                            && t.pointers == 0
-                            && t.func.is_none()
-                            && let Some(sc) = crate::front::types::Type::from_base(t.base).scalar()
-                        {
-                            let span = *span;
-                            *arg =
-                                sc.name().split(" ").map(|w| Token { kind: TokKind::Ident(w.into()), span }).collect();
-                        }
+                        *arg = arg
+                            .iter()
+                            .flat_map(|tok| {
+                                if let TokKind::Ident(n) = &tok.kind
+                                    && let Some(t) = self.typedefs.get(n)
+                                    && t.named.is_none()
+                                    && t.pointers == 0
+                                    && t.func.is_none()
+                                    && let Some(sc) = crate::front::types::Type::from_base(t.base).scalar()
+                                {
+                                    let span = tok.span;
+                                    sc.name()
+                                        .split(" ")
+                                        .map(|w| Token { kind: TokKind::Ident(w.into()), span })
+                                        .collect()
+                                } else {
+                                    vec![tok.clone()]
+                                }
+                            })
+                            .collect();
                     }
                     struct_name = Some(template::instance_name(&name, &args));
                     any = true;
