@@ -322,7 +322,18 @@ impl<'a> Lexer<'a> {
             b'n' => '\n',
             b't' => '\t',
             b'r' => '\r',
-            b'0' => '\0',
+            // `\033`: up to three octal digits (`\0` alone is NUL).
+            b'0'..=b'7' => {
+                let mut v = u32::from(c - b'0');
+                for _ in 0..2 {
+                    match self.text.as_bytes().get(self.pos) {
+                        Some(d @ b'0'..=b'7') => v = v * 8 + u32::from(d - b'0'),
+                        _ => break,
+                    }
+                    self.pos += 1;
+                }
+                char::from_u32(v & 0xff)?
+            }
             b'\\' => '\\',
             b'\'' => '\'',
             b'"' => '"',

@@ -199,7 +199,7 @@ pub fn parse_instance_name(name: &str) -> Option<(String, Vec<Vec<Token>>)> {
     let lt = name.find('<')?;
     let lexed = super::lexer::lex(super::source::FileId(0), &name[lt..], 0);
     let (args, _) = split_args(&lexed.tokens)?;
-    Some((name[..lt].to_string(), args))
+    Some((name[..lt].to_string(), fold_args(args, &HashMap::new())))
 }
 
 /// The tokens of a type written as text (`unsigned int`), for a deduced template argument.
@@ -207,4 +207,143 @@ pub fn type_tokens(text: &str) -> Vec<Token> {
     let mut toks = super::lexer::lex(super::source::FileId(0), text, 0).tokens;
     toks.pop(); // Eof
     toks
+}
+
+/// The value of a constant expression (`2 * THREADS`, with `constants` declared so far), if it is one.
+pub fn fold_constant(toks: &[Token], constants: &HashMap<String, i128>) -> Option<i128> {
+    let mut folder = Fold { toks, pos: 0, constants };
+    folder.expr(0).filter(|_| folder.pos == toks.len())
+}
+
+/// Template arguments with each constant expression folded to its value (`((unsigned int)(512)) / 2` ->
+/// `256`), so that `warpReduce<blockSize>` inside the instance `reduce<512>` names the same instance as
+/// `warpReduce<512>` written out. Arguments that are no constant (types, names) stay as written.
+pub fn fold_args(args: Vec<Vec<Token>>, constants: &HashMap<String, i128>) -> Vec<Vec<Token>> {
+    args.into_iter()
+        .map(|a| {
+            let named = matches!(a.as_slice(), [Token { kind: TokKind::Ident(n), .. }] if constants.contains_key(n));
+            if a.len() < 2 && !named {
+                return a;
+            }
+            let mut folder = Fold { toks: &a, pos: 0, constants };
+            match folder.expr(0) {
+                Some(v) if folder.pos == a.len() => constant_tokens(v, a[0].span),
+                _ => a,
+            }
+        })
+        .collect()
+}
+
+fn constant_tokens(v: i128, span: Span) -> Vec<Token> {
+    let int = TokKind::Int { value: v.unsigned_abs() as u64, suffix: Default::default(), decimal: true };
+    let mut out = vec![];
+    if v < 0 {
+        out.push(Token { kind: TokKind::Punct(Punct::Minus), span });
+    }
+    out.push(Token { kind: int, span });
+    out
+}
+
+/// A constant expression of integer literals, casts to integer types, parentheses and C's operators.
+struct Fold<'a> {
+    toks: &'a [Token],
+    pos: usize,
+    /// Integer constants in scope (`const int THREADS = 256;`).
+    constants: &'a HashMap<String, i128>,
+}
+
+impl Fold<'_> {
+    fn kind(&self) -> Option<&TokKind> {
+        self.toks.get(self.pos).map(|t| &t.kind)
+    }
+
+    /// Precedence climbing: `min` is the weakest binding power accepted.
+    fn expr(&mut self, min: u8) -> Option<i128> {
+        let mut left = self.unary()?;
+        loop {
+            let Some(TokKind::Punct(p)) = self.kind() else { return Some(left) };
+            let p = *p;
+            let power = match p {
+                Punct::Star | Punct::Slash | Punct::Percent => 10,
+                Punct::Plus | Punct::Minus => 9,
+                Punct::Shl | Punct::Shr => 8,
+                Punct::Lt | Punct::Gt | Punct::Le | Punct::Ge => 7,
+                Punct::EqEq | Punct::Ne => 6,
+                Punct::Amp => 5,
+                Punct::Caret => 4,
+                Punct::Pipe => 3,
+                Punct::AndAnd => 2,
+                Punct::OrOr => 1,
+                _ => return Some(left),
+            };
+            if power < min {
+                return Some(left);
+            }
+            self.pos += 1;
+            let right = self.expr(power + 1)?;
+            left = match p {
+                Punct::Star => left.checked_mul(right)?,
+                Punct::Slash => left.checked_div(right)?,
+                Punct::Percent => left.checked_rem(right)?,
+                Punct::Plus => left + right,
+                Punct::Minus => left - right,
+                Punct::Shl => left.checked_shl(u32::try_from(right).ok()?)?,
+                Punct::Shr => left.checked_shr(u32::try_from(right).ok()?)?,
+                Punct::Lt => (left < right) as i128,
+                Punct::Gt => (left > right) as i128,
+                Punct::Le => (left <= right) as i128,
+                Punct::Ge => (left >= right) as i128,
+                Punct::EqEq => (left == right) as i128,
+                Punct::Ne => (left != right) as i128,
+                Punct::Amp => left & right,
+                Punct::Caret => left ^ right,
+                Punct::Pipe => left | right,
+                Punct::AndAnd => (left != 0 && right != 0) as i128,
+                _ => (left != 0 || right != 0) as i128,
+            };
+        }
+    }
+
+    fn unary(&mut self) -> Option<i128> {
+        let k = self.kind()?.clone();
+        self.pos += 1;
+        match k {
+            TokKind::Int { value, .. } => Some(value as i128),
+            TokKind::Ident(n) => self.constants.get(&n).copied(),
+            TokKind::Kw(super::token::Kw::True) => Some(1),
+            TokKind::Kw(super::token::Kw::False) => Some(0),
+            TokKind::Punct(Punct::Minus) => Some(-self.unary()?),
+            TokKind::Punct(Punct::Plus) => self.unary(),
+            TokKind::Punct(Punct::Bang) => Some((self.unary()? == 0) as i128),
+            TokKind::Punct(Punct::Tilde) => Some(!self.unary()?),
+            // `(unsigned int)(512)`: a cast to an integer type keeps the value (arguments are small).
+            TokKind::Punct(Punct::LParen) if self.kind().is_some_and(integer_type_word) => {
+                let bool_cast = self.kind() == Some(&TokKind::Kw(super::token::Kw::Bool));
+                while self.kind().is_some_and(integer_type_word) {
+                    self.pos += 1;
+                }
+                (self.kind()? == &TokKind::Punct(Punct::RParen)).then_some(())?;
+                self.pos += 1;
+                let v = self.unary()?;
+                Some(if bool_cast { (v != 0) as i128 } else { v })
+            }
+            TokKind::Punct(Punct::LParen) => {
+                let v = self.expr(0)?;
+                (self.kind()? == &TokKind::Punct(Punct::RParen)).then_some(())?;
+                self.pos += 1;
+                Some(v)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A word of an integer type's name (`unsigned`, `int`, `size_t`): what a non-type parameter's cast is made of.
+fn integer_type_word(k: &TokKind) -> bool {
+    use super::token::Kw;
+    match k {
+        TokKind::Kw(k) => k.starts_type() && !matches!(k, Kw::Float | Kw::Double),
+        TokKind::Ident(n) => matches!(n.as_str(), "size_t" | "uint32_t" | "int32_t" | "uint64_t" | "int64_t" | "uint"),
+        _ => false,
+    }
 }

@@ -308,6 +308,9 @@ impl Resolver<'_> {
             }
             return Err(self.error(k.span, format!("`{}` is not a kernel of this file", k.name)));
         };
+        // A struct without fields (a functor, `AddOp()`) passes nothing: the kernel has no parameter for it.
+        let kept: Vec<ast::Expr> = args.iter().filter(|a| !self.fieldless_struct(a)).cloned().collect();
+        let args = &kept[..];
         let f = self.kernels.function(id);
         if f.kind != ast::FnKind::Global {
             return Err(self.error(k.span, format!("`{}` is not a `__global__` function", k.name)));

@@ -11,6 +11,7 @@ use crate::front::ast;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
 use crate::front::template::{Side, TemplateDef, instance_name};
 use crate::front::token::Token;
+use crate::front::types::Type;
 
 impl Resolver<'_> {
     /// For a call of host function template `name`: the name of the instance its arguments give (declared
@@ -66,6 +67,21 @@ impl Resolver<'_> {
                 ),
             )
         })
+    }
+
+    /// Whether `e` is a struct without fields (a functor, `AddOp()`), which a kernel's parameters leave out.
+    pub(super) fn fieldless_struct(&mut self, e: &ast::Expr) -> bool {
+        // `AddOp()`: a class without constructors made in place.
+        if let ast::ExprKind::Call(name, args) = &e.kind
+            && args.is_empty()
+            && let Some(def) = self.kernels.structs.get(&name.name)
+        {
+            return def.fields.is_empty();
+        }
+        let before = self.diags.len();
+        let empty = self.rvalue(e).is_ok_and(|v| matches!(&v.ty, Type::Struct(s) if s.fields.is_empty()));
+        self.diags.truncate(before);
+        empty
     }
 
     fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Result<String, Reported> {

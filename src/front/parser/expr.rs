@@ -459,6 +459,7 @@ impl Parser<'_> {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
                 };
+                let args = template::fold_args(args, &self.constants);
                 let instance = template::instance_name(&name, &args);
                 self.templates.requested.push((instance.clone(), name, args));
                 self.pos += 1 + after;

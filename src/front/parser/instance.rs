@@ -77,7 +77,7 @@ impl Templates {
         let mut values: HashMap<&str, (Vec<Token>, &TemplateParam)> = HashMap::new();
         for (i, p) in def.params.iter().enumerate() {
             let a = args.get(i).cloned().or_else(|| p.default.clone()).unwrap_or_default();
-            if !p.is_type && a.iter().any(|t| matches!(t.kind, TokKind::Kw(k) if k.starts_type())) {
+            if !p.is_type && a.first().is_some_and(|t| matches!(t.kind, TokKind::Kw(k) if k.starts_type())) {
                 return Err(vec![
                     Diagnostic::new(ErrorCode::Type, at, format!("`{}` takes a constant, not a type", p.name))
                         .with_secondary(def.span, def.header()),

@@ -61,6 +61,9 @@ pub struct Parser<'t> {
     host_defs: Vec<Function>,
     /// Host variables declared with a `<chrono>` duration type (`duration<double> dt`): how `dt.count()` scales.
     chrono_vars: std::collections::HashMap<String, chrono::Duration>,
+    /// Integer constants declared so far (`const int THREADS = 256;`), for template arguments that name them
+    /// (`reduce<THREADS><<<g, THREADS>>>`).
+    constants: std::collections::HashMap<String, i128>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -95,6 +98,7 @@ impl<'t> Parser<'t> {
             in_launch: false,
             host_defs: vec![],
             chrono_vars: Default::default(),
+            constants: Default::default(),
             diags: vec![],
         }
     }
@@ -313,7 +317,8 @@ impl<'t> Parser<'t> {
         tu.unavailable = std::mem::take(&mut self.unavailable);
         tu.host_functions = self.host_functions.clone();
         tu.host_defs = std::mem::take(&mut self.host_defs);
-        tu.structs = std::mem::take(&mut self.structs);
+        // (A copy: template instances, parsed later, name the structs too.)
+        tu.structs = self.structs.clone();
         tu.enums = std::mem::take(&mut self.enums);
         tu
     }
@@ -470,6 +475,7 @@ impl<'t> Parser<'t> {
             let mut declarators = self.declarators(Some(name))?;
             let mut ret = ret;
             self.own_stars(&mut ret, &mut declarators, name_at);
+            self.note_constants(&ret, name_at);
             self.expect_semi()?;
             let decl = Decl {
                 shared: space == VarSpace::Shared,

@@ -249,6 +249,7 @@ impl Parser<'_> {
         let name_at = self.pos;
         let mut declarators = self.declarators(None)?;
         self.own_stars(&mut ty, &mut declarators, name_at);
+        self.note_constants(&ty, name_at);
         self.expect_semi()?;
         Ok(Decl { shared, is_extern, ty, declarators, span: start.to(self.prev_span()) })
     }
@@ -273,6 +274,41 @@ impl Parser<'_> {
         {
             ty.pointers -= stars;
             first.pointers += stars;
+        }
+    }
+
+    /// After a declaration's declarators (from token `name_at`): a `const` integer initialised by a constant
+    /// (`const int THREADS = 256;`) is remembered for template arguments that name it; any other declaration
+    /// of the name forgets it.
+    pub(super) fn note_constants(&mut self, ty: &TypeSpec, name_at: usize) {
+        let constant = ty.is_const && ty.pointers == 0 && ty.named.is_none() && ty.func.is_none();
+        let mut depth = 0i32;
+        let mut piece_at = name_at;
+        for i in name_at..=self.pos {
+            let end = i == self.pos;
+            if !end {
+                match self.toks[i].kind {
+                    TokKind::Punct(Punct::LParen | Punct::LBracket | Punct::LBrace) => depth += 1,
+                    TokKind::Punct(Punct::RParen | Punct::RBracket | Punct::RBrace) => depth -= 1,
+                    _ => {}
+                }
+            }
+            if !(end || depth == 0 && self.toks[i].kind == TokKind::Punct(Punct::Comma)) {
+                continue;
+            }
+            let piece = &self.toks[piece_at..i];
+            piece_at = i + 1;
+            let Some(Token { kind: TokKind::Ident(name), .. }) = piece.first() else { continue };
+            let value = match piece.get(1) {
+                Some(Token { kind: TokKind::Punct(Punct::Assign), .. }) if constant => {
+                    template::fold_constant(&piece[2..], &self.constants)
+                }
+                _ => None,
+            };
+            match value {
+                Some(v) => self.constants.insert(name.clone(), v),
+                None => self.constants.remove(name),
+            };
         }
     }
 

@@ -166,6 +166,13 @@ impl Checker {
                     return v;
                 }
             }
+            // `op(a, b)` of a struct variable (a functor, `template <typename Op>`): its `operator()`.
+            A::Call(name, args) if matches!(self.lookup(&name.name), Some(Binding::StructLocal(_))) => {
+                let object = Box::new(ast::Expr { kind: A::Name(name.name.clone()), span: name.span });
+                let method = ast::Ident { name: "operator()".into(), span: name.span };
+                let call = ast::Expr { kind: A::MethodCall { object, method, args: args.clone() }, span };
+                return self.expr(&call);
+            }
             A::Call(name, _) if self.struct_call(&name.name) => {
                 if let Some(r) = self.struct_temp(e) {
                     return self.temp_value(r, span);
