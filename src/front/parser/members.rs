@@ -80,7 +80,8 @@ impl Parser<'_> {
             let body = body?;
             // A host destructor that only gives memory back (CUDA by Example's `Lock`: `cudaFree(mutex)`) is
             // not run: the program's end frees it too, and a leak report names it.
-            if !body.is_empty() && !(self.program && !q.device && body.iter().all(only_frees)) {
+            let frees_only = self.program && !q.device && body.iter().all(only_frees);
+            if !body.is_empty() && !frees_only {
                 return Err(self.error(Diagnostic::unsupported(at, "destructors that do something")));
             }
             return Ok(None);
