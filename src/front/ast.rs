@@ -127,6 +127,8 @@ pub enum VarSpace {
     Constant,
     /// `__device__`: global memory.
     Device,
+    /// `__managed__` (with or without `__device__`): global memory host code reads and writes by name too.
+    Managed,
     /// No memory-space qualifier: only `const` integers and floats, which are constants.
     Plain,
 }

@@ -128,27 +128,8 @@ impl Resolver<'_> {
                 continue;
             }
             match (&ty, &init.kind) {
-                (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
-                    let def = def.clone();
-                    if items.len() > def.fields.len() {
-                        return Err(self.error(init.span, format!("`{}` has {} fields", def.name, def.fields.len())));
-                    }
-                    for (f, item) in def.fields.iter().zip(items) {
-                        let Some(s) = storage(&f.ty) else {
-                            return Err(self.unsupported(
-                                item.span,
-                                "initialising a struct's array or struct field in host code yet",
-                            ));
-                        };
-                        let v = self.rvalue(item)?;
-                        let v = self.convert(v, &f.ty)?;
-                        let at = ptr_add(addr.clone(), f.offset as i64, &f.ty);
-                        out.push(Stmt::Expr(Expr::new(
-                            ExprKind::assign(Place::mem(at, None), s, v),
-                            f.ty.clone(),
-                            span,
-                        )));
-                    }
+                (Type::Struct(def), A::InitList(_)) if def.name != "dim3" => {
+                    self.init_in_memory(addr, &ty, init, out)?
                 }
                 (Type::Struct(def), _) if def.name != "dim3" => {
                     let v = self.rvalue(init)?;
@@ -179,41 +160,7 @@ impl Resolver<'_> {
                     };
                     out.push(Stmt::Expr(Expr::new(ExprKind::InitDim3(Box::new(addr), parts), Type::Void, span)));
                 }
-                (Type::Array(elem, _), A::InitList(items)) => {
-                    let Some(s) = storage(elem) else {
-                        return Err(self.unsupported(init.span, "initialising arrays of arrays in host code yet"));
-                    };
-                    for (k, item) in items.iter().enumerate() {
-                        let v = self.rvalue(item)?;
-                        let v = self.convert(v, elem)?;
-                        let at = ptr_add(addr.clone(), (k as u32 * s.size()) as i64, elem);
-                        out.push(Stmt::Expr(Expr::new(
-                            ExprKind::assign(Place::mem(at, None), s, v),
-                            (**elem).clone(),
-                            span,
-                        )));
-                    }
-                }
-                (Type::Array(elem, n), A::Str(text)) if storage(elem).is_some_and(|s| s.size() == 1) => {
-                    // `char s[16] = "abc"`: the bytes, then zeros (the array was zeroed above).
-                    let bytes = text.as_bytes();
-                    if bytes.len() > *n as usize {
-                        return Err(self.error(
-                            init.span,
-                            format!("the string has {} characters; `{name}` holds {n}", bytes.len()),
-                        ));
-                    }
-                    let s = storage(elem).ok_or(Reported)?;
-                    for (k, b) in bytes.iter().enumerate() {
-                        let at = ptr_add(addr.clone(), k as i64, elem);
-                        let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
-                        out.push(Stmt::Expr(Expr::new(
-                            ExprKind::assign(Place::mem(at, None), s, v),
-                            (**elem).clone(),
-                            span,
-                        )));
-                    }
-                }
+                (Type::Array(..), A::InitList(_) | A::Str(_)) => self.init_in_memory(addr, &ty, init, out)?,
                 (_, _) if storage(&ty).is_some() => {
                     let v = self.rvalue(init)?;
                     let v = self.convert(v, &ty)?;
@@ -242,5 +189,87 @@ impl Resolver<'_> {
             ExprKind::Convert { value: inner, .. } => self.name_allocation(inner, name),
             _ => {}
         }
+    }
+
+    /// Stores initialiser `init` into the `ty` at `addr`, whose storage was zeroed: a scalar, a struct's fields
+    /// from a brace list, an array from a brace list (nested ones for arrays of arrays and of structs,
+    /// `int a[3][3] = {{1, 2, 3}, {4, 5, 6}, ...}`, or a flat one filling the scalars in order, as C's brace
+    /// elision does), a `char` array from a string.
+    fn init_in_memory(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Result<(), Reported> {
+        let span = init.span;
+        match (ty, &init.kind) {
+            (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
+                let def = def.clone();
+                if items.len() > def.fields.len() {
+                    return Err(self.error(init.span, format!("`{}` has {} fields", def.name, def.fields.len())));
+                }
+                for (f, item) in def.fields.iter().zip(items) {
+                    self.init_in_memory(ptr_add(addr.clone(), f.offset as i64, &f.ty), &f.ty, item, out)?;
+                }
+            }
+            (Type::Array(elem, n), A::InitList(items)) => {
+                let nested = items.iter().any(|i| matches!(i.kind, A::InitList(_) | A::Str(_)));
+                let leaf = leaf_scalar(elem);
+                if !nested && storage(elem).is_none() && leaf.is_some() {
+                    // `int a[2][2] = {1, 2, 3, 4}`: the scalars in order.
+                    let (leaf_ty, size) = leaf.ok_or(Reported)?;
+                    if items.len() as u64 > (ty.size() / size.max(1)) as u64 {
+                        return Err(self.error(span, "too many initialisers for the array"));
+                    }
+                    for (k, item) in items.iter().enumerate() {
+                        let at = ptr_add(addr.clone(), (k as u32 * size) as i64, &leaf_ty);
+                        self.init_in_memory(at, &leaf_ty, item, out)?;
+                    }
+                    return Ok(());
+                }
+                if items.len() > *n as usize {
+                    return Err(self.error(span, format!("too many initialisers for an array of {n}")));
+                }
+                for (k, item) in items.iter().enumerate() {
+                    let at = ptr_add(addr.clone(), (k as u32 * elem.size()) as i64, elem);
+                    self.init_in_memory(at, elem, item, out)?;
+                }
+            }
+            (Type::Array(elem, n), A::Str(text)) if storage(elem).is_some_and(|s| s.size() == 1) => {
+                // `char s[16] = "abc"`: the bytes, then zeros (the array was zeroed).
+                let bytes = text.as_bytes();
+                if bytes.len() > *n as usize {
+                    return Err(
+                        self.error(span, format!("the string has {} characters; the array holds {n}", bytes.len()))
+                    );
+                }
+                let s = storage(elem).ok_or(Reported)?;
+                for (k, b) in bytes.iter().enumerate() {
+                    let at = ptr_add(addr.clone(), k as i64, elem);
+                    let v = Expr::new(ExprKind::Const(*b as u64), (**elem).clone(), span);
+                    out.push(Stmt::Expr(Expr::new(
+                        ExprKind::assign(Place::mem(at, None), s, v),
+                        (**elem).clone(),
+                        span,
+                    )));
+                }
+            }
+            (Type::Struct(def), _) if def.name != "dim3" => {
+                let v = self.rvalue(init)?;
+                out.push(Stmt::Expr(self.copy_struct(addr, v, ty, span)?));
+            }
+            _ => {
+                let Some(s) = storage(ty) else {
+                    return Err(self.unsupported(span, "this initialiser in host code yet"));
+                };
+                let v = self.rvalue(init)?;
+                let v = self.convert(v, ty)?;
+                out.push(Stmt::Expr(Expr::new(ExprKind::assign(Place::mem(addr, None), s, v), ty.clone(), span)));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The scalar type at the bottom of an array of arrays, and its size.
+fn leaf_scalar(ty: &Type) -> Option<(Type, u32)> {
+    match ty {
+        Type::Array(e, _) => leaf_scalar(e),
+        t => storage(t).map(|s| (t.clone(), s.size())),
     }
 }

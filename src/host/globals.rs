@@ -17,6 +17,10 @@ impl Resolver<'_> {
             self.consts.insert(name.clone(), (*v as i32 as u32 as u64, crate::front::types::Type::INT));
         }
         for g in globals {
+            if g.space == ast::VarSpace::Managed {
+                self.managed_globals(g);
+                continue;
+            }
             if g.space != ast::VarSpace::Plain {
                 continue;
             }
@@ -59,6 +63,7 @@ impl Resolver<'_> {
     /// `main`'s prologue: the file-scope variables declared (in memory, in its outermost scope) and their
     /// addresses put in the table of globals.
     pub(super) fn global_prologue(&mut self, out: &mut Vec<Stmt>) {
+        out.extend(self.managed.iter().map(|&(global, symbol)| Stmt::Managed { global, symbol }));
         let errors = self.diags.len();
         for decl in self.global_decls.clone() {
             for d in &decl.declarators {
@@ -77,5 +82,18 @@ impl Resolver<'_> {
         }
         // Already reported when the types were read.
         self.diags.truncate(errors);
+    }
+
+    /// `__managed__ int x;`: a file-scope variable of the host at the address the device sees it (the
+    /// device compiled it as a `__device__` variable, the program's global `symbol`).
+    fn managed_globals(&mut self, g: &ast::GlobalDecl) {
+        for d in &g.decl.declarators {
+            let symbol = self.kernels.globals.iter().position(|k| k.name == d.name.name && k.owner.is_none());
+            if let Some(symbol) = symbol {
+                let i = self.globals.len() as u32;
+                self.globals.insert(d.name.name.clone(), (i, self.kernels.globals[symbol].ty.clone()));
+                self.managed.push((i, symbol as u32));
+            }
+        }
     }
 }

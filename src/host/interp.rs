@@ -379,6 +379,7 @@ impl<'a> Interp<'a> {
                     *at = slots[*s as usize];
                 }
             }
+            Stmt::Managed { global, symbol } => self.managed_global(*global, *symbol),
             Stmt::Continue => return Ok(Flow::Continue),
             Stmt::Return(v) => {
                 let v = match v {

@@ -107,6 +107,23 @@ impl Resolver<'_> {
         init: Option<&ast::Expr>,
         out: &mut Vec<Stmt>,
     ) -> Option<Result<(), Reported>> {
+        if let Type::Array(elem, n) = ty
+            && init.is_none()
+            && let Type::Struct(def) = &**elem
+        {
+            // `Lock locks[4];`: each element default-constructed, in order.
+            let ctor = self.method_of(elem, &def.name)?;
+            let obj = expr(A::Name(name.name.clone()), name.span);
+            for k in 0..*n {
+                let index = expr(A::Int { value: k as u64, unsigned: false, long: false, decimal: true }, name.span);
+                let element = expr(A::Index(Box::new(obj.clone()), Box::new(index)), name.span);
+                match self.call_member(ctor.clone(), addr_of(&element), &[], name.span, name.span) {
+                    Ok(c) => out.push(Stmt::Expr(c)),
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(Ok(()));
+        }
         let Type::Struct(def) = ty else { return None };
         let ctor = self.method_of(ty, &def.name)?;
         // (`Class obj = other;` is a copy, as for a struct.)

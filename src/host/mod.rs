@@ -127,6 +127,10 @@ pub trait Device {
     /// The address and size in bytes of `__device__`/`__constant__` variable `index` (of the program's
     /// globals).
     fn symbol(&self, index: usize) -> Option<(u64, u64)>;
+    /// Moves `__device__` variable `index`, its bytes with it, to `addr` (a `__managed__` variable: host
+    /// memory mapped at the same address, which the host keeps level around launches); false when `index` is
+    /// not a symbol.
+    fn move_symbol(&mut self, index: usize, addr: u64) -> bool;
     /// The allocations made by `malloc` and `map` that are still live, oldest first.
     fn live(&self) -> Vec<DeviceAlloc>;
     /// Runs a launch to its end, and the grids its threads launched (dynamic parallelism).

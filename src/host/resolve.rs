@@ -81,6 +81,7 @@ pub fn resolve(
         consts: HashMap::new(),
         globals: HashMap::new(),
         global_decls: vec![],
+        managed: vec![],
         strings: vec![],
         diags: vec![],
         scopes: vec![],
@@ -148,6 +149,8 @@ pub(super) struct Resolver<'a> {
     pub(super) globals: HashMap<String, (u32, Type)>,
     /// Their declarations, run at the start of `main`.
     pub(super) global_decls: Vec<ast::Decl>,
+    /// `__managed__` variables: (index in the table of globals, index in the program's globals).
+    pub(super) managed: Vec<(u32, u32)>,
     pub(super) strings: Vec<Vec<u8>>,
     pub(super) diags: Vec<Diagnostic>,
     pub(super) scopes: Vec<HashMap<String, Var>>,

@@ -74,6 +74,12 @@ pub enum Stmt {
     },
     /// File-scope variable `n` lives at the address in the slot (`main`'s prologue declares them).
     SetGlobal(u32, Slot),
+    /// `__managed__` variable `global` (the program's global `symbol`) moved into managed memory, which the
+    /// host reaches by name and the device as the symbol; file-scope variable `global` is its address.
+    Managed {
+        global: u32,
+        symbol: u32,
+    },
     /// `goto`, and the label it goes to: labels are statements of the function's body (not nested), by
     /// index in the function's label list.
     Goto(u32),

@@ -516,6 +516,14 @@ impl crate::host::Device for SimDevice<'_> {
         Some((at, self.find(at).map_or(0, |a| a.data.len() as u64)))
     }
 
+    fn move_symbol(&mut self, index: usize, addr: u64) -> bool {
+        let Some(k) = self.symbols.iter().position(|(i, _)| *i == index) else { return false };
+        let Some(a) = self.mem.allocs.iter().position(|a| a.base == self.symbols[k].1) else { return false };
+        self.mem.allocs[a].base = addr;
+        self.symbols[k].1 = addr;
+        true
+    }
+
     fn live(&self) -> Vec<DeviceAlloc> {
         let bases: Vec<u64> =
             self.mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base)).map(|a| a.base).collect();

@@ -73,8 +73,15 @@ impl Parser<'_> {
             if self.eat(Punct::Semi) {
                 return Ok(None);
             }
-            let body = self.block()?;
-            if !body.is_empty() {
+            let in_host = self.program || self.host;
+            let host = std::mem::replace(&mut self.host, in_host);
+            let body = self.block();
+            self.host = host;
+            let body = body?;
+            // A host destructor that only gives memory back (CUDA by Example's `Lock`: `cudaFree(mutex)`) is
+            // not run: the program's end frees it too, and a leak report names it.
+            let frees_only = self.program && !q.device && body.iter().all(only_frees);
+            if !body.is_empty() && !frees_only {
                 return Err(self.error(Diagnostic::unsupported(at, "destructors that do something")));
             }
             return Ok(None);
@@ -360,4 +367,24 @@ impl Parser<'_> {
 
 fn void_spec(span: Span) -> TypeSpec {
     TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }
+}
+
+/// A statement that only gives memory back: `cudaFree(p);`, `free(p);`, `delete[] p;`.
+fn only_frees(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Expr(e) => frees(e),
+        _ => false,
+    }
+}
+
+/// `cudaFree(p)`, also checked (`HANDLE_ERROR(cudaFree(p))`).
+fn frees(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Delete(..) => true,
+        ExprKind::Call(f, args) => {
+            matches!(f.name.as_str(), "cudaFree" | "free" | "cudaFreeHost" | "cudaFreeArray")
+                || args.first().is_some_and(frees)
+        }
+        _ => false,
+    }
 }

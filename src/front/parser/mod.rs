@@ -396,6 +396,7 @@ impl<'t> Parser<'t> {
                 }
                 TokKind::Kw(Kw::Shared) => space = VarSpace::Shared,
                 TokKind::Kw(Kw::Constant) => space = VarSpace::Constant,
+                TokKind::Ident(n) if n == "__managed__" => space = VarSpace::Managed,
                 TokKind::Kw(Kw::Template) => {
                     self.template()?;
                     return Ok(None);

@@ -344,7 +344,7 @@ impl Interp<'_> {
                     }
                     return Ok(self.status(MEMORY_ALLOCATION));
                 }
-                self.rt.mirrors.push(Mirror { addr: at, size: v[1], managed });
+                self.rt.mirrors.push(Mirror { addr: at, size: v[1], managed, symbol: false });
                 self.out_param(v[0], 8, at, e)?;
                 self.status(SUCCESS)
             }
@@ -401,6 +401,25 @@ impl Interp<'_> {
         })
     }
 
+    /// `main`'s prologue for a `__managed__` variable: host memory of its size, holding its initial value,
+    /// to which the device moves the symbol; kept level like `cudaMallocManaged` memory, and reached by name
+    /// through file-scope variable `global`.
+    pub(crate) fn managed_global(&mut self, global: u32, symbol: u32) {
+        let Some((addr, size)) = self.dev.symbol(symbol as usize) else { return };
+        let name = self.dev.owner(addr).map(|d| d.name).unwrap_or_default();
+        let at = self.mem.alloc(size, AllocKind::Managed, &name, 0);
+        let init = self.dev.read(addr, size).unwrap_or_default();
+        if let Ok(b) = self.mem.bytes(at, size) {
+            b.copy_from_slice(&init);
+        }
+        if self.dev.move_symbol(symbol as usize, at) {
+            self.rt.mirrors.push(Mirror { addr: at, size, managed: true, symbol: true });
+        }
+        if let Some(g) = self.globals.get_mut(global as usize) {
+            *g = at;
+        }
+    }
+
     fn unmirror(&mut self, k: usize, line: u32) {
         let m = self.rt.mirrors.remove(k);
         self.dev.free(m.addr);
@@ -419,7 +438,10 @@ impl Interp<'_> {
         let all = self.dev.wants_host_vars() || !self.dev.reaches_only_args(kernel);
         let mirrors = &self.rt.mirrors;
         (0..mirrors.len())
-            .filter(|&k| all || args.iter().any(|&a| a >= mirrors[k].addr && a < mirrors[k].addr + mirrors[k].size))
+            .filter(|&k| {
+                all || mirrors[k].symbol
+                    || args.iter().any(|&a| a >= mirrors[k].addr && a < mirrors[k].addr + mirrors[k].size)
+            })
             .collect()
     }
 

@@ -52,6 +52,8 @@ struct Mirror {
     addr: u64,
     size: u64,
     managed: bool,
+    /// A `__managed__` variable: every launch may reach it by name.
+    symbol: bool,
 }
 
 /// The runtime's state in one program run.

@@ -38,7 +38,7 @@ pub(super) fn slots_of(s: &Stmt, into: &mut BTreeSet<Slot>) {
             into.insert(*s);
             e(n, into);
         }
-        Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Goto(_) | Stmt::Label(_) => {}
+        Stmt::Break | Stmt::Continue | Stmt::Return(None) | Stmt::Goto(_) | Stmt::Label(_) | Stmt::Managed { .. } => {}
     }
 }
 
