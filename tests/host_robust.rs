@@ -83,7 +83,7 @@ int main() {
     options.config.memory_cap = 64 << 20;
     let r = run_with(src, &options);
     assert_eq!(r.stdout, "3 blocks\nafter a free: allocated\n", "{}", r.stderr);
-    assert!(r.stderr.contains("host code at line 15 asks a std::vector for 4294967296 bytes"), "{}", r.stderr);
+    assert!(r.stderr.contains("host code at line 15 asks a std::vector for 1073741824 bytes"), "{}", r.stderr);
     assert_eq!(r.status, 1);
 }
 
@@ -99,4 +99,23 @@ fn a_runaway_host_loop_stops_at_the_step_limit_with_its_line() {
         r.stderr
     );
     assert_eq!(r.status, 4);
+}
+
+#[test]
+fn a_runaway_loop_of_cuda_mallocs_stops_at_the_step_limit() {
+    // Found by tests/fuzz_programs.rs (seed 287: memcpy_overflow.cu's `while (0)` made `while (ULLONG_MAX)`):
+    // each cudaMalloc summed every allocation, so 200,000 host steps ran for minutes.
+    let src = "#include <stdio.h>\n__global__ void k(int *a) { a[0] = 1; }\nint main() {\n    int *d;\n\
+               \x20   int n = 0;\n    do { if (cudaMalloc(&d, 256) == cudaSuccess) n++; } while (1);\n    return 0;\n}\n";
+    let mut options = RunOptions { host_steps: 200_000, ..RunOptions::default() };
+    options.config.memory_cap = 64 << 20;
+    let start = std::time::Instant::now();
+    let r = run_with(src, &options);
+    assert!(
+        r.stderr.contains("ran past the step limit (at line 6)"),
+        "{}",
+        &r.stderr[r.stderr.len().saturating_sub(300)..]
+    );
+    assert_eq!(r.status, 4);
+    assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
