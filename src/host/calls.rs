@@ -42,7 +42,11 @@ impl Interp<'_> {
             }
             Lib::Malloc | Lib::Calloc => {
                 let (bytes, name) = if lib == Lib::Malloc { (v[0], v[1]) } else { (v[0].saturating_mul(v[1]), v[2]) };
-                if bytes > 1 << 36 {
+                if !self.mem.fits(bytes) {
+                    // `new` (a third argument) throws where malloc returns NULL.
+                    if lib == Lib::Malloc && args.len() > 2 {
+                        return Err(self.bad_alloc("`new`", bytes, line));
+                    }
                     0
                 } else {
                     let name = self.literal(name as u32);
@@ -263,7 +267,7 @@ impl Interp<'_> {
     /// `realloc(p, n)`: a new allocation holding the old one's first bytes, the old one freed (the address
     /// always changes, so code that keeps the old pointer is caught using freed memory).
     fn realloc(&mut self, addr: u64, bytes: u64, name: u32, line: u32) -> Result<u64, Unwind> {
-        if bytes > 1 << 36 {
+        if !self.mem.fits(bytes) {
             return Ok(0);
         }
         let old = match self.mem.at_base(addr) {
@@ -284,6 +288,25 @@ impl Interp<'_> {
         self.mem.allocs[i].data[..old.len()].copy_from_slice(&old);
         self.free(addr, line)?;
         Ok(new)
+    }
+
+    /// `new` (or a `std::vector`, `what`) of more than the host may hold: the uncaught `std::bad_alloc` ends
+    /// the program as libstdc++'s `terminate` does (its two lines on stderr, SIGABRT), and warpdbg names the line.
+    pub(super) fn bad_alloc(&mut self, what: &str, bytes: u64, line: u32) -> Unwind {
+        self.write(
+            true,
+            b"terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc\n",
+        );
+        let message = format!(
+            "host code at line {line} asks {what} for {bytes} bytes, more than warpdbg lets host code hold ({} \
+             bytes in all, four times the device's memory: --memory-cap): std::bad_alloc, which nothing catches, \
+             ends the program",
+            self.mem.cap
+        );
+        let after_launches = self.rt.launches;
+        let kind = super::findings::FindingKind::BadAlloc;
+        self.rt.findings.push(super::findings::Finding { kind, line, message, after_launches });
+        Unwind::Exit(134)
     }
 
     fn free(&mut self, addr: u64, line: u32) -> Result<(), Unwind> {

@@ -178,8 +178,10 @@ impl Resolver<'_> {
     /// in, for messages (`h_data`).
     pub(super) fn name_allocation(&mut self, v: &mut Expr, name: &str) {
         match &mut v.kind {
-            ExprKind::Lib(Lib::Malloc | Lib::Calloc, args) => {
-                if let Some(Expr { kind: ExprKind::Const(id), .. }) = args.last_mut() {
+            ExprKind::Lib(lib @ (Lib::Malloc | Lib::Calloc), args) => {
+                // The name follows the sizes (`new` adds a marker after it).
+                let at = if *lib == Lib::Malloc { 1 } else { 2 };
+                if let Some(Expr { kind: ExprKind::Const(id), .. }) = args.get_mut(at) {
                     let old = self.strings.get(*id as usize).map(|s| s.as_slice());
                     if old.is_some_and(|s| s == b"allocation\0" || s.starts_with(b"new ")) {
                         *id = self.string(name) as u64;

@@ -210,7 +210,9 @@ impl Resolver<'_> {
         let name = self.string(&format!("new {}", elem));
         let name = Expr::new(ExprKind::Const(name as u64), Type::INT, span);
         let ptr_ty = Type::ptr(elem.clone(), false);
-        let alloc = Expr::new(ExprKind::Lib(Lib::Malloc, vec![bytes, name]), ptr_ty.clone(), span);
+        // The third argument marks a `new`: it throws `std::bad_alloc` where malloc returns NULL.
+        let is_new = Expr::new(ExprKind::Const(1), Type::INT, span);
+        let alloc = Expr::new(ExprKind::Lib(Lib::Malloc, vec![bytes, name, is_new]), ptr_ty.clone(), span);
         let init = match (args, count) {
             ([], _) | (_, Some(_)) => return Ok(alloc),
             ([v], None) if storage(&elem).is_some() => self.rvalue(v)?,

@@ -20,6 +20,8 @@ pub enum FindingKind {
     /// `cudaFree` calls that failed because a kernel fault had broken the context (a note: the memory goes
     /// with the context, it is not a leak).
     FreeAfterFault,
+    /// `new` of more than the host may hold: the uncaught `std::bad_alloc` ended the program.
+    BadAlloc,
 }
 
 impl FindingKind {
@@ -33,6 +35,7 @@ impl FindingKind {
             FindingKind::UncheckedLaunch => "unchecked_launch",
             FindingKind::UnflushedPrintf => "unflushed_printf",
             FindingKind::FreeAfterFault => "free_after_fault",
+            FindingKind::BadAlloc => "bad_alloc",
         }
     }
 

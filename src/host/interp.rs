@@ -98,7 +98,9 @@ impl<'a> Interp<'a> {
         max_steps: u64,
         jit: JitMode,
     ) -> Self {
+        // The host may hold four times the device's memory (16 GiB by default; `--memory-cap` scales both).
         let mut mem = HostMemory::default();
+        mem.cap = dev.gpu().total_mem.saturating_mul(4);
         #[cfg(feature = "native")]
         let jit_mode = jit;
         #[cfg(not(feature = "native"))]

@@ -6,6 +6,10 @@
 pub const HOST_BASE: u64 = 0x5555_0000_0000;
 /// Unused bytes after each allocation.
 const GUARD: u64 = 64;
+/// How many bytes the program may hold at once when nothing else says (`Interp::new` makes it four times the
+/// device's memory): a request past it fails as glibc's does when the machine has no more, and warpdbg itself
+/// never asks its allocator for memory the program cannot get.
+pub const DEFAULT_HOST_CAP: u64 = 16 << 30;
 
 /// What made an allocation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,20 +82,36 @@ pub struct HostMemory {
     recent: [usize; 4],
     /// How many allocations have been freed (compiled loops drop the addresses they keep when it changes).
     pub frees: u64,
+    /// Bytes of the allocations not yet freed, and the most they may reach ([`HostMemory::fits`]).
+    pub live: u64,
+    pub cap: u64,
 }
 
 impl Default for HostMemory {
     fn default() -> Self {
-        HostMemory { allocs: vec![], next: HOST_BASE, recent: [usize::MAX; 4], frees: 0 }
+        HostMemory {
+            allocs: vec![],
+            next: HOST_BASE,
+            recent: [usize::MAX; 4],
+            frees: 0,
+            live: 0,
+            cap: DEFAULT_HOST_CAP,
+        }
     }
 }
 
 impl HostMemory {
+    /// Whether `size` more bytes stay within the cap (`malloc` returns NULL otherwise).
+    pub fn fits(&self, size: u64) -> bool {
+        size <= self.cap.saturating_sub(self.live)
+    }
+
     /// A new zeroed allocation of `size` bytes; its address.
     pub fn alloc(&mut self, size: u64, kind: AllocKind, name: &str, line: u32) -> u64 {
         let base = self.next;
         self.next = (base + size.max(1) + GUARD).next_multiple_of(16);
         let data = vec![0u8; size as usize];
+        self.live = self.live.saturating_add(size);
         self.allocs.push(HostAlloc { base, size, data, kind, name: name.to_string(), line, freed: None });
         base
     }
@@ -104,6 +124,7 @@ impl HostMemory {
     /// Frees allocation `i`; the last stack allocation is reclaimed (its addresses are used again).
     pub fn release(&mut self, i: usize, line: u32) {
         self.frees += 1;
+        self.live = self.live.saturating_sub(self.allocs[i].size);
         if i + 1 == self.allocs.len() && self.allocs[i].kind == AllocKind::Stack {
             self.next = self.allocs[i].base;
             self.allocs.pop();

@@ -383,19 +383,21 @@ impl Interp<'_> {
     /// Makes the storage of the vector at `at` hold at least `n` elements of `size` bytes.
     fn vector_grow(&mut self, at: u64, n: u64, size: u64, e: &Expr) -> Result<[u64; 3], Unwind> {
         let [start, finish, end] = self.vector_at(at, e)?;
-        if n * size <= end - start {
+        if n.saturating_mul(size) <= end.wrapping_sub(start) {
             return Ok([start, finish, end]);
         }
-        let bytes = n.checked_mul(size).filter(|b| *b <= 1 << 36).ok_or_else(|| {
-            Unwind::Error(Box::new(super::HostError::Memory {
-                line: self.line(e.span),
-                message: format!(
-                    "host code at line {} makes a std::vector of {n} elements: out of memory",
-                    self.line(e.span)
-                ),
-            }))
-        })?;
         let line = self.line(e.span);
+        // libstdc++ refuses more than `max_size()` (PTRDIFF_MAX bytes) with `std::length_error`, and throws
+        // `std::bad_alloc` when the allocator has no more.
+        let Some(bytes) = n.checked_mul(size).filter(|b| *b <= i64::MAX as u64) else {
+            return Err(Unwind::Error(Box::new(super::HostError::Memory {
+                line,
+                message: format!("host code at line {line} makes a std::vector of {n} elements: more than max_size()"),
+            })));
+        };
+        if !self.mem.fits(bytes) {
+            return Err(self.bad_alloc("a std::vector", bytes, line));
+        }
         let new = self.mem.alloc(bytes, AllocKind::Heap, "std::vector's storage", line);
         if finish > start {
             let old = self.read_bytes(start, finish - start, e.span)?;

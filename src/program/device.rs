@@ -82,6 +82,9 @@ pub struct SimDevice<'a> {
     /// The allocating line of each live allocation host code made (`cudaMalloc`, managed, pinned), by base
     /// address.
     lines: HashMap<u64, u32>,
+    /// The bytes of the allocations in `lines`, kept as they change (summing them at each `cudaMalloc` made a
+    /// loop of them quadratic: the whole-program fuzzer's hang).
+    used: u64,
     /// Addresses of the file's `__device__`/`__constant__` variables, in `program.globals` order.
     symbols: Vec<(usize, u64)>,
     kernels: HashMap<String, Result<Arc<Kernel>, Diagnostic>>,
@@ -118,6 +121,7 @@ impl<'a> SimDevice<'a> {
             mem: GlobalMemory::default(),
             next: GLOBAL_BASE,
             lines: HashMap::new(),
+            used: 0,
             symbols: vec![],
             kernels: HashMap::new(),
             json,
@@ -156,7 +160,7 @@ impl<'a> SimDevice<'a> {
     }
 
     fn used(&self) -> u64 {
-        self.mem.allocs.iter().filter(|a| self.lines.contains_key(&a.base)).map(|a| a.data.len() as u64).sum()
+        self.used
     }
 
     fn kernel(&mut self, name: &str) -> Result<Arc<Kernel>, Diagnostic> {
@@ -444,6 +448,7 @@ impl crate::host::Device for SimDevice<'_> {
         }
         let at = self.alloc(bytes, elem, name);
         self.lines.insert(at, line);
+        self.used += bytes;
         if let Some(init) = self.mem.init.as_deref_mut() {
             init.track(at, bytes);
         }
@@ -456,13 +461,15 @@ impl crate::host::Device for SimDevice<'_> {
         }
         self.place(addr, bytes, elem, name);
         self.lines.insert(addr, line);
+        self.used += bytes;
         true
     }
 
     fn free(&mut self, addr: u64) -> bool {
         match self.mem.allocs.iter().position(|a| a.base == addr) {
             Some(i) if self.lines.contains_key(&addr) => {
-                self.mem.allocs.remove(i);
+                let gone = self.mem.allocs.remove(i);
+                self.used = self.used.saturating_sub(gone.data.len() as u64);
                 if let Some(init) = self.mem.init.as_deref_mut() {
                     init.forget(addr);
                 }
@@ -562,6 +569,7 @@ impl crate::host::Device for SimDevice<'_> {
         let keep: Vec<u64> = self.symbols.iter().map(|(_, a)| *a).collect();
         self.mem.allocs.retain(|a| keep.contains(&a.base));
         self.lines.clear();
+        self.used = 0;
         if let Some(init) = self.mem.init.as_deref_mut() {
             init.clear();
         }

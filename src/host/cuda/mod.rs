@@ -12,6 +12,7 @@ mod launch;
 mod memory;
 pub mod names;
 pub mod props;
+pub mod table;
 mod timing;
 
 use super::findings::{FailedFree, Finding, FindingKind, Leak};

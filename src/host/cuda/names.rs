@@ -1,7 +1,8 @@
 //! The names host code uses without declaring them: the CUDA runtime's functions (and the host clocks) with
 //! their parameters and default arguments, the runtime's and the C library's constants, and the types host
 //! code names (the runtime's, `timeval`, `std::ofstream`). Tables only: [`super::arguments`] resolves a
-//! runtime call, [`super`] runs it.
+//! runtime call, [`super`] runs it; [`super::table`] lists the runtime functions and how far each is implemented
+//! (a function added here goes there too: `tests/docs_api_table.rs` checks).
 
 use std::sync::{Arc, OnceLock};
 
@@ -107,6 +108,8 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "cudaEventElapsedTime" => s(Api::EventElapsedTime, vec![ptr(), size.clone(), size.clone()], vec![]),
         "cudaEventDestroy" => s(Api::EventDestroy, vec![size.clone()], vec![]),
         "cudaStreamCreate" | "cudaStreamCreateWithFlags" => s(Api::StreamCreate, vec![ptr(), Type::UINT], vec![0]),
+        // One queue: the priority changes nothing.
+        "cudaStreamCreateWithPriority" => s(Api::StreamCreate, vec![ptr(), Type::UINT, int.clone()], vec![]),
         "cudaStreamSynchronize" => s(Api::StreamSynchronize, vec![size.clone()], vec![]),
         "cudaStreamQuery" => s(Api::StreamQuery, vec![size.clone()], vec![]),
         "cudaStreamDestroy" => s(Api::StreamDestroy, vec![size.clone()], vec![]),
