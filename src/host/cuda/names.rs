@@ -91,6 +91,8 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         },
         "cudaSetDevice" => s(Api::SetDevice, vec![int.clone()], vec![]),
         "cudaGetDevice" => s(Api::GetDevice, vec![ptr()], vec![]),
+        // One device: it is the closest match to any properties asked for.
+        "cudaChooseDevice" => s(Api::GetDevice, vec![ptr(), ptr()], vec![]),
         "cudaDeviceGetSharedMemConfig" => s(Api::GetSharedMemConfig, vec![ptr()], vec![]),
         "cudaDeviceGetCacheConfig" => s(Api::GetCacheConfig, vec![ptr()], vec![]),
         "cudaDeviceGetStreamPriorityRange" => s(Api::GetStreamPriorityRange, vec![ptr(), ptr()], vec![]),

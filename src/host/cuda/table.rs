@@ -59,6 +59,7 @@ pub const RUNTIME: &[Entry] = &[
     e(&["cudaDeviceReset", "cudaThreadExit"], Full, "a fresh context"),
     e(&["cudaGetLastError", "cudaPeekAtLastError", "cudaGetErrorString", "cudaGetErrorName"], Full, ""),
     e(&["cudaSetDevice", "cudaGetDevice", "cudaGetDeviceCount"], Full, "one device, 0"),
+    e(&["cudaChooseDevice"], Fixed, "device 0, the closest to any properties asked for"),
     e(
         &["cudaGetDeviceProperties", "cudaGetDeviceProperties_v2", "cudaDeviceGetAttribute"],
         Full,
