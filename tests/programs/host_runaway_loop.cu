@@ -23,3 +23,5 @@ int main()
     cudaFree(d);
     return 0;
 }
+// finding: the host program ran past the step limit (at line 20)
+// status: 4
