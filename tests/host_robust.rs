@@ -27,8 +27,8 @@ fn huge_allocations_return_null_and_cuda_malloc_fails() {
     let r = run_with(&program("host_alloc_fail.cu"), &RunOptions::default());
     assert_eq!(
         r.stdout,
-        "malloc(32 TiB): NULL\ncalloc(32 TiB, 4): NULL\nrealloc(small, 32 TiB): NULL, small[3] = 7\n\
-         cudaMalloc(32 TiB): cudaErrorMemoryAllocation\ncudaGetLastError: cudaErrorMemoryAllocation\n\
+        "malloc(1 EiB): NULL\ncalloc(1 EiB, 4): NULL\nrealloc(small, 1 EiB): NULL, small[3] = 7\n\
+         cudaMalloc(1 EiB): cudaErrorMemoryAllocation\ncudaGetLastError: cudaErrorMemoryAllocation\n\
          cudaMalloc(64 B): cudaSuccess\nsmall[15] = 30\n"
     );
     assert_eq!(r.status, 0, "{}", r.stderr);
@@ -37,7 +37,7 @@ fn huge_allocations_return_null_and_cuda_malloc_fails() {
 #[test]
 fn huge_new_ends_the_program_as_an_uncaught_bad_alloc() {
     let r = run_with(&program("host_bad_alloc.cu"), &RunOptions::default());
-    assert_eq!(r.stdout, "h[10] = 5\nasking for 8796093022208 floats\n");
+    assert_eq!(r.stdout, "h[10] = 5\nasking for 288230376151711744 floats\n");
     let (program_err, warpdbg_err) = r.stderr.split_once("warpdbg: launch").unwrap();
     assert_eq!(
         program_err,
@@ -45,7 +45,7 @@ fn huge_new_ends_the_program_as_an_uncaught_bad_alloc() {
     );
     assert!(
         warpdbg_err.contains(
-            "warpdbg: error: host code at line 30 asks `new` for 35184372088832 bytes, more than warpdbg lets host \
+            "warpdbg: error: host code at line 30 asks `new` for 1152921504606846976 bytes, more than warpdbg lets host \
              code hold (17179869184 bytes in all, four times the device's memory: --memory-cap)"
         ),
         "{warpdbg_err}"

@@ -25,13 +25,14 @@ int main()
     cudaFree(d);
     delete[] h;
 
-    size_t count = (size_t)1 << 43; // 32 TiB of floats
+    size_t count = (size_t)1 << 58; // 1 EiB of floats: more than any machine maps
     std::cout << "asking for " << count << " floats" << std::endl;
     float *big = new float[count];
-    big[0] = 1.0f;
+    // Printing the address keeps g++ -O2 from eliding the allocation (C++14 lets it drop an unused `new`).
+    std::cout << "allocated at " << (void *)big << std::endl;
     std::cout << "never printed" << std::endl;
     delete[] big;
     return 0;
 }
-// finding: host code at line 30 asks `new` for 35184372088832 bytes
+// finding: host code at line 30 asks `new` for 1152921504606846976 bytes
 // status: 1
