@@ -17,11 +17,6 @@ use crate::front::types::{Scalar, Type};
 /// printed handle looks like one; each call site gets its own handle (the offset of the call in its file).
 const HANDLE_BASE: u64 = 0x7fff_f700_0000;
 
-/// `pthread_t` (and `pthread_mutex_t`, whose contents host code never reads): an unsigned long, as glibc's.
-pub(super) fn handle_type() -> Type {
-    Type::Scalar(Scalar::U64)
-}
-
 fn int(value: u64, span: Span) -> ast::Expr {
     expr(A::Int { value, unsigned: false, long: value > u32::MAX as u64, decimal: true }, span)
 }
@@ -73,7 +68,9 @@ impl Resolver<'_> {
                 expr(A::Comma(Box::new(mutex.clone()), Box::new(zero)), span)
             }
             ("pthread_self", []) => {
-                return Some(self.rvalue(&int(HANDLE_BASE, span)).and_then(|v| self.convert(v, &handle_type())));
+                return Some(
+                    self.rvalue(&int(HANDLE_BASE, span)).and_then(|v| self.convert(v, &Type::Scalar(Scalar::U64))),
+                );
             }
             (f, _) => {
                 let n = match f {

@@ -185,7 +185,8 @@ pub fn named_type(name: &str) -> Option<Type> {
         | "cudaSharedMemConfig"
         | "cudaLimit" => Type::INT,
         "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
-        "pthread_t" | "pthread_mutex_t" => crate::host::pthread::handle_type(),
+        // An unsigned long, as glibc's (a mutex's contents are never read: one thread).
+        "pthread_t" | "pthread_mutex_t" => Type::Scalar(Scalar::U64),
         "clock_t" | "time_t" | "suseconds_t" => Type::Scalar(Scalar::I64),
         // `<cstdarg>`'s list: where the next variadic argument is (`src/host/varargs.rs`).
         "va_list" | "__builtin_va_list" => Type::ptr(Type::Void, false),
