@@ -119,3 +119,20 @@ fn a_runaway_loop_of_cuda_mallocs_stops_at_the_step_limit() {
     assert_eq!(r.status, 4);
     assert!(start.elapsed().as_secs() < 30, "{:?}", start.elapsed());
 }
+
+/// Found by the whole-program fuzzer (seeds 2081, 10643, 12234): an access whose end passes 2^64 wrapped
+/// around in the host memory's bounds check and panicked warpdbg; now it is the program's error at its line.
+#[test]
+fn accesses_that_end_past_the_top_of_the_address_space_are_host_errors() {
+    let src = "#include <stdio.h>\n#include <string.h>\nint main()\n{\n    float f = 1.5f;\n    int i;\n\
+               memcpy(&i, &f, (size_t)-1);\n    printf(\"%d\\n\", i);\n    return 0;\n}\n";
+    let r = run_with(src, &RunOptions::default());
+    assert_eq!(r.stdout, "");
+    assert!(r.stderr.contains("warpdbg: error: host code at line 7 "), "{}", r.stderr);
+    assert_eq!(r.status, 1);
+    let src = "#include <stdio.h>\nint main()\n{\n    int a[4] = {1, 2, 3, 4};\n    int *p = a - (1ll << 62);\n\
+               printf(\"%d\\n\", p[-(1ll << 62) + 8]);\n    return 0;\n}\n";
+    let r = run_with(src, &RunOptions::default());
+    assert!(r.stderr.contains("warpdbg: error: host code at line 6 "), "{}", r.stderr);
+    assert_eq!(r.status, 1);
+}

@@ -139,12 +139,15 @@ impl HostMemory {
     /// The allocation index and offset of `size` bytes at `addr`.
     #[inline]
     pub fn locate(&mut self, addr: u64, size: u64) -> Result<(usize, usize), MemFault> {
+        // Saturating: an access whose end passes 2^64 (`memcpy(d, s, -1)`, a wild pointer near the top) must
+        // not wrap around into looking like one that fits.
+        let end = addr.saturating_add(size);
         for k in 0..self.recent.len() {
             let i = self.recent[k];
             if let Some(a) = self.allocs.get(i)
                 && a.freed.is_none()
                 && addr >= a.base
-                && addr + size <= a.base + a.size
+                && end <= a.base + a.size
             {
                 if k > 0 {
                     self.recent.copy_within(0..k, 1);
@@ -166,7 +169,7 @@ impl HostMemory {
         if a.freed.is_some() && addr < a.base + a.size.max(1) {
             return Err(MemFault::UseAfterFree { alloc: i });
         }
-        if addr + size <= a.base + a.size {
+        if end <= a.base + a.size {
             self.recent.copy_within(0..3, 1);
             self.recent[0] = i;
             return Ok((i, (addr - a.base) as usize));
