@@ -264,12 +264,19 @@ const CHUNK_LINES: u64 = 1024;
 
 /// Every line a launch touched, in chunks sorted by address: its footprint and its reuse. Merging two runs'
 /// maps (blocks run on other cores) gives what one run of all their blocks gives, in any order.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct LineMap {
     chunks: Vec<(u64, Box<[LineUse; CHUNK_LINES as usize]>)>,
     /// The chunks the last requests hit, newest first: a warp's next request is usually in one of them
     /// (`c[i] = a[i] + b[i]` goes round three arrays).
     recent: [usize; 4],
+}
+
+/// The lines only: `recent` is a cache, which a whole run and single-stepping leave in different orders.
+impl std::fmt::Debug for LineMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LineMap").field("chunks", &self.chunks).finish()
+    }
 }
 
 impl LineMap {
