@@ -50,7 +50,10 @@ fn the_course_programs_print_the_same_in_every_mode() {
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "cu") {
+        // A program that ends at the step limit (`// status: 4`, a runaway loop) interprets 2^32 host steps
+        // with the JIT off: `the_step_limit_stops_a_compiled_loop_where_the_interpreter_does` covers that.
+        let runaway = std::fs::read_to_string(&path).is_ok_and(|t| t.contains("\n// status: 4"));
+        if path.extension().is_some_and(|e| e == "cu") && !runaway {
             let file = path.file_name().unwrap().to_str().unwrap();
             let off = run(&dir, file, "off");
             assert_eq!(run(&dir, file, "eager").text, off.text, "{file}");
