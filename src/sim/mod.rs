@@ -17,6 +17,7 @@
 pub(crate) mod alu;
 mod banks;
 mod child_launch;
+mod commute;
 pub mod constant_reads;
 pub mod curand;
 mod decoded;

@@ -7,6 +7,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering};
 
 use crate::front::launch::Launch;
+use crate::sim::commute::ExactSums;
 use crate::sim::lane_mask::LaneMask;
 use crate::sim::memory::{GlobalMemory, MemError, Space};
 
@@ -18,6 +19,8 @@ pub struct SharedGlobal {
     /// Where the pages a store changes are saved first (a program's launch; None for a kernel file's, whose
     /// memory is made again from the launch).
     journal: Option<Arc<Journal>>,
+    /// The run's floating-point atomic sums, which it keeps only when they are exact (`sim::commute`).
+    sums: Mutex<ExactSums>,
 }
 
 struct RawAlloc {
@@ -97,7 +100,7 @@ impl SharedGlobal {
             Undo::Launch => None,
             Undo::Journal(j, _) => Some(j.clone()),
         };
-        Some(SharedGlobal { allocs, journal })
+        Some(SharedGlobal { allocs, journal, sums: Mutex::default() })
     }
 
     /// Before bytes `[off, off + len)` of `a` change: saves the pages holding them that no store of this run
@@ -252,6 +255,70 @@ impl SharedGlobal {
         // SAFETY: as above.
         unsafe { atomic_store(p, size, bits) };
         Ok(true)
+    }
+}
+
+impl SharedGlobal {
+    /// A thread's atomic read-modify-write of `size` bytes at `addr`: they become `f(old)`, as one step
+    /// whatever other cores do. Returns `old`, whether the bytes were written before, and whether they changed.
+    #[inline]
+    pub fn update(&self, addr: u64, size: u32, f: impl Fn(u64) -> u64) -> Result<(u64, bool, bool), MemError> {
+        let (a, off) = self.locate(addr, size)?;
+        let written = a.written(off, size as u64);
+        a.mark(off, size as u64);
+        // SAFETY: in bounds of the allocation (`locate`), aligned as in `load`.
+        let p = unsafe { a.ptr.add(off as usize) };
+        // SAFETY: as above.
+        let mut old = unsafe { atomic_load(p, size) };
+        loop {
+            let new = f(old) & if size < 8 { (1u64 << (size * 8)) - 1 } else { u64::MAX };
+            if new == old {
+                return Ok((old, written, false));
+            }
+            self.save(a, off, size as u64);
+            // SAFETY: as above.
+            match unsafe { atomic_cas(p, size, old, new) } {
+                Ok(()) => return Ok((old, written, true)),
+                Err(now) => old = now,
+            }
+        }
+    }
+
+    /// A floating-point atomic sum found `old` and added `x` (`double`: of `double`s).
+    pub fn note_sum(&self, double: bool, old: f64, x: f64) {
+        self.sums.lock().unwrap_or_else(|e| e.into_inner()).add(double, old, x);
+    }
+
+    /// Every floating-point atomic sum of the run is the same in any order.
+    pub fn sums_exact(&self) -> bool {
+        self.sums.lock().unwrap_or_else(|e| e.into_inner()).exact()
+    }
+}
+
+/// Replaces the `size` bytes at `p` with `new` if they hold `old`; else returns what they hold.
+///
+/// # Safety
+/// As [`atomic_load`].
+#[inline]
+unsafe fn atomic_cas(p: *mut u8, size: u32, old: u64, new: u64) -> Result<(), u64> {
+    let (s, f) = (Ordering::Relaxed, Ordering::Relaxed);
+    // SAFETY: the caller's promise.
+    unsafe {
+        match size {
+            1 => AtomicU8::from_ptr(p).compare_exchange(old as u8, new as u8, s, f).map(drop).map_err(|v| v as u64),
+            2 => AtomicU16::from_ptr(p.cast())
+                .compare_exchange((old as u16).to_le(), (new as u16).to_le(), s, f)
+                .map(drop)
+                .map_err(|v| u16::from_le(v) as u64),
+            4 => AtomicU32::from_ptr(p.cast())
+                .compare_exchange((old as u32).to_le(), (new as u32).to_le(), s, f)
+                .map(drop)
+                .map_err(|v| u32::from_le(v) as u64),
+            _ => AtomicU64::from_ptr(p.cast())
+                .compare_exchange(old.to_le(), new.to_le(), s, f)
+                .map(drop)
+                .map_err(u64::from_le),
+        }
     }
 }
 

@@ -363,7 +363,7 @@ impl PartialEq for LineMap {
 }
 
 /// A launch's global traffic.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Default, PartialEq)]
 pub struct Traffic {
     /// Indexed by source line (dense: a line without requests has none counted).
     lines: Vec<TrafficLine>,
@@ -374,6 +374,20 @@ pub struct Traffic {
     pub atomics_per_address: HashMap<u64, u64>,
     /// Loads from `__constant__` variables: the constant cache's, counted apart (none of the above).
     pub constant: ConstantReads,
+}
+
+impl std::fmt::Debug for Traffic {
+    /// The atomics' addresses in order: a map's own order depends on how it was filled (a whole run merges
+    /// block ranges' maps).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let atomics: std::collections::BTreeMap<_, _> = self.atomics_per_address.iter().collect();
+        f.debug_struct("Traffic")
+            .field("lines", &self.lines)
+            .field("lines_used", &self.lines_used)
+            .field("atomics_per_address", &atomics)
+            .field("constant", &self.constant)
+            .finish()
+    }
 }
 
 impl Traffic {

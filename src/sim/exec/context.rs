@@ -98,6 +98,12 @@ pub enum Note {
         lane: u32,
         addr: u64,
     },
+    /// A whole run's atomic read bytes nothing wrote: which thread reads them first depends on the order, so
+    /// the whole run refuses and the sequential run reports the uninitialised read.
+    UnwrittenAtomic {
+        lane: u32,
+        addr: u64,
+    },
     /// A launch from device code: kernel name (a [`Kernel::strings`] index), configuration, argument bits.
     Launch {
         lane: u32,
@@ -310,6 +316,36 @@ impl Ctx<'_> {
             }
             Ok(v)
         }
+    }
+
+    /// A whole run's atomic on global memory through `g`: one read-modify-write (`f` of the old value), since
+    /// another core may update the same bytes; only atomics that commute get here (`sim::commute`). Counts
+    /// what the sequential path's load and store count. Returns the old value.
+    pub(super) fn atomic_global(
+        &mut self,
+        g: &crate::sim::shared_global::SharedGlobal,
+        addr: u64,
+        ty: Ty,
+        lane: u32,
+        x: u64,
+        f: impl Fn(u64) -> u64,
+    ) -> Result<u64, ExecError> {
+        let size = ty.size();
+        let fail = |err| ExecError::Memory { lane, access: AccessKind::Atomic, size, addr, err };
+        self.global_access.lane(GlobalOp::Atomic, lane, addr, size);
+        self.global_access.lane(GlobalOp::Atomic, lane, addr, size);
+        self.touch(addr, size);
+        let (old, written, changed) = g.update(addr, size, f).map_err(fail)?;
+        if !written {
+            self.notes.push(Note::UnwrittenAtomic { lane, addr });
+        }
+        self.wrote |= changed;
+        match ty {
+            Ty::F32 => g.note_sum(false, f32::from_bits(old as u32) as f64, f32::from_bits(x as u32) as f64),
+            Ty::F64 => g.note_sum(true, f64::from_bits(old), f64::from_bits(x)),
+            _ => {}
+        }
+        Ok(old)
     }
 
     pub(super) fn store(

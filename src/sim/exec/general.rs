@@ -152,13 +152,23 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
         Instr::Atomic { op, ty, dst, addr, a, b } => {
             for l in mask.iter() {
                 let at = ctx.get(*addr, l);
-                let old = ctx.load(at, *ty, l, AccessKind::Atomic)?;
                 let (x, y) = (ctx.get(*a, l), ctx.get(*b, l));
-                let new = atomic(*op, *ty, old, x, y);
-                if new != old {
-                    ctx.notes.push(Note::AtomicWrite { lane: l, addr: at });
-                }
-                ctx.store(at, *ty, new, l, AccessKind::Atomic)?;
+                let old = match ctx.par {
+                    // A whole run's: other cores may update the same bytes (`sim::commute` says which may).
+                    Some(g) if !memory::is_shared(at) => {
+                        ctx.atomic_global(g, at, *ty, l, x, |old| atomic(*op, *ty, old, x, y))?
+                    }
+                    _ => {
+                        let old = ctx.load(at, *ty, l, AccessKind::Atomic)?;
+                        let new = atomic(*op, *ty, old, x, y);
+                        // (Who last changed a lock explains a spin; a whole run has none to explain.)
+                        if new != old && ctx.par.is_none() {
+                            ctx.notes.push(Note::AtomicWrite { lane: l, addr: at });
+                        }
+                        ctx.store(at, *ty, new, l, AccessKind::Atomic)?;
+                        old
+                    }
+                };
                 ctx.set(*dst, l, old);
             }
         }

@@ -304,7 +304,8 @@ impl Machine {
                             if let Some(t) = ctx.touched.as_deref_mut()
                                 && !t.as_slice().is_empty()
                             {
-                                p.record(m.w as u32, t.as_slice(), matches!(op, Op::Store { .. }));
+                                let kind = p.kinds[pc.0 as usize];
+                                p.record(m.w as u32, t.as_slice(), kind);
                                 t.clear();
                             }
                             progressed = std::mem::take(&mut ctx.wrote);
@@ -377,8 +378,8 @@ impl Machine {
                         if let Some(t) = ctx.touched.as_deref_mut()
                             && !t.as_slice().is_empty()
                         {
-                            let write = matches!(kernel.instrs[pc.0 as usize], Instr::Store { .. });
-                            p.record(m.w as u32, t.as_slice(), write);
+                            let kind = p.kinds[pc.0 as usize];
+                            p.record(m.w as u32, t.as_slice(), kind);
                             t.clear();
                         }
                         m.progressed = std::mem::take(&mut ctx.wrote);

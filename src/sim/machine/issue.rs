@@ -67,7 +67,8 @@ impl Machine {
             let (notes, wrote) = (ctx.notes, ctx.wrote);
             if let Some(p) = &mut self.par {
                 let ranges = touched.as_ref().map_or(&[][..], |t| t.as_slice());
-                p.step(block.linear, block.barrier_epoch, w as u32, ranges, store);
+                let kind = p.kinds[pc.0 as usize];
+                p.step(block.linear, block.barrier_epoch, w as u32, ranges, kind);
             }
             (r, notes, wrote)
         };
@@ -140,7 +141,7 @@ impl Machine {
                          executing the shuffle; its value is undefined"
                     )
                 }),
-                Note::UninitRead { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
+                Note::UninitRead { lane, addr } | Note::UnwrittenAtomic { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
                 Note::SharedRace(r) => {
                     let msg = self.shared_race_text(&r);
                     self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);

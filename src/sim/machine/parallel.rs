@@ -9,8 +9,15 @@
 //! The rule (conservative; every check that fails means "run sequentially"):
 //! - before: a fresh machine (no step taken), round-robin schedule (no `--schedule-seed`), at least one
 //!   block (one block alone runs here too: its warps go together or one at a time, far faster than one
-//!   instruction per scheduler step, as a course's `vadd<<<1, 1>>>` over 2^25 elements needs), and a kernel without atomics, `printf` (its lines carry the global step), `clock()` (the global
-//!   step too) and reducing barriers;
+//!   instruction per scheduler step, as a course's `vadd<<<1, 1>>>` over 2^25 elements needs), and a kernel
+//!   without `printf` (its lines carry the global step), `clock()` (the global step too), reducing barriers,
+//!   and atomics other than those whose order cannot show (`sim::commute`: the result unused, an operation
+//!   whose final value is the same in any order);
+//! - the bytes such commuting atomics update are touched by nothing else meanwhile: by no other warp of the
+//!   block in the same barrier interval, and, in global memory, by no plain access of any block, nor by
+//!   commuting atomics of another kind; their floating-point sums are exact in any order (`ExactSums`);
+//!   global ones are one read-modify-write on the host too (`SharedGlobal::update`), since blocks on other
+//!   cores update the same bytes;
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
 //!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
 //! - in a program, a read of a byte that neither the host nor a store of the run wrote is an uninitialised read
@@ -55,6 +62,7 @@ use super::BlockState;
 use super::template::{Template, threads};
 use super::{Machine, Outcome};
 use crate::ir::{Instr, Kernel, Pc, Reg};
+use crate::sim::commute::{self, AccessKind, READ, WRITE};
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
 use crate::sim::lane_bits::DataPath;
@@ -74,13 +82,25 @@ pub(super) enum WarpStop {
     Refused,
 }
 
-/// A global byte range `[lo, hi)` a warp instruction accessed.
+/// A global byte range `[lo, hi)` a warp instruction accessed, and how (`sim::commute`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Access {
     warp: u32,
-    write: bool,
+    kind: AccessKind,
     lo: u64,
     hi: u64,
+}
+
+impl Access {
+    fn writes(&self) -> bool {
+        self.kind != READ
+    }
+
+    /// Two warps' accesses of the same bytes make the order matter: unless both only read, or both are
+    /// atomics of one commuting kind.
+    fn conflicts(&self, other: &Access) -> bool {
+        (self.writes() || other.writes()) && !(self.kind == other.kind && self.kind > WRITE)
+    }
 }
 
 /// One warp's steps without progress in a barrier interval: since its last progress, and the longest run.
@@ -125,6 +145,10 @@ pub(crate) struct ParState {
     /// Finished blocks' reads and writes: (lo, hi, block).
     done_reads: Vec<(u64, u64, u64)>,
     done_writes: Vec<(u64, u64, u64)>,
+    /// Global bytes commuting atomics updated, of any block: (lo, hi, kind).
+    commutes: Vec<(u64, u64, AccessKind)>,
+    /// Per instruction, the kind of its accesses (`sim::commute::access_kinds`).
+    pub(super) kinds: Arc<Vec<AccessKind>>,
     /// Something makes the result depend on the order of execution.
     pub(super) order_sensitive: bool,
     /// The retired block, whose buffers the next block starts over in (`Machine::reused_block`).
@@ -199,6 +223,8 @@ impl ParState {
             writes: vec![],
             done_reads: vec![],
             done_writes: vec![],
+            commutes: vec![],
+            kinds: Arc::new(commute::access_kinds(kernel)),
             order_sensitive: false,
             spare: None,
             hulls: Hulls::default(),
@@ -239,10 +265,10 @@ impl ParState {
     /// One issued instruction of warp `warp` of block `block` in barrier interval `epoch`, which accessed the
     /// global byte ranges `touched`.
     #[inline]
-    pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: &[(u64, u64)], write: bool) {
+    pub(super) fn step(&mut self, block: u64, epoch: u32, warp: u32, touched: &[(u64, u64)], kind: AccessKind) {
         self.enter(block, epoch);
         self.progressed = false;
-        self.record(warp, touched, write);
+        self.record(warp, touched, kind);
     }
 
     /// The next steps are of block `block` in barrier interval `epoch`.
@@ -256,9 +282,9 @@ impl ParState {
 
     /// Warp `warp`'s step in the current interval accessed the global byte ranges `touched`.
     #[inline(always)]
-    pub(super) fn record(&mut self, warp: u32, touched: &[(u64, u64)], write: bool) {
+    pub(super) fn record(&mut self, warp: u32, touched: &[(u64, u64)], kind: AccessKind) {
         for &(lo, hi) in touched {
-            self.record_one(Access { warp, write, lo, hi });
+            self.record_one(Access { warp, kind, lo, hi });
         }
     }
 
@@ -278,10 +304,11 @@ impl ParState {
         if w >= self.last_of_warp.len() {
             self.last_of_warp.resize(w + 1, usize::MAX);
         }
+        // A warp's commuting atomics join into one hull however far apart (a histogram's bins): they conflict
+        // with nothing of their kind, and the bytes between are rarely another warp's in the same interval.
         if let Some(last) = self.interval.get_mut(self.last_of_warp[w])
-            && last.write == a.write
-            && a.lo <= last.hi
-            && a.hi >= last.lo
+            && last.kind == a.kind
+            && (a.kind > WRITE || (a.lo <= last.hi && a.hi >= last.lo))
         {
             last.lo = last.lo.min(a.lo);
             last.hi = last.hi.max(a.hi);
@@ -331,11 +358,15 @@ impl ParState {
                 if a.lo >= SHARED_TOUCH {
                     continue;
                 }
+                if a.kind > WRITE {
+                    self.commutes.push((a.lo, a.hi, a.kind));
+                    continue;
+                }
                 let w = a.warp as usize;
                 if w >= self.block_last_of_warp.len() {
                     self.block_last_of_warp.resize(w + 1, [usize::MAX; 2]);
                 }
-                let (list, slot) = if a.write { (&mut self.writes, 1) } else { (&mut self.reads, 0) };
+                let (list, slot) = if a.writes() { (&mut self.writes, 1) } else { (&mut self.reads, 0) };
                 let slot = &mut self.block_last_of_warp[w][slot];
                 let last = list.len().wrapping_sub(1);
                 if let Some(l) = list.last_mut()
@@ -362,14 +393,16 @@ impl ParState {
         let mut active: Vec<Access> = vec![];
         for &a in merged.iter() {
             active.retain(|b| b.hi > a.lo);
-            if active.iter().any(|b| b.warp != a.warp && (b.write || a.write)) {
+            if active.iter().any(|b| b.warp != a.warp && b.conflicts(&a)) {
                 self.order_sensitive = true;
             }
             active.push(a);
             if a.lo >= SHARED_TOUCH {
                 continue;
             }
-            if a.write {
+            if a.kind > WRITE {
+                self.commutes.push((a.lo, a.hi, a.kind));
+            } else if a.writes() {
                 self.writes.push((a.lo, a.hi));
             } else {
                 self.reads.push((a.lo, a.hi));
@@ -402,6 +435,7 @@ impl ParState {
             }
             ranges.clear();
         }
+        merge_commutes(&mut self.commutes);
     }
 }
 
@@ -413,7 +447,7 @@ fn merge_per_warp(v: &mut Vec<Access>) {
     for i in 0..v.len() {
         let a = v[i];
         match n.checked_sub(1).map(|m| &mut v[m]) {
-            Some(m) if m.warp == a.warp && m.write == a.write && a.lo <= m.hi => m.hi = m.hi.max(a.hi),
+            Some(m) if m.warp == a.warp && m.kind == a.kind && a.lo <= m.hi => m.hi = m.hi.max(a.hi),
             _ => {
                 v[n] = a;
                 n += 1;
@@ -464,7 +498,7 @@ fn warps_apart(v: &[Access], hulls: &mut Hulls) -> bool {
 /// warp's) and no access of a warp meets another warp's write hull; any reads may overlap (every warp of a
 /// matrix product's block reads the same columns). Checked without sorting the accesses, only the hulls.
 fn writes_apart(v: &[Access], hulls: &mut Hulls) -> bool {
-    if !hulls.disjoint(v.iter().filter(|a| a.write)) {
+    if !hulls.disjoint(v.iter().filter(|a| a.writes())) {
         return false;
     }
     // The hulls are disjoint and sorted: the ones an access meets are a contiguous run from the first whose
@@ -514,6 +548,46 @@ fn blocks_conflict(writes: &mut [(u64, u64, u64)], reads: &[(u64, u64, u64)]) ->
     false
 }
 
+/// Sorts `commutes` and merges the overlapping and adjacent ranges of one kind; ranges of different kinds that
+/// overlap stay apart (for [`commutes_conflict`] to find).
+fn merge_commutes(commutes: &mut Vec<(u64, u64, AccessKind)>) {
+    commutes.sort_unstable();
+    let mut n = 0usize;
+    for i in 0..commutes.len() {
+        let c = commutes[i];
+        match n.checked_sub(1).map(|m| &mut commutes[m]) {
+            Some(m) if m.2 == c.2 && c.0 <= m.1 => m.1 = m.1.max(c.1),
+            _ => {
+                commutes[n] = c;
+                n += 1;
+            }
+        }
+    }
+    commutes.truncate(n);
+}
+
+/// Do commuting atomics of different kinds update the same global bytes, or does any block read or write
+/// bytes that commuting atomics update (whose value there depends on the order)? `writes` and `reads` as in
+/// [`blocks_conflict`].
+fn commutes_conflict(
+    commutes: &mut Vec<(u64, u64, AccessKind)>,
+    writes: &[(u64, u64, u64)],
+    reads: &[(u64, u64, u64)],
+) -> bool {
+    if commutes.is_empty() {
+        return false;
+    }
+    merge_commutes(commutes);
+    // Merged, ranges of one kind do not overlap: an overlap left is of two kinds.
+    if commutes.windows(2).any(|w| w[1].0 < w[0].1) {
+        return true;
+    }
+    writes.iter().chain(reads).any(|&(lo, hi, _)| {
+        let first = commutes.partition_point(|c| c.1 <= lo);
+        commutes.get(first).is_some_and(|c| c.0 < hi)
+    })
+}
+
 impl Machine {
     /// What puts global memory back as it was before a whole run, should a rule fail ([`Undo::point`]).
     pub(super) fn undo_point(&self) -> Undo {
@@ -535,12 +609,12 @@ impl Machine {
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 0
+            && commute::all_atomics_commute(&commute::access_kinds(&self.kernel), &self.kernel)
             && !self.kernel.instrs.iter().any(|i| {
                 // (A counter's value depends on the whole machine: its steps, the block's barrier votes.)
                 matches!(
                     i,
-                    Instr::Atomic { .. }
-                        | Instr::Printf { .. }
+                    Instr::Printf { .. }
                         | Instr::Launch { .. }
                         | Instr::ReadCounter { .. }
                         | Instr::SyncThreads { pred: Some(_) }
@@ -700,7 +774,7 @@ impl Machine {
     /// fails.
     pub(super) fn merge(&mut self, results: Vec<Option<Machine>>, traffic: Traffic) -> Option<Outcome> {
         let mut steps = 0u64;
-        let (mut writes, mut reads) = (vec![], vec![]);
+        let (mut writes, mut reads, mut commutes) = (vec![], vec![], vec![]);
         let mut metrics = Metrics { warps: self.metrics.warps, ..Default::default() };
         let mut mem_epoch = 0;
         for r in &results {
@@ -715,9 +789,15 @@ impl Machine {
             mem_epoch += m.mem_epoch;
             writes.extend_from_slice(&p.done_writes);
             reads.extend_from_slice(&p.done_reads);
+            commutes.extend_from_slice(&p.commutes);
             add_metrics(&mut metrics, &m.metrics);
         }
         if steps > self.max_steps || blocks_conflict(&mut writes, &reads) {
+            return None;
+        }
+        // (Writes are sorted now; commuting atomics' sums must be exact.)
+        let exact = results.iter().flatten().next().and_then(|m| m.par.as_ref()).is_none_or(|p| p.view.sums_exact());
+        if !exact || commutes_conflict(&mut commutes, &writes, &reads) {
             return None;
         }
         // (What the blocks wrote is marked initialised: their stores marked it, as when run sequentially.)
@@ -779,10 +859,24 @@ fn add_metrics(into: &mut Metrics, from: &Metrics) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Access, Hulls, blocks_conflict, warps_apart, writes_apart};
+    use super::{Access, Hulls, blocks_conflict, commutes_conflict, warps_apart, writes_apart};
 
     fn acc(warp: u32, write: bool, lo: u64, hi: u64) -> Access {
-        Access { warp, write, lo, hi }
+        Access { warp, kind: write as u8, lo, hi }
+    }
+
+    #[test]
+    fn commuting_atomics_conflict_only_with_other_kinds_and_plain_accesses() {
+        let (add, or) = (Access { warp: 0, kind: 2, lo: 0, hi: 4 }, Access { warp: 1, kind: 8, lo: 0, hi: 4 });
+        assert!(!add.conflicts(&Access { warp: 1, ..add }));
+        assert!(add.conflicts(&or));
+        assert!(add.conflicts(&acc(1, false, 0, 4)));
+        assert!(!acc(0, false, 0, 4).conflicts(&acc(1, false, 0, 4)));
+        // Blocks' atomics of one kind on one counter, and reads elsewhere.
+        let mut c = vec![(64, 68, 2), (64, 68, 2), (0, 4, 2)];
+        assert!(!commutes_conflict(&mut c, &[(8, 64, 0)], &[(68, 100, 1)]));
+        assert!(commutes_conflict(&mut c, &[], &[(60, 65, 1)]));
+        assert!(commutes_conflict(&mut vec![(0, 8, 2), (4, 8, 3)], &[], &[]));
     }
 
     #[test]

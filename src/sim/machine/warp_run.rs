@@ -11,7 +11,7 @@ use crate::sim::shared_global::SharedGlobal;
 
 use crate::front::launch::{Launch, Mode};
 use crate::ir::{Instr, Kernel, Pc};
-use crate::sim::decoded::{Op, Program};
+use crate::sim::decoded::Program;
 use crate::sim::exec::{self, Ctx, Effect, Flow};
 use crate::sim::lane_bits::DataPath;
 use crate::sim::lane_mask::{ActiveLanes, LaneMask};
@@ -228,7 +228,8 @@ impl Machine {
                             if let Some(t) = ctx.touched.as_deref_mut()
                                 && !t.as_slice().is_empty()
                             {
-                                p.record(w as u32, t.as_slice(), matches!(op, Op::Store { .. }));
+                                let kind = p.kinds[pc.0 as usize];
+                                p.record(w as u32, t.as_slice(), kind);
                                 t.clear();
                             }
                             progressed = std::mem::take(&mut ctx.wrote);
@@ -272,7 +273,8 @@ impl Machine {
                 if let Some(t) = ctx.touched.as_deref_mut()
                     && !t.as_slice().is_empty()
                 {
-                    p.record(w as u32, t.as_slice(), matches!(instr, Instr::Store { .. }));
+                    let kind = p.kinds[pc.0 as usize];
+                    p.record(w as u32, t.as_slice(), kind);
                     t.clear();
                 }
                 let progressed = std::mem::take(&mut ctx.wrote);
