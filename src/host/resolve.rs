@@ -180,7 +180,7 @@ impl Resolver<'_> {
     pub(super) fn declare(&mut self, f: &ast::Function) {
         let i = self.sigs.len() as u32;
         let mut ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
-        if super::string::is_string(&ret) {
+        if super::cuda::names::is_string(&ret) {
             ret = Type::Error;
             let _reported = self.unsupported(f.ret.span, "functions returning a `std::string` yet");
         }
@@ -240,7 +240,7 @@ impl Resolver<'_> {
         } else if let Some(name) = &ts.named {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
-                "string" | "std::string" => Type::Struct(super::string::string_type()),
+                "string" | "std::string" => Type::Struct(super::cuda::names::string_type()),
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {

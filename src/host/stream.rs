@@ -152,7 +152,7 @@ impl Resolver<'_> {
             return Ok(call(item, vec![v]));
         }
         let v = self.rvalue(e)?;
-        if super::string::is_string(&v.ty) {
+        if super::cuda::names::is_string(&v.ty) {
             let member = ast::Ident { name: "p".into(), span };
             let chars = self.rvalue(&ast::Expr { kind: A::Member(Box::new(e.clone()), member), span })?;
             return Ok(call(StreamItem::Text, vec![chars]));

@@ -6,28 +6,13 @@
 //! `c_str()` the pointer, and `cout << s` prints the characters. Temporaries made from a C string
 //! (`string(argv[2]) == "--verify"`) are that C string.
 
+use super::cuda::names::is_string;
 use super::resolve::Resolver;
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
-use crate::front::types::{Scalar, StructDef, Type};
-use std::sync::{Arc, OnceLock};
-
-/// `struct string { char *p; }`: what a declared `std::string` is in host memory.
-pub(super) fn string_type() -> Arc<StructDef> {
-    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
-    DEF.get_or_init(|| {
-        let chars = Type::ptr(Type::Scalar(Scalar::I8), false);
-        Arc::new(StructDef::new("string", vec![("p".into(), chars)], 8))
-    })
-    .clone()
-}
-
-/// Whether `ty` is `std::string`.
-pub(super) fn is_string(ty: &Type) -> bool {
-    matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &string_type()))
-}
+use crate::front::types::{Scalar, Type};
 
 /// The C string a `std::string(s)` (or `string(s)`) temporary is made from.
 fn temporary(e: &ast::Expr) -> Option<&ast::Expr> {
