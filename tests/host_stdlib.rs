@@ -138,3 +138,60 @@ int main(int argc, char **argv) {
     assert_eq!(out, "2.5 3.5 4.5 5.5 4\n-1 -4 2 0\n-1 -5 2 0\n1 1\n");
     assert_eq!(status, 0);
 }
+
+#[test]
+fn string_variables_build_compare_and_print_as_libstdcxx_does() {
+    // g++ 12 printed the same for the host code with the kernel run on the CPU.
+    let src = std::fs::read_to_string(program("host_string.cu")).expect("program");
+    let (out, status) = run("host_string", &src, "");
+    assert_eq!(
+        out,
+        "Running double over 64 elements\nh[5] = 10, h[63] = 126\nempty: 1, title length: 23, size: 23\n\
+         double over 64 elements | double over 64 elements! | vowels 8\nfirst letter: d, compare: 1 1 0\n\
+         pi=3.250000, -7\n"
+    );
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn string_methods_it_does_not_read_are_named() {
+    let src = "#include <string>\n__global__ void k() {}\nint main() {\n    std::string s = \"abc\";\n    \
+               return (int)s.rfind('b');\n}\n";
+    let dir = std::env::temp_dir().join(format!("warpdbg-stdlib-{}-rfind", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("rfind.cu");
+    std::fs::write(&file, src).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg")).arg("run").arg(&file).output().expect("runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not supported by warpdbg: `std::string::rfind` yet"), "{err}");
+    assert!(err.contains("rfind.cu:5:"), "{err}");
+}
+
+#[test]
+fn time_points_declared_and_duration_cast_to_a_duration_template() {
+    // `X_clock::time_point t = X_clock::now();`, and `duration_cast<duration<float>>(d)`, where the lexer's
+    // `>>` closes both lists.
+    let src = r#"#include <chrono>
+#include <iostream>
+using namespace std::chrono;
+__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }
+int main() {
+    int *d;
+    cudaMalloc(&d, 128);
+    steady_clock::time_point t1 = steady_clock::now();
+    k<<<1, 32>>>(d);
+    cudaDeviceSynchronize();
+    std::chrono::high_resolution_clock::time_point t2 = std::chrono::high_resolution_clock::now();
+    duration<double> total = duration_cast<duration<double>>(t2 - t1);
+    float ms = 1000.f * duration_cast<duration<float>>(t2 - t1).count();
+    double ratio = duration_cast<duration<double, std::ratio<1, 1000>>>(t2 - t1).count() / total.count();
+    std::cout << (total.count() > 0) << " " << (ms > 0) << " " << ratio << std::endl;
+    cudaFree(d);
+    return 0;
+}
+"#;
+    let (out, status) = run("chrono_shr", src, "");
+    assert_eq!(out, "1 1 1000\n");
+    assert_eq!(status, 0);
+}

@@ -165,6 +165,18 @@ impl Interp<'_> {
                 v[0]
             }
             Lib::Strlen => self.c_str(v[0], e)?.len() as u64,
+            Lib::StrJoin | Lib::ToString(_) => {
+                let mut s = match lib {
+                    Lib::ToString(t) => super::string::to_string_text(t, v[0]).into_bytes(),
+                    _ => [self.c_str(v[0], e)?, self.c_str(v[1], e)?].concat(),
+                };
+                s.push(0);
+                let at = self.mem.alloc(s.len() as u64, AllocKind::Literal, "a std::string", line);
+                if let Ok(b) = self.mem.bytes(at, s.len() as u64) {
+                    b.copy_from_slice(&s);
+                }
+                at
+            }
             Lib::Exit => return Err(Unwind::Exit(v[0] as u8)),
             // SIGABRT: a shell reports 128 + 6.
             Lib::Abort => return Err(Unwind::Exit(134)),

@@ -104,6 +104,10 @@ impl Resolver<'_> {
             self.scopes.last_mut().ok_or(Reported)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(Stmt::Zero(slot, ty.size()));
             let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
+            if let Some(r) = self.string_construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
             if let Some(r) = self.ofstream_construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
                 continue;

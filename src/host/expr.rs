@@ -171,6 +171,9 @@ impl Resolver<'_> {
                 if let Some(call) = self.random_method(obj, &o.ty, m, args, span) {
                     return call;
                 }
+                if let Some(call) = self.string_method(obj, &o.ty, m, args, span) {
+                    return call;
+                }
                 if let Some(call) = self.ofstream_method(obj, &o.ty, m, args, span) {
                     return call;
                 }
@@ -297,6 +300,9 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: crate::front::source::Span,
     ) -> Result<Expr, Reported> {
+        if let Some(s) = self.string_assign(op, a, b, span) {
+            return s;
+        }
         let (place, ty) = self.lvalue(a)?;
         let mut v = self.rvalue(b)?;
         if let Some(n) = super::resolve::name_of(a) {

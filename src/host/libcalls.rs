@@ -43,6 +43,10 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "strcpy" => Some((Lib::Strcpy, vec![ptr(), ptr()], false, ptr())),
         "strcat" => Some((Lib::Strcat, vec![ptr(), ptr()], false, ptr())),
         "strlen" => Some((Lib::Strlen, vec![ptr()], false, size.clone())),
+        // `std::string`'s fresh characters (`src/host/string.rs`).
+        "__warpdbg_strjoin" => {
+            Some((Lib::StrJoin, vec![ptr(), ptr()], false, Type::ptr(Type::Scalar(Scalar::I8), false)))
+        }
         "atoi" => Some((Lib::Atoi, vec![ptr()], false, int)),
         "atol" | "atoll" => Some((Lib::Atol, vec![ptr()], false, long.clone())),
         // Output reaches the terminal in program order already: flushing changes nothing.
@@ -122,6 +126,9 @@ impl Resolver<'_> {
     pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
         // A variable holding a function pointer hides a function of the same name, as in C.
         if let Some(call) = self.call_through(name, args, span) {
+            return call;
+        }
+        if let Some(call) = self.string_call(name, args, span) {
             return call;
         }
         if let Some(call) = self.random_call(name, args, span) {

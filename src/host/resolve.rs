@@ -179,7 +179,11 @@ impl Resolver<'_> {
     /// and default arguments.
     pub(super) fn declare(&mut self, f: &ast::Function) {
         let i = self.sigs.len() as u32;
-        let ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
+        let mut ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
+        if super::cuda::names::is_string(&ret) {
+            ret = Type::Error;
+            let _reported = self.unsupported(f.ret.span, "functions returning a `std::string` yet");
+        }
         let params = f
             .params
             .iter()
@@ -236,6 +240,7 @@ impl Resolver<'_> {
         } else if let Some(name) = &ts.named {
             match name.as_str() {
                 "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
+                "string" | "std::string" => Type::Struct(super::cuda::names::string_type()),
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
@@ -503,6 +508,9 @@ impl Resolver<'_> {
                 },
             },
             A::Index(a, i) => {
+                if let Some(c) = self.string_index(a, i, e.span) {
+                    return self.lvalue(&c);
+                }
                 let p = self.rvalue(a)?;
                 if vector_elem(&p.ty).is_some() {
                     let i = self.rvalue(i)?;

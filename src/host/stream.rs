@@ -152,6 +152,11 @@ impl Resolver<'_> {
             return Ok(call(item, vec![v]));
         }
         let v = self.rvalue(e)?;
+        if super::cuda::names::is_string(&v.ty) {
+            let member = ast::Ident { name: "p".into(), span };
+            let chars = self.rvalue(&ast::Expr { kind: A::Member(Box::new(e.clone()), member), span })?;
+            return Ok(call(StreamItem::Text, vec![chars]));
+        }
         let item = match &v.ty {
             // A character literal is a `char` in C++ (an `int` in C, as host code otherwise reads it).
             _ if matches!(e.kind, A::Char(_)) => StreamItem::Char,

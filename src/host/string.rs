@@ -1,12 +1,18 @@
-//! `std::string` in host code, as far as course code uses it without keeping one: a comparison of a
-//! temporary made from a C string with another string (`string(argv[2]) == "--verify"`), which compares
-//! the characters as `strcmp` does.
+//! `std::string` in host code, kept as what course code does with it: a variable is a struct holding a pointer
+//! to its characters (`struct string { char *p; }`), and every operation is C string code over that pointer.
+//! A value that changes (`s = t`, `s += t`, `a + b`) gets fresh characters of its own (`__warpdbg_strjoin`),
+//! so two strings never share characters a later change could reach (except a parameter passed by value,
+//! which shares its argument's until either is assigned). Comparisons are `strcmp`, `size()` is `strlen`,
+//! `c_str()` the pointer, and `cout << s` prints the characters. Temporaries made from a C string
+//! (`string(argv[2]) == "--verify"`) are that C string.
 
+use super::cuda::names::is_string;
 use super::resolve::Resolver;
-use super::tree::Expr;
+use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
+use crate::front::types::{Scalar, Type};
 
 /// The C string a `std::string(s)` (or `string(s)`) temporary is made from.
 fn temporary(e: &ast::Expr) -> Option<&ast::Expr> {
@@ -19,9 +25,74 @@ fn temporary(e: &ast::Expr) -> Option<&ast::Expr> {
     }
 }
 
+fn expr(kind: A, span: Span) -> ast::Expr {
+    ast::Expr { kind, span }
+}
+
+fn call(f: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
+    expr(A::Call(ast::Ident { name: f.into(), span }, args), span)
+}
+
+/// `obj.p`: a string variable's characters.
+fn chars(obj: &ast::Expr) -> ast::Expr {
+    expr(A::Member(Box::new(obj.clone()), ast::Ident { name: "p".into(), span: obj.span }), obj.span)
+}
+
+fn is_to_string(name: &str) -> bool {
+    matches!(name, "to_string" | "std::to_string")
+}
+
+/// A copy of C string `e` in fresh characters (`a + b` with `b` empty).
+fn copied(e: ast::Expr) -> ast::Expr {
+    let span = e.span;
+    call("__warpdbg_strjoin", vec![e, expr(A::Str(String::new()), span)], span)
+}
+
+/// The text of `std::to_string`'s value `bits` of scalar type `s`: `%d`-like for integers, `%f` for floating
+/// types, as libstdc++ formats them.
+pub(super) fn to_string_text(s: Scalar, bits: u64) -> String {
+    match s {
+        Scalar::F64 => {
+            let x = f64::from_bits(bits);
+            if x.is_nan() {
+                if x.is_sign_negative() { "-nan" } else { "nan" }.to_string()
+            } else if x.is_infinite() {
+                if x < 0.0 { "-inf" } else { "inf" }.to_string()
+            } else {
+                format!("{x:.6}")
+            }
+        }
+        Scalar::U64 => bits.to_string(),
+        _ => (bits as i64).to_string(),
+    }
+}
+
 impl Resolver<'_> {
-    /// `string(a) == b` (and `!=`, `<`, ..., either side a temporary): `strcmp(a, b) == 0`; None when
-    /// neither side is one.
+    /// Whether `e` is a `std::string` value: a variable (or reference) of that type, a temporary made from a
+    /// C string, or `std::to_string(x)`.
+    fn is_string_expr(&mut self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            A::Name(n) if self.lookup(n).is_some() => self.rvalue(e).is_ok_and(|v| is_string(&v.ty)),
+            A::Call(f, _) => temporary(e).is_some() || is_to_string(&f.name),
+            // `a + b + c`: a sum whose left side is one is one.
+            A::Binary { op: BinaryOp::Add, left, right } => self.is_string_expr(left) || self.is_string_expr(right),
+            _ => false,
+        }
+    }
+
+    /// The C string of `e`: a string variable's characters, a temporary's C string, or `e` itself.
+    fn text(&mut self, e: &ast::Expr) -> ast::Expr {
+        if let Some(s) = temporary(e) {
+            return self.text(s);
+        }
+        if matches!(e.kind, A::Name(_)) && self.is_string_expr(e) {
+            return chars(e);
+        }
+        e.clone()
+    }
+
+    /// `a == b` (and `!=`, `<`, ...) with either side a string: `strcmp(a, b) == 0`; `a + b` with either side a
+    /// string: the characters of both in fresh storage. None when neither side is a string.
     pub(super) fn string_compare(
         &mut self,
         op: BinaryOp,
@@ -29,16 +100,140 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
-        if !matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge) {
+        let compare =
+            matches!(op, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge);
+        if !compare && op != BinaryOp::Add {
             return None;
         }
-        if temporary(a).is_none() && temporary(b).is_none() {
+        if !self.is_string_expr(a) && !self.is_string_expr(b) {
             return None;
         }
-        let (x, y) = (temporary(a).unwrap_or(a), temporary(b).unwrap_or(b));
-        let e = |kind| ast::Expr { kind, span };
-        let call = e(A::Call(ast::Ident { name: "strcmp".into(), span }, vec![x.clone(), y.clone()]));
-        let zero = e(A::Int { value: 0, unsigned: false, long: false, decimal: true });
-        Some(self.rvalue(&e(A::Binary { op, left: Box::new(call), right: Box::new(zero) })))
+        let (x, y) = (self.text(a), self.text(b));
+        if op == BinaryOp::Add {
+            return Some(self.rvalue(&call("__warpdbg_strjoin", vec![x, y], span)));
+        }
+        let cmp = call("strcmp", vec![x, y], span);
+        let zero = expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span);
+        Some(self.rvalue(&expr(A::Binary { op, left: Box::new(cmp), right: Box::new(zero) }, span)))
+    }
+
+    /// `s = t` and `s += t` on a string variable `s`: its characters become a fresh copy of `t`'s, or of
+    /// `s`'s and `t`'s. None when `s` is not a string.
+    pub(super) fn string_assign(
+        &mut self,
+        op: Option<BinaryOp>,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        if !matches!(a.kind, A::Name(_)) || !self.is_string_expr(a) {
+            return None;
+        }
+        let value = match op {
+            None => copied(self.text(b)),
+            Some(BinaryOp::Add) => call("__warpdbg_strjoin", vec![chars(a), self.text(b)], span),
+            Some(_) => return Some(Err(self.error(span, "this operator on a `std::string`"))),
+        };
+        let set = expr(A::Assign { op: None, target: Box::new(chars(a)), value: Box::new(value) }, span);
+        Some(self.rvalue(&set))
+    }
+
+    /// `std::string s = init;` (or `s(init)`, or none: empty): sets the new variable's characters.
+    pub(super) fn string_construct(
+        &mut self,
+        name: &ast::Ident,
+        ty: &Type,
+        init: Option<&ast::Expr>,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Result<(), Reported>> {
+        if !is_string(ty) {
+            return None;
+        }
+        let span = init.map_or(name.span, |e| e.span);
+        let from = match init.map(|e| &e.kind) {
+            None => expr(A::Str(String::new()), span),
+            Some(A::InitList(items)) => match items.as_slice() {
+                [] => expr(A::Str(String::new()), span),
+                [x] => copied(self.text(x)),
+                _ => return Some(Err(self.unsupported(span, "this `std::string` constructor yet"))),
+            },
+            Some(_) => copied(self.text(init?)),
+        };
+        let var = expr(A::Name(name.name.clone()), name.span);
+        let set = expr(A::Assign { op: None, target: Box::new(chars(&var)), value: Box::new(from) }, span);
+        Some(self.rvalue(&set).map(|e| out.push(Stmt::Expr(e))))
+    }
+
+    /// `s.size()`, `length()`, `empty()`, `c_str()`, `data()` on a string `obj` of type `ty` (None: not one).
+    pub(super) fn string_method(
+        &mut self,
+        obj: &ast::Expr,
+        ty: &Type,
+        m: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        if !is_string(ty) {
+            return None;
+        }
+        let p = chars(obj);
+        let e = match (m.name.as_str(), args) {
+            ("c_str" | "data", []) => p,
+            ("size" | "length", []) => call("strlen", vec![p], span),
+            ("empty", []) => {
+                let zero = expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span);
+                let len = call("strlen", vec![p], span);
+                expr(A::Binary { op: BinaryOp::Eq, left: Box::new(len), right: Box::new(zero) }, span)
+            }
+            _ => return Some(Err(self.unsupported(m.span, format_args!("`std::string::{}` yet", m.name)))),
+        };
+        Some(self.rvalue(&e))
+    }
+
+    /// `s[i]` on a string `s` (None: `a` is not one): the character of `s.p[i]`.
+    pub(super) fn string_index(&mut self, a: &ast::Expr, i: &ast::Expr, span: Span) -> Option<ast::Expr> {
+        (matches!(a.kind, A::Name(_)) && self.is_string_expr(a))
+            .then(|| expr(A::Index(Box::new(chars(a)), Box::new(i.clone())), span))
+    }
+
+    /// `std::to_string(x)` (fresh characters), and `std::stoi`, `stol`, `stoll`, `stof`, `stod` of a string
+    /// or C string (`atoi` and its family). None for any other call.
+    pub(super) fn string_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        let short = name.name.strip_prefix("std::").unwrap_or(&name.name);
+        if self.fns.contains_key(&name.name) {
+            return None;
+        }
+        let [x] = args else {
+            return None;
+        };
+        let conv = match short {
+            "stoi" => "atoi",
+            "stol" | "stoll" => "atol",
+            "stof" | "stod" => "atof",
+            "to_string" => return Some(self.to_string_call(x, span)),
+            _ => return None,
+        };
+        let text = self.text(x);
+        let v = self.rvalue(&call(conv, vec![text], span));
+        // `stof` gives a float: `atof`'s double, rounded.
+        Some(if short == "stof" { v.and_then(|v| self.convert(v, &Type::FLOAT)) } else { v })
+    }
+
+    fn to_string_call(&mut self, x: &ast::Expr, span: Span) -> Result<Expr, Reported> {
+        let v = self.rvalue(x)?;
+        let s = match &v.ty {
+            Type::Scalar(s) if s.is_float() => Scalar::F64,
+            Type::Scalar(Scalar::U32 | Scalar::U64 | Scalar::U16 | Scalar::U8) => Scalar::U64,
+            Type::Scalar(_) => Scalar::I64,
+            t => return Err(self.error(x.span, format!("`std::to_string` of a `{t}`"))),
+        };
+        let v = self.convert(v, &Type::Scalar(s))?;
+        let chars = Type::ptr(Type::Scalar(Scalar::I8), false);
+        Ok(Expr::new(ExprKind::Lib(Lib::ToString(s), vec![v]), chars, span))
     }
 }

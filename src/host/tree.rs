@@ -234,6 +234,10 @@ pub enum Lib {
     Strcpy,
     Strcat,
     Strlen,
+    /// A `std::string`'s fresh characters: the two C strings' concatenated.
+    StrJoin,
+    /// `std::to_string` of a value converted to this type (`I64`, `U64` or `F64`): fresh characters.
+    ToString(Scalar),
     Exit,
     Abort,
     /// `assert(cond)`: the condition and its text.

@@ -37,7 +37,9 @@ fn period_of(name: &str) -> Option<u64> {
 impl Parser<'_> {
     /// Whether a statement starting with `name` may declare a `<chrono>` duration variable.
     pub(super) fn may_be_chrono_declaration(&self, name: &str) -> bool {
-        matches!(name, "std" | "chrono" | "duration") || period_of(name).is_some_and(|_| name.ends_with('s'))
+        matches!(name, "std" | "chrono" | "duration")
+            || is_clock(name)
+            || period_of(name).is_some_and(|_| name.ends_with('s'))
     }
 
     /// Steps over `std::` and `chrono::` qualifiers at the cursor.
@@ -51,7 +53,9 @@ impl Parser<'_> {
 
     /// The duration type at the cursor (`duration<double, std::milli>`, `milliseconds`,
     /// `duration_cast<microseconds>`'s argument), consumed; None (nothing consumed) when it is not one.
-    fn duration_type(&mut self) -> Option<Duration> {
+    /// `outer`: the type is the last argument of `duration_cast<...>`, whose `>` may be the second half of
+    /// a `>>`; the type then consumes the `>>` (the cast must not expect its `>`).
+    fn duration_type(&mut self, outer: bool) -> Option<Duration> {
         let save = self.pos;
         self.skip_chrono_qualifiers();
         let TokKind::Ident(name) = self.kind().clone() else {
@@ -59,6 +63,10 @@ impl Parser<'_> {
             return None;
         };
         if let Some(period_ns) = period_of(&name).filter(|_| name.ends_with('s')) {
+            if outer {
+                self.pos = save;
+                return None;
+            }
             self.bump();
             return Some(Duration { floating: None, period_ns });
         }
@@ -66,10 +74,15 @@ impl Parser<'_> {
             self.pos = save;
             return None;
         }
-        let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+        // `duration_cast<duration<double>>(d)`: the lexer's `>>` closes this list and the cast's.
+        let Some((args, after, closes_outer)) = split_nested(&self.toks[self.pos + 1..]) else {
             self.pos = save;
             return None;
         };
+        if closes_outer != outer {
+            self.pos = save;
+            return None;
+        }
         let words = |a: &Vec<Token>| a.iter().map(|t| template::spell(&t.kind)).collect::<Vec<_>>();
         let rep = args.first().map(words).unwrap_or_default();
         let floating = match rep.last().map(String::as_str) {
@@ -99,12 +112,28 @@ impl Parser<'_> {
         Some(Duration { floating, period_ns })
     }
 
+    /// `high_resolution_clock::time_point` (any clock, perhaps qualified) at the cursor, consumed: a time
+    /// point is a count of nanoseconds. None (nothing consumed) when it is not one.
+    fn time_point_type(&mut self) -> Option<Duration> {
+        let save = self.pos;
+        self.skip_chrono_qualifiers();
+        let at = matches!(self.kind(), TokKind::Ident(n) if is_clock(n))
+            && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+            && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "time_point");
+        if !at {
+            self.pos = save;
+            return None;
+        }
+        self.pos += 3;
+        Some(Duration { floating: None, period_ns: 1 })
+    }
+
     /// At a `<chrono>` declaration `duration<R, P> name = init;` (a statement's start): the declaration of a
     /// number of nanoseconds of type R (64-bit when R is an integer), remembered for `name.count()`.
     pub(super) fn chrono_declaration(&mut self) -> Result<Option<Decl>, Reported> {
         let start = self.span();
         let save = self.pos;
-        let Some(d) = self.duration_type() else {
+        let Some(d) = self.time_point_type().or_else(|| self.duration_type(false)) else {
             return Ok(None);
         };
         if !matches!(self.kind(), TokKind::Ident(_)) {
@@ -146,9 +175,7 @@ impl Parser<'_> {
             return Ok(None);
         };
         let (value, d) = match name.as_str() {
-            "high_resolution_clock" | "steady_clock" | "system_clock"
-                if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) =>
-            {
+            n if is_clock(n) && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {
                 self.pos += 2;
                 let now = self.ident("`now`")?;
                 if now.name != "now" {
@@ -163,14 +190,17 @@ impl Parser<'_> {
             "duration_cast" if *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {
                 self.bump();
                 self.expect(Punct::Lt)?;
-                let Some(d) = self.duration_type() else {
-                    return Err(self.chrono_unsupported());
+                let (d, closed) = match self.duration_type(true) {
+                    Some(d) => (d, true),
+                    None => (self.duration_type(false).ok_or_else(|| self.chrono_unsupported())?, false),
                 };
-                self.expect(Punct::Gt)?;
+                if !closed {
+                    self.expect(Punct::Gt)?;
+                }
                 let e = self.paren_expr()?;
                 (self.truncated(e, d), d)
             }
-            _ => match self.duration_type() {
+            _ => match self.duration_type(false) {
                 Some(d) if *self.kind() == TokKind::Punct(Punct::LParen) => {
                     let e = self.paren_expr()?;
                     (self.truncated(e, d), d)
@@ -236,6 +266,44 @@ impl Parser<'_> {
             .hint("time with `std::chrono::high_resolution_clock::now()` and `duration<double>(t1 - t0).count()`");
         self.error(d)
     }
+}
+
+/// A template argument list at `toks` (its `<`): the arguments' tokens, how many tokens it takes, and
+/// whether it ended in a `>>` that also closes the list around it. Nested lists (`std::ratio<1, 1000>`) stay
+/// inside their argument.
+fn split_nested(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize, bool)> {
+    if toks.first()?.kind != TokKind::Punct(Punct::Lt) {
+        return None;
+    }
+    let mut args = vec![vec![]];
+    let mut depth = 0i32;
+    for (i, t) in toks.iter().enumerate().skip(1) {
+        let closes = match t.kind {
+            TokKind::Punct(Punct::Gt) => 1,
+            TokKind::Punct(Punct::Shr) => 2,
+            TokKind::Punct(Punct::Lt) => -1,
+            TokKind::Punct(Punct::Comma) if depth == 0 => {
+                args.push(vec![]);
+                continue;
+            }
+            TokKind::Punct(Punct::Semi | Punct::LBrace | Punct::RBrace | Punct::LParen) | TokKind::Eof => {
+                return None;
+            }
+            _ => 0,
+        };
+        if closes > depth {
+            // This list ends here; a `>>` whose first half closed a nested list closes only this one.
+            let outer = closes - depth == 2;
+            return Some((args, i + 1, outer));
+        }
+        depth -= closes;
+        args.last_mut()?.push(t.clone());
+    }
+    None
+}
+
+fn is_clock(name: &str) -> bool {
+    matches!(name, "high_resolution_clock" | "steady_clock" | "system_clock")
 }
 
 fn scalar_spec(base: BaseType, span: Span) -> TypeSpec {
