@@ -1,7 +1,7 @@
 //! The file's member functions, by class and name, and the two variants of each (object in registers, object
 //! in memory; see `members`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::front::source::Span;
 use crate::front::tast::FnId;
@@ -37,6 +37,9 @@ pub(super) struct Members {
     pub(super) mem_of: HashMap<u32, FnId>,
     /// `Class::name` of members compiled for the host only (or never defined) -> where declared.
     pub(super) host: HashMap<String, Span>,
+    /// Classes whose only constructor is the implicit default one (see `ctors`): a braced list still sets
+    /// their fields in order.
+    pub(super) implicit: HashSet<String>,
 }
 
 impl Members {

@@ -14,6 +14,7 @@ use super::struct_ref::StructRef;
 use std::collections::HashMap;
 
 use super::checker::{Binding, Checker, Signature, StructLocal};
+use super::ctors::{ctor_prologue, implicit_ctor};
 use super::member_table::{MemberMeta, ThisKind};
 use super::suggest::closest;
 use crate::front::ast::{self, ExprKind as A, FnKind, UnaryOp};
@@ -25,8 +26,8 @@ use crate::front::types::Type;
 
 /// A call being put together: statements to run first, the call, and the temporary it fills (a struct result).
 pub(super) struct CallOut {
-    pre: Vec<Stmt>,
-    call: Expr,
+    pub(super) pre: Vec<Stmt>,
+    pub(super) call: Expr,
     result: Option<u32>,
 }
 
@@ -167,7 +168,11 @@ impl Checker {
                 .filter(|m| !m.friend && m.ctor.is_none())
                 .map(|m| (m.func.name.name.clone(), m.is_static))
                 .collect();
-            for m in &s.methods {
+            let implicit = implicit_ctor(s, &tu.structs);
+            if implicit.is_some() {
+                self.members.implicit.insert(class.clone());
+            }
+            for m in s.methods.iter().chain(&implicit) {
                 let key = format!("{class}::{}", m.func.name.name);
                 if m.friend && m.device && !m.prototype {
                     free.push(m.func.clone());
@@ -179,31 +184,8 @@ impl Checker {
                 }
                 let mut f = m.func.clone();
                 if let Some(inits) = &m.ctor {
-                    // `: x(a), v(1, 2, 3)` run first, as assignments to the fields.
-                    let mut first = vec![];
-                    for (field, args) in inits {
-                        let span = field.span;
-                        let lhs = ast::Expr { kind: A::Member(Box::new(this_deref(span)), field.clone()), span };
-                        let spec =
-                            s.fields.iter().find(|(_, d)| d.name.name == field.name).map(|(t, d)| (t, d.pointers));
-                        let rhs = match (spec, args.as_slice()) {
-                            (Some((t, 0)), _) if t.named.is_some() && t.pointers == 0 => {
-                                let ty = ast::Ident { name: t.named.clone().unwrap_or_default(), span };
-                                ast::Expr { kind: A::Call(ty, args.clone()), span }
-                            }
-                            (_, [one]) => one.clone(),
-                            (_, []) => ast::Expr {
-                                kind: A::Int { value: 0, unsigned: false, long: false, decimal: true },
-                                span,
-                            },
-                            (_, many) => ast::Expr { kind: A::InitList(many.to_vec()), span },
-                        };
-                        let assign = ast::Expr {
-                            kind: A::Assign { op: None, target: Box::new(lhs), value: Box::new(rhs) },
-                            span,
-                        };
-                        first.push(ast::Stmt { kind: ast::StmtKind::Expr(assign), span });
-                    }
+                    // Member initialisers, default member initialisers and members' constructors run first.
+                    let mut first = ctor_prologue(s, inits, &tu.structs, this_deref);
                     first.append(&mut f.body);
                     f.body = first;
                 }
@@ -317,7 +299,7 @@ impl Checker {
     }
 
     /// A struct variable of no name in scope (a call's result), zeroed by the statements returned.
-    fn temp_struct(&mut self, ty: &Type, name: &str, span: Span) -> (Vec<Stmt>, u32) {
+    pub(super) fn temp_struct(&mut self, ty: &Type, name: &str, span: Span) -> (Vec<Stmt>, u32) {
         let mut flat = vec![];
         leaves(ty, "", 0, &mut flat);
         let mut out = vec![];
@@ -331,57 +313,9 @@ impl Checker {
         (out, self.struct_locals.len() as u32 - 1)
     }
 
-    pub(super) fn has_ctors(&self, ty: &Type) -> bool {
-        ty.as_struct().is_some_and(|s| self.members.by_name.contains_key(&format!("{0}::{0}", s.name)))
-    }
-
-    pub(super) fn has_default_ctor(&self, ty: &Type) -> bool {
-        let Some(s) = ty.as_struct() else { return false };
-        self.members
-            .by_name
-            .get(&format!("{0}::{0}", s.name))
-            .is_some_and(|ids| ids.iter().any(|id| self.sigs[id.0 as usize].params.is_empty()))
-    }
-
-    /// A temporary of type `ty` built from `args`: by the constructor they fit, or field by field.
-    pub(super) fn construct(&mut self, ty: &Type, args: &[ast::Expr], span: Span) -> (Vec<Stmt>, u32) {
-        let name = ty.to_string();
-        let (mut pre, idx) = self.temp_struct(ty, &name, span);
-        let ctors = self.members.by_name.get(&format!("{name}::{name}")).cloned().unwrap_or_default();
-        if ctors.is_empty() {
-            let list = ast::Expr { kind: A::InitList(args.to_vec()), span };
-            let Some(values) = self.struct_values(&list, ty) else { return (pre, idx) };
-            let (checks, vals): (Vec<_>, Vec<_>) = values.into_iter().partition(|v| v.ty == Type::Void);
-            pre.extend(checks.into_iter().map(|c| Stmt { kind: StmtKind::Expr(c), span }));
-            let targets = self.struct_locals[idx as usize].leaves.clone();
-            for ((_, id, t), v) in targets.iter().zip(vals) {
-                let set = Expr::new(ExprKind::Assign(Place::Local(*id), Box::new(v)), t.clone(), span);
-                pre.push(Stmt { kind: StmtKind::Expr(set), span });
-            }
-            return (pre, idx);
-        }
-        let arg_refs: Vec<&ast::Expr> = args.iter().collect();
-        let Some(id) = self.best_fit(&ctors, &arg_refs, 0) else {
-            let d = Diagnostic::new(
-                ErrorCode::Type,
-                span,
-                format!("no constructor of `{name}` takes {} argument(s) of these types", args.len()),
-            );
-            let d = ctors.iter().fold(d, |d, c| d.with_secondary(self.sigs[c.0 as usize].span, "a constructor"));
-            self.err(d);
-            return (pre, idx);
-        };
-        let this = StructRef::Local { idx, prefix: String::new(), ty: ty.clone(), pre: vec![] };
-        if let Some(out) = self.emit_call(id, Some(this), args, span) {
-            pre.extend(out.pre);
-            pre.push(Stmt { kind: StmtKind::Expr(out.call), span });
-        }
-        (pre, idx)
-    }
-
     /// The function among `ids` whose parameters (after the first `skip`) the arguments fit best: the
     /// fewest conversions; a struct only where that struct is expected.
-    fn best_fit(&mut self, ids: &[FnId], args: &[&ast::Expr], skip: usize) -> Option<FnId> {
+    pub(super) fn best_fit(&mut self, ids: &[FnId], args: &[&ast::Expr], skip: usize) -> Option<FnId> {
         let types: Vec<Type> = args.iter().map(|a| self.probe_type(a)).collect();
         ids.iter()
             .copied()

@@ -10,6 +10,7 @@
 mod builtins;
 mod call;
 mod checker;
+mod ctors;
 mod curand;
 mod deduce;
 mod desugar;

@@ -111,7 +111,17 @@ impl Checker {
     pub(super) fn struct_local(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> Vec<Stmt> {
         // `Vec3 pts[4];`: per-thread memory like `float r[8]`, its elements reached through their address.
         if !dc.dims.is_empty() {
-            return self.local_array(d, dc, &ty);
+            let mut out = self.local_array(d, dc, &ty);
+            // Each element default-constructed (one dimension: `Vec3 pts[4];`).
+            if let (None, [_], Some(s)) = (&dc.init, dc.dims.as_slice(), ty.as_struct())
+                && self.has_default_ctor(&ty)
+                && let Some(Binding::Global(id)) = self.lookup(&dc.name.name)
+                && let Type::Array(_, n) = self.globals[id.0 as usize].ty
+            {
+                let class = s.name.clone();
+                out.extend(self.construct_elements(&dc.name, &class, n, dc.name.span));
+            }
+            return out;
         }
         let mut flat = vec![];
         leaves(&ty, "", 0, &mut flat);
@@ -178,7 +188,7 @@ impl Checker {
         leaves(ty, "", 0, &mut flat);
         match &e.kind {
             // `Vec3 v = {1, 2, 3};`, `Vec3 v(1, 2, 3);` of a class with constructors: one of them.
-            A::InitList(items) if self.has_ctors(ty) => {
+            A::InitList(items) if self.has_ctors(ty) && !self.aggregate_list(ty, items) => {
                 let (pre, idx) = self.construct(ty, items, e.span);
                 let r = StructRef::Local { idx, prefix: String::new(), ty: ty.clone(), pre };
                 let mut out = vec![];
@@ -245,6 +255,14 @@ impl Checker {
                     let v = self.expr(a);
                     out.push(self.convert(v, lty, "argument"));
                 }
+                Some(out)
+            }
+            // `Complex z = 2.0f;`: a converting constructor.
+            _ if self.has_ctors(ty) && !self.probe_type(e).is_error() && self.probe_type(e).as_struct().is_none() => {
+                let (pre, idx) = self.construct(ty, std::slice::from_ref(e), e.span);
+                let r = StructRef::Local { idx, prefix: String::new(), ty: ty.clone(), pre };
+                let mut out = vec![];
+                self.ref_values(r, &flat, e.span, &mut out);
                 Some(out)
             }
             _ => {
