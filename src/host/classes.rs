@@ -281,7 +281,7 @@ impl Resolver<'_> {
 }
 
 /// Field `name` of a class or of its bases: its offset and type.
-pub(super) fn field(def: &StructDef, name: &str) -> Option<(u32, Type)> {
+fn field(def: &StructDef, name: &str) -> Option<(u32, Type)> {
     if let Some(f) = def.field(name) {
         return Some((f.offset, f.ty.clone()));
     }
@@ -292,7 +292,7 @@ pub(super) fn field(def: &StructDef, name: &str) -> Option<(u32, Type)> {
 }
 
 /// The base class of a derived one (its hidden first field).
-pub(super) fn base_of(def: &StructDef) -> Option<Type> {
+fn base_of(def: &StructDef) -> Option<Type> {
     def.fields.iter().find(|f| f.name.starts_with("base#")).map(|f| f.ty.clone())
 }
 
@@ -311,7 +311,7 @@ fn tag(class: &str) -> u64 {
 }
 
 /// For an object of a class with virtual functions at `addr`: the store of its dynamic type.
-pub(super) fn set_dynamic_type(addr: Expr, ty: &Type) -> Option<Expr> {
+fn set_dynamic_type(addr: Expr, ty: &Type) -> Option<Expr> {
     let Type::Struct(def) = ty else { return None };
     let (off, _) = field(def, "vptr#")?;
     let span = addr.span;
@@ -321,6 +321,22 @@ pub(super) fn set_dynamic_type(addr: Expr, ty: &Type) -> Option<Expr> {
 }
 
 impl Resolver<'_> {
+    /// Field `name` of class `def` or of its bases (a method, so that the resolver's other files name no
+    /// path into this one: no import circle).
+    pub(super) fn class_field(&self, def: &StructDef, name: &str) -> Option<(u32, Type)> {
+        field(def, name)
+    }
+
+    /// The base class of `def`, if it has one.
+    pub(super) fn base_class(&self, def: &StructDef) -> Option<Type> {
+        base_of(def)
+    }
+
+    /// For a new object of a class with virtual functions at `addr`: the store of its dynamic class.
+    pub(super) fn dynamic_type_store(&self, addr: Expr, ty: &Type) -> Option<Expr> {
+        set_dynamic_type(addr, ty)
+    }
+
     /// `obj.m(args)` (`p->m(args)`) of a class with virtual functions where a derived class overrides `m`: the
     /// function of the object's dynamic type, read from its hidden field.
     pub(super) fn virtual_call(

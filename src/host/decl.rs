@@ -104,7 +104,7 @@ impl Resolver<'_> {
             self.scopes.last_mut().ok_or(Reported)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(Stmt::Zero(slot, ty.size()));
             self.will_destroy(&dc.name, &ty)?;
-            if let Some(tag) = super::classes::set_dynamic_type(addr_expr(slot, &ty, span), &ty) {
+            if let Some(tag) = self.dynamic_type_store(addr_expr(slot, &ty, span), &ty) {
                 out.push(Stmt::Expr(tag));
             }
             let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);

@@ -24,7 +24,7 @@ impl Resolver<'_> {
     /// Inside a member function: `(*this).n` for a field `n` of the class not hidden by a local.
     pub(super) fn this_field(&self, n: &str, span: Span) -> Option<ast::Expr> {
         let Type::Struct(def) = self.this_class()? else { return None };
-        super::classes::field(&def, n)?;
+        self.class_field(&def, n)?;
         let this = expr(A::Name("this".into()), span);
         let deref = expr(A::Unary(UnaryOp::Deref, Box::new(this)), span);
         Some(expr(A::Member(Box::new(deref), ast::Ident { name: n.into(), span }), span))
@@ -46,7 +46,7 @@ impl Resolver<'_> {
             return Some(name);
         }
         // Inherited from the base class (not its constructors or destructor).
-        let base = super::classes::base_of(def)?;
+        let base = self.base_class(def)?;
         if m == def.name || m.starts_with('~') {
             return None;
         }

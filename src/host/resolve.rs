@@ -173,7 +173,7 @@ pub(super) struct Resolver<'a> {
     pub(super) vla_sizes: HashMap<Slot, Slot>,
     /// The functions whose parameters end with `...` ([`super::varargs`]).
     pub(super) variadic: HashSet<String>,
-    /// The destructor calls due where a scope ends, with the depth of the scope ([`super::classes`]).
+    /// The destructor calls due where a scope ends, with the depth of the scope (see `classes.rs`).
     pub(super) dtors: Vec<(usize, Stmt)>,
 }
 
@@ -540,7 +540,7 @@ impl Resolver<'_> {
                 let (Type::Struct(def), Place::Mem { addr, .. }) = (&t, place) else {
                     return Err(self.error(e.span, format!("`{t}` has no fields")));
                 };
-                let Some((off, fty)) = super::classes::field(def, &field.name) else {
+                let Some((off, fty)) = self.class_field(def, &field.name) else {
                     return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
                 };
                 let (off, fty) = (off as i64, self.complete(fty));
