@@ -199,8 +199,7 @@ impl Resolver<'_> {
         // The class's destructor, then its base's, up the chain.
         let mut dtors = vec![];
         let mut class = elem.clone();
-        loop {
-            let Some(name) = class_of(&class) else { break };
+        while let Some(name) = class_of(&class) {
             let f = format!("{name}::~{name}");
             if self.fns.contains_key(&f) {
                 dtors.push(f);
