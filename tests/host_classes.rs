@@ -44,8 +44,8 @@ int main() {
 
 #[test]
 fn a_struct_with_a_host_constructor_and_device_methods_is_a_lock_in_kernels() {
-    // CUDA by Example's `Lock`: its constructor allocates on the host, its destructor frees (not run: the
-    // memory shows as a leak), its `__device__` methods spin with atomicCAS.
+    // CUDA by Example's `Lock`: its constructor allocates on the host, its destructor frees (run at the end of
+    // `main`, each array element's too: nothing leaks), its `__device__` methods spin with atomicCAS.
     let src = r#"#include <cstdio>
 struct Lock {
     int *mutex;
@@ -84,7 +84,7 @@ int main() {
     let r = run("lock.cu", src);
     assert_eq!(r.stdout, "total 36\ntotals 4 3, distinct mutexes 1\n", "{}", r.stderr);
     assert_eq!(r.status, 0);
-    assert!(r.stderr.contains("LEAK SUMMARY: 12 bytes leaked in 3 allocations"), "{}", r.stderr);
+    assert!(!r.stderr.contains("LEAK"), "{}", r.stderr);
 }
 
 #[test]

@@ -103,6 +103,10 @@ impl Resolver<'_> {
             self.frame.push((slot, ty.size().max(1), name.clone()));
             self.scopes.last_mut().ok_or(Reported)?.insert(name.clone(), Var::Mem(slot, ty.clone()));
             out.push(Stmt::Zero(slot, ty.size()));
+            self.will_destroy(&dc.name, &ty)?;
+            if let Some(tag) = self.dynamic_type_store(addr_expr(slot, &ty, span), &ty) {
+                out.push(Stmt::Expr(tag));
+            }
             let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
             if let Some(r) = self.string_construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
@@ -278,4 +282,9 @@ fn leaf_scalar(ty: &Type) -> Option<(Type, u32)> {
         Type::Array(e, _) => leaf_scalar(e),
         t => storage(t).map(|s| (t.clone(), s.size())),
     }
+}
+
+/// The address of the memory local in `slot`.
+fn addr_expr(slot: Slot, ty: &Type, span: crate::front::source::Span) -> Expr {
+    Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span)
 }

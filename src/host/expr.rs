@@ -70,6 +70,9 @@ impl Resolver<'_> {
             }
             A::Unary(UnaryOp::Neg, x) => {
                 let v = self.rvalue(x)?;
+                if let Some(call) = self.overloaded_unary("-", v.clone(), span) {
+                    return call;
+                }
                 self.unop(UnOp::Neg, v, span)
             }
             A::Unary(UnaryOp::BitNot, x) => {
@@ -155,10 +158,14 @@ impl Resolver<'_> {
                 Ok(Expr::new(ExprKind::Comma(Box::new(a), Box::new(b)), ty, span))
             }
             A::New { ty, count, args } => self.new_expr(ty, count.as_deref(), args, span),
-            A::Delete(_, p) => {
+            A::Delete(array, p) => {
                 let v = self.rvalue(p)?;
                 if !matches!(v.ty, Type::Ptr { .. }) {
                     return Err(self.error(p.span, format!("`delete` needs a pointer, not `{}`", v.ty)));
+                }
+                // (`delete[]` of objects does not run their destructors yet: the count is not kept.)
+                if !*array && let Some(r) = self.delete_object(v.clone(), span) {
+                    return r;
                 }
                 Ok(Expr::new(ExprKind::Lib(Lib::Free, vec![v]), Type::Void, span))
             }
@@ -216,6 +223,11 @@ impl Resolver<'_> {
         // The third argument marks a `new`: it throws `std::bad_alloc` where malloc returns NULL.
         let is_new = Expr::new(ExprKind::Const(1), Type::INT, span);
         let alloc = Expr::new(ExprKind::Lib(Lib::Malloc, vec![bytes, name, is_new]), ptr_ty.clone(), span);
+        if count.is_none()
+            && let Some(object) = self.new_object(alloc.clone(), args, span)
+        {
+            return object;
+        }
         let init = match (args, count) {
             ([], _) | (_, Some(_)) => return Ok(alloc),
             ([v], None) if storage(&elem).is_some() => self.rvalue(v)?,
@@ -252,6 +264,9 @@ impl Resolver<'_> {
             return chain;
         }
         let (x, y) = (self.rvalue(a)?, self.rvalue(b)?);
+        if matches!((&x.ty, &y.ty), (Type::Struct(_), _) | (_, Type::Struct(_))) {
+            return self.overloaded_binary(op, x, y, span).unwrap_or(Err(Reported));
+        }
         if let Some(cmp) = CmpOp::from_binary(op) {
             let s = match (&x.ty, &y.ty) {
                 (Type::Scalar(p), Type::Scalar(q)) => Scalar::common(*p, *q),
@@ -304,6 +319,10 @@ impl Resolver<'_> {
             return s;
         }
         let (place, ty) = self.lvalue(a)?;
+        if let (Type::Struct(_), Some(op), Place::Mem { addr, .. }) = (&ty, op, &place) {
+            let object = Expr { ty: ty.clone(), ..Expr::clone(addr) };
+            return self.overloaded_compound(op, object, b, span).unwrap_or(Err(Reported));
+        }
         let mut v = self.rvalue(b)?;
         if let Some(n) = super::resolve::name_of(a) {
             self.name_allocation(&mut v, &n);

@@ -230,6 +230,10 @@ impl Resolver<'_> {
         {
             return self.make_vector(&name.name, def, args, span);
         }
+        // (Before a method of the same name: `Complex(a, b)` inside `Complex`'s own methods is a new object.)
+        if let Some(value) = self.temporary(name, args, span) {
+            return value;
+        }
         if let Some(call) = self.implicit_method_call(name, args, span) {
             return call;
         }

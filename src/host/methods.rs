@@ -24,7 +24,7 @@ impl Resolver<'_> {
     /// Inside a member function: `(*this).n` for a field `n` of the class not hidden by a local.
     pub(super) fn this_field(&self, n: &str, span: Span) -> Option<ast::Expr> {
         let Type::Struct(def) = self.this_class()? else { return None };
-        def.field(n)?;
+        self.class_field(&def, n)?;
         let this = expr(A::Name("this".into()), span);
         let deref = expr(A::Unary(UnaryOp::Deref, Box::new(this)), span);
         Some(expr(A::Member(Box::new(deref), ast::Ident { name: n.into(), span }), span))
@@ -39,14 +39,22 @@ impl Resolver<'_> {
     }
 
     /// The host function of method `m` of the class of `obj`'s type, if the program has one.
-    fn method_of(&self, ty: &Type, m: &str) -> Option<String> {
+    pub(super) fn method_of(&self, ty: &Type, m: &str) -> Option<String> {
         let Type::Struct(def) = ty else { return None };
         let name = format!("{}::{m}", def.name);
-        self.fns.contains_key(&name).then_some(name)
+        if self.fns.contains_key(&name) {
+            return Some(name);
+        }
+        // Inherited from the base class (not its constructors or destructor).
+        let base = self.base_class(def)?;
+        if m == def.name || m.starts_with('~') {
+            return None;
+        }
+        self.method_of(&base, m)
     }
 
     /// A call of member function `f` on the object `this` points to (left out for a static one).
-    fn call_member(
+    pub(super) fn call_member(
         &mut self,
         f: String,
         this: ast::Expr,
@@ -74,6 +82,9 @@ impl Resolver<'_> {
                 return None;
             }
         };
+        if let Some(call) = self.virtual_call(obj, &ty, m, args, span) {
+            return Some(call);
+        }
         let name = self.method_of(&ty, &m.name)?;
         Some(self.call_member(name, addr_of(obj), args, m.span, span))
     }
@@ -90,6 +101,11 @@ impl Resolver<'_> {
             && let Some(f) = self.method_of(&class, &name.name)
         {
             let this = expr(A::Name("this".into()), name.span);
+            // `area()` in a base class's method: the override of the object's class.
+            let object = expr(A::Unary(UnaryOp::Deref, Box::new(this.clone())), name.span);
+            if let Some(call) = self.virtual_call(&object, &class, name, args, span) {
+                return Some(call);
+            }
             return Some(self.call_member(f, this, args, name.span, span));
         }
         let (Var::Mem(_, ty) | Var::Global(_, ty)) = self.lookup(&name.name)? else { return None };

@@ -6,6 +6,7 @@
 
 mod addressed;
 mod calls;
+mod classes;
 pub mod cuda;
 mod decl;
 mod expr;

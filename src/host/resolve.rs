@@ -96,6 +96,7 @@ pub fn resolve(
         with_this: HashSet::new(),
         vla_sizes: HashMap::new(),
         variadic: HashSet::new(),
+        dtors: vec![],
     };
     for f in defs {
         r.declare(f);
@@ -172,6 +173,8 @@ pub(super) struct Resolver<'a> {
     pub(super) vla_sizes: HashMap<Slot, Slot>,
     /// The functions whose parameters end with `...` ([`super::varargs`]).
     pub(super) variadic: HashSet<String>,
+    /// The destructor calls due where a scope ends, with the depth of the scope (see `classes.rs`).
+    pub(super) dtors: Vec<(usize, Stmt)>,
 }
 
 impl Resolver<'_> {
@@ -347,6 +350,7 @@ impl Resolver<'_> {
         self.scopes = vec![HashMap::new()];
         self.slots = 0;
         self.frame.clear();
+        self.dtors.clear();
         self.addressed.clear();
         self.labels =
             f.body.iter().filter_map(|s| if let S::Label(l) = &s.kind { Some(l.name.clone()) } else { None }).collect();
@@ -394,6 +398,7 @@ impl Resolver<'_> {
             self.global_prologue(&mut body);
         }
         body.extend(self.stmts(&f.body)?);
+        body.extend(self.destroy_from(0, false));
         Ok(Function {
             name: f.name.name.clone(),
             params,
@@ -543,14 +548,14 @@ impl Resolver<'_> {
                 let (Type::Struct(def), Place::Mem { addr, .. }) = (&t, place) else {
                     return Err(self.error(e.span, format!("`{t}` has no fields")));
                 };
-                let Some(f) = def.field(&field.name) else {
+                let Some((off, fty)) = self.class_field(def, &field.name) else {
                     return Err(self.error(field.span, format!("`{}` has no field `{}`", def.name, field.name)));
                 };
-                let (off, fty) = (f.offset as i64, self.complete(f.ty.clone()));
+                let (off, fty) = (off as i64, self.complete(fty));
                 Ok((Place::mem(ptr_add(*addr, off, &fty), None), fty))
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
-            A::Call(..) => match self.rvalue(e)? {
+            A::Call(..) | A::Binary { .. } | A::MethodCall { .. } => match self.rvalue(e)? {
                 v @ Expr { ty: Type::Struct(_), .. } => {
                     let t = v.ty.clone();
                     Ok((Place::mem(Expr { ty: Type::ptr(t.clone(), false), ..v }, None), t))

@@ -27,6 +27,7 @@ impl Resolver<'_> {
         self.scopes.push(HashMap::new());
         let mut out = vec![];
         let r = self.stmt(s, &mut out);
+        self.end_scope(&mut out);
         self.scopes.pop();
         r?;
         Ok(if out.len() == 1 { out.pop().unwrap_or(Stmt::Block(vec![])) } else { Stmt::Block(out) })
@@ -38,7 +39,10 @@ impl Resolver<'_> {
             S::Expr(e) => Stmt::Expr(self.rvalue(e)?),
             S::Block(b) => {
                 self.scopes.push(HashMap::new());
-                let r = self.stmts(b);
+                let r = self.stmts(b).map(|mut out| {
+                    self.end_scope(&mut out);
+                    out
+                });
                 self.scopes.pop();
                 Stmt::Block(r?)
             }
@@ -55,7 +59,7 @@ impl Resolver<'_> {
             S::DoWhile { body, cond } => Stmt::DoWhile(Box::new(self.scoped(body)?), self.cond(cond)?),
             S::For { init, cond, step, body } => {
                 self.scopes.push(HashMap::new());
-                let r = self.for_parts(init, cond, step, body);
+                let r = self.for_parts(init, cond, step, body).map(|s| self.with_scope_end(s));
                 self.scopes.pop();
                 r?
             }
@@ -74,15 +78,15 @@ impl Resolver<'_> {
                         let ret = self.ret.clone();
                         let to = Expr::new(ExprKind::Slot(slot), ret.clone(), s.span);
                         let copy = self.copy_struct(to.clone(), v, &ret, s.span)?;
-                        Stmt::Block(vec![Stmt::Expr(copy), Stmt::Return(Some(to))])
+                        Stmt::Block(vec![Stmt::Expr(copy), self.return_destroying(Some(to), s.span)])
                     }
-                    (v, _) => Stmt::Return(v),
+                    (v, _) => self.return_destroying(v, s.span),
                 }
             }
             S::Switch { cond, body } => self.switch(cond, body)?,
             S::ForRange { ty, pointers, reference, name, range, body } => {
                 self.scopes.push(HashMap::new());
-                let r = self.range_for(ty, *pointers, *reference, name, range, body);
+                let r = self.range_for(ty, *pointers, *reference, name, range, body).map(|s| self.with_scope_end(s));
                 self.scopes.pop();
                 r?
             }

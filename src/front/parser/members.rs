@@ -22,9 +22,10 @@ impl Parser<'_> {
                 TokKind::Ident(n) if matches!(n.as_str(), "operator" | "virtual" | "friend" | "explicit") => {
                     return true;
                 }
-                // A constructor `Vec3(...)`, not a field `Node *next;` of the class's own type.
-                TokKind::Ident(n) if i == 0 && n == class => {
-                    return *self.peek_kind(1) == TokKind::Punct(Punct::LParen);
+                // A constructor `Vec3(...)`, not a field `Node *next;` of the class's own type (a method
+                // returning the class, `Vec3 add(...)`, reads on).
+                TokKind::Ident(n) if i == 0 && n == class && *self.peek_kind(1) == TokKind::Punct(Punct::LParen) => {
+                    return true;
                 }
                 TokKind::Kw(Kw::Device | Kw::Host | Kw::Global | Kw::ForceInline | Kw::Inline | Kw::NoInline) => {
                     return true;
@@ -43,6 +44,7 @@ impl Parser<'_> {
     pub(super) fn member_function(&mut self, class: &str) -> Result<Option<Method>, Reported> {
         let start = self.span();
         let mut q = Quals::default();
+        let mut virtual_at = None;
         loop {
             match self.kind().clone() {
                 TokKind::Kw(Kw::Device) => q.device = true,
@@ -54,6 +56,8 @@ impl Parser<'_> {
                 TokKind::Kw(Kw::ForceInline | Kw::Inline | Kw::NoInline) => {}
                 TokKind::Ident(n) if n == "explicit" => {}
                 TokKind::Ident(n) if n == "friend" => q.friend = true,
+                // A whole program's host method: calls through a base pointer dispatch on its dynamic type.
+                TokKind::Ident(n) if n == "virtual" && self.program => virtual_at = Some(self.span()),
                 TokKind::Ident(n) if n == "virtual" => {
                     return Err(self.error(
                         Diagnostic::unsupported(self.span(), "virtual functions")
@@ -63,6 +67,9 @@ impl Parser<'_> {
                 _ => break,
             }
             self.bump();
+        }
+        if let Some(at) = virtual_at.filter(|_| q.device) {
+            return Err(self.error(Diagnostic::unsupported(at, "virtual functions in device code")));
         }
         if self.is(Punct::Tilde) {
             // `~Vec3() {}`: plain data has nothing to destroy; a destructor that does something is not run.
@@ -78,10 +85,15 @@ impl Parser<'_> {
             let body = self.block();
             self.host = host;
             let body = body?;
-            // A host destructor that only gives memory back (CUDA by Example's `Lock`: `cudaFree(mutex)`) is
-            // not run: the program's end frees it too, and a leak report names it.
-            let frees_only = self.program && !q.device && body.iter().all(only_frees);
-            if !body.is_empty() && !frees_only {
+            if self.program && !q.device {
+                // A whole program's host destructor: `Class::~Class`, run where the object's scope ends.
+                let name = Ident { name: format!("~{class}"), span: at };
+                let (ret, body_end) = (void_spec(at), self.prev_span());
+                let f = Function { kind: FnKind::Device, ret, name, params: vec![], body, span: at, body_end };
+                self.host_method(class, f, false, &[]);
+                return Ok(None);
+            }
+            if !body.is_empty() {
                 return Err(self.error(Diagnostic::unsupported(at, "destructors that do something")));
             }
             return Ok(None);
@@ -113,6 +125,9 @@ impl Parser<'_> {
     ) -> Result<Method, Reported> {
         let params = self.param_list()?;
         let is_const = self.eat_kw(Kw::Const);
+        while matches!(self.kind(), TokKind::Ident(n) if n == "override" || n == "final") {
+            self.bump();
+        }
         let span = start.to(self.prev_span());
         let mut inits = vec![];
         if is_ctor && self.eat(Punct::Colon) {
@@ -350,6 +365,13 @@ impl Parser<'_> {
         let mut body = vec![];
         for (field, args) in inits {
             let this = Expr { kind: ExprKind::Name("this".into()), span: field.span };
+            if self.structs.iter().any(|s| s.name.name == field.name) {
+                // `Derived(int r) : Base(r)`: the base's constructor on the same object.
+                let ctor = Ident { name: format!("{0}::{0}", field.name), span: field.span };
+                let call = ExprKind::Call(ctor, std::iter::once(this).chain(args.iter().cloned()).collect());
+                body.push(Stmt { kind: StmtKind::Expr(Expr { kind: call, span: field.span }), span: field.span });
+                continue;
+            }
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
             let Some(value) = args.first().cloned() else { continue };
@@ -367,24 +389,4 @@ impl Parser<'_> {
 
 fn void_spec(span: Span) -> TypeSpec {
     TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }
-}
-
-/// A statement that only gives memory back: `cudaFree(p);`, `free(p);`, `delete[] p;`.
-fn only_frees(s: &Stmt) -> bool {
-    match &s.kind {
-        StmtKind::Expr(e) => frees(e),
-        _ => false,
-    }
-}
-
-/// `cudaFree(p)`, also checked (`HANDLE_ERROR(cudaFree(p))`).
-fn frees(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::Delete(..) => true,
-        ExprKind::Call(f, args) => {
-            matches!(f.name.as_str(), "cudaFree" | "free" | "cudaFreeHost" | "cudaFreeArray")
-                || args.first().is_some_and(frees)
-        }
-        _ => false,
-    }
 }

@@ -52,6 +52,12 @@ impl Parser<'_> {
             }
         }
         if self.is(Punct::Colon) {
+            if !is_enum
+                && self.program
+                && let Some(r) = self.derived_host_class(start, name.clone())
+            {
+                return r;
+            }
             if !is_enum && let Some(end) = self.host_class_end() {
                 // `class Timer : public Base { ... }` with no device code: the host's, skipped.
                 self.pos = end;
@@ -97,13 +103,29 @@ impl Parser<'_> {
         let body = &self.toks[self.pos..body_end.min(self.toks.len())];
         if has_member_functions(body) && !has_device_code(body) {
             if self.program {
+                // A class with virtual functions keeps its dynamic type in a hidden first field (`vptr#`):
+                // calls through a base pointer choose the function by it.
+                let virtual_ = body.iter().any(|t| matches!(&t.kind, TokKind::Ident(n) if n == "virtual"));
                 // A whole program runs its host classes: read as a struct whose member functions are host
                 // functions; one that uses what the host interpreter does not read is skipped as before
                 // (its uses are then the errors).
                 let (pos, diags, structs, defs) =
                     (self.pos, self.diags.len(), self.structs.len(), self.host_defs.len());
                 match self.struct_body(start, name.clone(), align.clone()) {
-                    Ok(r) if self.diags.len() == diags => return Ok(r),
+                    Ok(r) if self.diags.len() == diags => {
+                        if virtual_ && let Some(s) = self.structs.last_mut() {
+                            let at = s.name.span;
+                            let field = Declarator {
+                                name: Ident { name: "vptr#".into(), span: at },
+                                pointers: 0,
+                                dims: vec![],
+                                open_size: false,
+                                init: None,
+                            };
+                            s.fields.insert(0, (hidden_u64(at), field));
+                        }
+                        return Ok(r);
+                    }
                     _ => {
                         self.pos = pos;
                         self.diags.truncate(diags);
@@ -220,6 +242,48 @@ impl Parser<'_> {
         Ok(())
     }
 
+    /// At `: public Base {` of a whole program's class with one base the file defined: the class read with
+    /// the base's object as a hidden first field (`base#Base`, where C++ puts it); None (nothing read) for
+    /// other base lists or a body the host does not read.
+    fn derived_host_class(&mut self, start: Span, name: Option<Ident>) -> Option<Result<Option<String>, Reported>> {
+        let mut i = 1;
+        while matches!(self.peek_kind(i), TokKind::Ident(n) if matches!(n.as_str(), "public" | "protected" | "private" | "virtual"))
+        {
+            i += 1;
+        }
+        let TokKind::Ident(base) = self.peek_kind(i).clone() else { return None };
+        if *self.peek_kind(i + 1) != TokKind::Punct(Punct::LBrace) || !self.structs.iter().any(|s| s.name.name == base)
+        {
+            return None;
+        }
+        let at = self.toks[self.pos + i].span;
+        let (pos, diags, structs, defs) = (self.pos, self.diags.len(), self.structs.len(), self.host_defs.len());
+        self.pos += i + 2; // past the `{`
+        match self.struct_body(start, name, None) {
+            Ok(r) if self.diags.len() == diags => {
+                let ty = TypeSpec { named: Some(base.clone()), ..hidden_u64(at) };
+                let field = Declarator {
+                    name: Ident { name: format!("base#{base}"), span: at },
+                    pointers: 0,
+                    dims: vec![],
+                    open_size: false,
+                    init: None,
+                };
+                if let Some(s) = self.structs.last_mut() {
+                    s.fields.insert(0, (ty, field));
+                }
+                Some(Ok(r))
+            }
+            _ => {
+                self.pos = pos;
+                self.diags.truncate(diags);
+                self.structs.truncate(structs);
+                self.host_defs.truncate(defs);
+                None
+            }
+        }
+    }
+
     /// At a class's `: public Base` (or at its `struct`/`class`): if the class is the host's (member functions,
     /// none of them device code), the token just after its closing brace.
     pub(super) fn host_class_end(&self) -> Option<usize> {
@@ -274,4 +338,9 @@ fn has_member_functions(body: &[Token]) -> bool {
 /// Does a class body hold device code (`__device__` or `__global__` members)?
 fn has_device_code(body: &[Token]) -> bool {
     body.iter().any(|t| matches!(t.kind, TokKind::Kw(Kw::Device | Kw::Global)))
+}
+
+/// The type of a hidden field: `unsigned long` (a class's dynamic type), or a base class once `named`.
+fn hidden_u64(span: Span) -> TypeSpec {
+    TypeSpec { base: BaseType::ULong, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }
 }

@@ -35,7 +35,12 @@ impl Checker {
                 self.structs.entry(s.name.name.clone()).or_insert(own);
             }
             for (ts, dc) in &s.fields {
-                let mut ty = self.resolve_type(ts, dc.pointers);
+                let mut ty = match ts.named.as_deref() {
+                    // A host class's runtime handle (`cudaEvent_t start_;`): 8 bytes, as the host keeps it.
+                    Some("cudaEvent_t" | "cudaStream_t") => (0..dc.pointers)
+                        .fold(Type::Scalar(crate::front::types::Scalar::U64), |t, _| Type::ptr(t, false)),
+                    _ => self.resolve_type(ts, dc.pointers),
+                };
                 if matches!(&ty, Type::Struct(d) if d.is_incomplete()) {
                     self.err(
                         Diagnostic::new(
