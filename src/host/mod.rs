@@ -143,6 +143,9 @@ pub trait Device {
     /// (a pointer kept in memory) and launches no grid. Then host memory mapped into the device that no
     /// argument points into is neither read nor written by it. False when unknown.
     fn reaches_only_args(&mut self, kernel: &str) -> bool;
+    /// What `kernel` needs of an SM (registers per thread, static shared memory): None when the file has no
+    /// such kernel or it cannot run.
+    fn kernel_resources(&mut self, kernel: &str) -> Option<cuda::KernelResources>;
     /// `cudaDeviceReset`: frees everything.
     fn reset(&mut self);
     /// Whether [`Device::host_vars`] should be called before each launch (a debugger wants them).

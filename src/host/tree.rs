@@ -354,6 +354,23 @@ pub enum Api {
     /// A `<chrono>` clock's `now()` (`__warpdbg_chrono_now()`, as the parser reads it): the virtual clock in
     /// nanoseconds.
     ChronoNow,
+    /// `cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, kernel, shared, limit)`.
+    OccupancyBlockSize,
+    /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared)`.
+    OccupancyActiveBlocks,
+    FuncGetAttributes,
+    PointerGetAttributes,
+    Malloc3D,
+    Memcpy3D,
+    StreamBeginCapture,
+    StreamEndCapture,
+    StreamIsCapturing,
+    GraphCreate,
+    GraphInstantiate,
+    GraphLaunch,
+    GraphExecDestroy,
+    GraphDestroy,
+    GraphGetNodes,
 }
 
 /// One item written to a stream.

@@ -555,6 +555,15 @@ impl crate::host::Device for SimDevice<'_> {
         })
     }
 
+    fn kernel_resources(&mut self, kernel: &str) -> Option<crate::host::cuda::KernelResources> {
+        let k = self.kernel(kernel).ok()?;
+        let static_shared = k.shared.iter().filter(|a| !a.dynamic).map(|a| a.bytes as u64).sum();
+        Some(crate::host::cuda::KernelResources {
+            registers: crate::perf::occupancy::registers_per_thread(&k),
+            static_shared,
+        })
+    }
+
     fn wants_host_vars(&self) -> bool {
         self.hook.is_some()
     }

@@ -599,6 +599,14 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaIpcMemHandle_t"
         | "cudaExtent"
         | "cudaPitchedPtr"
+        | "cudaPos"
+        | "cudaMemcpy3DParms"
+        | "cudaMemLocation"
+        | "cudaMemoryType"
+        | "cudaMemoryAdvise"
+        | "cudaGraphNode_t"
+        | "cudaStreamCaptureMode"
+        | "cudaStreamCaptureStatus"
         | "cudaSharedMemConfig"
         | "cudaFuncCache" => "the CUDA runtime",
         "pthread_t" | "pthread_mutex_t" | "pthread_attr_t" => "POSIX threads",

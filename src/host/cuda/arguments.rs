@@ -8,7 +8,7 @@ use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::host::resolve::{Resolver, Var, name_of};
-use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
+use crate::host::tree::{Api, Expr, ExprKind, Lib, Place, storage};
 
 impl Resolver<'_> {
     /// A call of the runtime, or None when `name` is not one of its functions.
@@ -18,6 +18,9 @@ impl Resolver<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
+        if let Some(def) = super::structs::made_by(&name.name) {
+            return Some(self.make_runtime_struct(&name.name, def, args, span));
+        }
         let sig = runtime_sig(&name.name)?;
         Some(self.runtime_args(&name.name, sig, args, span))
     }
@@ -45,6 +48,14 @@ impl Resolver<'_> {
                     }
                     Expr::new(ExprKind::Const(0), p.clone(), a.span)
                 }
+                Some(a) if sig.first == First::KernelAt(i) => {
+                    let Some(k) = name_of(a).filter(|k| self.kernels.find(k).is_some()) else {
+                        return Err(self.error(a.span, format!("`{name}` takes a kernel of this file")));
+                    };
+                    let id = self.string(&k);
+                    Expr::new(ExprKind::Const(id as u64), p.clone(), a.span)
+                }
+                Some(a) if sig.loose => self.rvalue(a)?,
                 Some(a) => {
                     let v = self.rvalue(a)?;
                     self.convert(v, p)?
@@ -56,7 +67,7 @@ impl Resolver<'_> {
             };
             vals.push(v);
         }
-        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost) {
+        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D) {
             // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
@@ -65,6 +76,34 @@ impl Resolver<'_> {
             vals.push(Expr::new(ExprKind::Const(super::scalar_index(elem)), Type::INT, span));
         }
         Ok(Expr::new(ExprKind::Lib(Lib::Cuda(sig.api), vals), sig.ret, span))
+    }
+
+    /// `make_cudaExtent(w, h, d)` and the like: a temporary struct with the arguments as its fields in order
+    /// (a struct's value is its address).
+    fn make_runtime_struct(
+        &mut self,
+        name: &str,
+        def: std::sync::Arc<crate::front::types::StructDef>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
+        if args.len() != def.fields.len() {
+            return Err(self.error(span, format!("`{name}` takes {} arguments", def.fields.len())));
+        }
+        let ty = Type::Struct(def.clone());
+        let tmp = self.new_slot();
+        self.frame.push((tmp, ty.size(), format!("{name}() value")));
+        let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);
+        let mut value = Expr { ty: ty.clone(), ..addr.clone() };
+        for (f, a) in def.fields.iter().zip(args).rev() {
+            let v = self.rvalue(a)?;
+            let v = self.convert(v, &f.ty)?;
+            let s = storage(&f.ty).ok_or(Reported)?;
+            let at = crate::host::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
+            let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
+            value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
+        }
+        Ok(value)
     }
 
     /// A `__device__` or `__constant__` variable named as a symbol: its index in the program's globals.

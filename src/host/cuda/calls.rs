@@ -54,6 +54,9 @@ impl Interp<'_> {
             self.settle();
         }
         self.rt.clock.host_ns += timing::CALL_NS;
+        if let Some(code) = self.captured(api, v) {
+            return Ok(code);
+        }
         let broken = self.rt.sticky != 0;
         Ok(match api {
             Api::GetLastError => {
@@ -169,6 +172,20 @@ impl Interp<'_> {
                 self.status(SUCCESS)
             }
             Api::Accepted => self.status(SUCCESS),
+            Api::OccupancyBlockSize | Api::OccupancyActiveBlocks | Api::FuncGetAttributes => {
+                self.occupancy_call(api, v, e)?
+            }
+            Api::PointerGetAttributes => self.pointer_attributes(v, e)?,
+            Api::Malloc3D | Api::Memcpy3D => self.pitched(api, v, line, e)?,
+            Api::StreamBeginCapture
+            | Api::StreamEndCapture
+            | Api::StreamIsCapturing
+            | Api::GraphCreate
+            | Api::GraphInstantiate
+            | Api::GraphLaunch
+            | Api::GraphExecDestroy
+            | Api::GraphDestroy
+            | Api::GraphGetNodes => self.graph_call(api, v, e)?,
             _ => self.timing(api, v, e)?,
         })
     }

@@ -15,10 +15,16 @@ pub const INVALID_SYMBOL: u32 = 13;
 pub const INVALID_DEVICE_POINTER: u32 = 17;
 /// `cudaErrorInvalidMemcpyDirection`.
 pub const INVALID_MEMCPY_DIRECTION: u32 = 21;
+/// `cudaErrorInvalidDeviceFunction`: not a kernel of the program.
+pub const INVALID_DEVICE_FUNCTION: u32 = 98;
 /// `cudaErrorInvalidDevice`.
 pub const INVALID_DEVICE: u32 = 101;
 /// `cudaErrorInvalidResourceHandle`: a destroyed or never-created event or stream.
 pub const INVALID_RESOURCE_HANDLE: u32 = 400;
+/// `cudaErrorIllegalState`: `cudaStreamEndCapture` on a stream that is not capturing.
+pub const ILLEGAL_STATE: u32 = 401;
+/// `cudaErrorStreamCaptureUnsupported`: a call that waits for the device while a stream captures.
+pub const CAPTURE_UNSUPPORTED: u32 = 900;
 /// `cudaErrorNotReady`.
 pub const NOT_READY: u32 = 600;
 /// `cudaErrorLaunchPendingCountExceeded`: more launches from device code pending than
@@ -63,6 +69,7 @@ const CODES: &[(u32, &str, &str)] = &[
     (200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"),
     (209, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device"),
     (400, "cudaErrorInvalidResourceHandle", "invalid resource handle"),
+    (401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"),
     (500, "cudaErrorSymbolNotFound", "named symbol not found"),
     (600, "cudaErrorNotReady", "device not ready"),
     (700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"),
@@ -79,6 +86,8 @@ const CODES: &[(u32, &str, &str)] = &[
     (720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"),
     (800, "cudaErrorNotPermitted", "operation not permitted"),
     (801, "cudaErrorNotSupported", "operation not supported"),
+    (900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"),
+    (901, "cudaErrorStreamCaptureInvalidated", "operation failed due to a previous error during capture"),
     (999, "cudaErrorUnknown", "unknown error"),
 ];
 

@@ -71,14 +71,23 @@ impl Interp<'_> {
             return Ok(());
         }
         self.check_pointer_args(l, &req);
-        self.rt.launches += 1;
-        let mirrors = self.reachable_mirrors(&req.kernel, &req.args);
-        self.mirrors_to_device(&mirrors);
-        let _ = self.out.flush();
+        if self.capture_launch(&req) {
+            return Ok(());
+        }
         if self.dev.wants_host_vars() {
             let vars = self.host_vars(&l.scope, slots);
             self.dev.host_vars(vars);
         }
+        self.submit(req)
+    }
+
+    /// Runs a launch that may run (a program's, or a graph's node): managed and pinned memory brought level
+    /// around it, its output and duration queued, its fault pending.
+    pub(super) fn submit(&mut self, req: LaunchRequest) -> Result<(), Unwind> {
+        self.rt.launches += 1;
+        let mirrors = self.reachable_mirrors(&req.kernel, &req.args);
+        self.mirrors_to_device(&mirrors);
+        let _ = self.out.flush();
         let status = self.dev.launch(&req);
         // Grids the kernel launched from device code took the numbers after it.
         self.rt.launches += self.dev.child_launches();

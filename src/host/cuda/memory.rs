@@ -401,6 +401,27 @@ impl Interp<'_> {
         })
     }
 
+    /// `cudaPointerGetAttributes(&attr, p)`: what memory `p` is in, as an H200 reports it (CUDA 13): plain
+    /// host memory is `cudaMemoryTypeUnregistered` on device -2 with only a host pointer, device memory has
+    /// only a device pointer, pinned and managed memory both (the same address). Never an error.
+    pub(super) fn pointer_attributes(&mut self, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+        let p = v[1];
+        let managed = self.rt.mirrors.iter().find(|m| p >= m.addr && p < m.addr + m.size.max(1)).map(|m| m.managed);
+        let (kind, device, dev_ptr, host_ptr) = match (managed, self.loc(p)) {
+            (Some(true), _) => (3, 0, p, p),
+            (Some(false), _) => (1, 0, p, p),
+            (None, Loc::Device) => (2, 0, p, 0),
+            _ => (0, -2i32 as u32 as u64, 0, p),
+        };
+        let def = super::structs::pointer_attributes();
+        let at = |f: &str| v[0] + super::structs::offset(&def, f);
+        self.out_param(at("type"), 4, kind, e)?;
+        self.out_param(at("device"), 4, device, e)?;
+        self.out_param(at("devicePointer"), 8, dev_ptr, e)?;
+        self.out_param(at("hostPointer"), 8, host_ptr, e)?;
+        Ok(self.status(SUCCESS))
+    }
+
     /// `main`'s prologue for a `__managed__` variable: host memory of its size, holding its initial value,
     /// to which the device moves the symbol; kept level like `cudaMallocManaged` memory, and reached by name
     /// through file-scope variable `global`.

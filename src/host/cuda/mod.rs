@@ -8,10 +8,14 @@ mod arguments;
 mod callbacks;
 mod calls;
 pub mod errors;
+mod graphs;
 mod launch;
 mod memory;
 pub mod names;
+mod occupancy;
+mod pitched;
 pub mod props;
+pub mod structs;
 pub mod table;
 mod timing;
 
@@ -20,6 +24,7 @@ use super::memory::AllocKind;
 use super::tree::*;
 use crate::front::types::Scalar;
 pub use errors::*;
+pub use occupancy::KernelResources;
 pub use timing::Clock;
 
 /// The scalars in declaration order (`Scalar as u64` indexes this).
@@ -92,6 +97,11 @@ pub struct Runtime {
     fault: Option<FaultAt>,
     /// `cudaFree` calls that failed because the context was broken: address, line, the error.
     failed_frees: Vec<(u64, u32, u32)>,
+    /// The stream capture under way, if any.
+    capture: Option<graphs::Capture>,
+    /// Graphs and graph instances by handle: their nodes while they exist.
+    graphs: Vec<Option<Vec<graphs::Node>>>,
+    execs: Vec<Option<Vec<graphs::Node>>>,
 }
 
 /// The kernel fault that broke the context (what a failed `cudaFree` after it is blamed on).

@@ -17,6 +17,9 @@ pub(super) enum First {
     Symbol,
     /// A kernel (`cudaFuncSetCacheConfig(k, ...)`): ignored.
     Kernel,
+    /// The argument at this index is a kernel (`cudaFuncGetAttributes(&a, k)`): passed as its name (a string
+    /// of the program's, by index).
+    KernelAt(usize),
 }
 
 /// How a call of a runtime function (or a clock) is resolved: the API it is, its parameter types and the
@@ -28,6 +31,10 @@ pub(super) struct RuntimeSig {
     pub(super) defaults: Vec<u64>,
     pub(super) ret: Type,
     pub(super) first: First,
+    /// The arguments are evaluated but not converted to the parameters' types: a call whose signature CUDA 13
+    /// changed (`cudaMemPrefetchAsync` takes a device number before it, a `cudaMemLocation` since) and that
+    /// changes nothing here either way.
+    pub(super) loose: bool,
 }
 
 /// The runtime function `name`'s signature, or None when it is not one.
@@ -41,6 +48,7 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         defaults,
         ret: err(),
         first: First::Value,
+        loose: false,
     };
     Some(match name {
         "cudaMalloc" => s(Api::Malloc, vec![ptr(), size.clone()], vec![]),
@@ -122,6 +130,44 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
             s(Api::Accepted, vec![int.clone(), size.clone()], vec![0])
         }
         "cudaProfilerStart" | "cudaProfilerStop" => s(Api::Accepted, vec![], vec![]),
+        // The scheduling and mapping flags change nothing here: pinned memory is always mapped.
+        "cudaSetDeviceFlags" => s(Api::Accepted, vec![Type::UINT], vec![]),
+        // Managed memory is always where the next access needs it (brought level around each launch).
+        "cudaMemPrefetchAsync" => RuntimeSig {
+            loose: true,
+            ..s(Api::Accepted, vec![ptr(), size.clone(), int.clone(), size.clone(), size.clone()], vec![0, 0])
+        },
+        "cudaMemAdvise" => {
+            RuntimeSig { loose: true, ..s(Api::Accepted, vec![ptr(), size.clone(), int.clone(), int.clone()], vec![]) }
+        }
+        "cudaOccupancyMaxPotentialBlockSize" => RuntimeSig {
+            first: First::KernelAt(2),
+            ..s(Api::OccupancyBlockSize, vec![ptr(), ptr(), int.clone(), size.clone(), int.clone()], vec![0, 0])
+        },
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor" => RuntimeSig {
+            first: First::KernelAt(1),
+            ..s(Api::OccupancyActiveBlocks, vec![ptr(), int.clone(), int.clone(), size.clone()], vec![])
+        },
+        "cudaFuncGetAttributes" => {
+            RuntimeSig { first: First::KernelAt(1), ..s(Api::FuncGetAttributes, vec![ptr(), int.clone()], vec![]) }
+        }
+        "cudaPointerGetAttributes" => s(Api::PointerGetAttributes, vec![ptr(), ptr()], vec![]),
+        "cudaMalloc3D" => s(Api::Malloc3D, vec![ptr(), Type::Struct(super::structs::extent())], vec![]),
+        "cudaMemcpy3D" => s(Api::Memcpy3D, vec![ptr()], vec![]),
+        // Work runs in program order: the asynchronous form copies at once.
+        "cudaMemcpy3DAsync" => s(Api::Memcpy3D, vec![ptr(), size.clone()], vec![0]),
+        "cudaStreamBeginCapture" => s(Api::StreamBeginCapture, vec![size.clone(), int.clone()], vec![0]),
+        "cudaStreamEndCapture" => s(Api::StreamEndCapture, vec![size.clone(), ptr()], vec![]),
+        "cudaStreamIsCapturing" => s(Api::StreamIsCapturing, vec![size.clone(), ptr()], vec![]),
+        "cudaGraphCreate" => s(Api::GraphCreate, vec![ptr(), Type::UINT], vec![0]),
+        // CUDA 12's (graph exec, graph, flags) and CUDA 11's (exec, graph, error node, log, log size) alike.
+        "cudaGraphInstantiate" | "cudaGraphInstantiateWithFlags" => {
+            s(Api::GraphInstantiate, vec![ptr(), size.clone(), ptr(), ptr(), size.clone()], vec![0, 0, 0])
+        }
+        "cudaGraphLaunch" => s(Api::GraphLaunch, vec![size.clone(), size.clone()], vec![0]),
+        "cudaGraphExecDestroy" => s(Api::GraphExecDestroy, vec![size.clone()], vec![]),
+        "cudaGraphDestroy" => s(Api::GraphDestroy, vec![size.clone()], vec![]),
+        "cudaGraphGetNodes" => s(Api::GraphGetNodes, vec![size.clone(), ptr(), ptr()], vec![]),
         // Work runs in program order: the event a stream would wait for has already happened.
         "cudaStreamWaitEvent" => s(Api::Accepted, vec![size.clone(), size.clone(), Type::UINT], vec![0]),
         "clock" => RuntimeSig { ret: Type::Scalar(Scalar::I64), ..s(Api::Clock, vec![], vec![]) },
@@ -159,6 +205,28 @@ pub fn constant(name: &str) -> Option<(u64, Type)> {
         "cudaMemAttachGlobal" => 1,
         "cudaDeviceScheduleAuto" => 0,
         "cudaDeviceMapHost" => 8,
+        "cudaDeviceScheduleSpin" => 1,
+        "cudaDeviceScheduleYield" => 2,
+        "cudaDeviceScheduleBlockingSync" | "cudaDeviceBlockingSync" => 4,
+        "cudaDeviceLmemResizeToMax" => 16,
+        // `cudaMemoryType`, what `cudaPointerGetAttributes` reports.
+        "cudaMemoryTypeUnregistered" => 0,
+        "cudaMemoryTypeHost" => 1,
+        "cudaMemoryTypeDevice" => 2,
+        "cudaMemoryTypeManaged" => 3,
+        "cudaStreamCaptureModeGlobal" | "cudaStreamCaptureStatusNone" => 0,
+        "cudaStreamCaptureModeThreadLocal" | "cudaStreamCaptureStatusActive" => 1,
+        "cudaStreamCaptureModeRelaxed" | "cudaStreamCaptureStatusInvalidated" => 2,
+        "cudaMemAdviseSetReadMostly" => 1,
+        "cudaMemAdviseUnsetReadMostly" => 2,
+        "cudaMemAdviseSetPreferredLocation" => 3,
+        "cudaMemAdviseUnsetPreferredLocation" => 4,
+        "cudaMemAdviseSetAccessedBy" => 5,
+        "cudaMemAdviseUnsetAccessedBy" => 6,
+        "cudaCpuDeviceId" => -1,
+        "cudaInvalidDeviceId" => -2,
+        "cudaMemLocationTypeDevice" => 1,
+        "cudaMemLocationTypeHost" => 2,
         "CLOCKS_PER_SEC" => return Some((1_000_000, Type::Scalar(Scalar::I64))),
         // `<time.h>`'s clocks, Linux's numbers: `clock_gettime` reads the virtual clock for each.
         "CLOCK_REALTIME" => 0,
@@ -183,14 +251,23 @@ pub fn named_type(name: &str) -> Option<Type> {
         | "cudaFuncCache"
         | "cudaDeviceAttr"
         | "cudaSharedMemConfig"
-        | "cudaLimit" => Type::INT,
-        "cudaEvent_t" | "cudaStream_t" => Type::Scalar(Scalar::U64),
+        | "cudaLimit"
+        | "cudaMemoryType"
+        | "cudaMemoryAdvise"
+        | "cudaMemLocationType"
+        | "cudaStreamCaptureMode"
+        | "cudaStreamCaptureStatus" => Type::INT,
+        "cudaEvent_t" | "cudaStream_t" | "cudaGraph_t" | "cudaGraphExec_t" | "cudaGraphNode_t" => {
+            Type::Scalar(Scalar::U64)
+        }
+        "cudaArray_t" => Type::ptr(Type::Void, false),
         // An unsigned long, as glibc's (a mutex's contents are never read: one thread).
         "pthread_t" | "pthread_mutex_t" => Type::Scalar(Scalar::U64),
         "clock_t" | "time_t" | "suseconds_t" => Type::Scalar(Scalar::I64),
         // `<cstdarg>`'s list: where the next variadic argument is (`src/host/varargs.rs`).
         "va_list" | "__builtin_va_list" => Type::ptr(Type::Void, false),
         "cudaDeviceProp" => Type::Struct(super::props::prop_struct()),
+        n if super::structs::by_name(n).is_some() => Type::Struct(super::structs::by_name(n)?),
         "timeval" => Type::Struct(timeval()),
         "timezone" => Type::Struct(timezone()),
         "timespec" => Type::Struct(timespec()),

@@ -1,0 +1,116 @@
+//! The runtime's structs host code declares and fills: pitched pointers, extents and positions for 3D copies
+//! (`cudaPitchedPtr`, `cudaExtent`, `cudaPos`, `cudaMemcpy3DParms`), what `cudaFuncGetAttributes` and
+//! `cudaPointerGetAttributes` write (`cudaFuncAttributes`, `cudaPointerAttributes`), and CUDA 13's
+//! `cudaMemLocation`. Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
+
+use std::sync::{Arc, OnceLock};
+
+use crate::front::types::{Scalar, StructDef, Type};
+
+fn size_t() -> Type {
+    Type::Scalar(Scalar::U64)
+}
+
+fn ptr() -> Type {
+    Type::ptr(Type::Void, false)
+}
+
+macro_rules! runtime_struct {
+    ($(#[$doc:meta])* $f:ident, $name:literal, [$($field:literal: $ty:expr),* $(,)?]) => {
+        $(#[$doc])*
+        pub fn $f() -> Arc<StructDef> {
+            static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+            DEF.get_or_init(|| Arc::new(StructDef::new($name, vec![$(($field.into(), $ty)),*], 1))).clone()
+        }
+    };
+}
+
+runtime_struct!(
+    /// `struct cudaPitchedPtr { void *ptr; size_t pitch, xsize, ysize; }`.
+    pitched_ptr, "cudaPitchedPtr", ["ptr": ptr(), "pitch": size_t(), "xsize": size_t(), "ysize": size_t()]
+);
+runtime_struct!(
+    /// `struct cudaExtent { size_t width, height, depth; }`: width in bytes for linear memory.
+    extent, "cudaExtent", ["width": size_t(), "height": size_t(), "depth": size_t()]
+);
+runtime_struct!(
+    /// `struct cudaPos { size_t x, y, z; }`: x in bytes for linear memory.
+    pos, "cudaPos", ["x": size_t(), "y": size_t(), "z": size_t()]
+);
+runtime_struct!(
+    /// `struct cudaMemcpy3DParms`: a CUDA array on either side is not supported (the copy fails).
+    memcpy3d_parms,
+    "cudaMemcpy3DParms",
+    [
+        "srcArray": ptr(),
+        "srcPos": Type::Struct(pos()),
+        "srcPtr": Type::Struct(pitched_ptr()),
+        "dstArray": ptr(),
+        "dstPos": Type::Struct(pos()),
+        "dstPtr": Type::Struct(pitched_ptr()),
+        "extent": Type::Struct(extent()),
+        "kind": Type::INT,
+    ]
+);
+runtime_struct!(
+    /// `struct cudaFuncAttributes` of CUDA 12 (the cluster fields included; its reserved tail left out).
+    func_attributes,
+    "cudaFuncAttributes",
+    [
+        "sharedSizeBytes": size_t(),
+        "constSizeBytes": size_t(),
+        "localSizeBytes": size_t(),
+        "maxThreadsPerBlock": Type::INT,
+        "numRegs": Type::INT,
+        "ptxVersion": Type::INT,
+        "binaryVersion": Type::INT,
+        "cacheModeCA": Type::INT,
+        "maxDynamicSharedSizeBytes": Type::INT,
+        "preferredShmemCarveout": Type::INT,
+        "clusterDimMustBeSet": Type::INT,
+        "requiredClusterWidth": Type::INT,
+        "requiredClusterHeight": Type::INT,
+        "requiredClusterDepth": Type::INT,
+        "clusterSchedulingPolicyPreference": Type::INT,
+        "nonPortableClusterSizeAllowed": Type::INT,
+    ]
+);
+runtime_struct!(
+    /// `struct cudaPointerAttributes { enum cudaMemoryType type; int device; void *devicePointer, *hostPointer; }`.
+    pointer_attributes,
+    "cudaPointerAttributes",
+    ["type": Type::INT, "device": Type::INT, "devicePointer": ptr(), "hostPointer": ptr()]
+);
+runtime_struct!(
+    /// CUDA 13's `struct cudaMemLocation { enum cudaMemLocationType type; int id; }` (prefetch and advice).
+    mem_location, "cudaMemLocation", ["type": Type::INT, "id": Type::INT]
+);
+
+/// The struct a runtime type name stands for.
+pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
+    Some(match name {
+        "cudaPitchedPtr" => pitched_ptr(),
+        "cudaExtent" => extent(),
+        "cudaPos" => pos(),
+        "cudaMemcpy3DParms" => memcpy3d_parms(),
+        "cudaFuncAttributes" => func_attributes(),
+        "cudaPointerAttributes" => pointer_attributes(),
+        "cudaMemLocation" => mem_location(),
+        _ => return None,
+    })
+}
+
+/// The struct `make_NAME(...)` builds from its fields in order (`make_cudaExtent(w, h, d)`).
+pub fn made_by(function: &str) -> Option<Arc<StructDef>> {
+    match function {
+        "make_cudaPitchedPtr" => Some(pitched_ptr()),
+        "make_cudaExtent" => Some(extent()),
+        "make_cudaPos" => Some(pos()),
+        _ => None,
+    }
+}
+
+/// A field's byte offset in `def` (the fields are fixed above).
+pub(super) fn offset(def: &StructDef, field: &str) -> u64 {
+    def.field(field).map_or(0, |f| f.offset as u64)
+}
