@@ -76,8 +76,12 @@ int main() { int *d; cudaMalloc(&d, 16); launch(k, d, 7); return 0; }
     assert_eq!(error_of("variadic.cu", variadic), "not supported by warpdbg: variadic templates");
     let class = r#"#include <cstdio>
 template <typename T>
-struct Buffer { T *data; int n; };
-int main() { Buffer<float> b; b.n = 0; return 0; }
+struct Buffer {
+    T *data;
+    int n;
+    Buffer(int n_) : n(n_) { data = (T *)malloc(n * sizeof(T)); }
+};
+int main() { Buffer<float> b(4); b.n = 0; return 0; }
 "#;
     assert_eq!(error_of("class.cu", class), "not supported by warpdbg: class templates (`Buffer<...>`)");
     let decl = "int main() { int s = 1; decltype(s) t = s; return t; }\n";
