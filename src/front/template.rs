@@ -47,10 +47,14 @@ impl TemplateDef {
         self.function_params().iter().map(|p| self.deduce_from(p)).collect()
     }
 
-    /// The template arguments of a call whose arguments have types `arg_types`: each type parameter from the
-    /// type of the argument passed where the function takes it, less the pointer levels written after it
-    /// (as C++ deduces these simple forms); defaults fill the rest. Err: a parameter neither gives (its name).
-    pub fn deduce_args(&self, arg_types: &[Type]) -> Result<Vec<Vec<Token>>, String> {
+    /// The template arguments of a call whose arguments have types `arg_types`: those named `explicit`ly
+    /// first (`f<int>(x)`), then each type parameter from the type of the argument passed where the function
+    /// takes it, less the pointer levels written after it (as C++ deduces these simple forms); defaults fill
+    /// the rest. Err: a parameter none of them gives (its name).
+    pub fn deduce_args(&self, explicit: &[Vec<Token>], arg_types: &[Type]) -> Result<Vec<Vec<Token>>, String> {
+        if explicit.len() > self.params.len() {
+            return Ok(explicit.to_vec()); // the instance reports the count
+        }
         let mut deduced: Vec<Option<Type>> = vec![None; self.params.len()];
         for (ty, how) in arg_types.iter().zip(self.deducible()) {
             let Some((param, stars)) = how else { continue };
@@ -63,15 +67,15 @@ impl TemplateDef {
             }
             deduced[param].get_or_insert(t);
         }
-        self.params
-            .iter()
-            .zip(&deduced)
+        let from_deduced = self.params.iter().zip(&deduced).skip(explicit.len());
+        let rest: Result<Vec<Vec<Token>>, String> = from_deduced
             .map(|(p, d)| match (d, &p.default) {
                 (Some(t), _) => Ok(type_tokens(&t.to_string())),
                 (None, Some(default)) => Ok(default.clone()),
                 (None, None) => Err(p.name.clone()),
             })
-            .collect()
+            .collect();
+        Ok(explicit.iter().cloned().chain(rest?).collect())
     }
 
     /// For each function parameter, whether it is a reference (`T &ptr`).
@@ -138,6 +142,9 @@ pub struct Templates {
     pub requested: Vec<super::tast::TemplateRequest>,
     /// The file's structs, whose names an instantiation's body may use as types.
     pub structs: Vec<super::ast::StructDecl>,
+    /// Host class templates (`template <typename T> struct Buffer`), skipped: a use (`Buffer<float> b;`) says
+    /// so at its line.
+    pub classes: Vec<String>,
 }
 
 /// `name<a, b>`: the name an instantiation has everywhere (IR, screen, `@kernel`).

@@ -146,6 +146,9 @@ impl Resolver<'_> {
         {
             return self.rvalue(&test);
         }
+        if let Some(call) = self.min_max(name, args, span) {
+            return call;
+        }
         if !self.fns.contains_key(&name.name)
             && let Some(instance) = self.host_template_instance(name, args)
         {

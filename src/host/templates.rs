@@ -9,9 +9,13 @@
 use super::resolve::Resolver;
 use crate::front::ast;
 use crate::front::diagnostic::{Diagnostic, ErrorCode, Reported};
-use crate::front::template::{Side, TemplateDef, instance_name};
+use crate::front::source::Span;
+use crate::front::tast::CmpOp;
+use crate::front::template::{Side, TemplateDef, instance_name, parse_instance_name};
 use crate::front::token::Token;
-use crate::front::types::Type;
+use crate::front::types::{Scalar, Type};
+
+use super::tree::{Expr, ExprKind, Place};
 
 impl Resolver<'_> {
     /// For a call of host function template `name`: the name of the instance its arguments give (declared
@@ -21,8 +25,79 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
     ) -> Option<Result<String, Reported>> {
-        let def = self.templates.defs.get(&name.name).filter(|d| !d.is_kernel)?.clone();
-        Some(self.instance(&def, name, args))
+        if let Some(def) = self.templates.defs.get(&name.name).filter(|d| !d.is_kernel).cloned() {
+            return Some(self.instance(&def, name, &[], args));
+        }
+        // `square<int>(3)`: explicit arguments, the rest deduced.
+        let (base, explicit) = parse_instance_name(&name.name)?;
+        let Some(def) = self.templates.defs.get(&base).cloned() else {
+            // `std::max<int>(a, b)`: a library function's arguments are converted where it takes them.
+            return Some(Ok(base));
+        };
+        if def.is_kernel {
+            return None;
+        }
+        let base = ast::Ident { name: base, span: name.span };
+        Some(self.instance(&def, &base, &explicit, args))
+    }
+
+    /// `std::max(a, b)`, `std::min(a, b)` and `std::max<int>(a, b)` (namespaces are dropped): libstdc++'s
+    /// `(a < b) ? b : a` and `(b < a) ? b : a`, in the type named or else the arguments' common type (CUDA's
+    /// host overloads of `max` take mixed types), each argument read once. None: not such a call (a function
+    /// or template of the program's own named `max` comes first).
+    pub(super) fn min_max(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        let (base, named) = match parse_instance_name(&name.name) {
+            Some((base, explicit)) => (base, Some(explicit)),
+            None => (name.name.clone(), None),
+        };
+        let is_max = match base.as_str() {
+            "max" => true,
+            "min" => false,
+            _ => return None,
+        };
+        if self.fns.contains_key(&base) || self.templates.defs.contains_key(&base) {
+            return None;
+        }
+        let [a, b] = args else { return None };
+        let named = match named.as_deref() {
+            None => None,
+            Some([t]) => Some(scalar_named(t).map(Type::Scalar).ok_or(())),
+            Some(_) => Some(Err(())),
+        };
+        Some((|| {
+            let (a, b) = (self.rvalue(a)?, self.rvalue(b)?);
+            let ty = match (named, &a.ty, &b.ty) {
+                (Some(Ok(t)), _, _) => t,
+                (None, Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(Scalar::common(*x, *y)),
+                _ => {
+                    return Err(self.unsupported(span, format_args!("`{}` of these types in host code yet", name.name)));
+                }
+            };
+            let Type::Scalar(op_ty) = ty else { return Err(Reported) };
+            let (a, b) = (self.convert(a, &ty)?, self.convert(b, &ty)?);
+            let (sa, sb) = (self.new_slot(), self.new_slot());
+            let keep = |slot, v| {
+                Box::new(Expr::new(ExprKind::assign(Place::Slot(slot), Place::REGISTER, v), ty.clone(), span))
+            };
+            let (keep_a, keep_b) = (keep(sa, a), keep(sb, b));
+            let (va, vb) =
+                (Expr::new(ExprKind::Slot(sa), ty.clone(), span), Expr::new(ExprKind::Slot(sb), ty.clone(), span));
+            let (left, right) = if is_max { (va.clone(), vb.clone()) } else { (vb.clone(), va.clone()) };
+            let cmp = ExprKind::Cmp { op: CmpOp::Lt, op_ty, left: Box::new(left), right: Box::new(right) };
+            let cond = ExprKind::Cond {
+                cond: Box::new(Expr::new(cmp, Type::BOOL, span)),
+                then: Box::new(vb),
+                otherwise: Box::new(va),
+            };
+            let cond = Box::new(Expr::new(cond, ty.clone(), span));
+            let both = Expr::new(ExprKind::Comma(keep_b, cond), ty.clone(), span);
+            Ok(Expr::new(ExprKind::Comma(keep_a, Box::new(both)), ty, span))
+        })())
     }
 
     /// For a launch of kernel template `name` without explicit arguments (`estimate<<<g, b>>>(n, sum)`): the
@@ -34,11 +109,17 @@ impl Resolver<'_> {
         name: &ast::Ident,
         args: &[ast::Expr],
     ) -> Option<Result<String, Reported>> {
-        let def = self.templates.defs.get(&name.name).filter(|d| d.is_kernel)?.clone();
-        Some(self.deduce(&def, name, args).and_then(|targs| {
-            let instance = instance_name(&name.name, &targs);
+        // `scale<T><<<...>>>` in a host template's instance is `scale<float>`: explicit arguments.
+        let (base, explicit) = match self.templates.defs.get(&name.name) {
+            Some(_) => (name.name.clone(), vec![]),
+            None => parse_instance_name(&name.name)?,
+        };
+        let def = self.templates.defs.get(&base).filter(|d| d.is_kernel)?.clone();
+        let base = ast::Ident { name: base, span: name.span };
+        Some(self.deduce(&def, &base, &explicit, args).and_then(|targs| {
+            let instance = instance_name(&base.name, &targs);
             if self.kernels.find(&instance).is_none() {
-                self.kernel_requests.push((instance.clone(), name.name.clone(), targs));
+                self.kernel_requests.push((instance.clone(), base.name.clone(), targs));
                 return Err(self.error(name.span, format!("`{instance}` is not compiled yet")));
             }
             Ok(instance)
@@ -52,13 +133,17 @@ impl Resolver<'_> {
         &mut self,
         def: &TemplateDef,
         name: &ast::Ident,
+        explicit: &[Vec<Token>],
         args: &[ast::Expr],
     ) -> Result<Vec<Vec<Token>>, Reported> {
         let mut types = vec![];
-        for a in args.iter().take(def.deducible().len()) {
-            types.push(self.rvalue(a)?.ty);
+        // All named: nothing to deduce (and the arguments are converted where the instance takes them).
+        if explicit.len() < def.params.len() {
+            for a in args.iter().take(def.deducible().len()) {
+                types.push(self.rvalue(a)?.ty);
+            }
         }
-        def.deduce_args(&types).map_err(|p| {
+        def.deduce_args(explicit, &types).map_err(|p| {
             self.error(
                 name.span,
                 format!(
@@ -84,8 +169,14 @@ impl Resolver<'_> {
         empty
     }
 
-    fn instance(&mut self, def: &TemplateDef, name: &ast::Ident, args: &[ast::Expr]) -> Result<String, Reported> {
-        let targs = self.deduce(def, name, args)?;
+    fn instance(
+        &mut self,
+        def: &TemplateDef,
+        name: &ast::Ident,
+        explicit: &[Vec<Token>],
+        args: &[ast::Expr],
+    ) -> Result<String, Reported> {
+        let targs = self.deduce(def, name, explicit, args)?;
         let instance = instance_name(&name.name, &targs);
         if self.fns.contains_key(&instance) {
             return Ok(instance);
@@ -112,4 +203,23 @@ impl Resolver<'_> {
             }
         }
     }
+}
+
+/// The scalar type an explicit template argument names (`int`, `unsigned long`, `size_t`), if it is one.
+fn scalar_named(toks: &[Token]) -> Option<Scalar> {
+    let words: Vec<String> = toks.iter().map(|t| crate::front::template::spell(&t.kind)).collect();
+    Some(match words.join(" ").as_str() {
+        "bool" => Scalar::Bool,
+        "char" | "signed char" => Scalar::I8,
+        "unsigned char" => Scalar::U8,
+        "short" => Scalar::I16,
+        "unsigned short" => Scalar::U16,
+        "int" => Scalar::I32,
+        "unsigned" | "unsigned int" => Scalar::U32,
+        "long" | "long long" | "long int" | "ptrdiff_t" | "int64_t" => Scalar::I64,
+        "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Scalar::U64,
+        "float" => Scalar::F32,
+        "double" => Scalar::F64,
+        _ => return None,
+    })
 }

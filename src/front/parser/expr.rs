@@ -428,13 +428,15 @@ impl Parser<'_> {
             TokKind::Ident(name)
                 if *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
                     && (name == "tiled_partition"
-                        || matches!(name.as_str(), "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor")
-                            && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                                matches!(
-                                    self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                                    Some(TokKind::Punct(Punct::LParen))
-                                )
-                            })) =>
+                        || matches!(
+                            name.as_str(),
+                            "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor" | "max" | "min"
+                        ) && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                            matches!(
+                                self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                                Some(TokKind::Punct(Punct::LParen))
+                            )
+                        })) =>
             {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));

@@ -37,6 +37,89 @@ impl Parser<'_> {
         }
     }
 
+    /// A constant template parameter (`unsigned int blockSize`), or a function one (`T (*func)(T)`, or
+    /// `func_templ<T> func` of an alias template `using func_templ = T (*)(T);`): its name and type. A
+    /// function parameter's type is left empty: its argument (a function's name) is substituted as written,
+    /// so `func(x)` calls that function (a device template's call deduces its instance).
+    pub(super) fn template_value_param(&mut self) -> Result<(Ident, Vec<Token>), Reported> {
+        let from = self.pos;
+        let (mut parens, mut angles) = (0i32, 0i32);
+        let mut fn_name = None;
+        while !self.at_eof() {
+            match self.kind() {
+                TokKind::Punct(Punct::Comma | Punct::Assign | Punct::Gt) if parens == 0 && angles == 0 => break,
+                TokKind::Punct(Punct::Ellipsis) => {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "variadic templates")));
+                }
+                TokKind::Punct(Punct::LParen) => {
+                    // `(*func)`: the declarator of a function pointer.
+                    if parens == 0
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Star)
+                        && let TokKind::Ident(n) = self.peek_kind(2)
+                        && *self.peek_kind(3) == TokKind::Punct(Punct::RParen)
+                    {
+                        fn_name = Some(Ident { name: n.clone(), span: self.toks[self.pos + 2].span });
+                    }
+                    parens += 1;
+                }
+                TokKind::Punct(Punct::RParen) => parens -= 1,
+                TokKind::Punct(Punct::Lt) if parens == 0 => angles += 1,
+                TokKind::Punct(Punct::Gt) if parens == 0 => angles -= 1,
+                TokKind::Punct(Punct::Shr) if parens == 0 && angles >= 2 => angles -= 2,
+                _ => {}
+            }
+            self.bump();
+        }
+        if let Some(name) = fn_name {
+            return Ok((name, vec![]));
+        }
+        let toks = &self.toks[from..self.pos];
+        match toks.split_last() {
+            Some((Token { kind: TokKind::Ident(n), span }, ty)) if !ty.is_empty() => {
+                let name = Ident { name: n.clone(), span: *span };
+                // `fn_t<T> func`: an alias template's type, a function pointer's as the riemann sums write it.
+                let ty = if ty.iter().any(|t| t.kind == TokKind::Punct(Punct::Lt)) { vec![] } else { ty.to_vec() };
+                Ok((name, ty))
+            }
+            _ => Err(self.expected("a template parameter name")),
+        }
+    }
+
+    /// `static_assert(cond, "message");` (C++11, at file scope or in a block): checked here when `cond` is a
+    /// constant of the file's (`N % 4 == 0` of a `constexpr int N`); other conditions (`sizeof`, type traits)
+    /// are taken as nvcc checked them.
+    pub(super) fn static_assert(&mut self) -> Result<(), Reported> {
+        let start = self.span();
+        self.bump();
+        let open = self.pos + 1;
+        self.skip_parens()?;
+        let inner = &self.toks[open..self.pos.saturating_sub(1).max(open)];
+        let mut depth = 0i32;
+        let mut end = inner.len();
+        for (i, t) in inner.iter().enumerate() {
+            match t.kind {
+                TokKind::Punct(Punct::LParen) => depth += 1,
+                TokKind::Punct(Punct::RParen) => depth -= 1,
+                TokKind::Punct(Punct::Comma) if depth == 0 => {
+                    end = i;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let message = match inner.get(end + 1).map(|t| &t.kind) {
+            Some(TokKind::Str(m)) => format!(": {m}"),
+            _ => String::new(),
+        };
+        let value = crate::front::template::fold_constant(&inner[..end], &self.constants);
+        self.expect_semi()?;
+        if value == Some(0) {
+            let at = start.to(self.prev_span());
+            return Err(self.error(Diagnostic::new(ErrorCode::Type, at, format!("static assertion failed{message}"))));
+        }
+        Ok(())
+    }
+
     /// After [`Parser::single_function`]: its diagnostics and the instances its body named.
     pub fn finish_instance(self) -> (Vec<Diagnostic>, Vec<crate::front::tast::TemplateRequest>) {
         (self.diags, self.templates.requested)
@@ -96,6 +179,13 @@ impl Templates {
                     let paren = |c| re(&TokKind::Punct(c));
                     if p.is_type {
                         toks.extend(a.iter().map(|x| re(&x.kind)));
+                    } else if p.ty.is_empty() {
+                        // A function parameter: the function's name (`&f` names it too).
+                        let name = match a.split_first() {
+                            Some((amp, rest)) if amp.kind == TokKind::Punct(Punct::Amp) => rest,
+                            _ => a,
+                        };
+                        toks.extend(name.iter().map(|x| re(&x.kind)));
                     } else {
                         // `((unsigned int)(512))`: the argument converted to the parameter's type.
                         toks.extend([paren(Punct::LParen), paren(Punct::LParen)]);

@@ -422,6 +422,10 @@ impl<'t> Parser<'t> {
                     self.typedef()?;
                     return Ok(None);
                 }
+                TokKind::Ident(n) if n == "static_assert" => {
+                    self.static_assert()?;
+                    return Ok(None);
+                }
                 _ => break,
             }
             self.bump();

@@ -135,6 +135,19 @@ impl Parser<'_> {
                 self.typedef()?;
                 StmtKind::Empty
             }
+            TokKind::Ident(n) if n == "decltype" => {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "`decltype`")));
+            }
+            TokKind::Ident(n)
+                if self.templates.classes.contains(&n) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+            {
+                let what = format!("class templates (`{n}<...>`)");
+                return Err(self.error(Diagnostic::unsupported(self.span(), what)));
+            }
+            TokKind::Ident(n) if n == "static_assert" => {
+                self.static_assert()?;
+                StmtKind::Empty
+            }
             // `cudaStream_t s;` in device code: a declaration, whose type says why it cannot be.
             _ if self.starts_type() || self.starts_host_type_decl() => StmtKind::Decl(self.declaration()?),
             _ => {

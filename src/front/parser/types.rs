@@ -166,13 +166,15 @@ impl Parser<'_> {
         loop {
             let from = self.pos;
             let is_type = self.is_kw(Kw::Template) || self.is_kw(Kw::Struct);
-            if is_type {
+            let (name, ty) = if is_type {
                 self.bump();
+                if self.is(Punct::Ellipsis) {
+                    return Err(self.error(Diagnostic::unsupported(self.span(), "variadic templates")));
+                }
+                (self.ident("a template parameter name")?, vec![])
             } else {
-                self.type_spec()?;
-            }
-            let ty = if is_type { vec![] } else { self.toks[from..self.pos].to_vec() };
-            let name = self.ident("a template parameter name")?;
+                self.template_value_param()?
+            };
             let default = if self.eat(Punct::Assign) {
                 let from = self.pos;
                 while !self.at_eof() && !self.is(Punct::Comma) && !self.is(Punct::Gt) {
@@ -202,6 +204,7 @@ impl Parser<'_> {
                     // A class template of the host's (no device code in it) is skipped like other host code.
                     if let Some(end) = self.host_class_end() {
                         if let TokKind::Ident(n) = self.peek_kind(1).clone() {
+                            self.templates.classes.push(n.clone());
                             self.host_functions.push(Ident { name: n, span: self.toks[self.pos + 1].span });
                         }
                         self.pos = end;

@@ -26,7 +26,7 @@ impl Checker {
             return Expr::error(span);
         }
         let types: Vec<Type> = vals.iter().map(|v| v.ty.clone()).collect();
-        let targs = match def.deduce_args(&types) {
+        let targs = match def.deduce_args(&[], &types) {
             Ok(t) => t,
             Err(p) => {
                 self.err(
