@@ -36,6 +36,7 @@ use crate::ir::{Kernel, Pc};
 mod apply;
 mod block;
 mod config;
+mod conflicts;
 mod explain;
 mod gang;
 mod hazards;
