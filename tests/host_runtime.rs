@@ -59,7 +59,8 @@ fn an_occupancy_call_needs_a_kernel_of_the_file() {
     let src = "#include <cstdio>\nvoid host_fn(float *a) {}\nint main() {\n    int g, b;\n\
                \x20   cudaOccupancyMaxPotentialBlockSize(&g, &b, host_fn, 0, 0);\n    return 0;\n}\n";
     let compiled = program::compile("bad.cu", src.as_bytes(), &Default::default());
-    let diags = compiled.err().expect("host_fn is no kernel").diags;
+    let Err(err) = compiled else { panic!("host_fn is no kernel") };
+    let diags = err.diags;
     assert!(
         diags.iter().any(|d| d.message.contains("`cudaOccupancyMaxPotentialBlockSize` takes a kernel of this file")),
         "{diags:?}"

@@ -215,7 +215,7 @@ impl Resolver<'_> {
             "stoi" => "atoi",
             "stol" | "stoll" => "atol",
             "stof" | "stod" => "atof",
-            "to_string" => return Some(self.to_string_call(x, span)),
+            "to_string" => return Some(self.std_to_string_call(x, span)),
             _ => return None,
         };
         let text = self.text(x);
@@ -224,7 +224,7 @@ impl Resolver<'_> {
         Some(if short == "stof" { v.and_then(|v| self.convert(v, &Type::FLOAT)) } else { v })
     }
 
-    fn to_string_call(&mut self, x: &ast::Expr, span: Span) -> Result<Expr, Reported> {
+    fn std_to_string_call(&mut self, x: &ast::Expr, span: Span) -> Result<Expr, Reported> {
         let v = self.rvalue(x)?;
         let s = match &v.ty {
             Type::Scalar(s) if s.is_float() => Scalar::F64,
