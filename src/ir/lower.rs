@@ -24,6 +24,16 @@ mod switch;
 use fold::const_bool;
 
 /// The address of a load or store and its part of a vector access (`Intrinsic::VectorPart` around it).
+/// Whether a function body may read parameter `p`'s value (conservatively): a use as an expression, or a
+/// compound assignment or increment of it; a plain `p = v` is no read. Read from the typed tree's printed
+/// form, where an expression's use of a local is `kind: Local(LocalId(N))` and a read-modify-write target is
+/// `place: Local(LocalId(N))` (a plain assignment's place is printed without a field name).
+fn reads_param(body: &[t::Stmt], p: LocalId) -> bool {
+    let text = format!("{body:?}");
+    let id = format!("Local(LocalId({}))", p.0);
+    text.contains(&format!("kind: {id}")) || text.contains(&format!("place: {id}"))
+}
+
 fn vec_part(ptr: &t::Expr) -> (&t::Expr, VecPart) {
     match &ptr.kind {
         E::Intrinsic(Intrinsic::VectorPart { bytes, first }, args) if args.len() == 1 => {
@@ -683,6 +693,8 @@ impl<'p> Lowerer<'p> {
         let mut locals = HashMap::new();
         // The parameters are in scope for the inlined body.
         self.open_scope();
+        // References to elements in memory: (address, the parameter's register, type), stored back on return.
+        let mut copy_out = vec![];
         for (&p, a) in callee.params.iter().zip(args) {
             // A reference names the caller's register itself.
             if callee.by_ref.contains(&p)
@@ -690,6 +702,25 @@ impl<'p> Lowerer<'p> {
             {
                 let reg = self.local_reg(l);
                 locals.insert(p, reg);
+                continue;
+            }
+            // A reference to an element in memory (`z[n]`): copied in, and out when the call returns (inlined
+            // device code has no other access to it meanwhile but through the reference).
+            if callee.by_ref.contains(&p)
+                && let E::Load(ptr) = &a.kind
+            {
+                let ty = Ty::of(&a.ty);
+                let addr = self.expr(ptr);
+                let local = &callee.locals[p.0 as usize];
+                let reg = self.new_var(&local.name, &local.ty);
+                self.declare(reg);
+                // Copied in only where the body reads it: `z = x + y` on memory nothing wrote is no read of
+                // uninitialised memory.
+                if reads_param(&callee.body, p) {
+                    self.emit(Instr::Load { ty, dst: reg, addr, part: VecPart::Alone }, a.span);
+                }
+                locals.insert(p, reg);
+                copy_out.push((addr, reg, ty, a.span));
                 continue;
             }
             let v = self.expr(a);
@@ -708,6 +739,9 @@ impl<'p> Lowerer<'p> {
         self.stmt_span = saved;
         self.frames.pop();
         self.switch_to(Term::Jump(cont), callee.span, cont);
+        for (addr, reg, ty, span) in copy_out {
+            self.emit(Instr::Store { ty, addr, src: Operand::Reg(reg), part: VecPart::Alone }, span);
+        }
         result.map_or(Operand::Imm(0), Operand::Reg)
     }
 

@@ -2,8 +2,15 @@
 
 use crate::ir::Ty;
 
-/// Formats `fmt` with arguments given as (raw bits, type), as CUDA's printf would print them.
+/// Formats `fmt` with arguments given as (raw bits, type), as CUDA's printf would print them; `%s` prints
+/// `(string)` (no memory to read it from).
 pub fn format(fmt: &str, args: &[(u64, Ty)]) -> String {
+    format_with(fmt, args, &mut |_| None)
+}
+
+/// [`format`], with `%s` reading its NUL-terminated string at an address through `read` (`None`: not
+/// readable there, printed as `(string)`); a null pointer prints `(null)`, as CUDA's printf does.
+pub fn format_with(fmt: &str, args: &[(u64, Ty)], read: &mut dyn FnMut(u64) -> Option<Vec<u8>>) -> String {
     let mut out = String::new();
     let mut args = args.iter();
     let mut chars = fmt.chars().peekable();
@@ -35,6 +42,20 @@ pub fn format(fmt: &str, args: &[(u64, Ty)]) -> String {
             out.push(conv);
             continue;
         };
+        if conv == 's' {
+            let mut text = match bits {
+                0 => "(null)".to_string(),
+                a => read(a).map_or_else(|| "(string)".into(), |b| String::from_utf8_lossy(&b).into_owned()),
+            };
+            let s = parse(&spec);
+            if let Some(p) = s.precision
+                && let Some((i, _)) = text.char_indices().nth(p)
+            {
+                text.truncate(i);
+            }
+            out.push_str(&pad(&s, text, false));
+            continue;
+        }
         out.push_str(&one(&spec, conv, bits, ty));
     }
     out
@@ -209,7 +230,6 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
             };
             pad(&s, signed(&s, body, v.is_sign_negative()), true)
         }
-        's' => pad(&s, "(string)".into(), false),
         other => format!("%{other}"),
     }
 }
@@ -258,5 +278,13 @@ mod tests {
             format("%lld %llu %zu %lx %hd", &[big(-5), (u64::MAX, Ty::U64), big(1 << 40), big(-1), i(70000)]),
             "-5 18446744073709551615 1099511627776 ffffffffffffffff 4464"
         );
+    }
+
+    #[test]
+    fn strings_are_read_from_memory() {
+        let mut read = |a: u64| (a == 0x100).then(|| b"Thread 1".to_vec());
+        let p = |a: u64| (a, Ty::Ptr);
+        let out = format_with("[%s] [%10s] [%-4.3s] [%s] [%s]", &[p(0x100), p(0x100), p(0x100), p(0), p(8)], &mut read);
+        assert_eq!(out, "[Thread 1] [  Thread 1] [Thr ] [(null)] [(string)]");
     }
 }

@@ -127,7 +127,19 @@ impl Parser<'_> {
                 return Err(self.expected("`:`"));
             }
             TokKind::Kw(Kw::Struct | Kw::Enum) if !self.starts_definition() => StmtKind::Decl(self.declaration()?),
-            TokKind::Kw(Kw::Struct | Kw::Template | Kw::Union | Kw::Enum) => {
+            // `enum class Kind { A, B };` or `struct Pair { ... };` in a function body: recorded as if at file
+            // scope (only a program that reuses the name in another scope could tell).
+            TokKind::Kw(Kw::Struct | Kw::Enum) => {
+                let at = self.span();
+                self.struct_or_enum()?;
+                if !self.eat(Punct::Semi) {
+                    return Err(
+                        self.error(Diagnostic::unsupported(at, "variables declared with a struct's definition"))
+                    );
+                }
+                StmtKind::Empty
+            }
+            TokKind::Kw(Kw::Template | Kw::Union) => {
                 return Err(self.error(Diagnostic::unsupported(self.span(), "type declarations inside functions")));
             }
             TokKind::Kw(Kw::Extern) => StmtKind::Decl(self.declaration()?),

@@ -370,7 +370,9 @@ fn splice_string_args<'a>(fmt: &str, args: &'a [ast::Expr]) -> (String, Vec<&'a 
             rest.extend(args.next());
         }
         match args.next() {
-            Some(ast::Expr { kind: A::Str(s), .. }) if spec.ends_with('s') && stars == 0 => {
+            // A plain `%s` of a literal is spliced into the format; with a width or precision the literal is
+            // an argument (in constant memory), padded when printed.
+            Some(ast::Expr { kind: A::Str(s), .. }) if spec == "%s" => {
                 out.push_str(&s.replace('%', "%%"));
             }
             Some(a) => {

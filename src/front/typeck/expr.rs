@@ -185,7 +185,17 @@ impl Checker {
             // The parser reads launches only in host code, which device type checking never sees.
             A::Launch { kernel, config, args } => self.child_launch(kernel, config, args, span),
             A::New { .. } | A::Delete(..) => self.type_error(span, "`new`/`delete` in device code"),
-            A::Comma(..) => self.type_error(span, "the comma operator in device code"),
+            // `n++, m *= -1.f` (a for loop's step): the left side as a statement, then the right side's value.
+            A::Comma(a, b) => {
+                let first = self.expr(a);
+                let value = self.expr(b);
+                if first.ty.is_error() || value.ty.is_error() {
+                    return Expr::error(span);
+                }
+                let ty = value.ty.clone();
+                let first = Stmt { kind: StmtKind::Expr(first), span: a.span };
+                Expr::new(ExprKind::Seq(vec![first], Box::new(value)), ty, span)
+            }
             A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
             A::MethodCall { object: obj, method, args } => self.method_call(obj, method, args, span),
@@ -206,7 +216,7 @@ impl Checker {
             }
             A::Bool(b) => Expr::new(ExprKind::Const(*b as u64), Type::BOOL, span),
             A::Char(c) => Expr::new(ExprKind::Const((*c as u8) as u64), Type::Scalar(Scalar::I8), span),
-            A::Str(_) => self.type_error(span, "a string literal can only be the format of printf"),
+            A::Str(text) => self.string_literal(text, span),
             A::Name(n) => self.name(n, span),
             A::Member(obj, field) => self.member(obj, field, span),
             A::Index(..) | A::Unary(UnaryOp::Deref, _) => match self.place(e) {
@@ -666,6 +676,36 @@ impl Checker {
                 Expr::error(span)
             }
         }
+    }
+
+    /// A string literal outside printf's format: a `const char *` to its characters (and a terminating NUL)
+    /// in constant memory, one array per distinct text, as nvcc places literals in read-only global memory:
+    /// device functions take it as `const char *`, walk it, compare it, print it with `%s`.
+    fn string_literal(&mut self, text: &str, span: Span) -> Expr {
+        // The literal's own text (quoted) names it: no identifier can collide with it.
+        let name = format!("{text:?}");
+        let id = match self.globals.iter().position(|g| g.name == name) {
+            Some(i) => GlobalId(i as u32),
+            None => {
+                let mut init: Vec<crate::front::launch::Value> =
+                    text.bytes().map(|b| crate::front::launch::Value::Int(b as i8 as i64)).collect();
+                init.push(crate::front::launch::Value::Int(0));
+                let ty = Type::Array(Box::new(Type::Scalar(Scalar::I8)), init.len() as u32);
+                self.globals.push(GlobalVar {
+                    name,
+                    ty,
+                    elem: Scalar::I8,
+                    space: GlobalSpace::Constant,
+                    init,
+                    span,
+                    owner: None,
+                });
+                GlobalId(self.globals.len() as u32 - 1)
+            }
+        };
+        let mut e = self.global_addr(id, span);
+        e.ty = Type::ptr(Type::Scalar(Scalar::I8), true);
+        e
     }
 }
 

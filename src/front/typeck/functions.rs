@@ -117,7 +117,12 @@ impl Checker {
                 continue;
             }
             let is_const = p.ty.is_const && p.ty.pointers == 0;
-            params.push(self.declare_local(&p.name, ty, is_const, None));
+            let id = self.declare_local(&p.name, ty, is_const, None);
+            // `double &z`: the caller's variable (or array element) itself; `const double &x` is a copy.
+            if p.reference && !p.ty.is_const {
+                self.by_ref.push(id);
+            }
+            params.push(id);
         }
         let body = self.block(&f.body);
         Function {

@@ -14,7 +14,7 @@ use super::super::diagnostic::{Diagnostic, ErrorCode};
 use super::super::source::Span;
 use super::super::tast::*;
 use super::super::types::{Scalar, Type};
-use super::checker::{Binding, Checker};
+use super::checker::{BUILTIN_VECTORS, Binding, Checker};
 use crate::front::builtin_types::{group_type, vector_type};
 
 /// A group type's kind.
@@ -443,10 +443,10 @@ impl Checker {
         ))
     }
 
-    /// The check for a `T &` parameter: only groups may be passed by reference (they do not change).
+    /// The check for a `T &` parameter: a group, struct, scalar or pointer is the caller's variable itself
+    /// (a `const T &` a copy); an array by reference is not supported.
     pub(super) fn check_reference_param(&mut self, p: &ast::Param, ty: &Type) {
-        // A struct by reference is the caller's variable itself (see `members`).
-        if p.reference && group_of(ty).is_none() && !matches!(ty, Type::Struct(_)) {
+        if p.reference && matches!(ty, Type::Array(..)) {
             self.err(
                 Diagnostic::unsupported(p.name.span, "reference parameters (except cooperative groups)")
                     .hint("pass a pointer: `int *x`"),
@@ -461,8 +461,13 @@ impl Checker {
                 let t = makes_group(&name.name).unwrap_or_default();
                 group_type(&t).map_or(Type::Error, Type::Struct)
             }
-            // `auto g = g3;`: a copy of a group.
-            Some(A::Name(_)) if init.is_some_and(|i| self.is_group_expr(i)) => {
+            // `auto t = threadIdx;`: a `uint3` (`blockDim` and `gridDim` are `dim3`s).
+            Some(A::Name(n)) if BUILTIN_VECTORS.contains(&n.as_str()) && self.lookup(n).is_none() => {
+                let t = if matches!(n.as_str(), "blockDim" | "gridDim") { "dim3" } else { "uint3" };
+                vector_type(t).map_or(Type::Error, Type::Struct)
+            }
+            // `auto b = a;` of a struct variable (a group too): a copy.
+            Some(A::Name(_)) if init.is_some_and(|i| self.struct_local_type(i).is_some()) => {
                 init.and_then(|i| self.struct_local_type(i)).unwrap_or(Type::Error)
             }
             Some(A::MethodCall { object: obj, method: m, .. })

@@ -641,6 +641,14 @@ impl Checker {
                 continue;
             }
             let v = self.expr(a);
+            // A reference names a variable or an element in memory of its exact type (no temporary).
+            if by_ref && !v.ty.is_error() && (v.ty != *t || !matches!(v.kind, ExprKind::Local(_) | ExprKind::Load(_))) {
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, a.span, format!("cannot bind a `{t} &` to this value"))
+                        .label(format!("not a variable of type `{t}`")),
+                );
+                return None;
+            }
             out_args.push(self.convert(v, t, "argument"));
         }
         if !self.calls.contains(&id) {

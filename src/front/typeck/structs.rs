@@ -286,7 +286,9 @@ impl Checker {
                 let rty = r.ty().clone();
                 let mut out = vec![];
                 self.ref_values(r, &flat, e.span, &mut out);
-                if &rty != ty {
+                // `dim3 d = threadIdx;`, `uint3 u = d;`: dim3 converts to and from uint3 (one layout).
+                let vec3 = |t: &Type| matches!(t, Type::Struct(s) if s.name == "dim3" || s.name == "uint3");
+                if &rty != ty && !(vec3(&rty) && vec3(ty)) {
                     self.err(Diagnostic::new(ErrorCode::Type, e.span, format!("cannot assign a `{rty}` to a `{ty}`")));
                     return None;
                 }

@@ -202,6 +202,9 @@ impl Touched {
 /// 112 bytes of other blocks' pixels.
 pub(super) const TOUCH_GAP: u64 = 16;
 
+/// The longest string printf's `%s` prints (a missing terminator stops here, not at the end of memory).
+const MAX_PRINTF_STRING: u64 = 4096;
+
 /// What race detection needs from the machine.
 pub struct RaceCtx<'a> {
     pub shadow: &'a mut RaceShadow,
@@ -285,6 +288,27 @@ impl Ctx<'_> {
                 t.add(lo, lo + size as u64);
             }
         }
+    }
+
+    /// The NUL-terminated string at `addr` for printf's `%s` (at most `MAX_PRINTF_STRING` bytes), read
+    /// without counting traffic or races: `None` where a byte is outside every allocation.
+    pub(super) fn peek_string(&self, addr: u64) -> Option<Vec<u8>> {
+        let mut out = vec![];
+        for a in addr..addr.saturating_add(MAX_PRINTF_STRING) {
+            let b = if memory::is_shared(a) {
+                let off = memory::shared_offset(self.layout, a, 1).ok()?;
+                memory::shared_load(self.shared, off, 1)
+            } else if let Some(g) = self.par {
+                g.load(a, 1).ok()?.0
+            } else {
+                self.global.load(a, 1).ok()?
+            };
+            if b == 0 {
+                break;
+            }
+            out.push(b as u8);
+        }
+        Some(out)
     }
 
     pub(super) fn load(&mut self, addr: u64, ty: Ty, lane: u32, access: AccessKind) -> Result<u64, ExecError> {

@@ -305,7 +305,7 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
             let fmt = &kernel.strings[*fmt as usize];
             for l in mask.iter() {
                 let vals: Vec<(u64, Ty)> = args.iter().map(|(o, t)| (ctx.get(*o, l), *t)).collect();
-                let text = crate::sim::printf::format(fmt, &vals);
+                let text = crate::sim::printf::format_with(fmt, &vals, &mut |a| ctx.peek_string(a));
                 ctx.notes.push(Note::Printf { lane: l, text });
             }
         }
