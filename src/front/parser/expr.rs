@@ -7,14 +7,11 @@ impl Parser<'_> {
 
     pub(super) fn expr(&mut self) -> Result<Expr, Reported> {
         let mut e = self.assignment()?;
-        while self.host && self.eat(Punct::Comma) {
+        // The comma operator, host and device (`n++, m *= -1.f` in a `for` step).
+        while self.eat(Punct::Comma) {
             let b = self.assignment()?;
             let span = e.span.to(b.span);
             e = Expr { kind: ExprKind::Comma(Box::new(e), Box::new(b)), span };
-        }
-        if self.is(Punct::Comma) {
-            return Err(self
-                .error(Diagnostic::unsupported(self.span(), "the comma operator").hint("write separate statements")));
         }
         Ok(e)
     }
