@@ -31,7 +31,7 @@ struct Sphere {
     Vec3 center;
     float radius;
     int id;
-    __device__ Sphere() : radius(0.0f), id(-1) {}
+    __host__ __device__ Sphere() : radius(0.0f), id(-1) {}
     __device__ Sphere(Vec3 c, float r, int i) : center(c), radius(r), id(i) {}
     // The distance along the ray to the first hit, or -1 when the ray misses (`dir` has length 1).
     __device__ float hit(const Ray &ray) const {
