@@ -60,7 +60,9 @@ fn types_declared_in_function_bodies() {
 fn a_reference_to_a_temporary_is_refused_at_its_line() {
     let src = "__device__ void inc(int &x) { x++; }\n__global__ void k(int *p) {\n    inc(p[0] + 1);\n}\n\
                int main() { k<<<1, 1>>>(0); return 0; }\n";
-    let err = program::compile("t.cu", src.as_bytes(), &Default::default()).err().expect("a temporary is refused");
+    let Err(err) = program::compile("t.cu", src.as_bytes(), &Default::default()) else {
+        panic!("a temporary is refused")
+    };
     let text = format!("{:?}", err.diags);
     assert!(text.contains("cannot bind a `int &` to this value"), "{text}");
 }

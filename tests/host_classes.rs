@@ -2,21 +2,9 @@
 //! struct methods, inheritance, operators, `operator new` over managed memory, local types, arrays of arrays.
 //! Each test asserts the exact stdout of `warpdbg run` (what the same program prints on a GPU).
 
-use warpdbg::program::{self, RunOptions};
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: u8,
-}
-
-fn run(name: &str, src: &str) -> Run {
-    let compiled = program::compile(name, src.as_bytes(), &Default::default())
-        .unwrap_or_else(|e| panic!("{name} does not compile: {:?}", e.diags));
-    let (mut out, mut err) = (vec![], vec![]);
-    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
-    Run { stdout: String::from_utf8_lossy(&out).into(), stderr: String::from_utf8_lossy(&err).into(), status: r.status }
-}
+#[path = "common/program.rs"]
+mod program_run;
+use program_run::run;
 
 #[test]
 fn managed_variables_are_one_value_for_host_and_device() {

@@ -3,21 +3,9 @@
 //! inheritance with virtual functions chosen by the object's dynamic type. Each test asserts the exact stdout
 //! of `warpdbg run` (what g++ and nvcc's program prints).
 
-use warpdbg::program::{self, RunOptions};
-
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: u8,
-}
-
-fn run(name: &str, src: &str) -> Run {
-    let compiled = program::compile(name, src.as_bytes(), &Default::default())
-        .unwrap_or_else(|e| panic!("{name} does not compile: {:?}", e.diags));
-    let (mut out, mut err) = (vec![], vec![]);
-    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
-    Run { stdout: String::from_utf8_lossy(&out).into(), stderr: String::from_utf8_lossy(&err).into(), status: r.status }
-}
+#[path = "common/program.rs"]
+mod program_run;
+use program_run::{Run, run};
 
 fn program_file(name: &str) -> Run {
     let path = format!("{}/tests/programs/{name}.cu", env!("CARGO_MANIFEST_DIR"));

@@ -3,21 +3,11 @@
 //! tests/programs/runtime_*.cu are the same constructs recorded on an H200; these pin the edges (errors,
 //! both forms of a signature CUDA 13 changed, what a capture refuses).
 
-use warpdbg::program::{self, RunOptions};
+use warpdbg::program;
 
-struct Run {
-    stdout: String,
-    stderr: String,
-    status: u8,
-}
-
-fn run(name: &str, src: &str) -> Run {
-    let compiled = program::compile(name, src.as_bytes(), &Default::default())
-        .unwrap_or_else(|e| panic!("{name} does not compile: {:?}", e.diags));
-    let (mut out, mut err) = (vec![], vec![]);
-    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
-    Run { stdout: String::from_utf8_lossy(&out).into(), stderr: String::from_utf8_lossy(&err).into(), status: r.status }
-}
+#[path = "common/program.rs"]
+mod program_run;
+use program_run::run;
 
 const KERNEL: &str = "#include <cstdio>\n__global__ void twice(float *a, int n) {\n    int i = blockIdx.x * blockDim.x + \
                       threadIdx.x;\n    if (i < n) a[i] *= 2.0f;\n}\n";
