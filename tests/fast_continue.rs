@@ -62,7 +62,7 @@ fn fast_continued(s: &mut Session) -> Stop {
 /// Kernels with barriers (the reductions), 2-D blocks (grayscale), plain ones, atomics whose order cannot show
 /// (histograms' bins, a float sum of whole numbers), and ones the whole run must refuse (a deadlock, a spin
 /// lock's atomics, float sums that round differently in another order), in both modes.
-const KERNELS: [(&str, &[&str], bool); 11] = [
+const KERNELS: [(&str, &[&str], bool); 13] = [
     ("kernels/reduce_neighbored.cu", &[], true),
     ("kernels/reduce_interleaved.cu", &[], true),
     ("kernels/vec_add.cu", &[], true),
@@ -71,6 +71,8 @@ const KERNELS: [(&str, &[&str], bool); 11] = [
     ("benches/kernels/histogram_shared.cu", &[], true),
     ("tests/kernels/atomic_sums.cu", &["scale=1"], true),
     ("tests/kernels/atomic_sums.cu", &["scale=0.1"], false),
+    ("tests/kernels/shared_float_sum.cu", &["scale=1"], true),
+    ("tests/kernels/shared_float_sum.cu", &["scale=0.1"], false),
     ("tests/conformance/racy_counter.cu", &[], false),
     ("kernels/deadlock.cu", &[], false),
     ("kernels/spin_lock.cu", &[], false),

@@ -284,8 +284,14 @@ impl SharedGlobal {
         }
     }
 
-    /// A floating-point atomic sum found `old` and added `x` (`double`: of `double`s).
-    pub fn note_sum(&self, double: bool, old: f64, x: f64) {
+    /// A whole run's atomic of type `ty` (only commuting ones run here: sums, for floats) found `old` and
+    /// added `x` (their bits); floating-point sums join the run's exactness check, shared memory's too.
+    pub fn note_atomic_sum(&self, ty: crate::ir::Ty, old: u64, x: u64) {
+        let (double, old, x) = match ty {
+            crate::ir::Ty::F32 => (false, f32::from_bits(old as u32) as f64, f32::from_bits(x as u32) as f64),
+            crate::ir::Ty::F64 => (true, f64::from_bits(old), f64::from_bits(x)),
+            _ => return,
+        };
         self.sums.lock().unwrap_or_else(|e| e.into_inner()).add(double, old, x);
     }
 

@@ -364,11 +364,7 @@ impl Ctx<'_> {
             self.notes.push(Note::UnwrittenAtomic { lane, addr });
         }
         self.wrote |= changed;
-        match ty {
-            Ty::F32 => g.note_sum(false, f32::from_bits(old as u32) as f64, f32::from_bits(x as u32) as f64),
-            Ty::F64 => g.note_sum(true, f64::from_bits(old), f64::from_bits(x)),
-            _ => {}
-        }
+        g.note_atomic_sum(ty, old, x);
         Ok(old)
     }
 

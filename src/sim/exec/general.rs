@@ -160,6 +160,10 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                     }
                     _ => {
                         let old = ctx.load(at, *ty, l, AccessKind::Atomic)?;
+                        if let Some(g) = ctx.par {
+                            // A whole run's shared float sum: kept only when exact in any order.
+                            g.note_atomic_sum(*ty, old, x);
+                        }
                         let new = atomic(*op, *ty, old, x, y);
                         // (Who last changed a lock explains a spin; a whole run has none to explain.)
                         if new != old && ctx.par.is_none() {
