@@ -301,7 +301,7 @@ impl Machine {
         let stride = b.stride;
         // Only the registers some path reads before writing start at zero; the rest keep the last block's
         // values, which no thread reads (`ir::defined`), and the constants' rows stay as they are.
-        for reg in &p.read_before_written {
+        for reg in p.read_before_written.iter() {
             let row = reg.0 as usize * stride;
             b.regs[row..row + stride].fill(0);
         }

@@ -139,7 +139,7 @@ pub(crate) struct ParState {
     hulls: Hulls,
     /// The registers a thread may read before writing them (`ir::defined`): the only rows of a reused
     /// register file that must be cleared.
-    pub(super) read_before_written: Vec<Reg>,
+    pub(super) read_before_written: Arc<Vec<Reg>>,
     /// The kernel, pre-decoded: register files have its constants' rows after the registers.
     pub(super) program: Arc<Program>,
     /// Issues and threads of straight stretches (`Program::straight`) as differences: a stretch over
@@ -194,7 +194,7 @@ pub(super) fn keep_uninit_reads(
 const MAX_INTERVAL_ACCESSES: usize = 1 << 18;
 
 impl ParState {
-    fn new(view: Arc<SharedGlobal>, kernel: &Kernel) -> Self {
+    fn new(view: Arc<SharedGlobal>, t: &Template) -> Self {
         ParState {
             view,
             interval: vec![],
@@ -206,13 +206,13 @@ impl ParState {
             done_reads: vec![],
             done_writes: vec![],
             commutes: vec![],
-            kinds: Arc::new(commute::access_kinds(kernel)),
+            kinds: t.kinds.clone(),
             order_sensitive: false,
             spare: None,
             hulls: Hulls::default(),
-            read_before_written: crate::ir::defined::read_before_written(kernel),
-            program: Arc::new(Program::decode(kernel)),
-            stretches: vec![[0, 0]; kernel.instrs.len() + 1],
+            read_before_written: t.read_before_written.clone(),
+            program: t.program.clone(),
+            stretches: vec![[0, 0]; t.kernel.instrs.len() + 1],
             last_of_warp: vec![],
             block_last_of_warp: vec![],
             uninit: vec![],
@@ -442,7 +442,6 @@ impl Machine {
             && self.steps == 0
             && self.schedule_seed.is_none()
             && self.total_blocks > 0
-            && commute::all_atomics_commute(&commute::access_kinds(&self.kernel), &self.kernel)
             && !self.kernel.instrs.iter().any(|i| {
                 // (A counter's value depends on the whole machine: its steps, the block's barrier votes.)
                 matches!(
@@ -455,22 +454,31 @@ impl Machine {
             })
     }
 
-    /// What every block range's machine starts from.
-    pub(super) fn template(&self) -> Template {
-        Template {
-            kernel: crate::ir::pack::pack_registers(&self.kernel),
+    /// What every block range's machine starts from; None when an atomic's order could show (the rest of the
+    /// module's rule is [`Machine::parallel_eligible`]'s).
+    pub(super) fn template(&self) -> Option<Template> {
+        let kinds = commute::access_kinds(&self.kernel);
+        if !commute::all_atomics_commute(&kinds, &self.kernel) {
+            return None;
+        }
+        let kernel = crate::ir::pack::pack_registers(&self.kernel);
+        Some(Template {
+            kinds: Arc::new(kinds),
+            read_before_written: Arc::new(crate::ir::defined::read_before_written(&kernel)),
+            program: Arc::new(Program::decode(&kernel)),
+            kernel: Arc::new(kernel),
             launch: self.launch.clone(),
             layout: self.layout.clone(),
             params: self.params.clone(),
             max_steps: self.max_steps,
             tuning: self.tuning,
-        }
+        })
     }
 
     /// A machine that runs blocks `first..end` one at a time on `view`.
     pub(super) fn sub_machine(t: &Template, first: u64, end: u64, view: Arc<SharedGlobal>) -> Machine {
         let mut m = Machine {
-            kernel: Arc::new(t.kernel.clone()),
+            kernel: t.kernel.clone(),
             launch: t.launch.clone(),
             file: String::new(),
             global: GlobalMemory::default(),
@@ -499,7 +507,7 @@ impl Machine {
             tuning: t.tuning,
             path: DataPath::new(t.tuning.portable),
             shared_scratch: Vec::with_capacity(32),
-            par: Some(Box::new(ParState::new(view, &t.kernel))),
+            par: Some(Box::new(ParState::new(view, t))),
             ran_parallel: false,
             launch_memory: true,
             whole: Default::default(),
@@ -568,9 +576,9 @@ impl Machine {
         if !self.parallel_eligible() {
             return None;
         }
+        let template = self.template()?;
         let undo = self.undo_point();
         let view = Arc::new(SharedGlobal::new(&mut self.global, &undo)?);
-        let template = self.template();
         let total = self.total_blocks;
         let chunks = (threads() as u64 * 8).min(total).max(1);
         let per = total.div_ceil(chunks);

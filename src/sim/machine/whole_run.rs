@@ -67,10 +67,10 @@ impl Machine {
         if !self.parallel_eligible() {
             return false;
         }
+        let Some(template) = self.template() else { return false };
         let undo = self.undo_point();
         let Some(view) = SharedGlobal::new(&mut self.global, &undo) else { return false };
         let view = Arc::new(view);
-        let template = self.template();
         let n = (threads() as u64).clamp(1, self.total_blocks.max(1));
         let workers = (0..n).map(|_| Machine::sub_machine(&template, 0, 0, view.clone())).collect();
         self.whole.0 =
