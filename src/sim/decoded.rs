@@ -36,6 +36,15 @@ pub enum Alu {
     SubF,
     MulF,
     DivF,
+    /// Conversions (`b` is `a`): `int` to a 64-bit integer (sign-extended), `int` and `unsigned` to `float`,
+    /// `float` to `int` and `unsigned` (truncated, saturated, NaN 0 as PTX's `cvt.rzi`), `float` to
+    /// `double`. Conversions that keep or cut to the low 32 bits are [`Alu::And`] of `a` with itself.
+    Sext,
+    I2F,
+    U2F,
+    F2I,
+    F2U,
+    F2D,
 }
 
 /// One pre-decoded instruction.
@@ -199,6 +208,13 @@ impl Program {
                 Some(f) => Op::Alu { f, d: dst.0, a: self.row(a), b: self.row(b) },
                 None => Op::General,
             },
+            Instr::Convert { from, to, dst, src } => match convert(from, to) {
+                Some(f) => {
+                    let a = self.row(src);
+                    Op::Alu { f, d: dst.0, a, b: a }
+                }
+                None => Op::General,
+            },
             Instr::Cmp { op, ty, dst, a, b } => match compare(op, ty) {
                 Some(f) => Op::Alu { f, d: dst.0, a: self.row(a), b: self.row(b) },
                 None => Op::General,
@@ -243,6 +259,22 @@ fn arith(op: ArithOp, ty: Ty) -> Option<Alu> {
     })
 }
 
+/// The fast form of a conversion (applied to `a` and `a`), for the types course kernels convert between:
+/// a grid-stride loop's `int` index is `unsigned` arithmetic and back, a `size_t` index is a sign extension.
+fn convert(from: Ty, to: Ty) -> Option<Alu> {
+    use Ty::*;
+    Some(match (from, to) {
+        (I32 | U32, I32 | U32) | (U32, I64 | U64) | (I64 | U64, I32 | U32) => Alu::And,
+        (I32, I64 | U64) => Alu::Sext,
+        (I32, F32) => Alu::I2F,
+        (U32, F32) => Alu::U2F,
+        (F32, I32) => Alu::F2I,
+        (F32, U32) => Alu::F2U,
+        (F32, F64) => Alu::F2D,
+        _ => return None,
+    })
+}
+
 fn compare(op: CmpOp, ty: Ty) -> Option<Alu> {
     use CmpOp as C;
     Some(match (op, ty) {
@@ -261,7 +293,8 @@ fn compare(op: CmpOp, ty: Ty) -> Option<Alu> {
 }
 
 impl Alu {
-    /// The operation on two registers' bits: the low 32 bits are the operands, the result is zero-extended.
+    /// The operation on two registers' bits: the low 32 bits are the operands, the result is zero-extended
+    /// (a conversion to a 64-bit type gives all 64 bits).
     ///
     /// Integer operations work in 64-bit lanes, the width of the register file, so the compiler's vector
     /// code needs no narrowing and widening around them; each equals the 32-bit operation for any inputs:
@@ -301,6 +334,12 @@ impl Alu {
             Alu::SubF => f(|p, q| p - q),
             Alu::MulF => f(|p, q| p * q),
             Alu::DivF => f(|p, q| p / q),
+            Alu::Sext => a as i32 as i64 as u64,
+            Alu::I2F => crate::sim::alu::f32_bits(a as i32 as f32),
+            Alu::U2F => crate::sim::alu::f32_bits(a as f32),
+            Alu::F2I => f32::from_bits(a) as i32 as u32 as u64,
+            Alu::F2U => f32::from_bits(a) as u32 as u64,
+            Alu::F2D => (f32::from_bits(a) as f64).to_bits(),
         }
     }
 }
@@ -332,6 +371,14 @@ mod tests {
                 for (&x, &y) in vals.iter().flat_map(|x| vals.iter().map(move |y| (x, y))) {
                     let (got, want) = (f.apply(x, y), alu::binary(*op, ty, x, y).expect("no division by zero"));
                     assert_eq!(got, want, "{op:?} {ty:?} {x:#x} {y:#x}");
+                }
+            }
+            for to in [Ty::I32, Ty::U32, Ty::I64, Ty::U64, Ty::F32, Ty::F64] {
+                let Some(f) = super::convert(ty, to) else { continue };
+                let edges =
+                    [0x4f00_0000u64, 0xcf00_0001, 0x4f80_0000, 0xbf00_0000, 0xff80_0000, 0x7f80_0000, 0x3fff_ffff];
+                for &x in vals.iter().chain(&edges) {
+                    assert_eq!(f.apply(x, x), alu::convert(ty, to, x), "{ty:?} -> {to:?} {x:#x}");
                 }
             }
             for op in cmps {

@@ -43,7 +43,7 @@ pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow
             }
             each!(
                 AddI, SubI, MulI, And, Or, Xor, Shl, ShrU, ShrS, LtS, LtU, LeS, LeU, GtS, GtU, GeS, GeU, Eq, Ne, AddF,
-                SubF, MulF, DivF
+                SubF, MulF, DivF, Sext, I2F, U2F, F2I, F2U, F2D
             );
         }
         Op::Mov { d, a } => map1(ctx, act, Reg(d), row(a), |x| x),

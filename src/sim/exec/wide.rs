@@ -180,7 +180,7 @@ pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes, u: &mut Uniform) -
             }
             each!(
                 AddI, SubI, MulI, And, Or, Xor, Shl, ShrU, ShrS, LtS, LtU, LeS, LeU, GtS, GtU, GeS, GeU, Eq, Ne, AddF,
-                SubF, MulF, DivF
+                SubF, MulF, DivF, Sext, I2F, U2F, F2I, F2U, F2D
             );
         }
         Op::Mov { d, a } => u.op2(ctx, lanes, d, a, a, |x, _| x),

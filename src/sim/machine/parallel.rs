@@ -146,8 +146,9 @@ pub(crate) struct ParState {
     /// instructions `a..b` adds at `a` and takes off at `b`, so it costs two updates whatever its length;
     /// the running sums are the per-instruction counts (`fold_stretches`).
     stretches: Vec<[i64; 2]>,
-    /// Per warp, the index in `interval` of its last access (`usize::MAX`: none yet).
-    last_of_warp: Vec<usize>,
+    /// Per warp, the indices in `interval` of its last accesses of distinct ranges, latest first
+    /// (`usize::MAX`: none yet).
+    last_of_warp: Vec<[usize; RECENT]>,
     /// Per warp, the index in `reads` and in `writes` of the range its last access in this block joined.
     block_last_of_warp: Vec<[usize; 2]>,
     /// Reads of bytes nothing wrote, per line (the sequential run's hazards, merged after the run).
@@ -192,6 +193,10 @@ pub(super) fn keep_uninit_reads(
 /// Accesses of one barrier interval of one block kept before they are compacted (each warp's reads and its
 /// writes merged: all the check needs); still more than half as many after that: run sequentially.
 const MAX_INTERVAL_ACCESSES: usize = 1 << 18;
+
+/// How many of a warp's latest ranges its next access may continue: a loop streams through a few arrays at
+/// once (`c[i] = a[i] + b[i]` is three), so its accesses alternate between that many growing ranges.
+const RECENT: usize = 4;
 
 impl ParState {
     fn new(view: Arc<SharedGlobal>, t: &Template) -> Self {
@@ -274,30 +279,37 @@ impl ParState {
     fn record_one(&mut self, a: Access) {
         if self.interval.len() >= MAX_INTERVAL_ACCESSES {
             merge_per_warp(&mut self.interval);
-            self.last_of_warp.iter_mut().for_each(|l| *l = usize::MAX);
+            self.last_of_warp.iter_mut().for_each(|l| *l = [usize::MAX; RECENT]);
             if self.interval.len() >= MAX_INTERVAL_ACCESSES / 2 {
                 self.order_sensitive = true;
                 return;
             }
         }
-        // A warp's consecutive accesses often continue each other (its last one in this interval: warps
+        // A warp's consecutive accesses often continue one of its latest ranges in this interval (warps
         // issuing together interleave theirs).
         let w = a.warp as usize;
         if w >= self.last_of_warp.len() {
-            self.last_of_warp.resize(w + 1, usize::MAX);
+            self.last_of_warp.resize(w + 1, [usize::MAX; RECENT]);
         }
-        // A warp's commuting atomics join into one hull however far apart (a histogram's bins): they conflict
-        // with nothing of their kind, and the bytes between are rarely another warp's in the same interval.
-        if let Some(last) = self.interval.get_mut(self.last_of_warp[w])
-            && last.kind == a.kind
-            && (a.kind > WRITE || (a.lo <= last.hi && a.hi >= last.lo))
-        {
-            last.lo = last.lo.min(a.lo);
-            last.hi = last.hi.max(a.hi);
-        } else {
-            self.last_of_warp[w] = self.interval.len();
-            self.interval.push(a);
+        let recent = &mut self.last_of_warp[w];
+        for k in 0..RECENT {
+            // A warp's commuting atomics join into one hull however far apart (a histogram's bins): they
+            // conflict with nothing of their kind, and the bytes between are rarely another warp's in the
+            // same interval.
+            if let Some(last) = self.interval.get_mut(recent[k])
+                && last.kind == a.kind
+                && (a.kind > WRITE || (a.lo <= last.hi && a.hi >= last.lo))
+            {
+                last.lo = last.lo.min(a.lo);
+                last.hi = last.hi.max(a.hi);
+                // The range joined is the latest again.
+                recent[..=k].rotate_right(1);
+                return;
+            }
         }
+        recent.rotate_right(1);
+        recent[0] = self.interval.len();
+        self.interval.push(a);
     }
 
     /// After warp `warp`'s step: did it make progress? Returns its steps since it last did.
@@ -326,7 +338,7 @@ impl ParState {
 
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
     fn end_interval(&mut self) {
-        self.last_of_warp.iter_mut().for_each(|l| *l = usize::MAX);
+        self.last_of_warp.iter_mut().for_each(|l| *l = [usize::MAX; RECENT]);
         self.run.iter_mut().for_each(|r| *r = 0);
         if self.interval.is_empty() {
             return;
