@@ -425,7 +425,7 @@ fn a_launch_of_a_kernel_warpdbg_cannot_run_stops_the_program_with_the_construct(
     assert_eq!(r.stdout, "plain ran\n");
     assert_eq!(r.status, 2);
     assert!(r.stderr.contains("warpdbg: launch 2 of `fetch` cannot run:"), "{}", r.stderr);
-    assert!(r.stderr.contains("not supported by warpdbg: textures and surfaces"), "{}", r.stderr);
+    assert!(r.stderr.contains("not supported by warpdbg: texture and surface references"), "{}", r.stderr);
     assert!(!r.stderr.contains("launch 2: fetch"), "the kernel never ran: {}", r.stderr);
 }
 

@@ -12,8 +12,8 @@ use crate::sim::alu;
 
 impl Interp<'_> {
     pub(super) fn lib(&mut self, lib: Lib, args: &[Expr], slots: &mut [u64], e: &Expr) -> Result<u64, Unwind> {
-        let mut v = [0u64; 6];
-        for (i, a) in args.iter().enumerate().take(6) {
+        let mut v: LibArgs = [0; LIB_ARGS];
+        for (i, a) in args.iter().enumerate().take(LIB_ARGS) {
             v[i] = self.eval(a, slots)?;
         }
         let line = self.line(e.span);
@@ -353,7 +353,7 @@ impl Interp<'_> {
     }
 
     /// The text a `printf`-family call formats: its format string is argument `first`, the values follow it.
-    /// `v` holds the first six arguments, evaluated once already (their side effects too).
+    /// `v` holds the first [`LIB_ARGS`] arguments, evaluated once already (their side effects too).
     fn printf_text(
         &mut self,
         first: usize,

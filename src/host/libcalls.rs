@@ -231,7 +231,7 @@ impl Resolver<'_> {
         if let Some(def) = name.name.strip_prefix("make_").and_then(crate::front::builtin_types::vector_type)
             && !self.fns.contains_key(&name.name)
         {
-            return self.make_vector(&name.name, def, args, span);
+            return self.make_struct(&name.name, def, args, span);
         }
         // (Before a method of the same name: `Complex(a, b)` inside `Complex`'s own methods is a new object.)
         if let Some(value) = self.temporary(name, args, span) {
@@ -467,9 +467,10 @@ impl Resolver<'_> {
 }
 
 impl Resolver<'_> {
-    /// `make_float4(x, y, z, w)` and the other `make_` functions of CUDA's vector types: a temporary in the
-    /// caller's frame with each field set (converted to the field's type), as `vector_functions.h` builds it.
-    fn make_vector(
+    /// `make_float4(x, y, z, w)` and the other `make_` functions of CUDA's vector types (and the runtime's
+    /// `make_cudaExtent(w, h, d)`, `make_cudaPitchedPtr(...)`): a temporary in the caller's frame with each
+    /// field set in order (converted to the field's type), as `vector_functions.h` builds it.
+    pub(in crate::host) fn make_struct(
         &mut self,
         name: &str,
         def: std::sync::Arc<crate::front::types::StructDef>,

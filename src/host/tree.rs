@@ -292,6 +292,13 @@ pub enum Dist {
     Normal(Scalar),
 }
 
+/// How many of a library call's arguments are evaluated before it runs (`cudaMemcpy2DToArrayAsync` takes
+/// nine); a `printf`-family call evaluates the values past them itself.
+pub const LIB_ARGS: usize = 10;
+
+/// A library call's arguments, evaluated; zero past the last.
+pub type LibArgs = [u64; LIB_ARGS];
+
 /// A runtime function host code calls: the CUDA runtime API and the clocks that read virtual time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Api {
@@ -362,6 +369,14 @@ pub enum Api {
     PointerGetAttributes,
     Malloc3D,
     Memcpy3D,
+    /// `cudaMallocPitch(&ptr, &pitch, width, height)`.
+    MallocPitch,
+    /// `cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind)`.
+    Memcpy2D,
+    /// `cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream)`.
+    Memcpy2DAsync,
+    /// `cudaMemset2D(ptr, pitch, value, width, height)` (and its `Async` form).
+    Memset2D,
     StreamBeginCapture,
     StreamEndCapture,
     StreamIsCapturing,

@@ -577,7 +577,11 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
         "curandStateMRG32k3a_t" | "curandStateMRG32k3a" | "curandStateSobol32_t" | "curandStateMtgp32_t" => {
             "cuRAND generators other than XORWOW and Philox"
         }
-        "cudaTextureObject_t" | "cudaSurfaceObject_t" | "texture" | "surface" => "textures and surfaces",
+        "cudaTextureObject_t" | "cudaSurfaceObject_t" => "textures and surfaces",
+        "texture" | "surface" => {
+            "texture and surface references (`texture<float, 1>`), which CUDA 12 removed (nvcc refuses them); \
+             texture objects replace them"
+        }
         "multi_grid_group" => "multi-GPU cooperative groups (this_multi_grid)",
         _ => return None,
     })

@@ -8,7 +8,7 @@ use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::host::resolve::{Resolver, Var, name_of};
-use crate::host::tree::{Api, Expr, ExprKind, Lib, Place, storage};
+use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
 
 impl Resolver<'_> {
     /// A call of the runtime, or None when `name` is not one of its functions.
@@ -19,7 +19,7 @@ impl Resolver<'_> {
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
         if let Some(def) = super::structs::made_by(&name.name) {
-            return Some(self.make_runtime_struct(&name.name, def, args, span));
+            return Some(self.make_struct(&name.name, def, args, span));
         }
         let sig = runtime_sig(&name.name)?;
         Some(self.runtime_args(&name.name, sig, args, span))
@@ -67,7 +67,7 @@ impl Resolver<'_> {
             };
             vals.push(v);
         }
-        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D) {
+        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch) {
             // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);
@@ -76,34 +76,6 @@ impl Resolver<'_> {
             vals.push(Expr::new(ExprKind::Const(super::scalar_index(elem)), Type::INT, span));
         }
         Ok(Expr::new(ExprKind::Lib(Lib::Cuda(sig.api), vals), sig.ret, span))
-    }
-
-    /// `make_cudaExtent(w, h, d)` and the like: a temporary struct with the arguments as its fields in order
-    /// (a struct's value is its address).
-    fn make_runtime_struct(
-        &mut self,
-        name: &str,
-        def: std::sync::Arc<crate::front::types::StructDef>,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Result<Expr, Reported> {
-        if args.len() != def.fields.len() {
-            return Err(self.error(span, format!("`{name}` takes {} arguments", def.fields.len())));
-        }
-        let ty = Type::Struct(def.clone());
-        let tmp = self.new_slot();
-        self.frame.push((tmp, ty.size(), format!("{name}() value")));
-        let addr = Expr::new(ExprKind::Slot(tmp), Type::ptr(ty.clone(), false), span);
-        let mut value = Expr { ty: ty.clone(), ..addr.clone() };
-        for (f, a) in def.fields.iter().zip(args).rev() {
-            let v = self.rvalue(a)?;
-            let v = self.convert(v, &f.ty)?;
-            let s = storage(&f.ty).ok_or(Reported)?;
-            let at = crate::host::resolve::ptr_add(addr.clone(), f.offset as i64, &f.ty);
-            let store = Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span);
-            value = Expr::new(ExprKind::Comma(Box::new(store), Box::new(value)), ty.clone(), span);
-        }
-        Ok(value)
     }
 
     /// A `__device__` or `__constant__` variable named as a symbol: its index in the program's globals.

@@ -45,7 +45,7 @@ impl Interp<'_> {
     }
 
     /// Runs a runtime call with its evaluated arguments.
-    pub(in crate::host) fn runtime(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+    pub(in crate::host) fn runtime(&mut self, api: Api, v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         let line = self.line(e.span);
         if matches!(api, Api::Clock | Api::Time | Api::GetTimeOfDay | Api::ClockGetTime | Api::ChronoNow) {
             return self.timing(api, v, e);
@@ -177,6 +177,9 @@ impl Interp<'_> {
             }
             Api::PointerGetAttributes => self.pointer_attributes(v, e)?,
             Api::Malloc3D | Api::Memcpy3D => self.pitched(api, v, line, e)?,
+            Api::MallocPitch | Api::Memcpy2D | Api::Memcpy2DAsync | Api::Memset2D => {
+                self.pitched_2d(api, v, line, e)?
+            }
             Api::StreamBeginCapture
             | Api::StreamEndCapture
             | Api::StreamIsCapturing

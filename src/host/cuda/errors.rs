@@ -9,6 +9,8 @@ pub const INVALID_VALUE: u32 = 1;
 pub const MEMORY_ALLOCATION: u32 = 2;
 /// `cudaErrorInvalidConfiguration`: a zero or too large launch dimension.
 pub const INVALID_CONFIGURATION: u32 = 9;
+/// `cudaErrorInvalidPitchValue`: a 2D copy's width wider than a pitch.
+pub const INVALID_PITCH: u32 = 12;
 /// `cudaErrorInvalidSymbol`.
 pub const INVALID_SYMBOL: u32 = 13;
 /// `cudaErrorInvalidDevicePointer`.

@@ -49,7 +49,7 @@ impl Interp<'_> {
 
     /// A runtime call while a capture is under way: Some(its status) when the capture took it (recorded,
     /// ignored or refused), None when it runs as usual.
-    pub(super) fn captured(&mut self, api: Api, v: &[u64; 6]) -> Option<u64> {
+    pub(super) fn captured(&mut self, api: Api, v: &LibArgs) -> Option<u64> {
         let c = self.rt.capture.as_mut()?;
         match api {
             Api::MemcpyAsync => c.nodes.push(Node::Copy { dst: v[0], src: v[1], bytes: v[2], kind: v[3] as u32 }),
@@ -59,6 +59,9 @@ impl Interp<'_> {
             Api::Memcpy
             | Api::Memset
             | Api::Memcpy3D
+            | Api::Memcpy2D
+            | Api::Memcpy2DAsync
+            | Api::Memset2D
             | Api::DeviceSynchronize
             | Api::StreamSynchronize
             | Api::EventSynchronize
@@ -79,7 +82,7 @@ impl Interp<'_> {
     }
 
     /// The capture and graph calls.
-    pub(super) fn graph_call(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn graph_call(&mut self, api: Api, v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         let code = match api {
             Api::StreamBeginCapture => match () {
                 // The legacy default stream cannot be captured.

@@ -270,7 +270,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMemcpyToSymbol`, `cudaMemcpyFromSymbol`, `cudaGetSymbolAddress`.
-    pub(super) fn symbol_copy(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u32, Unwind> {
+    pub(super) fn symbol_copy(&mut self, api: Api, v: &LibArgs, e: &Expr) -> Result<u32, Unwind> {
         let line = self.line(e.span);
         let index = if api == Api::MemcpyToSymbol { v[0] } else { v[1] };
         let Some((addr, size)) = self.dev.symbol(index as usize) else { return Ok(INVALID_SYMBOL) };
@@ -319,7 +319,7 @@ impl Interp<'_> {
 
     /// `cudaMalloc`, `cudaMallocManaged`, `cudaMallocHost`/`cudaHostAlloc`, `cudaFreeHost`,
     /// `cudaHostGetDevicePointer`, `cudaFree`.
-    pub(super) fn allocation(&mut self, api: Api, v: &[u64; 6], line: u32, e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn allocation(&mut self, api: Api, v: &LibArgs, line: u32, e: &Expr) -> Result<u64, Unwind> {
         self.rt.clock.host_ns += timing::ALLOC_NS;
         Ok(match api {
             Api::Malloc => {
@@ -404,7 +404,7 @@ impl Interp<'_> {
     /// `cudaPointerGetAttributes(&attr, p)`: what memory `p` is in, as an H200 reports it (CUDA 13): plain
     /// host memory is `cudaMemoryTypeUnregistered` on device -2 with only a host pointer, device memory has
     /// only a device pointer, pinned and managed memory both (the same address). Never an error.
-    pub(super) fn pointer_attributes(&mut self, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn pointer_attributes(&mut self, v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         let p = v[1];
         let managed = self.rt.mirrors.iter().find(|m| p >= m.addr && p < m.addr + m.size.max(1)).map(|m| m.managed);
         let (kind, device, dev_ptr, host_ptr) = match (managed, self.loc(p)) {

@@ -156,6 +156,20 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "cudaMemcpy3D" => s(Api::Memcpy3D, vec![ptr()], vec![]),
         // Work runs in program order: the asynchronous form copies at once.
         "cudaMemcpy3DAsync" => s(Api::Memcpy3D, vec![ptr(), size.clone()], vec![0]),
+        "cudaMallocPitch" => s(Api::MallocPitch, vec![ptr(), ptr(), size.clone(), size.clone()], vec![]),
+        "cudaMemcpy2D" | "cudaMemcpy2DAsync" => {
+            let mut params = vec![ptr(), size.clone(), ptr(), size.clone(), size.clone(), size.clone(), int.clone()];
+            if name == "cudaMemcpy2D" {
+                s(Api::Memcpy2D, params, vec![])
+            } else {
+                params.push(size.clone());
+                s(Api::Memcpy2DAsync, params, vec![0])
+            }
+        }
+        "cudaMemset2D" => s(Api::Memset2D, vec![ptr(), size.clone(), int.clone(), size.clone(), size.clone()], vec![]),
+        "cudaMemset2DAsync" => {
+            s(Api::Memset2D, vec![ptr(), size.clone(), int.clone(), size.clone(), size.clone(), size.clone()], vec![0])
+        }
         "cudaStreamBeginCapture" => s(Api::StreamBeginCapture, vec![size.clone(), int.clone()], vec![0]),
         "cudaStreamEndCapture" => s(Api::StreamEndCapture, vec![size.clone(), ptr()], vec![]),
         "cudaStreamIsCapturing" => s(Api::StreamIsCapturing, vec![size.clone(), ptr()], vec![]),

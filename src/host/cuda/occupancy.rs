@@ -61,7 +61,7 @@ impl Interp<'_> {
     }
 
     /// The occupancy calls and `cudaFuncGetAttributes`; the kernel argument is its name (a string id).
-    pub(super) fn occupancy_call(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn occupancy_call(&mut self, api: Api, v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         let kernel_at = if api == Api::OccupancyBlockSize { 2 } else { 1 };
         let kernel = self.literal(v[kernel_at] as u32);
         let Some(res) = self.dev.kernel_resources(&kernel) else {

@@ -1,6 +1,7 @@
-//! 3D linear memory: `cudaMalloc3D` (rows padded to a pitch) and `cudaMemcpy3D` between pitched pointers,
-//! copied row by row with `cudaMemcpy`'s checks on each row. CUDA arrays (`srcArray`, `dstArray`) are not
-//! supported: such a copy fails with `cudaErrorInvalidValue`.
+//! Pitched linear memory: `cudaMallocPitch` and `cudaMalloc3D` (rows padded to a pitch), `cudaMemcpy2D`,
+//! `cudaMemset2D` and `cudaMemcpy3D` between pitched pointers, copied row by row with `cudaMemcpy`'s checks
+//! on each row. CUDA arrays (`srcArray`, `dstArray`) are not supported: such a copy fails with
+//! `cudaErrorInvalidValue`.
 
 use super::structs::{memcpy3d_parms, offset, pitched_ptr};
 use super::*;
@@ -36,7 +37,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMalloc3D(&pitched, extent)` and `cudaMemcpy3D(&parms)`.
-    pub(super) fn pitched(&mut self, api: Api, v: &[u64; 6], line: u32, e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn pitched(&mut self, api: Api, v: &LibArgs, line: u32, e: &Expr) -> Result<u64, Unwind> {
         if api == Api::Malloc3D {
             let [width, height, depth] = self.three(v[1], e)?;
             let pitch = width.next_multiple_of(PITCH_ALIGN);
@@ -74,5 +75,52 @@ impl Interp<'_> {
             }
         }
         Ok(self.status(SUCCESS))
+    }
+
+    /// `cudaMallocPitch(&ptr, &pitch, width, height)`, `cudaMemcpy2D(dst, dpitch, src, spitch, width, height,
+    /// kind)` and `cudaMemset2D(ptr, pitch, value, width, height)` (their `Async` forms too: work runs in
+    /// program order). A width over a pitch fails before any row moves.
+    pub(super) fn pitched_2d(&mut self, api: Api, v: &LibArgs, line: u32, e: &Expr) -> Result<u64, Unwind> {
+        match api {
+            Api::MallocPitch => {
+                let pitch = v[2].next_multiple_of(PITCH_ALIGN);
+                let name = self.literal(v[4] as u32);
+                let Some(at) = self.dev.malloc(pitch.saturating_mul(v[3]), scalar_at(v[5]), &name, line) else {
+                    return Ok(self.status(MEMORY_ALLOCATION));
+                };
+                self.out_param(v[0], 8, at, e)?;
+                self.out_param(v[1], 8, pitch, e)?;
+                Ok(self.status(SUCCESS))
+            }
+            Api::Memcpy2D | Api::Memcpy2DAsync => {
+                let [dst, dpitch, src, spitch, width, height, kind] = [v[0], v[1], v[2], v[3], v[4], v[5], v[6]];
+                if width > dpitch || width > spitch {
+                    return Ok(self.status(INVALID_PITCH));
+                }
+                let blocking = api == Api::Memcpy2D;
+                for y in 0..height {
+                    let (to, from) = (dst + y * dpitch, src + y * spitch);
+                    let code = self.memcpy(to, from, width, kind as u32, blocking, "cudaMemcpy2D", e)?;
+                    if code != SUCCESS {
+                        return Ok(self.status(code));
+                    }
+                }
+                Ok(self.status(SUCCESS))
+            }
+            _ => {
+                let [at, pitch, value, width, height] = [v[0], v[1], v[2], v[3], v[4]];
+                // cudaErrorInvalidValue here, not the copy's pitch error (measured on an H200).
+                if width > pitch {
+                    return Ok(self.status(INVALID_VALUE));
+                }
+                for y in 0..height {
+                    let code = self.memset(at + y * pitch, value as u8, width, line);
+                    if code != SUCCESS {
+                        return Ok(self.status(code));
+                    }
+                }
+                Ok(self.status(SUCCESS))
+            }
+        }
     }
 }

@@ -99,6 +99,12 @@ pub const RUNTIME: &[Entry] = &[
     e(&["cudaMalloc3D", "cudaMemcpy3D"], Full, "linear memory, rows 512-byte aligned; CUDA arrays not supported"),
     e(&["cudaMemcpy3DAsync"], ProgramOrder, "copies at the call"),
     e(
+        &["cudaMallocPitch", "cudaMemcpy2D", "cudaMemset2D"],
+        Full,
+        "rows 512-byte aligned; each row checked as cudaMemcpy's",
+    ),
+    e(&["cudaMemcpy2DAsync", "cudaMemset2DAsync"], ProgramOrder, "copies at the call"),
+    e(
         &["cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamIsCapturing"],
         ProgramOrder,
         "launches, async copies and sets are recorded on any stream",
@@ -136,9 +142,6 @@ pub const RUNTIME: &[Entry] = &[
 /// Runtime functions course code calls that warpdbg does not implement: a call is "not supported by warpdbg"
 /// at its line.
 pub const NOT_IMPLEMENTED: &[&str] = &[
-    "cudaMallocPitch",
-    "cudaMemcpy2D",
-    "cudaMemcpy2DAsync",
     "cudaMallocArray",
     "cudaMemcpyToArray",
     "cudaMemcpy2DToArray",
@@ -173,6 +176,12 @@ pub fn check(names_source: &str) -> Result<(), String> {
     for name in RUNTIME.iter().flat_map(|e| e.names) {
         if !resolves(name) {
             wrong.push(format!("`{name}` is in the table but host code cannot call it"));
+        }
+    }
+    for name in RUNTIME.iter().flat_map(|e| e.names) {
+        // An allocation's call passes two notes more (its name and element type).
+        if runtime_sig(name).is_some_and(|s| s.params.len() + 2 > crate::host::tree::LIB_ARGS) {
+            wrong.push(format!("`{name}` takes more arguments than a library call passes (LIB_ARGS)"));
         }
     }
     for name in NOT_IMPLEMENTED {

@@ -93,7 +93,7 @@ impl Interp<'_> {
                 .is_some_and(|i| self.rt.streams.get(i as usize).copied().unwrap_or(false))
     }
 
-    pub(super) fn timing(&mut self, api: Api, v: &[u64; 6], e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn timing(&mut self, api: Api, v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         Ok(match api {
             Api::EventCreate => {
                 self.rt.events.push(Some(Event { at: None, timing: v[1] & 2 == 0 }));
