@@ -142,9 +142,10 @@ impl Machine {
                     )
                 }),
                 Note::UninitRead { lane, addr } | Note::UnwrittenAtomic { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
+                // (The text only when the record keeps this occurrence: a warp-synchronous reduction races on
+                // every step of its last warp.)
                 Note::SharedRace(r) => {
-                    let msg = self.shared_race_text(&r);
-                    self.hazard(HazardKind::SharedRace, line, (linear, w as u32 * 32), || msg);
+                    self.hazards_seen(HazardKind::SharedRace, line, 1, (linear, w as u32 * 32), |m| m.shared_race_text(&r))
                 }
                 Note::SyncMaskInactive { named, active } => self.hazard(HazardKind::SyncMaskInactive, line, (linear, w as u32 * 32), || {
                     format!(
