@@ -194,6 +194,14 @@ impl Interp<'_> {
                 self.write(true, message.as_bytes());
                 return Err(Unwind::Exit(134));
             }
+            Lib::WaitFor => {
+                if v[0] != 0 {
+                    return Ok(0);
+                }
+                let text = String::from_utf8_lossy(&self.c_str(v[1], e)?).into_owned();
+                let message = format!("host deadlock at line {line}: {text}");
+                return Err(Unwind::Error(Box::new(HostError::Deadlock { line, message })));
+            }
             // The environment starts empty (a run must not depend on the machine's); `setenv` adds to it,
             // and nothing else reads it (`CUDA_LAUNCH_BLOCKING` changes nothing: work is synchronous already).
             Lib::Setenv => {

@@ -69,6 +69,17 @@ impl Resolver<'_> {
                 };
                 ty = Type::Array(Box::new(ty), n as u32);
             }
+            // `int n(5);`, `int n{5};`, `std::atomic<int> hits{};`: a scalar's (or pointer's) one initialiser.
+            let single;
+            let dc = match dc.init.as_ref().map(|e| &e.kind) {
+                Some(A::InitList(items)) if items.len() <= 1 && (ty.scalar().is_some() || ty.pointee().is_some()) => {
+                    let zero = A::Int { value: 0, unsigned: false, long: false, decimal: true };
+                    let value = items.first().cloned().unwrap_or(ast::Expr { kind: zero, span: dc.name.span });
+                    single = ast::Declarator { init: Some(value), ..dc.clone() };
+                    &single
+                }
+                _ => dc,
+            };
             let name = dc.name.name.clone();
             let span = dc.name.span;
             let in_memory = matches!(ty, Type::Array(..) | Type::Struct(_)) || self.addressed.contains(&name);
@@ -113,6 +124,10 @@ impl Resolver<'_> {
                 continue;
             }
             if let Some(r) = self.ofstream_construct(&dc.name, &ty, dc.init.as_ref(), out) {
+                r?;
+                continue;
+            }
+            if let Some(r) = self.thread_construct(&dc.name, &ty, dc.init.as_ref(), out) {
                 r?;
                 continue;
             }

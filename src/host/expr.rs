@@ -184,6 +184,9 @@ impl Resolver<'_> {
                 if let Some(call) = self.ofstream_method(obj, &o.ty, m, args, span) {
                     return call;
                 }
+                if let Some(call) = self.thread_method(obj, &o.ty, m, args, span) {
+                    return call;
+                }
                 if let Some(call) = self.method_call(obj, m, args, span) {
                     return call;
                 }

@@ -63,6 +63,8 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "abort" => Some((Lib::Abort, vec![], false, Type::Void)),
         // The parser appends the condition's text.
         "assert" => Some((Lib::Assert, vec![int.clone(), ptr()], false, Type::Void)),
+        // `cv.wait(lock, pred)` (`src/host/threads.rs` writes the call; no program can name it).
+        "wait for@" => Some((Lib::WaitFor, vec![int.clone(), ptr()], false, Type::Void)),
         // The environment: `setenv("CUDA_LAUNCH_BLOCKING", "1", 1)` changes nothing here (work is already
         // synchronous), and no variable is set.
         "setenv" => Some((Lib::Setenv, vec![ptr(), ptr(), int.clone()], false, int.clone())),
@@ -249,6 +251,9 @@ impl Resolver<'_> {
             return call;
         }
         if let Some(call) = self.pthread_call(name, args, span) {
+            return call;
+        }
+        if let Some(call) = self.thread_call(name, args, span) {
             return call;
         }
         if let Some(f) = crate::front::cmath::function(&name.name) {

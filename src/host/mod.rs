@@ -30,6 +30,7 @@ mod stmt;
 mod stream;
 mod string;
 mod templates;
+mod threads;
 pub mod tree;
 mod varargs;
 mod vector;
@@ -201,6 +202,11 @@ pub enum HostError {
         line: u32,
         message: String,
     },
+    /// A host thread waits for what no other thread can do any more (`src/host/threads.rs`).
+    Deadlock {
+        line: u32,
+        message: String,
+    },
 }
 
 impl HostError {
@@ -213,6 +219,7 @@ impl HostError {
             HostError::StackOverflow { .. } | HostError::VlaTooLarge { .. } => "stack_overflow",
             HostError::StepLimit { .. } => "host_step_limit",
             HostError::BadCall { .. } => "bad_call",
+            HostError::Deadlock { .. } => "host_deadlock",
         }
     }
 
@@ -225,7 +232,8 @@ impl HostError {
             | HostError::StackOverflow { line, .. }
             | HostError::VlaTooLarge { line, .. }
             | HostError::StepLimit { line }
-            | HostError::BadCall { line, .. } => *line,
+            | HostError::BadCall { line, .. }
+            | HostError::Deadlock { line, .. } => *line,
         }
     }
 
@@ -233,6 +241,8 @@ impl HostError {
     pub fn exit_status(&self) -> u8 {
         match self {
             HostError::StepLimit { .. } => 4,
+            // As a device deadlock.
+            HostError::Deadlock { .. } => 3,
             _ => 1,
         }
     }
@@ -243,7 +253,8 @@ impl fmt::Display for HostError {
         match self {
             HostError::Memory { message, .. }
             | HostError::BadFree { message, .. }
-            | HostError::BadCall { message, .. } => f.write_str(message),
+            | HostError::BadCall { message, .. }
+            | HostError::Deadlock { message, .. } => f.write_str(message),
             HostError::DivideByZero { line } => write!(f, "host code at line {line} divides an integer by zero"),
             HostError::StackOverflow { line, function } => write!(
                 f,

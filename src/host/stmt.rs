@@ -36,7 +36,10 @@ impl Resolver<'_> {
     fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         let h = match &s.kind {
             S::Decl(d) => return self.decl(d, out),
-            S::Expr(e) => Stmt::Expr(self.rvalue(e)?),
+            S::Expr(e) => match self.thread_assign(e, out) {
+                Some(r) => return r,
+                None => Stmt::Expr(self.rvalue(e)?),
+            },
             S::Block(b) => {
                 self.scopes.push(HashMap::new());
                 let r = self.stmts(b).map(|mut out| {

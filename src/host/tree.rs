@@ -242,6 +242,9 @@ pub enum Lib {
     Abort,
     /// `assert(cond)`: the condition and its text.
     Assert,
+    /// A `std::condition_variable` wait's predicate and the host deadlock it is when false (the second
+    /// argument: the message's text), under warpdbg's host-thread schedule ([`super::threads`]).
+    WaitFor,
     Setenv,
     Getenv,
     /// `abs`/`labs`/`fabs`/`sqrt`/...: computed in the operand type.

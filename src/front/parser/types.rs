@@ -46,6 +46,14 @@ impl Parser<'_> {
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
+                    // `std::thread t(f, i);`, `std::mutex m;`, `std::atomic<int> n{0};` (`<thread>`, `<mutex>`,
+                    // `<condition_variable>`, `<atomic>` in host code); `std::thread::hardware_concurrency()` is a
+                    // call.
+                    || ((self.host || self.program)
+                        && name == "std"
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                        && *self.peek_kind(3) != TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if thread_type(n) || n == "atomic"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if is_vector_type(n)
@@ -337,6 +345,8 @@ impl Parser<'_> {
         // A typedef'd function pointer type (`typedef void (*kernel_t)(float *);`).
         let mut func = None;
         let mut any = false;
+        // Inside `std::atomic<`: its `>` follows the element type.
+        let mut atomic = false;
         loop {
             match self.kind().clone() {
                 TokKind::Kw(Kw::Const) => is_const = true,
@@ -384,6 +394,38 @@ impl Parser<'_> {
                     self.bump();
                     self.bump();
                     continue;
+                }
+                // `std::atomic<int>` in host code is the `int` itself (one host thread runs at a time:
+                // `src/host/threads.rs`); the `>` is eaten after the element type.
+                TokKind::Ident(name)
+                    if name == "atomic"
+                        && (self.host || self.program)
+                        && named.is_none()
+                        && struct_name.is_none()
+                        && !atomic
+                        && after_std(self.toks, self.pos)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    self.bump();
+                    self.bump();
+                    atomic = true;
+                    continue;
+                }
+                // `std::thread`, `std::mutex`, `std::lock_guard<std::mutex>`: structs of `src/host/threads.rs`.
+                TokKind::Ident(name)
+                    if thread_type(&name)
+                        && (self.host || self.program)
+                        && struct_name.is_none()
+                        && named.is_none()
+                        && after_std(self.toks, self.pos) =>
+                {
+                    if *self.peek_kind(1) == TokKind::Punct(Punct::Lt) {
+                        let Some((_, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                            return Err(self.expected("the mutex type: `lock_guard<std::mutex>`"));
+                        };
+                        self.pos += after;
+                    }
+                    struct_name = Some(name.clone());
                 }
                 // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`).
                 TokKind::Ident(name)
@@ -478,6 +520,9 @@ impl Parser<'_> {
             any = true;
             self.bump();
         }
+        if atomic {
+            self.expect(Punct::Gt)?;
+        }
         let base = match (named, char_, signed, unsigned, int) {
             _ if struct_name.is_some() && !char_ && !signed && !unsigned && !int && !short && longs == 0 => {
                 BaseType::Int
@@ -522,4 +567,17 @@ impl Parser<'_> {
         let span = start.to(self.prev_span());
         Ok(TypeSpec { base, named: struct_name, is_const, is_volatile, pointers, span, func })
     }
+}
+
+/// The types of `<thread>`, `<mutex>` and `<condition_variable>` host code names after `std::` (`atomic`
+/// has its own rule).
+fn thread_type(name: &str) -> bool {
+    matches!(name, "thread" | "mutex" | "condition_variable" | "lock_guard" | "unique_lock")
+}
+
+/// Whether the token at `pos` follows `std::` (`std::thread`: a bare `thread` stays a name).
+fn after_std(toks: &[Token], pos: usize) -> bool {
+    pos >= 2
+        && toks[pos - 1].kind == TokKind::Punct(Punct::ColonColon)
+        && matches!(&toks[pos - 2].kind, TokKind::Ident(n) if n == "std")
 }

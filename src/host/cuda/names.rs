@@ -288,6 +288,7 @@ pub fn named_type(name: &str) -> Option<Type> {
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
         "ofstream" => Type::Struct(ofstream_type()),
+        n if thread_type(n).is_some() => Type::Struct(thread_type(n)?),
         _ => return None,
     })
 }
@@ -346,6 +347,34 @@ pub fn ofstream_type() -> Arc<StructDef> {
         Arc::new(StructDef::new("ofstream", vec![("handle".into(), file)], 8))
     })
     .clone()
+}
+
+/// `std::thread`, `std::mutex`, `std::condition_variable`, `std::lock_guard<>`, `std::unique_lock<>` as
+/// `src/host/threads.rs` keeps them, with libstdc++'s sizes (8, 40, 48, 8, 16 bytes): the first field is the
+/// state warpdbg reads (a thread's handle; a lock's mutex; a mutex's and a condition variable's are unused).
+pub fn thread_type(name: &str) -> Option<Arc<StructDef>> {
+    static DEFS: OnceLock<[Arc<StructDef>; 5]> = OnceLock::new();
+    let defs = DEFS.get_or_init(|| {
+        let def = |name: &str, first: &str, words: usize| {
+            let fields = (0..words)
+                .map(|i| (if i == 0 { first.to_string() } else { format!("_{i}") }, Type::Scalar(Scalar::U64)))
+                .collect();
+            Arc::new(StructDef::new(name, fields, 8))
+        };
+        [
+            def("thread", "handle", 1),
+            def("mutex", "state", 5),
+            def("condition_variable", "state", 6),
+            def("lock_guard", "mutex", 1),
+            def("unique_lock", "mutex", 2),
+        ]
+    });
+    defs.iter().find(|d| d.name == name).cloned()
+}
+
+/// Whether `ty` is the `<thread>`/`<mutex>` type `name` (see [`thread_type`]).
+pub fn is_thread_type(ty: &Type, name: &str) -> bool {
+    matches!((ty, thread_type(name)), (Type::Struct(d), Some(t)) if Arc::ptr_eq(d, &t))
 }
 
 /// Whether `ty` is `std::ofstream`.
