@@ -25,6 +25,8 @@ pub enum BaseType {
     ULong,
     Float,
     Double,
+    /// `__half` / `half` of `cuda_fp16.h`.
+    Half,
 }
 
 /// A written type: base, qualifiers and pointer levels (`const int *`).

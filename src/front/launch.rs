@@ -117,6 +117,7 @@ impl Value {
                 Value::Int(i) => i as u64,
                 Value::Float(f) => f as u64,
             },
+            Scalar::F16 => crate::front::half::from_f64(self.as_f64()) as u64,
             Scalar::F32 => (self.as_f64() as f32).to_bits() as u64,
             Scalar::F64 => self.as_f64().to_bits(),
         }

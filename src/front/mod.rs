@@ -12,6 +12,7 @@ pub mod cmath;
 pub mod curand;
 pub mod diagnostic;
 pub mod directives;
+pub mod half;
 mod kernel_file;
 pub mod launch;
 pub mod lexer;

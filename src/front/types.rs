@@ -18,13 +18,15 @@ pub enum Scalar {
     I64,
     /// `unsigned long`, `unsigned long long`, `size_t`.
     U64,
+    /// `__half` (`half`) of `cuda_fp16.h`: IEEE binary16, computed in `float` (see `front::half`).
+    F16,
     F32,
     F64,
 }
 
 impl Scalar {
     /// Every scalar, in declaration order.
-    pub const ALL: [Scalar; 11] = [
+    pub const ALL: [Scalar; 12] = [
         Scalar::Bool,
         Scalar::I8,
         Scalar::U8,
@@ -34,6 +36,7 @@ impl Scalar {
         Scalar::U32,
         Scalar::I64,
         Scalar::U64,
+        Scalar::F16,
         Scalar::F32,
         Scalar::F64,
     ];
@@ -41,14 +44,14 @@ impl Scalar {
     pub fn size(self) -> u32 {
         match self {
             Scalar::Bool | Scalar::I8 | Scalar::U8 => 1,
-            Scalar::I16 | Scalar::U16 => 2,
+            Scalar::I16 | Scalar::U16 | Scalar::F16 => 2,
             Scalar::I32 | Scalar::U32 | Scalar::F32 => 4,
             Scalar::I64 | Scalar::U64 | Scalar::F64 => 8,
         }
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::F16 | Scalar::F32 | Scalar::F64)
     }
 
     pub fn is_integer(self) -> bool {
@@ -56,7 +59,7 @@ impl Scalar {
     }
 
     pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::F32 | Scalar::F64)
+        matches!(self, Scalar::I8 | Scalar::I16 | Scalar::I32 | Scalar::I64 | Scalar::F16 | Scalar::F32 | Scalar::F64)
     }
 
     /// Whether the type is 64 bits wide and an integer.
@@ -64,9 +67,11 @@ impl Scalar {
         matches!(self, Scalar::I64 | Scalar::U64)
     }
 
-    /// C's integer promotion: everything narrower than `int` becomes `int`.
+    /// C's integer promotion: everything narrower than `int` becomes `int`; a half computes in `float`
+    /// (its result is rounded back where it is stored as a half).
     pub fn promote(self) -> Scalar {
         match self {
+            Scalar::F16 => Scalar::F32,
             Scalar::Bool | Scalar::I8 | Scalar::U8 | Scalar::I16 | Scalar::U16 => Scalar::I32,
             s => s,
         }
@@ -102,6 +107,7 @@ impl Scalar {
             Scalar::U32 => "unsigned int",
             Scalar::I64 => "long long",
             Scalar::U64 => "unsigned long long",
+            Scalar::F16 => "__half",
             Scalar::F32 => "float",
             Scalar::F64 => "double",
         }
@@ -219,6 +225,7 @@ impl Type {
             BaseType::Long => Type::Scalar(Scalar::I64),
             BaseType::ULong => Type::Scalar(Scalar::U64),
             BaseType::Float => Type::FLOAT,
+            BaseType::Half => Type::Scalar(Scalar::F16),
             BaseType::Double => Type::Scalar(Scalar::F64),
         }
     }
@@ -317,6 +324,7 @@ impl Scalar {
             Scalar::I32 => bits as u32 as i32 as i64,
             Scalar::U32 => bits as u32 as i64,
             Scalar::I64 | Scalar::U64 => bits as i64,
+            Scalar::F16 => super::half::to_f64(bits as u16) as i64,
             Scalar::F32 => f32::from_bits(bits as u32) as i64,
             Scalar::F64 => f64::from_bits(bits) as i64,
         }
@@ -324,6 +332,7 @@ impl Scalar {
 
     fn float_value(self, bits: u64) -> f64 {
         match self {
+            Scalar::F16 => super::half::to_f64(bits as u16),
             Scalar::F32 => f32::from_bits(bits as u32) as f64,
             Scalar::F64 => f64::from_bits(bits),
             Scalar::U64 => bits as f64,
@@ -339,6 +348,7 @@ impl Scalar {
             Scalar::Bool => match self {
                 Scalar::F32 => (f32::from_bits(bits as u32) != 0.0) as u64,
                 Scalar::F64 => (f64::from_bits(bits) != 0.0) as u64,
+                Scalar::F16 => (bits & 0x7fff != 0) as u64,
                 _ => (bits != 0) as u64,
             },
             Scalar::F32 => match self {
@@ -348,7 +358,13 @@ impl Scalar {
                 // Rounded once, from the integer itself (not through f64, which would round twice).
                 Scalar::U64 => (bits as f32).to_bits() as u64,
                 Scalar::I64 => (bits as i64 as f32).to_bits() as u64,
+                Scalar::F16 => (super::half::to_f64(bits as u16) as f32).to_bits() as u64,
                 s => (s.int_value(bits) as f32).to_bits() as u64,
+            },
+            // Rounded once from the value (an integer beyond f64's 53 bits is far past half's range).
+            Scalar::F16 => match self {
+                Scalar::F16 => bits & 0xffff,
+                s => super::half::from_f64(s.float_value(bits)) as u64,
             },
             Scalar::F64 => self.float_value(bits).to_bits(),
             Scalar::U64 if self.is_float() => {
@@ -369,6 +385,7 @@ impl Scalar {
                         saturate(f as f64, to)
                     }
                     Scalar::F64 => saturate(f64::from_bits(bits), to),
+                    Scalar::F16 => saturate(super::half::to_f64(bits as u16), to),
                     s => s.int_value(bits),
                 };
                 match to {

@@ -285,7 +285,7 @@ impl Resolver<'_> {
                 Some(p) => self.convert(v, p)?,
                 // Default argument promotions.
                 None => match v.ty.clone() {
-                    Type::Scalar(Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
+                    Type::Scalar(Scalar::F16 | Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
                     Type::Scalar(s) => self.convert(v, &Type::Scalar(s.promote()))?,
                     Type::Ptr { .. } => v,
                     t => return Err(self.error(a.span, format!("a `{t}` cannot be passed to `{}`", name.name))),

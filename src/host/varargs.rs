@@ -35,7 +35,7 @@ impl Resolver<'_> {
         for (i, a) in rest.iter().enumerate().rev() {
             let v = self.rvalue(a)?;
             let v = match v.ty.clone() {
-                Type::Scalar(Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
+                Type::Scalar(Scalar::F16 | Scalar::F32) => self.convert(v, &Type::Scalar(Scalar::F64))?,
                 Type::Scalar(s) => self.convert(v, &Type::Scalar(s.promote()))?,
                 Type::Ptr { .. } => v,
                 Type::Array(e, _) => Expr { ty: Type::ptr(*e, false), ..v },

@@ -73,6 +73,8 @@ pub enum Ty {
     U32,
     I64,
     U64,
+    /// A binary16 half: only loaded, stored and converted (its arithmetic is in `F32`).
+    F16,
     F32,
     F64,
     /// A 64-bit address.
@@ -99,6 +101,7 @@ impl Ty {
             Ty::U32 => Scalar::U32,
             Ty::I64 => Scalar::I64,
             Ty::U64 => Scalar::U64,
+            Ty::F16 => Scalar::F16,
             Ty::F32 => Scalar::F32,
             Ty::F64 => Scalar::F64,
             Ty::Ptr => return None,
@@ -114,7 +117,7 @@ impl Ty {
     pub fn size(self) -> u32 {
         match self {
             Ty::Bool | Ty::I8 | Ty::U8 => 1,
-            Ty::I16 | Ty::U16 => 2,
+            Ty::I16 | Ty::U16 | Ty::F16 => 2,
             Ty::I32 | Ty::U32 | Ty::F32 => 4,
             Ty::I64 | Ty::U64 | Ty::F64 | Ty::Ptr => 8,
         }
@@ -131,6 +134,7 @@ impl Ty {
             Ty::U32 => "u32",
             Ty::I64 => "i64",
             Ty::U64 => "u64",
+            Ty::F16 => "f16",
             Ty::F32 => "f32",
             Ty::F64 => "f64",
             Ty::Ptr => "ptr",
@@ -150,6 +154,7 @@ impl From<Scalar> for Ty {
             Scalar::U32 => Ty::U32,
             Scalar::I64 => Ty::I64,
             Scalar::U64 => Ty::U64,
+            Scalar::F16 => Ty::F16,
             Scalar::F32 => Ty::F32,
             Scalar::F64 => Ty::F64,
         }

@@ -28,6 +28,7 @@ pub fn c_name(t: Ty) -> &'static str {
         Ty::U32 => "unsigned int",
         Ty::I64 => "long long",
         Ty::U64 => "unsigned long long",
+        Ty::F16 => "__half",
         Ty::F32 => "float",
         Ty::F64 => "double",
         Ty::Ptr => "void *",

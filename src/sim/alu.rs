@@ -82,6 +82,19 @@ fn binary_on<const GPU: bool>(op: ArithOp, ty: Ty, a: u64, b: u64) -> Result<u64
                 _ => f32::NAN,
             })
         }
+        // A half's arithmetic is float's, rounded once more to half (front/half.rs says why that is exact).
+        Ty::F16 => {
+            let wide = |v: u64| crate::front::half::to_f64(v as u16) as f32;
+            let (x, y) = (wide(a), wide(b));
+            let r = match op {
+                ArithOp::Add => x + y,
+                ArithOp::Sub => x - y,
+                ArithOp::Mul => x * y,
+                ArithOp::Div => x / y,
+                _ => f32::NAN,
+            };
+            crate::front::half::from_f64(r as f64) as u64
+        }
         Ty::F64 => {
             let (x, y) = (f64::from_bits(a), f64::from_bits(b));
             (match op {
@@ -175,6 +188,7 @@ pub fn compare(op: CmpOp, ty: Ty, a: u64, b: u64) -> bool {
         Ty::U64 => cmp!(a, b),
         Ty::F32 => cmp!(f32::from_bits(a as u32), f32::from_bits(b as u32)),
         Ty::F64 => cmp!(f64::from_bits(a), f64::from_bits(b)),
+        Ty::F16 => cmp!(crate::front::half::to_f64(a as u16), crate::front::half::to_f64(b as u16)),
         Ty::Ptr => cmp!(a, b),
         _ => cmp!(a as u32, b as u32),
     }
@@ -197,6 +211,7 @@ fn unary_on<const GPU: bool>(op: UnOp, ty: Ty, a: u64) -> u64 {
         (UnOp::Not, _) => (a == 0) as u64,
         (UnOp::Neg, Ty::F32) => f32_out::<GPU>(-f32::from_bits(a as u32)),
         (UnOp::Neg, Ty::F64) => (-f64::from_bits(a)).to_bits(),
+        (UnOp::Neg, Ty::F16) => (a ^ 0x8000) & 0xffff,
         (UnOp::Neg, Ty::I64 | Ty::U64) => a.wrapping_neg(),
         (UnOp::BitNot, Ty::I64 | Ty::U64) => !a,
         (UnOp::Neg, _) => (a as u32).wrapping_neg() as u64,
@@ -417,6 +432,7 @@ pub fn display(ty: Ty, bits: u64) -> String {
         Ty::U16 => (bits as u16).to_string(),
         Ty::I64 => (bits as i64).to_string(),
         Ty::U64 => bits.to_string(),
+        Ty::F16 => format!("{:?}", crate::front::half::to_f64(bits as u16)),
         Ty::F32 => format!("{:?}", f32::from_bits(bits as u32)),
         Ty::F64 => format!("{:?}", f64::from_bits(bits)),
         Ty::Ptr => format!("{bits:#x}"),

@@ -143,6 +143,7 @@ pub fn write_element(w: &mut impl Write, ty: Ty, bits: u64) -> io::Result<()> {
         Ty::U32 => ints.format(bits as u32),
         Ty::I64 => ints.format(bits as i64),
         Ty::U64 | Ty::Ptr => ints.format(bits),
+        Ty::F16 => return write_float(w, crate::front::half::to_f64(bits as u16)),
         Ty::F32 => return write_float(w, f32::from_bits(bits as u32) as f64),
         Ty::F64 => return write_float(w, f64::from_bits(bits)),
     };

@@ -43,6 +43,7 @@ fn element_json(ty: Ty, bits: u64) -> Value {
         // Exact JSON integers, above 2^53 too (JavaScript readers round those).
         Ty::I64 => json!(bits as i64),
         Ty::U64 => json!(bits),
+        Ty::F16 => json!(crate::front::half::to_f64(bits as u16)),
         Ty::F32 => json!(f32::from_bits(bits as u32)),
         Ty::F64 => json!(f64::from_bits(bits)),
         Ty::Ptr => json!(bits),

@@ -561,6 +561,8 @@ fn typedef_name(name: &str) -> Option<BaseType> {
         "uint16_t" | "ushort" => BaseType::UShort,
         "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" | "clock_t" => BaseType::Long,
         "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" | "ulong" => BaseType::ULong,
+        // cuda_fp16.h's scalar (a struct there, a built-in float type here); its `half` is a typedef of it.
+        "__half" => BaseType::Half,
         _ => return None,
     })
 }
@@ -573,7 +575,7 @@ pub fn is_vector_type(name: &str) -> bool {
 /// Common type names warpdbg knows but does not model, with the reason given to the student.
 fn unsupported_type_name(name: &str) -> Option<&'static str> {
     Some(match name {
-        "half" | "__half" | "half2" | "__half2" | "__nv_bfloat16" | "nv_bfloat16" => "half-precision types",
+        "__nv_bfloat16" | "nv_bfloat16" | "__nv_bfloat162" | "nv_bfloat162" => "bfloat16 types",
         "curandStateMRG32k3a_t" | "curandStateMRG32k3a" | "curandStateSobol32_t" | "curandStateMtgp32_t" => {
             "cuRAND generators other than XORWOW and Philox"
         }

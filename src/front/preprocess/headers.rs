@@ -112,6 +112,14 @@ pub fn is_built_in(name: &str) -> bool {
     BUILT_IN.contains(&name)
 }
 
+/// The text of a header warpdbg writes itself in the kernel language, or None.
+pub fn built_in_text(name: &str) -> Option<&'static str> {
+    match name {
+        "cuda_fp16.h" | "cuda_fp16.hpp" => Some(crate::front::half::HEADER),
+        _ => None,
+    }
+}
+
 /// The path a quoted `#include "name"` in `includer` refers to: relative to the including file's folder.
 pub fn resolve(includer: &str, name: &str) -> PathBuf {
     let dir = Path::new(includer).parent().unwrap_or(Path::new(""));

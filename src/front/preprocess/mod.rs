@@ -440,6 +440,17 @@ impl Preprocessor<'_> {
                 return;
             }
         };
+        if let Some(text) = headers::built_in_text(&name) {
+            // A header warpdbg writes itself (`cuda_fp16.h`), read once however it is named.
+            let shown = format!("<{name}>");
+            if self.once.insert(shown.clone()) {
+                let id = sources.add(SourceFile::new(shown, text.to_string()));
+                sources.set_included_at(id, whole);
+                let lexed = lexer::lex(id, text, 0);
+                self.file(id, lexed, sources);
+            }
+            return;
+        }
         if !quoted && headers::is_built_in(&name) {
             return;
         }

@@ -145,7 +145,7 @@ impl Checker {
             let v = self.expr(a);
             // The default argument promotions of a variadic call.
             let v = match v.ty.scalar() {
-                Some(Scalar::F32) => Self::to_scalar(v, Scalar::F64),
+                Some(Scalar::F16 | Scalar::F32) => Self::to_scalar(v, Scalar::F64),
                 Some(s) if s.is_integer() => Self::to_scalar(v, s.promote()),
                 _ => v,
             };

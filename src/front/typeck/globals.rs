@@ -162,7 +162,7 @@ impl Checker {
         for v in exprs {
             match self.const_bits(&v) {
                 Some(bits) if elem.is_float() => {
-                    let x = if elem == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                    let x = f64::from_bits(elem.convert_bits(Scalar::F64, bits));
                     out.push(Value::Float(x));
                 }
                 Some(bits) => out.push(Value::Int(elem.int_value(bits))),
@@ -186,9 +186,8 @@ impl Checker {
         if s.is_integer() {
             return self.const_int(e).map(|v| Scalar::I64.convert_bits(s, v as u64));
         }
-        let float =
-            |bits: u64| if s == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
-        let back = |x: f64| if s == Scalar::F32 { (x as f32).to_bits() as u64 } else { x.to_bits() };
+        let float = |bits: u64| f64::from_bits(s.convert_bits(Scalar::F64, bits));
+        let back = |x: f64| Scalar::F64.convert_bits(s, x.to_bits());
         Some(match &e.kind {
             ExprKind::Const(bits) => *bits,
             ExprKind::Convert(inner) => inner.ty.scalar()?.convert_bits(s, self.const_bits(inner)?),

@@ -28,7 +28,7 @@ pub use occupancy::KernelResources;
 pub use timing::Clock;
 
 /// The scalars in declaration order (`Scalar as u64` indexes this).
-const SCALARS: [Scalar; 11] = Scalar::ALL;
+const SCALARS: [Scalar; 12] = Scalar::ALL;
 
 /// A scalar as a constant argument ([`SCALARS`]' index).
 pub(super) fn scalar_index(s: Scalar) -> u64 {

@@ -118,7 +118,7 @@ impl Value {
         match loaded {
             Value::Scalar(Scalar::Bool, bits) => serde_json::Value::Bool(bits & 1 != 0),
             Value::Scalar(s, bits) if s.is_float() => {
-                let v = if s == Scalar::F32 { f32::from_bits(bits as u32) as f64 } else { f64::from_bits(bits) };
+                let v = f64::from_bits(s.convert_bits(Scalar::F64, bits));
                 serde_json::Number::from_f64(v).map_or_else(|| serde_json::Value::String(format!("{v}")), Into::into)
             }
             Value::Scalar(s, bits) if s.is_signed() => Ty::from(s).int_value(bits).into(),
@@ -132,6 +132,7 @@ impl Value {
         match *self {
             Value::Scalar(Scalar::F32, bits) => Some(f32::from_bits(bits as u32) as f64),
             Value::Scalar(Scalar::F64, bits) => Some(f64::from_bits(bits)),
+            Value::Scalar(Scalar::F16, bits) => Some(crate::front::half::to_f64(bits as u16)),
             Value::Scalar(s, bits) if s.is_signed() => Some(Ty::from(s).int_value(bits) as f64),
             Value::Scalar(_, bits) => Some(bits as f64),
             _ => None,

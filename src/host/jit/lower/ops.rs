@@ -85,7 +85,7 @@ impl Lower<'_, '_> {
             };
             return self.normalize(r, s);
         }
-        if s.is_float() && matches!(op, Add | Sub | Mul | Div) {
+        if matches!(s, Scalar::F32 | Scalar::F64) && matches!(op, Add | Sub | Mul | Div) {
             let (fx, fy) = (self.as_float(x, s), self.as_float(y, s));
             let i = self.b.ins();
             let r = match op {
