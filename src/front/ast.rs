@@ -55,6 +55,9 @@ pub struct FnTypeSpec {
 pub enum FnKind {
     Global,
     Device,
+    /// A whole program's host function or member function returning a reference (`float &at(int i)`,
+    /// `Vec &operator+=(const Vec &o)`): only in `host_defs`, where the host interpreter returns an address.
+    HostRef,
 }
 
 #[derive(Clone, Debug, PartialEq)]

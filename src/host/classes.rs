@@ -169,24 +169,97 @@ impl Resolver<'_> {
         Some(Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(p)), ty, span)))
     }
 
-    /// `delete p` of a pointer to a class with a destructor: the destructor, then the memory freed.
+    /// `delete p` of a pointer to a class with a destructor: the destructors (the class's, then its bases'),
+    /// then the memory freed. Through a pointer to a class with virtual functions (`virtual ~Shape()`), the
+    /// destructors are those of the object's dynamic class, read from its hidden field.
     pub(super) fn delete_object(&mut self, p: Expr, span: Span) -> Option<Result<Expr, Reported>> {
-        let class = p.ty.pointee()?;
-        let dtor = self.method_of(class, &format!("~{}", class_of(class)?))?;
-        let (set, name) = match self.bind(p) {
-            Ok(b) => b,
-            Err(e) => return Some(Err(e)),
-        };
-        let call = match self.call_member(dtor, name.clone(), &[], span, span) {
-            Ok(c) => c,
-            Err(e) => return Some(Err(e)),
-        };
-        let free = match self.rvalue(&name) {
-            Ok(v) => Expr::new(ExprKind::Lib(Lib::Free, vec![v]), Type::Void, span),
-            Err(e) => return Some(Err(e)),
-        };
+        let class = p.ty.pointee()?.clone();
+        let Type::Struct(def) = &class else { return None };
+        let chain = self.dtor_chain(&class);
+        let mut derived: Vec<(u64, Vec<String>)> = vec![];
+        let vptr = field(def, "vptr#").map(|(off, _)| off);
+        if vptr.is_some() {
+            let mut classes: Vec<_> =
+                self.kernels.structs.values().filter(|d| derives_from(d, &def.name)).cloned().collect();
+            classes.sort_by(|a, b| a.name.cmp(&b.name));
+            classes.dedup_by(|a, b| a.name == b.name);
+            derived = classes.into_iter().map(|d| (tag(&d.name), self.dtor_chain(&Type::Struct(d)))).collect();
+            derived.retain(|(_, c)| *c != chain);
+        }
+        if chain.is_empty() && derived.is_empty() {
+            return None;
+        }
+        Some(self.delete_with(p, &chain, (vptr.unwrap_or(0), &derived), span))
+    }
+
+    /// `delete` of the object `p` points to: `chain`, or the chain of its dynamic class among `derived` (with
+    /// the offset of the hidden field that tells it), then `free`.
+    fn delete_with(
+        &mut self,
+        p: Expr,
+        chain: &[String],
+        (vptr, derived): (u32, &[(u64, Vec<String>)]),
+        span: Span,
+    ) -> Result<Expr, Reported> {
+        let (set, name) = self.bind(p)?;
+        let mut call = self.destroy_calls(chain, &name, span)?;
+        if !derived.is_empty() {
+            let addr = self.rvalue(&name)?;
+            let at = super::resolve::ptr_add(addr, i64::from(vptr), &Type::Scalar(Scalar::U64));
+            let dynamic = Expr::new(
+                ExprKind::Load { addr: Box::new(at), storage: Scalar::U64, what: None },
+                Type::Scalar(Scalar::U64),
+                span,
+            );
+            for (t, c) in derived {
+                let k = Expr::new(ExprKind::Const(*t), Type::Scalar(Scalar::U64), span);
+                let is = Expr::new(
+                    ExprKind::Cmp {
+                        op: CmpOp::Eq,
+                        op_ty: Scalar::U64,
+                        left: Box::new(dynamic.clone()),
+                        right: Box::new(k),
+                    },
+                    Type::BOOL,
+                    span,
+                );
+                let then = self.destroy_calls(c, &name, span)?;
+                call = Expr::new(
+                    ExprKind::Cond { cond: Box::new(is), then: Box::new(then), otherwise: Box::new(call) },
+                    Type::Void,
+                    span,
+                );
+            }
+        }
+        let free = Expr::new(ExprKind::Lib(Lib::Free, vec![self.rvalue(&name)?]), Type::Void, span);
         let both = Expr::new(ExprKind::Comma(Box::new(set), Box::new(call)), Type::Void, span);
-        Some(Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(free)), Type::Void, span)))
+        Ok(Expr::new(ExprKind::Comma(Box::new(both), Box::new(free)), Type::Void, span))
+    }
+
+    /// The calls of destructors `chain` in order on the object `this` points to (nothing: a void zero).
+    fn destroy_calls(&mut self, chain: &[String], this: &ast::Expr, span: Span) -> Result<Expr, Reported> {
+        let mut out = Expr::new(ExprKind::Const(0), Type::Void, span);
+        for d in chain {
+            let call = self.call_member(d.clone(), this.clone(), &[], span, span)?;
+            out = Expr::new(ExprKind::Comma(Box::new(out), Box::new(call)), Type::Void, span);
+        }
+        Ok(out)
+    }
+
+    /// The destructors an object of class `ty` runs: its class's, then its base's, up the chain.
+    fn dtor_chain(&self, ty: &Type) -> Vec<String> {
+        let mut dtors = vec![];
+        let mut class = ty.clone();
+        while let Some(name) = class_of(&class) {
+            let f = format!("{name}::~{name}");
+            if self.fns.contains_key(&f) {
+                dtors.push(f);
+            }
+            let Type::Struct(def) = &class else { break };
+            let Some(base) = base_of(def) else { break };
+            class = base;
+        }
+        dtors
     }
 
     /// A local object `name` of type `ty` was declared: its destructor (each element's, for an array of a
@@ -197,17 +270,7 @@ impl Resolver<'_> {
             t => (t, None),
         };
         // The class's destructor, then its base's, up the chain.
-        let mut dtors = vec![];
-        let mut class = elem.clone();
-        while let Some(name) = class_of(&class) {
-            let f = format!("{name}::~{name}");
-            if self.fns.contains_key(&f) {
-                dtors.push(f);
-            }
-            let Type::Struct(def) = &class else { break };
-            let Some(base) = base_of(def) else { break };
-            class = base;
-        }
+        let dtors = self.dtor_chain(elem);
         if dtors.is_empty() {
             return Ok(());
         }

@@ -52,6 +52,7 @@ impl Resolver<'_> {
                     },
                 },
             },
+            A::Index(a, i) if let Some(v) = self.class_index(a, i, span) => v,
             A::Index(..) | A::Member(..) | A::Unary(UnaryOp::Deref, _) => {
                 let (place, ty) = self.lvalue(e)?;
                 self.load(place, ty, span)

@@ -157,6 +157,10 @@ impl Resolver<'_> {
             let ident = ast::Ident { name: instance?, span: name.span };
             return self.call(&ident, args, span);
         }
+        if let Some(pick) = self.pick_overload(name, args, span) {
+            let ident = ast::Ident { name: pick?, span: name.span };
+            return self.call(&ident, args, span);
+        }
         if let Some(&f) = self.fns.get(&name.name) {
             let (ret, mut params) = self.sigs[f as usize].clone();
             // A variadic function: the arguments after its fixed parameters go in a block of their own.
@@ -216,7 +220,11 @@ impl Resolver<'_> {
                 self.frame.push((tmp, ret.size().max(1), format!("{}() result", name.name)));
                 vals.push(Expr::new(ExprKind::Slot(tmp), Type::ptr(ret.clone(), false), span));
             }
-            return Ok(Expr::new(ExprKind::Call(f, vals), ret, span));
+            let call = Expr::new(ExprKind::Call(f, vals), ret, span);
+            if self.ref_returns.contains(&name.name) {
+                return self.referenced(call, span);
+            }
+            return Ok(call);
         }
         if let Some(r) = self.algorithm(&name.name, args, span) {
             return r;

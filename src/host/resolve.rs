@@ -97,10 +97,20 @@ pub fn resolve(
         vla_sizes: HashMap::new(),
         variadic: HashSet::new(),
         dtors: vec![],
+        ref_returns: HashSet::new(),
+        ret_ref: false,
+        overloads: HashMap::new(),
+    };
+    // Overloads by parameter types: renamed apart, a call picks one.
+    let renamed = r.overloads_renamed(defs);
+    let (defs, overloads) = match &renamed {
+        Some((d, o)) => (&d[..], o.clone()),
+        None => (defs, HashMap::new()),
     };
     for f in defs {
         r.declare(f);
     }
+    r.declare_overloads(overloads);
     // A host function template's reference parameters make the locals passed there live in memory, as a
     // function's do.
     for (name, def) in &templates.0.defs {
@@ -175,6 +185,12 @@ pub(super) struct Resolver<'a> {
     pub(super) variadic: HashSet<String>,
     /// The destructor calls due where a scope ends, with the depth of the scope (see `classes.rs`).
     pub(super) dtors: Vec<(usize, Stmt)>,
+    /// The functions returning a reference (`float &at(int i)`): they return an address ([`super::refs`]).
+    pub(super) ref_returns: HashSet<String>,
+    /// Whether the function being resolved returns a reference.
+    pub(super) ret_ref: bool,
+    /// Each name defined more than once, with its definitions' names ([`super::overload`]).
+    pub(super) overloads: HashMap<String, Vec<String>>,
 }
 
 impl Resolver<'_> {
@@ -192,6 +208,10 @@ impl Resolver<'_> {
             .iter()
             .map(|p| if p.name.name == REST { Type::ptr(Type::Void, false) } else { self.param_type(p) })
             .collect();
+        if f.kind == ast::FnKind::HostRef {
+            ret = Type::ptr(ret, false);
+            self.ref_returns.insert(f.name.name.clone());
+        }
         if is_variadic(f) {
             self.variadic.insert(f.name.name.clone());
         }
@@ -358,6 +378,7 @@ impl Resolver<'_> {
         let index = self.fns.get(&f.name.name).copied().unwrap_or(0) as usize;
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
         self.ret = ret.clone();
+        self.ret_ref = f.kind == ast::FnKind::HostRef;
         let mut params = vec![];
         let mut copies = vec![];
         for (p, ty) in f.params.iter().zip(types) {
@@ -516,6 +537,9 @@ impl Resolver<'_> {
                 if let Some(c) = self.string_index(a, i, e.span) {
                     return self.lvalue(&c);
                 }
+                if let Some(v) = self.class_index(a, i, e.span) {
+                    return self.value_place(v?, e.span);
+                }
                 let p = self.rvalue(a)?;
                 if vector_elem(&p.ty).is_some() {
                     let i = self.rvalue(i)?;
@@ -555,13 +579,10 @@ impl Resolver<'_> {
                 Ok((Place::mem(ptr_add(*addr, off, &fty), None), fty))
             }
             // A struct a call returned (`make(1).y`): it lives in the caller's storage for it.
-            A::Call(..) | A::Binary { .. } | A::MethodCall { .. } => match self.rvalue(e)? {
-                v @ Expr { ty: Type::Struct(_), .. } => {
-                    let t = v.ty.clone();
-                    Ok((Place::mem(Expr { ty: Type::ptr(t.clone(), false), ..v }, None), t))
-                }
-                _ => Err(self.error(e.span, "this expression cannot be assigned to")),
-            },
+            A::Call(..) | A::Binary { .. } | A::MethodCall { .. } => {
+                let v = self.rvalue(e)?;
+                self.value_place(v, e.span)
+            }
             _ => Err(self.error(e.span, "this expression cannot be assigned to")),
         }
     }

@@ -70,6 +70,7 @@ impl Resolver<'_> {
             S::Continue => Stmt::Continue,
             S::Return(e) => {
                 let v = match e {
+                    Some(e) if self.ret_ref => Some(self.returned_reference(e)?),
                     Some(e) => {
                         let v = self.rvalue(e)?;
                         Some(self.convert(v, &self.ret.clone())?)

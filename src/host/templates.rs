@@ -74,11 +74,17 @@ impl Resolver<'_> {
             let ty = match (named, &a.ty, &b.ty) {
                 (Some(Ok(t)), _, _) => t,
                 (None, Type::Scalar(x), Type::Scalar(y)) => Type::Scalar(Scalar::common(*x, *y)),
+                // Two pointers of one type (`*max(first, last)`): the later address.
+                (None, Type::Ptr { elem: x, .. }, Type::Ptr { elem: y, .. }) if x == y => a.ty.clone(),
                 _ => {
                     return Err(self.unsupported(span, format_args!("`{}` of these types in host code yet", name.name)));
                 }
             };
-            let Type::Scalar(op_ty) = ty else { return Err(Reported) };
+            let op_ty = match ty {
+                Type::Scalar(s) => s,
+                Type::Ptr { .. } => Scalar::U64,
+                _ => return Err(Reported),
+            };
             let (a, b) = (self.convert(a, &ty)?, self.convert(b, &ty)?);
             let (sa, sb) = (self.new_slot(), self.new_slot());
             let keep = |slot, v| {

@@ -213,6 +213,6 @@ impl Parser<'_> {
 fn fn_item(kind: FnKind) -> ItemKind {
     match kind {
         FnKind::Global => ItemKind::Kernel,
-        FnKind::Device => ItemKind::Function,
+        FnKind::Device | FnKind::HostRef => ItemKind::Function,
     }
 }

@@ -184,7 +184,8 @@ impl Parser<'_> {
         let body_end = self.prev_span();
         let func = Function { kind: FnKind::Device, ret, name, params, body, span, body_end };
         if let Some(body) = host_body {
-            self.host_method(class, Function { body, ..func.clone() }, q.is_static, &inits);
+            let kind = if ret_ref { FnKind::HostRef } else { FnKind::Device };
+            self.host_method(class, Function { body, kind, ..func.clone() }, q.is_static, &inits);
         }
         let ctor = is_ctor.then_some(inits);
         Ok(Method {

@@ -472,8 +472,18 @@ impl<'t> Parser<'t> {
             let decl = self.fn_pointer_decl(ret, start)?;
             return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
+        // `float &at(int i)`: a host function returning a reference.
+        let ret_ref = self.program && kind.is_none() && self.eat(Punct::Amp);
         let name = self.ident("a function name")?;
         let name = self.operator_name(name)?;
+        if ret_ref && self.is(Punct::LParen) {
+            let defs = self.host_defs.len();
+            let r = self.host_function(ret, name, start);
+            if let Some(f) = self.host_defs.get_mut(defs) {
+                f.kind = FnKind::HostRef;
+            }
+            return r;
+        }
         if !self.is(Punct::LParen) {
             // A variable: `__constant__ float coef[9] = {...};`, `extern __shared__ int s[];`, `const int N = 8;`.
             let name_at = self.pos - 1;
