@@ -228,6 +228,13 @@ impl Interp<'_> {
                 self.stream(to, item, &v, e)?;
                 0
             }
+            Lib::Extract(_)
+            | Lib::ExtractWord
+            | Lib::GetLine
+            | Lib::StreamAsk(_)
+            | Lib::MemStream
+            | Lib::StreamStr
+            | Lib::Cin => self.istream(lib, &v, e)?,
             Lib::Math(f) => {
                 let s = e.ty.scalar().unwrap_or(Scalar::F64);
                 alu::host_math(f, Ty::from(s), v[0], v[1])

@@ -267,6 +267,11 @@ impl Resolver<'_> {
         {
             return chain;
         }
+        if op == BinaryOp::Shr
+            && let Some(chain) = self.stream_extract(a, b, span)
+        {
+            return chain;
+        }
         let (x, y) = (self.rvalue(a)?, self.rvalue(b)?);
         if matches!((&x.ty, &y.ty), (Type::Struct(_), _) | (_, Type::Struct(_))) {
             return self.overloaded_binary(op, x, y, span).unwrap_or(Err(Reported));

@@ -11,12 +11,32 @@ struct OpenFile {
     pos: usize,
     write: bool,
     eof: bool,
+    /// A string stream's buffer (`std::istringstream`, ...): never written to disk.
+    memory: bool,
+    /// A C++ input stream's get position and its state bits ([`STREAM_EOF`], [`STREAM_FAIL`]); C's calls
+    /// use `pos` and `eof`.
+    get: usize,
+    state: u8,
+}
+
+/// A C++ stream's `eofbit`.
+pub const STREAM_EOF: u8 = 1;
+/// A C++ stream's `failbit`.
+pub const STREAM_FAIL: u8 = 2;
+
+/// What a C++ input stream reads: its bytes, its get position and its state bits.
+pub struct StreamView<'a> {
+    pub data: &'a [u8],
+    pub get: &'a mut usize,
+    pub state: &'a mut u8,
 }
 
 /// The program's open files; handle `FIRST + i` is slot `i` (1 and 2 are `stdout` and `stderr`).
 #[derive(Debug, Default)]
 pub struct Files {
     open: Vec<Option<OpenFile>>,
+    /// `std::cin`'s handle, once made: a string stream over warpdbg's standard input.
+    pub stdin: Option<u64>,
 }
 
 const FIRST: u64 = 0x100;
@@ -36,9 +56,28 @@ impl Files {
             _ => return 0,
         };
         let pos = if append { data.len() } else { 0 };
-        let file = OpenFile { path: path.to_string(), data, pos, write: !read || mode.contains('+'), eof: false };
+        let write = !read || mode.contains('+');
+        let file = OpenFile { path: path.to_string(), data, pos, write, eof: false, memory: false, get: 0, state: 0 };
         self.open.push(Some(file));
         FIRST + self.open.len() as u64 - 1
+    }
+
+    /// A string stream over `data` (written from its start when `write`): a handle.
+    pub fn open_memory(&mut self, data: Vec<u8>, write: bool) -> u64 {
+        let file = OpenFile { path: String::new(), data, pos: 0, write, eof: false, memory: true, get: 0, state: 0 };
+        self.open.push(Some(file));
+        FIRST + self.open.len() as u64 - 1
+    }
+
+    /// What a C++ input stream on `handle` reads (None: not open).
+    pub fn stream(&mut self, handle: u64) -> Option<StreamView<'_>> {
+        let f = self.get(handle)?;
+        Some(StreamView { data: &f.data, get: &mut f.get, state: &mut f.state })
+    }
+
+    /// A string stream's contents (`ss.str()`); empty for a handle not open.
+    pub fn contents(&mut self, handle: u64) -> Vec<u8> {
+        self.get(handle).map(|f| f.data.clone()).unwrap_or_default()
     }
 
     fn get(&mut self, handle: u64) -> Option<&mut OpenFile> {
@@ -56,7 +95,7 @@ impl Files {
         let Some(i) = handle.checked_sub(FIRST).map(|i| i as usize) else { return -1 };
         match self.open.get_mut(i).and_then(Option::take) {
             Some(f) => {
-                if f.write {
+                if f.write && !f.memory {
                     write_file(&f.path, &f.data);
                 }
                 0

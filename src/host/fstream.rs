@@ -1,8 +1,9 @@
-//! `std::ofstream`: an output file stream, kept as a handle of C's files ([`super::files`]): the constructor
-//! that opens, `open`, `<<` (the items `std::cout` takes, [`super::stream`]), `is_open` and `close`. Course code
-//! writes its results for gnuplot this way. Files left open are closed when the program ends.
+//! `std::ofstream` (and `std::ifstream`, `std::fstream`, the string streams): a stream kept as a handle of C's
+//! files ([`super::files`]): the constructor that opens, `open`, `<<` (the items `std::cout` takes,
+//! [`super::stream`]), `is_open` and `close`; reading is [`super::istream`]'s. Course code writes its results
+//! for gnuplot this way. Files left open are closed when the program ends.
 
-use super::cuda::names::is_ofstream;
+use super::cuda::names::stream_kind;
 use super::methods::{ctor_args, expr};
 use super::resolve::Resolver;
 use super::tree::*;
@@ -20,10 +21,25 @@ fn call(f: &str, args: Vec<ast::Expr>, span: Span) -> ast::Expr {
     expr(A::Call(ast::Ident { name: f.into(), span }, args), span)
 }
 
-/// `obj.handle = fopen(path, "w")`, or `"a"` when the mode names `app` (`std::ios::out | std::ios::app`).
-fn open(obj: &ast::Expr, path: &ast::Expr, mode: Option<&ast::Expr>, span: Span) -> ast::Expr {
+/// `obj.handle = fopen(path, "w")`, or `"a"` when the mode names `app` (`std::ios::out | std::ios::app`); an
+/// `ifstream` (and an `fstream` whose mode does not name `out` or `app`) reads: `"r"`.
+fn open(obj: &ast::Expr, kind: &str, path: &ast::Expr, mode: Option<&ast::Expr>, span: Span) -> ast::Expr {
     let append = mode.is_some_and(|m| names(m, "app"));
-    let how = expr(A::Str(if append { "a" } else { "w" }.into()), span);
+    let out = mode.is_some_and(|m| names(m, "out"));
+    let read = kind == "ifstream" || (kind == "fstream" && !append && !out);
+    let how = expr(
+        A::Str(
+            if read {
+                "r"
+            } else if append {
+                "a"
+            } else {
+                "w"
+            }
+            .into(),
+        ),
+        span,
+    );
     expr(
         A::Assign {
             op: None,
@@ -54,17 +70,18 @@ impl Resolver<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
-        if !is_ofstream(ty) {
-            return None;
+        let kind = stream_kind(ty)?;
+        if let Some(e) = self.istream_method(obj, m, args, span) {
+            return Some(e);
         }
         let e = match (m.name.as_str(), args) {
-            ("open", [path, rest @ ..]) if rest.len() <= 1 => open(obj, path, rest.first(), span),
+            ("open", [path, rest @ ..]) if rest.len() <= 1 => open(obj, kind, path, rest.first(), span),
             ("close", []) => call("fclose", vec![handle(obj)], span),
             ("is_open", []) => {
                 let zero = expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span);
                 expr(A::Binary { op: BinaryOp::Ne, left: Box::new(handle(obj)), right: Box::new(zero) }, span)
             }
-            _ => return Some(Err(self.unsupported(m.span, format_args!("`ofstream::{}` here yet", m.name)))),
+            _ => return Some(Err(self.unsupported(m.span, format_args!("`{kind}::{}` here yet", m.name)))),
         };
         Some(self.rvalue(&e))
     }
@@ -78,20 +95,28 @@ impl Resolver<'_> {
         init: Option<&ast::Expr>,
         out: &mut Vec<Stmt>,
     ) -> Option<Result<(), Reported>> {
-        if !is_ofstream(ty) {
-            return None;
-        }
+        let kind = stream_kind(ty)?;
+        let obj = expr(A::Name(name.name.clone()), name.span);
+        let span = init.map_or(name.span, |e| e.span);
+        let string_stream = kind.ends_with("stringstream");
         if init.is_none() {
-            return Some(Ok(()));
+            // A file stream declared plainly is closed; a string stream has an empty buffer.
+            if !string_stream {
+                return Some(Ok(()));
+            }
+            return Some(self.string_stream_open(&obj, kind, None, span).map(|h| out.push(Stmt::Expr(h))));
         }
         let Some(args) = ctor_args(init) else {
-            return Some(Err(self.unsupported(name.span, "copying an `ofstream` yet")));
+            return Some(Err(self.unsupported(name.span, format_args!("copying an `{kind}` yet"))));
         };
         let Some((path, rest)) = args.split_first().filter(|(_, rest)| rest.len() <= 1) else {
-            return Some(Err(self.unsupported(name.span, "this `ofstream` constructor yet")));
+            return Some(Err(self.unsupported(name.span, format_args!("this `{kind}` constructor yet"))));
         };
-        let span = init.map_or(name.span, |e| e.span);
-        let e = open(&expr(A::Name(name.name.clone()), name.span), path, rest.first(), span);
-        Some(self.rvalue(&e).map(|h| out.push(Stmt::Expr(h))))
+        let e = if string_stream {
+            self.string_stream_open(&obj, kind, Some(path), span)
+        } else {
+            self.rvalue(&open(&obj, kind, path, rest.first(), span))
+        };
+        Some(e.map(|h| out.push(Stmt::Expr(h))))
     }
 }

@@ -133,6 +133,9 @@ impl Resolver<'_> {
         if let Some(call) = self.string_call(name, args, span) {
             return call;
         }
+        if let Some(call) = self.istream_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.random_call(name, args, span) {
             return call;
         }

@@ -16,6 +16,7 @@ mod fnptr;
 pub mod fstream;
 mod globals;
 pub mod interp;
+mod istream;
 #[cfg(feature = "native")]
 mod jit;
 pub mod libc;

@@ -464,6 +464,9 @@ impl Resolver<'_> {
 
     /// A condition, as `bool`.
     pub(super) fn cond(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
+        if let Some(ok) = self.stream_truth(e) {
+            return ok;
+        }
         let v = self.rvalue(e)?;
         self.truth(v)
     }

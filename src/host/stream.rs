@@ -21,11 +21,13 @@ pub struct StreamState {
     precision: u32,
     float: char,
     width: u32,
+    /// `std::boolalpha`: `bool`s print as `true` and `false`.
+    alpha: bool,
 }
 
 impl Default for StreamState {
     fn default() -> Self {
-        StreamState { precision: 6, float: 'g', width: 0 }
+        StreamState { precision: 6, float: 'g', width: 0, alpha: false }
     }
 }
 
@@ -52,13 +54,24 @@ impl StreamState {
                 };
                 return None;
             }
+            StreamItem::BoolAlpha | StreamItem::NoBoolAlpha => {
+                self.alpha = item == StreamItem::BoolAlpha;
+                return None;
+            }
+            StreamItem::Bool if self.alpha => {
+                super::libc::string(&format!("%{width}"), if bits & 1 != 0 { b"true" } else { b"false" })
+            }
             StreamItem::Endl => "\n".to_string(),
             StreamItem::Flush => return None,
             StreamItem::Float => {
                 let spec = format!("%{width}.{}", self.precision);
                 super::libc::number(&spec, self.float, bits, Ty::F64)
             }
-            StreamItem::Int(s) => super::libc::number(&format!("%{width}"), 'd', bits, Ty::from(s)),
+            // An unsigned type prints its value (`4000000000`, not `-294967296`).
+            StreamItem::Int(s) => {
+                let conv = if s.is_signed() { 'd' } else { 'u' };
+                super::libc::number(&format!("%{width}"), conv, bits, Ty::from(s))
+            }
             StreamItem::Bool => super::libc::number(&format!("%{width}"), 'd', bits & 1, Ty::I32),
             StreamItem::Char => super::libc::number(&format!("%{width}"), 'c', bits, Ty::I32),
             StreamItem::Pointer => super::libc::number(&format!("%{width}"), 'p', bits, Ty::Ptr),
@@ -131,7 +144,9 @@ impl Resolver<'_> {
                 "fixed" => Some(StreamItem::Fixed),
                 "scientific" => Some(StreamItem::Scientific),
                 "defaultfloat" => Some(StreamItem::DefaultFloat),
-                "left" | "right" | "dec" | "boolalpha" | "noboolalpha" => {
+                "boolalpha" => Some(StreamItem::BoolAlpha),
+                "noboolalpha" => Some(StreamItem::NoBoolAlpha),
+                "left" | "right" | "dec" => {
                     return Err(self.unsupported(span, format_args!("the stream manipulator `{n}` yet")));
                 }
                 _ => None,

@@ -257,6 +257,21 @@ pub enum Lib {
     Accumulate(Scalar, Scalar),
     /// One item of `std::cout << ...`, `std::cerr << ...` or `file << ...`.
     Stream(StreamTo, StreamItem),
+    /// `f >> x` on the input stream at the first argument into a scalar of this type: its new value (the
+    /// second argument, the old one, where nothing was read) ([`super::istream`]).
+    Extract(Scalar),
+    /// `f >> s` into a `std::string`: fresh characters, or the old ones (the second argument).
+    ExtractWord,
+    /// `std::getline(f, s, delim)`: fresh characters, or the old ones (the second argument).
+    GetLine,
+    /// A stream's state (`good()`, ...), or `clear()`.
+    StreamAsk(StreamAsk),
+    /// A string stream over the C string at the first argument (written when the second is not 0).
+    MemStream,
+    /// A string stream's contents, `ss.str()`: fresh characters.
+    StreamStr,
+    /// `std::cin`'s handle.
+    Cin,
     /// The CUDA runtime and the clocks ([`super::cuda`]).
     Cuda(Api),
     /// `va_arg`'s read of the variadic argument at the address, stored as the scalar ([`super::varargs`]).
@@ -413,6 +428,20 @@ pub enum StreamItem {
     Scientific,
     /// `std::defaultfloat`.
     DefaultFloat,
+    /// `std::boolalpha`, `std::noboolalpha`.
+    BoolAlpha,
+    NoBoolAlpha,
+}
+
+/// What a stream's state is asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StreamAsk {
+    Good,
+    Eof,
+    Fail,
+    /// `!fail()`: what `while (f >> x)` tests.
+    Ok,
+    Clear,
 }
 
 /// Where a stream writes.

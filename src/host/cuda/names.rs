@@ -287,7 +287,9 @@ pub fn named_type(name: &str) -> Option<Type> {
         "timespec" => Type::Struct(timespec()),
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
-        "ofstream" => Type::Struct(ofstream_type()),
+        "ofstream" | "ifstream" | "fstream" | "istringstream" | "ostringstream" | "stringstream" => {
+            Type::Struct(stream_type(name)?)
+        }
         n if thread_type(n).is_some() => Type::Struct(thread_type(n)?),
         _ => return None,
     })
@@ -339,14 +341,23 @@ pub(in crate::host) fn known_constant(name: &str) -> Option<(u64, Type)> {
     }
 }
 
-/// `struct ofstream { FILE *handle; }`: what a declared `std::ofstream` is in host memory.
-pub fn ofstream_type() -> Arc<StructDef> {
-    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
-    DEF.get_or_init(|| {
-        let file = Type::ptr(Type::Scalar(Scalar::U8), false);
-        Arc::new(StructDef::new("ofstream", vec![("handle".into(), file)], 8))
-    })
-    .clone()
+/// The C++ streams a variable may be: file streams over C's files, string streams over a buffer of their own.
+pub const STREAM_KINDS: [&str; 6] =
+    ["ofstream", "ifstream", "fstream", "istringstream", "ostringstream", "stringstream"];
+
+/// `struct ofstream { FILE *handle; }` (and the other [`STREAM_KINDS`], each a struct of its own name): what a
+/// declared stream is in host memory.
+pub fn stream_type(kind: &str) -> Option<Arc<StructDef>> {
+    static DEFS: [OnceLock<Arc<StructDef>>; 6] = [const { OnceLock::new() }; 6];
+    let i = STREAM_KINDS.iter().position(|k| *k == kind)?;
+    Some(
+        DEFS[i]
+            .get_or_init(|| {
+                let file = Type::ptr(Type::Scalar(Scalar::U8), false);
+                Arc::new(StructDef::new(STREAM_KINDS[i], vec![("handle".into(), file)], 8))
+            })
+            .clone(),
+    )
 }
 
 /// `std::thread`, `std::mutex`, `std::condition_variable`, `std::lock_guard<>`, `std::unique_lock<>` as
@@ -377,9 +388,16 @@ pub fn is_thread_type(ty: &Type, name: &str) -> bool {
     matches!((ty, thread_type(name)), (Type::Struct(d), Some(t)) if Arc::ptr_eq(d, &t))
 }
 
-/// Whether `ty` is `std::ofstream`.
+/// Which of the [`STREAM_KINDS`] `ty` is (None: not a stream).
+pub fn stream_kind(ty: &Type) -> Option<&'static str> {
+    let Type::Struct(d) = ty else { return None };
+    STREAM_KINDS.into_iter().find(|k| stream_type(k).is_some_and(|s| Arc::ptr_eq(d, &s)))
+}
+
+/// Whether `ty` is one of the C++ streams (`std::ofstream`, `std::ifstream`, the string streams): each holds
+/// a file handle and takes `<<`.
 pub fn is_ofstream(ty: &Type) -> bool {
-    matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &ofstream_type()))
+    stream_kind(ty).is_some()
 }
 
 /// `struct timeval { long tv_sec; long tv_usec; }`.

@@ -1,0 +1,97 @@
+//! C++ input streams and string streams in host code (issue 33): `std::ifstream` read with `>>` and
+//! `std::getline`, `std::istringstream`, `std::ostringstream`, `std::cin`, a stream as a condition, and
+//! `std::boolalpha`. Each test runs `warpdbg run` in a folder of its own and asserts its exact standard output.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// `warpdbg run NAME.cu` on `src` in a fresh folder, with `input` as its standard input: (stdout, status).
+fn run(name: &str, src: &str, input: &str) -> (String, i32) {
+    let dir = std::env::temp_dir().join(format!("warpdbg-streams-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.cu"));
+    std::fs::write(&file, src).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .arg("run")
+        .arg(&file)
+        .current_dir(&dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("warpdbg runs");
+    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
+    let out = child.wait_with_output().expect("warpdbg ends");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(out.status.code().is_some(), "{}", String::from_utf8_lossy(&out.stderr));
+    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
+}
+
+fn program(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+}
+
+#[test]
+fn a_file_written_with_ofstream_reads_back_with_ifstream_getline_and_string_streams() {
+    let src = std::fs::read_to_string(program("host_ifstream.cu")).expect("program");
+    let expected = std::fs::read_to_string(program("expected/host_ifstream.stdout")).expect("expected");
+    let (out, status) = run("host_ifstream", &src, "");
+    assert_eq!(out, expected);
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn extraction_follows_libstdcxx_at_the_end_and_on_bad_input() {
+    let src = r#"
+#include <iostream>
+#include <sstream>
+#include <string>
+__global__ void k() {}
+int main() {
+    std::istringstream in("  -7 4000000000 2.5e1 x\nlast");
+    int a = 1; unsigned u = 1; float f = 1; char c = 'q'; std::string s = "keep";
+    in >> a >> u >> f >> c;
+    std::cout << a << " " << u << " " << f << " " << c << " " << in.good() << std::endl;
+    std::getline(in, s);
+    std::cout << "[" << s << "] ";
+    std::getline(in, s);
+    std::cout << "[" << s << "] " << in.eof() << in.fail() << std::endl;
+    std::getline(in, s);
+    std::cout << "[" << s << "] " << in.eof() << in.fail() << std::endl;
+    std::istringstream big("99999999999 -5");
+    int b = 3; unsigned v = 0;
+    big >> b;
+    std::cout << b << " " << big.fail() << std::endl;
+    big.clear();
+    big >> v;
+    std::cout << v << " " << (big ? "ok" : "failed") << std::endl;
+    std::stringstream ss;
+    ss << 3 << " " << 4.5;
+    double d = 0; int i = 0;
+    ss >> i >> d;
+    std::cout << ss.str() << " -> " << i + d << std::endl;
+    int n = 5;
+    std::cin >> n;
+    bool read = n > 9;
+    std::cout << "cin " << n << " " << (std::cin ? "ok" : "eof") << std::boolalpha << " " << read << " " << ss.good()
+              << std::noboolalpha << " " << true << std::endl;
+    k<<<1, 1>>>();
+    cudaDeviceSynchronize();
+    return 0;
+}
+"#;
+    let (out, status) = run("extract", src, "");
+    assert_eq!(
+        out,
+        "-7 4000000000 25 x 1\n[] [last] 10\n[last] 11\n2147483647 1\n4294967291 ok\n3 4.5 -> 7.5\ncin 5 eof false false 1\n"
+    );
+    assert_eq!(status, 0);
+}
+
+#[test]
+fn reading_a_struct_from_a_stream_is_named_at_its_line() {
+    let src = "#include <sstream>\nstruct P { int x; };\n__global__ void k() {}\nint main() {\n    std::istringstream in(\"1\");\n    P p;\n    in >> p;\n    return 0;\n}\n";
+    let (_, status) = run("struct_read", src, "");
+    assert_eq!(status, 2);
+}
