@@ -107,7 +107,7 @@ int main() {
 fn bfloat16_is_named_at_its_line() {
     let src =
         "#include <cuda_bf16.h>\n__global__ void k(__nv_bfloat16 *x) { }\nint main() { k<<<1, 1>>>(0); return 0; }\n";
-    let e = warpdbg::program::compile("bf", src.as_bytes(), &Default::default()).err().expect("refused");
+    let Err(e) = warpdbg::program::compile("bf", src.as_bytes(), &Default::default()) else { panic!("refused") };
     let text = format!("{:?}", e.diags);
     assert!(text.contains("bfloat16 types"), "{text}");
 }

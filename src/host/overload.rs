@@ -12,9 +12,12 @@ use crate::front::source::Span;
 use crate::front::types::Type;
 use std::collections::HashMap;
 
+/// Functions with overloads renamed apart, and per overloaded name its definitions' names.
+pub(super) type Renamed = (Vec<ast::Function>, HashMap<String, Vec<String>>);
+
 /// `defs` with the second and later definitions of each name renamed, and for each overloaded name its
 /// definitions' names (`add#1`, `add#2`, ...); None when no name is defined twice.
-pub(super) fn renamed(defs: &[ast::Function]) -> Option<(Vec<ast::Function>, HashMap<String, Vec<String>>)> {
+pub(super) fn renamed(defs: &[ast::Function]) -> Option<Renamed> {
     let mut count: HashMap<&str, usize> = HashMap::new();
     defs.iter().for_each(|f| *count.entry(f.name.name.as_str()).or_default() += 1);
     if count.values().all(|&n| n < 2) {
@@ -64,10 +67,7 @@ fn fit(arg: &Type, param: &Type) -> Option<u32> {
 
 impl Resolver<'_> {
     /// [`renamed`], as a method so the resolver names no path into this file (no import circle).
-    pub(super) fn overloads_renamed(
-        &self,
-        defs: &[ast::Function],
-    ) -> Option<(Vec<ast::Function>, HashMap<String, Vec<String>>)> {
+    pub(super) fn overloads_renamed(&self, defs: &[ast::Function]) -> Option<Renamed> {
         renamed(defs)
     }
 
