@@ -43,6 +43,7 @@ mod hazards;
 mod issue;
 mod livelock;
 mod outcome;
+mod par_state;
 mod parallel;
 mod records;
 mod spin;
@@ -115,7 +116,7 @@ pub struct Machine {
     /// Reused buffer for one instruction's shared-memory accesses (no allocation per step).
     shared_scratch: Vec<(u32, u32)>,
     /// Set in the machines that run a range of blocks of a whole run on several cores (`parallel`).
-    par: Option<Box<parallel::ParState>>,
+    par: Option<Box<par_state::ParState>>,
     /// The last [`Machine::run`] ran the blocks on several cores.
     ran_parallel: bool,
     /// Global memory is the launch's own (`GlobalMemory::from_launch`), so a refused parallel run can make

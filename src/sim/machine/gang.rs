@@ -19,7 +19,7 @@
 //! inside a stretch. Values that every lane of the
 //! block shares are computed once (`exec::Uniform`).
 
-use super::parallel::{ParState, Quiet, WarpStop};
+use super::par_state::{ParState, Quiet, WarpStop};
 use super::warp_run::{after_decoded, after_general, run_parts};
 use super::{Machine, QUIET_REFUSED, spin};
 use crate::ir::{Instr, Kernel, Pc};

@@ -5,7 +5,7 @@
 //! group); anything else (a divergent branch, a barrier, an exit, another ITS back edge or a `_sync`
 //! intrinsic) goes through the machine's general [`Machine::apply`]. Every count an issue makes is the same as
 //! in [`Machine::execute_issue`] and `apply`: `tests/trace_identity.rs` pins the reports.
-use super::parallel::{UninitSeen, WarpStop, keep_uninit_reads};
+use super::par_state::{UninitSeen, WarpStop, keep_uninit_reads};
 use super::{BlockState, Machine, QUIET_REFUSED};
 use crate::sim::shared_global::SharedGlobal;
 
