@@ -35,6 +35,7 @@ mod string;
 mod templates;
 mod threads;
 pub mod tree;
+mod values;
 mod varargs;
 mod vector;
 mod view;
