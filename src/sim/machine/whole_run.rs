@@ -150,7 +150,7 @@ impl Machine {
 
 impl WholeRun {
     /// Ends the run (its view of memory and its workers dropped), keeping what puts memory back.
-    fn undo_after(self: Box<Self>) -> Undo {
+    fn undo_after(self) -> Undo {
         self.undo
     }
 }
