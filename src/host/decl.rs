@@ -38,12 +38,15 @@ impl Resolver<'_> {
 
     pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         'declarator: for dc in &d.declarators {
+            // `auto t0 = std::chrono::steady_clock::now();`, `auto n = v.size();`: the initialiser, built once
+            // for its type, and then converted and stored below.
+            let mut built = None;
             let mut ty = match &dc.init {
-                // `auto t0 = std::chrono::steady_clock::now();`, `auto n = v.size();`: the initialiser's type
-                // (its tree is built again below, where it is converted and stored; building has no effects).
                 Some(init) if d.ty.named.as_deref() == Some("auto") && dc.dims.is_empty() && !dc.open_size => {
-                    let t = self.rvalue(init)?.ty;
-                    (0..dc.pointers).fold(t, |t, _| Type::ptr(t, false))
+                    let v = self.rvalue(init)?;
+                    let t = (0..dc.pointers).fold(v.ty.clone(), |t, _| Type::ptr(t, false));
+                    built = Some(v);
+                    t
                 }
                 _ => self.ty(&d.ty, dc.pointers)?,
             };
@@ -96,7 +99,7 @@ impl Resolver<'_> {
                 let slot = self.new_slot();
                 let init = match &dc.init {
                     Some(e) => {
-                        let mut v = self.rvalue(e)?;
+                        let mut v = self.built_or_rvalue(&mut built, e)?;
                         self.name_allocation(&mut v, &name);
                         self.convert(v, &ty)?
                     }
@@ -155,7 +158,7 @@ impl Resolver<'_> {
                     self.init_in_memory(addr, &ty, init, out)?
                 }
                 (Type::Struct(def), _) if def.name != "dim3" => {
-                    let v = self.rvalue(init)?;
+                    let v = self.built_or_rvalue(&mut built, init)?;
                     out.push(Stmt::Expr(self.copy_struct(addr, v, &ty, span)?));
                 }
                 (Type::Struct(_), A::InitList(items)) => {
@@ -185,7 +188,7 @@ impl Resolver<'_> {
                 }
                 (Type::Array(..), A::InitList(_) | A::Str(_)) => self.init_in_memory(addr, &ty, init, out)?,
                 (_, _) if storage(&ty).is_some() => {
-                    let v = self.rvalue(init)?;
+                    let v = self.built_or_rvalue(&mut built, init)?;
                     let v = self.convert(v, &ty)?;
                     let s = storage(&ty).ok_or(Reported)?;
                     let set = ExprKind::assign(Place::mem(addr, Some(name)), s, v);
@@ -195,6 +198,14 @@ impl Resolver<'_> {
             }
         }
         Ok(())
+    }
+
+    /// The initialiser `auto` already built, else `e` built now.
+    fn built_or_rvalue(&mut self, built: &mut Option<Expr>, e: &ast::Expr) -> Result<Expr, Reported> {
+        match built.take() {
+            Some(v) => Ok(v),
+            None => self.rvalue(e),
+        }
     }
 
     /// `p = (int *)malloc(n)`, `p = new float[n]`: the allocation takes the name of the pointer it is stored
