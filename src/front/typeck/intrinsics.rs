@@ -3,8 +3,8 @@
 
 use crate::front::tast::{AtomicOp, BarrierReduce, Intrinsic, MathFn, ShflKind, VoteKind};
 
-/// The core intrinsics' names, for "did you mean" hints.
-pub(super) const INTRINSIC_NAMES: [&str; 62] = [
+/// The core intrinsics' names, for "did you mean" hints (`<cmath>`'s are `front::cmath::names`).
+pub(super) const INTRINSIC_NAMES: [&str; 41] = [
     "__syncthreads",
     "__syncthreads_count",
     "__syncthreads_and",
@@ -35,28 +35,7 @@ pub(super) const INTRINSIC_NAMES: [&str; 62] = [
     "min",
     "max",
     "abs",
-    "fminf",
-    "fmaxf",
-    "fabsf",
-    "fabs",
-    "sqrtf",
-    "sqrt",
     "rsqrtf",
-    "floorf",
-    "floor",
-    "ceilf",
-    "ceil",
-    "truncf",
-    "roundf",
-    "expf",
-    "exp2f",
-    "logf",
-    "log2f",
-    "sinf",
-    "cosf",
-    "tanf",
-    "powf",
-    "fmodf",
     "__fdividef",
     "fmaf",
     "fma",
