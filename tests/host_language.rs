@@ -50,6 +50,41 @@ fn structs_returned_by_value_and_range_loops_over_vectors() {
     assert_eq!(r.status, 0);
 }
 
+/// `for (auto k : {2, 3})`: a braced list is a hidden array of the loop's scope, of the loop variable's type
+/// (with `auto`, the first item's); `break` leaves the whole loop.
+#[test]
+fn range_loops_over_braced_lists() {
+    let r = run(
+        "b.cu",
+        r#"#include <cstdio>
+enum Mode { A = 3, B = 5 };
+__global__ void scale(int *x, int k) { x[threadIdx.x] *= k; }
+int main() {
+    int *d;
+    int h[4] = {1, 2, 3, 4};
+    cudaMalloc(&d, sizeof(h));
+    for (auto k : {2, 3}) {
+        cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+        scale<<<1, 4>>>(d, k);
+        int r[4];
+        cudaMemcpy(r, d, sizeof(r), cudaMemcpyDeviceToHost);
+        printf("k=%d: %d %d %d %d\n", k, r[0], r[1], r[2], r[3]);
+    }
+    for (Mode m : {A, B}) printf("mode %d\n", (int)m);
+    for (float f : {0.5f, 1.5f, 0.25f}) {
+        if (f > 1.0f) break;
+        printf("f %.2f\n", f);
+    }
+    for (const char *s : {"x", "yz"}) printf("%s\n", s);
+    cudaFree(d);
+    return 0;
+}
+"#,
+    );
+    assert_eq!(r.stdout, "k=2: 2 4 6 8\nk=3: 3 6 9 12\nmode 3\nmode 5\nf 0.50\nx\nyz\n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+}
+
 #[test]
 fn a_range_loop_over_a_pointer_is_an_error_at_its_range() {
     let compiled = program::compile(

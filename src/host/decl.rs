@@ -231,7 +231,13 @@ impl Resolver<'_> {
     /// from a brace list, an array from a brace list (nested ones for arrays of arrays and of structs,
     /// `int a[3][3] = {{1, 2, 3}, {4, 5, 6}, ...}`, or a flat one filling the scalars in order, as C's brace
     /// elision does), a `char` array from a string.
-    fn init_in_memory(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Result<(), Reported> {
+    pub(super) fn init_in_memory(
+        &mut self,
+        addr: Expr,
+        ty: &Type,
+        init: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Reported> {
         let span = init.span;
         match (ty, &init.kind) {
             (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {

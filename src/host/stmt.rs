@@ -90,9 +90,28 @@ impl Resolver<'_> {
             S::Switch { cond, body } => self.switch(cond, body)?,
             S::ForRange { ty, pointers, reference, name, range, body } => {
                 self.scopes.push(HashMap::new());
-                let r = self.range_for(ty, *pointers, *reference, name, range, body).map(|s| self.with_scope_end(s));
+                // `for (auto m : {A, B})`: the braced list is a hidden array of the loop's scope.
+                let mut pre = vec![];
+                let braced = match &range.kind {
+                    ast::ExprKind::InitList(items) if !items.is_empty() => {
+                        Some(self.braced_range(ty, *pointers, items, range, &mut pre))
+                    }
+                    _ => None,
+                };
+                let r = match &braced {
+                    Some(Err(_)) => Err(Reported),
+                    Some(Ok(hidden)) => self.range_for(ty, *pointers, *reference, name, hidden, body),
+                    None => self.range_for(ty, *pointers, *reference, name, range, body),
+                };
+                let r = r.map(|s| self.with_scope_end(s));
                 self.scopes.pop();
-                r?
+                let r = r?;
+                if pre.is_empty() {
+                    r
+                } else {
+                    pre.push(r);
+                    Stmt::Block(pre)
+                }
             }
             S::Case(_) | S::Default => {
                 return Err(self.unsupported(s.span, "`case` labels outside a switch's braces"));
@@ -212,6 +231,40 @@ impl Resolver<'_> {
         self.scopes.pop();
         stmts.push(r?);
         Ok(Stmt::For { init, cond: Some(cond), step: Some(step), body: Box::new(Stmt::Block(stmts)) })
+    }
+
+    /// The braced list of `for (T x : {a, b, c})` stored in a hidden array of the current scope (its
+    /// elements of the loop variable's type; with `auto`, of the first item's), and a name for that array.
+    fn braced_range(
+        &mut self,
+        ts: &TypeSpec,
+        pointers: u8,
+        items: &[ast::Expr],
+        list: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<ast::Expr, Reported> {
+        let span = list.span;
+        let elem = if ts.named.as_deref() == Some("auto") {
+            match self.rvalue(&items[0])?.ty {
+                Type::Array(e, _) => Type::ptr(*e, false),
+                t => t,
+            }
+        } else {
+            self.ty(ts, pointers)?
+        };
+        if storage(&elem).is_none() {
+            return Err(self.unsupported(span, "a braced list of this type in a `for (x : range)` loop yet"));
+        }
+        let ty = Type::Array(Box::new(elem), items.len() as u32);
+        let slot = self.new_slot();
+        // (A name no program can spell, so the body cannot reach the array.)
+        let hidden = format!("for-range@{}", span.start);
+        self.frame.push((slot, ty.size().max(1), hidden.clone()));
+        out.push(Stmt::Zero(slot, ty.size()));
+        let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
+        self.init_in_memory(addr, &ty, list, out)?;
+        self.scopes.last_mut().ok_or(Reported)?.insert(hidden.clone(), Var::Mem(slot, ty));
+        Ok(ast::Expr { kind: ast::ExprKind::Name(hidden), span })
     }
 
     /// `switch (cond) { case 1: ... }`: labels at the top level of the braces.
