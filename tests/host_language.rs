@@ -186,10 +186,10 @@ fn host_cxx_not_read_yet_is_named_not_a_syntax_error() {
                   \x20   auto t0 = time_point_cast<milliseconds>(high_resolution_clock::now());\n\
                   \x20   return 0;\n}\nint after() { return 1; }\n";
     assert_eq!(only_error(chrono), "not supported by warpdbg: `std::chrono` in host code yet");
-    let stream =
-        "#include <fstream>\nint main() {\n    std::ifstream in;\n    int v;\n    in >> v;\n    return 0;\n}\n";
+    let library =
+        "#include <cublas_v2.h>\nint main() {\n    cublasHandle_t h;\n    cublasCreate(&h);\n    return 0;\n}\n";
     // (Its uses are errors too: the variable has no type.)
-    assert_eq!(errors(stream)[0], "not supported by warpdbg: the type `ifstream` in host code yet");
+    assert_eq!(errors(library)[0], "not supported by warpdbg: the type `cublasHandle_t` in host code yet");
     // Device code has no variadic functions (host code does: see below).
     let variadic = "// @grid 1\n// @block 1\n// @arg a int[1] = 0\n__device__ int first(int n, ...) { return n; }\n\
                     __global__ void k(int *a) { a[0] = first(1, 2); }\n";
