@@ -250,7 +250,8 @@ impl Parser<'_> {
             self.pos = at;
             return Ok(None);
         }
-        let range = self.expr()?;
+        // (`for (auto k : {2, 3})`: a braced list.)
+        let range = if self.is(Punct::LBrace) { self.init_list()? } else { self.expr()? };
         self.expect(Punct::RParen)?;
         let body = Box::new(self.statement()?);
         Ok(Some(StmtKind::ForRange { ty, pointers, reference, name, range, body }))
