@@ -5,13 +5,7 @@
 
 #[path = "common/program.rs"]
 mod program_run;
-use program_run::{Run, run};
-
-fn program_file(name: &str) -> Run {
-    let path = format!("{}/tests/programs/{name}.cu", env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(&path).expect("test program");
-    run(&format!("{name}.cu"), &src)
-}
+use program_run::{program_file, run};
 
 #[test]
 fn reference_returns_are_assignable_places() {

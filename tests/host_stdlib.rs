@@ -2,35 +2,14 @@
 //! warpdbg's standard input, `std::copy`, vectors of pointers, and comparisons of `std::string` temporaries.
 //! Each test runs `warpdbg run` and asserts its exact standard output.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+#[path = "common/in_folder.rs"]
+mod in_folder;
+use in_folder::program;
+use std::process::Command;
 
-/// `warpdbg run NAME.cu` on `src` with `input` as its standard input: (stdout, status).
+/// `warpdbg run NAME.cu` on `src` in a fresh folder, with `input` as its standard input: (stdout, status).
 fn run(name: &str, src: &str, input: &str) -> (String, i32) {
-    let dir = std::env::temp_dir().join(format!("warpdbg-stdlib-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.cu"));
-    std::fs::write(&file, src).expect("write");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
-        .arg("run")
-        .arg(&file)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("warpdbg runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
-    let out = child.wait_with_output().expect("warpdbg ends");
-    let _ = std::fs::remove_dir_all(&dir);
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.code().is_some(), "{}", String::from_utf8_lossy(&out.stderr));
-    (stdout, out.status.code().unwrap_or(-1))
-}
-
-fn program(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+    in_folder::run("stdlib", name, src, input)
 }
 
 #[test]

@@ -2,34 +2,13 @@
 //! `std::getline`, `std::istringstream`, `std::ostringstream`, `std::cin`, a stream as a condition, and
 //! `std::boolalpha`. Each test runs `warpdbg run` in a folder of its own and asserts its exact standard output.
 
-use std::io::Write;
-use std::path::PathBuf;
-use std::process::{Command, Stdio};
+#[path = "common/in_folder.rs"]
+mod in_folder;
+use in_folder::program;
 
 /// `warpdbg run NAME.cu` on `src` in a fresh folder, with `input` as its standard input: (stdout, status).
 fn run(name: &str, src: &str, input: &str) -> (String, i32) {
-    let dir = std::env::temp_dir().join(format!("warpdbg-streams-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.cu"));
-    std::fs::write(&file, src).expect("write");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
-        .arg("run")
-        .arg(&file)
-        .current_dir(&dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("warpdbg runs");
-    child.stdin.take().expect("stdin").write_all(input.as_bytes()).expect("input");
-    let out = child.wait_with_output().expect("warpdbg ends");
-    let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.code().is_some(), "{}", String::from_utf8_lossy(&out.stderr));
-    (String::from_utf8_lossy(&out.stdout).into_owned(), out.status.code().unwrap_or(-1))
-}
-
-fn program(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs").join(name)
+    in_folder::run("streams", name, src, input)
 }
 
 #[test]

@@ -18,3 +18,11 @@ pub fn run(name: &str, src: &str) -> Run {
     let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
     Run { stdout: String::from_utf8_lossy(&out).into(), stderr: String::from_utf8_lossy(&err).into(), status: r.status }
 }
+
+/// Runs the test program `tests/programs/NAME.cu` (not every test file runs one of those).
+#[allow(dead_code)]
+pub fn program_file(name: &str) -> Run {
+    let path = format!("{}/tests/programs/{name}.cu", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).expect("test program");
+    run(&format!("{name}.cu"), &src)
+}
