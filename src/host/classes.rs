@@ -212,17 +212,7 @@ impl Resolver<'_> {
                 span,
             );
             for (t, c) in derived {
-                let k = Expr::new(ExprKind::Const(*t), Type::Scalar(Scalar::U64), span);
-                let is = Expr::new(
-                    ExprKind::Cmp {
-                        op: CmpOp::Eq,
-                        op_ty: Scalar::U64,
-                        left: Box::new(dynamic.clone()),
-                        right: Box::new(k),
-                    },
-                    Type::BOOL,
-                    span,
-                );
+                let is = type_is(&dynamic, *t, span);
                 let then = self.destroy_calls(c, &name, span)?;
                 call = Expr::new(
                     ExprKind::Cond { cond: Box::new(is), then: Box::new(then), otherwise: Box::new(call) },
@@ -454,17 +444,7 @@ impl Resolver<'_> {
                 Ok(c) => c,
                 Err(e) => return Some(Err(e)),
             };
-            let k = Expr::new(ExprKind::Const(*t), Type::Scalar(Scalar::U64), span);
-            let is = Expr::new(
-                ExprKind::Cmp {
-                    op: CmpOp::Eq,
-                    op_ty: Scalar::U64,
-                    left: Box::new(dynamic.clone()),
-                    right: Box::new(k),
-                },
-                Type::BOOL,
-                span,
-            );
+            let is = type_is(&dynamic, *t, span);
             let ty = call.ty.clone();
             call = Expr::new(
                 ExprKind::Cond { cond: Box::new(is), then: Box::new(this_call), otherwise: Box::new(call) },
@@ -474,4 +454,14 @@ impl Resolver<'_> {
         }
         Some(Ok(call))
     }
+}
+
+/// `dynamic == tag`: an object's dynamic type tag (loaded as `dynamic`) is class `tag`'s.
+fn type_is(dynamic: &Expr, tag: u64, span: Span) -> Expr {
+    let k = Expr::new(ExprKind::Const(tag), Type::Scalar(Scalar::U64), span);
+    Expr::new(
+        ExprKind::Cmp { op: CmpOp::Eq, op_ty: Scalar::U64, left: Box::new(dynamic.clone()), right: Box::new(k) },
+        Type::BOOL,
+        span,
+    )
 }
