@@ -112,11 +112,7 @@ impl Resolver<'_> {
         span: Span,
     ) -> Option<Result<String, Reported>> {
         let names = self.overloads.get(&name.name)?.clone();
-        // The arguments' types, found without keeping what resolving them records.
-        let (diags, dtors) = (self.diags.len(), self.dtors.len());
-        let types: Vec<Type> = args.iter().map(|a| self.rvalue(a).map_or(Type::Error, |v| v.ty)).collect();
-        self.diags.truncate(diags);
-        self.dtors.truncate(dtors);
+        let types: Vec<Type> = args.iter().map(|a| self.probe_type(a).unwrap_or(Type::Error)).collect();
         let mut best: Option<(u32, &String)> = None;
         for n in &names {
             let Some(&f) = self.fns.get(n) else { continue };

@@ -48,12 +48,7 @@ impl Resolver<'_> {
         if !self.fns.keys().any(|f| f.ends_with("::operator[]")) {
             return None;
         }
-        // The object's type, found without keeping what resolving it records.
-        let (diags, dtors) = (self.diags.len(), self.dtors.len());
-        let ty = self.rvalue(obj).map(|v| v.ty);
-        self.diags.truncate(diags);
-        self.dtors.truncate(dtors);
-        let Ok(ty) = ty else { return None };
+        let Ok(ty) = self.probe_type(obj) else { return None };
         let Type::Struct(_) = ty else { return None };
         self.method_of(&ty, "operator[]")?;
         let op = ast::Ident { name: "operator[]".into(), span: obj.span };

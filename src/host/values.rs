@@ -10,6 +10,16 @@ use crate::front::tast::{ArithOp, CmpOp, UnOp};
 use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
+    /// The type `e` has, found without keeping the diagnostics and scope-end destructors resolving it records
+    /// (for choosing how to read a call, before it is resolved for real).
+    pub(super) fn probe_type(&mut self, e: &ast::Expr) -> Result<Type, Reported> {
+        let (diags, dtors) = (self.diags.len(), self.dtors.len());
+        let ty = self.rvalue(e).map(|v| v.ty);
+        self.diags.truncate(diags);
+        self.dtors.truncate(dtors);
+        ty
+    }
+
     /// A condition, as `bool`.
     pub(super) fn cond(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
         if let Some(ok) = self.stream_truth(e) {
