@@ -40,13 +40,10 @@ pub(super) fn replay_command(path: &Path, speed: f64, ui: &UiArgs) -> Exit {
 
 /// `export --playground OUT [FILE ...]`: the live debugger as one web page.
 pub(super) fn playground_command(out: &Path, files: &[PathBuf], wasm: Option<&Path>, ui: &UiArgs) -> Exit {
-    let theme = match ui_theme(ui) {
-        Ok(t) => t.unwrap_or_else(Theme::default_dark),
-        Err(code) => return code,
-    };
+    let theme = Theme::text(ui.theme.as_deref().unwrap_or("dark"));
     let page = crate::web::export::read_wasm(wasm)
-        .and_then(|w| Ok((w, crate::web::export::read_files(files)?)))
-        .and_then(|(w, f)| crate::web::export::playground(&w, &f, &theme));
+        .and_then(|w| Ok((w, crate::web::export::read_files(files)?, theme?)))
+        .and_then(|(w, f, theme)| crate::web::export::playground(&w, &f, &theme));
     let page = match page {
         Ok(p) => p,
         Err(e) => {

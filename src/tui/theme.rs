@@ -64,14 +64,24 @@ pub const BUILTIN: [(&str, &str); 4] = [
 impl Theme {
     /// A built-in theme by name, or a RON file by path.
     pub fn load(name_or_path: &str) -> Result<Theme, String> {
-        let text = match BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
-            Some((_, t)) => t.to_string(),
+        Theme::parse(&Theme::text(name_or_path)?, name_or_path)
+    }
+
+    /// A theme's RON text: a built-in one's by name, else the file at the path (the playground page carries
+    /// it, so the page's debugger opens in the theme it was exported with).
+    pub fn text(name_or_path: &str) -> Result<String, String> {
+        match BUILTIN.iter().find(|(n, _)| *n == name_or_path) {
+            Some((_, t)) => Ok(t.to_string()),
             None => std::fs::read_to_string(name_or_path).map_err(|e| {
                 let names: Vec<_> = BUILTIN.iter().map(|(n, _)| *n).collect();
                 format!("no theme `{name_or_path}` ({e}); built-in themes: {}", names.join(", "))
-            })?,
-        };
-        ron::from_str(&text).map_err(|e| format!("theme {name_or_path}: {e}"))
+            }),
+        }
+    }
+
+    /// A theme from its RON text; `label` names it in the error.
+    pub fn parse(text: &str, label: &str) -> Result<Theme, String> {
+        ron::from_str(text).map_err(|e| format!("theme {label}: {e}"))
     }
 
     pub fn default_dark() -> Theme {

@@ -6,10 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use base64::Engine;
-use ratatui::style::Color;
-
 use crate::tui::theme::Theme;
+use base64::Engine;
 
 const TEMPLATE: &str = include_str!("playground.html");
 
@@ -52,8 +50,10 @@ pub fn default_wasm() -> Option<PathBuf> {
 }
 
 /// The page: `wasm` is the module `bash .ci/page` builds; `files` are (name, text) pairs, a name ending in
-/// `.wdbg` a recording; the theme gives the page its colours. Errors say what is wrong with the module.
-pub fn playground(wasm: &[u8], files: &[(String, String)], theme: &Theme) -> Result<String, String> {
+/// `.wdbg` a recording; `theme_text` (a theme file's RON) gives the debugger and the page their colours.
+/// Errors say what is wrong with the module or the theme.
+pub fn playground(wasm: &[u8], files: &[(String, String)], theme_text: &str) -> Result<String, String> {
+    let theme = Theme::parse(theme_text, "of the page")?;
     if !wasm.starts_with(b"\0asm") || !wasm.windows(7).any(|w| w == b"wd_open") {
         return Err("not the playground's WebAssembly module (build it with `bash .ci/page`)".into());
     }
@@ -68,20 +68,20 @@ pub fn playground(wasm: &[u8], files: &[(String, String)], theme: &Theme) -> Res
             recording: recording.then(|| text.clone()),
         });
     }
-    list.extend(BUNDLED.iter().map(|(n, s)| PageFile {
+    // A file given by name shadows the bundled one of that name: the list shows each name once.
+    let given: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    list.extend(BUNDLED.iter().filter(|(n, _)| !given.contains(n)).map(|(n, s)| PageFile {
         name: n.to_string(),
         source: Some(s.to_string()),
         recording: None,
     }));
     // In a <script> element only `</` could end it early.
     let json = serde_json::to_string(&list).map_err(|e| e.to_string())?.replace("</", "<\\/");
-    let css = |c: Color, fallback: &str| match c {
-        Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
-        _ => fallback.to_string(),
-    };
+    // The theme's text, for the module; its colours, for the first paint before the module starts.
+    let theme_json = serde_json::to_string(theme_text).map_err(|e| e.to_string())?.replace("</", "<\\/");
     Ok(TEMPLATE
-        .replace("__BG__", &css(theme.background.0, "#2e3440"))
-        .replace("__FG__", &css(theme.foreground.0, "#d8dee9"))
+        .replace("__THEME_VARS__", &super::style::theme_vars(&theme))
+        .replace("__THEME__", &theme_json)
         .replace("__FILES__", &json)
         .replace("__WASM__", &b64))
 }

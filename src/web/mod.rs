@@ -10,6 +10,7 @@ mod files;
 #[cfg(all(target_arch = "wasm32", feature = "page"))]
 mod page;
 pub mod playground;
+pub mod style;
 pub mod text;
 
 pub use files::Files;

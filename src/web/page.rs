@@ -133,3 +133,19 @@ pub extern "C" fn wd_text(cols: u32, rows: u32) -> usize {
 pub extern "C" fn wd_steps() -> f64 {
     PAGE.with(|p| p.borrow().steps() as f64)
 }
+
+/// Sets the theme from a theme file's RON text. Returns 0, or the length of the error in the output buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_set_theme(ptr: *mut u8, len: usize) -> usize {
+    let text = take(ptr, len);
+    match PAGE.with(|p| p.borrow_mut().set_theme(&text)) {
+        Ok(()) => 0,
+        Err(e) => out(e).max(1),
+    }
+}
+
+/// The page's colours for the theme on screen (CSS custom properties); their length in the output buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_theme() -> usize {
+    out(PAGE.with(|p| p.borrow().theme_vars()))
+}

@@ -150,6 +150,10 @@ impl Playground {
     fn after_input(&mut self) -> KeyResult {
         let Shown::Debugger(app) = &mut self.shown else { return KeyResult::Idle };
         update::tick(app);
+        // `t` chose another theme: files opened next keep it.
+        if app.theme != self.theme {
+            self.theme = app.theme.clone();
+        }
         scroll::keep_cursor_visible(app);
         app.outbox.clear();
         if app.quit {
@@ -194,6 +198,24 @@ impl Playground {
             }
             Shown::Output(text) => text.clone(),
             Shown::Nothing => String::new(),
+        }
+    }
+
+    /// The theme the page opens files in (a theme file's RON text, as `warpdbg export --playground --theme`
+    /// carries it); the debugger on screen takes it at once.
+    pub fn set_theme(&mut self, ron_text: &str) -> Result<(), String> {
+        self.theme = Theme::parse(ron_text, "of the page")?;
+        if let Shown::Debugger(app) = &mut self.shown {
+            app.theme = self.theme.clone();
+        }
+        Ok(())
+    }
+
+    /// The page's colours for the theme on screen (CSS custom properties: [`super::style::theme_vars`]).
+    pub fn theme_vars(&self) -> String {
+        match &self.shown {
+            Shown::Debugger(app) => super::style::theme_vars(&app.theme),
+            _ => super::style::theme_vars(&self.theme),
         }
     }
 

@@ -7,7 +7,8 @@ use std::fmt::Write;
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color, Modifier, Style};
 
-fn css_color(c: Color) -> Option<String> {
+/// A colour as CSS: `#rrggbb`, a palette variable for indexed colours, `None` for the default.
+pub fn css_color(c: Color) -> Option<String> {
     Some(match c {
         Color::Reset => return None,
         Color::Rgb(r, g, b) => format!("#{r:02x}{g:02x}{b:02x}"),
