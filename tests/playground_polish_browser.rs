@@ -13,25 +13,13 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use base64::Engine;
-use browser::Browser;
+use browser::{Browser, page_wasm};
 use serde_json::{Value, json};
 use session_support::*;
 use warpdbg::tui::theme::Theme;
 use warpdbg::web::style::theme_vars;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
-/// The module `bash .ci/page` builds; None (skipped) when it is missing, except under CI.
-fn page_wasm() -> Option<PathBuf> {
-    let p = repo("target/wasm32-unknown-unknown/web/warpdbg.wasm");
-    if p.is_file() {
-        return Some(p);
-    }
-    let msg = format!("{} is missing: run `bash .ci/page` first", p.display());
-    assert!(std::env::var_os("CI").is_none(), "{msg}; CI is set, so this test must not be skipped");
-    eprintln!("SKIPPED: {msg}");
-    None
-}
 
 /// `warpdbg export --playground` of `files` in `theme` into `dir`; the page's path.
 fn export(dir: &Path, wasm: &Path, theme: &str, files: &[&str]) -> PathBuf {

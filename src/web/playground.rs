@@ -32,6 +32,9 @@ pub struct Playground {
     files: Files,
     theme: Theme,
     clock: Option<Clock>,
+    /// The screen's size at the last frame drawn: a file opened next is scrolled for it, as `warpdbg view`
+    /// at that size is.
+    size: Option<(u16, u16)>,
 }
 
 impl Default for Playground {
@@ -42,6 +45,7 @@ impl Default for Playground {
             files: Files::new(),
             theme: Theme::default_dark(),
             clock: None,
+            size: None,
         }
     }
 }
@@ -114,6 +118,9 @@ impl Playground {
         if let Some(c) = self.clock {
             app.clock = c;
         }
+        if let Some(size) = self.size {
+            app.size = size;
+        }
         scroll::keep_cursor_visible(&mut app);
         self.shown = Shown::Debugger(Box::new(app));
     }
@@ -173,6 +180,7 @@ impl Playground {
 
     /// The screen at `cols` x `rows` as HTML rows of styled spans (a program's output as plain text).
     pub fn html(&mut self, cols: u16, rows: u16) -> String {
+        self.size = Some((cols, rows));
         match &mut self.shown {
             Shown::Debugger(app) => {
                 app.size = (cols, rows);
@@ -190,6 +198,7 @@ impl Playground {
 
     /// The same screen as plain text (what `warpdbg view` prints at that size).
     pub fn text(&mut self, cols: u16, rows: u16) -> String {
+        self.size = Some((cols, rows));
         match &mut self.shown {
             Shown::Debugger(app) => {
                 app.size = (cols, rows);

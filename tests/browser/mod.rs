@@ -4,7 +4,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, channel};
 use std::time::{Duration, Instant};
@@ -25,6 +25,19 @@ pub fn available() -> bool {
     }
     eprintln!("SKIPPED: {msg}");
     false
+}
+
+/// The playground's WebAssembly, which `bash .ci/page` builds; None (the test skips) when it is missing,
+/// except under CI.
+pub fn page_wasm() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/wasm32-unknown-unknown/web/warpdbg.wasm");
+    if p.is_file() {
+        return Some(p);
+    }
+    let msg = format!("{} is missing: run `bash .ci/page` first", p.display());
+    assert!(std::env::var_os("CI").is_none(), "{msg}; CI is set, so this test must not be skipped");
+    eprintln!("SKIPPED: {msg}");
+    None
 }
 
 /// Headless Chromium driven over its DevTools pipe; killed on drop.
