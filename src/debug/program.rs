@@ -486,7 +486,7 @@ impl ProgramDebug {
         }
     }
 
-    fn replay(&mut self, target: &Target, mode: Mode, cached: bool) -> replay::Stop {
+    fn replay(&mut self, target: &Target, mode: Mode, cached: bool) -> replay::Reached {
         let options = RunOptions { mode, ..self.options.clone() };
         let cache = cached.then_some(&self.cache);
         replay::run(&self.program, &options, target, cache, self.host.progress.as_mut())

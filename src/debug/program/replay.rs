@@ -81,7 +81,7 @@ fn machine_bytes(m: &Machine) -> u64 {
 }
 
 /// Where a run stopped.
-pub struct Stop {
+pub struct Reached {
     /// Every launch made, in order; when the target was reached it is the last (with no outcome).
     pub launches: Vec<LaunchInfo>,
     /// The target launch's machine at step 0 and the host variables in scope there, when it was reached.
@@ -176,7 +176,7 @@ pub fn run(
     target: &Target,
     cache: Option<&Cache>,
     progress: Option<&mut Progress>,
-) -> Stop {
+) -> Reached {
     let unit = &program.unit;
     let source = unit.sources.get(unit.file);
     let output = std::cell::RefCell::new(Vec::new());
@@ -218,10 +218,10 @@ pub fn run(
     let mut output = output.into_inner();
     if let Some(n) = state.output_at {
         output.truncate(n);
-        return Stop { launches: state.launches, at: state.at, ended: None, output, report: String::new() };
+        return Reached { launches: state.launches, at: state.at, ended: None, output, report: String::new() };
     }
     if let HostEnd::Error(e) = &end.end {
         report.push_str(&format!("warpdbg: error: {e}\n"));
     }
-    Stop { launches: state.launches, at: None, ended: Some(end), output, report }
+    Reached { launches: state.launches, at: None, ended: Some(end), output, report }
 }
