@@ -151,6 +151,22 @@ fn the_page_is_finished_at_any_zoom_and_in_any_theme() {
     assert_eq!(computed(&mut b, "#gutter", "backgroundColor"), theme_rgb(next, "--panel"));
     assert_eq!(screen_background(&mut b), theme_rgb(next, "--bg"));
 
+    // A whole program (debugged in the page's worker) opens in the theme chosen.
+    b.eval(
+        "(() => { const s = document.getElementById('files'); \
+         s.value = [...s.options].find(o => o.textContent === 'programs/vector_add.cu').value; \
+         s.dispatchEvent(new Event('change')); })()",
+    );
+    b.wait_until("window.warpdbgProgramScreen !== undefined", "the program's first screen");
+    assert_eq!(screen_background(&mut b), theme_rgb(next, "--bg"), "the program's screen");
+    assert_eq!(computed(&mut b, "body", "backgroundColor"), theme_rgb(next, "--bg"));
+    b.eval(
+        "(() => { const s = document.getElementById('files'); \
+         s.value = [...s.options].find(o => o.textContent === 'deadlock.cu').value; \
+         s.dispatchEvent(new Event('change')); })()",
+    );
+    b.eval("document.getElementById('screen').focus()");
+
     // Back to the dark theme (the default), where the underscores were lost; then both zooms.
     for _ in 0..2 {
         b.press("t", u32::from(b'T'));

@@ -13,7 +13,11 @@
 //! Going back to an earlier launch (stepping back past a launch's start, a mode switch, the other model for
 //! compare) starts the host again from `main` in a fresh runner and runs the launches before the wanted one
 //! at full speed: host execution is deterministic, so it arrives at the same state. `docs/program-debug.md`
-//! describes the choice. Where threads are not available (wasm) opening a program says so.
+//! describes the choice.
+//!
+//! Where threads are not available (the playground page on wasm32-unknown-unknown) the same engine runs the host
+//! code on the caller's thread instead ([`HostRun::Replay`], `replay.rs`): each move runs it again from `main`
+//! and stops it at the wanted launch, with the launches before it taken from a cache of their ends.
 
 use std::io::Write;
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -28,6 +32,8 @@ use crate::program::hints::HostAlloc;
 use crate::program::status::Statuses;
 use crate::program::{CompiledProgram, RunOptions};
 use crate::sim::{Config, Fault, Machine, Outcome};
+
+pub mod replay;
 
 /// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
 const HOST_STACK: usize = 256 << 20;
@@ -126,6 +132,52 @@ impl ProgramEnd {
     }
 }
 
+/// Launch `index` as the launches list shows it, before it has run.
+fn launch_info(
+    index: usize,
+    req: &LaunchRequest,
+    m: &Machine,
+    alloc_lines: &std::collections::HashMap<u64, u32>,
+) -> LaunchInfo {
+    LaunchInfo {
+        index,
+        kernel: req.kernel.clone(),
+        grid: m.launch.grid,
+        block: m.launch.block,
+        shared: req.shared,
+        host_line: req.line,
+        parent: req.parent,
+        outcome: None,
+        args: req.args.clone(),
+        alloc_lines: alloc_lines.iter().map(|(a, l)| (*a, *l)).collect(),
+    }
+}
+
+/// How the host code runs between launches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostRun {
+    /// On a thread of its own that waits at each launch: nothing is repeated going forwards (the terminal).
+    Thread,
+    /// On the caller's thread, run again from `main` up to each launch, the launches before it from a cache
+    /// of their ends (`replay.rs`): for targets without threads (the playground page).
+    Replay,
+}
+
+impl Default for HostRun {
+    /// Threads where the target has them.
+    fn default() -> Self {
+        if cfg!(target_arch = "wasm32") { HostRun::Replay } else { HostRun::Thread }
+    }
+}
+
+/// How a [`ProgramDebug`] runs the host code, and whom it tells how far a run has got.
+#[derive(Default)]
+pub struct HostOptions {
+    pub run: HostRun,
+    /// Called at each launch a replayed run reaches (the page's progress line).
+    pub progress: Option<replay::Progress>,
+}
+
 /// What the host thread tells the debugger.
 enum FromHost {
     /// The host is at a launch: its machine at step 0, the launch, the host variables in scope.
@@ -173,18 +225,7 @@ impl LaunchHook for Hook {
         m: Machine,
         alloc_lines: &std::collections::HashMap<u64, u32>,
     ) -> Option<(Machine, Outcome)> {
-        let info = LaunchInfo {
-            index,
-            kernel: req.kernel.clone(),
-            grid: m.launch.grid,
-            block: m.launch.block,
-            shared: req.shared,
-            host_line: req.line,
-            parent: req.parent,
-            outcome: None,
-            args: req.args.clone(),
-            alloc_lines: alloc_lines.iter().map(|(a, l)| (*a, *l)).collect(),
-        };
+        let info = launch_info(index, req, &m, alloc_lines);
         let vars = std::mem::take(&mut self.vars);
         self.to_debugger.send(FromHost::Launch { info, machine: Box::new(m), vars }).ok()?;
         // The debugger gone (it went back to an earlier launch, or quit): the program stops here.
@@ -278,6 +319,9 @@ pub struct ProgramDebug {
     /// Each launch session's configuration (schedule seed, ...).
     pub config: Config,
     runner: Option<Runner>,
+    host: HostOptions,
+    /// Launch ends a replayed run takes instead of running them again.
+    cache: replay::Cache,
     /// The launches made so far, in program order; while stopped at a launch it is the last.
     pub launches: Vec<LaunchInfo>,
     /// The launch being debugged (1-based), None once the program has ended.
@@ -301,11 +345,24 @@ impl ProgramDebug {
         config: Config,
         target: &Target,
     ) -> Result<(ProgramDebug, Session), String> {
+        Self::open_with(program, options, config, target, HostOptions::default())
+    }
+
+    /// [`ProgramDebug::open`] with the host code run as `host` says.
+    pub fn open_with(
+        program: CompiledProgram,
+        options: RunOptions,
+        config: Config,
+        target: &Target,
+        host: HostOptions,
+    ) -> Result<(ProgramDebug, Session), String> {
         let mut p = ProgramDebug {
             program: Arc::new(program),
             options,
             config,
             runner: None,
+            host,
+            cache: replay::Cache::default(),
             launches: vec![],
             current: None,
             host_vars: vec![],
@@ -363,6 +420,9 @@ impl ProgramDebug {
         self.launches.clear();
         self.current = None;
         self.ended = None;
+        if self.host.run == HostRun::Replay {
+            return self.replay_to(target);
+        }
         let runner = self.start_runner(self.options.mode)?;
         self.runner = Some(runner);
         loop {
@@ -386,23 +446,50 @@ impl ProgramDebug {
                 }
                 FromHost::Ended(end) => {
                     self.sync_output();
-                    let made = self.launches.len();
-                    let what = match target {
-                        Target::Index(k) => format!("launch {k}"),
-                        Target::Kernel(name) => format!("a launch of `{name}`"),
-                    };
-                    let output = self.output_text();
                     self.ended = Some(end.clone());
-                    return Err(format!(
-                        "{} before {what}: it made {made} launch{}. {}{}",
-                        capitalise(&end.sentence()),
-                        if made == 1 { "" } else { "es" },
-                        if output.is_empty() { String::new() } else { format!("Its output:\n{output}") },
-                        self.report.lines().filter(|l| l.starts_with("warpdbg: error")).collect::<Vec<_>>().join("\n"),
-                    ));
+                    return Err(self.ended_before(target, &end));
                 }
             }
         }
+    }
+
+    /// The program ended before `target`: how, with its output and host errors.
+    fn ended_before(&self, target: &Target, end: &ProgramEnd) -> String {
+        let made = self.launches.len();
+        let what = match target {
+            Target::Index(k) => format!("launch {k}"),
+            Target::Kernel(name) => format!("a launch of `{name}`"),
+        };
+        let output = self.output_text();
+        format!(
+            "{} before {what}: it made {made} launch{}. {}{}",
+            capitalise(&end.sentence()),
+            if made == 1 { "" } else { "es" },
+            if output.is_empty() { String::new() } else { format!("Its output:\n{output}") },
+            self.report.lines().filter(|l| l.starts_with("warpdbg: error")).collect::<Vec<_>>().join("\n"),
+        )
+    }
+
+    /// [`Self::run_to`] without a thread: the host runs from `main` on this thread up to `target`.
+    fn replay_to(&mut self, target: &Target) -> Result<Session, String> {
+        let stop = self.replay(target, self.options.mode, true);
+        self.launches = stop.launches;
+        self.output = stop.output;
+        self.report = stop.report;
+        match (stop.at, stop.ended) {
+            (Some((m, vars)), _) => Ok(self.stop_at(m, vars)),
+            (None, end) => {
+                let end = end.ok_or("the program stopped without ending")?;
+                self.ended = Some(end.clone());
+                Err(self.ended_before(target, &end))
+            }
+        }
+    }
+
+    fn replay(&mut self, target: &Target, mode: Mode, cached: bool) -> replay::Reached {
+        let options = RunOptions { mode, ..self.options.clone() };
+        let cache = cached.then_some(&self.cache);
+        replay::run(&self.program, &options, target, cache, self.host.progress.as_mut())
     }
 
     fn stop_at(&mut self, machine: Machine, vars: Vec<HostVar>) -> Session {
@@ -419,7 +506,6 @@ impl ProgramDebug {
         if self.ended.is_some() {
             return Ok(Advance::Ended);
         }
-        let Some(runner) = &self.runner else { return Err("no program is running".into()) };
         let outcome = match session.machine.outcome() {
             Some(o) => o.clone(),
             None => {
@@ -432,6 +518,10 @@ impl ProgramDebug {
         if let Some(l) = self.current.and_then(|k| self.launches.get_mut(k - 1)) {
             l.outcome = Some(outcome.name());
         }
+        if self.host.run == HostRun::Replay {
+            return self.replay_advance(session, outcome);
+        }
+        let Some(runner) = &self.runner else { return Err("no program is running".into()) };
         runner.finish(session.machine.clone(), outcome)?;
         match runner.next()? {
             FromHost::Launch { info, machine, vars } => {
@@ -445,6 +535,35 @@ impl ProgramDebug {
                 self.sync_output();
                 self.current = None;
                 self.ended = Some(end);
+                Ok(Advance::Ended)
+            }
+        }
+    }
+
+    /// [`Self::advance`] without a thread: the current launch's end is cached and the host runs again from
+    /// `main` to the next launch.
+    fn replay_advance(&mut self, session: &mut Session, outcome: Outcome) -> Result<Advance, String> {
+        let k = self.current.ok_or("no launch is being debugged")?;
+        self.cache.keep_latest(k, &session.machine, &outcome);
+        let launches = std::mem::take(&mut self.launches);
+        let stop = self.replay(&Target::Index(k + 1), self.options.mode, true);
+        self.output = stop.output;
+        self.report = stop.report;
+        self.launches = stop.launches;
+        if self.launches.len() < k {
+            // (The same host can only make the same launches: keep what was shown.)
+            self.launches = launches;
+        }
+        match (stop.at, stop.ended) {
+            (Some((m, vars)), _) => {
+                let mut next = self.stop_at(m, vars);
+                carry_breakpoints(session, &mut next);
+                *session = next;
+                Ok(Advance::Launch(self.launches.len()))
+            }
+            (None, end) => {
+                self.current = None;
+                self.ended = Some(end.ok_or("the program stopped without ending")?);
                 Ok(Advance::Ended)
             }
         }
@@ -468,6 +587,9 @@ impl ProgramDebug {
         let was_ended = self.current.is_none();
         let old_mode = self.options.mode;
         self.options.mode = mode;
+        if mode != old_mode {
+            self.cache.clear();
+        }
         if let Err(e) = self.goto_launch(at, session) {
             self.options.mode = old_mode;
             return Err(e);
@@ -490,6 +612,20 @@ impl ProgramDebug {
         let mine = mine.machine().clone();
         let mode = self.options.mode;
         let other_mode = if mode == Mode::Its { Mode::PreVolta } else { Mode::Its };
+        if self.host.run == HostRun::Replay {
+            let stop = replay::run(
+                &self.program,
+                &RunOptions { mode: other_mode, ..self.options.clone() },
+                &Target::Index(k),
+                None,
+                None,
+            );
+            let Some((other, _)) = stop.at else {
+                let end = stop.ended.map(|e| e.sentence()).unwrap_or_default();
+                return Err(format!("in the other model {end} before launch {k}"));
+            };
+            return Ok(if mode == Mode::Its { [other, mine] } else { [mine, other] });
+        }
         let runner = self.start_runner(other_mode)?;
         let other = loop {
             match runner.next()? {

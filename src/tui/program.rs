@@ -173,7 +173,21 @@ pub fn open_app(
     keymap: super::keymap::Keymap,
     theme: super::theme::Theme,
 ) -> Result<App, String> {
-    let (p, session) = crate::debug::program::ProgramDebug::open(program, options, config, target)?;
+    let host = crate::debug::program::HostOptions::default();
+    open_app_with(program, options, config, target, keymap, theme, host)
+}
+
+/// [`open_app`] with the host code run as `host` says (the page: on its own thread, with progress reports).
+pub fn open_app_with(
+    program: crate::program::CompiledProgram,
+    options: crate::program::RunOptions,
+    config: crate::sim::Config,
+    target: &crate::debug::program::Target,
+    keymap: super::keymap::Keymap,
+    theme: super::theme::Theme,
+    host: crate::debug::program::HostOptions,
+) -> Result<App, String> {
+    let (p, session) = crate::debug::program::ProgramDebug::open_with(program, options, config, target, host)?;
     let mut app = App::new(session, keymap, theme);
     app.program = Some(p);
     // The app was built without the program pane: follow and scroll again with it.

@@ -13,6 +13,14 @@ use crate::front::launch::Mode;
 unsafe extern "C" {
     /// The page's `performance.now()`.
     fn wd_now_ms() -> f64;
+    /// Told the launch a whole program's host run reached and the instructions its kernels issued so far
+    /// (the page's progress line; the page runs programs in a Web Worker, which posts it on).
+    fn wd_progress(launch: u32, steps: f64);
+}
+
+fn progress(launch: usize, steps: u64) {
+    // SAFETY: an import of plain numbers the page always provides.
+    unsafe { wd_progress(launch as u32, steps as f64) }
 }
 
 fn now_ms() -> f64 {
@@ -24,6 +32,7 @@ thread_local! {
     static PAGE: RefCell<Playground> = RefCell::new({
         let mut p = Playground::new();
         p.set_clock(now_ms);
+        p.set_progress(progress);
         p
     });
     static OUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
@@ -85,6 +94,32 @@ pub extern "C" fn wd_open(name: *mut u8, name_len: usize, src: *mut u8, src_len:
         Ok(()) => 0,
         Err(e) => out(e).max(1),
     }
+}
+
+/// A whole program's arguments (`argv[1..]`, split as a shell splits them) for the next [`wd_open`].
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_set_args(ptr: *mut u8, len: usize) {
+    let line = take(ptr, len);
+    PAGE.with(|p| p.borrow_mut().set_args(&line));
+}
+
+/// The launch (1-based) the next [`wd_open`] of a whole program stops at (the page going back to where it was
+/// after interrupting a run).
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_set_launch(k: u32) {
+    PAGE.with(|p| p.borrow_mut().set_launch(k as usize));
+}
+
+/// 1 when the source (UTF-8 at `ptr`, `len`) is a whole program (it has `main`), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_is_program(ptr: *mut u8, len: usize) -> u32 {
+    crate::program::is_program(take(ptr, len).as_bytes()) as u32
+}
+
+/// The program launch being debugged (1-based), 0 for a kernel file or after the program's end.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_launch() -> u32 {
+    PAGE.with(|p| p.borrow().launch() as u32)
 }
 
 /// Opens a recording's bytes live. Returns 0, or the length of the error left in the output buffer.

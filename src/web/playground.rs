@@ -4,20 +4,23 @@
 //! method here is plain Rust, tested natively.
 
 use crate::compile;
+use crate::debug::program::{HostOptions, HostRun, Target};
 use crate::debug::session::Session;
 use crate::front::launch::{Mode, Overrides};
+use crate::program::RunOptions;
 use crate::sim::Config;
 use crate::tui::app::{App, Clock, Overlay};
 use crate::tui::input::{Key, Mouse, MouseButton};
 use crate::tui::keymap::Keymap;
+use crate::tui::program::open_app_with;
 use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
 use crate::tui::{scroll, update, view};
 
 use super::files::Files;
 
-/// What the page shows: the debugger, or a whole program's output (programs run to their end in the page:
-/// the debugger on programs runs the host code on a thread of its own, which a page does not have).
+/// What the page shows: the debugger (on a kernel file or a whole program), or what a program that made no
+/// launch printed and how it ended.
 enum Shown {
     Nothing,
     Debugger(Box<App>),
@@ -35,6 +38,12 @@ pub struct Playground {
     /// The screen's size at the last frame drawn: a file opened next is scrolled for it, as `warpdbg view`
     /// at that size is.
     size: Option<(u16, u16)>,
+    /// A whole program's `argv[1..]`.
+    args: Vec<String>,
+    /// The launch a program opens at (1 unless the page goes back to where it was).
+    start_launch: usize,
+    /// Told the launch a program's host run has reached and the steps its kernels issued (the progress line).
+    progress: Option<fn(usize, u64)>,
 }
 
 impl Default for Playground {
@@ -46,6 +55,9 @@ impl Default for Playground {
             theme: Theme::default_dark(),
             clock: None,
             size: None,
+            args: vec![],
+            start_launch: 1,
+            progress: None,
         }
     }
 }
@@ -77,15 +89,32 @@ impl Playground {
         self.files = files;
     }
 
-    /// Opens `source` (named `name`): a kernel file in the debugger, at step 0; a whole program runs to its
-    /// end and its output is shown. The error is the diagnostics as the terminal prints them (line, source
-    /// line, caret).
+    /// A whole program's arguments (`argv[1..]`), as a shell would split `line`: words apart at spaces, quotes
+    /// ('...' or "...") keeping spaces in one. They apply from the next [`Playground::open`].
+    pub fn set_args(&mut self, line: &str) {
+        self.args = split_args(line);
+    }
+
+    /// The launch the next [`Playground::open`] of a whole program stops at (at least 1).
+    pub fn set_launch(&mut self, k: usize) {
+        self.start_launch = k.max(1);
+    }
+
+    /// Who hears how far a program's host run has got (launch, steps).
+    pub fn set_progress(&mut self, progress: fn(usize, u64)) {
+        self.progress = Some(progress);
+    }
+
+    /// Opens `source` (named `name`) in the debugger: a kernel file at step 0; a whole program at its first
+    /// launch with the host code run up to it, as the terminal debugs it (`N`, `P` and the Program pane; the
+    /// host runs without threads, `debug::program::HostRun::Replay`). A program that ends before its first
+    /// launch shows its output and how it ended. The error is the diagnostics as the terminal prints them
+    /// (line, source line, caret).
     pub fn open(&mut self, name: &str, source: &str, mode: Option<Mode>) -> Result<(), String> {
         self.opened = Some((name.to_string(), source.to_string(), mode));
         self.shown = Shown::Nothing;
         if crate::program::is_program(source.as_bytes()) {
-            self.shown = Shown::Output(run_program(name, source, mode)?);
-            return Ok(());
+            return self.open_program(name, source, mode);
         }
         let overrides = Overrides { mode, ..Overrides::default() };
         let compiled =
@@ -111,6 +140,21 @@ impl Playground {
         app.outbox.clear();
         self.opened = Some((rec.header.file.clone(), rec.header.source.clone(), Some(rec.header.mode)));
         self.show(app);
+        Ok(())
+    }
+
+    fn open_program(&mut self, name: &str, source: &str, mode: Option<Mode>) -> Result<(), String> {
+        let overrides = Overrides { mode, ..Overrides::default() };
+        let program = crate::program::compile(name, source.as_bytes(), &overrides).map_err(|e| e.render())?;
+        let options = RunOptions { mode: mode.unwrap_or_default(), args: self.args.clone(), ..Default::default() };
+        let progress = self.progress.map(|f| Box::new(move |k, n| f(k, n)) as crate::debug::program::replay::Progress);
+        let host = HostOptions { run: HostRun::Replay, progress };
+        let keymap = Keymap::default_map();
+        let target = Target::Index(self.start_launch);
+        match open_app_with(program, options, Config::default(), &target, keymap, self.theme.clone(), host) {
+            Ok(app) => self.show(app),
+            Err(e) => self.shown = Shown::Output(e),
+        }
         Ok(())
     }
 
@@ -210,10 +254,13 @@ impl Playground {
         }
     }
 
-    /// The theme the page opens files in (a theme file's RON text, as `warpdbg export --playground --theme`
-    /// carries it); the debugger on screen takes it at once.
-    pub fn set_theme(&mut self, ron_text: &str) -> Result<(), String> {
-        self.theme = Theme::parse(ron_text, "of the page")?;
+    /// The theme the page opens files in: a built-in theme's name, or a theme file's RON text (as `warpdbg
+    /// export --playground --theme` carries it); the debugger on screen takes it at once.
+    pub fn set_theme(&mut self, name_or_ron: &str) -> Result<(), String> {
+        self.theme = match crate::tui::theme::BUILTIN.iter().find(|(n, _)| *n == name_or_ron) {
+            Some((_, text)) => Theme::parse(text, name_or_ron)?,
+            None => Theme::parse(name_or_ron, "of the page")?,
+        };
         if let Shown::Debugger(app) = &mut self.shown {
             app.theme = self.theme.clone();
         }
@@ -228,6 +275,14 @@ impl Playground {
         }
     }
 
+    /// The launch being debugged (1-based) when a program is open and at a launch, else 0.
+    pub fn launch(&self) -> usize {
+        match &self.shown {
+            Shown::Debugger(app) => app.program.as_ref().and_then(|p| p.current).unwrap_or(0),
+            _ => 0,
+        }
+    }
+
     /// Instructions issued so far in the debugger (0 when none is open).
     pub fn steps(&self) -> u64 {
         match &self.shown {
@@ -237,19 +292,30 @@ impl Playground {
     }
 }
 
-/// A whole program run to its end, as `warpdbg run` prints it: the program's output, then warpdbg's findings
-/// and the exit status.
-fn run_program(name: &str, source: &str, mode: Option<Mode>) -> Result<String, String> {
-    let overrides = Overrides { mode, ..Overrides::default() };
-    let program = crate::program::compile(name, source.as_bytes(), &overrides).map_err(|e| e.render())?;
-    let options = crate::program::RunOptions { mode: mode.unwrap_or_default(), ..Default::default() };
-    let (mut out, mut err) = (vec![], vec![]);
-    let result = crate::program::run(&program, &options, &mut out, &mut err);
-    let mut text = String::from_utf8_lossy(&out).into_owned();
-    text.push_str(&String::from_utf8_lossy(&err));
-    // The program's own status, and warpdbg's when it found something (they differ then).
-    text.push_str(&format!("\n[{}]\n", result.statuses.sentence()));
-    Ok(text)
+/// `line` split as a shell splits arguments: at spaces, except inside '...' or "..." (the quotes dropped).
+fn split_args(line: &str) -> Vec<String> {
+    let (mut args, mut word, mut quote, mut any) = (vec![], String::new(), None, false);
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                any = true;
+            }
+            (None, c) if c.is_whitespace() => {
+                if any || !word.is_empty() {
+                    args.push(std::mem::take(&mut word));
+                }
+                any = false;
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if any || !word.is_empty() {
+        args.push(word);
+    }
+    args
 }
 
 #[cfg(test)]

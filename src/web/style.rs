@@ -8,7 +8,8 @@ use crate::tui::theme::Theme;
 use crate::tui::view::html::{css_color, named_rgb};
 
 /// The page's CSS custom properties for `theme`, as one `style` attribute's text (`--bg:#2e3440;...`), with
-/// `color-scheme` so the browser's own widgets (scroll bars, the file list) match.
+/// `color-scheme` so the browser's own widgets (scroll bars, the file list) match, and `--theme`, its name
+/// (the page opens the next file in it).
 pub fn theme_vars(theme: &Theme) -> String {
     let bg = rgb(theme.background.0).unwrap_or((0x2e, 0x34, 0x40));
     let fg = rgb(theme.foreground.0).unwrap_or((0xd8, 0xde, 0xe9));
@@ -18,7 +19,7 @@ pub fn theme_vars(theme: &Theme) -> String {
     let panel = mix(bg, fg, 0.07);
     let scheme = if luminance(bg) > 0.5 { "light" } else { "dark" };
     format!(
-        "--bg:{};--fg:{};--panel:{};--border:{};--accent:{};--dim:{};--error:{};color-scheme:{scheme}",
+        "--bg:{};--fg:{};--panel:{};--border:{};--accent:{};--dim:{};--error:{};color-scheme:{scheme};--theme:{}",
         hex(bg),
         hex(fg),
         hex(panel),
@@ -26,6 +27,7 @@ pub fn theme_vars(theme: &Theme) -> String {
         or(theme.title.0, fg),
         or(theme.dim.0, mix(bg, fg, 0.5)),
         or(theme.breakpoint.0, fg),
+        theme.name,
     )
 }
 
@@ -57,10 +59,10 @@ mod tests {
         assert_eq!(
             light,
             "--bg:#ffffff;--fg:#1f2328;--panel:#eff0f0;--border:#afb8c1;--accent:#0550ae;--dim:#6e7781;\
-             --error:#cf222e;color-scheme:light"
+             --error:#cf222e;color-scheme:light;--theme:light"
         );
         let dark = theme_vars(&Theme::default_dark());
-        assert!(dark.ends_with("color-scheme:dark"), "{dark}");
+        assert!(dark.ends_with("color-scheme:dark;--theme:dark"), "{dark}");
         assert!(dark.starts_with("--bg:#"), "{dark}");
     }
 }

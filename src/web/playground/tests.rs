@@ -84,26 +84,124 @@ fn a_mouse_click_on_a_source_line_sets_a_breakpoint() {
     assert!(app.session.breakpoints.contains(&21), "{:?}", app.session.breakpoints);
 }
 
-#[test]
-fn a_whole_program_runs_to_its_end() {
-    let mut p = Playground::new();
-    let src = include_str!("../../../tests/programs/vector_add.cu");
-    p.open("vector_add.cu", src, None).expect("compiles");
-    let shown = p.text(80, 24);
-    let expected = include_str!("../../../tests/programs/expected/vector_add.stdout");
-    assert!(shown.starts_with(expected), "{shown}");
-    assert!(shown.ends_with("[the program exited with status 0]\n"), "{shown}");
+const REDUCTION: &str = include_str!("../../../tests/programs/reduction.cu");
+
+/// The terminal's screen on a program (its host on a thread) at the start of launch `k`, at `cols` x `rows`.
+fn terminal_program_screen(name: &str, src: &str, args: &[&str], k: usize, cols: u16, rows: u16) -> String {
+    use crate::debug::program::Target;
+    let program = crate::program::compile(name, src.as_bytes(), &Overrides::default()).expect("compiles");
+    let options =
+        crate::program::RunOptions { args: args.iter().map(|a| a.to_string()).collect(), ..Default::default() };
+    let keymap = Keymap::default_map();
+    let mut app = crate::tui::program::open_app(
+        program,
+        options,
+        Config::default(),
+        &Target::Index(k),
+        keymap,
+        Theme::default_dark(),
+    )
+    .expect("reaches the launch");
+    app.size = (cols, rows);
+    scroll::keep_cursor_visible(&mut app);
+    view::buffer_text(&view::render_buffer(&app, cols, rows))
 }
 
 #[test]
-fn a_program_that_exits_0_with_a_finding_names_both_statuses() {
+fn a_whole_program_is_debugged_launch_by_launch_without_threads() {
     let mut p = Playground::new();
-    p.open("uninit_read.cu", include_str!("../../../tests/programs/uninit_read.cu"), None).expect("compiles");
+    p.open("reduction.cu", REDUCTION, None).expect("compiles");
+    assert_eq!((p.launch(), p.steps()), (1, 0));
+    assert_eq!(p.text(120, 40), terminal_program_screen("reduction.cu", REDUCTION, &[], 1, 120, 40));
+    // `N` finishes launch 1 and runs the host on to launch 2: the terminal's screen there.
+    assert_eq!(p.key("N"), KeyResult::Idle);
+    assert_eq!((p.launch(), p.steps()), (2, 0));
+    let shown = p.text(120, 40);
+    assert_eq!(shown, terminal_program_screen("reduction.cu", REDUCTION, &[], 2, 120, 40));
+    assert!(shown.contains("sumNeighboredLess<<<32, 128>>>"), "{shown}");
+    for _ in 0..3 {
+        p.key("s");
+    }
+    assert_eq!((p.launch(), p.steps()), (2, 3));
+    // `P` goes back to launch 1 (the host runs again from `main`); stepping back at step 0 stays there.
+    p.key("P");
+    assert_eq!((p.launch(), p.steps()), (1, 0));
+    assert!(p.text(120, 40).contains("back at launch 1: sumNeighbored<<<32, 128>>>"));
+    // Through every launch to the program's end: the output and status as the terminal's debugger gives them.
+    for _ in 0..3 {
+        p.key("N");
+    }
+    let Shown::Debugger(app) = &p.shown else { panic!("the debugger is open") };
+    let prog = app.program.as_ref().expect("a program");
+    assert_eq!(p.launch(), 0);
+    assert_eq!(prog.launches.iter().map(|l| l.outcome).collect::<Vec<_>>(), [Some("completed"); 3]);
+    let end = prog.ended.as_ref().expect("ended");
+    assert_eq!(end.status, 0);
+    let expected = include_str!("../../../tests/programs/expected/reduction.stdout");
+    assert_eq!(prog.output_text(), expected);
+}
+
+#[test]
+fn the_replayed_host_gives_what_the_host_thread_gives() {
+    use crate::debug::program::{Advance, HostOptions, HostRun, ProgramDebug, Target};
+    let run = |run: HostRun| {
+        let program =
+            crate::program::compile("reduction.cu", REDUCTION.as_bytes(), &Overrides::default()).expect("compiles");
+        let host = HostOptions { run, progress: None };
+        let (mut p, mut s) =
+            ProgramDebug::open_with(program, Default::default(), Config::default(), &Target::Index(1), host)
+                .expect("opens");
+        let mut seen = vec![];
+        loop {
+            seen.push((p.current, s.machine.steps, p.output_text(), p.host_vars.len()));
+            s.run_to(5);
+            if p.advance(&mut s).expect("advances") == Advance::Ended {
+                break;
+            }
+        }
+        p.goto_launch(2, &mut s).expect("goes back");
+        seen.push((p.current, s.machine.steps, p.output_text(), p.host_vars.len()));
+        (seen, p.launches.clone(), p.report.clone())
+    };
+    assert_eq!(run(HostRun::Replay), run(HostRun::Thread));
+}
+
+static PROGRESS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn a_programs_arguments_and_progress_reach_it() {
+    let src = include_str!("../../../tests/programs/host_clib.cu");
+    let mut p = Playground::new();
+    p.set_progress(|k, _| {
+        PROGRESS.fetch_max(k, std::sync::atomic::Ordering::Relaxed);
+    });
+    p.set_args("7 '64' 2.5");
+    p.open("host_clib.cu", src, None).expect("compiles");
+    assert_eq!(p.text(100, 30), terminal_program_screen("host_clib.cu", src, &["7", "64", "2.5"], 1, 100, 30));
+    assert_eq!(PROGRESS.load(std::sync::atomic::Ordering::Relaxed), 1, "the host run reported launch 1");
+    // Its one launch finished, the program ends; its output begins with what the arguments made.
+    p.key("N");
+    assert_eq!(p.launch(), 0);
+    let Shown::Debugger(app) = &p.shown else { panic!("the debugger is open") };
+    let out = app.program.as_ref().expect("a program").output_text();
+    assert!(out.starts_with("n = 7, block = 64 (parsed 2 chars), scale = 2.50\n"), "{out}");
+    assert!(out.contains("triangles<<<1, 64>>> (20 chars)\n"), "{out}");
+}
+
+#[test]
+fn a_program_that_makes_no_launch_shows_its_output_and_end() {
+    let mut p = Playground::new();
+    let src = "#include <cstdio>\n__global__ void k() {}\nint main() { printf(\"no kernels\\n\"); return 3; }\n";
+    p.open("none.cu", src, None).expect("compiles");
     let shown = p.text(80, 24);
-    assert!(
-        shown.ends_with("[the program exited with status 0; warpdbg found 1 finding (its exit status is 1)]\n"),
-        "{shown}"
-    );
+    assert!(shown.contains("The program exited with status 3 before launch 1: it made 0 launches."), "{shown}");
+    assert!(shown.contains("Its output:\nno kernels\n"), "{shown}");
+}
+
+#[test]
+fn arguments_split_as_a_shell_splits_them() {
+    assert_eq!(split_args("  7 'a b' \"\" x\"y z\"  "), ["7", "a b", "", "xy z"]);
+    assert!(split_args("   ").is_empty());
 }
 
 #[test]
