@@ -19,9 +19,9 @@
 //!   global ones are one read-modify-write on the host too (`SharedGlobal::update`), since blocks on other
 //!   cores update the same bytes;
 //! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard
-//!   other than uninitialised reads and races between an ITS warp's own threads (both counted and described
-//!   by their lowest-numbered thread or warp, below), and no ITS spin detection with waiting threads (it
-//!   hashes a machine-wide memory counter);
+//!   other than uninitialised reads and, in kernels without warp-level synchronisation, races between an ITS
+//!   warp's own threads (both counted and described by their lowest-numbered thread or warp, below), and no
+//!   ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
 //! - in a program, a read of a byte that neither the host nor a store of the run wrote is an uninitialised read
 //!   in the sequential run too (see `RawAlloc::init`: a byte written by another block is a conflict, and one
 //!   written by another warp of the block a conflict within an interval), so it is reported as that run
@@ -295,6 +295,9 @@ impl Machine {
         if !exact || commutes_conflict(&mut commutes, &writes, &reads) {
             return None;
         }
+        if self.warp_races_unsure(&results) {
+            return None;
+        }
         // (What the blocks wrote is marked initialised: their stores marked it, as when run sequentially.)
         for m in results.iter().flatten() {
             for u in m.par.as_ref().map_or(&[][..], |p| &p.uninit[..]) {
@@ -318,6 +321,26 @@ impl Machine {
         self.outcome = Some(Outcome::Completed);
         self.ran_parallel = true;
         Some(Outcome::Completed)
+    }
+}
+
+impl Machine {
+    /// Whether the blocks found races between a warp's own threads in a kernel with warp-level
+    /// synchronisation (`__syncwarp`, `_sync` intrinsics, `__activemask`): where lanes wait at one, the whole
+    /// run may let the warp's thread groups go on in another order than the scheduler does, which only a race
+    /// can show (`tests/conformance/syncwarp_sides.cu` reads the other side's value after its own
+    /// `__syncwarp`), so such a run is not kept. Warp-synchronous reductions without `__syncwarp` are kept.
+    fn warp_races_unsure(&self, results: &[Option<Machine>]) -> bool {
+        let races =
+            results.iter().flatten().any(|m| m.par.as_ref().is_some_and(|p| p.uninit.iter().any(|u| u.race.is_some())));
+        let unsure = races
+            && self.kernel.instrs.iter().any(|i| {
+                matches!(i, Instr::SyncWarp { .. } | Instr::Shfl { .. } | Instr::Vote { .. } | Instr::ActiveMask { .. })
+            });
+        if unsure && self.tuning.explain_refusals {
+            eprintln!("parallel: races between a warp's threads in a kernel with warp-level synchronisation");
+        }
+        unsure
     }
 }
 
