@@ -199,6 +199,32 @@ fn compiled_loops_forget_what_calls_free() {
     assert!(text.contains("25194960000 10077984"), "{text}");
 }
 
+/// Division, remainder and shifts are compiled inline where the machine's instruction gives `sim::alu`'s
+/// result and call it elsewhere (a divisor of -1, a shift count past the width); conversions between integers
+/// and floats are compiled inline (NaN, infinities and values past the target's range saturate): hot loops
+/// over those edges print what the interpreter prints.
+#[test]
+fn division_shifts_and_float_conversions_compile_as_interpreted() {
+    let src = "#include <cstdio>\n#include <cstdlib>\nint main() {\n\
+               \x20 int mins[4] = {-2147483647 - 1, -7, 7, 2147483647};\n  int dens[5] = {-1, 3, -3, 1, 16};\n\
+               \x20 long long acc = 0; unsigned long long uacc = 0;\n\
+               \x20 for (int i = 0; i < 3000; i++) {\n    int x = mins[i % 4], d = dens[i % 5];\n\
+               \x20   acc += x / d + x % d + (x >> (i % 40)) + (int)((unsigned)x >> (i % 36));\n\
+               \x20   long long w = (long long)x * 3000000000LL;\n    acc += w / (d == 1 ? -1 : d) + w % (i + 1);\n\
+               \x20   uacc += (unsigned long long)w / (unsigned long long)(i + 1) + ((unsigned long long)w >> (i % 70));\n\
+               \x20   acc += (long long)((unsigned)(i * 2654435761u) % 1000u) + (x << (i % 34));\n  }\n\
+               \x20 float fs[6] = {1e10f, -1e10f, 3.7f, -3.7f, 0.0f / 0.0f, 1.0f / 0.0f};\n\
+               \x20 double ds[4] = {1e300, -5e18, 1.999999999999, 4294967295.9};\n  long long conv = 0; double back = 0;\n\
+               \x20 for (int i = 0; i < 3000; i++) {\n    float f = fs[i % 6]; double d = ds[i % 4];\n\
+               \x20   conv += (int)f + (long long)(unsigned)f + (long long)d + (long long)(unsigned)d;\n\
+               \x20   conv += (long long)(unsigned long long)(d < 0 ? -d : d) % 1000;\n\
+               \x20   back += (float)(rand() & 0xFF) / 10.0f + (double)(unsigned long long)(18446744073709551615ULL - i)\n\
+               \x20       + (float)(long long)(i * 123456789LL) + (float)d + (double)f * 0.0;\n  }\n\
+               \x20 printf(\"%lld %llu %lld %.17g\\n\", acc, uacc, conv, back);\n  return 0;\n}\n";
+    let text = same_in_every_mode("divconv", src);
+    assert!(text.starts_with("status Some(0)\n--- stdout\n"), "{text}");
+}
+
 /// One random C statement over variables of every scalar type.
 fn statement() -> impl Strategy<Value = String> {
     let vars = prop::sample::select(vec!["i8v", "u8v", "i16v", "u16v", "iv", "uv", "lv", "ulv", "fv", "dv", "a[j]"]);

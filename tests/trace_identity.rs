@@ -641,8 +641,9 @@ fn program_launches_run_whole_as_stepped() {
 
 /// Kernels with `__shared__` arrays run whole when a block's warps share no shared bytes within a barrier
 /// interval (a tile loaded, a barrier, then read across warps), with the same memory, report and bank
-/// statistics as single-stepping; a race between warps, or between an ITS warp's own threads (warp-synchronous
-/// code without `__syncwarp`), refuses the whole run, which then reports what single-stepping reports.
+/// statistics as single-stepping; a race between warps refuses the whole run, which then reports what
+/// single-stepping reports; races between an ITS warp's own threads (warp-synchronous code without
+/// `__syncwarp`) run whole and are reported as single-stepping reports them.
 #[test]
 fn shared_memory_kernels_run_whole_as_stepped() {
     let tile = "// @block 64\n// @grid 8\n// @arg in int[512] = i\n// @arg out int[512] = 0\n\
@@ -658,17 +659,32 @@ fn shared_memory_kernels_run_whole_as_stepped() {
                      int t = threadIdx.x;\n    s[t] = in[blockIdx.x * 32 + t];\n    __syncthreads();\n    \
                      if (t < 16) s[t] += s[t + 16];\n    if (t < 8) s[t] += s[t + 8];\n    \
                      if (t < 4) s[t] += s[t + 4];\n    if (t == 0) out[blockIdx.x] = s[0] + s[1] + s[2] + s[3];\n}\n";
-    // (kernel, whether the rule holds in pre-Volta and in ITS)
-    let cases = [(tile, [true, true]), (race, [false, false]), (warp_sync, [true, false])];
-    for (n, (src, parallel)) in cases.iter().enumerate() {
-        for (mode, parallel) in [Mode::PreVolta, Mode::Its].into_iter().zip(parallel) {
+    // A course's reduction whose last warp goes on without barriers (`volatile`, no `__syncwarp`): four warps
+    // to a block, races on five lines in every block's first warp under ITS.
+    let last_warp = "// @block 128\n// @grid 24\n// @arg in int[6144] = i % 7\n// @arg out int[24] = 0\n\
+                     __device__ void last(volatile int *s, int t) {\n    s[t] += s[t + 32];\n    \
+                     s[t] += s[t + 16];\n    s[t] += s[t + 8];\n    s[t] += s[t + 4];\n    s[t] += s[t + 2];\n    \
+                     s[t] += s[t + 1];\n}\n__global__ void k(int *in, int *out) {\n    __shared__ int s[128];\n    \
+                     int t = threadIdx.x;\n    s[t] = in[blockIdx.x * 128 + t];\n    __syncthreads();\n    \
+                     if (t < 64) s[t] += s[t + 64];\n    __syncthreads();\n    if (t < 32) last(s, t);\n    \
+                     if (t == 0) out[blockIdx.x] = s[0];\n}\n";
+    // (kernel, whether the rule holds and whether there are hazards, in pre-Volta and in ITS): the ITS warp's
+    // races among its own threads run whole and are reported as single-stepping reports them.
+    let cases = [
+        (tile, [true, true], [false, false]),
+        (race, [false, false], [true, true]),
+        (warp_sync, [true, true], [false, true]),
+        (last_warp, [true, true], [false, true]),
+    ];
+    for (n, (src, parallel, racy)) in cases.iter().enumerate() {
+        for ((mode, parallel), racy) in [Mode::PreVolta, Mode::Its].into_iter().zip(parallel).zip(racy) {
             let what = format!("case {n} {mode:?}");
             let overrides = Overrides { mode: Some(mode), ..Default::default() };
             let compiled = compile::compile("inline.cu", src.as_bytes(), &overrides).unwrap_or_else(|e| panic!("{e}"));
             let (whole, o1, stepped, o2) = whole_and_stepped(&compiled, &Config::default(), 5);
             assert_eq!(whole.ran_parallel(), *parallel, "{what}");
             assert_same_end(&what, &whole, &o1, &stepped, &o2);
-            assert_eq!(whole.hazards.is_empty(), *parallel, "{what}: {:?}", whole.hazards);
+            assert_eq!(whole.hazards.is_empty(), !*racy, "{what}: {:?}", whole.hazards);
         }
     }
     // The tile's second read is a two-way bank conflict in every warp: 8 blocks of 2 warps.

@@ -150,6 +150,28 @@ impl RaceShadow {
             }
         }
     }
+
+    /// Records a read of the one word at `offset` by each of a warp's lanes `lanes` (a broadcast: `s[ty][k]`
+    /// of a tile, the same element for the whole warp), as [`access`] lane by lane (in ascending order) would;
+    /// `race` hears of each race in that order. The word stays in registers across the lanes: written back
+    /// between lanes, each lane's load waited for the previous lane's narrower stores (a third of a tiled
+    /// matrix product's time under ITS).
+    ///
+    /// [`access`]: RaceShadow::access
+    #[inline]
+    pub fn read_word(&mut self, offset: u32, lanes: u32, a: Access, lockstep_warps: bool, mut race: impl FnMut(Race)) {
+        let w = offset / 4;
+        // (Past the shadow's end: `access` skips the words it does not have.)
+        let Some(word) = self.words.get_mut(w as usize) else { return };
+        let mut copy = *word;
+        for l in LaneMask(lanes).iter() {
+            let at = Access { tid: a.tid + l, write: false, ..a };
+            if let Some(r) = copy.access(w, at, lockstep_warps) {
+                race(r);
+            }
+        }
+        *word = copy;
+    }
 }
 
 impl Word {
@@ -170,5 +192,41 @@ impl Word {
             self.reads = [Stamp::of(&a), self.reads[0]];
         }
         found
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A broadcast read (`read_word`) leaves the shadow and reports the races that lane-by-lane `access`
+    /// does: after a write by a lane of the reading warp, of another warp, of one of the readers itself, and
+    /// with a reader already recorded, in ITS and in lockstep.
+    #[test]
+    fn a_broadcast_read_is_lane_by_lane_access() {
+        let at = |tid, write, warp_epoch| Access { tid, pc: Pc(3), write, block_epoch: 1, warp_epoch };
+        for lockstep in [false, true] {
+            for (writer, reader) in [(Some(37), None), (Some(70), None), (Some(32), Some(33)), (None, Some(40))] {
+                for lanes in [0xffff_ffffu32, 0x0000_0f0f, 0x8000_0000, 0x0000_0002] {
+                    let mut lane_by_lane = RaceShadow::new(64);
+                    if let Some(w) = writer {
+                        lane_by_lane.access(8, 4, at(w, true, 0), lockstep);
+                    }
+                    if let Some(r) = reader {
+                        lane_by_lane.access(8, 4, at(r, false, 0), lockstep);
+                    }
+                    let mut broadcast = lane_by_lane.clone();
+                    let mut expected = vec![];
+                    for l in LaneMask(lanes).iter() {
+                        expected.extend(lane_by_lane.access(8, 4, at(32 + l, false, 1), lockstep));
+                    }
+                    let mut got = vec![];
+                    broadcast.read_word(8, lanes, at(32, false, 1), lockstep, |r| got.push(r));
+                    let what = format!("{lockstep} {writer:?} {reader:?} {lanes:#x}");
+                    assert_eq!(got, expected, "{what}");
+                    assert_eq!(format!("{:?}", broadcast.words[2]), format!("{:?}", lane_by_lane.words[2]), "{what}");
+                }
+            }
+        }
     }
 }

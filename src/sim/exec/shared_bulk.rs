@@ -76,6 +76,24 @@ impl Ctx<'_> {
                 rc.shadow.access_words(offs[first as usize] as u32, mask.0, a, rc.lockstep_warps, |r| {
                     notes.push(Note::SharedRace(r))
                 });
+            } else if !write
+                && size == 4
+                && mask.0 != 0
+                && offs[first as usize] % 4 == 0
+                && mask.iter().all(|l| offs[l as usize] == offs[first as usize])
+            {
+                let (pc, base) = (self.pc, self.base);
+                let Ctx { race: Some(rc), notes, .. } = self else { unreachable!("checked above") };
+                let a = Access {
+                    tid: base as u32,
+                    pc,
+                    write,
+                    block_epoch: rc.block_epoch,
+                    warp_epoch: rc.warp_epochs[base / 32],
+                };
+                rc.shadow.read_word(offs[first as usize] as u32, mask.0, a, rc.lockstep_warps, |r| {
+                    notes.push(Note::SharedRace(r))
+                });
             } else {
                 for l in mask.iter() {
                     self.check_race(offs[l as usize] as usize, size, l, write);

@@ -12,6 +12,7 @@ use crate::sim::commute::{AccessKind, WRITE};
 use crate::sim::decoded::Program;
 use crate::sim::exec::{Note, SHARED_TOUCH};
 use crate::sim::metrics::Metrics;
+use crate::sim::race::Race;
 use crate::sim::shared_global::SharedGlobal;
 /// Why a warp's run stopped (`warp_run.rs`, `gang.rs`).
 pub(super) enum WarpStop {
@@ -90,11 +91,13 @@ pub(crate) struct ParState {
     last_of_warp: Vec<[usize; RECENT]>,
     /// Per warp, the index in `reads` and in `writes` of the range its last access in this block joined.
     block_last_of_warp: Vec<[usize; 2]>,
-    /// Reads of bytes nothing wrote, per line (the sequential run's hazards, merged after the run).
+    /// Reads of bytes nothing wrote, and races between an ITS warp's own threads, per line (the sequential
+    /// run's hazards, merged after the run).
     pub(super) uninit: Vec<UninitSeen>,
 }
 
-/// The uninitialised reads of one line in a block range: how many, and the lowest-numbered thread's.
+/// The uninitialised reads of one line in a block range, or its races between threads of one warp: how many,
+/// and the lowest-numbered thread's (for a race, the warp's first thread's, as the sequential run numbers it).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct UninitSeen {
     pub line: u32,
@@ -102,11 +105,16 @@ pub(super) struct UninitSeen {
     /// (block's linear index, thread's index in its block)
     pub who: (u64, u32),
     pub addr: u64,
+    /// The race the record describes (None: an uninitialised read of `addr`).
+    pub race: Option<Race>,
 }
 
 /// Notes an issue on the general path made in a whole run: uninitialised reads join `uninit` (the warp is
-/// `warp` numbered across the launch, `per_block` warps to a block); any other note is a hazard that makes
-/// the run refuse (false).
+/// `warp` numbered across the launch, `per_block` warps to a block), and so do races between threads of one
+/// warp (an ITS warp's warp-synchronous code without `__syncwarp`): what that warp's threads read and the
+/// race record depend on the warp alone, since no other warp touches bytes it writes within a barrier
+/// interval (the rule), so the sequential run finds the same races, counts them the same, and describes the
+/// lowest-numbered warp's first. Any other note is a hazard that makes the run refuse (false).
 pub(super) fn keep_uninit_reads(
     notes: &mut Vec<Note>,
     uninit: &mut Vec<UninitSeen>,
@@ -114,16 +122,20 @@ pub(super) fn keep_uninit_reads(
     warp: u64,
     per_block: u64,
 ) -> bool {
+    let (block, first) = (warp / per_block, (warp % per_block) as u32 * 32);
     for n in notes.drain(..) {
-        let Note::UninitRead { lane, addr } = n else { return false };
-        let who = (warp / per_block, (warp % per_block) as u32 * 32 + lane);
-        match uninit.iter_mut().find(|u| u.line == line) {
+        let (who, addr, race) = match n {
+            Note::UninitRead { lane, addr } => ((block, first + lane), addr, None),
+            Note::SharedRace(r) if r.first.tid / 32 == r.second.tid / 32 => ((block, first), 0, Some(r)),
+            _ => return false,
+        };
+        match uninit.iter_mut().find(|u| u.line == line && u.race.is_some() == race.is_some()) {
             Some(u) => {
                 if super::hazards::count_lowest(&mut u.count, &mut u.who, 1, who) {
-                    u.addr = addr;
+                    (u.addr, u.race) = (addr, race);
                 }
             }
-            None => uninit.push(UninitSeen { line, count: 1, who, addr }),
+            None => uninit.push(UninitSeen { line, count: 1, who, addr, race }),
         }
     }
     true

@@ -18,8 +18,10 @@
 //!   commuting atomics of another kind; their floating-point sums are exact in any order (`ExactSums`);
 //!   global ones are one read-modify-write on the host too (`SharedGlobal::update`), since blocks on other
 //!   cores update the same bytes;
-//! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard of
-//!   any kind, and no ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
+//! - every block completes on its own: no fault, deadlock, livelock or step limit in any block, no hazard
+//!   other than uninitialised reads and, in kernels without warp-level synchronisation, races between an ITS
+//!   warp's own threads (both counted and described by their lowest-numbered thread or warp, below), and no
+//!   ITS spin detection with waiting threads (it hashes a machine-wide memory counter);
 //! - in a program, a read of a byte that neither the host nor a store of the run wrote is an uninitialised read
 //!   in the sequential run too (see `RawAlloc::init`: a byte written by another block is a conflict, and one
 //!   written by another warp of the block a conflict within an interval), so it is reported as that run
@@ -32,7 +34,9 @@
 //!   scheduler decides from all resident blocks) then cannot change what any thread reads, nor can any race
 //!   between warps exist, so a block's warps at the same instruction issue it together (`gang.rs`) and the
 //!   others run one at a time (`warp_run.rs`). The race shadow still runs, for races between an ITS warp's
-//!   own threads, which don't depend on other warps; bank-conflict counts are sums, and their samples are
+//!   own threads (warp-synchronous code without `__syncwarp`), which depend on that warp alone: no other warp
+//!   touches bytes it writes within the interval, so the sequential run finds the same races in each warp,
+//!   and the record (count, and the lowest-numbered warp's first race at the line) is the same; bank-conflict counts are sums, and their samples are
 //!   defined by warp numbers, not time (`BankLine::sample`);
 //! - the steps of all blocks add up to no more than the step limit;
 //! - no warp goes more than a million steps of one barrier interval without progress (almost surely a
@@ -61,7 +65,7 @@ use rayon::prelude::*;
 use super::conflicts::{blocks_conflict, commutes_conflict};
 use super::par_state::{ParState, WarpStop};
 use super::template::{Template, threads};
-use super::{Machine, Outcome};
+use super::{HazardKind, Machine, Outcome};
 use crate::ir::Instr;
 use crate::sim::commute;
 use crate::sim::decoded::Program;
@@ -291,10 +295,18 @@ impl Machine {
         if !exact || commutes_conflict(&mut commutes, &writes, &reads) {
             return None;
         }
+        if self.warp_races_unsure(&results) {
+            return None;
+        }
         // (What the blocks wrote is marked initialised: their stores marked it, as when run sequentially.)
         for m in results.iter().flatten() {
             for u in m.par.as_ref().map_or(&[][..], |p| &p.uninit[..]) {
-                self.uninit_read(u.line, u.who.0, u.who.1, u.addr, u.count);
+                match u.race {
+                    Some(r) => {
+                        self.hazards_seen(HazardKind::SharedRace, u.line, u.count, u.who, |m| m.shared_race_text(&r))
+                    }
+                    None => self.uninit_read(u.line, u.who.0, u.who.1, u.addr, u.count),
+                }
             }
         }
         self.steps = steps;
@@ -309,6 +321,26 @@ impl Machine {
         self.outcome = Some(Outcome::Completed);
         self.ran_parallel = true;
         Some(Outcome::Completed)
+    }
+}
+
+impl Machine {
+    /// Whether the blocks found races between a warp's own threads in a kernel with warp-level
+    /// synchronisation (`__syncwarp`, `_sync` intrinsics, `__activemask`): where lanes wait at one, the whole
+    /// run may let the warp's thread groups go on in another order than the scheduler does, which only a race
+    /// can show (`tests/conformance/syncwarp_sides.cu` reads the other side's value after its own
+    /// `__syncwarp`), so such a run is not kept. Warp-synchronous reductions without `__syncwarp` are kept.
+    fn warp_races_unsure(&self, results: &[Option<Machine>]) -> bool {
+        let races =
+            results.iter().flatten().any(|m| m.par.as_ref().is_some_and(|p| p.uninit.iter().any(|u| u.race.is_some())));
+        let unsure = races
+            && self.kernel.instrs.iter().any(|i| {
+                matches!(i, Instr::SyncWarp { .. } | Instr::Shfl { .. } | Instr::Vote { .. } | Instr::ActiveMask { .. })
+            });
+        if unsure && self.tuning.explain_refusals {
+            eprintln!("parallel: races between a warp's threads in a kernel with warp-level synchronisation");
+        }
+        unsure
     }
 }
 

@@ -96,11 +96,69 @@ impl Lower<'_, '_> {
             };
             return self.float_bits(r, s);
         }
+        if int && matches!(op, Div | Rem | Shl | Shr) {
+            return self.divide_or_shift(op, s, x, y, span);
+        }
+        self.arith_call(op, s, x, y, span)
+    }
+
+    /// `sim::alu`'s operation by a call (division by zero leaves the loop with the interpreter's report).
+    fn arith_call(&mut self, op: ArithOp, s: Scalar, x: Value, y: Value, span: Span) -> Value {
         let site = self.site(Site::Arith { op, ty: Ty::from(s), span });
         let out = self.b.ins().stack_addr(I64, self.out, 0);
         let r = self.call(Helper::Arith, &[self.env, site, x, y, out]);
         self.leave_unless_zero(r);
         self.b.ins().stack_load(I64, I64, self.out, 0)
+    }
+
+    /// Integer division, remainder and shifts (`s`: 32 or 64 bits) inline where the machine's instruction
+    /// gives `sim::alu`'s result: a divisor other than 0 (and, signed, -1: `MIN / -1` wraps there and traps
+    /// here), a shift count below the width (`alu` clamps larger ones). The rest calls `alu` as before: a
+    /// loop filling an array with `rand() % 10` divided by a call per element.
+    fn divide_or_shift(&mut self, op: ArithOp, s: Scalar, x: Value, y: Value, span: Span) -> Value {
+        use ArithOp::*;
+        let t = Self::mem_type(s);
+        let signed = s.is_signed();
+        let (xn, yn) = if t == I64 { (x, y) } else { (self.b.ins().ireduce(t, x), self.b.ins().ireduce(t, y)) };
+        let fast = match op {
+            Div | Rem => {
+                let nonzero = self.b.ins().icmp_imm_u(IntCC::NotEqual, yn, 0);
+                if signed {
+                    // (-1 in `t`'s bits, zero-extended as Cranelift keeps narrow constants.)
+                    let minus_one = self.b.ins().iconst(t, if t == I64 { -1 } else { 0xffff_ffff });
+                    let not_minus_one = self.b.ins().icmp(IntCC::NotEqual, yn, minus_one);
+                    self.b.ins().band(nonzero, not_minus_one)
+                } else {
+                    nonzero
+                }
+            }
+            _ => {
+                let width = if t == I64 { 64 } else { 32 };
+                self.b.ins().icmp_imm_u(IntCC::UnsignedLessThan, yn, width)
+            }
+        };
+        let (inline, slow, done) = (self.b.create_block(), self.b.create_block(), self.b.create_block());
+        let r = self.b.append_block_param(done, I64);
+        self.b.ins().brif(fast, inline, &[], slow, &[]);
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(inline);
+        let i = self.b.ins();
+        let v = match (op, signed) {
+            (Div, true) => i.sdiv(xn, yn),
+            (Div, false) => i.udiv(xn, yn),
+            (Rem, true) => i.srem(xn, yn),
+            (Rem, false) => i.urem(xn, yn),
+            (Shl, _) => i.ishl(xn, yn),
+            (_, true) => i.sshr(xn, yn),
+            _ => i.ushr(xn, yn),
+        };
+        let v = if t == I64 { v } else { self.b.ins().uextend(I64, v) };
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(slow);
+        let v = self.arith_call(op, s, x, y, span);
+        self.b.ins().jump(done, &[v.into()]);
+        self.b.switch_to_block(done);
+        r
     }
 
     pub(super) fn as_float(&mut self, x: Value, s: Scalar) -> Value {
@@ -180,8 +238,49 @@ impl Lower<'_, '_> {
             };
             return self.normalize(v, to);
         }
+        if let Some(v) = self.convert_float(from, to, x) {
+            return v;
+        }
         let site = self.site(Site::Convert(from, to));
         let zero = self.b.ins().iconst(I64, 0);
         self.call(Helper::Pure, &[self.env, site, x, zero])
+    }
+
+    /// `Scalar::convert_bits` between integers of 32 or 64 bits (and narrower, from) and `float`/`double`
+    /// inline, None for the others (bool, half, narrow targets). Each is the one IEEE operation Rust's `as`
+    /// is: an integer rounded once to nearest, a double rounded to float, and float to integer saturating at
+    /// the target's range with NaN as 0 (`saturate`): `(float)(rand() & 0xFF) / 10.0f` per element.
+    fn convert_float(&mut self, from: Scalar, to: Scalar, x: Value) -> Option<Value> {
+        let float = |s: Scalar| matches!(s, Scalar::F32 | Scalar::F64);
+        let ftype = |s: Scalar| if s == Scalar::F32 { F32 } else { F64 };
+        if Self::is_int(from) && float(to) {
+            // The integer's value as 64 bits: sign-extended when signed (canonical bits are zero-extended).
+            let t = Self::mem_type(from);
+            let v = if t != I64 && from.is_signed() {
+                let n = self.b.ins().ireduce(t, x);
+                self.b.ins().sextend(I64, n)
+            } else {
+                x
+            };
+            let f = if from == Scalar::U64 {
+                self.b.ins().fcvt_from_uint(ftype(to), v)
+            } else {
+                self.b.ins().fcvt_from_sint(ftype(to), v)
+            };
+            return Some(self.float_bits(f, to));
+        }
+        if float(from) && float(to) {
+            let f = self.as_float(x, from);
+            let g = if to == Scalar::F64 { self.b.ins().fpromote(F64, f) } else { self.b.ins().fdemote(F32, f) };
+            return Some(self.float_bits(g, to));
+        }
+        if float(from) && matches!(to, Scalar::I32 | Scalar::U32 | Scalar::I64 | Scalar::U64) {
+            let f = self.as_float(x, from);
+            let t = Self::mem_type(to);
+            let i = self.b.ins();
+            let v = if to.is_signed() { i.fcvt_to_sint_sat(t, f) } else { i.fcvt_to_uint_sat(t, f) };
+            return Some(if t == I64 { v } else { self.b.ins().uextend(I64, v) });
+        }
+        None
     }
 }
