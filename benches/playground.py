@@ -5,7 +5,13 @@ navigation the first debugger screen was drawn (the page's `window.warpdbgFirstS
 the first frame is on screen: the WebAssembly unpacked, compiled and instantiated, deadlock.cu compiled and
 drawn). Chromium is driven over --remote-debugging-pipe (NUL-separated JSON on fds 3 and 4). Prints markdown.
 
-    bash .ci/page && python3 benches/playground.py [WARPDBG] [RUNS]
+With `--continue`, times `c` instead (issue 35): kernels/reduce_neighbored.cu at n = 1 << 20 (5.5 million steps)
+opened in the page, `c` pressed, and the time until the continue stopped by the page's performance.now(),
+against the terminal's debugger on the same kernel (`warpdbg view --steps 1e9`, which continues to the end the
+way `c` does, less `view --steps 0`: the compile and the drawing) with one thread (RAYON_NUM_THREADS=1) and
+with every core.
+
+    bash .ci/page && python3 benches/playground.py [--continue] [WARPDBG] [RUNS]
 """
 import json
 import os
@@ -15,9 +21,13 @@ import sys
 import tempfile
 import time
 
-BIN = sys.argv[1] if len(sys.argv) > 1 else "target/release/warpdbg"
-RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
-WASM = "target/wasm32-unknown-unknown/web/warpdbg.wasm"
+CONTINUE = "--continue" in sys.argv[1:]
+ARGS = [a for a in sys.argv[1:] if a != "--continue"]
+BIN = ARGS[0] if ARGS else "target/release/warpdbg"
+RUNS = int(ARGS[1]) if len(ARGS) > 1 else 5
+KERNEL = "kernels/reduce_neighbored.cu"
+N = "1 << 20"
+WASM = os.environ.get("WARPDBG_PAGE_WASM", "target/wasm32-unknown-unknown/web/warpdbg.wasm")
 os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
@@ -72,6 +82,92 @@ def first_screen_ms(url, profile):
     finally:
         b.close()
 
+
+def attach(url, profile):
+    b = Browser(profile)
+    t = b.call("Target.createTarget", {"url": url})
+    a = b.call("Target.attachToTarget", {"targetId": t["targetId"], "flatten": True})
+    b.session = a["sessionId"]
+    return b
+
+
+# In the page: the kernel at n = N opened from the editor, then `c` and its time until the run stopped (the
+# page's own clock), polled from a timer so the poll costs the run nothing measurable.
+CONTINUE_JS = """new Promise(done => {
+  const src = document.getElementById('source');
+  src.value = SOURCE;
+  warpdbg.open();
+  const t0 = performance.now();
+  warpdbg.key('c');
+  const poll = () => warpdbg.busy() ? setTimeout(poll, 2) : done([performance.now() - t0, warpdbg.steps()]);
+  poll();
+})"""
+
+
+def cpu_ms(pgid):
+    """CPU time (user + system) of every process in Chromium's process group: on a busy machine a fairer
+    figure than the wall clock."""
+    t = 0
+    for d in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            f = open(f"/proc/{d}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(f[2]) == pgid:
+            t += int(f[11]) + int(f[12])
+    return t * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def continue_ms(url, profile, source):
+    b = attach(url, profile)
+    try:
+        deadline = time.time() + 60
+        while b.eval("window.warpdbgFirstScreen") is None:
+            if time.time() > deadline:
+                raise RuntimeError("no first screen in 60 s")
+            time.sleep(0.01)
+        expr = CONTINUE_JS.replace("SOURCE", json.dumps(source))
+        cpu = cpu_ms(b.proc.pid)
+        r = b.call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
+        # (The CPU time includes opening the kernel: compiling it and filling its 4 MB of input.)
+        return r["result"]["value"] + [cpu_ms(b.proc.pid) - cpu]
+    finally:
+        b.close()
+
+
+def terminal_s(threads, steps):
+    """Wall and CPU seconds of `warpdbg view` at `steps`."""
+    env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
+    before, t = os.times(), time.perf_counter()
+    subprocess.run([BIN, "view", KERNEL, "--arg", "n=1048576", "--steps", steps], env=env, check=True,
+                   stdout=subprocess.DEVNULL)
+    after = os.times()
+    return time.perf_counter() - t, (after.children_user + after.children_system) - (before.children_user + before.children_system)
+
+
+if CONTINUE:
+    source = open(KERNEL).read().replace("// @arg n = 1 << 13", f"// @arg n = {N}")
+    assert N in source
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
+        page = os.path.join(d, "playground.html")
+        subprocess.run([BIN, "export", "--playground", page, "--wasm", WASM], check=True)
+        runs = [continue_ms("file://" + page, os.path.join(d, f"profile{i}"), source) for i in range(RUNS)]
+    page_ms, steps, page_cpu = [r[0] for r in runs], {r[1] for r in runs}, [r[2] for r in runs]
+    term, term_cpu = {}, {}
+    for threads in (1, os.cpu_count()):
+        base = [terminal_s(threads, "0") for _ in range(RUNS)]
+        wall0, cpu0 = statistics.median(x[0] for x in base), statistics.median(x[1] for x in base)
+        full = [terminal_s(threads, "1e9") for _ in range(RUNS)]
+        term[threads] = [1000 * (x[0] - wall0) for x in full]
+        term_cpu[threads] = [1000 * (x[1] - cpu0) for x in full]
+    one, med = statistics.median(term[1]), statistics.median
+    print(f"| `c` on {KERNEL}, n = {N} ({', '.join(str(int(s)) for s in sorted(steps))} steps), median of {RUNS} | wall | CPU |")
+    print(f"|---|---|---|")
+    print(f"| the page (headless Chromium; wall min {min(page_ms):.0f}, max {max(page_ms):.0f}) | {med(page_ms):.0f} ms | {med(page_cpu):.0f} ms |")
+    print(f"| the terminal, one thread (wall min {min(term[1]):.0f}, max {max(term[1]):.0f}) | {one:.0f} ms | {med(term_cpu[1]):.0f} ms |")
+    print(f"| the terminal, {os.cpu_count()} threads | {med(term[os.cpu_count()]):.0f} ms | {med(term_cpu[os.cpu_count()]):.0f} ms |")
+    print(f"| the page / the terminal (one thread) | {med(page_ms) / one:.1f}x | {med(page_cpu) / med(term_cpu[1]):.1f}x |")
+    sys.exit(0)
 
 with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
     page = os.path.join(d, "playground.html")

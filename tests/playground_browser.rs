@@ -153,7 +153,7 @@ fn playground_runs_the_debugger_in_the_page() {
     let link = b.eval("window.warpdbg.link()").as_str().unwrap().to_string();
     let src = long;
     let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(src.as_bytes());
-    assert!(link.ends_with(&format!("&src={encoded}")), "{link}");
+    assert!(link.contains(&format!("&src={encoded}&mode=2")), "{link}");
     b.open(&link);
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the linked page");
     assert_eq!(b.eval("document.getElementById('source').value"), json!(src));

@@ -36,6 +36,10 @@ struct PageFile {
     /// A recording's text (opened live, at its end).
     #[serde(skip_serializing_if = "Option::is_none")]
     recording: Option<String>,
+    /// One of the instructor's exercises (a file given on the command line): the page lists them first, under
+    /// their own heading, and a link's `file=` names one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    exercise: bool,
 }
 
 /// Where the page's WebAssembly is looked for when `--wasm` is not given: `$WARPDBG_PAGE_WASM`, else beside
@@ -66,6 +70,7 @@ pub fn playground(wasm: &[u8], files: &[(String, String)], theme_text: &str) -> 
             name: name.clone(),
             source: (!recording).then(|| text.clone()),
             recording: recording.then(|| text.clone()),
+            exercise: true,
         });
     }
     // A file given by name shadows the bundled one of that name: the list shows each name once.
@@ -74,6 +79,7 @@ pub fn playground(wasm: &[u8], files: &[(String, String)], theme_text: &str) -> 
         name: n.to_string(),
         source: Some(s.to_string()),
         recording: None,
+        exercise: false,
     }));
     // In a <script> element only `</` could end it early.
     let json = serde_json::to_string(&list).map_err(|e| e.to_string())?.replace("</", "<\\/");
@@ -107,4 +113,42 @@ pub fn read_wasm(path: Option<&Path>) -> Result<Vec<u8>, String> {
         None => default_wasm().ok_or_else(|| missing.to_string())?,
     };
     std::fs::read(&path).map_err(|e| format!("cannot read {}: {e} ({missing})", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page's file list, as the page's script reads it from the bundle.
+    fn bundle(page: &str) -> Vec<serde_json::Value> {
+        let start = page.find("application/json\">").unwrap() + "application/json\">".len();
+        let end = start + page[start..].find("</script>").unwrap();
+        serde_json::from_str(&page[start..end].replace("<\\/", "</")).unwrap()
+    }
+
+    #[test]
+    fn exercises_come_first_and_are_marked() {
+        let files = vec![
+            ("ex1.cu".to_string(), "__global__ void k() {} // </script>".to_string()),
+            ("ex2.wdbg".to_string(), "{}".to_string()),
+        ];
+        let page = playground(b"\0asm wd_open", &files, &Theme::default_dark()).unwrap();
+        let list = bundle(&page);
+        assert_eq!(list.len(), 2 + BUNDLED.len());
+        assert_eq!(list[0]["name"], "ex1.cu");
+        assert_eq!(list[0]["exercise"], true);
+        assert_eq!(list[0]["source"], "__global__ void k() {} // </script>");
+        assert_eq!(list[1]["name"], "ex2.wdbg");
+        assert_eq!(list[1]["exercise"], true);
+        assert_eq!(list[1]["recording"], "{}");
+        assert!(list[1].get("source").is_none());
+        assert_eq!(list[2]["name"], BUNDLED[0].0);
+        assert!(list[2].get("exercise").is_none(), "bundled examples are not exercises");
+    }
+
+    #[test]
+    fn a_module_that_is_not_the_page_s_is_refused() {
+        let err = playground(b"\0asm", &[], &Theme::default_dark()).unwrap_err();
+        assert!(err.contains("bash .ci/page"), "{err}");
+    }
 }

@@ -163,6 +163,12 @@ pub extern "C" fn wd_text(cols: u32, rows: u32) -> usize {
     out(PAGE.with(|p| p.borrow_mut().text(cols.clamp(20, 1000) as u16, rows.clamp(10, 1000) as u16)))
 }
 
+/// Runs the open kernel to step `step` (a link's `step=`), as `warpdbg view --steps` does.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_goto(step: f64) {
+    PAGE.with(|p| p.borrow_mut().goto(step.max(0.0) as u64));
+}
+
 /// Instructions issued so far.
 #[unsafe(no_mangle)]
 pub extern "C" fn wd_steps() -> f64 {

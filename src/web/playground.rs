@@ -281,6 +281,24 @@ impl Playground {
             Shown::Debugger(app) => app.program.as_ref().and_then(|p| p.current).unwrap_or(0),
             _ => 0,
         }
+        }
+    }
+
+    /// Runs the open kernel to step `step` (from a link's `step=`): the screen `warpdbg view --steps K`
+    /// prints, so a link lands where the instructor was.
+    pub fn goto(&mut self, step: u64) {
+        let Shown::Debugger(app) = &mut self.shown else { return };
+        app.running = false;
+        if let Some(o) = app.session.run_to(step) {
+            app.stopped(&crate::debug::session::Stop::Finished(o));
+        } else if step > 0 {
+            app.stopped(&crate::debug::session::Stop::Stepped);
+        }
+        app.fix_selection();
+        app.follow_selected();
+        scroll::keep_cursor_visible(app);
+        scroll::reveal_stuck_lines(app);
+        app.refresh_why();
     }
 
     /// Instructions issued so far in the debugger (0 when none is open).

@@ -155,8 +155,7 @@ impl WholeRun {
     }
 }
 
-/// `f(i, worker i)` for every worker, on rayon's threads (one after another without the `parallel`
-/// feature, which never starts a whole run).
+/// `f(i, worker i)` for every worker, on rayon's threads (one after another without the `parallel` feature).
 fn on_each<T: Send>(workers: &mut [Machine], f: impl Fn(u64, &mut Machine) -> T + Sync + Send) -> Vec<T> {
     #[cfg(feature = "parallel")]
     return workers.par_iter_mut().enumerate().map(|(i, w)| f(i as u64, w)).collect();

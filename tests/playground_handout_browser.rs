@@ -1,0 +1,107 @@
+//! Hand-outs in the playground page (issue 35, item 5), in headless Chromium: an instructor's exercises
+//! (`warpdbg export --playground OUT FILE...`) are listed first, under their own heading; a link naming an
+//! exercise and a step (`#file=NAME&step=K`) opens the page on the screen `warpdbg view FILE --steps K`
+//! prints at the page's size; and the page's own link carries the exercise and the step it is at.
+//!
+//! The page's WebAssembly must be built first (`bash .ci/page`, which `.ci/test` runs).
+
+mod browser;
+mod session_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use browser::Browser;
+use serde_json::json;
+use session_support::*;
+
+const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
+
+/// The module `bash .ci/page` builds; None (skipped) when it is missing, except under CI.
+fn page_wasm() -> Option<PathBuf> {
+    let p = repo("target/wasm32-unknown-unknown/web/warpdbg.wasm");
+    if p.is_file() {
+        return Some(p);
+    }
+    let msg = format!("{} is missing: run `bash .ci/page` first", p.display());
+    if std::env::var_os("CI").is_some() {
+        panic!("{msg}; CI is set, so this test must not be skipped");
+    }
+    eprintln!("SKIPPED: {msg}");
+    None
+}
+
+/// `warpdbg view FILE --steps K` at a size, run in the exercise's folder (so the screen names the file as the
+/// page does), as text lines.
+fn view(dir: &Path, file: &str, steps: u64, (cols, rows): (u64, u64)) -> Vec<String> {
+    let out = Command::new(BIN)
+        .current_dir(dir)
+        .args(["view", file, "--steps", &steps.to_string(), "--size", &format!("{cols}x{rows}")])
+        .output()
+        .expect("run warpdbg view");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    norm(&String::from_utf8_lossy(&out.stdout))
+}
+
+fn screen(b: &mut Browser) -> Vec<String> {
+    norm(b.eval("window.warpdbg.text()").as_str().expect("text"))
+}
+
+#[test]
+fn a_link_opens_an_exercise_at_a_step_and_the_set_is_listed() {
+    if !browser::available() {
+        return;
+    }
+    let Some(wasm) = page_wasm() else { return };
+    let dir = scratch("playground_handout");
+    std::fs::copy(repo("kernels/deadlock.cu"), dir.join("ex1_deadlock.cu")).unwrap();
+    std::fs::copy(repo("kernels/warp_indexing.cu"), dir.join("ex2_warps.cu")).unwrap();
+    let page = dir.join("handout.html");
+    let out = Command::new(BIN)
+        .current_dir(&dir)
+        .args(["export", "--playground", page.to_str().unwrap(), "ex1_deadlock.cu", "ex2_warps.cu"])
+        .args(["--wasm", wasm.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let url = format!("file://{}", page.display());
+
+    let mut b = Browser::launch(&dir.join("profile"));
+    b.open(&url);
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
+    // The exercise set, listed first under its own heading; the bundled examples after it.
+    let groups = b.eval(
+        "[...document.querySelectorAll('#files optgroup')].map(g => g.label + ': ' + \
+         [...g.children].slice(0, 2).map(o => o.textContent).join(', '))",
+    );
+    assert_eq!(
+        groups,
+        json!(["exercises: ex1_deadlock.cu, ex2_warps.cu", "examples: deadlock.cu, reduce_neighbored.cu"])
+    );
+    assert_eq!(
+        b.eval("document.getElementById('source').value"),
+        json!(std::fs::read_to_string(dir.join("ex1_deadlock.cu")).unwrap())
+    );
+
+    // A link to the second exercise at step 40 lands on the screen `view --steps 40` prints.
+    let linked = format!("{url}#file=ex2_warps.cu&step=40");
+    b.open(&linked);
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the linked page");
+    let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
+    let size = (size[0], size[1]);
+    assert_eq!(b.eval("window.warpdbg.steps()"), json!(40));
+    assert_eq!(screen(&mut b), view(&dir, "ex2_warps.cu", 40, size));
+    assert_eq!(b.eval("document.getElementById('files').selectedOptions[0].textContent"), json!("ex2_warps.cu"));
+
+    // Two steps on, the page's own link names the exercise and the step (not the source: it is unchanged).
+    b.eval("document.getElementById('screen').focus()");
+    for _ in 0..2 {
+        b.press("s", 'S' as u32);
+    }
+    b.wait_until("window.warpdbg.steps() === 42", "two steps");
+    let link = b.eval("window.warpdbg.link()").as_str().unwrap().to_string();
+    assert!(link.ends_with("#file=ex2_warps.cu&mode=0&step=42"), "{link}");
+    b.open(&link);
+    b.wait_until("window.warpdbgFirstScreen !== undefined", "the page's own link");
+    assert_eq!(screen(&mut b), view(&dir, "ex2_warps.cu", 42, size));
+}
