@@ -281,7 +281,6 @@ impl Playground {
             Shown::Debugger(app) => app.program.as_ref().and_then(|p| p.current).unwrap_or(0),
             _ => 0,
         }
-        }
     }
 
     /// Runs the open kernel to step `step` (from a link's `step=`): the screen `warpdbg view --steps K`
