@@ -1,7 +1,7 @@
 //! The default step limit grows with what a launch legitimately asks for (issue 36): each thread may run
 //! every instruction of its kernel once per unit of the largest integer argument, up to 2^33 steps in all,
 //! above the old per-warp rules (docs/programs.md, "The step limit"). A runaway loop still ends in the
-//! step-limit outcome (exit code 4).
+//! step-limit outcome (exit code 4). Constants that bound loops (`#define N`) count as arguments do.
 
 mod common;
 
@@ -10,11 +10,13 @@ use warpdbg::compile::compile as compile_source;
 use warpdbg::front::launch::{Mode, Overrides};
 use warpdbg::sim::{
     ARGUMENT_STEP_CEILING, Config, GlobalMemory, Machine, Outcome, argument_steps, kernel_file_step_limit,
-    largest_integer_argument, program_step_limit,
+    largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
 };
 
 const SGEMM: &str = "benches/kernels/sgemm_naive.cu";
 const RUNAWAY: &str = "tests/kernels/step_limit/runaway_n.cu";
+const LOOP_CONSTANT: &str = "tests/kernels/step_limit/loop_constant.cu";
+const RUNAWAY_CONSTANT: &str = "tests/kernels/step_limit/runaway_constant.cu";
 
 /// The default step limit of a kernel file's launch, and its warps.
 fn limit(path: &str, args: &[&str], grid: Option<&str>) -> (u64, u64) {
@@ -112,4 +114,57 @@ fn a_runaway_loop_with_a_large_argument_still_ends_at_the_step_limit_with_exit_c
         assert_eq!(out.status.code(), Some(4), "{file}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(String::from_utf8_lossy(&out.stdout).contains("\"step_limit\""), "{file}");
     }
+}
+
+#[test]
+fn loop_constants_count_as_arguments_do_and_other_constants_do_not() {
+    let at = |src: &str| {
+        let c = compile_source("k.cu", src.as_bytes(), &overrides(Mode::Its, &[])).expect("compiles");
+        let (_, params) = GlobalMemory::from_launch(&c.launch);
+        (largest_loop_constant(&c.kernel), largest_bound(&c.kernel, &params))
+    };
+    let head = "// @arg a int[4] = 0\n// @arg n = 300\n#define N 2048\n";
+    // A loop's bound, with an argument: the larger.
+    assert_eq!(
+        at(&format!("{head}__global__ void k(int *a, int n) {{ for (int i = 0; i < N; i++) a[0] += n; }}\n")),
+        (2048, 2048)
+    );
+    // An `if`'s constant does not count, nor a negative one, nor a float.
+    let src = format!(
+        "{head}__global__ void k(int *a, int n) {{ if (a[0] < 100000) a[1] = 1; for (int i = 0; i > -50000; i--) a[2] += i; \
+         for (float x = 0; x < 1e9f; x += 1) a[3] += n; }}\n"
+    );
+    assert_eq!(at(&src), (0, 300));
+    // `while` and unsigned bounds; a constant on the left.
+    let src = format!(
+        "{head}__global__ void k(int *a, int n) {{ unsigned i = 0; while (70000u > i) i += a[0]; a[1] = i; }}\n"
+    );
+    assert_eq!(at(&src), (70_000, 70_000));
+    assert_eq!(largest_loop_constant(&compile(LOOP_CONSTANT, Mode::Its, &[]).kernel), 1 << 21);
+}
+
+#[test]
+fn a_loop_over_a_constant_the_old_rule_stopped_completes() {
+    for mode in [Mode::Its, Mode::PreVolta] {
+        let compiled = compile(LOOP_CONSTANT, mode, &[]);
+        let old = Config { max_steps: Some(kernel_file_step_limit(1, 0)), ..Config::default() };
+        assert_eq!(run_compiled(&compiled, old).outcome, Outcome::StepLimit);
+        let r = run_compiled(&compiled, Config::default());
+        assert_eq!(r.outcome, Outcome::Completed, "{}", r.explanation());
+        let asked = argument_steps(1, compiled.kernel.instrs.len() as u64, 1 << 21);
+        assert_eq!(r.machine.max_steps, asked);
+        assert!(r.machine.steps > kernel_file_step_limit(1, 0) && r.machine.steps < asked);
+        let sums: Vec<i64> =
+            (0..32u32).map(|t| (0..1u32 << 21).fold(0u32, |s, k| s.wrapping_add(k ^ t)) as i64).collect();
+        assert_eq!(r.ints("out"), sums);
+    }
+}
+
+#[test]
+fn a_runaway_loop_over_a_constant_ends_at_the_limit_the_constant_asks_for() {
+    let compiled = compile(RUNAWAY_CONSTANT, Mode::Its, &[]);
+    let asked = argument_steps(1, compiled.kernel.instrs.len() as u64, 1 << 20);
+    let r = run_compiled(&compiled, Config::default());
+    assert_eq!((r.outcome.clone(), r.machine.max_steps, r.machine.steps), (Outcome::StepLimit, asked, asked));
+    assert!(r.explanation().contains("step limit"), "{}", r.explanation());
 }

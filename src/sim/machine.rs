@@ -53,8 +53,8 @@ mod warp_run;
 mod whole_run;
 pub use block::BlockState;
 pub use config::{
-    ARGUMENT_STEP_CEILING, Config, LaunchError, Tuning, argument_steps, kernel_file_step_limit,
-    largest_integer_argument, program_step_limit,
+    ARGUMENT_STEP_CEILING, Config, LaunchError, Tuning, argument_steps, kernel_file_step_limit, largest_bound,
+    largest_integer_argument, largest_loop_constant, program_step_limit,
 };
 pub use hazards::{Hazard, HazardKind};
 pub use outcome::{Outcome, Stuck, Wait, WaitKind};
@@ -142,7 +142,7 @@ impl Machine {
         let kernel = Arc::new(compiled.kernel.clone());
         let (global, params) = GlobalMemory::from_launch(&launch);
         let warps = launch.grid.count() * launch.warps_per_block();
-        let asked = || argument_steps(warps, kernel.instrs.len() as u64, largest_integer_argument(&kernel, &params));
+        let asked = || argument_steps(warps, kernel.instrs.len() as u64, largest_bound(&kernel, &params));
         let max_steps = config.max_steps.unwrap_or_else(|| kernel_file_step_limit(warps, asked()));
         let file = compiled.source().name.clone();
         Ok(Machine::start(kernel, launch, file, (global, params, true), max_steps, config))
@@ -162,7 +162,7 @@ impl Machine {
     ) -> Machine {
         let warps = launch.grid.count() * launch.warps_per_block();
         let device_bytes = global.allocs.iter().map(|a| a.data.len() as u64).sum();
-        let asked = || argument_steps(warps, kernel.instrs.len() as u64, largest_integer_argument(&kernel, &params));
+        let asked = || argument_steps(warps, kernel.instrs.len() as u64, largest_bound(&kernel, &params));
         let max_steps = config.max_steps.unwrap_or_else(|| program_step_limit(warps, device_bytes, asked()));
         Machine::start(kernel, launch, file, (global, params, false), max_steps, config)
     }

@@ -46,7 +46,7 @@ pub use lane_mask::{LaneMask, format_ranges, threads_phrase};
 pub use machine::{
     ARGUMENT_STEP_CEILING, ArrivalFilter, AtomicWrite, BlockState, Config, Halt, Hazard, HazardKind, Issue,
     LaunchError, Machine, Outcome, PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, argument_steps,
-    kernel_file_step_limit, largest_integer_argument, program_step_limit,
+    kernel_file_step_limit, largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
 };
 pub use memory::{Allocation, GLOBAL_BASE, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
 pub use memory_report::MemoryDetail;

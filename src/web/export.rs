@@ -132,7 +132,7 @@ mod tests {
             ("ex1.cu".to_string(), "__global__ void k() {} // </script>".to_string()),
             ("ex2.wdbg".to_string(), "{}".to_string()),
         ];
-        let page = playground(b"\0asm wd_open", &files, &Theme::default_dark()).unwrap();
+        let page = playground(b"\0asm wd_open", &files, &Theme::text("dark").unwrap()).unwrap();
         let list = bundle(&page);
         assert_eq!(list.len(), 2 + BUNDLED.len());
         assert_eq!(list[0]["name"], "ex1.cu");
@@ -147,8 +147,17 @@ mod tests {
     }
 
     #[test]
+    fn a_given_file_shadows_the_bundled_one_of_its_name() {
+        let files = vec![("deadlock.cu".to_string(), "// mine".to_string())];
+        let list = bundle(&playground(b"\0asm wd_open", &files, &Theme::text("light").unwrap()).unwrap());
+        assert_eq!(list.len(), BUNDLED.len());
+        assert_eq!(list.iter().filter(|f| f["name"] == "deadlock.cu").count(), 1);
+        assert_eq!(list[0]["source"], "// mine");
+    }
+
+    #[test]
     fn a_module_that_is_not_the_page_s_is_refused() {
-        let err = playground(b"\0asm", &[], &Theme::default_dark()).unwrap_err();
+        let err = playground(b"\0asm", &[], &Theme::text("dark").unwrap()).unwrap_err();
         assert!(err.contains("bash .ci/page"), "{err}");
     }
 }

@@ -2,7 +2,8 @@
 //! launch cannot start.
 
 use crate::front::types::Type;
-use crate::ir::Kernel;
+use crate::ir::{BranchKind, Instr, Kernel, Operand, Ty};
+use crate::sim::alu;
 
 /// Limits of one run.
 #[derive(Clone, Debug)]
@@ -69,6 +70,84 @@ pub fn largest_integer_argument(kernel: &Kernel, params: &[u64]) -> u64 {
         })
         .max()
         .unwrap_or(0)
+}
+
+/// The largest integer constant a loop's condition compares with (`for (k = 0; k < N; k++)` with `#define N
+/// 2048` or `(1 << 20)`: course programs often bound their loops by constants rather than arguments), 0 when
+/// there is none; negative constants count as 0. Only comparisons whose result a loop's branch tests count.
+pub fn largest_loop_constant(kernel: &Kernel) -> u64 {
+    // Registers written once, with a value computed from constants only (`1 << 20` is a shift of two).
+    let mut writes = vec![0u32; kernel.regs.len()];
+    for i in &kernel.instrs {
+        if let Some(d) = i.dst().and_then(|d| writes.get_mut(d.0 as usize)) {
+            *d += 1;
+        }
+    }
+    let mut known: Vec<Option<u64>> = vec![None; kernel.regs.len()];
+    let value = |known: &[Option<u64>], o: &Operand| match o {
+        Operand::Imm(v) => Some(*v),
+        Operand::Reg(r) => known.get(r.0 as usize).copied().flatten(),
+    };
+    // Per register: the largest constant a comparison writing it compared with.
+    let mut compared = vec![0u64; kernel.regs.len()];
+    for i in &kernel.instrs {
+        let folded = match i {
+            Instr::Mov { src, .. } => value(&known, src),
+            Instr::Binary { op, ty, a, b, .. } => match (value(&known, a), value(&known, b)) {
+                (Some(a), Some(b)) => alu::binary(*op, *ty, a, b).ok(),
+                _ => None,
+            },
+            Instr::Convert { from, to, src, .. } => value(&known, src).map(|v| alu::convert(*from, *to, v)),
+            Instr::Cmp { ty, dst, a, b, .. } => {
+                if let Some(slot) = compared.get_mut(dst.0 as usize) {
+                    for v in [a, b].into_iter().filter_map(|o| value(&known, o)) {
+                        *slot = (*slot).max(nonnegative(*ty, v));
+                    }
+                }
+                None
+            }
+            _ => None,
+        };
+        if let (Some(v), Some(d)) = (folded, i.dst())
+            && writes.get(d.0 as usize) == Some(&1)
+        {
+            known[d.0 as usize] = Some(v);
+        }
+    }
+    kernel
+        .instrs
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Branch { cond: Operand::Reg(r), site, .. } if site.kind == BranchKind::Loop => {
+                compared.get(r.0 as usize).copied()
+            }
+            _ => None,
+        })
+        .max()
+        .unwrap_or(0)
+}
+
+/// An integer constant of type `ty` as a count: its value, 0 when negative or not an integer.
+fn nonnegative(ty: Ty, bits: u64) -> u64 {
+    let (width, signed) = match ty {
+        Ty::I8 => (8, true),
+        Ty::U8 => (8, false),
+        Ty::I16 => (16, true),
+        Ty::U16 => (16, false),
+        Ty::I32 => (32, true),
+        Ty::U32 => (32, false),
+        Ty::I64 => (64, true),
+        Ty::U64 => (64, false),
+        _ => return 0,
+    };
+    let v = if width >= 64 { bits } else { bits & ((1 << width) - 1) };
+    if signed && (v >> (width - 1)) & 1 == 1 { 0 } else { v }
+}
+
+/// What a launch's loops may legitimately count to: the larger of its largest integer argument
+/// ([`largest_integer_argument`]) and its largest loop constant ([`largest_loop_constant`]).
+pub fn largest_bound(kernel: &Kernel, params: &[u64]) -> u64 {
+    largest_integer_argument(kernel, params).max(largest_loop_constant(kernel))
 }
 
 /// The steps a launch of `warps` warps asks for through its arguments: each thread may run every one of its

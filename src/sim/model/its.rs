@@ -122,9 +122,11 @@ impl ItsWarp {
     }
 
     /// Ready threads standing at the reconvergence point of their innermost barrier start waiting there;
-    /// barriers whose members have all arrived (or exited) release. Returns true if something changed.
+    /// barriers whose members have all arrived (or exited) release. Returns true if a barrier released: only
+    /// then can another pass find more (released threads may stand at an outer barrier's point); arrivals
+    /// alone leave nothing for it, as every barrier was checked after them.
     fn settle(&mut self) -> bool {
-        let mut changed = false;
+        let mut released = false;
         let mut arrived = LaneMask::EMPTY;
         let ready = self.lanes_in(ThreadState::Ready);
         for (i, b) in self.barriers.iter().enumerate() {
@@ -135,7 +137,6 @@ impl ItsWarp {
         }
         if !arrived.is_empty() {
             self.set_state(arrived, ThreadState::Converging);
-            changed = true;
         }
         let mut i = 0;
         while i < self.barriers.len() {
@@ -150,13 +151,13 @@ impl ItsWarp {
                 self.set_state(back, ThreadState::Ready);
                 // The reconverged group runs next, as on hardware after BSYNC.
                 self.current = Some(b.reconv);
-                changed = true;
+                released = true;
                 i = 0;
             } else {
                 i += 1;
             }
         }
-        changed
+        released
     }
 
     /// No other ready thread stands at `pc` and no convergence barrier reconverges there: the group `lanes`
@@ -184,8 +185,9 @@ impl ItsWarp {
                 return Some((pc0, ready));
             }
         }
-        let pc = match self.current {
-            Some(c) if !ready.and(self.lanes_at(c)).is_empty() => c,
+        let current = self.current.map(|c| (c, ready.and(self.lanes_at(c))));
+        let (pc, group) = match current {
+            Some((c, group)) if !group.is_empty() => (c, group),
             _ => {
                 // Round-robin by PC: the next group after the current one (the lowest PC above it), wrapping
                 // to the lowest PC of all.
@@ -200,10 +202,9 @@ impl ItsWarp {
                 }
                 let next = above.unwrap_or(lowest);
                 self.current = Some(next);
-                next
+                (next, self.group_at(next))
             }
         };
-        let group = self.group_at(pc);
         self.running = Some(group);
         Some((pc, group))
     }
@@ -234,15 +235,28 @@ impl ItsWarp {
     fn yield_from(&mut self, pc: Pc) {
         self.running = None;
         let ready = self.lanes_in(ThreadState::Ready);
+        let Some(r) = self.noise else {
+            // The lowest other PC above `pc`, else the lowest other PC, else `pc`: the default schedule's pick
+            // from the sorted list below, without building it (a divergent loop yields at every back edge).
+            let (mut above, mut lowest) = (None::<Pc>, None::<Pc>);
+            for l in ready.iter() {
+                let p = self.pc[l as usize];
+                if p == pc {
+                    continue;
+                }
+                lowest = Some(lowest.map_or(p, |q| q.min(p)));
+                if p > pc {
+                    above = Some(above.map_or(p, |q| q.min(p)));
+                }
+            }
+            self.current = Some(above.or(lowest).unwrap_or(pc));
+            return;
+        };
         let mut pcs: Vec<Pc> = ready.iter().map(|l| self.pc[l as usize]).filter(|p| *p != pc).collect();
         pcs.sort();
         pcs.dedup();
-        if let Some(r) = self.noise {
-            pcs.push(pc);
-            self.current = Some(pcs[(r % pcs.len() as u64) as usize]);
-            return;
-        }
-        self.current = Some(pcs.iter().copied().find(|p| *p > pc).or(pcs.first().copied()).unwrap_or(pc));
+        pcs.push(pc);
+        self.current = Some(pcs[(r % pcs.len() as u64) as usize]);
     }
 
     /// Threads wait (barrier, warp sync) at their current PC.
@@ -367,6 +381,37 @@ impl Model for ItsWarp {
     #[inline]
     fn runs_as_one(&self) -> bool {
         self.converged.is_some()
+    }
+
+    /// One pass instead of [`ItsWarp::nothing_joins`] at every instruction: the stretch ends before the first
+    /// PC past `pc` where a convergence barrier reconverges or other ready threads stand.
+    #[inline]
+    fn stretch_len(&self, kernel: &Kernel, lanes: LaneMask, pc: Pc, n: u32) -> u32 {
+        // (Instructions that wait for lanes decode to the general path: only the stretch's end may be one.)
+        debug_assert!((pc.0 + 1..pc.0 + n).all(|p| !self.waits_for_lanes(&kernel.instrs[p as usize])));
+        let end = pc.0 + n;
+        // The first next instruction the group may not run alone.
+        let mut stop = end + 1;
+        if kernel.instrs.get(end as usize).is_some_and(|i| self.waits_for_lanes(i)) {
+            stop = end;
+        }
+        if self.converged.is_none() {
+            if self.running != Some(lanes) {
+                return 0;
+            }
+            for b in &self.barriers {
+                if b.reconv.0 > pc.0 && b.reconv.0 < stop {
+                    stop = b.reconv.0;
+                }
+            }
+            for l in self.lanes_in(ThreadState::Ready).minus(lanes).iter() {
+                let p = self.pc[l as usize].0;
+                if p > pc.0 && p < stop {
+                    stop = p;
+                }
+            }
+        }
+        stop - pc.0 - 1
     }
 
     #[inline]

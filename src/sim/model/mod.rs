@@ -87,6 +87,29 @@ pub trait Model: Sized {
     /// Then a caller may run it there without telling the model at every step (`warp_run.rs`).
     fn keeps_running(&self, lanes: LaneMask, to: Pc) -> bool;
 
+    /// How many instructions of the straight stretch of `n` at `pc` the group `lanes` may issue in one go
+    /// ([`WarpModel::stretch_len`]; the stretch's instructions `pc..pc + n` decode to straight operations).
+    /// By default: all of them in a lockstep model (a basic block's instructions run in order with the same
+    /// lanes); otherwise while the scheduler would keep running the group at each next instruction (the
+    /// last one of the stretch included, which must not be a `_sync` intrinsic that waits for lanes).
+    #[inline(always)]
+    fn stretch_len(&self, kernel: &Kernel, lanes: LaneMask, pc: Pc, n: u32) -> u32 {
+        if self.lockstep() {
+            return n;
+        }
+        let mut len = 0;
+        while len < n {
+            let next = Pc(pc.0 + len + 1);
+            if !self.keeps_running(lanes, next)
+                || kernel.instrs.get(next.0 as usize).is_some_and(|i| self.waits_for_lanes(i))
+            {
+                break;
+            }
+            len += 1;
+        }
+        len
+    }
+
     /// What a backward move (a loop's back edge) of the running group asks of a caller that runs the warp
     /// alone without telling the model at every step.
     fn back_edge(&self) -> BackEdge;
@@ -316,26 +339,12 @@ impl WarpModel {
         dispatch!(self, m => m.keeps_running(lanes, to) && !m.waits_for_lanes(&kernel.instrs[to.0 as usize]))
     }
 
-    /// How many instructions of the straight stretch of `n` at `pc` the group `lanes` may issue in one go: all
-    /// of them in a lockstep model (a basic block's instructions run in order with the same lanes);
-    /// otherwise while the scheduler would keep running the group at each next instruction (the last one of
-    /// the stretch included, which must not be a `_sync` intrinsic that waits for lanes).
+    /// How many instructions of the straight stretch of `n` at `pc` (instructions `pc..pc + n` decode to
+    /// straight operations, so none waits for lanes) the group `lanes` may issue in one go: see
+    /// [`Model::stretch_len`].
     #[inline(always)]
     pub fn stretch_len(&self, kernel: &Kernel, lanes: LaneMask, pc: Pc, n: u32) -> u32 {
-        dispatch!(self, m => {
-            if m.lockstep() {
-                return n;
-            }
-            let mut len = 0;
-            while len < n {
-                let next = Pc(pc.0 + len + 1);
-                if !m.keeps_running(lanes, next) || kernel.instrs.get(next.0 as usize).is_some_and(|i| m.waits_for_lanes(i)) {
-                    break;
-                }
-                len += 1;
-            }
-            len
-        })
+        dispatch!(self, m => m.stretch_len(kernel, lanes, pc, n))
     }
 
     /// See [`Model::back_edge`].
