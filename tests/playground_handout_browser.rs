@@ -8,28 +8,14 @@
 mod browser;
 mod session_support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use browser::Browser;
+use browser::{Browser, page_wasm};
 use serde_json::json;
 use session_support::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
-/// The module `bash .ci/page` builds; None (skipped) when it is missing, except under CI.
-fn page_wasm() -> Option<PathBuf> {
-    let p = repo("target/wasm32-unknown-unknown/web/warpdbg.wasm");
-    if p.is_file() {
-        return Some(p);
-    }
-    let msg = format!("{} is missing: run `bash .ci/page` first", p.display());
-    if std::env::var_os("CI").is_some() {
-        panic!("{msg}; CI is set, so this test must not be skipped");
-    }
-    eprintln!("SKIPPED: {msg}");
-    None
-}
 
 /// `warpdbg view FILE --steps K` at a size, run in the exercise's folder (so the screen names the file as the
 /// page does), as text lines.

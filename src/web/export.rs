@@ -116,6 +116,7 @@ pub fn read_wasm(path: Option<&Path>) -> Result<Vec<u8>, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // a test's unwrap is its assertion
 mod tests {
     use super::*;
 

@@ -147,7 +147,7 @@ impl Playground {
         let overrides = Overrides { mode, ..Overrides::default() };
         let program = crate::program::compile(name, source.as_bytes(), &overrides).map_err(|e| e.render())?;
         let options = RunOptions { mode: mode.unwrap_or_default(), args: self.args.clone(), ..Default::default() };
-        let progress = self.progress.map(|f| Box::new(move |k, n| f(k, n)) as crate::debug::program::replay::Progress);
+        let progress = self.progress.map(|f| Box::new(f) as crate::debug::program::replay::Progress);
         let host = HostOptions { run: HostRun::Replay, progress };
         let keymap = Keymap::default_map();
         let target = Target::Index(self.start_launch);

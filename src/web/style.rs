@@ -50,6 +50,7 @@ fn luminance((r, g, b): (u8, u8, u8)) -> f64 {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)] // a test's unwrap is its assertion
 mod tests {
     use super::*;
 
