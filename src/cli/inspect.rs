@@ -95,13 +95,7 @@ pub(super) fn view_command(
         print!("{}", crate::tui::view::render_text(&app, cols, rows));
         return Exit::Ok;
     }
-    if let Some(o) = app.session.run_to(steps) {
-        app.stopped(&crate::debug::session::Stop::Finished(o));
-    } else if steps > 0 {
-        app.stopped(&crate::debug::session::Stop::Stepped);
-    }
-    app.fix_selection();
-    app.follow_selected();
+    app.run_to_step(steps);
     if let Err(code) = super::run::check_prints(prints, &app.session.machine.kernel) {
         return code;
     }

@@ -352,6 +352,18 @@ impl App {
         });
     }
 
+    /// Runs the session from where it stands to instruction `step` and shows it stopped there, as
+    /// `warpdbg view --steps K` prints it and a page link's `step=` opens it.
+    pub fn run_to_step(&mut self, step: u64) {
+        if let Some(o) = self.session.run_to(step) {
+            self.stopped(&Stop::Finished(o));
+        } else if step > 0 {
+            self.stopped(&Stop::Stepped);
+        }
+        self.fix_selection();
+        self.follow_selected();
+    }
+
     /// Selects the thread a stop is about (the faulting one, the one a breakpoint's condition holds for, a
     /// waiting one of the first stuck block), so the detail pane shows its values, and sets the status
     /// message.

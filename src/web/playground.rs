@@ -288,13 +288,7 @@ impl Playground {
     pub fn goto(&mut self, step: u64) {
         let Shown::Debugger(app) = &mut self.shown else { return };
         app.running = false;
-        if let Some(o) = app.session.run_to(step) {
-            app.stopped(&crate::debug::session::Stop::Finished(o));
-        } else if step > 0 {
-            app.stopped(&crate::debug::session::Stop::Stepped);
-        }
-        app.fix_selection();
-        app.follow_selected();
+        app.run_to_step(step);
         scroll::keep_cursor_visible(app);
         scroll::reveal_stuck_lines(app);
         app.refresh_why();
