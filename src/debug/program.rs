@@ -149,7 +149,12 @@ fn launch_info(
         parent: req.parent,
         outcome: None,
         args: req.args.clone(),
-        alloc_lines: alloc_lines.iter().map(|(a, l)| (*a, *l)).collect(),
+        // By address: a HashMap's order differs from run to run, and the thread and replay runs compare equal.
+        alloc_lines: {
+            let mut v: Vec<(u64, u32)> = alloc_lines.iter().map(|(a, l)| (*a, *l)).collect();
+            v.sort_unstable();
+            v
+        },
     }
 }
 
