@@ -11,7 +11,7 @@ against the terminal's debugger on the same kernel (`warpdbg view --steps 1e9`, 
 way `c` does, less `view --steps 0`: the compile and the drawing) with one thread (RAYON_NUM_THREADS=1) and
 with every core.
 
-    bash .ci/page && python3 benches/playground.py [--continue] [WARPDBG] [RUNS]
+    bash .ci/page && python3 benches/playground.py [--continue [--profile DIR]] [WARPDBG] [RUNS]
 """
 import json
 import os
@@ -22,7 +22,10 @@ import tempfile
 import time
 
 CONTINUE = "--continue" in sys.argv[1:]
-ARGS = [a for a in sys.argv[1:] if a != "--continue"]
+# `--profile DIR` (with --continue): the page's CPU profile of each run's `c` (DevTools' Profiler domain, the
+# page's main thread: the WebAssembly, the script, and what the browser does for it) as DIR/continue-K.cpuprofile.
+PROFILE = sys.argv[sys.argv.index("--profile") + 1] if "--profile" in sys.argv else None
+ARGS = [a for i, a in enumerate(sys.argv[1:], 1) if a not in ("--continue", "--profile") and sys.argv[i - 1] != "--profile"]
 BIN = ARGS[0] if ARGS else "target/release/warpdbg"
 RUNS = int(ARGS[1]) if len(ARGS) > 1 else 5
 KERNEL = "kernels/reduce_neighbored.cu"
@@ -118,7 +121,7 @@ def cpu_ms(pgid):
     return t * 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def continue_ms(url, profile, source):
+def continue_ms(url, profile, source, run=0):
     b = attach(url, profile)
     try:
         deadline = time.time() + 60
@@ -127,8 +130,16 @@ def continue_ms(url, profile, source):
                 raise RuntimeError("no first screen in 60 s")
             time.sleep(0.01)
         expr = CONTINUE_JS.replace("SOURCE", json.dumps(source))
+        if PROFILE:
+            b.call("Profiler.enable")
+            b.call("Profiler.setSamplingInterval", {"interval": 200})
+            b.call("Profiler.start")
         cpu = cpu_ms(b.proc.pid)
         r = b.call("Runtime.evaluate", {"expression": expr, "returnByValue": True, "awaitPromise": True})
+        if PROFILE:
+            os.makedirs(PROFILE, exist_ok=True)
+            with open(os.path.join(PROFILE, f"continue-{run}.cpuprofile"), "w") as f:
+                json.dump(b.call("Profiler.stop")["profile"], f)
         # (The CPU time includes opening the kernel: compiling it and filling its 4 MB of input.)
         return r["result"]["value"] + [cpu_ms(b.proc.pid) - cpu]
     finally:
@@ -151,7 +162,7 @@ if CONTINUE:
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as d:
         page = os.path.join(d, "playground.html")
         subprocess.run([BIN, "export", "--playground", page, "--wasm", WASM], check=True)
-        runs = [continue_ms("file://" + page, os.path.join(d, f"profile{i}"), source) for i in range(RUNS)]
+        runs = [continue_ms("file://" + page, os.path.join(d, f"profile{i}"), source, i) for i in range(RUNS)]
     page_ms, steps, page_cpu = [r[0] for r in runs], {r[1] for r in runs}, [r[2] for r in runs]
     term, term_cpu = {}, {}
     for threads in (1, os.cpu_count()):
