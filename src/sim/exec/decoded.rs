@@ -27,7 +27,8 @@ pub enum Flow {
 /// the IR's; [`Flow::General`], with nothing done, when the instruction has no fast form or this issue is not
 /// its fast case. A shared load or store leaves what the general path leaves for the caller: its accesses in
 /// `ctx.shared_accesses` (bank statistics) and any race in `ctx.notes`.
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))] // (as `wide::Uniform::op2`)
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn execute_decoded(ctx: &mut Ctx, pc: Pc, op: Op, act: &ActiveLanes) -> Flow {
     let row = |r: Row| Operand::Reg(Reg(r));
     ctx.pc = pc;

@@ -59,7 +59,8 @@ pub(super) fn special(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, which: Special
 
 /// `dst = f(a)` for the lanes in `mask`. Every lane is computed and only the active ones are written: the
 /// functions given here are total (no fault, no panic), so this is the same and vectorises.
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))] // (as `wide::Uniform::op2`)
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn map1(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, f: impl Fn(u64) -> u64) {
     let av = Src::of(a, ctx.stride, ctx.base).lanes(ctx.regs);
     let d = dst.0 as usize * ctx.stride + ctx.base;
@@ -78,7 +79,8 @@ pub(super) fn map1(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, f: im
 /// `dst = f(a, b)` for the lanes in `mask` (as [`map1`]). Source rows other than the destination are read in
 /// place, beside it (a copy of a warp's row is a call to `memcpy`); a source that is the destination row is
 /// copied first.
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))] // (as `wide::Uniform::op2`)
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub(super) fn map2(ctx: &mut Ctx, act: &ActiveLanes, dst: Reg, a: Operand, b: Operand, f: impl Fn(u64, u64) -> u64) {
     let (stride, base) = (ctx.stride, ctx.base);
     let d = dst.0 as usize * stride + base;

@@ -150,7 +150,13 @@ impl Uniform {
 
     /// `d = f(a, b)` for the active lanes: once when both rows are known, else lane by lane, with a known
     /// operand as a value.
-    #[inline(always)]
+    ///
+    /// (One function per operation in WebAssembly, not inlined into the block runner: inlined, every
+    /// operation's loops made `run_groups` a 150 KB function, which V8 runs in its baseline tier until its
+    /// optimising compiler has spent most of a second on it, so most of a page's first `c` ran unoptimised
+    /// (benches/playground.md). Natively it is inlined into the AVX2 build, which it must be to use AVX2.)
+    #[cfg_attr(target_arch = "wasm32", inline(never))]
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     fn op2(&mut self, ctx: &mut Ctx, lanes: &WideLanes, d: Row, a: Row, b: Row, f: impl Fn(u64, u64) -> u64) {
         let known = (self.rows[a as usize], self.rows[b as usize]);
         match known {
@@ -167,7 +173,8 @@ impl Uniform {
 /// Executes `op` for the lanes `lanes` starting at thread `ctx.base`, when it is an operation that computes
 /// each lane from the same lane's registers and cannot fault (ALU operations, moves, pointer arithmetic,
 /// specials, unsigned division by a power of two the same in every active lane). False: nothing done.
-#[inline(always)]
+#[cfg_attr(target_arch = "wasm32", inline(never))] // (as `wide::Uniform::op2`)
+#[cfg_attr(not(target_arch = "wasm32"), inline(always))]
 pub fn execute_wide(ctx: &mut Ctx, op: Op, lanes: &WideLanes, u: &mut Uniform) -> bool {
     match op {
         Op::Alu { f, d, a, b } => {
