@@ -2,7 +2,8 @@
 //! which lanes' registers are non-zero. The scheduler and the branch unit ask these on every issue; a loop
 //! over lanes shifting one bit at a time does not vectorise (the compiler cannot see that a vector compare and
 //! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present), or AVX2 where
-//! the CPU has it for the test the branch unit asks, and other targets a plain loop.
+//! the CPU has it for the test the branch unit asks, WebAssembly its 128-bit SIMD where the module is built with
+//! it (the playground page is), and other targets a plain loop.
 
 /// Which build of the data path runs: the AVX2 one where the CPU can run it, unless the configuration asks
 /// for the portable one (`sim::Tuning::portable`: the tests run both builds and compare). Only
@@ -66,7 +67,11 @@ pub fn eq_mask(values: &[u32; 32], x: u32) -> u32 {
         }
         m
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        eq_mask_simd128(values, x)
+    }
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
     {
         eq_mask_plain(values, x)
     }
@@ -84,11 +89,45 @@ pub fn nonzero_mask(values: &[u64; 32], path: DataPath) -> u32 {
         }
         nonzero_mask_sse2(values)
     }
-    #[cfg(not(target_arch = "x86_64"))]
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        let _ = path;
+        nonzero_mask_simd128(values)
+    }
+    #[cfg(not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128"))))]
     {
         let _ = path;
         nonzero_mask_plain(values)
     }
+}
+
+/// [`eq_mask`] with WebAssembly's 128-bit SIMD (the playground page is built with it): four lanes per
+/// compare, as SSE2. (LLVM does not turn [`eq_mask_plain`]'s fold into `i32x4.bitmask`; the ITS scheduler asks
+/// this at every group choice, and the plain loop was a tenth of the page's `c`: benches/playground.md.)
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn eq_mask_simd128(values: &[u32; 32], x: u32) -> u32 {
+    use core::arch::wasm32::{i32x4_bitmask, i32x4_eq, u32x4, u32x4_splat};
+    let k = u32x4_splat(x);
+    let mut m = 0u32;
+    for (i, v) in values.chunks_exact(4).enumerate() {
+        let v = u32x4(v[0], v[1], v[2], v[3]);
+        m |= (i32x4_bitmask(i32x4_eq(v, k)) as u32) << (4 * i);
+    }
+    m
+}
+
+/// [`nonzero_mask`] with WebAssembly's 128-bit SIMD: two lanes per compare.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+#[inline]
+pub fn nonzero_mask_simd128(values: &[u64; 32]) -> u32 {
+    use core::arch::wasm32::{i64x2_bitmask, i64x2_eq, u64x2, u64x2_splat};
+    let z = u64x2_splat(0);
+    let mut zero = 0u32;
+    for (i, v) in values.chunks_exact(2).enumerate() {
+        zero |= (i64x2_bitmask(i64x2_eq(u64x2(v[0], v[1]), z)) as u32) << (2 * i);
+    }
+    !zero
 }
 
 /// [`nonzero_mask`] with SSE2 (x86-64's baseline): two lanes per compare.
@@ -135,13 +174,13 @@ pub unsafe fn nonzero_mask_avx2(values: &[u64; 32]) -> u32 {
 }
 
 /// [`eq_mask`] one lane at a time (the other targets' version, and the tests' reference).
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(any(test, not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))))]
 pub fn eq_mask_plain(values: &[u32; 32], x: u32) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v == x) as u32) << l)
 }
 
 /// [`nonzero_mask`] one lane at a time.
-#[cfg(any(test, not(target_arch = "x86_64")))]
+#[cfg(any(test, not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))))]
 pub fn nonzero_mask_plain(values: &[u64; 32]) -> u32 {
     values.iter().enumerate().fold(0, |m, (l, v)| m | ((*v != 0) as u32) << l)
 }
@@ -188,6 +227,12 @@ mod tests {
             for path in [DataPath::new(false), DataPath::new(true)] {
                 assert_eq!(nonzero_mask(&wide, path), nonzero_mask_plain(&wide), "{wide:?}");
             }
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            for x in [0, 7, 8, u32::MAX] {
+                assert_eq!(eq_mask_simd128(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");
+            }
+            #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+            assert_eq!(nonzero_mask_simd128(&wide), nonzero_mask_plain(&wide), "{wide:?}");
             #[cfg(target_arch = "x86_64")]
             assert_eq!(nonzero_mask_sse2(&wide), nonzero_mask_plain(&wide), "{wide:?}");
             #[cfg(target_arch = "x86_64")]
