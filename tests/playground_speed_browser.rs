@@ -42,9 +42,13 @@ fn continue_in_the_page_ends_on_the_terminals_screen() {
     let mut b = Browser::launch(&dir.join("profile"));
     b.open(&format!("file://{}", page.display()));
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
+    // The bundled file picked (the page names the editor's source after it), then its n raised in the editor.
     b.eval(&format!(
-        "(() => {{ document.getElementById('source').value = {}; document.getElementById('mode').value = '0'; \
-         window.warpdbg.open(); document.getElementById('screen').focus(); }})()",
+        "(() => {{ const s = document.getElementById('files'); \
+         s.value = [...s.options].find(o => o.textContent === 'reduce_neighbored.cu').value; \
+         document.getElementById('mode').value = '0'; s.dispatchEvent(new Event('change')); \
+         document.getElementById('source').value = {}; window.warpdbg.open(); \
+         document.getElementById('screen').focus(); }})()",
         json!(source)
     ));
     let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
