@@ -7,7 +7,7 @@ use super::args::{LaunchArgs, UiArgs};
 use super::exit::Exit;
 use crate::compile::{self, Compiled};
 use crate::front;
-use crate::sim::{Config, Machine, Tuning};
+use crate::sim::{Config, DeviceJit, Machine, Tuning};
 use crate::tui::keymap::Keymap;
 use crate::tui::recording::Recording;
 use crate::tui::theme::Theme;
@@ -104,10 +104,15 @@ pub(super) fn ui_theme(ui: &UiArgs) -> Result<Option<Theme>, Exit> {
 }
 
 /// The simulator's configuration before a command's own settings, with its debug switches read from the
-/// environment once, here: `WARPDBG_NO_AVX2` (the portable data path) and `WARPDBG_PAR_DEBUG` (say why a whole
-/// run on several cores was refused).
+/// environment once, here: `WARPDBG_NO_AVX2` (the portable data path), `WARPDBG_PAR_DEBUG` (say why a whole
+/// run on several cores was refused) and `WARPDBG_JIT` (`1`: whole runs compile hot straight segments; `eager`:
+/// every segment at its first issue; off otherwise).
 pub(crate) fn base_config() -> Config {
     let set = |name: &str| std::env::var_os(name).is_some();
-    let tuning = Tuning { portable: set("WARPDBG_NO_AVX2"), explain_refusals: set("WARPDBG_PAR_DEBUG") };
+    let tuning = Tuning {
+        portable: set("WARPDBG_NO_AVX2"),
+        explain_refusals: set("WARPDBG_PAR_DEBUG"),
+        device_jit: DeviceJit::named(std::env::var("WARPDBG_JIT").ok().as_deref()),
+    };
     Config { tuning, ..Config::default() }
 }

@@ -53,8 +53,8 @@ mod warp_run;
 mod whole_run;
 pub use block::BlockState;
 pub use config::{
-    ARGUMENT_STEP_CEILING, Config, LaunchError, Tuning, argument_steps, kernel_file_step_limit, largest_bound,
-    largest_integer_argument, largest_loop_constant, program_step_limit,
+    ARGUMENT_STEP_CEILING, Config, DeviceJit, LaunchError, Tuning, argument_steps, kernel_file_step_limit,
+    largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
 };
 pub use hazards::{Hazard, HazardKind};
 pub use outcome::{Outcome, Stuck, Wait, WaitKind};

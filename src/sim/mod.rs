@@ -24,6 +24,8 @@ mod decoded;
 mod exec;
 pub mod expr;
 mod fault;
+mod jit;
+pub use jit::compiled_segments as jit_compiled_segments;
 pub mod focus;
 pub mod inspect;
 mod lane_bits;
@@ -44,7 +46,7 @@ pub use child_launch::ChildLaunch;
 pub use fault::{Fault, FaultKind};
 pub use lane_mask::{LaneMask, format_ranges, threads_phrase};
 pub use machine::{
-    ARGUMENT_STEP_CEILING, ArrivalFilter, AtomicWrite, BlockState, Config, Halt, Hazard, HazardKind, Issue,
+    ARGUMENT_STEP_CEILING, ArrivalFilter, AtomicWrite, BlockState, Config, DeviceJit, Halt, Hazard, HazardKind, Issue,
     LaunchError, Machine, Outcome, PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, argument_steps,
     kernel_file_step_limit, largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
 };

@@ -123,13 +123,26 @@ impl Uniform {
     /// which must then hold the row's value.
     #[inline(always)]
     fn before_write(&mut self, ctx: &mut Ctx, d: Row) {
+        self.before_lanes_write(ctx.regs, ctx.stride, d);
+    }
+
+    /// [`Uniform::before_write`] for code that writes the group's lanes of row `d` itself (`sim::jit`).
+    #[inline(always)]
+    pub fn before_lanes_write(&mut self, regs: &mut [u64], stride: usize, d: Row) {
         if self.whole {
             // (Every lane is written: the known value need not be.)
             self.stale_rows -= self.stale[d as usize] as usize;
             self.stale[d as usize] = false;
         } else {
-            self.settle(ctx.regs, ctx.stride, d as usize);
+            self.settle(regs, stride, d as usize);
         }
+    }
+
+    /// After such code wrote the group's lanes of row `d`: `v` is the value it wrote in every lane, if that is
+    /// known, which the row then holds when the group is the whole block.
+    #[inline(always)]
+    pub fn lanes_written(&mut self, d: Row, v: Option<u64>) {
+        self.rows[d as usize] = if self.whole { v } else { None };
     }
 
     /// `d = v` for the active lanes.

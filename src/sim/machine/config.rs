@@ -30,6 +30,21 @@ pub struct Tuning {
     /// Say on stderr when a block range of a whole run on several cores fails (the launch then runs
     /// sequentially).
     pub explain_refusals: bool,
+    /// Whether whole runs compile hot straight segments to machine code (`sim::jit`, `WARPDBG_JIT`).
+    pub device_jit: DeviceJit,
+}
+
+/// When whole runs compile segments of straight code (`sim::jit`; single-stepping never does). Off unless
+/// asked for: the compiled segments are slower than the interpreter's AVX2 loops today (docs/jit.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DeviceJit {
+    /// After a segment was issued `sim::jit::HOT_ISSUES` times in the launch.
+    Hot,
+    /// Never: everything is interpreted.
+    #[default]
+    Off,
+    /// At a segment's first issue (tests).
+    Eager,
 }
 
 impl Default for Config {

@@ -82,6 +82,8 @@ pub(crate) struct ParState {
     pub(super) read_before_written: Arc<Vec<Reg>>,
     /// The kernel, pre-decoded: register files have its constants' rows after the registers.
     pub(super) program: Arc<Program>,
+    /// The launch's compiled segments (`sim::jit`), shared by its block ranges.
+    pub(super) jit: Option<Arc<crate::sim::jit::Cache>>,
     /// Issues and threads of straight stretches (`Program::straight`) as differences: a stretch over
     /// instructions `a..b` adds at `a` and takes off at `b`, so it costs two updates whatever its length;
     /// the running sums are the per-instruction counts (`fold_stretches`).
@@ -168,6 +170,7 @@ impl ParState {
             hulls: Hulls::default(),
             read_before_written: t.read_before_written.clone(),
             program: t.program.clone(),
+            jit: t.jit.clone(),
             stretches: vec![[0, 0]; t.kernel.instrs.len() + 1],
             last_of_warp: vec![],
             block_last_of_warp: vec![],

@@ -116,10 +116,12 @@ impl Machine {
             return None;
         }
         let kernel = crate::ir::pack::pack_registers(&self.kernel);
+        let program = Arc::new(Program::decode(&kernel));
         Some(Template {
             kinds: Arc::new(kinds),
             read_before_written: Arc::new(crate::ir::defined::read_before_written(&kernel)),
-            program: Arc::new(Program::decode(&kernel)),
+            jit: crate::sim::jit::Cache::new(program.clone(), self.tuning.device_jit).map(Arc::new),
+            program,
             kernel: Arc::new(kernel),
             launch: self.launch.clone(),
             layout: self.layout.clone(),

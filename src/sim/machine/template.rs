@@ -22,6 +22,8 @@ pub(super) struct Template {
     pub(super) read_before_written: Arc<Vec<Reg>>,
     /// The kernel, pre-decoded.
     pub(super) program: Arc<Program>,
+    /// Its compiled segments (None: the JIT is off or absent).
+    pub(super) jit: Option<Arc<crate::sim::jit::Cache>>,
     pub(super) launch: Launch,
     pub(super) layout: SharedLayout,
     pub(super) params: Vec<u64>,
