@@ -140,6 +140,7 @@ impl Uniform {
 
     /// After such code wrote the group's lanes of row `d`: `v` is the value it wrote in every lane, if that is
     /// known, which the row then holds when the group is the whole block.
+    #[cfg(feature = "native")]
     #[inline(always)]
     pub fn lanes_written(&mut self, d: Row, v: Option<u64>) {
         self.rows[d as usize] = if self.whole { v } else { None };

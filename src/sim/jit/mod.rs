@@ -10,6 +10,7 @@
 //! segments, `WARPDBG_JIT=eager` every segment at its first issue (the tests compare it with the interpreter);
 //! wasm builds have no JIT.
 
+#[cfg(feature = "native")]
 mod stretch;
 
 #[cfg(feature = "native")]

@@ -273,11 +273,13 @@ impl Machine {
                     if consecutive && !op.is_memory() {
                         (ctx.base, ctx.pc) = (members[0].w * 32, pc);
                         // A compiled segment of ALU instructions (`sim::jit`), issued as the wide loops would.
-                        let compiled = p.jit.as_ref().map_or(0, |j| j.run(&mut ctx, pc, end - pc.0, wide, uniform));
-                        if compiled > 0 {
-                            idle += compiled as u64;
-                            pc = Pc(pc.0 + compiled);
-                            continue;
+                        if let Some(jit) = &p.jit {
+                            let compiled = jit.run(&mut ctx, pc, end - pc.0, wide, uniform);
+                            if compiled > 0 {
+                                idle += compiled as u64;
+                                pc = Pc(pc.0 + compiled);
+                                continue;
+                            }
                         }
                         if exec::execute_wide(&mut ctx, op, wide, uniform) {
                             idle += 1;
