@@ -501,7 +501,12 @@ impl Parser<'_> {
             _ if self.at_functional_cast() => {
                 let ty = self.type_spec()?;
                 self.expect(Punct::LParen)?;
-                let e = self.expr()?;
+                // `float()`: a value-initialised number, zero.
+                let e = if self.is(Punct::RParen) {
+                    Expr { kind: ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }, span }
+                } else {
+                    self.expr()?
+                };
                 self.expect(Punct::RParen)?;
                 let span = span.to(self.prev_span());
                 return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
