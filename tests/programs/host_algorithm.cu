@@ -38,9 +38,9 @@ int main()
     for (int x : h_out) printf("%d ", x);
     printf("\n");
 
-    int *lo = std::min_element(h_out.begin(), h_out.end());
-    int *hi = std::max_element(h_out.begin(), h_out.end());
-    printf("min %d at %ld, max %d at %ld\n", *lo, (long)(lo - h_out.data()), *hi, (long)(hi - h_out.data()));
+    auto lo = std::min_element(h_out.begin(), h_out.end());
+    auto hi = std::max_element(h_out.begin(), h_out.end());
+    printf("min %d at %ld, max %d at %ld\n", *lo, (long)(lo - h_out.begin()), *hi, (long)(hi - h_out.begin()));
     printf("count of %d: %ld, first %d at %ld\n", h_out[0], (long)std::count(h_out.begin(), h_out.end(), h_out[0]),
            h_out[5], (long)(std::find(h_out.begin(), h_out.end(), h_out[5]) - h_out.begin()));
 
