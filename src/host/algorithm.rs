@@ -43,9 +43,9 @@ impl Resolver<'_> {
     ) -> Option<Result<Expr, Reported>> {
         Some(match (name, args) {
             ("swap", [a, b]) => self.swap(a, b, span),
-            ("sort" | "stable_sort", [first, last]) => self.range_call(first, last, None, span, |s| {
-                (Lib::Sort(s, Order::Ascending), RangeResult::Nothing)
-            }),
+            ("sort" | "stable_sort", [first, last]) => {
+                self.range_call(first, last, None, span, |s| (Lib::Sort(s, Order::Ascending), RangeResult::Nothing))
+            }
             ("sort" | "stable_sort", [first, last, cmp]) => match self.order(cmp) {
                 Ok(order) => self.range_call(first, last, None, span, |s| (Lib::Sort(s, order), RangeResult::Nothing)),
                 Err(r) => Err(r),
@@ -89,9 +89,8 @@ impl Resolver<'_> {
             _ => return Err(self.error(span, "this algorithm takes two pointers (or iterators) of one type")),
         };
         let Some(s) = elem.scalar() else {
-            return Err(
-                self.unsupported(span, format_args!("this algorithm over elements of type `{elem}` yet (numbers only)"))
-            );
+            return Err(self
+                .unsupported(span, format_args!("this algorithm over elements of type `{elem}` yet (numbers only)")));
         };
         let (lib, result) = op(s);
         let mut vals = vec![first.clone(), last];
@@ -175,7 +174,9 @@ impl Resolver<'_> {
         self.frame.push((tmp, size, "std::swap's temporary".into()));
         let u64t = Type::Scalar(Scalar::U64);
         let bytes = Expr::new(ExprKind::Const(size as u64), u64t.clone(), span);
-        let copy = |to: Expr, from: Expr| Expr::new(ExprKind::Lib(Lib::Memcpy, vec![to, from, bytes.clone()]), u64t.clone(), span);
+        let copy = |to: Expr, from: Expr| {
+            Expr::new(ExprKind::Lib(Lib::Memcpy, vec![to, from, bytes.clone()]), u64t.clone(), span)
+        };
         let at_tmp = Expr::new(ExprKind::Slot(tmp), u64t.clone(), span);
         let both = comma(
             copy(at_tmp.clone(), (*at_a).clone()),

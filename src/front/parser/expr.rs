@@ -369,8 +369,8 @@ impl Parser<'_> {
             TokKind::Ident(name) if name == "nullptr" || name == "NULL" => {
                 ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }
             }
-            // `throw std::runtime_error(msg)` (host code): an expression of type `void`.
-            TokKind::Ident(name) if name == "throw" && self.host => {
+            // `throw std::runtime_error(msg)`: an expression of type `void` (device code refuses it).
+            TokKind::Ident(name) if name == "throw" => {
                 self.bump();
                 let value = if matches!(self.kind(), TokKind::Punct(Punct::Semi | Punct::RParen | Punct::Comma)) {
                     None
