@@ -39,6 +39,8 @@ CONSTRUCTS = [
     ("C++", "namespaces / using", r"\b(namespace\s+\w+\s*\{|using\s+namespace)"),
     ("C++", "new / delete", r"\bnew\s+\w+|\bdelete\s*(\[\])?\s*\w"),
     ("C++", "exceptions (throw / try)", r"\b(throw|try)\b"),
+    ("C++", "static data members (defined out of the class)",
+     r"(?m)^[ \t]*(?!return\b|using\b|std::)[A-Za-z_][\w<>\t \*]*[\s\*](?!std::)\w+::\w+\s*(\[[^\]]*\])?\s*(=[^=]|;)"),
     ("C++", "constexpr", r"\bconstexpr\b"),
     ("library", "std::vector", r"\bvector\s*<"),
     ("library", "std::string", r"\bstd::string\b|\bstring\s+\w+\s*[=;(]"),

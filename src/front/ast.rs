@@ -437,6 +437,8 @@ pub enum ExprKind {
         params: Vec<Param>,
         body: Vec<Stmt>,
     },
+    /// `throw value` (`throw;` rethrows: None) in host code.
+    Throw(Option<Box<Expr>>),
     /// `a, b` in host code.
     Comma(Box<Expr>, Box<Expr>),
     /// `delete p` (false) or `delete[] p` (true) in host code.

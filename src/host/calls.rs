@@ -224,6 +224,14 @@ impl Interp<'_> {
                 0
             }
             Lib::Accumulate(elem, acc) => self.accumulate(elem, acc, &v, e)?,
+            Lib::Sort(..)
+            | Lib::Extreme(..)
+            | Lib::Reverse(_)
+            | Lib::Equal(_)
+            | Lib::Iota(_)
+            | Lib::Count(_)
+            | Lib::Find(_) => self.range_algorithm(lib, &v, e)?,
+            Lib::Terminate => return Err(self.terminate(&v, e)),
             Lib::Stream(to, item) => {
                 self.stream(to, item, &v, e)?;
                 0

@@ -258,6 +258,9 @@ impl Resolver<'_> {
                 .unsupported(name.span, "calling a kernel or device function from host code")
                 .with_hint(self, "launch a kernel with `name<<<grid, block>>>(args)`"));
         }
+        if let Some(call) = self.std_algorithm(&name.name, args, span) {
+            return call;
+        }
         if let Some(call) = self.runtime_call(name, args, span) {
             return call;
         }

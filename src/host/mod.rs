@@ -5,10 +5,12 @@
 //! implements: this module never runs a kernel itself.
 
 mod addressed;
+mod algorithm;
 mod calls;
 mod classes;
 pub mod cuda;
 mod decl;
+mod exceptions;
 mod expr;
 pub mod files;
 pub mod findings;

@@ -99,6 +99,7 @@ pub fn resolve(
         variadic: HashSet::new(),
         dtors: vec![],
         ref_returns: HashSet::new(),
+        class: None,
         ret_ref: false,
         overloads: HashMap::new(),
     };
@@ -190,6 +191,9 @@ pub(super) struct Resolver<'a> {
     pub(super) ref_returns: HashSet<String>,
     /// Whether the function being resolved returns a reference.
     pub(super) ret_ref: bool,
+    /// The class whose member function is being resolved (`Gen` in `Gen::next`): its static data members
+    /// (`Gen::count`) are named by their bare names there.
+    pub(super) class: Option<String>,
     /// Each name defined more than once, with its definitions' names ([`super::overload`]).
     pub(super) overloads: HashMap<String, Vec<String>>,
 }
@@ -336,6 +340,16 @@ impl Resolver<'_> {
 
     pub(super) fn lookup(&self, name: &str) -> Option<Var> {
         self.scopes.iter().rev().find_map(|s| s.get(name).cloned()).or_else(|| {
+            // A static data member of the class, by its bare name (before a file-scope variable's).
+            if let Some(class) = &self.class {
+                let member = format!("{class}::{name}");
+                if let Some((i, ty)) = self.globals.get(&member) {
+                    return Some(Var::Global(*i, ty.clone()));
+                }
+                if let Some((bits, ty)) = self.consts.get(&member) {
+                    return Some(Var::Const(*bits, ty.clone()));
+                }
+            }
             if let Some((i, ty)) = self.globals.get(name) {
                 return Some(Var::Global(*i, ty.clone()));
             }
@@ -380,6 +394,7 @@ impl Resolver<'_> {
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
         self.ret = ret.clone();
         self.ret_ref = f.kind == ast::FnKind::HostRef;
+        self.class = f.name.name.rsplit_once("::").map(|(class, _)| class.to_string());
         let mut params = vec![];
         let mut copies = vec![];
         for (p, ty) in f.params.iter().zip(types) {

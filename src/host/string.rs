@@ -81,7 +81,7 @@ impl Resolver<'_> {
     }
 
     /// The C string of `e`: a string variable's characters, a temporary's C string, or `e` itself.
-    fn text(&mut self, e: &ast::Expr) -> ast::Expr {
+    pub(super) fn text(&mut self, e: &ast::Expr) -> ast::Expr {
         if let Some(s) = temporary(e) {
             return self.text(s);
         }

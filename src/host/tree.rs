@@ -255,6 +255,23 @@ pub enum Lib {
     VecPush(Scalar),
     /// `std::accumulate` over elements of the first scalar type into the second.
     Accumulate(Scalar, Scalar),
+    /// `std::sort` of `[first, last)` of numbers ([`super::algorithm`]).
+    Sort(Scalar, super::algorithm::Order),
+    /// `std::min_element` (false) or `std::max_element` (true): the first least or greatest element's address.
+    Extreme(Scalar, bool),
+    /// `std::reverse`.
+    Reverse(Scalar),
+    /// `std::equal(first, last, other)`.
+    Equal(Scalar),
+    /// `std::iota(first, last, value)`.
+    Iota(Scalar),
+    /// `std::count(first, last, value)`.
+    Count(Scalar),
+    /// `std::find(first, last, value)`: the first equal element's address, or `last`.
+    Find(Scalar),
+    /// An exception nothing catches: libstdc++'s `std::terminate` message (the type's name, or 0 for a
+    /// `throw;` with none active; the `what()` text, or 0) and `abort`.
+    Terminate,
     /// One item of `std::cout << ...`, `std::cerr << ...` or `file << ...`.
     Stream(StreamTo, StreamItem),
     /// `f >> x` on the input stream at the first argument into a scalar of this type: its new value (the

@@ -369,6 +369,39 @@ impl Parser<'_> {
             TokKind::Ident(name) if name == "nullptr" || name == "NULL" => {
                 ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }
             }
+            // `throw std::runtime_error(msg)`: an expression of type `void` (device code refuses it).
+            TokKind::Ident(name) if name == "throw" => {
+                self.bump();
+                let value = if matches!(self.kind(), TokKind::Punct(Punct::Semi | Punct::RParen | Punct::Comma)) {
+                    None
+                } else {
+                    Some(Box::new(self.assignment()?))
+                };
+                return Ok(Expr { kind: ExprKind::Throw(value), span: span.to(self.prev_span()) });
+            }
+            // `std::greater<int>()`, `std::less<>{}` (host code): the comparison objects `<algorithm>` takes,
+            // named `greater<>` whatever their element type (they compare the elements as `>` does).
+            TokKind::Ident(name)
+                if self.host
+                    && matches!(name.as_str(), "greater" | "less" | "greater_equal" | "less_equal")
+                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                        matches!(
+                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                            Some(TokKind::Punct(Punct::LParen | Punct::LBrace))
+                        )
+                    }) =>
+            {
+                let after = template::split_args(&self.toks[self.pos + 1..]).map_or(0, |(_, a)| a);
+                self.pos += 1 + after;
+                let close = if self.eat(Punct::LParen) {
+                    Punct::RParen
+                } else {
+                    self.expect(Punct::LBrace)?;
+                    Punct::RBrace
+                };
+                self.expect(close)?;
+                return Ok(Expr { kind: ExprKind::Name(format!("{name}<>")), span: span.to(self.prev_span()) });
+            }
             // `va_arg(ap, T)` in host code takes a type: read as `va_arg(ap, sizeof(T))`.
             TokKind::Ident(name) if name == "va_arg" && self.host => return self.va_arg(),
             TokKind::Ident(name) if matches!(name.as_str(), "static_cast" | "reinterpret_cast" | "const_cast") => {
@@ -468,7 +501,12 @@ impl Parser<'_> {
             _ if self.at_functional_cast() => {
                 let ty = self.type_spec()?;
                 self.expect(Punct::LParen)?;
-                let e = self.expr()?;
+                // `float()`: a value-initialised number, zero.
+                let e = if self.is(Punct::RParen) {
+                    Expr { kind: ExprKind::Int { value: 0, unsigned: false, long: false, decimal: true }, span }
+                } else {
+                    self.expr()?
+                };
                 self.expect(Punct::RParen)?;
                 let span = span.to(self.prev_span());
                 return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });

@@ -64,6 +64,11 @@ pub struct Parser<'t> {
     /// Integer constants declared so far (`const int THREADS = 256;`), for template arguments that name them
     /// (`reduce<THREADS><<<g, THREADS>>>`).
     constants: std::collections::HashMap<String, i128>,
+    /// A whole program's static data members declared in class bodies: (class, member).
+    static_members: std::collections::HashSet<(String, String)>,
+    /// File-scope variables a class body declared (a static data member with its initialiser in the class),
+    /// added to the file's after the class.
+    class_globals: Vec<GlobalDecl>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -99,6 +104,8 @@ impl<'t> Parser<'t> {
             host_defs: vec![],
             chrono_vars: Default::default(),
             constants: Default::default(),
+            static_members: Default::default(),
+            class_globals: vec![],
             diags: vec![],
         }
     }
@@ -304,7 +311,7 @@ impl<'t> Parser<'t> {
             match item {
                 Ok(Some(TopItem::Function(f))) => tu.functions.push(f),
                 Ok(Some(TopItem::Global(g))) => tu.globals.push(g),
-                Ok(None) => {}
+                Ok(None) => tu.globals.append(&mut self.class_globals),
                 Err(Reported) => {
                     self.recover_top();
                     if self.pos == start {
@@ -463,6 +470,9 @@ impl<'t> Parser<'t> {
                 _ => break,
             }
             self.bump();
+        }
+        if let Some(decl) = self.static_member_definition(start, &ret)? {
+            return Ok(Some(TopItem::Global(GlobalDecl { space, decl })));
         }
         if self.out_of_line_member(start, kind, &ret)? {
             return Ok(None);

@@ -90,6 +90,10 @@ impl Parser<'_> {
                 self.expect_semi()?;
                 StmtKind::Return(value)
             }
+            // (`throw` is an expression: `src/host/exceptions.rs`; catching is not read yet.)
+            TokKind::Ident(n) if n == "try" && *self.peek_kind(1) == TokKind::Punct(Punct::LBrace) => {
+                return Err(self.error(Diagnostic::unsupported(self.span(), "`try`/`catch` (catching exceptions)")));
+            }
             TokKind::Kw(Kw::Switch) => {
                 self.bump();
                 let cond = self.paren_cond()?;

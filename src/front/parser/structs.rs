@@ -229,6 +229,10 @@ impl Parser<'_> {
                 }
                 continue;
             }
+            if self.program && self.is_kw(Kw::Static) {
+                self.static_member(&class)?;
+                continue;
+            }
             let mut ty = self.type_spec()?;
             let name_at = self.pos;
             let first = self.ident("a field name")?;
@@ -343,4 +347,62 @@ fn has_device_code(body: &[Token]) -> bool {
 /// The type of a hidden field: `unsigned long` (a class's dynamic type), or a base class once `named`.
 fn hidden_u64(span: Span) -> TypeSpec {
     TypeSpec { base: BaseType::ULong, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }
+}
+
+impl Parser<'_> {
+    /// `static int count;` (or `static const int N = 4;`) in a whole program's class body: not a field of its
+    /// objects but one variable of the program, named `Class::count`. One with its initialiser here is
+    /// declared after the class; one without is declared where the file defines it (`int Class::count = 0;`,
+    /// [`Parser::static_member_definition`]).
+    fn static_member(&mut self, class: &str) -> Result<(), Reported> {
+        let start = self.span();
+        self.bump();
+        let mut ty = self.type_spec()?;
+        let name_at = self.pos;
+        let first = self.ident("a static member's name")?;
+        let mut declarators = self.declarators(Some(first))?;
+        self.own_stars(&mut ty, &mut declarators, name_at);
+        self.expect_semi()?;
+        for mut d in declarators {
+            self.static_members.insert((class.to_string(), d.name.name.clone()));
+            if d.init.is_some() {
+                d.name.name = format!("{class}::{}", d.name.name);
+                let decl = Decl {
+                    shared: false,
+                    is_extern: false,
+                    ty: ty.clone(),
+                    declarators: vec![d],
+                    span: start.to(self.prev_span()),
+                };
+                self.class_globals.push(GlobalDecl { space: VarSpace::Plain, decl });
+            }
+        }
+        Ok(())
+    }
+
+    /// After a file-scope declaration's type: `Class::member = init;` (or `Class::member;`, `[N]`) defining a
+    /// static data member the class declared, as a variable named `Class::member`; None when something else
+    /// follows (nothing read).
+    pub(super) fn static_member_definition(&mut self, start: Span, ty: &TypeSpec) -> Result<Option<Decl>, Reported> {
+        let (TokKind::Ident(class), TokKind::Ident(member)) = (self.kind().clone(), self.peek_kind(2).clone()) else {
+            return Ok(None);
+        };
+        if *self.peek_kind(1) != TokKind::Punct(Punct::ColonColon)
+            || !self.static_members.contains(&(class.clone(), member.clone()))
+        {
+            return Ok(None);
+        }
+        let span = self.span();
+        self.bump();
+        self.bump();
+        let name_at = self.pos;
+        let name_span = span.to(self.span());
+        self.bump();
+        let name = Ident { name: format!("{class}::{member}"), span: name_span };
+        let mut declarators = self.declarators(Some(name))?;
+        let mut ty = ty.clone();
+        self.own_stars(&mut ty, &mut declarators, name_at);
+        self.expect_semi()?;
+        Ok(Some(Decl { shared: false, is_extern: false, ty, declarators, span: start.to(self.prev_span()) }))
+    }
 }

@@ -30,6 +30,14 @@ impl Parser<'_> {
                     | Kw::Struct
                     | Kw::Enum
             ),
+            // `Gen::count = 0;`: a class's static data member, not a declaration of the class's type.
+            TokKind::Ident(name)
+                if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
+                    && matches!(self.peek_kind(2), TokKind::Ident(m)
+                        if self.static_members.contains(&(name.clone(), m.clone()))) =>
+            {
+                false
+            }
             TokKind::Ident(name) => {
                 typedef_name(name).is_some()
                     || self.typedefs.contains_key(name)

@@ -197,6 +197,7 @@ impl Checker {
                 Expr::new(ExprKind::Seq(vec![first], Box::new(value)), ty, span)
             }
             A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
+            A::Throw(_) => self.type_error(span, "`throw` in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
             A::MethodCall { object: obj, method, args } => self.method_call(obj, method, args, span),
             A::SizeofType(ts) => {

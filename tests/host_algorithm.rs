@@ -1,0 +1,148 @@
+//! `<algorithm>`'s sorting and searching, `throw`, and static data members in host code (issue 33; the whole
+//! programs are `tests/programs/host_algorithm.cu`, `host_throw.cu`, `host_static_members.cu`). Each test runs
+//! the real binary and asserts its exact output, status and messages; the expected values are what g++ 12 and
+//! libstdc++ print for the same host code.
+
+use std::process::Command;
+
+/// `warpdbg run` on `src` (written to a file of its own): (stdout, stderr, status).
+fn run(name: &str, src: &str, args: &[&str]) -> (String, String, i32) {
+    let dir = std::env::temp_dir().join(format!("warpdbg-algorithm-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join(format!("{name}.cu"));
+    std::fs::write(&file, src).expect("write");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .arg("run")
+        .arg(&file)
+        .arg("--")
+        .args(args)
+        .current_dir(&dir)
+        .output()
+        .expect("warpdbg runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+const THROWS: &str = r#"#include <cstdio>
+#include <stdexcept>
+#include <string>
+__global__ void k() {}
+struct Oops { int code; };
+int main(int argc, char **argv) {
+    printf("start\n");
+    std::string why = "bad size";
+    Oops oops = {3};
+    if (argc == 2) throw 7;
+    if (argc == 3) throw "plain text";
+    if (argc == 4) throw std::logic_error(why);
+    if (argc == 5) throw oops;
+    if (argc == 6) throw;
+    throw std::out_of_range("index " + std::to_string(argc));
+}
+"#;
+
+#[test]
+fn an_uncaught_throw_prints_libstdcxx_terminate_lines_and_aborts() {
+    let cases: [(&[&str], &str); 6] = [
+        (&[], "terminate called after throwing an instance of 'std::out_of_range'\n  what():  index 1\n"),
+        (&["a"], "terminate called after throwing an instance of 'int'\n"),
+        (&["a", "b"], "terminate called after throwing an instance of 'char const*'\n"),
+        (&["a", "b", "c"], "terminate called after throwing an instance of 'std::logic_error'\n  what():  bad size\n"),
+        (&["a", "b", "c", "d"], "terminate called after throwing an instance of 'Oops'\n"),
+        (&["a", "b", "c", "d", "e"], "terminate called without an active exception\n"),
+    ];
+    for (args, message) in cases {
+        let (out, err, status) = run("throws", THROWS, args);
+        assert_eq!(out, "start\n", "{args:?}");
+        assert!(err.starts_with(message), "{args:?}: {err}");
+        assert_eq!(status, 134, "{args:?}");
+    }
+}
+
+#[test]
+fn catching_and_device_throws_are_named_with_their_line() {
+    let src = "#include <cstdio>\n__global__ void k() {}\nint main() {\n    try {\n        k<<<1, 1>>>();\n    } catch (...) {\n    }\n}\n";
+    let (_, err, status) = run("catch", src, &[]);
+    assert!(err.contains("not supported by warpdbg: `try`/`catch` (catching exceptions)"), "{err}");
+    assert!(err.contains(":4:5"), "{err}");
+    assert_eq!(status, 2);
+    let src = "#include <cstdio>\n__global__ void k(int *p) {\n    if (!p) throw 1;\n}\nint main() { k<<<1, 1>>>(nullptr); }\n";
+    let (_, err, status) = run("device_throw", src, &[]);
+    assert!(err.contains("`throw` in device code"), "{err}");
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn sorting_searching_and_swapping_as_libstdcxx_does() {
+    let src = r#"#include <algorithm>
+#include <cstdio>
+#include <functional>
+#include <numeric>
+#include <vector>
+__global__ void k() {}
+int main() {
+    double d[7] = {3.5, -1.0, 2.25, 3.5, -8.0, 0.5, 2.25};
+    std::sort(d, d + 7);
+    for (double x : d) printf("%g ", x);
+    printf("| first max at %ld, first min at %ld\n", (long)(std::max_element(d, d + 7) - d),
+           (long)(std::min_element(d, d + 7) - d));
+    std::vector<unsigned> u(6);
+    std::iota(u.begin(), u.end(), 4294967293u);
+    std::sort(u.begin(), u.end(), [](unsigned a, unsigned b) { return b < a; });
+    for (unsigned x : u) printf("%u ", x);
+    printf("| count 0: %ld, find 2 at %ld, find 9 at end: %d\n", (long)std::count(u.begin(), u.end(), 0u),
+           (long)(std::find(u.begin(), u.end(), 2u) - u.begin()), std::find(u.begin(), u.end(), 9u) == u.end());
+    std::reverse(u.begin(), u.begin() + 3);
+    char s[] = "warpdbg";
+    std::sort(s, s + 7, std::greater<char>());
+    float *a = nullptr, *b = (float *)d;
+    std::swap(a, b);
+    printf("%u %u %u %s %d %d\n", u[0], u[1], u[2], s, a == (float *)d, b == nullptr);
+    return 0;
+}
+"#;
+    let (out, err, status) = run("sorting", src, &[]);
+    assert_eq!(
+        out,
+        "-8 -1 0.5 2.25 2.25 3.5 3.5 | first max at 5, first min at 0\n\
+         4294967295 4294967294 4294967293 2 1 0 | count 0: 1, find 2 at 3, find 9 at end: 1\n\
+         4294967293 4294967294 4294967295 wrpgdba 1 1\n",
+        "{err}"
+    );
+    assert_eq!(status, 0);
+    // A comparison the host does not read is named at its line.
+    let src = "#include <algorithm>\n__global__ void k() {}\nint main() {\n    int a[3] = {3, 1, 2};\n    std::sort(a, a + 3, [](int x, int y) { return x % 2 < y % 2; });\n}\n";
+    let (_, err, status) = run("sort_by", src, &[]);
+    assert!(err.contains("not supported by warpdbg: a sort comparison other than"), "{err}");
+    assert!(err.contains(":5:25"), "{err}");
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn a_static_data_member_is_one_variable_that_hides_a_global_of_its_name() {
+    let src = r#"#include <cstdio>
+int count = 100;
+class Counter {
+public:
+    static int count;
+    int mine;
+    Counter() : mine(++count) {}
+    static int total() { return count; }
+};
+int Counter::count = 0;
+__global__ void k() {}
+int main() {
+    Counter a, b, c;
+    count += 1;
+    printf("%d %d %d %d %d %d %zu\n", a.mine, b.mine, c.mine, Counter::total(), Counter::count, count, sizeof(Counter));
+    return 0;
+}
+"#;
+    let (out, err, status) = run("statics", src, &[]);
+    assert_eq!(out, "1 2 3 3 3 101 4\n", "{err}");
+    assert_eq!(status, 0);
+}
