@@ -81,8 +81,8 @@ pub fn run(cli: Cli) -> Exit {
         }
         Some(Command::Host { file, launch }) => inspect::host_command(&file, &launch),
         Some(Command::Replay { session, speed, ui }) => recordings::replay_command(&session, speed, &ui),
-        Some(Command::Export { inputs, playground: Some(out), wasm, ui, .. }) => {
-            recordings::playground_command(&out, &inputs, wasm.as_deref(), &ui)
+        Some(Command::Export { inputs, playground: Some(out), wasm, handout, ui, .. }) => {
+            recordings::playground_command(&out, &inputs, handout.as_deref(), wasm.as_deref(), &ui)
         }
         Some(Command::Export { inputs, html, cast, text, ui, .. }) => match inputs.as_slice() {
             [session] => recordings::export_command(session, html.as_deref(), cast.as_deref(), text.as_deref(), &ui),

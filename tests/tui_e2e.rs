@@ -142,6 +142,30 @@ fn a_whole_program_in_tmux_open_step_next_launch_quit() {
 }
 
 #[test]
+fn a_long_output_line_in_tmux_scrolls_sideways_in_the_program_pane() {
+    let Some(t) = shell() else { return };
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    t.type_text(&format!("{bin} tests/programs/page_args.cu -- 7 'two words' last"));
+    t.keys(&["Enter"]);
+    t.wait_for("step 0   paused");
+    // The Program pane has the focus after four Tabs; End shows the last of its lines, Page Up goes back to
+    // the long one, cut at the pane's edge.
+    t.keys(&["Tab", "Tab", "Tab", "Tab"]);
+    t.keys(&["End"]);
+    let s = t.wait_for("/38 ");
+    assert!(s.contains("lines 26-38/38"), "{s}");
+    t.keys(&["k"; 6]);
+    let s = t.wait_for("lines 20-32/38");
+    assert!(s.contains("a long line: the quick") && !s.contains(">END<"), "{s}");
+    // Sideways (`L`, keymap data): its end comes into view and the title says from which column.
+    t.keys(&["L"; 12]);
+    let s = t.wait_for(">END<");
+    assert!(s.contains("Program pane from column "), "{s}");
+    t.keys(&["q"]);
+    assert_restored(&t, "0");
+}
+
+#[test]
 fn the_terminal_is_restored_after_sigterm_and_after_a_panic() {
     let Some(t) = shell() else { return };
     let bin = env!("CARGO_BIN_EXE_warpdbg");

@@ -175,3 +175,58 @@ fn a_program_that_exits_0_with_a_finding_names_both_statuses() {
     assert!(!screen.contains("EXITED 1"), "{screen}");
     insta::assert_snapshot!("program_exited_0_with_a_finding_120x40", t.terminal.backend());
 }
+
+/// The Program pane at a narrow size: more output than it shows, and a line wider than it.
+const PAGE_ARGS: &str = "tests/programs/page_args.cu";
+
+/// The Program pane's rows as text (inside the screen's text, between its borders).
+fn program_pane(t: &Tui) -> Vec<String> {
+    let area = warpdbg::tui::view::areas(&t.app, ratatui::layout::Rect::new(0, 0, t.app.size.0, t.app.size.1)).program;
+    let text = t.text();
+    let rows: Vec<&str> = text.lines().collect();
+    (area.y..area.y + area.height)
+        .map(|y| rows[y as usize].chars().skip(area.x as usize).take(area.width as usize).collect())
+        .collect()
+}
+
+#[test]
+fn the_program_pane_scrolls_down_through_all_the_output_and_sideways_along_long_lines() {
+    let mut t = Tui::with_app(program_app(PAGE_ARGS, 1, &["7", "two words", "last"]), 100, 36);
+    // Focused by Tab (source, warps, detail, memory, program).
+    t.press_all(&["tab", "tab", "tab", "tab"]);
+    assert_eq!(t.app.focus, warpdbg::tui::app::Pane::Program);
+    let pane = program_pane(&t);
+    // The title says which lines show; what does not fit scrolls into view.
+    assert!(pane[0].contains("Program · launch 1 · lines 1-11/38"), "{pane:#?}");
+    assert!(pane.iter().any(|l| l.contains("argv[2] = two words")), "{pane:#?}");
+    // Down to the end: the last line on the last row, no further (`G`, then `k` moves at once).
+    t.press("G");
+    let pane = program_pane(&t);
+    assert!(pane[0].contains("lines 28-38/38"), "{pane:#?}");
+    assert!(pane.iter().any(|l| l.contains("host variables")), "the host variables end it: {pane:#?}");
+    assert!(pane[pane.len() - 2].contains("(device, line 32)"), "its last line on its last row: {pane:#?}");
+    t.press("k");
+    // The long line, cut at the pane's edge with a `…`, shows its end scrolled sideways.
+    let pane = program_pane(&t);
+    assert!(pane[0].contains("lines 27-37/38"), "{pane:#?}");
+    let long = pane.iter().find(|l| l.contains("a long line")).unwrap_or_else(|| panic!("{pane:#?}"));
+    assert!(long.trim_end_matches('│').trim_end().ends_with('…'), "{long}");
+    assert!(!long.contains(">END<"), "{long}");
+    insta::assert_snapshot!("program_pane_scrolled_down_100x36", t.terminal.backend());
+    for _ in 0..12 {
+        t.press("L");
+    }
+    let pane = program_pane(&t);
+    assert!(pane.iter().any(|l| l.contains(">END<")), "{pane:#?}");
+    assert!(pane[0].contains("· col 73 ·"), "{pane:#?}");
+    assert_eq!(t.app.program_left, 72, "no further than shows the end of the longest line");
+    assert!(t.app.source_left == 0, "the source did not move");
+    insta::assert_snapshot!("program_pane_scrolled_sideways_100x36", t.terminal.backend());
+    t.press_all(&["H"; 12]);
+    assert_eq!(t.app.program_left, 0);
+    // With the source focused, the same keys scroll the source.
+    t.press("tab");
+    t.press("tab");
+    t.press("L");
+    assert_eq!((t.app.program_left, t.app.source_left), (0, 8));
+}

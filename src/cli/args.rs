@@ -267,6 +267,10 @@ pub enum Command {
         /// The playground's WebAssembly (default: the one `bash .ci/page` builds beside this binary).
         #[arg(long, value_name = "PATH", requires = "playground")]
         wasm: Option<PathBuf>,
+        /// A hand-out manifest (RON): the exercises the page lists first, each a file with a whole program's
+        /// arguments and a recording to open it at, all optional but one of file and recording (docs/wasm.md).
+        #[arg(long, value_name = "MANIFEST.ron", requires = "playground")]
+        handout: Option<PathBuf>,
         /// One self-contained HTML page with every frame.
         #[arg(long, value_name = "OUT")]
         html: Option<PathBuf>,

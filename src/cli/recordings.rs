@@ -38,11 +38,27 @@ pub(super) fn replay_command(path: &Path, speed: f64, ui: &UiArgs) -> Exit {
     }
 }
 
-/// `export --playground OUT [FILE ...]`: the live debugger as one web page.
-pub(super) fn playground_command(out: &Path, files: &[PathBuf], wasm: Option<&Path>, ui: &UiArgs) -> Exit {
+/// `export --playground OUT [--handout MANIFEST.ron] [FILE ...]`: the live debugger as one web page, the
+/// manifest's exercises and then the files given listed first.
+pub(super) fn playground_command(
+    out: &Path,
+    files: &[PathBuf],
+    handout: Option<&Path>,
+    wasm: Option<&Path>,
+    ui: &UiArgs,
+) -> Exit {
+    use crate::web::handout;
     let theme = Theme::text(ui.theme.as_deref().unwrap_or("dark"));
+    let exercises = || -> Result<Vec<handout::Exercise>, String> {
+        let mut all = match handout {
+            Some(m) => handout::from_manifest(m)?,
+            None => vec![],
+        };
+        all.extend(handout::from_files(files)?);
+        Ok(all)
+    };
     let page = crate::web::export::read_wasm(wasm)
-        .and_then(|w| Ok((w, crate::web::export::read_files(files)?, theme?)))
+        .and_then(|w| Ok((w, exercises()?, theme?)))
         .and_then(|(w, f, theme)| crate::web::export::playground(&w, &f, &theme));
     let page = match page {
         Ok(p) => p,

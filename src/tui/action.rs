@@ -123,8 +123,8 @@ impl Action {
             Action::Search => "search the source for text (empty: search again)",
             Action::SearchNext => "next line with the searched text",
             Action::GotoLine => "go to source line N",
-            Action::ScrollLeft => "scroll long source lines left",
-            Action::ScrollRight => "scroll long source lines right",
+            Action::ScrollLeft => "scroll long lines left (source; Program pane focused)",
+            Action::ScrollRight => "scroll long lines right (source; Program pane focused)",
             Action::ScrollBanner => "scroll a long stop explanation (banner)",
         }
     }

@@ -131,6 +131,9 @@ pub struct App {
     pub travel_origin: Option<Box<(crate::sim::Machine, Option<crate::sim::Issue>)>>,
     /// The source pane's horizontal scroll (columns of each line hidden on the left: `H` / `L`).
     pub source_left: usize,
+    /// The Program pane's horizontal scroll (columns hidden on the left), while it has the focus `H` / `L`
+    /// move it instead of the source's.
+    pub program_left: usize,
     /// The last text searched for in the source (`/`), which an empty search repeats.
     pub search: Option<String>,
     /// Rows the banner is scrolled down by (a long stop explanation: the banner-scroll key).
@@ -223,6 +226,7 @@ impl App {
             travel: None,
             travel_origin: None,
             source_left: 0,
+            program_left: 0,
             search: None,
             banner_scroll: 0,
             message: None,

@@ -1,5 +1,5 @@
 //! Finding one's way in the source and the banner: search (`/`), go to a line, horizontal scroll of long
-//! source lines, and scrolling a long stop explanation. `update` calls these; they change only the view's
+//! source lines (and of the Program pane's), and scrolling a long stop explanation. `update` calls these; they change only the view's
 //! state (cursor, scroll offsets, the status message), never the session.
 
 use ratatui::layout::Rect;
@@ -76,9 +76,43 @@ fn reveal_column(app: &mut App, col: usize, len: usize) {
     }
 }
 
+/// `ScrollLeft` (`dir` < 0) / `ScrollRight`: the Program pane's lines while it has the focus, else the
+/// source's.
+pub fn scroll_sideways(app: &mut App, dir: i32) {
+    if app.focus == Pane::Program && app.program.is_some() {
+        scroll_program(app, dir);
+    } else {
+        scroll_source(app, dir);
+    }
+}
+
+/// Scrolls the Program pane's long lines (a program's output) left or right, [`SCROLL_COLUMNS`] at a time,
+/// no further than shows the end of its longest line.
+fn scroll_program(app: &mut App, dir: i32) {
+    let area = view::areas(app, Rect::new(0, 0, app.size.0, app.size.1)).program;
+    let longest = view::program::lines(app).iter().map(view::clip::width).max().unwrap_or(0);
+    let max = longest.saturating_sub(view::program::text_width(area).saturating_sub(1));
+    if max == 0 {
+        app.program_left = 0;
+        app.message = Some((BannerKind::Ok, "every line of the Program pane fits it".into()));
+        return;
+    }
+    app.program_left = step_columns(app.program_left, dir, max);
+    app.message = Some((BannerKind::Ok, format!("Program pane from column {}", app.program_left + 1)));
+}
+
+/// `left` moved [`SCROLL_COLUMNS`] left (`dir` < 0) or right, at most to the multiple that shows column `max`.
+fn step_columns(left: usize, dir: i32, max: usize) -> usize {
+    if dir < 0 {
+        left.saturating_sub(SCROLL_COLUMNS)
+    } else {
+        (left + SCROLL_COLUMNS).min(max.div_ceil(SCROLL_COLUMNS) * SCROLL_COLUMNS)
+    }
+}
+
 /// Scrolls long source lines left (`dir` < 0) or right, [`SCROLL_COLUMNS`] at a time, no further than shows
 /// the end of the longest line.
-pub fn scroll_source(app: &mut App, dir: i32) {
+fn scroll_source(app: &mut App, dir: i32) {
     let longest = app.source_lines().iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let max = longest.saturating_sub(text_width(app).saturating_sub(1));
     if max == 0 {
@@ -86,11 +120,7 @@ pub fn scroll_source(app: &mut App, dir: i32) {
         app.message = Some((BannerKind::Ok, "every source line fits the pane".into()));
         return;
     }
-    app.source_left = if dir < 0 {
-        app.source_left.saturating_sub(SCROLL_COLUMNS)
-    } else {
-        (app.source_left + SCROLL_COLUMNS).min(max.div_ceil(SCROLL_COLUMNS) * SCROLL_COLUMNS)
-    };
+    app.source_left = step_columns(app.source_left, dir, max);
     app.message = Some((BannerKind::Ok, format!("source from column {}", app.source_left + 1)));
 }
 

@@ -194,8 +194,8 @@ fn apply(app: &mut App, action: Action) {
         Action::Search => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Search, text: String::new() }),
         Action::SearchNext => super::navigate::search(app, ""),
         Action::GotoLine => app.overlay = Some(Overlay::Prompt { kind: PromptKind::Line, text: String::new() }),
-        Action::ScrollLeft => super::navigate::scroll_source(app, -1),
-        Action::ScrollRight => super::navigate::scroll_source(app, 1),
+        Action::ScrollLeft => super::navigate::scroll_sideways(app, -1),
+        Action::ScrollRight => super::navigate::scroll_sideways(app, 1),
         Action::ScrollBanner => super::navigate::scroll_banner(app),
         Action::BankView => {
             app.bank_view = !app.bank_view;
@@ -331,6 +331,13 @@ fn move_in_focus(app: &mut App, action: Action) {
             let j = (i + delta).clamp(0, list.len() as i64 - 1) as usize;
             app.selected = Some(list[j]);
             app.follow_selected();
+        }
+        Pane::Program => {
+            // Within its lines, so `k` after `G` (End) scrolls back at once.
+            let area = super::view::areas(app, Rect::new(0, 0, app.size.0, app.size.1)).program;
+            let max = super::view::program::max_scroll(app, area) as i64;
+            let cur = (app.scroll_of(Pane::Program.title()) as i64).min(max);
+            app.scroll.insert(Pane::Program.title(), (cur + delta).clamp(0, max) as usize);
         }
         pane => {
             let key = pane.title();

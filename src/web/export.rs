@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::handout::Exercise;
 use crate::tui::theme::Theme;
 use base64::Engine;
 
@@ -36,6 +37,9 @@ struct PageFile {
     /// A recording's text (opened live, at its end).
     #[serde(skip_serializing_if = "Option::is_none")]
     recording: Option<String>,
+    /// A hand-out exercise's arguments for a whole program (a shell line the page puts in its argv field).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    args: Option<String>,
     /// One of the instructor's exercises (a file given on the command line): the page lists them first, under
     /// their own heading, and a link's `file=` names one.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -53,32 +57,33 @@ pub fn default_wasm() -> Option<PathBuf> {
     exe.ancestors().skip(1).take(3).map(|d| d.join("wasm32-unknown-unknown/web/warpdbg.wasm")).find(|p| p.is_file())
 }
 
-/// The page: `wasm` is the module `bash .ci/page` builds; `files` are (name, text) pairs, a name ending in
-/// `.wdbg` a recording; `theme_text` (a theme file's RON) gives the debugger and the page their colours.
-/// Errors say what is wrong with the module or the theme.
-pub fn playground(wasm: &[u8], files: &[(String, String)], theme_text: &str) -> Result<String, String> {
+/// The page: `wasm` is the module `bash .ci/page` builds; `exercises` the instructor's hand-out (files given,
+/// or a manifest's: [`super::handout`]); `theme_text` (a theme file's RON) gives the debugger and the page
+/// their colours. Errors say what is wrong with the module or the theme.
+pub fn playground(wasm: &[u8], exercises: &[Exercise], theme_text: &str) -> Result<String, String> {
     let theme = Theme::parse(theme_text, "of the page")?;
     if !wasm.starts_with(b"\0asm") || !wasm.windows(7).any(|w| w == b"wd_open") {
         return Err("not the playground's WebAssembly module (build it with `bash .ci/page`)".into());
     }
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(wasm, 9);
     let b64 = base64::engine::general_purpose::STANDARD.encode(packed);
-    let mut list: Vec<PageFile> = vec![];
-    for (name, text) in files {
-        let recording = name.ends_with(".wdbg");
-        list.push(PageFile {
-            name: name.clone(),
-            source: (!recording).then(|| text.clone()),
-            recording: recording.then(|| text.clone()),
+    let mut list: Vec<PageFile> = exercises
+        .iter()
+        .map(|e| PageFile {
+            name: e.name.clone(),
+            source: e.source.clone(),
+            recording: e.recording.clone(),
+            args: e.args.clone(),
             exercise: true,
-        });
-    }
+        })
+        .collect();
     // A file given by name shadows the bundled one of that name: the list shows each name once.
-    let given: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    let given: Vec<&str> = exercises.iter().map(|e| e.name.as_str()).collect();
     list.extend(BUNDLED.iter().filter(|(n, _)| !given.contains(n)).map(|(n, s)| PageFile {
         name: n.to_string(),
         source: Some(s.to_string()),
         recording: None,
+        args: None,
         exercise: false,
     }));
     // In a <script> element only `</` could end it early.
@@ -90,18 +95,6 @@ pub fn playground(wasm: &[u8], files: &[(String, String)], theme_text: &str) -> 
         .replace("__THEME__", &theme_json)
         .replace("__FILES__", &json)
         .replace("__WASM__", &b64))
-}
-
-/// Reads the files given on the command line: (their file name, text).
-pub fn read_files(paths: &[PathBuf]) -> Result<Vec<(String, String)>, String> {
-    paths
-        .iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
-            let name = p.file_name().map_or_else(|| p.display().to_string(), |n| n.to_string_lossy().into_owned());
-            Ok((name, text))
-        })
-        .collect()
 }
 
 /// The module at `path`, or what to do when it is missing.
@@ -130,8 +123,13 @@ mod tests {
     #[test]
     fn exercises_come_first_and_are_marked() {
         let files = vec![
-            ("ex1.cu".to_string(), "__global__ void k() {} // </script>".to_string()),
-            ("ex2.wdbg".to_string(), "{}".to_string()),
+            Exercise {
+                name: "ex1.cu".into(),
+                source: Some("__global__ void k() {} // </script>".into()),
+                args: Some("7 'a b'".into()),
+                ..Exercise::default()
+            },
+            Exercise { name: "ex2.wdbg".into(), recording: Some("{}".into()), ..Exercise::default() },
         ];
         let page = playground(b"\0asm wd_open", &files, &Theme::text("dark").unwrap()).unwrap();
         let list = bundle(&page);
@@ -139,6 +137,8 @@ mod tests {
         assert_eq!(list[0]["name"], "ex1.cu");
         assert_eq!(list[0]["exercise"], true);
         assert_eq!(list[0]["source"], "__global__ void k() {} // </script>");
+        assert_eq!(list[0]["args"], "7 'a b'");
+        assert!(list[1].get("args").is_none(), "no arguments given, none in the page");
         assert_eq!(list[1]["name"], "ex2.wdbg");
         assert_eq!(list[1]["exercise"], true);
         assert_eq!(list[1]["recording"], "{}");
@@ -149,7 +149,8 @@ mod tests {
 
     #[test]
     fn a_given_file_shadows_the_bundled_one_of_its_name() {
-        let files = vec![("deadlock.cu".to_string(), "// mine".to_string())];
+        let files =
+            vec![Exercise { name: "deadlock.cu".into(), source: Some("// mine".into()), ..Exercise::default() }];
         let list = bundle(&playground(b"\0asm wd_open", &files, &Theme::text("light").unwrap()).unwrap());
         assert_eq!(list.len(), BUNDLED.len());
         assert_eq!(list.iter().filter(|f| f["name"] == "deadlock.cu").count(), 1);

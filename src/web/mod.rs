@@ -7,6 +7,8 @@
 #[cfg(feature = "native")]
 pub mod export;
 mod files;
+#[cfg(feature = "native")]
+pub mod handout;
 #[cfg(all(target_arch = "wasm32", feature = "page"))]
 mod page;
 pub mod playground;

@@ -9,6 +9,7 @@ use crate::debug::session::Session;
 use crate::front::launch::{Mode, Overrides};
 use crate::program::RunOptions;
 use crate::sim::Config;
+use crate::tui::action::Action;
 use crate::tui::app::{App, Clock, Overlay};
 use crate::tui::input::{Key, Mouse, MouseButton};
 use crate::tui::keymap::Keymap;
@@ -24,7 +25,12 @@ use super::files::Files;
 enum Shown {
     Nothing,
     Debugger(Box<App>),
-    Output(String),
+    /// The output, and the first of its rows (wrapped at the screen's width) on screen: the movement keys
+    /// and the wheel scroll it.
+    Output {
+        text: String,
+        top: usize,
+    },
 }
 
 /// The page's debugger and what it last opened.
@@ -125,13 +131,12 @@ impl Playground {
         Ok(())
     }
 
-    /// Opens a recording (`warpdbg --record`'s file) at its end, with every recorded event applied, and hands
-    /// it over live: the keys go on from where the instructor stopped.
+    /// Opens a recording (`warpdbg --record`'s file, of a kernel file or a whole program) at its end, with
+    /// every recorded event applied, and hands it over live: the keys go on from where the instructor stopped.
     pub fn open_recording(&mut self, bytes: &[u8]) -> Result<(), String> {
         let rec = Recording::parse(bytes, std::path::Path::new("recording.wdbg")).map_err(|e| e.to_string())?;
-        if crate::program::is_program(rec.header.source.as_bytes()) {
-            return Err("this recording debugs a whole program; the page debugs kernel files".into());
-        }
+        // A whole program's recording runs its host code again up to each launch it visits (on wasm32 without
+        // threads: `HostRun::Replay`, the default there), so the page opens it in its worker.
         let mut app = crate::tui::replay::start_app(&rec, Keymap::default_map(), Some(self.theme.clone()))?;
         for (i, e) in rec.events.iter().enumerate() {
             crate::tui::replay::apply_event(&mut app, e, i);
@@ -153,7 +158,7 @@ impl Playground {
         let target = Target::Index(self.start_launch);
         match open_app_with(program, options, Config::default(), &target, keymap, self.theme.clone(), host) {
             Ok(app) => self.show(app),
-            Err(e) => self.shown = Shown::Output(e),
+            Err(e) => self.shown = Shown::Output { text: e, top: 0 },
         }
         Ok(())
     }
@@ -173,8 +178,14 @@ impl Playground {
     /// `f5`): a prompt takes it as text, else the keymap's action runs, as in the terminal. Unknown keys do
     /// nothing.
     pub fn key(&mut self, key: &str) -> KeyResult {
-        let Shown::Debugger(app) = &mut self.shown else { return KeyResult::Idle };
         let Some(k) = Key::parse(key) else { return KeyResult::Idle };
+        if let Shown::Output { .. } = self.shown {
+            if let Some(a) = Keymap::default_map().action(&k) {
+                self.scroll_output(a);
+            }
+            return KeyResult::Idle;
+        }
+        let Shown::Debugger(app) = &mut self.shown else { return KeyResult::Idle };
         if matches!(app.overlay, Some(Overlay::Prompt { .. })) {
             update::prompt_key(app, k);
         } else if let Some(a) = app.keymap.action(&k) {
@@ -185,6 +196,16 @@ impl Playground {
 
     /// A click (button 0 left, 1 another) or a wheel turn (2 up, 3 down) at a screen cell.
     pub fn mouse(&mut self, button: u32, col: u16, row: u16) -> KeyResult {
+        if let Shown::Output { .. } = self.shown {
+            for _ in 0..3 {
+                match button {
+                    2 => self.scroll_output(Action::Up),
+                    3 => self.scroll_output(Action::Down),
+                    _ => {}
+                }
+            }
+            return KeyResult::Idle;
+        }
         let Shown::Debugger(app) = &mut self.shown else { return KeyResult::Idle };
         let button = match button {
             0 => MouseButton::Left,
@@ -194,6 +215,27 @@ impl Playground {
         };
         update::mouse(app, Mouse { button, col, row });
         self.after_input()
+    }
+
+    /// The movement keys on a program's output (a program that made no launch): a row, half a screen, or to
+    /// either end, as they scroll the debugger's panes.
+    fn scroll_output(&mut self, action: Action) {
+        let (cols, rows) = self.size.unwrap_or((80, 24));
+        let Shown::Output { text, top } = &mut self.shown else { return };
+        // The last row is the hint when the output does not fit.
+        let n = wrap(text, cols as usize).len();
+        let max = if n > rows as usize { n - (rows as usize).saturating_sub(1).max(1) } else { 0 };
+        let page = (rows as usize / 2).max(1);
+        *top = match action {
+            Action::Up => top.saturating_sub(1),
+            Action::Down => *top + 1,
+            Action::PageUp => top.saturating_sub(page),
+            Action::PageDown => *top + page,
+            Action::Top => 0,
+            Action::Bottom => max,
+            _ => *top,
+        }
+        .min(max);
     }
 
     /// What the terminal's loop does after each event: a frame's worth of a running continue, the cursor
@@ -231,9 +273,9 @@ impl Playground {
                 scroll::keep_cursor_visible(app);
                 crate::tui::view::html::frame_html(&view::render_buffer(app, cols, rows))
             }
-            Shown::Output(text) => {
+            Shown::Output { text, top } => {
                 let mut out = String::new();
-                crate::tui::view::html::escape_html(text, &mut out);
+                crate::tui::view::html::escape_html(&output_rows(text, *top, cols, rows), &mut out);
                 out
             }
             Shown::Nothing => String::new(),
@@ -249,7 +291,7 @@ impl Playground {
                 scroll::keep_cursor_visible(app);
                 view::buffer_text(&view::render_buffer(app, cols, rows))
             }
-            Shown::Output(text) => text.clone(),
+            Shown::Output { text, top } => output_rows(text, *top, cols, rows),
             Shown::Nothing => String::new(),
         }
     }
@@ -303,8 +345,44 @@ impl Playground {
     }
 }
 
+/// A program's output wrapped at `cols` (a long line goes on in the next row, so nothing is cut): after its
+/// last space that fits, else (one long word) at the width.
+fn wrap(text: &str, cols: usize) -> Vec<String> {
+    let cols = cols.max(1);
+    let mut rows = vec![];
+    for line in text.lines() {
+        let mut rest: Vec<char> = line.chars().collect();
+        while rest.len() > cols {
+            let cut = rest[..=cols].iter().rposition(|c| *c == ' ').filter(|&i| i > 0).unwrap_or(cols);
+            rows.push(rest[..cut].iter().collect::<String>());
+            let skip = usize::from(rest.get(cut) == Some(&' '));
+            rest.drain(..cut + skip);
+        }
+        rows.push(rest.into_iter().collect());
+    }
+    rows
+}
+
+/// The rows of the output on a screen of `cols` x `rows` from row `top` on; when it does not all fit, the
+/// last row says which rows show and that the movement keys scroll.
+fn output_rows(text: &str, top: usize, cols: u16, rows: u16) -> String {
+    let all = wrap(text, cols as usize);
+    let rows = rows as usize;
+    let lines = |rows: &[String]| rows.iter().map(|r| format!("{r}\n")).collect::<String>();
+    if all.len() <= rows {
+        return lines(&all);
+    }
+    let shown = rows.saturating_sub(1).max(1);
+    let top = top.min(all.len().saturating_sub(shown));
+    let mut out: Vec<String> = all[top..(top + shown).min(all.len())].to_vec();
+    let hint =
+        format!("-- rows {}-{} of {} (the movement keys and the wheel scroll) --", top + 1, top + out.len(), all.len());
+    out.push(hint.chars().take(cols as usize).collect());
+    lines(&out)
+}
+
 /// `line` split as a shell splits arguments: at spaces, except inside '...' or "..." (the quotes dropped).
-fn split_args(line: &str) -> Vec<String> {
+pub(crate) fn split_args(line: &str) -> Vec<String> {
     let (mut args, mut word, mut quote, mut any) = (vec![], String::new(), None, false);
     for c in line.chars() {
         match (quote, c) {

@@ -2,6 +2,7 @@
 //! what `warpdbg view` prints, so the headless output is exactly the TUI's screen.
 
 pub mod chrome;
+pub mod clip;
 pub mod coalescing;
 pub mod compare;
 pub mod detail;

@@ -1,12 +1,14 @@
 //! The program pane (whole programs only): the launches so far with how each ended, the host variables in
 //! scope at the current launch, and the program's output so far (all of it, with the exit status, at the end).
+//! It scrolls down (the movement keys while it has the focus, the wheel) and sideways (`ScrollLeft` /
+//! `ScrollRight` while it has the focus), so all of a long-printing program's output can be read.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{pane_block, paragraph};
+use super::{clip, pane_block, paragraph};
 use crate::tui::app::{App, Pane};
 use crate::tui::theme::BannerKind;
 
@@ -62,14 +64,33 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     out
 }
 
+/// Rows of lines the pane at `area` shows at once (inside its border).
+pub fn rows(area: Rect) -> usize {
+    area.height.saturating_sub(2) as usize
+}
+
+/// Columns of text the pane at `area` shows per line (inside its border).
+pub fn text_width(area: Rect) -> usize {
+    area.width.saturating_sub(2) as usize
+}
+
+/// The furthest the pane at `area` scrolls down: its last line on its last row.
+pub fn max_scroll(app: &App, area: Rect) -> usize {
+    lines(app).len().saturating_sub(rows(area))
+}
+
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
     if area.width == 0 || area.height == 0 {
         return;
     }
+    let t = &app.theme;
     let out = lines(app);
-    let skip = app.scroll_of(Pane::Program.title()).min(out.len().saturating_sub(1));
-    let out: Vec<Line> = out.into_iter().skip(skip).collect();
-    let extra = match &app.program {
+    let (total, rows, width) = (out.len(), rows(area), text_width(area));
+    let skip = app.scroll_of(Pane::Program.title()).min(total.saturating_sub(rows));
+    // Long lines (a program's output) are cut at the pane's edge with a `…`, and scroll sideways.
+    let out: Vec<Line> =
+        out.into_iter().skip(skip).take(rows).map(|l| clip::window_line(l, app.program_left, width, t)).collect();
+    let mut extra = match &app.program {
         Some(p) => match (p.current, &p.ended) {
             (Some(k), _) => format!("launch {k}"),
             (None, Some(e)) => match e.statuses().program {
@@ -81,5 +102,14 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         },
         None => String::new(),
     };
+    // What does not fit is said in the title: from which column, scrolled sideways, and which lines show
+    // (the rest scroll into view), briefly: the pane is narrow.
+    let sep = |e: &String| if e.is_empty() { "" } else { " · " };
+    if app.program_left > 0 {
+        extra = format!("{extra}{}col {}", sep(&extra), app.program_left + 1);
+    }
+    if total > rows && rows > 0 {
+        extra = format!("{extra}{}lines {}-{}/{total}", sep(&extra), skip + 1, (skip + rows).min(total));
+    }
     frame.render_widget(paragraph(out, pane_block(app, Pane::Program, extra), Style::default()), area);
 }

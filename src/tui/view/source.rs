@@ -8,6 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
+use super::clip::window;
 use super::{pane_block, paragraph};
 use crate::sim::Outcome;
 use crate::sim::inspect;
@@ -119,42 +120,6 @@ fn prefix_width(lines: usize) -> usize {
 /// Columns of source text the pane at `area` shows per line (inside its border, after the prefix).
 pub fn text_width(app: &App, area: Rect) -> usize {
     (area.width.saturating_sub(2) as usize).saturating_sub(prefix_width(app.source_lines().len()))
-}
-
-/// The part of a highlighted line the pane shows in `width` columns: from character `left` on, with a dim `…`
-/// in the first column when characters before it are scrolled off and in the last when the line goes on.
-fn window<'a>(spans: Vec<Span<'a>>, left: usize, width: usize, t: &Theme) -> Vec<Span<'a>> {
-    let total: usize = spans.iter().map(|s| s.content.chars().count()).sum();
-    if width == 0 || (left == 0 && total <= width) {
-        return spans;
-    }
-    let cut_left = left > 0 && total > 0;
-    // The columns the text itself keeps, after room for the markers: it starts at character `left`, right
-    // after the left marker, so the pane's "from column" is exact.
-    let avail = width.saturating_sub(usize::from(cut_left));
-    let cut_right = total > left + avail;
-    let from = left;
-    let keep = avail.saturating_sub(usize::from(cut_right));
-    let mut out = vec![];
-    if cut_left {
-        out.push(Span::styled("…", t.dim()));
-    }
-    let mut pos = 0;
-    for s in spans {
-        let n = s.content.chars().count();
-        let (a, b) = (from.max(pos), (from + keep).min(pos + n));
-        if a < b {
-            let text: String = s.content.chars().skip(a - pos).take(b - a).collect();
-            out.push(Span::styled(text, s.style));
-        }
-        pos += n;
-    }
-    if cut_right {
-        let shown: usize = out.iter().map(|s| s.content.chars().count()).sum();
-        out.push(Span::raw(" ".repeat(width.saturating_sub(shown + 1))));
-        out.push(Span::styled("…", t.dim()));
-    }
-    out
 }
 
 pub fn draw(frame: &mut Frame, area: Rect, app: &App) {

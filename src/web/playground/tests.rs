@@ -193,7 +193,9 @@ fn a_program_that_makes_no_launch_shows_its_output_and_end() {
     let mut p = Playground::new();
     let src = "#include <cstdio>\n__global__ void k() {}\nint main() { printf(\"no kernels\\n\"); return 3; }\n";
     p.open("none.cu", src, None).expect("compiles");
-    let shown = p.text(80, 24);
+    // (At 80 columns its first line wraps after `Its`: a long line goes on in the next row.)
+    assert!(p.text(80, 24).contains("0 launches. Its\noutput:\n"), "{}", p.text(80, 24));
+    let shown = p.text(100, 24);
     assert!(shown.contains("The program exited with status 3 before launch 1: it made 0 launches."), "{shown}");
     assert!(shown.contains("Its output:\nno kernels\n"), "{shown}");
 }
@@ -231,4 +233,27 @@ fn the_page_shows_the_coalescing_view() {
         help.push_str(&p.text(120, 40));
     }
     assert!(help.contains("C  global-memory coalescing: sectors per request (metrics)"), "{help}");
+}
+
+#[test]
+fn a_long_output_with_no_launch_scrolls_with_the_movement_keys_and_wraps_long_lines() {
+    let mut p = Playground::new();
+    let src = "#include <cstdio>\nint main() { for (int i = 1; i <= 40; i++) printf(\"row %d\\n\", i); \
+               printf(\"%s\\n\", \"0123456789012345678901234567890123456789\"); return 0; }\n";
+    p.open("many.cu", src, None).expect("compiles");
+    let first = p.text(30, 12);
+    let rows: Vec<&str> = first.lines().collect();
+    assert_eq!(rows.len(), 12, "{first}");
+    assert!(rows[11].starts_with("-- rows 1-11 of 4"), "{first}");
+    assert_eq!(p.key("G"), KeyResult::Idle);
+    let last = p.text(30, 12);
+    // The 40-character line wraps at 30 columns: its last 10 characters on the last row.
+    assert!(last.lines().nth(10).is_some_and(|l| l == "0123456789"), "{last}");
+    p.key("k");
+    assert!(p.text(30, 12).lines().nth(10).is_some_and(|l| l.starts_with("012345678901234567890123456789")));
+    p.key("home");
+    assert_eq!(p.text(30, 12), first);
+    // The wheel scrolls by three rows.
+    p.mouse(3, 0, 0);
+    assert!(p.text(30, 12).lines().nth(11).is_some_and(|l| l.starts_with("-- rows 4-14 of")));
 }
