@@ -19,15 +19,6 @@ use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 use crate::sim::alu;
 
-/// The order `std::sort` leaves a range in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
-    /// `a < b` (the default, `std::less`).
-    Ascending,
-    /// `a > b` (`std::greater`).
-    Descending,
-}
-
 /// Whether `e` is the bare name `name`.
 fn is_name(e: &ast::Expr, name: &str) -> bool {
     matches!(&e.kind, A::Name(n) if n == name)

@@ -256,7 +256,7 @@ pub enum Lib {
     /// `std::accumulate` over elements of the first scalar type into the second.
     Accumulate(Scalar, Scalar),
     /// `std::sort` of `[first, last)` of numbers ([`super::algorithm`]).
-    Sort(Scalar, super::algorithm::Order),
+    Sort(Scalar, Order),
     /// `std::min_element` (false) or `std::max_element` (true): the first least or greatest element's address.
     Extreme(Scalar, bool),
     /// `std::reverse`.
@@ -612,4 +612,13 @@ pub fn vector_elem(ty: &Type) -> Option<&Type> {
         Type::Struct(d) if d.name.starts_with("vector<") => d.fields.first().and_then(|f| f.ty.pointee()),
         _ => None,
     }
+}
+
+/// The order `std::sort` leaves a range in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Order {
+    /// `a < b` (the default, `std::less`).
+    Ascending,
+    /// `a > b` (`std::greater`).
+    Descending,
 }
