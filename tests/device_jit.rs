@@ -3,6 +3,8 @@
 //! segment compiled at its first issue (`DeviceJit::Eager`) and with none (`DeviceJit::Off`), ends with the
 //! same outcome, steps, memory, metrics, hazards and reports.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use warpdbg::compile;
@@ -17,19 +19,7 @@ fn root() -> PathBuf {
 }
 
 fn kernel_files() -> Vec<String> {
-    let mut out = vec![];
-    for dir in ["kernels", "benches/kernels", "tests/conformance"] {
-        let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
-            .expect("directory exists")
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".cu"))
-            .map(|n| format!("{dir}/{n}"))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
+    common::cu_files(&["kernels", "benches/kernels", "tests/conformance"])
 }
 
 fn run(compiled: &compile::Compiled, jit: DeviceJit) -> (Machine, warpdbg::sim::Outcome) {

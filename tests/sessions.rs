@@ -287,14 +287,7 @@ fn digest(s: &Session) -> u64 {
 }
 
 fn kernel_files() -> Vec<String> {
-    let mut v: Vec<String> = std::fs::read_dir(repo("kernels"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "cu"))
-        .map(|p| format!("kernels/{}", p.file_name().unwrap().to_string_lossy()))
-        .collect();
-    v.sort();
-    v
+    common::cu_files(&["kernels"])
 }
 
 fn session_for(file: &str, mode: Mode) -> Session {

@@ -10,6 +10,8 @@
 //! Regenerate (only for an intended change of behaviour, or to pin new kernels): `WARPDBG_BLESS_TRACES=1 cargo
 //! test --release --test trace_identity`.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -50,19 +52,7 @@ fn root() -> PathBuf {
 }
 
 fn kernel_files() -> Vec<String> {
-    let mut out = vec![];
-    for dir in ["kernels", "tests/conformance"] {
-        let mut files: Vec<String> = std::fs::read_dir(root().join(dir))
-            .expect("directory exists")
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".cu"))
-            .map(|n| format!("{dir}/{n}"))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
+    common::cu_files(&["kernels", "tests/conformance"])
 }
 
 fn machine(path: &str, mode: Mode) -> Machine {

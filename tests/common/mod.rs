@@ -19,6 +19,24 @@ pub fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
+/// The `.cu` files of these folders of the repository, as `folder/name.cu`: each folder's in name order, the
+/// folders in the order given.
+pub fn cu_files(dirs: &[&str]) -> Vec<String> {
+    let mut out = vec![];
+    for dir in dirs {
+        let mut files: Vec<String> = std::fs::read_dir(repo(dir))
+            .expect("directory exists")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".cu"))
+            .map(|n| format!("{dir}/{n}"))
+            .collect();
+        files.sort();
+        out.extend(files);
+    }
+    out
+}
+
 /// Compiles a kernel file with `--arg`-style overrides (`"n=100"`) in `mode`.
 pub fn compile(path: &str, mode: Mode, args: &[&str]) -> Compiled {
     compile_with(path, &overrides(mode, args))
