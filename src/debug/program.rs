@@ -3,7 +3,7 @@
 //!
 //! The host interpreter (`crate::host::interp`) is a recursive tree walker that makes each launch from deep
 //! inside its own call stack, so a stopped host cannot be saved and resumed as data. It runs instead on a
-//! thread of its own ([`Runner`]): at each launch the device's [`LaunchHook`] sends the launch's machine (its
+//! thread of its own (`thread.rs`): at each launch the device's launch hook sends the launch's machine (its
 //! kernel, configuration and the program's whole device memory) here and waits; the machine comes back when
 //! the debugger is done with it (at its end, after stepping, or run at full speed), and the host goes on.
 //! Only one copy of device memory exists at any time (the one in the machine being debugged, plus the
@@ -19,24 +19,21 @@
 //! code on the caller's thread instead ([`HostRun::Replay`], `replay.rs`): each move runs it again from `main`
 //! and stops it at the wanted launch, with the launches before it taken from a cache of their ends.
 
-use std::io::Write;
-use std::sync::mpsc::{Receiver, Sender, channel};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::debug::breakpoint::{Breakpoint, Kind};
 use crate::debug::session::Session;
 use crate::front::launch::{Dim3, Mode};
-use crate::host::{HostEnd, HostVar, JitMode, LaunchRequest};
-use crate::program::device::{LaunchHook, SimDevice};
+use crate::host::{HostEnd, HostVar, LaunchRequest};
 use crate::program::hints::HostAlloc;
 use crate::program::status::Statuses;
 use crate::program::{CompiledProgram, RunOptions};
 use crate::sim::{Config, Fault, Machine, Outcome};
 
 pub mod replay;
+mod thread;
 
-/// Stack of the host program's thread (the interpreter recurses once per host call and per statement).
-const HOST_STACK: usize = 256 << 20;
+use thread::{FromHost, Runner};
 
 /// Which launch to stop at.
 #[derive(Clone, Debug, PartialEq)]
@@ -181,129 +178,6 @@ pub struct HostOptions {
     pub run: HostRun,
     /// Called at each launch a replayed run reaches (the page's progress line).
     pub progress: Option<replay::Progress>,
-}
-
-/// What the host thread tells the debugger.
-enum FromHost {
-    /// The host is at a launch: its machine at step 0, the launch, the host variables in scope.
-    Launch { info: LaunchInfo, machine: Box<Machine>, vars: Vec<HostVar> },
-    /// `main` returned (or the program stopped).
-    Ended(ProgramEnd),
-}
-
-/// A byte buffer several writers share (the program's output, written on the host thread, read here).
-#[derive(Clone, Default)]
-struct SharedBuf(Arc<Mutex<Vec<u8>>>);
-
-impl SharedBuf {
-    fn contents(&self) -> Vec<u8> {
-        self.0.lock().map(|b| b.clone()).unwrap_or_else(|e| e.into_inner().clone())
-    }
-}
-
-impl Write for SharedBuf {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self.0.lock() {
-            Ok(mut b) => b.extend_from_slice(buf),
-            Err(e) => e.into_inner().extend_from_slice(buf),
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-/// The device hook on the host thread: sends each launch to the debugger and waits for it back.
-struct Hook {
-    to_debugger: Sender<FromHost>,
-    from_debugger: Receiver<(Box<Machine>, Outcome)>,
-    vars: Vec<HostVar>,
-}
-
-impl LaunchHook for Hook {
-    fn launch(
-        &mut self,
-        index: usize,
-        req: &LaunchRequest,
-        m: Machine,
-        alloc_lines: &std::collections::HashMap<u64, u32>,
-    ) -> Option<(Machine, Outcome)> {
-        let info = launch_info(index, req, &m, alloc_lines);
-        let vars = std::mem::take(&mut self.vars);
-        self.to_debugger.send(FromHost::Launch { info, machine: Box::new(m), vars }).ok()?;
-        // The debugger gone (it went back to an earlier launch, or quit): the program stops here.
-        let (m, o) = self.from_debugger.recv().ok()?;
-        Some((*m, o))
-    }
-
-    fn host_vars(&mut self, vars: Vec<HostVar>) {
-        self.vars = vars;
-    }
-}
-
-/// One run of the program's host code on its own thread.
-struct Runner {
-    to_host: Sender<(Box<Machine>, Outcome)>,
-    from_host: Receiver<FromHost>,
-    /// The program's standard output and error, interleaved as a terminal shows them.
-    output: SharedBuf,
-    /// warpdbg's own report lines (launch summaries, faults, hazards).
-    report: SharedBuf,
-}
-
-impl Runner {
-    fn start(
-        program: Arc<CompiledProgram>,
-        mode: Mode,
-        config: Config,
-        host_steps: u64,
-        host_jit: JitMode,
-        args: Vec<String>,
-    ) -> Result<Runner, String> {
-        let (to_debugger, from_host) = channel();
-        let (to_host, from_debugger) = channel();
-        let (output, report) = (SharedBuf::default(), SharedBuf::default());
-        let (out, rep) = (output.clone(), report.clone());
-        let body = move || {
-            let unit = &program.unit;
-            let source = unit.sources.get(unit.file);
-            let mut rep_w = rep;
-            let ended = {
-                let mut dev = SimDevice::new(&unit.program, &unit.sources, source.name.clone(), mode, config, None);
-                let hook = Hook { to_debugger: to_debugger.clone(), from_debugger, vars: vec![] };
-                dev.hook = Some(Box::new(hook));
-                let (mut o, mut e) = (out.clone(), out);
-                let (end, rt, status) =
-                    crate::program::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);
-                let _ =
-                    rep_w.write_all(crate::program::findings_text(&dev.launches, &rt.findings, &rt.leaks).as_bytes());
-                let findings = crate::program::status::finding_count(&dev.launches, &rt.findings);
-                ProgramEnd { status, end, findings }
-            };
-            if let HostEnd::Error(e) = &ended.end {
-                let _ = writeln!(rep_w, "warpdbg: error: {e}");
-            }
-            let _ = to_debugger.send(FromHost::Ended(ended));
-        };
-        std::thread::Builder::new()
-            .name("host program".into())
-            .stack_size(HOST_STACK)
-            .spawn(body)
-            .map_err(|e| format!("cannot start the program's host thread: {e}"))?;
-        Ok(Runner { to_host, from_host, output, report })
-    }
-
-    /// Waits for the host's next launch or its end.
-    fn next(&self) -> Result<FromHost, String> {
-        self.from_host.recv().map_err(|_| "the program's host thread stopped unexpectedly".to_string())
-    }
-
-    /// Hands a launch's machine back at its end; the host goes on.
-    fn finish(&self, m: Machine, o: Outcome) -> Result<(), String> {
-        self.to_host.send((Box::new(m), o)).map_err(|_| "the program's host thread stopped unexpectedly".to_string())
-    }
 }
 
 /// Where [`ProgramDebug::advance`] arrived.
