@@ -402,40 +402,11 @@ pub enum Instr {
     Exit,
 }
 
-impl Instr {
-    pub fn is_terminator(&self) -> bool {
-        matches!(self, Instr::Jump { .. } | Instr::Branch { .. } | Instr::Exit)
-    }
-
-    /// The register an instruction writes, if any.
-    pub fn dst(&self) -> Option<Reg> {
-        match self {
-            Instr::Mov { dst, .. }
-            | Instr::Unary { dst, .. }
-            | Instr::Binary { dst, .. }
-            | Instr::Cmp { dst, .. }
-            | Instr::Convert { dst, .. }
-            | Instr::PtrAdd { dst, .. }
-            | Instr::PtrDiff { dst, .. }
-            | Instr::Special { dst, .. }
-            | Instr::SharedAddr { dst, .. }
-            | Instr::Load { dst, .. }
-            | Instr::Atomic { dst, .. }
-            | Instr::Shfl { dst, .. }
-            | Instr::Vote { dst, .. }
-            | Instr::ActiveMask { dst }
-            | Instr::Math { dst, .. }
-            | Instr::Fma { dst, .. }
-            | Instr::ReadCounter { dst, .. }
-            | Instr::Curand { dst, .. }
-            | Instr::CheckBounds { dst, .. } => Some(*dst),
-            _ => None,
-        }
-    }
-
-    /// The register an instruction writes, to change it.
-    pub fn dst_mut(&mut self) -> Option<&mut Reg> {
-        match self {
+/// The destination of the instructions that write a register, for `Instr::dst` and `Instr::dst_mut` alike
+/// (one list of them: by reference or by mutable reference, as the matched value is).
+macro_rules! writes_register {
+    ($instr:expr) => {
+        match $instr {
             Instr::Mov { dst, .. }
             | Instr::Unary { dst, .. }
             | Instr::Binary { dst, .. }
@@ -457,6 +428,23 @@ impl Instr {
             | Instr::CheckBounds { dst, .. } => Some(dst),
             _ => None,
         }
+    };
+}
+
+impl Instr {
+    /// Whether it ends a basic block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(self, Instr::Jump { .. } | Instr::Branch { .. } | Instr::Exit)
+    }
+
+    /// The register an instruction writes, if any.
+    pub fn dst(&self) -> Option<Reg> {
+        writes_register!(self).copied()
+    }
+
+    /// The register an instruction writes, to change it.
+    pub fn dst_mut(&mut self) -> Option<&mut Reg> {
+        writes_register!(self)
     }
 }
 
