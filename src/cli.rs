@@ -28,7 +28,7 @@ pub fn run_status(cli: Cli) -> u8 {
     {
         let options = crate::program::RunOptions {
             mode: launch.mode.unwrap_or_default(),
-            config: Config { max_steps: *max_steps, memory_cap: *memory_cap, ..base_config() },
+            config: with_memory_cap(Config { max_steps: *max_steps, ..base_config() }, *memory_cap),
             args: program_args.clone(),
             json: json.then_some(*memory),
             print: prints.clone(),
@@ -37,6 +37,15 @@ pub fn run_status(cli: Cli) -> u8 {
         return crate::program::run_file(file, &bytes, &launch.overrides(), &options);
     }
     run(cli) as u8
+}
+
+/// `--memory-cap`, where given: the cap of a launch's arrays and, for whole programs, the device's memory
+/// too (and the host's, four times it).
+fn with_memory_cap(config: Config, cap: Option<u64>) -> Config {
+    match cap {
+        Some(cap) => Config { memory_cap: cap, device_memory: cap, ..config },
+        None => config,
+    }
 }
 
 /// Runs a parsed command line; returns the exit status.
@@ -57,7 +66,8 @@ pub fn run(cli: Cli) -> Exit {
             ..
         }) => {
             let json = json.then_some(memory);
-            let config = Config { max_steps, memory_cap, schedule_seed: launch.schedule_seed, ..base_config() };
+            let config =
+                with_memory_cap(Config { max_steps, schedule_seed: launch.schedule_seed, ..base_config() }, memory_cap);
             match explore {
                 Some(n) => run::explore_command(&file, &launch, json.is_some(), config, n),
                 None if bench => run::bench_command(&file, &launch, config),

@@ -46,7 +46,7 @@ fn huge_new_ends_the_program_as_an_uncaught_bad_alloc() {
     assert!(
         warpdbg_err.contains(
             "warpdbg: error: host code at line 30 asks `new` for 1152921504606846976 bytes, more than warpdbg lets host \
-             code hold (17179869184 bytes in all, four times the device's memory: --memory-cap)"
+             code hold (17179869184 bytes in all, four times --memory-cap)"
         ),
         "{warpdbg_err}"
     );

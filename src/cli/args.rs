@@ -146,9 +146,10 @@ pub enum Command {
         /// where the launch's integer arguments ask for it: docs/programs.md).
         #[arg(long, value_name = "N")]
         max_steps: Option<u64>,
-        /// Refuse launches whose arrays need more bytes than this.
-        #[arg(long, value_name = "BYTES", default_value_t = 4 << 30)]
-        memory_cap: u64,
+        /// Refuse launches whose arrays need more bytes than this (4 GiB by default). A whole program's
+        /// device memory (80 GiB by default, an H100's) becomes this too, and its host may hold four times it.
+        #[arg(long, value_name = "BYTES")]
+        memory_cap: Option<u64>,
         /// Print performance figures (wall time, instructions per second, peak memory) instead of the report.
         #[arg(long, conflicts_with = "json")]
         bench: bool,

@@ -334,7 +334,7 @@ impl Interp<'_> {
         );
         let message = format!(
             "host code at line {line} asks {what} for {bytes} bytes, more than warpdbg lets host code hold ({} \
-             bytes in all, four times the device's memory: --memory-cap): std::bad_alloc, which nothing catches, \
+             bytes in all, four times --memory-cap): std::bad_alloc, which nothing catches, \
              ends the program",
             self.mem.cap
         );

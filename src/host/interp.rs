@@ -98,9 +98,9 @@ impl<'a> Interp<'a> {
         max_steps: u64,
         jit: JitMode,
     ) -> Self {
-        // The host may hold four times the device's memory (16 GiB by default; `--memory-cap` scales both).
+        // The host may hold four times `--memory-cap` (16 GiB by default).
         let mut mem = HostMemory::default();
-        mem.cap = dev.gpu().total_mem.saturating_mul(4);
+        mem.cap = dev.gpu().host_mem;
         #[cfg(feature = "native")]
         let jit_mode = jit;
         #[cfg(not(feature = "native"))]

@@ -2,12 +2,14 @@
 //! kind and the line that made it; addresses are never inside two allocations, a guard gap follows each, and
 //! a freed block keeps its record so that a later access is reported as a use after free.
 
+use crate::sim::Zeroed;
+
 /// Host allocations start here (far from device memory at `sim::memory::GLOBAL_BASE`).
 pub const HOST_BASE: u64 = 0x5555_0000_0000;
 /// Unused bytes after each allocation.
 const GUARD: u64 = 64;
-/// How many bytes the program may hold at once when nothing else says (`Interp::new` makes it four times the
-/// device's memory): a request past it fails as glibc's does when the machine has no more, and warpdbg itself
+/// How many bytes the program may hold at once when nothing else says (`Interp::new` makes it four times
+/// `--memory-cap`): a request past it fails as glibc's does when the machine has no more, and warpdbg itself
 /// never asks its allocator for memory the program cannot get.
 pub const DEFAULT_HOST_CAP: u64 = 16 << 30;
 
@@ -31,7 +33,8 @@ pub enum AllocKind {
 pub struct HostAlloc {
     pub base: u64,
     pub size: u64,
-    pub data: Vec<u8>,
+    /// Its bytes, pages backed as they are written (large allocations: [`Zeroed`]).
+    pub data: Zeroed,
     pub kind: AllocKind,
     /// The variable it was made for (`h_a`), for messages.
     pub name: String,
@@ -110,7 +113,7 @@ impl HostMemory {
     pub fn alloc(&mut self, size: u64, kind: AllocKind, name: &str, line: u32) -> u64 {
         let base = self.next;
         self.next = (base + size.max(1) + GUARD).next_multiple_of(16);
-        let data = vec![0u8; size as usize];
+        let data = Zeroed::new(size as usize);
         self.live = self.live.saturating_add(size);
         self.allocs.push(HostAlloc { base, size, data, kind, name: name.to_string(), line, freed: None });
         base
@@ -133,7 +136,7 @@ impl HostMemory {
         }
         let a = &mut self.allocs[i];
         a.freed = Some(line);
-        a.data = vec![];
+        a.data = Zeroed::default();
     }
 
     /// The allocation index and offset of `size` bytes at `addr`.

@@ -18,7 +18,7 @@ use crate::host::{DeviceAlloc, LaunchRequest, LaunchStatus};
 use crate::ir::{Instr, Kernel, Ty};
 use crate::sim::{
     Allocation, ChildLaunch, Config, FaultKind, GLOBAL_BASE, GlobalMemory, HazardKind, Machine, MemoryDetail, Outcome,
-    SharedLayout,
+    SharedLayout, Zeroed, copy_changed,
 };
 
 mod child_grids;
@@ -110,7 +110,11 @@ impl<'a> SimDevice<'a> {
         config: Config,
         json: Option<MemoryDetail>,
     ) -> Self {
-        let gpu = Gpu { pre_volta: mode == Mode::PreVolta, total_mem: config.memory_cap };
+        let gpu = Gpu {
+            pre_volta: mode == Mode::PreVolta,
+            total_mem: config.device_memory,
+            host_mem: config.memory_cap.saturating_mul(4),
+        };
         let mut d = SimDevice {
             program,
             sources,
@@ -135,7 +139,8 @@ impl<'a> SimDevice<'a> {
         for (i, g) in program.globals.iter().enumerate() {
             if matches!(g.space, tast::GlobalSpace::Device | tast::GlobalSpace::Constant) {
                 let size = g.elem.size() as u64 * g.len();
-                let at = d.alloc(size, g.elem, &g.name.clone());
+                // (`__device__` and `__constant__` variables are small: the static data of a module.)
+                let Some(at) = d.alloc(size, g.elem, &g.name.clone()) else { continue };
                 for (k, v) in g.init.iter().enumerate() {
                     let _ = d.mem.store(at + k as u64 * g.elem.size() as u64, g.elem.size(), v.to_bits(g.elem));
                 }
@@ -145,18 +150,23 @@ impl<'a> SimDevice<'a> {
         d
     }
 
-    fn alloc(&mut self, bytes: u64, elem: Scalar, name: &str) -> u64 {
+    /// A new allocation's address, or None when the system cannot back it (see [`SimDevice::place`]).
+    fn alloc(&mut self, bytes: u64, elem: Scalar, name: &str) -> Option<u64> {
         let base = self.next;
-        self.place(base, bytes, elem, name);
+        self.place(base, bytes, elem, name)?;
         self.next = (base + bytes.max(1) + GUARD).next_multiple_of(256);
-        base
+        Some(base)
     }
 
-    fn place(&mut self, base: u64, bytes: u64, elem: Scalar, name: &str) {
+    /// Records an allocation of `bytes` at `base`; its bytes cost memory as they are written (`Zeroed`), so
+    /// a program may reserve what the GPU has and touch a little of it. None when the system refuses even a
+    /// lazy mapping that large.
+    fn place(&mut self, base: u64, bytes: u64, elem: Scalar, name: &str) -> Option<()> {
         let ty = Ty::from(elem);
         let len = bytes / ty.size() as u64;
-        let data = vec![0u8; bytes as usize];
+        let data = Zeroed::try_new(usize::try_from(bytes).ok()?)?;
         self.mem.allocs.push(Allocation { name: name.to_string(), base, elem: ty, len, data });
+        Some(())
     }
 
     fn used(&self) -> u64 {
@@ -276,7 +286,12 @@ impl<'a> SimDevice<'a> {
                     params.extend(self.symbols.iter().find(|(j, _)| *j == i).map(|(_, a)| *a))
                 }
                 tast::GlobalSpace::Local => {
-                    let at = self.alloc(g.elem.size() as u64 * g.len() * threads, g.elem, &g.name.clone());
+                    let bytes = g.elem.size() as u64 * g.len() * threads;
+                    let Some(at) = self.alloc(bytes, g.elem, &g.name.clone()) else {
+                        self.mem.allocs.retain(|a| !locals.contains(&a.base));
+                        let reason = format!("{bytes} bytes of local `{}` for {threads} threads", g.name);
+                        return (self.refused(req, errors::MEMORY_ALLOCATION, reason), vec![]);
+                    };
                     locals.push(at);
                     params.push(at);
                 }
@@ -443,10 +458,10 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn malloc(&mut self, bytes: u64, elem: Scalar, name: &str, line: u32) -> Option<u64> {
-        if self.used().saturating_add(bytes) > self.config.memory_cap {
+        if self.used().saturating_add(bytes) > self.config.device_memory {
             return None;
         }
-        let at = self.alloc(bytes, elem, name);
+        let at = self.alloc(bytes, elem, name)?;
         self.lines.insert(at, line);
         self.used += bytes;
         if let Some(init) = self.mem.init.as_deref_mut() {
@@ -456,10 +471,12 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn map(&mut self, addr: u64, bytes: u64, elem: Scalar, name: &str, line: u32) -> bool {
-        if self.used().saturating_add(bytes) > self.config.memory_cap {
+        if self.used().saturating_add(bytes) > self.config.device_memory {
             return false;
         }
-        self.place(addr, bytes, elem, name);
+        if self.place(addr, bytes, elem, name).is_none() {
+            return false;
+        }
         self.lines.insert(addr, line);
         self.used += bytes;
         true
@@ -497,7 +514,7 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn read_into(&self, addr: u64, out: &mut [u8]) -> bool {
-        self.bytes(addr, out.len()).map(|b| out.copy_from_slice(b)).is_some()
+        self.bytes(addr, out.len()).map(|b| copy_changed(out, b)).is_some()
     }
 
     fn write(&mut self, addr: u64, data: &[u8]) -> bool {
@@ -508,7 +525,7 @@ impl crate::host::Device for SimDevice<'_> {
         let off = (addr - a.base) as usize;
         match off.checked_add(data.len()).and_then(|end| a.data.get_mut(off..end)) {
             Some(d) => {
-                d.copy_from_slice(data);
+                copy_changed(d, data);
                 if let Some(init) = self.mem.init.as_deref_mut() {
                     init.mark(addr, data.len() as u64);
                 }

@@ -7,6 +7,7 @@
 
 use crate::front::launch::{ArgValue, Launch};
 use crate::ir::Ty;
+use crate::sim::Zeroed;
 
 pub const GLOBAL_BASE: u64 = 0x7f40_0000_0000;
 pub const SHARED_BASE: u64 = 0x7e00_0000_0000;
@@ -104,7 +105,8 @@ pub struct Allocation {
     pub base: u64,
     pub elem: Ty,
     pub len: u64,
-    pub data: Vec<u8>,
+    /// Its bytes, pages backed as they are written (large allocations: [`Zeroed`]).
+    pub data: Zeroed,
 }
 
 impl Allocation {
@@ -347,7 +349,7 @@ impl GlobalMemory {
                         data.chunks_mut(CHUNK * size).enumerate().for_each(fill);
                     }
                     let bytes = data.len() as u64;
-                    mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data });
+                    mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data: data.into() });
                     values.push(next);
                     next = (next + bytes + GUARD).next_multiple_of(256);
                 }

@@ -41,6 +41,7 @@ pub mod report;
 mod shared_global;
 pub mod traffic;
 mod warp;
+mod zeroed;
 
 pub use child_launch::ChildLaunch;
 pub use fault::{Fault, FaultKind};
@@ -54,3 +55,4 @@ pub use memory::{Allocation, GLOBAL_BASE, GlobalMemory, InitShadow, SHARED_BASE,
 pub use memory_report::MemoryDetail;
 pub use metrics::{LineMetrics, Metrics, WarpDivergence};
 pub use warp::{LaneEvents, Warp, WarpId};
+pub use zeroed::{Zeroed, copy_changed};

@@ -11,8 +11,11 @@ use crate::front::types::{Scalar, StructDef, Type};
 pub struct Gpu {
     /// The pre-Volta model (sm_60-like) rather than ITS (sm_90-like).
     pub pre_volta: bool,
-    /// `totalGlobalMem`: the device memory warpdbg lets a program allocate (`--memory-cap`).
+    /// `totalGlobalMem`: the device memory warpdbg lets a program allocate (`Config::device_memory`).
     pub total_mem: u64,
+    /// How many bytes host code may hold at once (four times `--memory-cap`): not the device's, but the
+    /// host interpreter learns its limits from the device.
+    pub host_mem: u64,
 }
 
 /// A `cudaDeviceProp` field's C type.
@@ -193,7 +196,7 @@ pub fn attribute(name: &str) -> Option<u32> {
 pub fn prop_struct() -> Arc<StructDef> {
     static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
     DEF.get_or_init(|| {
-        let gpu = Gpu { pre_volta: false, total_mem: 0 };
+        let gpu = Gpu { pre_volta: false, total_mem: 0, host_mem: 0 };
         let fields = gpu
             .fields()
             .into_iter()
@@ -218,7 +221,7 @@ mod tests {
 
     #[test]
     fn props_layout_and_values() {
-        let g = Gpu { pre_volta: false, total_mem: 1 << 31 };
+        let g = Gpu { pre_volta: false, total_mem: 1 << 31, host_mem: 1 << 33 };
         let b = g.prop_bytes();
         let def = prop_struct();
         assert_eq!(b.len(), def.size as usize);

@@ -10,8 +10,13 @@ use crate::sim::alu;
 pub struct Config {
     /// Stop after this many issued instructions; `None` = a default that scales with the launch.
     pub max_steps: Option<u64>,
-    /// Refuse launches whose arrays need more bytes than this.
+    /// Refuse launches whose arrays need more bytes than this; a whole program's host code may hold four
+    /// times as much.
     pub memory_cap: u64,
+    /// A whole program's device memory: what `cudaMalloc` may reserve in all and `totalGlobalMem` reports.
+    /// An H100's 80 GiB by default (`--memory-cap` sets it): allocations cost memory only where they are
+    /// written (`sim::Zeroed`), so programs that reserve much and touch little run as on the GPU.
+    pub device_memory: u64,
     /// Blocks resident at once; `None` = as many as fit in 16,384 threads (at least one).
     pub max_resident_blocks: Option<usize>,
     /// A seeded schedule instead of round-robin: which warp issues, and in ITS which thread group, are
@@ -51,15 +56,21 @@ impl Default for Config {
     fn default() -> Self {
         // (The page keeps 2 GiB: a wasm32 module cannot address 4.)
         let memory_cap = if cfg!(target_arch = "wasm32") { 2 << 30 } else { 4 << 30 };
+        // (The page's buffers are `Vec`s, all backed: its device keeps the page's cap.)
+        let device_memory = if cfg!(target_arch = "wasm32") { memory_cap } else { DEVICE_MEMORY };
         Config {
             max_steps: None,
             memory_cap,
+            device_memory,
             max_resident_blocks: None,
             schedule_seed: None,
             tuning: Tuning::default(),
         }
     }
 }
+
+/// A whole program's device memory by default: an H100's 80 GiB (the GPU issue 33's outputs were recorded on).
+pub const DEVICE_MEMORY: u64 = 80 << 30;
 
 /// The most steps the arguments can raise a launch's default step limit to: 2^33, 2.7 times the 3.2 G
 /// warp-instructions of a course's 2048^3 matrix product. A runaway loop in a launch that large stops there
