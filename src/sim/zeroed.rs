@@ -103,9 +103,11 @@ impl DerefMut for Zeroed {
 }
 
 impl Clone for Zeroed {
+    /// A copy that stays as lazy as the original: pages that hold zeros are not written (a debugger snapshot
+    /// of a program's 30 GB reservation costs what the program wrote).
     fn clone(&self) -> Zeroed {
         let mut c = Zeroed::new(self.len());
-        c.copy_from_slice(self);
+        copy_changed(&mut c, self);
         c
     }
 }
