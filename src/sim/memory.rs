@@ -349,7 +349,13 @@ impl GlobalMemory {
                         data.chunks_mut(CHUNK * size).enumerate().for_each(fill);
                     }
                     let bytes = data.len() as u64;
-                    mem.allocs.push(Allocation { name: arg.name.clone(), base: next, elem: ty, len: *len, data: data.into() });
+                    mem.allocs.push(Allocation {
+                        name: arg.name.clone(),
+                        base: next,
+                        elem: ty,
+                        len: *len,
+                        data: data.into(),
+                    });
                     values.push(next);
                     next = (next + bytes + GUARD).next_multiple_of(256);
                 }

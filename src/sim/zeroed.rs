@@ -148,9 +148,7 @@ mod mapped {
             #[cfg(not(any(target_os = "linux", target_os = "android")))]
             const FLAGS: libc::c_int = libc::MAP_PRIVATE | libc::MAP_ANON;
             // SAFETY: a fresh anonymous mapping at an address the system picks; no existing memory is touched.
-            let p = unsafe {
-                libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, FLAGS, -1, 0)
-            };
+            let p = unsafe { libc::mmap(std::ptr::null_mut(), len, libc::PROT_READ | libc::PROT_WRITE, FLAGS, -1, 0) };
             if p == libc::MAP_FAILED {
                 return None;
             }
