@@ -132,6 +132,20 @@ pub extern "C" fn wd_open_recording(ptr: *mut u8, len: usize) -> usize {
     }
 }
 
+/// 1 when the key (as keymap files write it) runs a whole program interrupted before its first launch again
+/// (the keymap's `Activate` and `Restart` keys), else 0.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_reruns(ptr: *mut u8, len: usize) -> u32 {
+    Playground::reruns(&take(ptr, len)) as u32
+}
+
+/// The keys [`wd_reruns`] accepts, named as the help overlay names them ("Enter or r"); the length of the
+/// text in the output buffer.
+#[unsafe(no_mangle)]
+pub extern "C" fn wd_rerun_keys() -> usize {
+    out(Playground::rerun_keys())
+}
+
 /// A key as keymap files write it; 0 idle, 1 a continue is running (call [`wd_tick`] each frame), 2 quit.
 #[unsafe(no_mangle)]
 pub extern "C" fn wd_key(ptr: *mut u8, len: usize) -> u32 {

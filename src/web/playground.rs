@@ -77,6 +77,9 @@ pub enum KeyResult {
     Quit,
 }
 
+/// The actions that run an interrupted program again ([`Playground::reruns`]).
+const RERUN: [Action; 2] = [Action::Activate, Action::Restart];
+
 impl Playground {
     pub fn new() -> Playground {
         Playground::default()
@@ -104,6 +107,21 @@ impl Playground {
     /// The launch the next [`Playground::open`] of a whole program stops at (at least 1).
     pub fn set_launch(&mut self, k: usize) {
         self.start_launch = k.max(1);
+    }
+
+    /// Whether `key` (as keymap files write keys) runs a whole program again from `main` after the page
+    /// interrupted its host code before the first launch: the keys bound to what starts a run in the terminal,
+    /// `Activate` (Enter) and `Restart` (r), taken from the keymap like every other key.
+    pub fn reruns(key: &str) -> bool {
+        Key::parse(key).and_then(|k| Keymap::default_map().action(&k)).is_some_and(|a| RERUN.contains(&a))
+    }
+
+    /// The keys [`Playground::reruns`] accepts, as the help overlay names them ("Enter or r"), for the page's
+    /// interrupted-state text.
+    pub fn rerun_keys() -> String {
+        let map = Keymap::default_map();
+        let keys: Vec<String> = RERUN.iter().filter_map(|a| map.first_key(*a)).collect();
+        keys.join(" or ")
     }
 
     /// Who hears how far a program's host run has got (launch, steps).

@@ -85,3 +85,13 @@ fn errors_come_back_as_text() {
     assert!(bad.contains("error"), "{bad}");
     assert!(bad.contains("k.cu:1"), "{bad}");
 }
+
+#[test]
+fn the_keymaps_activate_and_restart_keys_run_an_interrupted_program_again() {
+    assert!(Playground::reruns("enter"));
+    assert!(Playground::reruns("r"));
+    assert!(!Playground::reruns("j"), "j is Down");
+    assert!(!Playground::reruns("R"), "R is not Restart");
+    assert!(!Playground::reruns("no such key"));
+    assert_eq!(Playground::rerun_keys(), "Enter or r");
+}

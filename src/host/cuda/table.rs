@@ -45,7 +45,11 @@ use Support::*;
 
 /// Every CUDA runtime function host code may call, in the order of the table.
 pub const RUNTIME: &[Entry] = &[
-    e(&["cudaMalloc"], Full, "fails with `cudaErrorMemoryAllocation` past the device's memory (80 GiB, an H100's; `--memory-cap`); backed as written, so reserving much and touching little costs little"),
+    e(
+        &["cudaMalloc"],
+        Full,
+        "fails with `cudaErrorMemoryAllocation` past the device's memory (80 GiB, an H100's; `--memory-cap`); backed as written, so reserving much and touching little costs little",
+    ),
     e(&["cudaMallocManaged"], Full, "host and device share it"),
     e(&["cudaMallocHost", "cudaHostAlloc"], Full, "pinned: kernels may read it"),
     e(&["cudaHostGetDevicePointer"], Full, "the same address"),
