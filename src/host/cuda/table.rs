@@ -127,6 +127,7 @@ pub const RUNTIME: &[Entry] = &[
         "a launch replays the captured work in order",
     ),
     e(&["cudaMemPrefetchAsync", "cudaMemAdvise"], NoEffect, "managed memory is always level; CUDA 12 and 13 forms"),
+    e(&["cudaStreamAttachMemAsync"], NoEffect, "work runs one thing at a time: every stream attachment holds"),
     e(
         &[
             "cudaSetDeviceFlags",
