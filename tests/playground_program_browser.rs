@@ -118,6 +118,11 @@ fn playground_debugs_whole_programs_without_freezing() {
     assert!(waiting.contains("Press Debug, Enter or r to run it again from main"), "{waiting}");
     b.press("j", 'J' as u32);
     assert_eq!(b.eval("window.warpdbg.program().busy"), json!(false), "j does not run it again");
+    // A resized window keeps the waiting text (the fresh worker has nothing to draw).
+    b.eval("window.dispatchEvent(new Event('resize'))");
+    std::thread::sleep(Duration::from_millis(300));
+    let after = b.eval("window.warpdbg.text()").as_str().unwrap().to_string();
+    assert_eq!(after, waiting, "a resize while interrupted");
     b.press("r", 'R' as u32);
     b.wait_until("window.warpdbgProgramScreen !== undefined && !window.warpdbg.busy()", "the textbook's first launch");
     let first = b.eval("window.warpdbgProgramScreen - window.warpdbg.program().opened").as_f64().unwrap();
