@@ -10,35 +10,14 @@
 mod browser;
 mod session_support;
 
-use std::process::Command;
-
 use base64::Engine;
-use browser::{Browser, page_wasm};
+use browser::{Browser, export_playground, page_wasm};
 use serde_json::{Value, json};
 use session_support::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
-/// `warpdbg view` of a kernel at a step and size, as text lines.
-fn view(kernel: &str, mode: &str, steps: &str, (cols, rows): (u64, u64)) -> Vec<String> {
-    let out = Command::new(BIN)
-        .current_dir(repo(""))
-        .args(["view", kernel, "--mode", mode, "--steps", steps, "--size", &format!("{cols}x{rows}")])
-        .output()
-        .expect("run warpdbg view");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    norm(&String::from_utf8_lossy(&out.stdout))
-}
-
-/// A key as a user presses it (the screen has the focus); then the continue it may start runs to its stop.
-fn key(b: &mut Browser, k: &str) {
-    let code = k.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32);
-    b.press(k, code);
-    b.wait_until("!window.warpdbg.busy()", "a continue to stop");
-}
-
-fn screen(b: &mut Browser) -> Vec<String> {
-    norm(b.eval("window.warpdbg.text()").as_str().expect("text"))
+/// `warpdbg view` of a kernel (from the repository's root) in a mode at a step and size.
+fn view(kernel: &str, mode: &str, steps: &str, size: (u64, u64)) -> Vec<String> {
+    browser::view(&repo(""), kernel, &["--mode", mode, "--steps", steps], size, &[])
 }
 
 /// The lines of a banner box (from its top border to its bottom one).
@@ -46,17 +25,6 @@ fn banner(lines: &[String]) -> Vec<String> {
     let start = lines.iter().position(|l| l.starts_with('┏')).expect("a banner");
     let end = lines[start..].iter().position(|l| l.starts_with('┗')).expect("its end") + start;
     lines[start..=end].to_vec()
-}
-
-/// Picks a bundled file by name in the page's list (as choosing it in the menu does).
-fn pick(b: &mut Browser, name: &str, mode: u32) {
-    b.eval(&format!(
-        "(() => {{ const s = document.getElementById('files'); \
-         s.value = [...s.options].find(o => o.textContent === {}).value; \
-         document.getElementById('mode').value = '{mode}'; s.dispatchEvent(new Event('change')); }})()",
-        json!(name)
-    ));
-    b.eval("document.getElementById('screen').focus()");
 }
 
 #[test]
@@ -70,13 +38,7 @@ fn playground_runs_the_debugger_in_the_page() {
     let recorded = record_headless("kernels/deadlock.cu", &typical_inputs(), &rec);
     let end_steps = recorded.session.machine.steps;
     let page = dir.join("playground.html");
-    let out = Command::new(BIN)
-        .current_dir(repo(""))
-        .args(["export", "--playground", page.to_str().unwrap(), rec.to_str().unwrap()])
-        .args(["--wasm", wasm.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    export_playground(&repo(""), &page, &[rec.to_str().unwrap()], &wasm);
 
     // Self-contained, and under the issue's 4 MB.
     let html = std::fs::read_to_string(&page).unwrap();
@@ -90,23 +52,22 @@ fn playground_runs_the_debugger_in_the_page() {
     b.open(&url);
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
     assert_eq!(b.eval("performance.getEntriesByType('resource').length"), json!(0), "nothing else loaded");
-    let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
-    let size = (size[0], size[1]);
+    let size = b.size();
     assert!(size.0 >= 80 && size.1 >= 24, "a usable screen: {size:?}");
 
     // The first file the export was given opens first: the recording, at its end.
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(end_steps));
     // The deadlock kernel at step 0, as `warpdbg kernels/deadlock.cu` opens it.
-    pick(&mut b, "deadlock.cu", 0);
-    assert_eq!(screen(&mut b), view("kernels/deadlock.cu", "its", "0", size));
+    b.pick_in_mode("deadlock.cu", 0);
+    assert_eq!(b.screen(), view("kernels/deadlock.cu", "its", "0", size));
     for _ in 0..3 {
-        key(&mut b, "s");
+        b.key("s");
     }
-    assert_eq!(screen(&mut b), view("kernels/deadlock.cu", "its", "3", size), "three steps");
-    key(&mut b, "m");
-    assert!(screen(&mut b)[0].contains("mode pre-Volta"), "{:#?}", screen(&mut b));
-    key(&mut b, "c");
-    let (shown, expected) = (screen(&mut b), view("kernels/deadlock.cu", "pre-volta", "1e9", size));
+    assert_eq!(b.screen(), view("kernels/deadlock.cu", "its", "3", size), "three steps");
+    b.key("m");
+    assert!(b.screen()[0].contains("mode pre-Volta"), "{:#?}", b.screen());
+    b.key("c");
+    let (shown, expected) = (b.screen(), view("kernels/deadlock.cu", "pre-volta", "1e9", size));
     assert_eq!(shown[0], expected[0], "the same step count and outcome");
     assert_eq!(banner(&shown), banner(&expected), "the same HAZARD banner");
     assert!(banner(&shown)[0].contains("HAZARD"));
@@ -124,10 +85,10 @@ fn playground_runs_the_debugger_in_the_page() {
 
     // The spin lock: a livelock in pre-Volta, done in ITS.
     for (mode, name) in [(1, "pre-volta"), (2, "its")] {
-        pick(&mut b, "spin_lock.cu", mode);
+        b.pick_in_mode("spin_lock.cu", mode);
         assert_eq!(b.text_of("diag"), "");
-        key(&mut b, "c");
-        let (shown, expected) = (screen(&mut b), view("kernels/spin_lock.cu", name, "1e9", size));
+        b.key("c");
+        let (shown, expected) = (b.screen(), view("kernels/spin_lock.cu", name, "1e9", size));
         assert_eq!(shown[0], expected[0], "{name}");
         let livelock = shown[0].contains("LIVELOCK");
         assert_eq!(livelock, name == "pre-volta", "{}", shown[0]);
@@ -143,11 +104,11 @@ fn playground_runs_the_debugger_in_the_page() {
          document.getElementById('run').click(); window.warpdbg.key('c'); window.warpdbg.key('k'); }})()",
         json!(long)
     ));
-    let shown = screen(&mut b);
+    let shown = b.screen();
     assert!(shown.iter().any(|l| l.contains("interrupted at step")), "{shown:#?}");
     assert!(shown[0].contains("paused"), "{}", shown[0]);
-    key(&mut b, "c");
-    assert!(screen(&mut b)[0].contains("completed"), "{:#?}", screen(&mut b));
+    b.key("c");
+    assert!(b.screen()[0].contains("completed"), "{:#?}", b.screen());
 
     // The link carries the source: opened, it shows the same file.
     let link = b.eval("window.warpdbg.link()").as_str().unwrap().to_string();
@@ -158,21 +119,21 @@ fn playground_runs_the_debugger_in_the_page() {
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the linked page");
     assert_eq!(b.eval("document.getElementById('source').value"), json!(src));
     assert_eq!(b.eval("document.getElementById('mode').value"), json!("2"));
-    assert!(screen(&mut b)[0].contains("sum<<<4, 64>>>"), "{:#?}", screen(&mut b));
+    assert!(b.screen()[0].contains("sum<<<4, 64>>>"), "{:#?}", b.screen());
 
     // The bundled recording opens at its end and goes on live.
     b.open(&url);
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the page again");
-    pick(&mut b, "lesson.wdbg", 0);
+    b.pick_in_mode("lesson.wdbg", 0);
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(end_steps));
     // (It ended at the kernel's end: going on means going back.)
-    key(&mut b, "S");
+    b.key("S");
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(end_steps - 1), "live after the recording");
 
     // The README's picture: the deadlock kernel after three steps.
-    pick(&mut b, "deadlock.cu", 0);
+    b.pick_in_mode("deadlock.cu", 0);
     for _ in 0..3 {
-        key(&mut b, "s");
+        b.key("s");
     }
     let shot: Value = b.call("Page.captureScreenshot", json!({"format": "png"}));
     let png = base64::engine::general_purpose::STANDARD.decode(shot["data"].as_str().unwrap()).unwrap();

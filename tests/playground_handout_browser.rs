@@ -9,28 +9,15 @@ mod browser;
 mod session_support;
 
 use std::path::Path;
-use std::process::Command;
 
-use browser::{Browser, page_wasm};
+use browser::{Browser, export_playground, page_wasm};
 use serde_json::json;
 use session_support::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
 /// `warpdbg view FILE --steps K` at a size, run in the exercise's folder (so the screen names the file as the
-/// page does), as text lines.
-fn view(dir: &Path, file: &str, steps: u64, (cols, rows): (u64, u64)) -> Vec<String> {
-    let out = Command::new(BIN)
-        .current_dir(dir)
-        .args(["view", file, "--steps", &steps.to_string(), "--size", &format!("{cols}x{rows}")])
-        .output()
-        .expect("run warpdbg view");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    norm(&String::from_utf8_lossy(&out.stdout))
-}
-
-fn screen(b: &mut Browser) -> Vec<String> {
-    norm(b.eval("window.warpdbg.text()").as_str().expect("text"))
+/// page does).
+fn view(dir: &Path, file: &str, steps: u64, size: (u64, u64)) -> Vec<String> {
+    browser::view(dir, file, &["--steps", &steps.to_string()], size, &[])
 }
 
 #[test]
@@ -43,13 +30,7 @@ fn a_link_opens_an_exercise_at_a_step_and_the_set_is_listed() {
     std::fs::copy(repo("kernels/deadlock.cu"), dir.join("ex1_deadlock.cu")).unwrap();
     std::fs::copy(repo("kernels/warp_indexing.cu"), dir.join("ex2_warps.cu")).unwrap();
     let page = dir.join("handout.html");
-    let out = Command::new(BIN)
-        .current_dir(&dir)
-        .args(["export", "--playground", page.to_str().unwrap(), "ex1_deadlock.cu", "ex2_warps.cu"])
-        .args(["--wasm", wasm.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    export_playground(&dir, &page, &["ex1_deadlock.cu", "ex2_warps.cu"], &wasm);
     let url = format!("file://{}", page.display());
 
     let mut b = Browser::launch(&dir.join("profile"));
@@ -73,14 +54,13 @@ fn a_link_opens_an_exercise_at_a_step_and_the_set_is_listed() {
     let linked = format!("{url}#file=ex2_warps.cu&step=40");
     b.open(&linked);
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the linked page");
-    let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
-    let size = (size[0], size[1]);
+    let size = b.size();
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(40));
-    assert_eq!(screen(&mut b), view(&dir, "ex2_warps.cu", 40, size));
+    assert_eq!(b.screen(), view(&dir, "ex2_warps.cu", 40, size));
     assert_eq!(b.eval("document.getElementById('files').selectedOptions[0].textContent"), json!("ex2_warps.cu"));
 
     // Two steps on, the page's own link names the exercise and the step (not the source: it is unchanged).
-    b.eval("document.getElementById('screen').focus()");
+    b.focus_screen();
     for _ in 0..2 {
         b.press("s", 'S' as u32);
     }
@@ -89,5 +69,5 @@ fn a_link_opens_an_exercise_at_a_step_and_the_set_is_listed() {
     assert!(link.ends_with("#file=ex2_warps.cu&mode=0&step=42"), "{link}");
     b.open(&link);
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the page's own link");
-    assert_eq!(screen(&mut b), view(&dir, "ex2_warps.cu", 42, size));
+    assert_eq!(b.screen(), view(&dir, "ex2_warps.cu", 42, size));
 }

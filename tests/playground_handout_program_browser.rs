@@ -11,29 +11,14 @@ mod browser;
 mod session_support;
 
 use std::path::Path;
-use std::process::Command;
 
-use browser::{Browser, page_wasm};
+use browser::{Browser, export_playground, page_wasm};
 use serde_json::json;
 use session_support::*;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
-/// `warpdbg view FILE --launch K --steps N -- ARGS` at a size, in the hand-out's folder, as text lines.
-fn view(dir: &Path, file: &str, launch: u64, steps: u64, args: &[&str], (cols, rows): (u64, u64)) -> Vec<String> {
-    let out = Command::new(BIN)
-        .current_dir(dir)
-        .args(["view", file, "--launch", &launch.to_string(), "--steps", &steps.to_string()])
-        .args(["--size", &format!("{cols}x{rows}"), "--"])
-        .args(args)
-        .output()
-        .expect("run warpdbg view");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    norm(&String::from_utf8_lossy(&out.stdout))
-}
-
-fn screen(b: &mut Browser) -> Vec<String> {
-    norm(b.eval("window.warpdbg.text()").as_str().expect("text"))
+/// `warpdbg view FILE --launch K --steps N -- ARGS` at a size, in the hand-out's folder.
+fn view(dir: &Path, file: &str, launch: u64, steps: u64, args: &[&str], size: (u64, u64)) -> Vec<String> {
+    browser::view(dir, file, &["--launch", &launch.to_string(), "--steps", &steps.to_string()], size, args)
 }
 
 /// Opens a URL and waits for the program's screen at `launch` and `steps`.
@@ -63,13 +48,7 @@ fn a_handout_gives_its_arguments_and_a_link_opens_a_launch_and_step() {
     )
     .unwrap();
     let page = dir.join("week.html");
-    let out = Command::new(BIN)
-        .current_dir(&dir)
-        .args(["export", "--playground", page.to_str().unwrap(), "--handout", "week.ron"])
-        .args(["--wasm", wasm.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    export_playground(&dir, &page, &["--handout", "week.ron"], &wasm);
     let url = format!("file://{}", page.display());
     let args = ["3", "two words"];
 
@@ -82,16 +61,15 @@ fn a_handout_gives_its_arguments_and_a_link_opens_a_launch_and_step() {
     assert_eq!(groups[0], json!("exercises: page_args.cu, reduction.cu"));
     // The first exercise opens with its arguments in the argv field and in the program's argv.
     assert_eq!(b.eval("document.getElementById('args').value"), json!("3 'two words'"));
-    let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
-    let size = (size[0], size[1]);
-    assert_eq!(screen(&mut b), view(&dir, "page_args.cu", 1, 0, &args, size));
+    let size = b.size();
+    assert_eq!(b.screen(), view(&dir, "page_args.cu", 1, 0, &args, size));
 
     // A link to launch 2, three steps in.
     open_at(&mut b, &format!("{url}#file=page_args.cu&launch=2&step=3"), 2, 3);
-    assert_eq!(screen(&mut b), view(&dir, "page_args.cu", 2, 3, &args, size));
+    assert_eq!(b.screen(), view(&dir, "page_args.cu", 2, 3, &args, size));
     // The page's own link names all of it, and opens the same screen.
     let link = b.eval("window.warpdbg.link()").as_str().unwrap().to_string();
     assert!(link.ends_with("#file=page_args.cu&mode=0&launch=2&step=3&args=3%20'two%20words'"), "{link}");
     open_at(&mut b, &link, 2, 3);
-    assert_eq!(screen(&mut b), view(&dir, "page_args.cu", 2, 3, &args, size));
+    assert_eq!(b.screen(), view(&dir, "page_args.cu", 2, 3, &args, size));
 }

@@ -10,28 +10,18 @@ mod browser;
 mod session_support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use base64::Engine;
-use browser::{Browser, page_wasm};
+use browser::{Browser, export_playground, page_wasm};
 use serde_json::{Value, json};
 use session_support::*;
 use warpdbg::tui::theme::Theme;
 use warpdbg::web::style::theme_vars;
 
-const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
-
 /// `warpdbg export --playground` of `files` in `theme` into `dir`; the page's path.
 fn export(dir: &Path, wasm: &Path, theme: &str, files: &[&str]) -> PathBuf {
     let page = dir.join("page.html");
-    let out = Command::new(BIN)
-        .current_dir(repo(""))
-        .args(["export", "--playground", page.to_str().unwrap()])
-        .args(files)
-        .args(["--wasm", wasm.to_str().unwrap(), "--theme", theme])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    export_playground(&repo(""), &page, &[files, &["--theme", theme]].concat(), wasm);
     page
 }
 
@@ -142,9 +132,8 @@ fn the_page_is_finished_at_any_zoom_and_in_any_theme() {
     assert_eq!(computed(&mut b, "html", "colorScheme"), "light");
 
     // `t`: the next theme, on the screen and on the page alike.
-    b.eval("document.getElementById('screen').focus()");
-    b.press("t", u32::from(b'T'));
-    b.wait_until("!window.warpdbg.busy()", "the key");
+    b.focus_screen();
+    b.key("t");
     let next = "high-contrast";
     assert!(b.eval("window.warpdbg.text()").as_str().unwrap().contains(&format!("theme {next}")));
     assert_eq!(computed(&mut b, "body", "backgroundColor"), theme_rgb(next, "--bg"));
@@ -152,20 +141,11 @@ fn the_page_is_finished_at_any_zoom_and_in_any_theme() {
     assert_eq!(screen_background(&mut b), theme_rgb(next, "--bg"));
 
     // A whole program (debugged in the page's worker) opens in the theme chosen.
-    b.eval(
-        "(() => { const s = document.getElementById('files'); \
-         s.value = [...s.options].find(o => o.textContent === 'programs/vector_add.cu').value; \
-         s.dispatchEvent(new Event('change')); })()",
-    );
+    b.pick("programs/vector_add.cu");
     b.wait_until("window.warpdbgProgramScreen !== undefined", "the program's first screen");
     assert_eq!(screen_background(&mut b), theme_rgb(next, "--bg"), "the program's screen");
     assert_eq!(computed(&mut b, "body", "backgroundColor"), theme_rgb(next, "--bg"));
-    b.eval(
-        "(() => { const s = document.getElementById('files'); \
-         s.value = [...s.options].find(o => o.textContent === 'deadlock.cu').value; \
-         s.dispatchEvent(new Event('change')); })()",
-    );
-    b.eval("document.getElementById('screen').focus()");
+    b.pick("deadlock.cu");
 
     // Back to the dark theme (the default), where the underscores were lost; then both zooms.
     for _ in 0..2 {

@@ -13,41 +13,15 @@ mod session_support;
 use std::process::Command;
 use std::time::Duration;
 
-use browser::{Browser, page_wasm};
+use browser::{Browser, export_playground, page_wasm};
 use serde_json::{Value, json};
 use session_support::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
 
 /// `warpdbg view` of a program (in `tests/programs`, named as the page names it) at a launch and step.
-fn view(file: &str, launch: &str, steps: &str, (cols, rows): (u64, u64)) -> Vec<String> {
-    let out = Command::new(BIN)
-        .current_dir(repo("tests/programs"))
-        .args(["view", file, "--launch", launch, "--steps", steps, "--size", &format!("{cols}x{rows}")])
-        .output()
-        .expect("run warpdbg view");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    norm(&String::from_utf8_lossy(&out.stdout))
-}
-
-/// A key as a user presses it (the screen has the focus); then waits for the worker's answer.
-fn key(b: &mut Browser, k: &str) {
-    let code = k.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32);
-    b.press(k, code);
-    b.wait_until("!window.warpdbg.busy()", "the program's answer");
-}
-
-fn screen(b: &mut Browser) -> Vec<String> {
-    norm(b.eval("window.warpdbg.text()").as_str().expect("text"))
-}
-
-/// Picks a bundled file by name in the page's list (as choosing it in the menu does).
-fn pick(b: &mut Browser, name: &str) {
-    b.eval(&format!(
-        "(() => {{ const s = document.getElementById('files'); \
-         s.value = [...s.options].find(o => o.textContent === {}).value; s.dispatchEvent(new Event('change')); }})()",
-        json!(name)
-    ));
+fn view(file: &str, launch: &str, steps: &str, size: (u64, u64)) -> Vec<String> {
+    browser::view(&repo("tests/programs"), file, &["--launch", launch, "--steps", steps], size, &[])
 }
 
 #[test]
@@ -58,50 +32,43 @@ fn playground_debugs_whole_programs_without_freezing() {
     let Some(wasm) = page_wasm() else { return };
     let dir = scratch("playground-program");
     let page = dir.join("playground.html");
-    let out = Command::new(BIN)
-        .current_dir(repo(""))
-        .args(["export", "--playground", page.to_str().unwrap()])
-        .args(["tests/programs/reduction.cu", "tests/programs/host_clib.cu", "benches/host/textbook_reduction.cu"])
-        .args(["--wasm", wasm.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files = ["tests/programs/reduction.cu", "tests/programs/host_clib.cu", "benches/host/textbook_reduction.cu"];
+    export_playground(&repo(""), &page, &files, &wasm);
 
     let mut b = Browser::launch(&dir.join("profile"));
     b.open(&format!("file://{}", page.display()));
     // The first file given opens first: the reduction program at its first launch.
     b.wait_until("window.warpdbgProgramScreen !== undefined && !window.warpdbg.busy()", "the program's first launch");
     assert_eq!(b.eval("performance.getEntriesByType('resource').length"), json!(0), "nothing else loaded");
-    let size: Vec<u64> = serde_json::from_value(b.eval("window.warpdbg.size()")).unwrap();
-    let size = (size[0], size[1]);
+    let size = b.size();
     assert_eq!(b.eval("window.warpdbg.launch()"), json!(1));
-    assert_eq!(screen(&mut b), view("reduction.cu", "1", "0", size), "launch 1 as the terminal opens it");
-    b.eval("document.getElementById('screen').focus()");
-    key(&mut b, "N");
+    assert_eq!(b.screen(), view("reduction.cu", "1", "0", size), "launch 1 as the terminal opens it");
+    b.focus_screen();
+    b.key("N");
     assert_eq!(b.eval("window.warpdbg.launch()"), json!(2));
-    assert_eq!(screen(&mut b), view("reduction.cu", "2", "0", size), "launch 2 after N");
+    assert_eq!(b.screen(), view("reduction.cu", "2", "0", size), "launch 2 after N");
     for _ in 0..3 {
-        key(&mut b, "s");
+        b.key("s");
     }
     assert_eq!(b.eval("window.warpdbg.steps()"), json!(3));
-    assert_eq!(screen(&mut b), view("reduction.cu", "2", "3", size), "three steps into launch 2");
-    key(&mut b, "P");
+    assert_eq!(b.screen(), view("reduction.cu", "2", "3", size), "three steps into launch 2");
+    b.key("P");
     assert_eq!((b.eval("window.warpdbg.launch()"), b.eval("window.warpdbg.steps()")), (json!(1), json!(0)));
-    let (shown, expected) = (screen(&mut b), view("reduction.cu", "1", "0", size));
+    let (shown, expected) = (b.screen(), view("reduction.cu", "1", "0", size));
     assert_eq!(shown[0], expected[0], "back at launch 1");
     assert!(shown.iter().any(|l| l.contains("back at launch 1: sumNeighbored<<<32, 128>>> at line 100")), "{shown:#?}");
 
     // The arguments field is the program's argv.
     b.eval("document.getElementById('args').value = '7 64 2.5'");
-    pick(&mut b, "host_clib.cu");
+    b.pick("host_clib.cu");
     b.wait_until("window.warpdbg.launch() === 1 && !window.warpdbg.busy()", "host_clib's launch");
-    let shown = screen(&mut b);
+    let shown = b.screen();
     assert!(shown.iter().any(|l| l.contains("n = 7, block = 64 (parsed 2 chars), scale = 2.50")), "{shown:#?}");
     b.eval("document.getElementById('args').value = ''");
 
     // The textbook reduction: a key while its host code runs is answered within 100 ms (the keydown's own
     // time stamp against the frame that showed the answer), and interrupts the run.
-    pick(&mut b, "textbook_reduction.cu");
+    b.pick("textbook_reduction.cu");
     std::thread::sleep(Duration::from_millis(500));
     assert_eq!(b.eval("window.warpdbg.program().busy"), json!(true), "its host code still runs");
     b.eval("document.getElementById('screen').focus(); window.warpdbgKeys = []");
@@ -130,19 +97,20 @@ fn playground_debugs_whole_programs_without_freezing() {
     // with WARPDBG_HOST_JIT=off. The 5 s is met on an idle machine (the terminal's interpreted run: 3.0 s of
     // CPU); on a loaded one the page may take as long as twice the terminal's interpreted run, measured here.
     let start = std::time::Instant::now();
-    let status = Command::new(BIN)
-        .current_dir(repo(""))
+    let out = Command::new(BIN)
+        .current_dir(repo("benches/host"))
         .env("WARPDBG_HOST_JIT", "off")
-        .args(["view", "benches/host/textbook_reduction.cu", "--launch", "1", "--size", "100x30"])
+        .args(["view", "textbook_reduction.cu", "--launch", "1", "--steps", "0"])
+        .args(["--size", &format!("{}x{}", size.0, size.1)])
         .output()
-        .expect("run warpdbg view")
-        .status;
-    assert!(status.success());
+        .expect("run warpdbg view");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let terminal = start.elapsed().as_secs_f64() * 1000.0;
     eprintln!(
         "textbook_reduction.cu: first launch on screen after {first:.0} ms (terminal, host interpreted: {terminal:.0} ms)"
     );
     assert!(first < 5000.0 || first < 2.0 * terminal, "the first launch took {first} ms (terminal {terminal} ms)");
     assert_eq!(b.eval("window.warpdbg.launch()"), json!(1));
-    assert!(screen(&mut b)[0].contains("launch 1"), "{:#?}", screen(&mut b));
+    // Run again, it is the program as the terminal opens it: launch 1, the same screen.
+    assert_eq!(b.screen(), norm(&String::from_utf8_lossy(&out.stdout)), "launch 1 after the re-run");
 }

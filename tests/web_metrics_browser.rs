@@ -9,59 +9,37 @@ mod session_support;
 
 use std::process::Command;
 
-use browser::Browser;
+use browser::{Browser, export_playground, page_wasm};
 use session_support::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
 const KERNEL: &str = "tests/kernels/coalescing.cu";
-
-/// A key pressed through the DevTools protocol (the page's own handler runs); then any continue runs to its
-/// stop.
-fn key(b: &mut Browser, k: &str, code: u32) {
-    b.press(k, code);
-    b.wait_until("!window.warpdbg.busy()", "a continue to stop");
-}
-
-fn screen(b: &mut Browser) -> String {
-    b.eval("window.warpdbg.text()").as_str().expect("text").to_string()
-}
 
 #[test]
 fn the_page_shows_gld_efficiency_in_the_metrics_pane() {
     if !browser::available() {
         return;
     }
-    let wasm = repo("target/wasm32-unknown-unknown/web/warpdbg.wasm");
-    if !wasm.is_file() {
-        assert!(std::env::var_os("CI").is_none(), "{} is missing: run `bash .ci/page`", wasm.display());
-        eprintln!("SKIPPED: {} is missing: run `bash .ci/page` first", wasm.display());
-        return;
-    }
+    let Some(wasm) = page_wasm() else { return };
     let dir = scratch("web-metrics");
     let page = dir.join("playground.html");
-    let out = Command::new(BIN)
-        .current_dir(repo(""))
-        .args(["export", "--playground", page.to_str().unwrap(), KERNEL])
-        .args(["--wasm", wasm.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    export_playground(&repo(""), &page, &[KERNEL], &wasm);
     let mut b = Browser::launch(&dir.join("profile"));
     b.open(&format!("file://{}", page.display()));
     b.wait_until("window.warpdbgFirstScreen !== undefined", "the first screen");
-    b.eval("document.getElementById('screen').focus()");
-    assert!(screen(&mut b).contains("strided<<<1, 32>>>"), "{}", screen(&mut b));
+    b.focus_screen();
+    assert!(b.screen_text().contains("strided<<<1, 32>>>"), "{}", b.screen_text());
 
-    key(&mut b, "c", 67);
-    assert!(screen(&mut b).lines().next().unwrap_or_default().contains("completed"), "{}", screen(&mut b));
+    b.key("c");
+    assert!(b.screen_text().lines().next().unwrap_or_default().contains("completed"), "{}", b.screen_text());
     // Source, Warps, Warp detail, Memory, then Metrics; its divergence group (7 rows) scrolled past.
     for _ in 0..4 {
-        key(&mut b, "Tab", 9);
+        b.key("Tab");
     }
     for _ in 0..7 {
-        key(&mut b, "j", 74);
+        b.key("j");
     }
-    let s = screen(&mut b);
+    let s = b.screen_text();
     // The page's size decides the pane's width: long names where they fit, else the short ones.
     let row = s
         .lines()

@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::session_support::norm;
+
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// Whether Chromium is installed; without it the browser tests skip, except under CI (`.ci/test` installs
@@ -160,6 +162,104 @@ impl Browser {
             );
         }
     }
+}
+
+/// The playground's screen, its size and its keys: what every playground test reads and presses.
+impl Browser {
+    /// The debugger's screen as the page draws it, as text.
+    pub fn screen_text(&mut self) -> String {
+        self.eval("window.warpdbg.text()").as_str().expect("the screen's text").to_string()
+    }
+
+    /// The debugger's screen as normalised lines (as [`norm`] makes the terminal's).
+    pub fn screen(&mut self) -> Vec<String> {
+        norm(&self.screen_text())
+    }
+
+    /// The screen's size in cells (columns, rows).
+    pub fn size(&mut self) -> (u64, u64) {
+        let size: Vec<u64> = serde_json::from_value(self.eval("window.warpdbg.size()")).expect("a size");
+        (size[0], size[1])
+    }
+
+    /// Gives the screen the keyboard focus (the page's keys go to the debugger).
+    pub fn focus_screen(&mut self) {
+        self.eval("document.getElementById('screen').focus()");
+    }
+
+    /// A key as a user presses it (the screen has the focus); then waits until what it started (a continue,
+    /// or the program worker's answer) has stopped.
+    pub fn key(&mut self, k: &str) {
+        self.press(k, key_code(k));
+        self.wait_until("!window.warpdbg.busy()", &format!("the answer to `{k}`"));
+    }
+
+    /// Types `text` into the prompt a key opened, one key a character.
+    pub fn type_text(&mut self, text: &str) {
+        for c in text.chars() {
+            self.key(&c.to_string());
+        }
+    }
+
+    /// Picks a bundled file by name in the page's list, as choosing it in the menu does, and gives the screen
+    /// the focus.
+    pub fn pick(&mut self, name: &str) {
+        self.eval(&format!(
+            "(() => {{ const s = document.getElementById('files'); \
+             s.value = [...s.options].find(o => o.textContent === {}).value; \
+             s.dispatchEvent(new Event('change')); }})()",
+            json!(name)
+        ));
+        self.focus_screen();
+    }
+
+    /// [`Browser::pick`] in a scheduling mode (the menu's value: 0 auto, 1 pre-Volta, 2 ITS).
+    pub fn pick_in_mode(&mut self, name: &str, mode: u32) {
+        self.eval(&format!("document.getElementById('mode').value = '{mode}'"));
+        self.pick(name);
+    }
+}
+
+/// The virtual key code Chromium gives a key: the named keys' own, else the upper-case letter's (as a US
+/// keyboard's).
+pub fn key_code(k: &str) -> u32 {
+    match k {
+        "Enter" => 13,
+        "Tab" => 9,
+        "Escape" => 27,
+        "End" => 35,
+        "Home" => 36,
+        "ArrowLeft" => 37,
+        "ArrowUp" => 38,
+        "ArrowRight" => 39,
+        "ArrowDown" => 40,
+        _ => k.chars().next().map_or(0, |c| c.to_ascii_uppercase() as u32),
+    }
+}
+
+/// `warpdbg export --playground PAGE ARGS... --wasm WASM`, run in `cwd` (so files are named as given).
+pub fn export_playground(cwd: &Path, page: &Path, args: &[&str], wasm: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .current_dir(cwd)
+        .args(["export", "--playground", page.to_str().expect("a UTF-8 path")])
+        .args(args)
+        .args(["--wasm", wasm.to_str().expect("a UTF-8 path")])
+        .output()
+        .expect("run warpdbg export");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// `warpdbg view FILE OPTIONS... --size COLSxROWS [-- ARGS...]` run in `cwd`: the terminal's screen for a
+/// page's, as normalised lines. `args` (the program's argv) are passed after `--` when there are any.
+pub fn view(cwd: &Path, file: &str, options: &[&str], (cols, rows): (u64, u64), args: &[&str]) -> Vec<String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_warpdbg"));
+    cmd.current_dir(cwd).arg("view").arg(file).args(options).args(["--size", &format!("{cols}x{rows}")]);
+    if !args.is_empty() {
+        cmd.arg("--").args(args);
+    }
+    let out = cmd.output().expect("run warpdbg view");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    norm(&String::from_utf8_lossy(&out.stdout))
 }
 
 impl Drop for Browser {

@@ -139,9 +139,7 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         },
         // Attaching managed memory to a stream limits which work may touch it at once; work here runs one
         // thing at a time in program order, so every attachment (single, host, global) already holds.
-        "cudaStreamAttachMemAsync" => {
-            s(Api::Accepted, vec![size.clone(), ptr(), size.clone(), Type::UINT], vec![0, 4])
-        }
+        "cudaStreamAttachMemAsync" => s(Api::Accepted, vec![size.clone(), ptr(), size.clone(), Type::UINT], vec![0, 4]),
         "cudaMemAdvise" => {
             RuntimeSig { loose: true, ..s(Api::Accepted, vec![ptr(), size.clone(), int.clone(), int.clone()], vec![]) }
         }
