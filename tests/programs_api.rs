@@ -297,7 +297,7 @@ fn the_simulated_device_has_documented_properties() {
 devices: 1
 name: warpdbg simulated GPU (sm_90-like, ITS)
 compute capability: 9.0
-global memory: 4096 MiB
+global memory: 81920 MiB
 shared memory per block: 49152 bytes
 registers per block: 65536
 warp size: 32
