@@ -7,15 +7,12 @@
 mod browser;
 mod session_support;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use session_support::*;
 
 #[test]
 fn lanes_in_the_page_follow_the_selected_lane() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground-ask");
     let page = dir.join("playground.html");
     export_playground(&repo(""), &page, &["tests/fixtures/ask/tile_shift.cu"], &wasm);

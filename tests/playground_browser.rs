@@ -11,7 +11,7 @@ mod browser;
 mod session_support;
 
 use base64::Engine;
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::{Value, json};
 use session_support::*;
 
@@ -29,10 +29,7 @@ fn banner(lines: &[String]) -> Vec<String> {
 
 #[test]
 fn playground_runs_the_debugger_in_the_page() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground");
     let rec = dir.join("lesson.wdbg");
     let recorded = record_headless("kernels/deadlock.cu", &typical_inputs(), &rec);

@@ -10,7 +10,7 @@ mod session_support;
 
 use std::path::Path;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::json;
 use session_support::*;
 
@@ -22,10 +22,7 @@ fn view(dir: &Path, file: &str, steps: u64, size: (u64, u64)) -> Vec<String> {
 
 #[test]
 fn a_link_opens_an_exercise_at_a_step_and_the_set_is_listed() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground_handout");
     std::fs::copy(repo("kernels/deadlock.cu"), dir.join("ex1_deadlock.cu")).unwrap();
     std::fs::copy(repo("kernels/warp_indexing.cu"), dir.join("ex2_warps.cu")).unwrap();

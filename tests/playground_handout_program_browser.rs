@@ -12,7 +12,7 @@ mod session_support;
 
 use std::path::Path;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::json;
 use session_support::*;
 
@@ -35,10 +35,7 @@ fn open_at(b: &mut Browser, url: &str, launch: u64, steps: u64) {
 
 #[test]
 fn a_handout_gives_its_arguments_and_a_link_opens_a_launch_and_step() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground_handout_program");
     std::fs::copy(repo("tests/programs/page_args.cu"), dir.join("page_args.cu")).unwrap();
     std::fs::copy(repo("tests/programs/reduction.cu"), dir.join("reduction.cu")).unwrap();

@@ -12,7 +12,7 @@ mod session_support;
 use std::path::{Path, PathBuf};
 
 use base64::Engine;
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::{Value, json};
 use session_support::*;
 use warpdbg::tui::theme::Theme;
@@ -103,10 +103,7 @@ fn underscore_is_whole(b: &mut Browser, zoom: f64, shot: &str) {
 
 #[test]
 fn the_page_is_finished_at_any_zoom_and_in_any_theme() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground-polish");
     // deadlock.cu is also bundled: given on the command line, it is listed once (and opens first).
     let page = export(&dir, &wasm, "light", &["kernels/deadlock.cu"]);

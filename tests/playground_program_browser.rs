@@ -13,7 +13,7 @@ mod session_support;
 use std::process::Command;
 use std::time::Duration;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::{Value, json};
 use session_support::*;
 
@@ -26,10 +26,7 @@ fn view(file: &str, launch: &str, steps: &str, size: (u64, u64)) -> Vec<String> 
 
 #[test]
 fn playground_debugs_whole_programs_without_freezing() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground-program");
     let page = dir.join("playground.html");
     let files = ["tests/programs/reduction.cu", "tests/programs/host_clib.cu", "benches/host/textbook_reduction.cu"];

@@ -10,16 +10,13 @@
 mod browser;
 mod session_support;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use serde_json::json;
 use session_support::*;
 
 #[test]
 fn continue_in_the_page_ends_on_the_terminals_screen() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("playground-speed");
     let page = dir.join("playground.html");
     export_playground(&repo(""), &page, &[], &wasm);

@@ -9,7 +9,7 @@ mod session_support;
 
 use std::process::Command;
 
-use browser::{Browser, export_playground, page_wasm};
+use browser::{Browser, export_playground};
 use session_support::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_warpdbg");
@@ -17,10 +17,7 @@ const KERNEL: &str = "tests/kernels/coalescing.cu";
 
 #[test]
 fn the_page_shows_gld_efficiency_in_the_metrics_pane() {
-    if !browser::available() {
-        return;
-    }
-    let Some(wasm) = page_wasm() else { return };
+    let Some(wasm) = browser::playground_wasm() else { return };
     let dir = scratch("web-metrics");
     let page = dir.join("playground.html");
     export_playground(&repo(""), &page, &[KERNEL], &wasm);

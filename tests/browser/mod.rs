@@ -42,6 +42,15 @@ pub fn page_wasm() -> Option<PathBuf> {
     None
 }
 
+/// What a playground test needs before it starts: Chromium ([`available`]) and the page's WebAssembly
+/// ([`page_wasm`]); None (the test skips, each says why) when either is missing.
+pub fn playground_wasm() -> Option<PathBuf> {
+    if !available() {
+        return None;
+    }
+    page_wasm()
+}
+
 /// Headless Chromium driven over its DevTools pipe; killed on drop.
 pub struct Browser {
     child: Child,
