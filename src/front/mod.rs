@@ -21,6 +21,7 @@ pub mod preprocess;
 pub mod program;
 pub mod source;
 mod stack;
+pub mod std_array;
 pub mod tast;
 pub mod template;
 pub mod token;

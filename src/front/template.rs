@@ -170,6 +170,9 @@ pub fn spell(k: &TokKind) -> String {
     }
 }
 
+/// Standard library templates whose arguments may hold another's (`split_args` matches their brackets).
+const NESTED_TEMPLATES: &[&str] = &["array", "vector", "pair", "tuple", "map", "unordered_map", "set", "complex"];
+
 /// Splits `< a, b >` template arguments starting at `toks[0]` (the `<`): the arguments' tokens and the index
 /// after the closing `>`. Commas and `>` inside parentheses belong to an argument.
 pub fn split_args(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize)> {
@@ -178,10 +181,26 @@ pub fn split_args(toks: &[Token]) -> Option<(Vec<Vec<Token>>, usize)> {
     }
     let mut args = vec![vec![]];
     let mut depth = 0i32;
+    // `<` `>` of a standard library template inside the arguments (`array<array<int, 3>, 2>`,
+    // `vector<vector<int>>`); any other `<` is a comparison (`reduce<(N < 4)>`).
+    let mut angles = 0i32;
     for (i, t) in toks.iter().enumerate().skip(1) {
         match t.kind {
             TokKind::Punct(Punct::LParen | Punct::LBracket) => depth += 1,
             TokKind::Punct(Punct::RParen | Punct::RBracket) => depth -= 1,
+            TokKind::Punct(Punct::Lt) if matches!(&toks[i - 1].kind, TokKind::Ident(n) if NESTED_TEMPLATES.contains(&n.as_str())) => {
+                angles += 1
+            }
+            TokKind::Punct(Punct::Gt) if angles > 0 => angles -= 1,
+            // `>>` closing two: the inner's and (with one open) the list's own.
+            TokKind::Punct(Punct::Shr) if angles > 0 && depth == 0 => {
+                angles -= 1;
+                if angles == 0 {
+                    args.last_mut()?.push(Token { kind: TokKind::Punct(Punct::Gt), span: t.span });
+                    return Some((args, i + 1));
+                }
+                angles -= 1;
+            }
             TokKind::Punct(Punct::Gt) if depth == 0 => {
                 if args.len() == 1 && args[0].is_empty() {
                     args.clear();

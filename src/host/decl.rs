@@ -153,6 +153,10 @@ impl Resolver<'_> {
                 self.vector_init(addr, &ty, init, out)?;
                 continue;
             }
+            if super::array::array_of(&ty).is_some() {
+                self.array_init(addr, &ty, init, out)?;
+                continue;
+            }
             match (&ty, &init.kind) {
                 (Type::Struct(def), A::InitList(_)) if def.name != "dim3" => {
                     self.init_in_memory(addr, &ty, init, out)?
@@ -239,6 +243,9 @@ impl Resolver<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Reported> {
         let span = init.span;
+        if super::array::array_of(ty).is_some() {
+            return self.array_init(addr, ty, init, out);
+        }
         match (ty, &init.kind) {
             (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
                 let def = def.clone();

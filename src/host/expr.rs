@@ -176,6 +176,9 @@ impl Resolver<'_> {
                 if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);
                 }
+                if super::array::array_of(&o.ty).is_some() {
+                    return self.array_method(o, m, args, span);
+                }
                 if let Some(call) = self.random_method(obj, &o.ty, m, args, span) {
                     return call;
                 }

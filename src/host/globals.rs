@@ -7,15 +7,33 @@
 use super::resolve::{Resolver, Var};
 use super::tree::{Stmt, storage};
 use crate::front::ast;
-use crate::front::types::Scalar;
+use crate::front::types::{Scalar, Type};
 
 impl Resolver<'_> {
-    /// Reads the file's host variables: constants into `consts`, the rest into `globals` with their types.
-    pub(super) fn globals(&mut self, globals: &[ast::GlobalDecl]) {
+    /// Reads the file's constants (enumerators, `const` scalars with constant initialisers) into `consts`
+    /// before any function's signature is read: a parameter's type may name one (`std::array<float, N> &`).
+    /// [`Resolver::globals`] reads them again in file order with the rest.
+    pub(super) fn constants(&mut self, globals: &[ast::GlobalDecl]) {
         // The file's enumerators are `int` constants.
         for (name, v) in &self.kernels.enumerators {
-            self.consts.insert(name.clone(), (*v as i32 as u32 as u64, crate::front::types::Type::INT));
+            self.consts.insert(name.clone(), (*v as i32 as u32 as u64, Type::INT));
         }
+        for g in globals.iter().filter(|g| g.space == ast::VarSpace::Plain && g.decl.ty.is_const) {
+            for d in g.decl.declarators.iter().filter(|d| d.dims.is_empty() && !d.open_size) {
+                let value = d.init.as_ref().and_then(|i| self.const_eval(i));
+                let ts = &g.decl.ty;
+                let scalar = (ts.named.is_none() && ts.func.is_none() && ts.pointers == 0 && d.pointers == 0)
+                    .then(|| Type::from_base(ts.base).scalar())
+                    .flatten();
+                if let (Some(v), Some(s)) = (value, scalar) {
+                    self.consts.insert(d.name.name.clone(), (Scalar::I64.convert_bits(s, v as u64), Type::Scalar(s)));
+                }
+            }
+        }
+    }
+
+    /// Reads the file's host variables: constants into `consts`, the rest into `globals` with their types.
+    pub(super) fn globals(&mut self, globals: &[ast::GlobalDecl]) {
         for g in globals {
             if g.space == ast::VarSpace::Managed {
                 self.managed_globals(g);

@@ -6,6 +6,7 @@
 
 mod addressed;
 mod algorithm;
+mod array;
 mod calls;
 mod classes;
 pub mod cuda;

@@ -109,6 +109,7 @@ pub fn resolve(
         Some((d, o)) => (&d[..], o.clone()),
         None => (defs, HashMap::new()),
     };
+    r.constants(globals);
     for f in defs {
         r.declare(f);
     }
@@ -270,6 +271,7 @@ impl Resolver<'_> {
                 "dim3" => Type::Struct(crate::front::builtin_types::vector_type("dim3").ok_or(Reported)?),
                 "string" | "std::string" => Type::Struct(super::cuda::names::string_type()),
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
+                n if n.starts_with("array<") => self.array_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)

@@ -150,6 +150,11 @@ impl Resolver<'_> {
         let (begin, elem) = match self.lvalue(range)? {
             (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
                 (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
+                // A `std::array` is its `_M_elems` in place.
+                (None, ty) if super::array::array_of(&ty).is_some() => {
+                    let elem = super::array::array_of(&ty).map(|(e, _)| e.clone()).ok_or(Reported)?;
+                    (Expr { ty: Type::ptr(elem.clone(), false), ..*addr }, elem)
+                }
                 (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..*addr }, *elem),
                 (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
             },
@@ -160,6 +165,9 @@ impl Resolver<'_> {
         let end = match self.lvalue(range)? {
             (Place::Mem { addr, .. }, ty) if vector_elem(&ty).is_some() => {
                 self.vector_ptr(Expr { ty, ..*addr }, 1, &elem)
+            }
+            (Place::Mem { addr, .. }, ty) if super::array::array_of(&ty).is_some() => {
+                self.array_ptr(Expr { ty, ..*addr }, 1).ok_or(Reported)?
             }
             (_, Type::Array(_, n)) => {
                 let n = Expr::new(ExprKind::Const(n as u64), Type::Scalar(Scalar::I64), span);

@@ -106,6 +106,10 @@ impl Resolver<'_> {
                     let i = self.rvalue(i)?;
                     return self.vector_index(p, i, e.span, name_of(a));
                 }
+                if super::array::array_of(&p.ty).is_some() {
+                    let i = self.rvalue(i)?;
+                    return self.array_index(p, i, e.span, name_of(a));
+                }
                 let Some(elem) = p.ty.pointee().cloned() else {
                     return Err(self.error(a.span, format!("`{}` cannot be indexed", p.ty)));
                 };

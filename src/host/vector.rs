@@ -31,24 +31,12 @@ fn elem_storage(elem: &Type) -> Option<Scalar> {
     if elem.is_ptr() { Some(Scalar::U64) } else { elem.scalar() }
 }
 
-/// A scalar type written as text (a template argument).
+/// A scalar type written as text (a template argument): C's, and the runtime's handles (64-bit values).
 pub(super) fn scalar_named(text: &str) -> Option<Scalar> {
-    Some(match text {
-        "int" | "signed int" | "int32_t" => Scalar::I32,
-        "unsigned int" | "unsigned" | "uint32_t" | "uint" => Scalar::U32,
-        "float" => Scalar::F32,
-        "double" => Scalar::F64,
-        "char" | "signed char" | "int8_t" => Scalar::I8,
-        "unsigned char" | "uint8_t" => Scalar::U8,
-        "short" | "int16_t" => Scalar::I16,
-        "unsigned short" | "uint16_t" => Scalar::U16,
-        "long" | "long long" | "int64_t" | "ptrdiff_t" => Scalar::I64,
-        "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => Scalar::U64,
-        "bool" => Scalar::Bool,
-        // The runtime's handles are 64-bit values.
-        "cudaStream_t" | "cudaEvent_t" => Scalar::U64,
-        _ => return None,
-    })
+    match text {
+        "cudaStream_t" | "cudaEvent_t" => Some(Scalar::U64),
+        _ => crate::front::std_array::scalar_named(text),
+    }
 }
 
 impl Resolver<'_> {
@@ -254,6 +242,9 @@ impl Resolver<'_> {
     pub(super) fn algorithm(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Result<Expr, Reported>> {
         match (name, args) {
             ("begin" | "end", [v]) => Some(self.rvalue(v).and_then(|v| {
+                if let Some(p) = self.array_ptr(v.clone(), if name == "begin" { 0 } else { 1 }) {
+                    return Ok(p);
+                }
                 let elem =
                     vector_elem(&v.ty).cloned().ok_or_else(|| self.error(span, "`begin`/`end` of a non-vector"))?;
                 Ok(self.vector_ptr(v, if name == "begin" { 0 } else { 1 }, &elem))

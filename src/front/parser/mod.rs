@@ -665,6 +665,14 @@ fn host_type_name(name: &str) -> Option<&'static str> {
 }
 
 /// `<random>`'s distributions, templates of their result type (`uniform_int_distribution<int>`).
+/// An expression written as text (a template argument's, `N * 2`), parsed alone; None when it is not one.
+pub fn expr_from_text(text: &str) -> Option<Expr> {
+    let lexed = super::lexer::lex(super::source::FileId(0), text, 0);
+    let mut p = Parser::new(&lexed.tokens, text, 0);
+    let e = p.expr().ok()?;
+    (*p.kind() == TokKind::Eof).then_some(e)
+}
+
 fn random_template(name: &str) -> bool {
     matches!(name, "uniform_int_distribution" | "uniform_real_distribution" | "normal_distribution")
 }

@@ -53,7 +53,14 @@ impl Parser<'_> {
                             if random_template(n) || host_type_name(n) == Some("<random>")))
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector" || n == "array"))
+                    // `array<float, 8> a;` after `using namespace std;` (a variable named `array` compared
+                    // with something is not followed by a type).
+                    || ((self.host || self.program)
+                        && name == "array"
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                        && (matches!(self.peek_kind(2), TokKind::Kw(_))
+                            || matches!(self.peek_kind(2), TokKind::Ident(n) if n == "std")))
                     // `std::thread t(f, i);`, `std::mutex m;`, `std::atomic<int> n{0};` (`<thread>`, `<mutex>`,
                     // `<condition_variable>`, `<atomic>` in host code); `std::thread::hardware_concurrency()` is a
                     // call.
@@ -435,9 +442,10 @@ impl Parser<'_> {
                     }
                     struct_name = Some(name.clone());
                 }
-                // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`).
+                // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`); so is
+                // `std::array<float, 8>` (`array<float, 8>`: `src/host/array.rs`).
                 TokKind::Ident(name)
-                    if (name == "vector" || random_template(&name))
+                    if (name == "vector" || name == "array" || random_template(&name))
                         && (self.host || self.program)
                         && struct_name.is_none()
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>

@@ -5,6 +5,7 @@
 //! each field; copying a struct copies field by field, and a vector type copied to or from memory first
 //! checks the whole vector's alignment, as the GPU's 64- and 128-bit accesses require.
 
+use crate::front::std_array;
 use std::sync::Arc;
 
 use super::super::ast::{self, ExprKind as A};
@@ -105,6 +106,33 @@ impl Checker {
         }
         if let Some(s) = vector_type(name) {
             return Type::Struct(s);
+        }
+        // `std::array<float, 3> mean;` as a field of a struct host code uses.
+        if let Some((elem, len)) = std_array::split_array_name(name) {
+            let (base, stars) = std_array::base_and_pointers(&elem);
+            let mut elem = match std_array::scalar_named(base) {
+                Some(s) => Type::Scalar(s),
+                None => self.struct_type(base, span),
+            };
+            for _ in 0..stars {
+                elem = Type::ptr(elem, false);
+            }
+            let n = std_array::length_expr(&len).and_then(|e| {
+                let e = self.expr(&e);
+                self.const_int(&e)
+            });
+            return match n.filter(|n| (0..=1 << 28).contains(n)) {
+                Some(n) if elem != Type::Error => std_array::array_type(elem, n as u32),
+                Some(_) => Type::Error,
+                None => {
+                    self.err(Diagnostic::new(
+                        ErrorCode::Type,
+                        span,
+                        format!("`std::array`'s length `{len}` must be an integer constant"),
+                    ));
+                    Type::Error
+                }
+            };
         }
         if !self.unavailable_use(name, &[ast::ItemKind::Type], span) {
             self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
