@@ -79,3 +79,5 @@ int main()
     printf("done\n");
     return 0;
 }
+// finding: cudaMemcpy at line 74
+// status: 1
