@@ -64,16 +64,80 @@ fn an_uncaught_throw_prints_libstdcxx_terminate_lines_and_aborts() {
 }
 
 #[test]
-fn catching_and_device_throws_are_named_with_their_line() {
-    let src = "#include <cstdio>\n__global__ void k() {}\nint main() {\n    try {\n        k<<<1, 1>>>();\n    } catch (...) {\n    }\n}\n";
-    let (_, err, status) = run("catch", src, &[]);
-    assert!(err.contains("not supported by warpdbg: `try`/`catch` (catching exceptions)"), "{err}");
-    assert!(err.contains(":4:5"), "{err}");
+fn device_try_and_throw_are_named_with_their_line() {
+    let src = "#include <cstdio>\n__global__ void k(int *p) {\n    try {\n        *p = 1;\n    } catch (...) {\n    }\n}\nint main() { k<<<1, 1>>>(nullptr); }\n";
+    let (_, err, status) = run("device_try", src, &[]);
+    assert!(err.contains("not supported by warpdbg: `try` in device code"), "{err}");
+    assert!(err.contains(":3:5"), "{err}");
     assert_eq!(status, 2);
     let src = "#include <cstdio>\n__global__ void k(int *p) {\n    if (!p) throw 1;\n}\nint main() { k<<<1, 1>>>(nullptr); }\n";
     let (_, err, status) = run("device_throw", src, &[]);
     assert!(err.contains("`throw` in device code"), "{err}");
     assert_eq!(status, 2);
+}
+
+/// `tests/programs/host_try_catch.cu`: what g++ 12 and libstdc++ print for its host code.
+#[test]
+fn try_catch_takes_by_class_by_base_by_value_and_all() {
+    let src = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/programs/host_try_catch.cu"))
+        .expect("test program");
+    let (out, err, status) = run("try_catch", &src, &[]);
+    assert_eq!(
+        out,
+        "h[3] = 12.25\nout_of_range: index 9 out of range\n  caught int 42\nstep 0 -> -42\n  caught logic_error: \
+         step 1 is invalid\nstep 1 -> -1\nstep 2: classify let something else through\nstep 3 -> 30\n\
+         runtime_error: copy back: invalid argument\ndone\n",
+        "{err}"
+    );
+    // The last copy's wrong direction is a finding (the program's own status is 0).
+    assert!(err.contains("error: cudaMemcpy at line 74"), "{err}");
+    assert_eq!(status, 1, "{err}");
+}
+
+/// A handler that does not take the exception lets it go on; none taking it ends as an uncaught throw, and a
+/// user class is caught by its name.
+#[test]
+fn an_exception_no_handler_takes_terminates() {
+    let src = r#"#include <cstdio>
+#include <stdexcept>
+struct Oops { int code; };
+__global__ void k() {}
+void f(int argc) {
+    Oops o = {3};
+    try {
+        if (argc == 1) throw std::overflow_error("too big");
+        if (argc == 2) throw o;
+        throw 1.5f;
+    } catch (const std::logic_error &e) {
+        printf("logic %s\n", e.what());
+    } catch (Oops) {
+        printf("oops\n");
+    }
+}
+int main(int argc, char **argv) {
+    try {
+        f(argc);
+    } catch (std::runtime_error &e) {
+        printf("main: %s\n", e.what());
+    }
+    printf("after\n");
+    f(argc);
+}
+"#;
+    let (out, err, status) = run("uncaught", src, &[]);
+    assert_eq!(out, "main: too big\nafter\n");
+    assert!(
+        err.starts_with("terminate called after throwing an instance of 'std::overflow_error'\n  what():  too big\n"),
+        "{err}"
+    );
+    assert_eq!(status, 134);
+    let (out, _, status) = run("uncaught", src, &["a"]);
+    assert_eq!(out, "oops\nafter\noops\n");
+    assert_eq!(status, 0);
+    let (out, err, status) = run("uncaught", src, &["a", "b"]);
+    assert_eq!(out, "");
+    assert!(err.starts_with("terminate called after throwing an instance of 'float'\n"), "{err}");
+    assert_eq!(status, 134);
 }
 
 #[test]

@@ -289,7 +289,21 @@ pub enum StmtKind {
     Goto(Ident),
     /// `label:` (host code), followed by the statement it labels.
     Label(Ident),
+    /// `try { ... } catch (...) { ... }` (host code): the guarded block and its handlers in order.
+    Try {
+        body: Box<Stmt>,
+        handlers: Vec<Catch>,
+    },
     Empty,
+}
+
+/// One `catch` clause: the caught type's name as written without `const`, `std::` and `&` (`runtime_error`,
+/// `int`), None for `catch (...)`; the variable it names, if any.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Catch {
+    pub class: Option<Ident>,
+    pub var: Option<Ident>,
+    pub body: Box<Stmt>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

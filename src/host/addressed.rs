@@ -18,6 +18,10 @@ pub(super) fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>, refs: 
             addressed_in_stmt(body, out, refs);
         }
         S::Block(b) => b.iter().for_each(|s| addressed_in_stmt(s, out, refs)),
+        S::Try { body, handlers } => {
+            addressed_in_stmt(body, out, refs);
+            handlers.iter().for_each(|h| addressed_in_stmt(&h.body, out, refs));
+        }
         S::If { cond, then, els } => {
             addressed_in(cond, out, refs);
             addressed_in_stmt(then, out, refs);

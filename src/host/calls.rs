@@ -232,6 +232,7 @@ impl Interp<'_> {
             | Lib::Count(_)
             | Lib::Find(_) => self.range_algorithm(lib, &v, e)?,
             Lib::Terminate => return Err(self.terminate(&v, e)),
+            Lib::Throw => return Err(self.thrown(&v, e)),
             Lib::Stream(to, item) => {
                 self.stream(to, item, &v, e)?;
                 0

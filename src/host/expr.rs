@@ -172,6 +172,9 @@ impl Resolver<'_> {
             }
             A::InitList(_) => Err(self.error(span, "a brace initialiser can only initialise a declaration")),
             A::MethodCall { object: obj, method: m, args } => {
+                if let Some(what) = self.caught_what(obj, m, args) {
+                    return Ok(what);
+                }
                 let o = self.rvalue(obj)?;
                 if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);

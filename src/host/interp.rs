@@ -36,6 +36,17 @@ pub(super) enum Unwind {
     Error(Box<HostError>),
     /// A launch stopped the program (deadlock, step limit): warpdbg's status.
     Stopped(u8),
+    /// A C++ exception on its way to a `catch` ([`super::exceptions`]).
+    Thrown(Box<Thrown>),
+}
+
+/// A thrown exception: its type's name as libstdc++ names it (`std::runtime_error`, `int`), the address of
+/// its `what()` text (0 for none), and the value thrown (a scalar's bits).
+#[derive(Debug)]
+pub(super) struct Thrown {
+    pub name: String,
+    pub what: u64,
+    pub value: u64,
 }
 
 /// How a statement ends: on to the next one, or a jump.
@@ -197,6 +208,11 @@ impl<'a> Interp<'a> {
             Err(Unwind::Exit(code)) => HostEnd::Exited(code),
             Err(Unwind::Error(e)) => HostEnd::Error(*e),
             Err(Unwind::Stopped(code)) => HostEnd::Stopped(code),
+            Err(Unwind::Thrown(t)) => match self.uncaught(&t) {
+                Unwind::Exit(code) => HostEnd::Exited(code),
+                Unwind::Error(e) => HostEnd::Error(*e),
+                _ => HostEnd::Exited(134),
+            },
         }
     }
 
@@ -293,6 +309,7 @@ impl<'a> Interp<'a> {
                 self.eval(e, slots)?;
             }
             Stmt::Block(b) => return self.block(b, slots),
+            Stmt::Try(body, handlers) => return self.try_catch(body, handlers, slots),
             Stmt::If { cond: c, then: t, otherwise: e } => {
                 if self.eval(c, slots)? != 0 {
                     return self.stmt(t, slots);

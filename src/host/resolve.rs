@@ -94,6 +94,7 @@ pub fn resolve(
         ret: Type::Void,
         ret_slot: None,
         labels: vec![],
+        what_slots: Default::default(),
         with_this: HashSet::new(),
         vla_sizes: HashMap::new(),
         variadic: HashSet::new(),
@@ -180,6 +181,8 @@ pub(super) struct Resolver<'a> {
     pub(super) with_this: HashSet<String>,
     /// The labels of the function's body, in order (`goto` targets).
     pub(super) labels: Vec<String>,
+    /// The slots of caught standard exceptions' variables: each holds the exception's `what()` text.
+    pub(super) what_slots: std::collections::HashSet<Slot>,
     /// In a function returning a struct: the hidden parameter with the address the caller's copy goes to.
     pub(super) ret_slot: Option<Slot>,
     /// Variable-length arrays: the slot of each one's address, and the slot of its size in bytes.

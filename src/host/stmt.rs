@@ -23,7 +23,7 @@ impl Resolver<'_> {
         if failed { Err(Reported) } else { Ok(out) }
     }
 
-    fn scoped(&mut self, s: &ast::Stmt) -> Result<Stmt, Reported> {
+    pub(super) fn scoped(&mut self, s: &ast::Stmt) -> Result<Stmt, Reported> {
         self.scopes.push(HashMap::new());
         let mut out = vec![];
         let r = self.stmt(s, &mut out);
@@ -88,6 +88,7 @@ impl Resolver<'_> {
                 }
             }
             S::Switch { cond, body } => self.switch(cond, body)?,
+            S::Try { body, handlers } => self.try_catch(body, handlers)?,
             S::ForRange { ty, pointers, reference, name, range, body } => {
                 self.scopes.push(HashMap::new());
                 // `for (auto m : {A, B})`: the braced list is a hidden array of the loop's scope.

@@ -56,6 +56,7 @@ fn returns(s: &ast::Stmt) -> bool {
         | S::For { body, .. }
         | S::ForRange { body, .. }
         | S::Switch { body, .. } => returns(body),
+        S::Try { body, handlers } => returns(body) || handlers.iter().any(|h| returns(&h.body)),
         _ => false,
     }
 }

@@ -47,6 +47,8 @@ pub struct Function {
 #[derive(Clone, Debug)]
 pub enum Stmt {
     Expr(Expr),
+    /// `try { body } catch ...`: an exception thrown in the body runs the first handler that takes it.
+    Try(Box<Stmt>, Vec<Handler>),
     Block(Vec<Stmt>),
     If {
         cond: Expr,
@@ -272,6 +274,9 @@ pub enum Lib {
     /// An exception nothing catches: libstdc++'s `std::terminate` message (the type's name, or 0 for a
     /// `throw;` with none active; the `what()` text, or 0) and `abort`.
     Terminate,
+    /// `throw value`: unwinds to the nearest `catch` that takes it (the type's name, the `what()` text or 0,
+    /// the value), or, caught by none, ends as [`Lib::Terminate`] does.
+    Throw,
     /// One item of `std::cout << ...`, `std::cerr << ...` or `file << ...`.
     Stream(StreamTo, StreamItem),
     /// `f >> x` on the input stream at the first argument into a scalar of this type: its new value (the
@@ -621,4 +626,24 @@ pub enum Order {
     Ascending,
     /// `a > b` (`std::greater`).
     Descending,
+}
+
+/// What a `catch` clause takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Catches {
+    /// `catch (...)`.
+    All,
+    /// A standard exception class (`runtime_error`): it and the classes derived from it.
+    Std(String),
+    /// A scalar thrown by value, by the name libstdc++ gives its type (`int`).
+    Value(String),
+}
+
+/// One `catch` clause: what it takes, the slot its variable lives in (the `what()` text of a standard
+/// exception, or the value), and its body.
+#[derive(Clone, Debug)]
+pub struct Handler {
+    pub catches: Catches,
+    pub slot: Option<Slot>,
+    pub body: Stmt,
 }

@@ -5,6 +5,48 @@ use super::*;
 impl Parser<'_> {
     // ---- statements ----
 
+    /// A braced block as a statement.
+    fn block_stmt(&mut self) -> Result<Stmt, Reported> {
+        let start = self.span();
+        let b = self.block()?;
+        Ok(Stmt { kind: StmtKind::Block(b), span: start.to(self.prev_span()) })
+    }
+
+    /// `(T &e) { ... }` or `(...) { ... }` after `catch`: the type is a name (`std::` and `const`, `&` dropped).
+    fn catch_clause(&mut self) -> Result<Catch, Reported> {
+        self.expect(Punct::LParen)?;
+        let mut words: Vec<Ident> = vec![];
+        let all = self.eat(Punct::Ellipsis);
+        while !all && !self.is(Punct::RParen) && !self.at_eof() {
+            let t = self.bump();
+            match &t.kind {
+                TokKind::Kw(Kw::Const) | TokKind::Punct(Punct::Amp | Punct::AndAnd) => {}
+                TokKind::Ident(n) if n == "std" && self.is(Punct::ColonColon) => {
+                    self.bump();
+                }
+                TokKind::Ident(n) => words.push(Ident { name: n.clone(), span: t.span }),
+                TokKind::Kw(k) => words.push(Ident { name: k.as_str().to_string(), span: t.span }),
+                _ => {
+                    return Err(self.error(Diagnostic::unsupported(t.span, "this kind of `catch` parameter")));
+                }
+            }
+        }
+        self.expect(Punct::RParen)?;
+        let var = if words.len() >= 2 { words.pop() } else { None };
+        let class = match words.len() {
+            0 | 1 => words.pop(),
+            _ => return Err(self.error(Diagnostic::unsupported(words[1].span, "this kind of `catch` parameter"))),
+        };
+        if class.is_none() && !all {
+            return Err(self.error(Diagnostic::new(
+                ErrorCode::Syntax,
+                self.prev_span(),
+                "a `catch` needs a type or `...`",
+            )));
+        }
+        Ok(Catch { class, var, body: Box::new(self.block_stmt()?) })
+    }
+
     pub(super) fn block(&mut self) -> Result<Vec<Stmt>, Reported> {
         self.expect(Punct::LBrace)?;
         let mut stmts = vec![];
@@ -90,9 +132,23 @@ impl Parser<'_> {
                 self.expect_semi()?;
                 StmtKind::Return(value)
             }
-            // (`throw` is an expression: `src/host/exceptions.rs`; catching is not read yet.)
+            // (`throw` is an expression: `src/host/exceptions.rs`.)
             TokKind::Ident(n) if n == "try" && *self.peek_kind(1) == TokKind::Punct(Punct::LBrace) => {
-                return Err(self.error(Diagnostic::unsupported(self.span(), "`try`/`catch` (catching exceptions)")));
+                self.bump();
+                let body = self.block_stmt()?;
+                let mut handlers = vec![];
+                while matches!(self.kind(), TokKind::Ident(n) if n == "catch") {
+                    self.bump();
+                    handlers.push(self.catch_clause()?);
+                }
+                if handlers.is_empty() {
+                    return Err(self.error(Diagnostic::new(
+                        ErrorCode::Syntax,
+                        self.span(),
+                        "a `try` block needs a `catch` after it",
+                    )));
+                }
+                StmtKind::Try { body: Box::new(body), handlers }
             }
             TokKind::Kw(Kw::Switch) => {
                 self.bump();

@@ -134,6 +134,10 @@ impl Rewrite<'_> {
                 self.scoped(body);
             }
             ast::StmtKind::Case(e) => self.expr(e),
+            ast::StmtKind::Try { body, handlers } => {
+                self.scoped(body);
+                handlers.iter_mut().for_each(|h| self.scoped(&mut h.body));
+            }
             ast::StmtKind::For { init, cond, step, body } => {
                 self.scopes.push(HashSet::new());
                 if let Some(i) = init {

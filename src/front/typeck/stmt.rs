@@ -125,6 +125,11 @@ impl Checker {
                 );
                 vec![]
             }
+            ast::StmtKind::Try { .. } => {
+                // CUDA device code has no exceptions either.
+                self.err(Diagnostic::unsupported(span, "`try` in device code"));
+                vec![]
+            }
             ast::StmtKind::ForRange { .. } => {
                 self.err(
                     Diagnostic::unsupported(span, "range-based `for` in device code")

@@ -10,6 +10,13 @@ pub(super) fn slots_of(s: &Stmt, into: &mut BTreeSet<Slot>) {
     match s {
         Stmt::Expr(x) => e(x, into),
         Stmt::Block(b) => b.iter().for_each(|s| slots_of(s, into)),
+        Stmt::Try(b, handlers) => {
+            slots_of(b, into);
+            for h in handlers {
+                into.extend(h.slot);
+                slots_of(&h.body, into);
+            }
+        }
         Stmt::If { cond: c, then: t, otherwise: f } => {
             e(c, into);
             slots_of(t, into);
