@@ -67,7 +67,10 @@ impl Resolver<'_> {
             };
             vals.push(v);
         }
-        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch) {
+        if matches!(
+            sig.api,
+            Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch | Api::MallocArray
+        ) {
             // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);

@@ -109,6 +109,18 @@ pub const RUNTIME: &[Entry] = &[
     ),
     e(&["cudaMemcpy2DAsync", "cudaMemset2DAsync"], ProgramOrder, "copies at the call"),
     e(
+        &["cudaMallocArray", "cudaFreeArray", "cudaMemcpy2DToArray", "cudaMemcpyToArray", "cudaMemcpy2DFromArray"],
+        Full,
+        "1D and 2D arrays of 1, 2 or 4 channels of 8, 16 or 32 bits, rows packed",
+    ),
+    e(&["cudaMemcpy2DToArrayAsync"], ProgramOrder, "copies at the call"),
+    e(&["cudaCreateChannelDesc"], Full, "the template form `cudaCreateChannelDesc<T>()` too"),
+    e(
+        &["cudaCreateTextureObject", "cudaDestroyTextureObject"],
+        Full,
+        "arrays, linear and pitch-2D memory; no mipmaps, no resource views (docs/programs.md, Textures)",
+    ),
+    e(
         &["cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamIsCapturing"],
         ProgramOrder,
         "launches, async copies and sets are recorded on any stream",
@@ -147,12 +159,6 @@ pub const RUNTIME: &[Entry] = &[
 /// Runtime functions course code calls that warpdbg does not implement: a call is "not supported by warpdbg"
 /// at its line.
 pub const NOT_IMPLEMENTED: &[&str] = &[
-    "cudaMallocArray",
-    "cudaMemcpyToArray",
-    "cudaMemcpy2DToArray",
-    "cudaCreateChannelDesc",
-    "cudaCreateTextureObject",
-    "cudaDestroyTextureObject",
     "cudaBindTexture",
     "cudaMallocAsync",
     "cudaFreeAsync",
