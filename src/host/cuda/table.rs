@@ -177,7 +177,7 @@ const CALLBACKS: [&str; 2] = ["cudaStreamAddCallback", "cudaLaunchHostFunc"];
 
 /// Whether host code may call runtime function `name`.
 fn resolves(name: &str) -> bool {
-    runtime_sig(name).is_some() || CALLBACKS.contains(&name)
+    runtime_sig(name).is_some() || CALLBACKS.contains(&name) || super::structs::made_by(name).is_some()
 }
 
 /// Ok when every listed function resolves, no unlisted one does, and `names_source` (the text of
@@ -191,7 +191,8 @@ pub fn check(names_source: &str) -> Result<(), String> {
     }
     for name in RUNTIME.iter().flat_map(|e| e.names) {
         // An allocation's call passes two notes more (its name and element type).
-        if runtime_sig(name).is_some_and(|s| s.params.len() + 2 > crate::host::tree::LIB_ARGS) {
+        let notes = |s: &super::names::RuntimeSig| if super::arguments::names_allocation(s.api) { 2 } else { 0 };
+        if runtime_sig(name).is_some_and(|s| s.params.len() + notes(&s) > crate::host::tree::LIB_ARGS) {
             wrong.push(format!("`{name}` takes more arguments than a library call passes (LIB_ARGS)"));
         }
     }
