@@ -123,3 +123,15 @@ fn a_vector_fetch_used_as_a_number_is_a_type_error_at_its_line() {
     let text = format!("{:?}", e.diags);
     assert!(text.contains("float4"), "{text}");
 }
+
+#[test]
+fn binding_a_texture_reference_says_cuda_12_removed_them_at_its_line() {
+    let src = "#include <cstdio>\nint main() {\n    float *d; cudaMalloc(&d, 64);\n    cudaBindTexture(0, 0, d, 64);\n    return 0;\n}\n";
+    let e = match warpdbg::program::compile("bind.cu", src.as_bytes(), &Default::default()) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e,
+    };
+    let d = &e.diags[0];
+    assert!(d.message.contains("texture references were removed in CUDA 12; use texture objects"), "{}", d.message);
+    assert!(src[d.span.start as usize..].starts_with("cudaBindTexture(0, 0, d, 64);"), "{:?}", d.span);
+}
