@@ -1,7 +1,8 @@
-//! Pitched 2D memory (`cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMemset2D`) and the edges of
-//! texture support: tests/programs/pitch_2d.cu is the same program recorded on an H200; these pin the errors
-//! (a width over a pitch, a wrong direction found on the first row, a row past an allocation's end) and the
-//! legacy texture references CUDA 12 removed.
+//! Pitched 2D memory (`cudaMallocPitch`, `cudaMemcpy2D`, `cudaMemcpy2DAsync`, `cudaMemset2D`) and texture
+//! objects: tests/programs/pitch_2d.cu, texture_object_2d.cu and texture_fetch_1d.cu are recorded on an H200
+//! (tests/programs.rs compares them whole); these pin the errors (a width over a pitch, a wrong direction
+//! found on the first row, a row past an allocation's end, an array copy outside the array, a texture object
+//! of nothing), the filtering's exact values, and the legacy texture references CUDA 12 removed.
 
 #[path = "common/program.rs"]
 mod program_run;
@@ -71,4 +72,66 @@ fn legacy_texture_references_are_named_as_removed_in_cuda_12() {
     let r = run("legacy.cu", src);
     assert_eq!(r.stdout, "");
     assert!(r.stderr.contains("which CUDA 12 removed (nvcc refuses them)"), "{}", r.stderr);
+}
+
+#[test]
+fn linear_filtering_gives_the_h200s_fixed_point_weights() {
+    // 0.3 texels past a centre: the weight is 77/256, so 100 * 0.30078125, not 30 (the H200 printed these).
+    let src = "#include <cstdio>\n#include <cstring>\n\
+               __global__ void k(cudaTextureObject_t t, float *o) { o[threadIdx.x] = tex2D<float>(t, 0.8f, 0.5f + 0.3f * threadIdx.x); }\n\
+               int main() {\n    float h[2][2] = {{0, 0}, {100, 100}};\n\
+               \x20   cudaChannelFormatDesc c = cudaCreateChannelDesc<float>();\n\
+               \x20   cudaArray_t a; cudaMallocArray(&a, &c, 2, 2);\n\
+               \x20   cudaMemcpy2DToArray(a, 0, 0, h, 8, 8, 2, cudaMemcpyHostToDevice);\n\
+               \x20   cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeArray; r.res.array.array = a;\n\
+               \x20   cudaTextureDesc d; memset(&d, 0, sizeof(d)); d.filterMode = cudaFilterModeLinear;\n\
+               \x20   cudaTextureObject_t t; printf(\"%d\\n\", cudaCreateTextureObject(&t, &r, &d, NULL));\n\
+               \x20   float *o; cudaMallocManaged(&o, 16); k<<<1, 4>>>(t, o); cudaDeviceSynchronize();\n\
+               \x20   printf(\"%.6f %.6f %.6f %.6f\\n\", o[0], o[1], o[2], o[3]);\n\
+               \x20   cudaDestroyTextureObject(t); cudaFreeArray(a); cudaFree(o);\n    return 0;\n}\n";
+    let r = run("weights.cu", src);
+    assert_eq!(r.stdout, "0\n0.000000 30.078125 60.156250 89.843750\n", "{}", r.stderr);
+    assert_eq!(r.status, 0, "{}", r.stderr);
+}
+
+#[test]
+fn array_copies_outside_the_array_and_objects_of_nothing_fail_with_invalid_value() {
+    let src = "#include <cstdio>\n#include <cstring>\nint main() {\n    float h[64];\n\
+               \x20   cudaChannelFormatDesc c = cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);\n\
+               \x20   cudaArray_t a; printf(\"%d \", cudaMallocArray(&a, &c, 4, 2));\n\
+               \x20   printf(\"%d \", cudaMemcpy2DToArray(a, 0, 1, h, 16, 16, 2, cudaMemcpyHostToDevice));\n\
+               \x20   printf(\"%d \", cudaMemcpy2DToArray(a, 4, 0, h, 16, 16, 1, cudaMemcpyHostToDevice));\n\
+               \x20   printf(\"%d \", cudaMemcpyToArray(a, 0, 0, h, 33, cudaMemcpyHostToDevice));\n\
+               \x20   printf(\"%d\\n\", cudaMemcpyToArray(a, 0, 0, h, 32, cudaMemcpyHostToDevice));\n\
+               \x20   cudaResourceDesc r; memset(&r, 0, sizeof(r)); r.resType = cudaResourceTypeArray;\n\
+               \x20   cudaTextureDesc d; memset(&d, 0, sizeof(d));\n\
+               \x20   cudaTextureObject_t t; printf(\"%d \", cudaCreateTextureObject(&t, &r, &d, NULL));\n\
+               \x20   printf(\"%d \", cudaDestroyTextureObject(12345));\n\
+               \x20   printf(\"%d %d\\n\", cudaFreeArray(a), cudaFreeArray(a));\n    return 0;\n}\n";
+    let r = run("array_errors.cu", src);
+    assert_eq!(r.stdout, "0 1 1 1 0\n1 1 0 1\n", "{}", r.stderr);
+}
+
+#[test]
+fn a_vector_fetch_used_as_a_number_is_a_type_error_at_its_line() {
+    let src = "__global__ void k(cudaTextureObject_t t, float *o) {\n    o[0] = 1.0f + tex2D<float4>(t, 0.5f, 0.5f);\n}\n\
+               int main() { return 0; }\n";
+    let e = match warpdbg::program::compile("vec.cu", src.as_bytes(), &Default::default()) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e,
+    };
+    let text = format!("{:?}", e.diags);
+    assert!(text.contains("float4"), "{text}");
+}
+
+#[test]
+fn binding_a_texture_reference_says_cuda_12_removed_them_at_its_line() {
+    let src = "#include <cstdio>\nint main() {\n    float *d; cudaMalloc(&d, 64);\n    cudaBindTexture(0, 0, d, 64);\n    return 0;\n}\n";
+    let e = match warpdbg::program::compile("bind.cu", src.as_bytes(), &Default::default()) {
+        Ok(_) => panic!("compiled"),
+        Err(e) => e,
+    };
+    let d = &e.diags[0];
+    assert!(d.message.contains("texture references were removed in CUDA 12; use texture objects"), "{}", d.message);
+    assert!(src[d.span.start as usize..].starts_with("cudaBindTexture(0, 0, d, 64);"), "{:?}", d.span);
 }

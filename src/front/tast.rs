@@ -459,6 +459,12 @@ pub enum Intrinsic {
         f: CurandFn,
         out: u8,
     },
+    /// Channel `out` of a texture fetch (see `sim::texture`); the arguments are the object, then the
+    /// coordinates or the index.
+    Texture {
+        dim: crate::sim::texture::TexDim,
+        out: u8,
+    },
 }
 
 /// Where an assignment writes.

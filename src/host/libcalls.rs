@@ -287,6 +287,19 @@ impl Resolver<'_> {
             if let Some(fail) = self.set_aside(&name.name, "calls") {
                 return Err(fail);
             }
+            if matches!(
+                name.name.as_str(),
+                "cudaBindTexture" | "cudaBindTexture2D" | "cudaBindTextureToArray" | "cudaUnbindTexture"
+            ) {
+                return Err(self.unsupported(
+                    name.span,
+                    format_args!(
+                        "`{}`: texture references were removed in CUDA 12; use texture objects \
+                         (`cudaCreateTextureObject`)",
+                        name.name
+                    ),
+                ));
+            }
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
         };
         if args.len() < params.len() || (!variadic && args.len() > params.len()) {

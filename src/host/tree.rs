@@ -417,6 +417,18 @@ pub enum Api {
     Memcpy2DAsync,
     /// `cudaMemset2D(ptr, pitch, value, width, height)` (and its `Async` form).
     Memset2D,
+    /// `cudaMallocArray(&array, &desc, width, height, flags)`.
+    MallocArray,
+    FreeArray,
+    /// `cudaMemcpy2DToArray(array, wOffset, hOffset, src, spitch, width, height, kind)`.
+    Memcpy2DToArray,
+    /// `cudaMemcpyToArray(array, wOffset, hOffset, src, count, kind)`.
+    MemcpyToArray,
+    /// `cudaMemcpy2DFromArray(dst, dpitch, array, wOffset, hOffset, width, height, kind)`.
+    Memcpy2DFromArray,
+    /// `cudaCreateTextureObject(&obj, &resDesc, &texDesc, &viewDesc)`.
+    CreateTextureObject,
+    DestroyTextureObject,
     StreamBeginCapture,
     StreamEndCapture,
     StreamIsCapturing,

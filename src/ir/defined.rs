@@ -97,7 +97,7 @@ macro_rules! each_source {
             }
             Instr::Assert { cond, .. } => $f(cond),
             Instr::Printf { args, .. } => args.$iter().for_each(|(o, _)| $f(o)),
-            Instr::Curand { args, .. } => args.$iter().for_each($f),
+            Instr::Curand { args, .. } | Instr::Texture { args, .. } => args.$iter().for_each($f),
             Instr::Launch { config, args, .. } => {
                 config.$iter().chain(args.$iter()).for_each($f);
             }

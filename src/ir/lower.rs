@@ -674,6 +674,10 @@ impl<'p> Lowerer<'p> {
                 let dst = self.temp(ty);
                 Instr::Curand { f, out, ty, dst, args: vals.clone().into_boxed_slice() }
             }
+            Intrinsic::Texture { dim, out } => {
+                let dst = self.temp(ty);
+                Instr::Texture { dim, out, ty, dst, args: vals.clone().into_boxed_slice() }
+            }
             Intrinsic::Math(MathFn::Fma) => {
                 let dst = self.temp(ty);
                 Instr::Fma { ty, dst, a: arg(0), b: arg(1), c: arg(2) }

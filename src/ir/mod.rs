@@ -369,6 +369,15 @@ pub enum Instr {
         dst: Reg,
         args: Box<[Operand]>,
     },
+    /// Channel `out` of a texture fetch (see `sim::texture`): `args` are the texture object, then the
+    /// coordinates (x, y as floats) or the index (`tex1Dfetch`).
+    Texture {
+        dim: crate::sim::texture::TexDim,
+        out: u8,
+        ty: Ty,
+        dst: Reg,
+        args: Box<[Operand]>,
+    },
     /// `assert(cond)`: a lane whose `cond` is zero stops the kernel; `text` (the condition as written) indexes
     /// [`Kernel::strings`].
     Assert {
@@ -425,6 +434,7 @@ macro_rules! writes_register {
             | Instr::Fma { dst, .. }
             | Instr::ReadCounter { dst, .. }
             | Instr::Curand { dst, .. }
+            | Instr::Texture { dst, .. }
             | Instr::CheckBounds { dst, .. } => Some(dst),
             _ => None,
         }

@@ -222,6 +222,10 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
             let a: Vec<String> = args.iter().map(|x| o(x, Ty::U64)).collect();
             format!("{} = curand.{f:?}.{out}.{} {}", r(dst), ty.name(), a.join(", "))
         }
+        Instr::Texture { dim, out, ty, dst, args } => {
+            let a: Vec<String> = args.iter().map(|x| o(x, Ty::U64)).collect();
+            format!("{} = {}.{out}.{} {}", r(dst), dim.name(), ty.name(), a.join(", "))
+        }
         Instr::Assert { cond, text } => format!("assert {} ({:?})", o(cond, Ty::Bool), k.strings[*text as usize]),
         Instr::Printf { fmt, args } => {
             let a: Vec<String> = args.iter().map(|(x, t)| o(x, *t)).collect();

@@ -15,6 +15,7 @@ mod decoded;
 mod general;
 mod lanes;
 mod shared_bulk;
+mod texture_fetch;
 mod wide;
 
 pub use context::{Counters, Ctx, Effect, ExecError, Note, RaceCtx, SHARED_TOUCH, Touched};

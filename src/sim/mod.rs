@@ -39,6 +39,7 @@ pub(crate) mod printf;
 mod race;
 pub mod report;
 mod shared_global;
+pub mod texture;
 pub mod traffic;
 mod warp;
 mod zeroed;

@@ -453,6 +453,47 @@ impl Parser<'_> {
             TokKind::Ident(name) if matches!(name.as_str(), "asm" | "__asm__" | "__asm") => {
                 return Err(self.error(Diagnostic::unsupported(span, "inline PTX assembly (`asm`)")));
             }
+            // `tex2D<float4>(tex, x, y)`: a texture fetch, named with its result type (`front::typeck::texture`).
+            TokKind::Ident(name)
+                if crate::front::typeck::is_texture_fetch(&name)
+                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                        matches!(
+                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                            Some(TokKind::Punct(Punct::LParen))
+                        )
+                    }) =>
+            {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                self.pos += 1 + after;
+                let instance = template::instance_name(&name, &args);
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
+            }
+            // `cudaCreateChannelDesc<float4>()`: the channel description of a type, as the five-argument form.
+            TokKind::Ident(name)
+                if name == "cudaCreateChannelDesc" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+            {
+                let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                    return Err(self.expected("template arguments and `>`"));
+                };
+                let spelled = template::instance_name("", &args);
+                let ty = spelled.trim_start_matches('<').trim_end_matches('>').to_string();
+                let Some(fields) = crate::front::typeck::channel_desc_of(&ty) else {
+                    return Err(self.error(Diagnostic::unsupported(span, format!("`cudaCreateChannelDesc<{ty}>`"))));
+                };
+                self.pos += 1 + after;
+                self.expect(Punct::LParen)?;
+                self.expect(Punct::RParen)?;
+                let span = span.to(self.prev_span());
+                let int = |v: i64| Expr {
+                    kind: ExprKind::Int { value: v as u64, unsigned: false, long: false, decimal: true },
+                    span,
+                };
+                let args = fields.iter().map(|&v| int(v)).collect();
+                return Ok(Expr { kind: ExprKind::Call(Ident { name: name.clone(), span }, args), span });
+            }
             // `tiled_partition<32>(block)`, `cg::plus<int>()`: cooperative groups' own templates (the
             // functors only where `<...>(` follows: `less < x` stays a comparison).
             TokKind::Ident(name)

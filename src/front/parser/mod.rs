@@ -581,6 +581,8 @@ fn typedef_name(name: &str) -> Option<BaseType> {
         "uint16_t" | "ushort" => BaseType::UShort,
         "int64_t" | "ptrdiff_t" | "intptr_t" | "ssize_t" | "intmax_t" | "__int64" | "clock_t" => BaseType::Long,
         "uint64_t" | "size_t" | "uintptr_t" | "uintmax_t" | "ulong" => BaseType::ULong,
+        // A texture object is a 64-bit handle (here: its descriptor's device address, `sim::texture`).
+        "cudaTextureObject_t" => BaseType::ULong,
         // cuda_fp16.h's scalar (a struct there, a built-in float type here); its `half` is a typedef of it.
         "__half" => BaseType::Half,
         _ => return None,
@@ -599,7 +601,7 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
         "curandStateMRG32k3a_t" | "curandStateMRG32k3a" | "curandStateSobol32_t" | "curandStateMtgp32_t" => {
             "cuRAND generators other than XORWOW and Philox"
         }
-        "cudaTextureObject_t" | "cudaSurfaceObject_t" => "textures and surfaces",
+        "cudaSurfaceObject_t" => "surfaces",
         "texture" | "surface" => {
             "texture and surface references (`texture<float, 1>`), which CUDA 12 removed (nvcc refuses them); \
              texture objects replace them"
@@ -638,7 +640,15 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaStreamCaptureMode"
         | "cudaStreamCaptureStatus"
         | "cudaSharedMemConfig"
-        | "cudaFuncCache" => "the CUDA runtime",
+        | "cudaFuncCache"
+        | "cudaArray"
+        | "cudaResourceDesc"
+        | "cudaTextureDesc"
+        | "cudaChannelFormatKind"
+        | "cudaResourceType"
+        | "cudaTextureAddressMode"
+        | "cudaTextureFilterMode"
+        | "cudaTextureReadMode" => "the CUDA runtime",
         "pthread_t" | "pthread_mutex_t" | "pthread_attr_t" => "POSIX threads",
         "time_t" | "clock_t" | "FILE" | "timeval" | "timespec" | "timezone" | "va_list" | "__builtin_va_list" => {
             "the C library"

@@ -136,6 +136,9 @@ impl Checker {
         if let Some(e) = self.curand_call(name, args, span) {
             return Some(e);
         }
+        if let Some(e) = self.texture_call(name, args, span) {
+            return Some(e);
+        }
         let b = builtin(&name.name)?;
         Some(match b {
             Builtin::Math { f, arg, ret } => {

@@ -277,6 +277,7 @@ impl Checker {
             Intrinsic::CheckAlign { .. }
             | Intrinsic::CheckIndex { .. }
             | Intrinsic::Curand { .. }
+            | Intrinsic::Texture { .. }
             | Intrinsic::VectorPart { .. } => {
                 return Expr::error(span);
             }

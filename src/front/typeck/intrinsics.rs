@@ -115,7 +115,10 @@ pub(super) fn unsupported_function(name: &str) -> Option<&'static str> {
             "memory management inside kernels or host API"
         }
         "__match_any_sync" | "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
-        "tex1D" | "tex2D" | "tex1Dfetch" | "surf2Dread" => "textures and surfaces",
+        "tex1D" | "tex2D" | "tex1Dfetch" => "a texture fetch without its result type; write `tex2D<float>(obj, x, y)`",
+        "tex3D" | "tex2DLayered" | "texCubemap" | "surf2Dread" | "surf2Dwrite" => {
+            "3D, layered and cubemap textures and surfaces"
+        }
         _ => return None,
     })
 }

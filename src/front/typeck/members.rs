@@ -386,6 +386,7 @@ impl Checker {
     fn returns_struct(&self, name: &str) -> bool {
         let is_struct = |t: &Type| matches!(t, Type::Struct(_));
         self.structs.contains_key(name)
+            || Self::fetch_returns_struct(name)
             || vector_type(name).is_some()
             || name.strip_prefix("make_").is_some_and(|t| vector_type(t).is_some())
             || self.fns.get(name).is_some_and(|id| is_struct(&self.sigs[id.0 as usize].ret))
@@ -409,6 +410,8 @@ impl Checker {
                 if let Some(ty) = made {
                     let (pre, idx) = self.construct(&ty, args, span);
                     (pre, idx, ty)
+                } else if Self::fetch_returns_struct(&name.name) {
+                    self.texture_temp(&name.name, args, span)?
                 } else {
                     if !self.returns_struct(&name.name) {
                         return None;

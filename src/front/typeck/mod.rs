@@ -28,8 +28,10 @@ mod stmt;
 mod struct_ref;
 mod structs;
 mod suggest;
+mod texture;
 
 pub use layout::leaves as struct_leaves;
+pub use texture::{channel_desc_of, is_texture_fetch};
 
 use std::collections::HashMap;
 

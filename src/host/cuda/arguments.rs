@@ -10,6 +10,14 @@ use crate::front::types::{Scalar, Type};
 use crate::host::resolve::{Resolver, Var, name_of};
 use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
 
+/// Whether a call of `api` passes two notes after its arguments: the allocation's name and element type.
+pub(super) fn names_allocation(api: Api) -> bool {
+    matches!(
+        api,
+        Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch | Api::MallocArray
+    )
+}
+
 impl Resolver<'_> {
     /// A call of the runtime, or None when `name` is not one of its functions.
     pub(in crate::host) fn runtime_call(
@@ -67,7 +75,7 @@ impl Resolver<'_> {
             };
             vals.push(v);
         }
-        if matches!(sig.api, Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch) {
+        if names_allocation(sig.api) {
             // The allocation's name (`d_a`) and the element type it points to, for messages and reports.
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);

@@ -83,6 +83,7 @@ impl Interp<'_> {
                 self.collect_leaks();
                 self.dev.reset();
                 self.rt.mirrors.clear();
+                self.rt.textures = Default::default();
                 self.rt.failed_frees.clear();
                 self.rt.fault = None;
                 self.rt.sticky = 0;
@@ -180,6 +181,13 @@ impl Interp<'_> {
             Api::MallocPitch | Api::Memcpy2D | Api::Memcpy2DAsync | Api::Memset2D => {
                 self.pitched_2d(api, v, line, e)?
             }
+            Api::MallocArray
+            | Api::FreeArray
+            | Api::Memcpy2DToArray
+            | Api::MemcpyToArray
+            | Api::Memcpy2DFromArray
+            | Api::CreateTextureObject
+            | Api::DestroyTextureObject => self.texture_call(api, v, line, e)?,
             Api::StreamBeginCapture
             | Api::StreamEndCapture
             | Api::StreamIsCapturing
@@ -213,6 +221,9 @@ impl Interp<'_> {
     fn collect_leaks(&mut self) {
         let mut failed = vec![];
         for a in self.dev.live() {
+            if self.rt.textures.owns(a.base) {
+                continue;
+            }
             let mirror = self.rt.mirrors.iter().find(|m| m.addr == a.base);
             if mirror.is_some_and(|m| !m.managed) {
                 continue;

@@ -17,6 +17,7 @@ mod pitched;
 pub mod props;
 pub mod structs;
 pub mod table;
+mod texture;
 mod timing;
 
 use super::findings::{FailedFree, Finding, FindingKind, Leak};
@@ -102,6 +103,8 @@ pub struct Runtime {
     /// Graphs and graph instances by handle: their nodes while they exist.
     graphs: Vec<Option<Vec<graphs::Node>>>,
     execs: Vec<Option<Vec<graphs::Node>>>,
+    /// CUDA arrays and texture objects while they exist.
+    textures: texture::Textures,
 }
 
 /// The kernel fault that broke the context (what a failed `cudaFree` after it is blamed on).

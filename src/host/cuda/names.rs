@@ -173,6 +173,25 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "cudaMemset2DAsync" => {
             s(Api::Memset2D, vec![ptr(), size.clone(), int.clone(), size.clone(), size.clone(), size.clone()], vec![0])
         }
+        "cudaMallocArray" => {
+            s(Api::MallocArray, vec![ptr(), ptr(), size.clone(), size.clone(), Type::UINT], vec![0, 0])
+        }
+        "cudaFreeArray" => s(Api::FreeArray, vec![ptr()], vec![]),
+        "cudaMemcpy2DToArray" | "cudaMemcpy2DToArrayAsync" => {
+            let mut params = vec![ptr(), size.clone(), size.clone(), ptr(), size.clone(), size.clone(), size.clone()];
+            params.extend([int.clone(), size.clone()]);
+            s(Api::Memcpy2DToArray, params, vec![0])
+        }
+        "cudaMemcpyToArray" => {
+            s(Api::MemcpyToArray, vec![ptr(), size.clone(), size.clone(), ptr(), size.clone(), int.clone()], vec![])
+        }
+        "cudaMemcpy2DFromArray" => {
+            let mut params = vec![ptr(), size.clone(), ptr(), size.clone(), size.clone(), size.clone(), size.clone()];
+            params.push(int.clone());
+            s(Api::Memcpy2DFromArray, params, vec![])
+        }
+        "cudaCreateTextureObject" => s(Api::CreateTextureObject, vec![ptr(), ptr(), ptr(), ptr()], vec![]),
+        "cudaDestroyTextureObject" => s(Api::DestroyTextureObject, vec![size.clone()], vec![]),
         "cudaStreamBeginCapture" => s(Api::StreamBeginCapture, vec![size.clone(), int.clone()], vec![0]),
         "cudaStreamEndCapture" => s(Api::StreamEndCapture, vec![size.clone(), ptr()], vec![]),
         "cudaStreamIsCapturing" => s(Api::StreamIsCapturing, vec![size.clone(), ptr()], vec![]),
@@ -244,6 +263,14 @@ pub fn constant(name: &str) -> Option<(u64, Type)> {
         "cudaInvalidDeviceId" => -2,
         "cudaMemLocationTypeDevice" => 1,
         "cudaMemLocationTypeHost" => 2,
+        // Textures: `cudaChannelFormatKind`, `cudaResourceType`, `cudaTextureAddressMode`,
+        // `cudaTextureFilterMode`, `cudaTextureReadMode`.
+        "cudaChannelFormatKindSigned" | "cudaResourceTypeArray" | "cudaAddressModeWrap" => 0,
+        "cudaFilterModePoint" | "cudaReadModeElementType" | "cudaArrayDefault" => 0,
+        "cudaChannelFormatKindUnsigned" | "cudaResourceTypeMipmappedArray" | "cudaAddressModeClamp" => 1,
+        "cudaFilterModeLinear" | "cudaReadModeNormalizedFloat" => 1,
+        "cudaChannelFormatKindFloat" | "cudaResourceTypeLinear" | "cudaAddressModeMirror" => 2,
+        "cudaChannelFormatKindNone" | "cudaResourceTypePitch2D" | "cudaAddressModeBorder" => 3,
         "CLOCKS_PER_SEC" => return Some((1_000_000, Type::Scalar(Scalar::I64))),
         // `<time.h>`'s clocks, Linux's numbers: `clock_gettime` reads the virtual clock for each.
         "CLOCK_REALTIME" => 0,
@@ -273,7 +300,15 @@ pub fn named_type(name: &str) -> Option<Type> {
         | "cudaMemoryAdvise"
         | "cudaMemLocationType"
         | "cudaStreamCaptureMode"
-        | "cudaStreamCaptureStatus" => Type::INT,
+        | "cudaStreamCaptureStatus"
+        | "cudaChannelFormatKind"
+        | "cudaResourceType"
+        | "cudaTextureAddressMode"
+        | "cudaTextureFilterMode"
+        | "cudaTextureReadMode" => Type::INT,
+        "cudaTextureObject_t" => Type::Scalar(Scalar::U64),
+        // `cudaArray *`: a handle, never read through.
+        "cudaArray" => Type::Scalar(Scalar::U8),
         "cudaEvent_t" | "cudaStream_t" | "cudaGraph_t" | "cudaGraphExec_t" | "cudaGraphNode_t" => {
             Type::Scalar(Scalar::U64)
         }

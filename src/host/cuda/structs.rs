@@ -86,6 +86,72 @@ runtime_struct!(
     mem_location, "cudaMemLocation", ["type": Type::INT, "id": Type::INT]
 );
 
+runtime_struct!(
+    /// `struct cudaChannelFormatDesc { int x, y, z, w; enum cudaChannelFormatKind f; }`: bits per channel.
+    channel_format_desc,
+    "cudaChannelFormatDesc",
+    ["x": Type::INT, "y": Type::INT, "z": Type::INT, "w": Type::INT, "f": Type::INT]
+);
+runtime_struct!(
+    /// `res.array` of a `cudaResourceDesc`.
+    resource_array, "cudaResourceDesc::array", ["array": ptr()]
+);
+runtime_struct!(
+    /// `res.linear` of a `cudaResourceDesc`.
+    resource_linear,
+    "cudaResourceDesc::linear",
+    ["devPtr": ptr(), "desc": Type::Struct(channel_format_desc()), "sizeInBytes": size_t()]
+);
+runtime_struct!(
+    /// `res.pitch2D` of a `cudaResourceDesc`.
+    resource_pitch2d,
+    "cudaResourceDesc::pitch2D",
+    [
+        "devPtr": ptr(),
+        "desc": Type::Struct(channel_format_desc()),
+        "width": size_t(),
+        "height": size_t(),
+        "pitchInBytes": size_t(),
+    ]
+);
+runtime_struct!(
+    /// The union `res` of a `cudaResourceDesc`, as a struct: its members do not overlap here (a program
+    /// writes the one its `resType` names, after a memset of the whole).
+    resource_union,
+    "cudaResourceDesc::res",
+    [
+        "array": Type::Struct(resource_array()),
+        "linear": Type::Struct(resource_linear()),
+        "pitch2D": Type::Struct(resource_pitch2d()),
+    ]
+);
+runtime_struct!(
+    /// `struct cudaResourceDesc { enum cudaResourceType resType; union {...} res; unsigned flags; }`.
+    resource_desc,
+    "cudaResourceDesc",
+    ["resType": Type::INT, "res": Type::Struct(resource_union()), "flags": Type::UINT]
+);
+runtime_struct!(
+    /// `struct cudaTextureDesc` of CUDA 12.
+    texture_desc,
+    "cudaTextureDesc",
+    [
+        "addressMode": Type::Array(Box::new(Type::INT), 3),
+        "filterMode": Type::INT,
+        "readMode": Type::INT,
+        "sRGB": Type::INT,
+        "borderColor": Type::Array(Box::new(Type::FLOAT), 4),
+        "normalizedCoords": Type::INT,
+        "maxAnisotropy": Type::UINT,
+        "mipmapFilterMode": Type::INT,
+        "mipmapLevelBias": Type::FLOAT,
+        "minMipmapLevelClamp": Type::FLOAT,
+        "maxMipmapLevelClamp": Type::FLOAT,
+        "disableTrilinearOptimization": Type::INT,
+        "seamlessCubemap": Type::INT,
+    ]
+);
+
 /// The struct a runtime type name stands for.
 pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
     Some(match name {
@@ -96,6 +162,9 @@ pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
         "cudaFuncAttributes" => func_attributes(),
         "cudaPointerAttributes" => pointer_attributes(),
         "cudaMemLocation" => mem_location(),
+        "cudaChannelFormatDesc" => channel_format_desc(),
+        "cudaResourceDesc" => resource_desc(),
+        "cudaTextureDesc" => texture_desc(),
         _ => return None,
     })
 }
@@ -106,6 +175,7 @@ pub fn made_by(function: &str) -> Option<Arc<StructDef>> {
         "make_cudaPitchedPtr" => Some(pitched_ptr()),
         "make_cudaExtent" => Some(extent()),
         "make_cudaPos" => Some(pos()),
+        "cudaCreateChannelDesc" => Some(channel_format_desc()),
         _ => None,
     }
 }

@@ -109,6 +109,18 @@ pub const RUNTIME: &[Entry] = &[
     ),
     e(&["cudaMemcpy2DAsync", "cudaMemset2DAsync"], ProgramOrder, "copies at the call"),
     e(
+        &["cudaMallocArray", "cudaFreeArray", "cudaMemcpy2DToArray", "cudaMemcpyToArray", "cudaMemcpy2DFromArray"],
+        Full,
+        "1D and 2D arrays of 1, 2 or 4 channels of 8, 16 or 32 bits, rows packed",
+    ),
+    e(&["cudaMemcpy2DToArrayAsync"], ProgramOrder, "copies at the call"),
+    e(&["cudaCreateChannelDesc"], Full, "the template form `cudaCreateChannelDesc<T>()` too"),
+    e(
+        &["cudaCreateTextureObject", "cudaDestroyTextureObject"],
+        Full,
+        "arrays, linear and pitch-2D memory; no mipmaps, no resource views (docs/programs.md, Textures)",
+    ),
+    e(
         &["cudaStreamBeginCapture", "cudaStreamEndCapture", "cudaStreamIsCapturing"],
         ProgramOrder,
         "launches, async copies and sets are recorded on any stream",
@@ -147,12 +159,6 @@ pub const RUNTIME: &[Entry] = &[
 /// Runtime functions course code calls that warpdbg does not implement: a call is "not supported by warpdbg"
 /// at its line.
 pub const NOT_IMPLEMENTED: &[&str] = &[
-    "cudaMallocArray",
-    "cudaMemcpyToArray",
-    "cudaMemcpy2DToArray",
-    "cudaCreateChannelDesc",
-    "cudaCreateTextureObject",
-    "cudaDestroyTextureObject",
     "cudaBindTexture",
     "cudaMallocAsync",
     "cudaFreeAsync",
@@ -171,7 +177,7 @@ const CALLBACKS: [&str; 2] = ["cudaStreamAddCallback", "cudaLaunchHostFunc"];
 
 /// Whether host code may call runtime function `name`.
 fn resolves(name: &str) -> bool {
-    runtime_sig(name).is_some() || CALLBACKS.contains(&name)
+    runtime_sig(name).is_some() || CALLBACKS.contains(&name) || super::structs::made_by(name).is_some()
 }
 
 /// Ok when every listed function resolves, no unlisted one does, and `names_source` (the text of
@@ -185,7 +191,8 @@ pub fn check(names_source: &str) -> Result<(), String> {
     }
     for name in RUNTIME.iter().flat_map(|e| e.names) {
         // An allocation's call passes two notes more (its name and element type).
-        if runtime_sig(name).is_some_and(|s| s.params.len() + 2 > crate::host::tree::LIB_ARGS) {
+        let notes = |s: &super::names::RuntimeSig| if super::arguments::names_allocation(s.api) { 2 } else { 0 };
+        if runtime_sig(name).is_some_and(|s| s.params.len() + notes(&s) > crate::host::tree::LIB_ARGS) {
             wrong.push(format!("`{name}` takes more arguments than a library call passes (LIB_ARGS)"));
         }
     }

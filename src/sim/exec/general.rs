@@ -300,6 +300,13 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                 ctx.set(*dst, l, v);
             }
         }
+        Instr::Texture { dim, out, ty, dst, args } => {
+            for l in mask.iter() {
+                let vals: Vec<u64> = args.iter().map(|o| ctx.get(*o, l)).collect();
+                let v = ctx.texture(*dim, *out, *ty, &vals, l)?;
+                ctx.set(*dst, l, v);
+            }
+        }
         Instr::Assert { cond, text } => {
             if let Some(l) = mask.iter().find(|&l| ctx.get(*cond, l) == 0) {
                 return Err(ExecError::Assert { lane: l, text: *text });
