@@ -36,7 +36,7 @@ impl Resolver<'_> {
 
     /// A type written as text inside a template's arguments (`int`, `unsigned char`, `float *`, `Particle`,
     /// `float2`, `std::array<int,3>`, `std::string`).
-    fn type_named(&mut self, text: &str, span: Span) -> Result<Type, Reported> {
+    pub(super) fn type_named(&mut self, text: &str, span: Span) -> Result<Type, Reported> {
         let (base, stars) = std_array::base_and_pointers(text.trim());
         let mut t = match super::vector::scalar_named(base) {
             Some(s) => Type::Scalar(s),
@@ -106,8 +106,9 @@ impl Resolver<'_> {
                 Some(s) => {
                     Ok(Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem.clone(), span))
                 }
-                // A struct element is its address, as a struct value is in the host tree.
-                None => Ok(Expr { ty: elem.clone(), ..at }),
+                // A struct element is its address, as a struct value is in the host tree (computed, so that
+                // it is not taken for a struct-typed load).
+                None => Ok(Expr { ty: elem.clone(), ..ptr_add(at, 0, &elem) }),
             }
         };
         Ok(match (m.name.as_str(), args) {

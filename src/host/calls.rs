@@ -219,7 +219,11 @@ impl Interp<'_> {
                 let name = self.c_str(v[0], e)?;
                 self.env.get(&name).copied().unwrap_or(0)
             }
-            Lib::VecResize(_) | Lib::VecReserve(_) | Lib::VecPush(_) => {
+            Lib::VecResize(_)
+            | Lib::VecReserve(_)
+            | Lib::VecPush(_)
+            | Lib::VecResizeBytes(_)
+            | Lib::VecPushBytes(_) => {
                 self.vector_op(lib, &v, e)?;
                 0
             }

@@ -41,6 +41,7 @@ pub mod tree;
 mod values;
 mod varargs;
 mod vector;
+mod vector_structs;
 mod view;
 
 use std::fmt;

@@ -255,6 +255,10 @@ pub enum Lib {
     VecResize(Scalar),
     VecReserve(Scalar),
     VecPush(Scalar),
+    /// The same on a vector of structs of the given size: the value argument is the address of the element
+    /// to copy (0: a zeroed one, as value-initialisation makes a struct without constructors).
+    VecResizeBytes(u32),
+    VecPushBytes(u32),
     /// `std::accumulate` over elements of the first scalar type into the second.
     Accumulate(Scalar, Scalar),
     /// `std::sort` of `[first, last)` of numbers ([`super::algorithm`]).

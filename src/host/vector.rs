@@ -56,10 +56,29 @@ impl Resolver<'_> {
                 }
                 Ok(Some(vector_type(name, elem)))
             }
-            None => Err(self.unsupported(
-                span,
-                format_args!("`std::vector<{inner}>` yet (vectors of numbers and pointers to them only)"),
-            )),
+            None => {
+                // `std::vector<Particle>`, `std::vector<float2>`: structs copied as their bytes, so only those
+                // without constructors or destructors (whose copies would have to run code).
+                let elem = self.type_named(&crate::front::std_array::compact(inner), span)?;
+                let plain = match &elem {
+                    Type::Struct(d) => {
+                        !super::cuda::names::is_string(&elem)
+                            && self.method_of(&elem, &d.name).is_none()
+                            && !self.fns.contains_key(&format!("{0}::~{0}", d.name))
+                    }
+                    _ => false,
+                };
+                if !plain {
+                    return Err(self.unsupported(
+                        span,
+                        format_args!(
+                            "`std::vector<{inner}>` yet (vectors of numbers, pointers and structs without \
+                             constructors only)"
+                        ),
+                    ));
+                }
+                Ok(Some(vector_type(name, elem)))
+            }
         }
     }
 
@@ -77,7 +96,9 @@ impl Resolver<'_> {
         let A::InitList(items) = &init.kind else {
             return Err(self.unsupported(span, "copying a std::vector in host code yet"));
         };
-        let s = elem_storage(&elem).ok_or(Reported)?;
+        let Some(s) = elem_storage(&elem) else {
+            return self.struct_vector_init(addr, &elem, items, span, out);
+        };
         let (n, value) = match items.as_slice() {
             [n] => (self.rvalue(n)?, Expr::new(ExprKind::Const(0), elem.clone(), span)),
             [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {
@@ -159,37 +180,19 @@ impl Resolver<'_> {
         Ok((Place::mem(at, what), elem))
     }
 
-    /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).
-    pub(super) fn vector_method(
-        &mut self,
-        obj: Expr,
-        m: &ast::Ident,
-        args: &[ast::Expr],
-        span: Span,
-    ) -> Result<Expr, Reported> {
-        let elem = vector_elem(&obj.ty).cloned().ok_or(Reported)?;
-        let s = elem_storage(&elem).ok_or(Reported)?;
+    /// `size`, `data`, `begin`, `end`, `empty` of the vector at `obj`: what any element type has alike.
+    fn vector_shape(&mut self, obj: Expr, elem: &Type, m: &ast::Ident, args: &[ast::Expr], span: Span) -> Option<Expr> {
         let size = elem.size() as i64;
         let u64t = Type::Scalar(Scalar::U64);
         let arity = |n: usize| args.len() == n;
-        let call = |lib, vals| Expr::new(ExprKind::Lib(lib, vals), Type::Void, span);
-        Ok(match m.name.as_str() {
+        let elem = elem.clone();
+        Some(match m.name.as_str() {
             "size" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
                 Expr::new(ExprKind::PtrDiff { left: Box::new(a), right: Box::new(b), elem_size: size }, u64t, span)
             }
             "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
-            // On an empty vector these read outside its storage: the host memory check reports it.
-            "front" if arity(0) => {
-                let at = self.vector_ptr(obj, 0, &elem);
-                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
-            }
-            "back" if arity(0) => {
-                let end = self.vector_ptr(obj, 1, &elem);
-                let at = super::resolve::ptr_add(end, -size, &elem);
-                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
-            }
             "empty" if arity(0) => {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
                 Expr::new(
@@ -202,6 +205,40 @@ impl Resolver<'_> {
                     Type::BOOL,
                     span,
                 )
+            }
+            _ => return None,
+        })
+    }
+
+    /// `v.size()`, `v.push_back(x)`, ... on a vector (`obj` is its address, typed as the vector).
+    pub(super) fn vector_method(
+        &mut self,
+        obj: Expr,
+        m: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Result<Expr, Reported> {
+        let elem = vector_elem(&obj.ty).cloned().ok_or(Reported)?;
+        if let Some(e) = self.vector_shape(obj.clone(), &elem, m, args, span) {
+            return Ok(e);
+        }
+        let Some(s) = elem_storage(&elem) else {
+            return self.struct_vector_method(obj, &elem, m, args, span);
+        };
+        let size = elem.size() as i64;
+        let u64t = Type::Scalar(Scalar::U64);
+        let arity = |n: usize| args.len() == n;
+        let call = |lib, vals| Expr::new(ExprKind::Lib(lib, vals), Type::Void, span);
+        Ok(match m.name.as_str() {
+            // On an empty vector these read outside its storage: the host memory check reports it.
+            "front" if arity(0) => {
+                let at = self.vector_ptr(obj, 0, &elem);
+                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
+            }
+            "back" if arity(0) => {
+                let end = self.vector_ptr(obj, 1, &elem);
+                let at = super::resolve::ptr_add(end, -size, &elem);
+                Expr::new(ExprKind::Load { addr: Box::new(at), storage: s, what: None }, elem, span)
             }
             "push_back" | "emplace_back" if arity(1) => {
                 let v = self.rvalue(&args[0])?;
@@ -416,6 +453,29 @@ impl Interp<'_> {
                 self.set_vector(at, [start, start + v[1] * size, end], e)
             }
             Lib::VecReserve(s) => self.vector_grow(at, v[1], s.size() as u64, e).map(|_| ()),
+            Lib::VecResizeBytes(size) => {
+                let size = size as u64;
+                let [start, finish, end] = self.vector_grow(at, v[1], size, e)?;
+                let elem = self.element_bytes(v[2], size, e)?;
+                for i in (finish - start) / size..v[1] {
+                    self.write_bytes(start + i * size, Some(&elem), size, 0, e.span)?;
+                }
+                self.set_vector(at, [start, start + v[1] * size, end], e)
+            }
+            Lib::VecPushBytes(size) => {
+                let size = size as u64;
+                // Read first: the element may be one of the vector's own (`v.push_back(v[0])`).
+                let elem = self.element_bytes(v[1], size, e)?;
+                let [start, finish, end] = self.vector_at(at, e)?;
+                let [start, finish, end] = if finish + size > end {
+                    let n = ((finish - start) / size).max(1) * 2;
+                    self.vector_grow(at, n, size, e)?
+                } else {
+                    [start, finish, end]
+                };
+                self.write_bytes(finish, Some(&elem), size, 0, e.span)?;
+                self.set_vector(at, [start, finish + size, end], e)
+            }
             Lib::VecPush(s) => {
                 let size = s.size() as u64;
                 let [start, finish, end] = self.vector_at(at, e)?;
@@ -430,6 +490,11 @@ impl Interp<'_> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// The bytes of the struct element at `from` (zeros for 0).
+    fn element_bytes(&mut self, from: u64, size: u64, e: &Expr) -> Result<Vec<u8>, Unwind> {
+        if from == 0 { Ok(vec![0; size as usize]) } else { self.read_bytes(from, size, e.span) }
     }
 
     /// `std::accumulate` over `[first, last)` of `elem`, starting from `init` in `acc`.

@@ -229,7 +229,8 @@ pub fn weight(x: f32) -> (i64, u32) {
 /// to 256, as the texture unit forms them.
 pub fn bilinear(a: u32, b: u32) -> [u32; 4] {
     let w11 = (a * b + 128) / 256;
-    [256 - a - b + w11, a - w11, b - w11, w11]
+    // (256 - a)(256 - b) >= 0 makes 256 + w11 >= a + b; `256 - a - b` alone may go below zero.
+    [256 + w11 - a - b, a - w11, b - w11, w11]
 }
 
 /// Samples `desc` at `coords` (x, y: floats, or the index for [`TexDim::Fetch1D`]), reading texels' raw bits
