@@ -70,7 +70,7 @@ impl TemplateDef {
         let from_deduced = self.params.iter().zip(&deduced).skip(explicit.len());
         let rest: Result<Vec<Vec<Token>>, String> = from_deduced
             .map(|(p, d)| match (d, &p.default) {
-                (Some(t), _) => Ok(type_tokens(&t.to_string())),
+                (Some(t), _) => Ok(type_tokens(&type_text(t))),
                 (None, Some(default)) => Ok(default.clone()),
                 (None, None) => Err(p.name.clone()),
             })
@@ -226,6 +226,16 @@ pub fn parse_instance_name(name: &str) -> Option<(String, Vec<Vec<Token>>)> {
     let lexed = super::lexer::lex(super::source::FileId(0), &name[lt..], 0);
     let (args, _) = split_args(&lexed.tokens)?;
     Some((name[..lt].to_string(), fold_args(args, &HashMap::new())))
+}
+
+/// A deduced type as a program writes it: `<thread>`'s and `<mutex>`'s classes with their namespace, which
+/// the parser reads them by.
+fn type_text(t: &Type) -> String {
+    let text = t.to_string();
+    match text.split_whitespace().next() {
+        Some("thread" | "mutex" | "condition_variable") => format!("std::{text}"),
+        _ => text,
+    }
 }
 
 /// The tokens of a type written as text (`unsigned int`), for a deduced template argument.
