@@ -142,9 +142,21 @@ pub struct Templates {
     pub requested: Vec<super::tast::TemplateRequest>,
     /// The file's structs, whose names an instantiation's body may use as types.
     pub structs: Vec<super::ast::StructDecl>,
-    /// Host class templates (`template <typename T> struct Buffer`), skipped: a use (`Buffer<float> b;`) says
-    /// so at its line.
+    /// Class templates skipped (in a kernel file): a use (`Buffer<float> b;`) says so at its line.
     pub classes: Vec<String>,
+    /// A whole program's class templates, by name: each use with new arguments (`Buffer<float>`) makes the
+    /// class `Buffer<float>` (`parser::class_template`).
+    pub class_defs: HashMap<String, ClassTemplate>,
+}
+
+/// A class template: its parameters, its definition's tokens (`struct Buffer { ... };`), and the member
+/// functions defined out of the class (`template <class T> T Buffer<T>::at(int i) { ... }`), each with its
+/// own parameters (their names may differ from the class's).
+#[derive(Clone, Debug)]
+pub struct ClassTemplate {
+    pub params: Vec<TemplateParam>,
+    pub tokens: Vec<Token>,
+    pub members: Vec<(Vec<TemplateParam>, Vec<Token>)>,
 }
 
 /// `name<a, b>`: the name an instantiation has everywhere (IR, screen, `@kernel`).

@@ -65,6 +65,9 @@ impl Resolver<'_> {
     pub(super) fn lambda(&mut self, e: &ast::Expr) -> Result<Expr, Reported> {
         let A::Lambda { params, body, captures, ret } = &e.kind else { return Err(Reported) };
         let span = e.span;
+        if let Some(p) = params.iter().find(|p| p.ty.named.as_deref() == Some("auto")) {
+            return Err(self.unsupported(p.ty.span, "generic lambdas (`auto` parameters) yet"));
+        }
         let key = (self.current_fn.clone(), span);
         let (class, taken) = match self.lambda_classes.get(&key) {
             Some(made) => made.clone(),
@@ -289,7 +292,11 @@ impl Resolver<'_> {
         self.deduce_ret = false;
         self.ret = match &v.ty {
             Type::Array(e, _) => Type::ptr((**e).clone(), false),
-            Type::Struct(_) => return Err(self.unsupported(span, "a lambda returning a struct without `-> T` yet")),
+            Type::Struct(_) => {
+                // (Its conversions then say nothing more.)
+                self.ret = Type::Error;
+                return Err(self.unsupported(span, "a lambda returning a struct without `-> T` yet"));
+            }
             t => t.clone(),
         };
         Ok(())

@@ -4,6 +4,7 @@
 //! run reports several independent mistakes.
 
 mod chrono;
+mod class_template;
 mod expr;
 mod fnptr;
 mod instance;
@@ -69,6 +70,8 @@ pub struct Parser<'t> {
     /// File-scope variables a class body declared (a static data member with its initialiser in the class),
     /// added to the file's after the class.
     class_globals: Vec<GlobalDecl>,
+    /// Device functions of class template instances (`class_template`), added to the file's at its end.
+    instance_functions: Vec<Function>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -106,6 +109,7 @@ impl<'t> Parser<'t> {
             constants: Default::default(),
             static_members: Default::default(),
             class_globals: vec![],
+            instance_functions: vec![],
             diags: vec![],
         }
     }
@@ -320,6 +324,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        tu.functions.append(&mut self.instance_functions);
         self.undefined_prototypes(&tu.functions);
         tu.unavailable = std::mem::take(&mut self.unavailable);
         tu.host_functions = self.host_functions.clone();

@@ -68,12 +68,14 @@ impl Parser<'_> {
                         && name == "std"
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && *self.peek_kind(3) != TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if thread_type(n) || n == "atomic"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if thread_type(n) || n == "atomic" || n == "function"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if is_vector_type(n)
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
+                    // `Buffer<float> b(10);`: a class template's instance.
+                    || (self.templates.class_defs.contains_key(name) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
@@ -215,6 +217,15 @@ impl Parser<'_> {
         }
         self.expect(Punct::Gt)?;
         let header = start.to(self.prev_span());
+        // A whole program's class templates and their members defined out of the class (`class_template`).
+        if self.program {
+            if self.is_kw(Kw::Struct) {
+                return self.class_template(params);
+            }
+            if let Some(r) = self.class_template_member(&params) {
+                return r;
+            }
+        }
         // The function: up to its body's closing brace (or a prototype's `;`).
         let from = self.pos;
         let mut name = None;
@@ -441,6 +452,31 @@ impl Parser<'_> {
                         self.pos += after;
                     }
                     struct_name = Some(name.clone());
+                }
+                // `Buffer<float>`: the class template's instance, made now if it is new (`class_template`).
+                TokKind::Ident(name)
+                    if self.templates.class_defs.contains_key(&name)
+                        && struct_name.is_none()
+                        && named.is_none()
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    struct_name = Some(self.class_instance(&name)?);
+                }
+                // `std::function<float(float)> f = [&](float v) { ... };` in host code: the variable holds the
+                // closure itself, as `auto` would (`src/host/lambda.rs`).
+                TokKind::Ident(name)
+                    if name == "function"
+                        && (self.host || self.program)
+                        && struct_name.is_none()
+                        && named.is_none()
+                        && after_std(self.toks, self.pos)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    let Some((_, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                        return Err(self.expected("the function type: `std::function<float(float)>`"));
+                    };
+                    self.pos += after;
+                    struct_name = Some("auto".into());
                 }
                 // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`); so is
                 // `std::array<float, 8>` (`array<float, 8>`: `src/host/array.rs`).
