@@ -11,7 +11,12 @@ fn run(name: &str, src: &str) -> (String, String, i32) {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(format!("{name}.cu"));
     std::fs::write(&file, src).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg")).arg("run").arg(&file).current_dir(&dir).output().expect("warpdbg runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .arg("run")
+        .arg(&file)
+        .current_dir(&dir)
+        .output()
+        .expect("warpdbg runs");
     let _ = std::fs::remove_dir_all(&dir);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -89,14 +94,17 @@ fn class_templates_serve_kernels_and_host_code() {
 /// Too many template arguments are an error at the use's line.
 #[test]
 fn a_wrong_argument_count_is_an_error_at_its_line() {
-    let (_, err, status) = run("count", r#"#include <cstdio>
+    let (_, err, status) = run(
+        "count",
+        r#"#include <cstdio>
 template <typename T> struct Box { T v; T get() { return v; } };
 __global__ void k() {}
 int main() {
     Box<int, 2> b;
     return 0;
 }
-"#);
+"#,
+    );
     assert!(err.contains("`Box` takes 1 template argument, 2 given"), "{err}");
     assert!(err.contains(":5:5"), "{err}");
     assert_eq!(status, 2);

@@ -12,7 +12,12 @@ fn run(name: &str, src: &str) -> (String, String, i32) {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let file = dir.join(format!("{name}.cu"));
     std::fs::write(&file, src).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg")).arg("run").arg(&file).current_dir(&dir).output().expect("warpdbg runs");
+    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
+        .arg("run")
+        .arg(&file)
+        .current_dir(&dir)
+        .output()
+        .expect("warpdbg runs");
     let _ = std::fs::remove_dir_all(&dir);
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -91,7 +96,9 @@ int main() {
 #[test]
 fn captures_by_copy_and_by_reference_behave_as_in_cxx() {
     let (out, err, status) = run("captures", CAPTURES);
-    assert_eq!(out, "sum 7
+    assert_eq!(
+        out,
+        "sum 7
 plus 15 105
 twice 103.00
 sum 17
@@ -103,7 +110,9 @@ grow 3 9 m 1
 copy 27 grow 27
 total 10 first 16 acc 7
 w 3 timesK 12
-", "{err}");
+",
+        "{err}"
+    );
     assert_eq!(status, 0, "{err}");
 }
 

@@ -46,6 +46,12 @@ struct Saved {
     current_fn: String,
 }
 
+/// Where a lambda is: the function it is in and its span.
+pub(super) type Site = (String, Span);
+
+/// What a lambda captures: each name, with whether it is by reference.
+pub(super) type Taken = Vec<(String, bool)>;
+
 /// The prefix of closure classes' names.
 pub(super) const CLOSURE: &str = "__lambda_";
 

@@ -227,7 +227,7 @@ pub(super) struct Resolver<'a> {
     pub(super) deduce_ret: bool,
     /// Each lambda expression's closure class and captures, by the function it is in and its place: resolving
     /// it again (a template's deduction resolves its arguments first) gives the same class.
-    pub(super) lambda_classes: HashMap<(String, Span), (String, Vec<(String, bool)>)>,
+    pub(super) lambda_classes: HashMap<super::lambda::Site, (String, super::lambda::Taken)>,
     /// The name of the function being resolved.
     pub(super) current_fn: String,
 }

@@ -93,7 +93,8 @@ impl Parser<'_> {
         let Some(def) = self.templates.class_defs.get(name).cloned() else { return Err(Reported) };
         if args.len() > def.params.len() || def.params[args.len()..].iter().any(|p| p.default.is_none()) {
             let n = def.params.len();
-            let what = format!("`{name}` takes {n} template argument{}, {} given", if n == 1 { "" } else { "s" }, args.len());
+            let what =
+                format!("`{name}` takes {n} template argument{}, {} given", if n == 1 { "" } else { "s" }, args.len());
             return Err(self.error(Diagnostic::new(ErrorCode::Type, at, what)));
         }
         let args: Vec<Vec<Token>> = def
@@ -140,7 +141,13 @@ impl Parser<'_> {
 
 /// A class template's tokens with `args` for `params`, and the class's name (`Buffer`, `Buffer<T>`) made the
 /// instance's (`Buffer<float>`, one token).
-fn substitute(tokens: &[Token], params: &[TemplateParam], args: &[Vec<Token>], class: &str, instance: &str) -> Vec<Token> {
+fn substitute(
+    tokens: &[Token],
+    params: &[TemplateParam],
+    args: &[Vec<Token>],
+    class: &str,
+    instance: &str,
+) -> Vec<Token> {
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
