@@ -9,6 +9,9 @@
 use super::*;
 use crate::front::template::ClassTemplate;
 
+/// How deep class template instances may name other new instances (`A<float>` naming `B<float>` naming ...).
+const MAX_INSTANCE_DEPTH: u32 = 16;
+
 impl Parser<'_> {
     /// At `struct`/`class` after a template's parameters: keeps the class template, up to its `;`.
     pub(super) fn class_template(&mut self, params: Vec<TemplateParam>) -> Result<(), Reported> {
@@ -104,8 +107,12 @@ impl Parser<'_> {
             .map(|(i, p)| args.get(i).cloned().or_else(|| p.default.clone()).unwrap_or_default())
             .collect();
         let instance = template::instance_name(name, &args);
-        if self.structs.iter().any(|s| s.name.name == instance) {
+        if self.structs.iter().any(|s| s.name.name == instance) || self.instantiating.contains(&instance) {
             return Ok(instance);
+        }
+        if self.instantiating.len() >= MAX_INSTANCE_DEPTH as usize {
+            let what = format!("`{instance}`: class template instances nested more than {MAX_INSTANCE_DEPTH} deep");
+            return Err(self.error(Diagnostic::new(ErrorCode::Type, at, what)));
         }
         let mut toks = substitute(&def.tokens, &def.params, &args, name, &instance);
         for (params, member) in &def.members {
@@ -120,6 +127,7 @@ impl Parser<'_> {
         sub.structs = std::mem::take(&mut self.structs);
         sub.enums = self.enums.clone();
         sub.constants = self.constants.clone();
+        sub.instantiating = self.instantiating.iter().cloned().chain([instance.clone()]).collect();
         let before = sub.structs.len();
         let tu = sub.translation_unit();
         self.structs = tu.structs;
@@ -155,12 +163,17 @@ fn substitute(
         let after_member = i > 0 && matches!(tokens[i - 1].kind, TokKind::Punct(Punct::Dot | Punct::Arrow));
         match &t.kind {
             TokKind::Ident(n) if n == class && !after_member => {
-                out.push(Token { kind: TokKind::Ident(instance.to_string()), span: t.span });
-                if tokens.get(i + 1).is_some_and(|t| t.kind == TokKind::Punct(Punct::Lt))
-                    && let Some((_, after)) = template::split_args(&tokens[i + 1..])
-                {
-                    i += 1 + after;
-                    continue;
+                let written = tokens.get(i + 1).filter(|t| t.kind == TokKind::Punct(Punct::Lt));
+                match written.and_then(|_| template::split_args(&tokens[i + 1..])) {
+                    // `Buffer<T>` with the parameters themselves: this instance.
+                    Some((a, after)) if own_params(&a, params) => {
+                        out.push(Token { kind: TokKind::Ident(instance.to_string()), span: t.span });
+                        i += 1 + after;
+                        continue;
+                    }
+                    // `Deep<N + 1>`: another instance, named with the arguments substituted below.
+                    Some(_) => out.push(t.clone()),
+                    None => out.push(Token { kind: TokKind::Ident(instance.to_string()), span: t.span }),
                 }
             }
             TokKind::Ident(n) if !after_member && let Some(k) = params.iter().position(|p| p.name == *n) => {
@@ -183,4 +196,10 @@ fn substitute(
         i += 1;
     }
     out
+}
+
+/// Whether template arguments are the parameters themselves, in order (`Buffer<T>` inside `Buffer`).
+fn own_params(args: &[Vec<Token>], params: &[TemplateParam]) -> bool {
+    args.len() == params.len()
+        && args.iter().zip(params).all(|(a, p)| matches!(a.as_slice(), [Token { kind: TokKind::Ident(n), .. }] if *n == p.name))
 }

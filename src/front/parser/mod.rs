@@ -72,6 +72,9 @@ pub struct Parser<'t> {
     class_globals: Vec<GlobalDecl>,
     /// Device functions of class template instances (`class_template`), added to the file's at its end.
     instance_functions: Vec<Function>,
+    /// The class template instances being parsed around this parser, outermost first: a use of one inside
+    /// another (`A<int>` holding a `B<int> *` that points back) names it without parsing it again.
+    instantiating: Vec<String>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -110,6 +113,7 @@ impl<'t> Parser<'t> {
             static_members: Default::default(),
             class_globals: vec![],
             instance_functions: vec![],
+            instantiating: vec![],
             diags: vec![],
         }
     }
