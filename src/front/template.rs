@@ -145,7 +145,7 @@ pub struct Templates {
     /// Class templates skipped (in a kernel file): a use (`Buffer<float> b;`) says so at its line.
     pub classes: Vec<String>,
     /// A whole program's class templates, by name: each use with new arguments (`Buffer<float>`) makes the
-    /// class `Buffer<float>` (`parser::class_template`).
+    /// class `Buffer<float>` (`parser::template_defs`).
     pub class_defs: HashMap<String, ClassTemplate>,
 }
 

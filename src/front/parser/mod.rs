@@ -4,14 +4,15 @@
 //! run reports several independent mistakes.
 
 mod chrono;
-mod class_template;
 mod expr;
 mod fnptr;
 mod instance;
+mod lambda;
 mod lazy;
 mod members;
 mod stmt;
 mod structs;
+mod template_defs;
 mod types;
 
 use super::ast::*;
@@ -70,7 +71,7 @@ pub struct Parser<'t> {
     /// File-scope variables a class body declared (a static data member with its initialiser in the class),
     /// added to the file's after the class.
     class_globals: Vec<GlobalDecl>,
-    /// Device functions of class template instances (`class_template`), added to the file's at its end.
+    /// Device functions of class template instances (`template_defs`), added to the file's at its end.
     instance_functions: Vec<Function>,
     /// The class template instances being parsed around this parser, outermost first: a use of one inside
     /// another (`A<int>` holding a `B<int> *` that points back) names it without parsing it again.

@@ -1,5 +1,5 @@
-//! Types: type specifiers, typedefs, templates, and host functions (skipped in a kernel file, read in a whole
-//! program). Struct and enum definitions are in [`super::structs`].
+//! Types: type specifiers, typedefs, and host functions (skipped in a kernel file, read in a whole program).
+//! Struct and enum definitions are in [`super::structs`], template definitions in [`super::template_defs`].
 
 use super::*;
 
@@ -175,103 +175,6 @@ impl Parser<'_> {
     /// Host functions skipped so far (so that a call from device code can say what it calls).
     pub fn host_functions(&self) -> &[Ident] {
         &self.host_functions
-    }
-
-    /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
-    pub(super) fn template(&mut self) -> Result<(), Reported> {
-        let start = self.span();
-        self.bump(); // template
-        self.expect(Punct::Lt)?;
-        if self.eat(Punct::Gt) {
-            return Err(
-                self.error(Diagnostic::unsupported(start.to(self.prev_span()), "explicit template specialisation"))
-            );
-        }
-        let mut params = vec![];
-        loop {
-            let from = self.pos;
-            let is_type = self.is_kw(Kw::Template) || self.is_kw(Kw::Struct);
-            let (name, ty) = if is_type {
-                self.bump();
-                if self.is(Punct::Ellipsis) {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "variadic templates")));
-                }
-                (self.ident("a template parameter name")?, vec![])
-            } else {
-                self.template_value_param()?
-            };
-            let default = if self.eat(Punct::Assign) {
-                let from = self.pos;
-                while !self.at_eof() && !self.is(Punct::Comma) && !self.is(Punct::Gt) {
-                    self.bump();
-                }
-                Some(self.toks[from..self.pos].to_vec())
-            } else {
-                None
-            };
-            let text: Vec<String> = self.toks[from..self.pos].iter().map(|t| template::spell(&t.kind)).collect();
-            params.push(TemplateParam { name: name.name, is_type, default, ty, text: text.join(" ") });
-            if !self.eat(Punct::Comma) {
-                break;
-            }
-        }
-        self.expect(Punct::Gt)?;
-        let header = start.to(self.prev_span());
-        // A whole program's class templates and their members defined out of the class (`class_template`).
-        if self.program {
-            if self.is_kw(Kw::Struct) {
-                return self.class_template(params);
-            }
-            if let Some(r) = self.class_template_member(&params) {
-                return r;
-            }
-        }
-        // The function: up to its body's closing brace (or a prototype's `;`).
-        let from = self.pos;
-        let mut name = None;
-        let mut is_kernel = false;
-        let mut depth = 0i32;
-        while !self.at_eof() {
-            match self.kind() {
-                TokKind::Kw(Kw::Global) => is_kernel = true,
-                TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
-                    // A class template of the host's (no device code in it) is skipped like other host code.
-                    if let Some(end) = self.host_class_end() {
-                        if let TokKind::Ident(n) = self.peek_kind(1).clone() {
-                            self.templates.classes.push(n.clone());
-                            self.host_functions.push(Ident { name: n, span: self.toks[self.pos + 1].span });
-                        }
-                        self.pos = end;
-                        return Ok(());
-                    }
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
-                }
-                TokKind::Ident(n)
-                    if depth == 0 && *self.peek_kind(1) == TokKind::Punct(Punct::LParen) && name.is_none() =>
-                {
-                    name = Some(n.clone());
-                }
-                TokKind::Punct(Punct::Semi) if depth == 0 => {
-                    self.bump();
-                    return Ok(()); // a declaration: the definition is what counts
-                }
-                TokKind::Punct(Punct::LBrace) => depth += 1,
-                TokKind::Punct(Punct::RBrace) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.bump();
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            self.bump();
-        }
-        let Some(name) = name else { return Err(self.expected("a function after the template parameters")) };
-        let tokens = self.toks[from..self.pos].to_vec();
-        let def = TemplateDef { name: name.clone(), params, tokens, is_kernel, span: header };
-        self.templates.defs.insert(name, def);
-        Ok(())
     }
 
     /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
@@ -453,7 +356,7 @@ impl Parser<'_> {
                     }
                     struct_name = Some(name.clone());
                 }
-                // `Buffer<float>`: the class template's instance, made now if it is new (`class_template`).
+                // `Buffer<float>`: the class template's instance, made now if it is new (`template_defs`).
                 TokKind::Ident(name)
                     if self.templates.class_defs.contains_key(&name)
                         && struct_name.is_none()
