@@ -110,37 +110,36 @@ int main() {
     assert_eq!(status, 2);
 }
 
-/// Two class templates that point to each other (the second declared first): each instance names the other
-/// while it is being made; a template that names ever new instances of itself stops at a bound.
+/// A class template pointing to its own instance (`Node<T> *next`) and holding another's by value; a template
+/// that names ever new instances of itself (`Deep<N + 1>`) stops at a bound, an error at its line.
 #[test]
-fn instances_that_name_each_other_are_made_once() {
+fn instances_inside_instances_are_made_once() {
     let src = r#"#include <cstdio>
 __global__ void k() {}
-template <class T> struct Link;
+template <class T> struct Link {
+    T weight;
+};
 template <class T> struct Node {
     T value;
-    Link<T> *out;
-};
-template <class T> struct Link {
-    Node<T> *to;
-    T weight;
+    Node<T> *next;
+    Link<T> out;
 };
 int main() {
     Node<int> a, b;
-    Link<int> l;
     a.value = 1;
     b.value = 2;
-    l.to = &b;
-    l.weight = 5;
-    a.out = &l;
-    printf("%d -> %d (%d) %d\n", a.value, a.out->to->value, a.out->weight, (int)sizeof(Node<double>));
+    a.next = &b;
+    a.out.weight = 5;
+    printf("%d -> %d (%d) %d\n", a.value, a.next->value, a.out.weight, (int)sizeof(Node<double>));
     return 0;
 }
 "#;
     let (out, err, status) = run("linked", src);
-    assert_eq!(out, "1 -> 2 (5) 16\n", "{err}");
+    assert_eq!(out, "1 -> 2 (5) 24\n", "{err}");
     assert_eq!(status, 0, "{err}");
     let deep = "#include <cstdio>\n__global__ void k() {}\ntemplate <int N> struct Deep { Deep<N + 1> *next; };\nint main() { Deep<0> d; return 0; }\n";
     let (_, err, status) = run("deep", deep);
+    assert!(err.contains("class template instances nested more than 16 deep"), "{err}");
+    assert!(err.contains(":3:32"), "{err}");
     assert_eq!(status, 2, "{err}");
 }
