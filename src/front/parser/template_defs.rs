@@ -301,5 +301,8 @@ fn substitute(
 /// Whether template arguments are the parameters themselves, in order (`Buffer<T>` inside `Buffer`).
 fn own_params(args: &[Vec<Token>], params: &[TemplateParam]) -> bool {
     args.len() == params.len()
-        && args.iter().zip(params).all(|(a, p)| matches!(a.as_slice(), [Token { kind: TokKind::Ident(n), .. }] if *n == p.name))
+        && args
+            .iter()
+            .zip(params)
+            .all(|(a, p)| matches!(a.as_slice(), [Token { kind: TokKind::Ident(n), .. }] if *n == p.name))
 }
