@@ -178,11 +178,16 @@ int main() {
         "{err}"
     );
     assert_eq!(status, 0);
-    // A comparison the host does not read is named at its line.
-    let src = "#include <algorithm>\n__global__ void k() {}\nint main() {\n    int a[3] = {3, 1, 2};\n    std::sort(a, a + 3, [](int x, int y) { return x % 2 < y % 2; });\n}\n";
-    let (_, err, status) = run("sort_by", src, &[]);
+    // Any lambda sorts as libstdc++'s introsort does (`tests/host_lambda.rs`); a function's name as the
+    // comparison is named at its line.
+    let src = "#include <algorithm>\n#include <cstdio>\n__global__ void k() {}\nint main() {\n    int a[3] = {3, 1, 2};\n    std::sort(a, a + 3, [](int x, int y) { return x % 2 < y % 2; });\n    printf(\"%d %d %d\\n\", a[0], a[1], a[2]);\n}\n";
+    let (out, err, status) = run("sort_by", src, &[]);
+    assert_eq!(out, "2 3 1\n", "{err}");
+    assert_eq!(status, 0);
+    let src = "#include <algorithm>\n__global__ void k() {}\nbool odd(int x, int y) { return x % 2 < y % 2; }\nint main() {\n    int a[3] = {3, 1, 2};\n    std::sort(a, a + 3, odd);\n}\n";
+    let (_, err, status) = run("sort_by_fn", src, &[]);
     assert!(err.contains("not supported by warpdbg: a sort comparison other than"), "{err}");
-    assert!(err.contains(":5:25"), "{err}");
+    assert!(err.contains(":6:25"), "{err}");
     assert_eq!(status, 2);
 }
 

@@ -446,10 +446,13 @@ pub enum ExprKind {
         count: Option<Box<Expr>>,
         args: Vec<Expr>,
     },
-    /// `[captures](params) { body }` in host code (an argument of `std::generate` and the like).
+    /// `[captures](params) mutable -> R { body }` in host code: a closure object (`src/host/lambda.rs`).
     Lambda {
         params: Vec<Param>,
         body: Vec<Stmt>,
+        captures: Captures,
+        /// `-> R`: the written result type (None: deduced from the first `return`).
+        ret: Option<Box<TypeSpec>>,
     },
     /// `throw value` (`throw;` rethrows: None) in host code.
     Throw(Option<Box<Expr>>),
@@ -459,6 +462,33 @@ pub enum ExprKind {
     Delete(bool, Box<Expr>),
     /// Placeholder after a syntax error, so later passes need not special-case missing pieces.
     Error,
+}
+
+/// A lambda's capture list: the default (`[=]`, `[&]`) and the names written out.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Captures {
+    pub default: CaptureDefault,
+    /// `x` (by value) and `&x` (by reference), as written.
+    pub names: Vec<Capture>,
+}
+
+/// What a lambda captures of the names its body uses and the list does not name.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CaptureDefault {
+    /// `[]`, `[x]`: nothing more.
+    #[default]
+    None,
+    /// `[=]`: copies.
+    Copy,
+    /// `[&]`: references.
+    Ref,
+}
+
+/// One name of a capture list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Capture {
+    pub name: Ident,
+    pub by_ref: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -70,7 +70,7 @@ impl TemplateDef {
         let from_deduced = self.params.iter().zip(&deduced).skip(explicit.len());
         let rest: Result<Vec<Vec<Token>>, String> = from_deduced
             .map(|(p, d)| match (d, &p.default) {
-                (Some(t), _) => Ok(type_tokens(&t.to_string())),
+                (Some(t), _) => Ok(type_tokens(&type_text(t))),
                 (None, Some(default)) => Ok(default.clone()),
                 (None, None) => Err(p.name.clone()),
             })
@@ -142,9 +142,21 @@ pub struct Templates {
     pub requested: Vec<super::tast::TemplateRequest>,
     /// The file's structs, whose names an instantiation's body may use as types.
     pub structs: Vec<super::ast::StructDecl>,
-    /// Host class templates (`template <typename T> struct Buffer`), skipped: a use (`Buffer<float> b;`) says
-    /// so at its line.
+    /// Class templates skipped (in a kernel file): a use (`Buffer<float> b;`) says so at its line.
     pub classes: Vec<String>,
+    /// A whole program's class templates, by name: each use with new arguments (`Buffer<float>`) makes the
+    /// class `Buffer<float>` (`parser::template_defs`).
+    pub class_defs: HashMap<String, ClassTemplate>,
+}
+
+/// A class template: its parameters, its definition's tokens (`struct Buffer { ... };`), and the member
+/// functions defined out of the class (`template <class T> T Buffer<T>::at(int i) { ... }`), each with its
+/// own parameters (their names may differ from the class's).
+#[derive(Clone, Debug)]
+pub struct ClassTemplate {
+    pub params: Vec<TemplateParam>,
+    pub tokens: Vec<Token>,
+    pub members: Vec<(Vec<TemplateParam>, Vec<Token>)>,
 }
 
 /// `name<a, b>`: the name an instantiation has everywhere (IR, screen, `@kernel`).
@@ -226,6 +238,16 @@ pub fn parse_instance_name(name: &str) -> Option<(String, Vec<Vec<Token>>)> {
     let lexed = super::lexer::lex(super::source::FileId(0), &name[lt..], 0);
     let (args, _) = split_args(&lexed.tokens)?;
     Some((name[..lt].to_string(), fold_args(args, &HashMap::new())))
+}
+
+/// A deduced type as a program writes it: `<thread>`'s and `<mutex>`'s classes with their namespace, which
+/// the parser reads them by.
+fn type_text(t: &Type) -> String {
+    let text = t.to_string();
+    match text.split_whitespace().next() {
+        Some("thread" | "mutex" | "condition_variable") => format!("std::{text}"),
+        _ => text,
+    }
 }
 
 /// The tokens of a type written as text (`unsigned int`), for a deduced template argument.

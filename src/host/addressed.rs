@@ -87,6 +87,14 @@ fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>, refs: &Refs) {
         }
         A::InitList(args) | A::MethodCall { args, .. } => args.iter().for_each(|a| addressed_in(a, out, refs)),
         A::Launch { config: c, args, .. } => c.iter().chain(args).for_each(|a| addressed_in(a, out, refs)),
+        // A lambda's captures by reference hold the variables' addresses ([`super::lambda`]); with `[&]`, any
+        // name its body uses may be one.
+        A::Lambda { captures, params, body, .. } => {
+            out.extend(captures.names.iter().filter(|c| c.by_ref).map(|c| c.name.name.clone()));
+            if captures.default == ast::CaptureDefault::Ref {
+                out.extend(super::lambda::free_names(params, body));
+            }
+        }
         _ => {}
     }
 }

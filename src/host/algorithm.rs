@@ -105,14 +105,14 @@ impl Resolver<'_> {
 
     /// The order a `std::sort` comparison gives: `std::greater<T>()`, `std::less<T>()`, or a lambda whose
     /// body is `return a < b;` or `return a > b;` of its two parameters.
-    fn order(&mut self, cmp: &ast::Expr) -> Result<Order, Reported> {
+    pub(super) fn order(&mut self, cmp: &ast::Expr) -> Result<Order, Reported> {
         if is_name(cmp, "greater<>") || is_name(cmp, "greater_equal<>") {
             return Ok(Order::Descending);
         }
         if is_name(cmp, "less<>") || is_name(cmp, "less_equal<>") {
             return Ok(Order::Ascending);
         }
-        if let A::Lambda { params, body } = &cmp.kind
+        if let A::Lambda { params, body, .. } = &cmp.kind
             && let [p, q] = params.as_slice()
             && let [ast::Stmt { kind: S::Return(Some(ret)), .. }] = body.as_slice()
             && let A::Binary { op, left, right } = &ret.kind

@@ -199,7 +199,7 @@ impl Resolver<'_> {
                 }
                 Err(self.unsupported(m.span, "this member function in host code yet"))
             }
-            A::Lambda { .. } => Err(self.unsupported(span, "a lambda here in host code yet")),
+            A::Lambda { .. } => self.lambda(e),
             A::Throw(value) => self.throw(value.as_deref(), span),
             A::Error => Err(Reported),
         }

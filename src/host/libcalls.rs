@@ -130,6 +130,9 @@ impl Resolver<'_> {
         if let Some(call) = self.call_through(name, args, span) {
             return call;
         }
+        if let Some(call) = self.closure_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.string_call(name, args, span) {
             return call;
         }
@@ -228,6 +231,9 @@ impl Resolver<'_> {
                 return self.referenced(call, span);
             }
             return Ok(call);
+        }
+        if let Some(r) = self.function_algorithm(name, args, span) {
+            return r;
         }
         if let Some(r) = self.algorithm(&name.name, args, span) {
             return r;

@@ -27,7 +27,12 @@ impl Resolver<'_> {
         self.class_field(&def, n)?;
         let this = expr(A::Name("this".into()), span);
         let deref = expr(A::Unary(UnaryOp::Deref, Box::new(this)), span);
-        Some(expr(A::Member(Box::new(deref), ast::Ident { name: n.into(), span }), span))
+        let field = expr(A::Member(Box::new(deref), ast::Ident { name: n.into(), span }), span);
+        // A lambda's capture by reference holds the variable's address.
+        if self.captured_by_ref(&def.name, n) {
+            return Some(expr(A::Unary(UnaryOp::Deref, Box::new(field)), span));
+        }
+        Some(field)
     }
 
     /// In a member function: the class (what `this` points to).

@@ -22,11 +22,13 @@ pub mod interp;
 mod istream;
 #[cfg(feature = "native")]
 mod jit;
+mod lambda;
 pub mod libc;
 mod libcalls;
 pub mod memory;
 mod methods;
 mod overload;
+mod prelude;
 mod pthread;
 mod random;
 mod refs;

@@ -103,7 +103,16 @@ pub fn resolve(
         class: None,
         ret_ref: false,
         overloads: HashMap::new(),
+        closures: HashMap::new(),
+        lambda_count: 0,
+        early: HashMap::new(),
+        inherited: HashMap::new(),
+        deduce_ret: false,
+        lambda_classes: HashMap::new(),
+        current_fn: String::new(),
     };
+    // `<algorithm>`'s calls that take a function object ([`super::prelude`]).
+    r.templates.defs.extend(super::prelude::templates());
     // Overloads by parameter types: renamed apart, a call picks one.
     let renamed = r.overloads_renamed(defs);
     let (defs, overloads) = match &renamed {
@@ -132,7 +141,11 @@ pub fn resolve(
     }
     while let Some(f) = r.instances.get(next_instance).cloned() {
         next_instance += 1;
-        functions.push(r.function_or_stub(&f));
+        // A lambda's `operator()` was resolved where the lambda is (its result type was needed there).
+        match r.early.remove(&f.name.name) {
+            Some(h) => functions.push(h),
+            None => functions.push(r.function_or_stub(&f)),
+        }
     }
     if !r.kernel_requests.is_empty() {
         return Err(ResolveError::NeedsKernels(r.kernel_requests));
@@ -200,6 +213,23 @@ pub(super) struct Resolver<'a> {
     pub(super) class: Option<String>,
     /// Each name defined more than once, with its definitions' names ([`super::overload`]).
     pub(super) overloads: HashMap<String, Vec<String>>,
+    /// Lambdas' closure classes, by name ([`super::lambda`]).
+    pub(super) closures: HashMap<String, super::lambda::Closure>,
+    /// How many lambdas have been met: the next closure class's number.
+    pub(super) lambda_count: u32,
+    /// Lambdas' `operator()`s, resolved where the lambda is, by name: placed among the instances in order.
+    pub(super) early: HashMap<String, Function>,
+    /// Names the next function resolved starts with in scope (an enclosing function's constants, for a
+    /// lambda's body).
+    pub(super) inherited: HashMap<String, Var>,
+    /// Whether the function being resolved takes its result type from its first `return` (a lambda without
+    /// `-> T`).
+    pub(super) deduce_ret: bool,
+    /// Each lambda expression's closure class and captures, by the function it is in and its place: resolving
+    /// it again (a template's deduction resolves its arguments first) gives the same class.
+    pub(super) lambda_classes: HashMap<super::lambda::Site, (String, super::lambda::Taken)>,
+    /// The name of the function being resolved.
+    pub(super) current_fn: String,
 }
 
 impl Resolver<'_> {
@@ -276,6 +306,7 @@ impl Resolver<'_> {
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if n.starts_with("array<") => self.array_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
+                n if let Some(t) = self.closure_type(n) => t,
                 n if self.kernels.structs.contains_key(n) => {
                     Type::Struct(self.kernels.structs.get(n).cloned().ok_or(Reported)?)
                 }
@@ -386,15 +417,26 @@ impl Resolver<'_> {
         out
     }
 
-    fn function(&mut self, f: &ast::Function) -> Result<Function, Reported> {
-        self.scopes = vec![HashMap::new()];
+    pub(super) fn function(&mut self, f: &ast::Function) -> Result<Function, Reported> {
+        self.scopes = vec![std::mem::take(&mut self.inherited)];
         self.slots = 0;
         self.frame.clear();
         self.dtors.clear();
         self.addressed.clear();
+        self.current_fn = f.name.name.clone();
         self.labels =
             f.body.iter().filter_map(|s| if let S::Label(l) = &s.kind { Some(l.name.clone()) } else { None }).collect();
-        f.body.iter().for_each(|s| super::addressed::addressed_in_stmt(s, &mut self.addressed, &self.refs));
+        // A local passed to a lambda's reference parameter (`auto inc = [](int &v) { v++; }; inc(n);`) lives in
+        // memory too.
+        let declared = super::lambda::lambda_refs(&f.body);
+        let refs = if declared.is_empty() {
+            std::borrow::Cow::Borrowed(&self.refs)
+        } else {
+            let mut r = self.refs.clone();
+            r.extend(declared);
+            std::borrow::Cow::Owned(r)
+        };
+        f.body.iter().for_each(|s| super::addressed::addressed_in_stmt(s, &mut self.addressed, &refs));
         let index = self.fns.get(&f.name.name).copied().unwrap_or(0) as usize;
         let (ret, types) = self.sigs.get(index).cloned().unwrap_or_default();
         self.ret = ret.clone();
@@ -423,7 +465,19 @@ impl Resolver<'_> {
                 continue;
             }
             if self.addressed.contains(&p.name.name) {
-                return Err(self.unsupported(p.name.span, "taking the address of a parameter in host code yet"));
+                // A parameter whose address is taken (`&n`, a lambda's `[&]`): a copy in host memory.
+                let own = self.new_slot();
+                self.frame.push((own, ty.size().max(1), p.name.name.clone()));
+                let s = storage(&ty).ok_or(Reported)?;
+                let at = Expr::new(ExprKind::Slot(own), Type::ptr(ty.clone(), false), p.name.span);
+                let v = Expr::new(ExprKind::Slot(slot), ty.clone(), p.name.span);
+                copies.push(Stmt::Expr(Expr::new(
+                    ExprKind::assign(Place::mem(at, Some(p.name.name.clone())), s, v),
+                    ty.clone(),
+                    p.name.span,
+                )));
+                self.scopes[0].insert(p.name.name.clone(), Var::Mem(own, ty));
+                continue;
             }
             self.scopes[0].insert(p.name.name.clone(), Var::Reg(slot, ty));
         }

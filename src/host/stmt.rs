@@ -73,6 +73,7 @@ impl Resolver<'_> {
                     Some(e) if self.ret_ref => Some(self.returned_reference(e)?),
                     Some(e) => {
                         let v = self.rvalue(e)?;
+                        self.deduce_return(&v, s.span)?;
                         Some(self.convert(v, &self.ret.clone())?)
                     }
                     None => None,

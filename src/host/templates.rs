@@ -187,6 +187,11 @@ impl Resolver<'_> {
         if self.fns.contains_key(&instance) {
             return Ok(instance);
         }
+        if name.name.starts_with(super::prelude::PRELUDE) {
+            // The library's templates have no place in the file: their tokens take the call's.
+            let d = super::prelude::at_call(def, name.span);
+            self.templates.defs.insert(name.name.clone(), d);
+        }
         let text = std::mem::take(&mut self.text);
         let made = self.templates.instantiate((&name.name, &targs), &instance, &text, name.span, Side::Host);
         self.text = text;

@@ -64,7 +64,7 @@ fn returns(s: &ast::Stmt) -> bool {
 /// The value a predicate lambda returns (`[&] { return ready; }`), or None.
 fn predicate(e: &ast::Expr) -> Option<&ast::Expr> {
     match &e.kind {
-        A::Lambda { params, body } if params.is_empty() => match body.as_slice() {
+        A::Lambda { params, body, .. } if params.is_empty() => match body.as_slice() {
             [ast::Stmt { kind: S::Return(Some(v)), .. }] => Some(v),
             _ => None,
         },
@@ -118,7 +118,7 @@ impl Resolver<'_> {
                 let run = self.rvalue(&call)?;
                 out.push(Stmt::Expr(run));
             }
-            A::Lambda { params, body } => {
+            A::Lambda { params, body, .. } => {
                 if params.len() != args.len() {
                     return Err(self.error(
                         f.span,

@@ -363,7 +363,7 @@ impl Resolver<'_> {
     /// `std::generate` does (the body's only statement assigns the parameter).
     fn for_each(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Result<Expr, Reported> {
         let value = match &f.kind {
-            A::Lambda { params, body } if params.len() == 1 && params[0].reference => match body.as_slice() {
+            A::Lambda { params, body, .. } if params.len() == 1 && params[0].reference => match body.as_slice() {
                 [ast::Stmt { kind: S::Expr(ast::Expr { kind: A::Assign { op: None, target, value }, .. }), .. }]
                     if matches!(&target.kind, A::Name(n) if *n == params[0].name.name) =>
                 {
@@ -380,7 +380,7 @@ impl Resolver<'_> {
     /// `std::generate(first, last, []() { return value; })`: the lambda's value stored in each element.
     fn generate(&mut self, first: &ast::Expr, last: &ast::Expr, f: &ast::Expr, span: Span) -> Result<Expr, Reported> {
         let value = match &f.kind {
-            A::Lambda { params, body } if params.is_empty() => match body.as_slice() {
+            A::Lambda { params, body, .. } if params.is_empty() => match body.as_slice() {
                 [ast::Stmt { kind: S::Return(Some(v)), .. }] => v,
                 _ => return Err(self.unsupported(f.span, "a lambda whose body is more than `return value;` yet")),
             },

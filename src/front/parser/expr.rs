@@ -566,23 +566,6 @@ impl Parser<'_> {
         Ok(Expr { kind, span })
     }
 
-    /// `[captures](params) { body }` (host code): the captures are skipped (the host interpreter lowers the
-    /// few calls that take a lambda in place, where every name is in scope).
-    fn lambda(&mut self) -> Result<Expr, Reported> {
-        let start = self.span();
-        self.bump();
-        while !self.is(Punct::RBracket) && !self.at_eof() {
-            self.bump();
-        }
-        self.expect(Punct::RBracket)?;
-        let params = if self.is(Punct::LParen) { self.param_list()? } else { vec![] };
-        if !self.is(Punct::LBrace) {
-            return Err(self.expected("the lambda's body `{ ... }`"));
-        }
-        let body = self.block()?;
-        Ok(Expr { kind: ExprKind::Lambda { params, body }, span: start.to(self.prev_span()) })
-    }
-
     /// `new T`, `new T(args)`, `new T[n]` (host code).
     fn new_expr(&mut self) -> Result<Expr, Reported> {
         let start = self.span();

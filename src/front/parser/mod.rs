@@ -7,10 +7,12 @@ mod chrono;
 mod expr;
 mod fnptr;
 mod instance;
+mod lambda;
 mod lazy;
 mod members;
 mod stmt;
 mod structs;
+mod template_defs;
 mod types;
 
 use super::ast::*;
@@ -69,6 +71,11 @@ pub struct Parser<'t> {
     /// File-scope variables a class body declared (a static data member with its initialiser in the class),
     /// added to the file's after the class.
     class_globals: Vec<GlobalDecl>,
+    /// Device functions of class template instances (`template_defs`), added to the file's at its end.
+    instance_functions: Vec<Function>,
+    /// The class template instances being parsed around this parser, outermost first: a use of one inside
+    /// another (`A<int>` holding a `B<int> *` that points back) names it without parsing it again.
+    instantiating: Vec<String>,
     pub diags: Vec<Diagnostic>,
 }
 
@@ -106,6 +113,8 @@ impl<'t> Parser<'t> {
             constants: Default::default(),
             static_members: Default::default(),
             class_globals: vec![],
+            instance_functions: vec![],
+            instantiating: vec![],
             diags: vec![],
         }
     }
@@ -320,6 +329,7 @@ impl<'t> Parser<'t> {
                 }
             }
         }
+        tu.functions.append(&mut self.instance_functions);
         self.undefined_prototypes(&tu.functions);
         tu.unavailable = std::mem::take(&mut self.unavailable);
         tu.host_functions = self.host_functions.clone();

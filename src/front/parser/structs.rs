@@ -156,11 +156,13 @@ impl Parser<'_> {
         let provisional =
             name.clone().map(|n| StructDecl { name: n, fields: vec![], align: None, span: start, methods: vec![] });
         let has_provisional = provisional.is_some();
+        let at = self.structs.len();
         self.structs.extend(provisional);
         let defs_before = self.host_defs.len();
         let body = self.class_members(name.as_ref(), &mut fields, &mut methods);
-        if has_provisional {
-            self.structs.pop();
+        // (By its place: a class template's instance its fields named was added after it.)
+        if has_provisional && at < self.structs.len() {
+            self.structs.remove(at);
         }
         body?;
         self.expect(Punct::RBrace)?;

@@ -1,5 +1,5 @@
-//! Types: type specifiers, typedefs, templates, and host functions (skipped in a kernel file, read in a whole
-//! program). Struct and enum definitions are in [`super::structs`].
+//! Types: type specifiers, typedefs, and host functions (skipped in a kernel file, read in a whole program).
+//! Struct and enum definitions are in [`super::structs`], template definitions in [`super::template_defs`].
 
 use super::*;
 
@@ -68,12 +68,14 @@ impl Parser<'_> {
                         && name == "std"
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && *self.peek_kind(3) != TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if thread_type(n) || n == "atomic"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n) if thread_type(n) || n == "atomic" || n == "function"))
                     || name == "thread_block_tile"
                     || (*self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n) if is_vector_type(n)
                             || n == "thread_block_tile" || unsupported_type_name(n).is_some()))
                     || self.structs.iter().any(|s| s.name.name == *name)
+                    // `Buffer<float> b(10);`: a class template's instance.
+                    || (self.templates.class_defs.contains_key(name) && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     // `uti::IntGenerator gen(0, 10);`: a class of a namespace (namespaces are dropped).
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
@@ -173,94 +175,6 @@ impl Parser<'_> {
     /// Host functions skipped so far (so that a call from device code can say what it calls).
     pub fn host_functions(&self) -> &[Ident] {
         &self.host_functions
-    }
-
-    /// `template <params>` before a function: its tokens are kept, to be parsed for each instantiation.
-    pub(super) fn template(&mut self) -> Result<(), Reported> {
-        let start = self.span();
-        self.bump(); // template
-        self.expect(Punct::Lt)?;
-        if self.eat(Punct::Gt) {
-            return Err(
-                self.error(Diagnostic::unsupported(start.to(self.prev_span()), "explicit template specialisation"))
-            );
-        }
-        let mut params = vec![];
-        loop {
-            let from = self.pos;
-            let is_type = self.is_kw(Kw::Template) || self.is_kw(Kw::Struct);
-            let (name, ty) = if is_type {
-                self.bump();
-                if self.is(Punct::Ellipsis) {
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "variadic templates")));
-                }
-                (self.ident("a template parameter name")?, vec![])
-            } else {
-                self.template_value_param()?
-            };
-            let default = if self.eat(Punct::Assign) {
-                let from = self.pos;
-                while !self.at_eof() && !self.is(Punct::Comma) && !self.is(Punct::Gt) {
-                    self.bump();
-                }
-                Some(self.toks[from..self.pos].to_vec())
-            } else {
-                None
-            };
-            let text: Vec<String> = self.toks[from..self.pos].iter().map(|t| template::spell(&t.kind)).collect();
-            params.push(TemplateParam { name: name.name, is_type, default, ty, text: text.join(" ") });
-            if !self.eat(Punct::Comma) {
-                break;
-            }
-        }
-        self.expect(Punct::Gt)?;
-        let header = start.to(self.prev_span());
-        // The function: up to its body's closing brace (or a prototype's `;`).
-        let from = self.pos;
-        let mut name = None;
-        let mut is_kernel = false;
-        let mut depth = 0i32;
-        while !self.at_eof() {
-            match self.kind() {
-                TokKind::Kw(Kw::Global) => is_kernel = true,
-                TokKind::Kw(Kw::Struct) if depth == 0 && name.is_none() => {
-                    // A class template of the host's (no device code in it) is skipped like other host code.
-                    if let Some(end) = self.host_class_end() {
-                        if let TokKind::Ident(n) = self.peek_kind(1).clone() {
-                            self.templates.classes.push(n.clone());
-                            self.host_functions.push(Ident { name: n, span: self.toks[self.pos + 1].span });
-                        }
-                        self.pos = end;
-                        return Ok(());
-                    }
-                    return Err(self.error(Diagnostic::unsupported(self.span(), "class and struct templates")));
-                }
-                TokKind::Ident(n)
-                    if depth == 0 && *self.peek_kind(1) == TokKind::Punct(Punct::LParen) && name.is_none() =>
-                {
-                    name = Some(n.clone());
-                }
-                TokKind::Punct(Punct::Semi) if depth == 0 => {
-                    self.bump();
-                    return Ok(()); // a declaration: the definition is what counts
-                }
-                TokKind::Punct(Punct::LBrace) => depth += 1,
-                TokKind::Punct(Punct::RBrace) => {
-                    depth -= 1;
-                    if depth == 0 {
-                        self.bump();
-                        break;
-                    }
-                }
-                _ => {}
-            }
-            self.bump();
-        }
-        let Some(name) = name else { return Err(self.expected("a function after the template parameters")) };
-        let tokens = self.toks[from..self.pos].to_vec();
-        let def = TemplateDef { name: name.clone(), params, tokens, is_kernel, span: header };
-        self.templates.defs.insert(name, def);
-        Ok(())
     }
 
     /// After [`Parser::translation_unit`]: the file's templates, typedefs and named instances.
@@ -441,6 +355,31 @@ impl Parser<'_> {
                         self.pos += after;
                     }
                     struct_name = Some(name.clone());
+                }
+                // `Buffer<float>`: the class template's instance, made now if it is new (`template_defs`).
+                TokKind::Ident(name)
+                    if self.templates.class_defs.contains_key(&name)
+                        && struct_name.is_none()
+                        && named.is_none()
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    struct_name = Some(self.class_instance(&name)?);
+                }
+                // `std::function<float(float)> f = [&](float v) { ... };` in host code: the variable holds the
+                // closure itself, as `auto` would (`src/host/lambda.rs`).
+                TokKind::Ident(name)
+                    if name == "function"
+                        && (self.host || self.program)
+                        && struct_name.is_none()
+                        && named.is_none()
+                        && after_std(self.toks, self.pos)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
+                {
+                    let Some((_, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
+                        return Err(self.expected("the function type: `std::function<float(float)>`"));
+                    };
+                    self.pos += after;
+                    struct_name = Some("auto".into());
                 }
                 // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`); so is
                 // `std::array<float, 8>` (`array<float, 8>`: `src/host/array.rs`).

@@ -1,0 +1,299 @@
+//! `<algorithm>` and `<numeric>` calls that take a function (a lambda, a closure variable, a functor): host
+//! function templates written in the host language below, parsed with every program and instantiated as a
+//! program's own templates are (`std::for_each(v.begin(), v.end(), f)` is `__warpdbg_for_each<float, F>`),
+//! so each call of the function runs as a call of its `operator()`, checked like any host code. A template's
+//! tokens take the span of the call that instantiates it: a fault inside one is reported at that call's line.
+//!
+//! `std::sort` with a comparison is libstdc++'s introsort step for step (median of three moved to the front,
+//! unguarded partition, a heap sort past twice the depth of a balanced split, insertion sort of runs of 16),
+//! so elements that compare equal end where g++'s build leaves them. `std::stable_sort` is a merge sort: any
+//! stable sort gives the same order.
+
+use std::collections::HashMap;
+
+use super::resolve::Resolver;
+use super::tree::Expr;
+use crate::front::ast::{self, ExprKind as A};
+use crate::front::diagnostic::Reported;
+use crate::front::source::{FileId, Span};
+use crate::front::template::TemplateDef;
+
+/// The prefix of the templates here: no program's names start so.
+pub(super) const PRELUDE: &str = "__warpdbg_";
+
+const TEXT: &str = r#"
+template <typename T, typename F> void __warpdbg_for_each(T *first, T *last, F f) {
+    for (; first != last; ++first) f(*first);
+}
+template <typename T, typename U, typename F> U *__warpdbg_transform(T *first, T *last, U *out, F f) {
+    for (; first != last; ++first, ++out) *out = f(*first);
+    return out;
+}
+template <typename T, typename S, typename U, typename F>
+U *__warpdbg_transform2(T *first, T *last, S *second, U *out, F f) {
+    for (; first != last; ++first, ++second, ++out) *out = f(*first, *second);
+    return out;
+}
+template <typename T, typename F> void __warpdbg_generate(T *first, T *last, F f) {
+    for (; first != last; ++first) *first = f();
+}
+template <typename T, typename F> long __warpdbg_count_if(T *first, T *last, F f) {
+    long n = 0;
+    for (; first != last; ++first) if (f(*first)) n++;
+    return n;
+}
+template <typename T, typename F> T *__warpdbg_find_if(T *first, T *last, F f) {
+    for (; first != last; ++first) if (f(*first)) return first;
+    return last;
+}
+template <typename T, typename F> bool __warpdbg_all_of(T *first, T *last, F f) {
+    for (; first != last; ++first) if (!f(*first)) return false;
+    return true;
+}
+template <typename T, typename F> bool __warpdbg_any_of(T *first, T *last, F f) {
+    for (; first != last; ++first) if (f(*first)) return true;
+    return false;
+}
+template <typename T, typename F> bool __warpdbg_none_of(T *first, T *last, F f) {
+    for (; first != last; ++first) if (f(*first)) return false;
+    return true;
+}
+template <typename T, typename A, typename F> A __warpdbg_accumulate(T *first, T *last, A init, F f) {
+    for (; first != last; ++first) init = f(init, *first);
+    return init;
+}
+template <typename T, typename C> T *__warpdbg_min_element(T *first, T *last, C comp) {
+    if (first == last) return first;
+    T *best = first;
+    while (++first != last) if (comp(*first, *best)) best = first;
+    return best;
+}
+template <typename T, typename C> T *__warpdbg_max_element(T *first, T *last, C comp) {
+    if (first == last) return first;
+    T *best = first;
+    while (++first != last) if (comp(*best, *first)) best = first;
+    return best;
+}
+template <typename T, typename C> void __warpdbg_median_to_first(T *result, T *a, T *b, T *c, C comp) {
+    T *pick = b;
+    if (comp(*a, *b)) {
+        if (comp(*b, *c)) pick = b;
+        else if (comp(*a, *c)) pick = c;
+        else pick = a;
+    } else if (comp(*a, *c)) pick = a;
+    else if (comp(*b, *c)) pick = c;
+    T t = *result;
+    *result = *pick;
+    *pick = t;
+}
+template <typename T, typename C> T *__warpdbg_partition(T *first, T *last, T *pivot, C comp) {
+    while (true) {
+        while (comp(*first, *pivot)) ++first;
+        --last;
+        while (comp(*pivot, *last)) --last;
+        if (!(first < last)) return first;
+        T t = *first;
+        *first = *last;
+        *last = t;
+        ++first;
+    }
+}
+template <typename T, typename C> void __warpdbg_adjust_heap(T *first, long hole, long len, T value, C comp) {
+    long top = hole;
+    long child = hole;
+    while (child < (len - 1) / 2) {
+        child = 2 * (child + 1);
+        if (comp(first[child], first[child - 1])) child--;
+        first[hole] = first[child];
+        hole = child;
+    }
+    if ((len & 1) == 0 && child == (len - 2) / 2) {
+        child = 2 * (child + 1);
+        first[hole] = first[child - 1];
+        hole = child - 1;
+    }
+    long parent = (hole - 1) / 2;
+    while (hole > top && comp(first[parent], value)) {
+        first[hole] = first[parent];
+        hole = parent;
+        parent = (hole - 1) / 2;
+    }
+    first[hole] = value;
+}
+template <typename T, typename C> void __warpdbg_heap_sort(T *first, T *last, C comp) {
+    long len = last - first;
+    if (len >= 2) {
+        long parent = (len - 2) / 2;
+        while (true) {
+            T value = first[parent];
+            __warpdbg_adjust_heap(first, parent, len, value, comp);
+            if (parent == 0) break;
+            parent--;
+        }
+    }
+    while (last - first > 1) {
+        --last;
+        T value = *last;
+        *last = *first;
+        long n = last - first;
+        __warpdbg_adjust_heap(first, 0L, n, value, comp);
+    }
+}
+template <typename T, typename C> void __warpdbg_introsort(T *first, T *last, long depth, C comp) {
+    while (last - first > 16) {
+        if (depth == 0) {
+            __warpdbg_heap_sort(first, last, comp);
+            return;
+        }
+        --depth;
+        T *mid = first + (last - first) / 2;
+        __warpdbg_median_to_first(first, first + 1, mid, last - 1, comp);
+        T *cut = __warpdbg_partition(first + 1, last, first, comp);
+        __warpdbg_introsort(cut, last, depth, comp);
+        last = cut;
+    }
+}
+template <typename T, typename C> void __warpdbg_linear_insert(T *last, C comp) {
+    T value = *last;
+    T *next = last - 1;
+    while (comp(value, *next)) {
+        *last = *next;
+        last = next;
+        --next;
+    }
+    *last = value;
+}
+template <typename T, typename C> void __warpdbg_insertion_sort(T *first, T *last, C comp) {
+    if (first == last) return;
+    for (T *i = first + 1; i != last; ++i) {
+        if (comp(*i, *first)) {
+            T value = *i;
+            for (T *p = i; p != first; --p) *p = *(p - 1);
+            *first = value;
+        } else {
+            __warpdbg_linear_insert(i, comp);
+        }
+    }
+}
+template <typename T, typename C> void __warpdbg_sort(T *first, T *last, C comp) {
+    if (first == last) return;
+    long n = last - first;
+    long lg = 0;
+    while ((n >> (lg + 1)) != 0) lg++;
+    __warpdbg_introsort(first, last, lg * 2, comp);
+    if (n > 16) {
+        __warpdbg_insertion_sort(first, first + 16, comp);
+        for (T *i = first + 16; i != last; ++i) __warpdbg_linear_insert(i, comp);
+    } else {
+        __warpdbg_insertion_sort(first, last, comp);
+    }
+}
+template <typename T, typename C> void __warpdbg_stable_sort(T *first, T *last, C comp) {
+    long n = last - first;
+    if (n < 2) return;
+    T *buf = (T *)malloc(n * sizeof(T));
+    for (long w = 1; w < n; w *= 2) {
+        for (long lo = 0; lo < n - w; lo += 2 * w) {
+            long mid = lo + w;
+            long hi = lo + 2 * w < n ? lo + 2 * w : n;
+            long i = lo;
+            long j = mid;
+            long k = lo;
+            while (i < mid && j < hi) {
+                if (comp(first[j], first[i])) buf[k++] = first[j++];
+                else buf[k++] = first[i++];
+            }
+            while (i < mid) buf[k++] = first[i++];
+            while (j < hi) buf[k++] = first[j++];
+            for (k = lo; k < hi; k++) first[k] = buf[k];
+        }
+    }
+    free(buf);
+}
+int main() { return 0; }
+"#;
+
+/// The templates above, parsed.
+pub(super) fn templates() -> HashMap<String, TemplateDef> {
+    let lexed = crate::front::lexer::lex(FileId(0), TEXT, 0);
+    let mut p = crate::front::parser::Parser::new(&lexed.tokens, TEXT, 0);
+    let _ = p.translation_unit();
+    p.take_templates().defs.into_iter().filter(|(n, _)| n.starts_with(PRELUDE)).collect()
+}
+
+/// `def` with every token at `span` (the call that instantiates it).
+pub(super) fn at_call(def: &TemplateDef, span: Span) -> TemplateDef {
+    let mut d = def.clone();
+    d.tokens.iter_mut().for_each(|t| t.span = span);
+    d.span = span;
+    d
+}
+
+/// Whether `e` is a function object the templates here take: a lambda, or a value of a class with an
+/// `operator()` (a closure variable, a functor).
+fn callable(r: &mut Resolver<'_>, e: &ast::Expr) -> bool {
+    if let A::Lambda { .. } = e.kind {
+        return true;
+    }
+    let before = r.diags.len();
+    let ty = match &e.kind {
+        A::Name(_) => r.lvalue(e).ok().map(|(_, t)| t),
+        _ => None,
+    };
+    r.diags.truncate(before);
+    ty.is_some_and(|t| r.method_of(&t, "operator()").is_some())
+}
+
+impl Resolver<'_> {
+    /// `std::for_each`, `std::transform`, `std::generate`, `std::count_if`, `std::find_if`, `std::all_of`,
+    /// `std::any_of`, `std::none_of`, `std::accumulate`, `std::min_element`, `std::max_element`, `std::sort`
+    /// and `std::stable_sort` with a function object as their last argument: the template above. None: not
+    /// such a call (or one the forms of [`super::vector`] and [`super::algorithm`] take).
+    pub(super) fn function_algorithm(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        let target = match (name.name.as_str(), args.len()) {
+            ("for_each" | "generate" | "count_if" | "find_if" | "all_of" | "any_of" | "none_of", 3) => {
+                name.name.clone()
+            }
+            ("min_element" | "max_element" | "sort" | "stable_sort", 3) => name.name.clone(),
+            ("transform" | "accumulate", 4) => name.name.clone(),
+            ("transform", 5) => "transform2".to_string(),
+            _ => return None,
+        };
+        let f = args.last()?;
+        if self.fns.contains_key(&name.name) || !callable(self, f) || self.simple_form(&name.name, f) {
+            return None;
+        }
+        let ident = ast::Ident { name: format!("{PRELUDE}{target}"), span: name.span };
+        Some(self.call(&ident, args, span))
+    }
+}
+
+impl Resolver<'_> {
+    /// Whether `f` is a form the library calls of [`super::vector`] and [`super::algorithm`] take without a
+    /// call per element: `std::for_each` whose lambda's body is `x = value;`, `std::generate` whose lambda
+    /// returns a value, a `std::sort` comparison `return a < b;` or `return a > b;`.
+    fn simple_form(&mut self, name: &str, f: &ast::Expr) -> bool {
+        use crate::front::ast::StmtKind as S;
+        let A::Lambda { params, body, .. } = &f.kind else { return false };
+        match (name, params.as_slice(), body.as_slice()) {
+            (
+                "for_each",
+                [p],
+                [ast::Stmt { kind: S::Expr(ast::Expr { kind: A::Assign { op: None, target, .. }, .. }), .. }],
+            ) => p.reference && matches!(&target.kind, A::Name(n) if *n == p.name.name),
+            ("generate", [], [ast::Stmt { kind: S::Return(Some(_)), .. }]) => true,
+            ("sort" | "stable_sort", [_, _], _) => {
+                let before = self.diags.len();
+                let simple = self.order(f).is_ok();
+                self.diags.truncate(before);
+                simple
+            }
+            _ => false,
+        }
+    }
+}
