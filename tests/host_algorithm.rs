@@ -3,28 +3,12 @@
 //! the real binary and asserts its exact output, status and messages; the expected values are what g++ 12 and
 //! libstdc++ print for the same host code.
 
-use std::process::Command;
+#[path = "common/run_source.rs"]
+mod run_source;
 
 /// `warpdbg run` on `src` (written to a file of its own): (stdout, stderr, status).
 fn run(name: &str, src: &str, args: &[&str]) -> (String, String, i32) {
-    let dir = std::env::temp_dir().join(format!("warpdbg-algorithm-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.cu"));
-    std::fs::write(&file, src).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
-        .arg("run")
-        .arg(&file)
-        .arg("--")
-        .args(args)
-        .current_dir(&dir)
-        .output()
-        .expect("warpdbg runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    run_source::run_source("algorithm", name, src, args)
 }
 
 const THROWS: &str = r#"#include <cstdio>

@@ -3,26 +3,12 @@
 //! and for kernels. Each test runs the real binary and asserts its exact output and status (what g++ 12
 //! prints for the host code, and the GPU for the kernels' values).
 
-use std::process::Command;
+#[path = "common/run_source.rs"]
+mod run_source;
 
 /// `warpdbg run` on `src` (written to a file of its own): (stdout, stderr, status).
 fn run(name: &str, src: &str) -> (String, String, i32) {
-    let dir = std::env::temp_dir().join(format!("warpdbg-class-template-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let file = dir.join(format!("{name}.cu"));
-    std::fs::write(&file, src).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_warpdbg"))
-        .arg("run")
-        .arg(&file)
-        .current_dir(&dir)
-        .output()
-        .expect("warpdbg runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-        out.status.code().unwrap_or(-1),
-    )
+    run_source::run_source("class-template", name, src, &[])
 }
 
 /// `tests/programs/host_class_template.cu`: two instances of a buffer class (members out of the class,
