@@ -24,6 +24,7 @@ mod stack;
 pub mod std_array;
 pub mod tast;
 pub mod template;
+pub mod texture_fetch;
 pub mod token;
 pub mod typeck;
 pub mod types;

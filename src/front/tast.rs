@@ -462,7 +462,7 @@ pub enum Intrinsic {
     /// Channel `out` of a texture fetch (see `sim::texture`); the arguments are the object, then the
     /// coordinates or the index.
     Texture {
-        dim: crate::sim::texture::TexDim,
+        dim: crate::front::texture_fetch::TexDim,
         out: u8,
     },
 }

@@ -92,7 +92,7 @@ fn addressed_in(e: &ast::Expr, out: &mut HashSet<String>, refs: &Refs) {
         A::Lambda { captures, params, body, .. } => {
             out.extend(captures.names.iter().filter(|c| c.by_ref).map(|c| c.name.name.clone()));
             if captures.default == ast::CaptureDefault::Ref {
-                out.extend(super::lambda::free_names(params, body));
+                out.extend(super::closure::free_names(params, body));
             }
         }
         _ => {}

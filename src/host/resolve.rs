@@ -214,7 +214,7 @@ pub(super) struct Resolver<'a> {
     /// Each name defined more than once, with its definitions' names ([`super::overload`]).
     pub(super) overloads: HashMap<String, Vec<String>>,
     /// Lambdas' closure classes, by name ([`super::lambda`]).
-    pub(super) closures: HashMap<String, super::lambda::Closure>,
+    pub(super) closures: HashMap<String, super::closure::Closure>,
     /// How many lambdas have been met: the next closure class's number.
     pub(super) lambda_count: u32,
     /// Lambdas' `operator()`s, resolved where the lambda is, by name: placed among the instances in order.
@@ -227,7 +227,7 @@ pub(super) struct Resolver<'a> {
     pub(super) deduce_ret: bool,
     /// Each lambda expression's closure class and captures, by the function it is in and its place: resolving
     /// it again (a template's deduction resolves its arguments first) gives the same class.
-    pub(super) lambda_classes: HashMap<super::lambda::Site, (String, super::lambda::Taken)>,
+    pub(super) lambda_classes: HashMap<super::closure::Site, (String, super::closure::Taken)>,
     /// The name of the function being resolved.
     pub(super) current_fn: String,
 }
@@ -428,7 +428,7 @@ impl Resolver<'_> {
             f.body.iter().filter_map(|s| if let S::Label(l) = &s.kind { Some(l.name.clone()) } else { None }).collect();
         // A local passed to a lambda's reference parameter (`auto inc = [](int &v) { v++; }; inc(n);`) lives in
         // memory too.
-        let declared = super::lambda::lambda_refs(&f.body);
+        let declared = super::closure::lambda_refs(&f.body);
         let refs = if declared.is_empty() {
             std::borrow::Cow::Borrowed(&self.refs)
         } else {

@@ -372,7 +372,7 @@ pub enum Instr {
     /// Channel `out` of a texture fetch (see `sim::texture`): `args` are the texture object, then the
     /// coordinates (x, y as floats) or the index (`tex1Dfetch`).
     Texture {
-        dim: crate::sim::texture::TexDim,
+        dim: crate::front::texture_fetch::TexDim,
         out: u8,
         ty: Ty,
         dst: Reg,

@@ -56,26 +56,8 @@ impl AddressMode {
     }
 }
 
-/// Which fetch a kernel calls.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TexDim {
-    /// `tex1Dfetch(obj, int i)`: an element of linear memory by index, unfiltered.
-    Fetch1D,
-    /// `tex1D(obj, float x)`.
-    D1,
-    /// `tex2D(obj, float x, float y)`.
-    D2,
-}
-
-impl TexDim {
-    pub fn name(self) -> &'static str {
-        match self {
-            TexDim::Fetch1D => "tex1Dfetch",
-            TexDim::D1 => "tex1D",
-            TexDim::D2 => "tex2D",
-        }
-    }
-}
+/// Which fetch a kernel calls (a builtin of the kernel language: the front end names it).
+pub use crate::front::texture_fetch::TexDim;
 
 /// A texture object: where its texels are and how they are read.
 #[derive(Clone, Debug, PartialEq)]

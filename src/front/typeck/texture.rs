@@ -9,7 +9,7 @@ use super::super::tast::*;
 use super::super::types::{Scalar, Type};
 use super::checker::Checker;
 use crate::front::builtin_types::vector_type;
-use crate::sim::texture::TexDim;
+use crate::front::texture_fetch::TexDim;
 
 /// The fetch functions' names.
 const FETCHES: [(&str, TexDim); 3] = [("tex1Dfetch", TexDim::Fetch1D), ("tex1D", TexDim::D1), ("tex2D", TexDim::D2)];
