@@ -443,53 +443,44 @@ impl Interp<'_> {
     pub(super) fn vector_op(&mut self, lib: Lib, v: &[u64], e: &Expr) -> Result<(), Unwind> {
         let at = v[0];
         match lib {
-            Lib::VecResize(s) => {
-                let size = s.size() as u64;
-                let [start, finish, end] = self.vector_grow(at, v[1], size, e)?;
-                let old = (finish - start) / size;
-                for i in old..v[1] {
-                    self.write_bytes(start + i * size, Some(&v[2].to_le_bytes()[..size as usize]), size, 0, e.span)?;
-                }
-                self.set_vector(at, [start, start + v[1] * size, end], e)
-            }
+            Lib::VecResize(s) => self.vector_resize(at, v[1], &v[2].to_le_bytes()[..s.size() as usize], e),
             Lib::VecReserve(s) => self.vector_grow(at, v[1], s.size() as u64, e).map(|_| ()),
             Lib::VecResizeBytes(size) => {
-                let size = size as u64;
-                let [start, finish, end] = self.vector_grow(at, v[1], size, e)?;
-                let elem = self.element_bytes(v[2], size, e)?;
-                for i in (finish - start) / size..v[1] {
-                    self.write_bytes(start + i * size, Some(&elem), size, 0, e.span)?;
-                }
-                self.set_vector(at, [start, start + v[1] * size, end], e)
+                let elem = self.element_bytes(v[2], size as u64, e)?;
+                self.vector_resize(at, v[1], &elem, e)
             }
+            Lib::VecPush(s) => self.vector_push(at, &v[1].to_le_bytes()[..s.size() as usize], e),
+            // Read first: the element may be one of the vector's own (`v.push_back(v[0])`).
             Lib::VecPushBytes(size) => {
-                let size = size as u64;
-                // Read first: the element may be one of the vector's own (`v.push_back(v[0])`).
-                let elem = self.element_bytes(v[1], size, e)?;
-                let [start, finish, end] = self.vector_at(at, e)?;
-                let [start, finish, end] = if finish + size > end {
-                    let n = ((finish - start) / size).max(1) * 2;
-                    self.vector_grow(at, n, size, e)?
-                } else {
-                    [start, finish, end]
-                };
-                self.write_bytes(finish, Some(&elem), size, 0, e.span)?;
-                self.set_vector(at, [start, finish + size, end], e)
-            }
-            Lib::VecPush(s) => {
-                let size = s.size() as u64;
-                let [start, finish, end] = self.vector_at(at, e)?;
-                let [start, finish, end] = if finish + size > end {
-                    let n = ((finish - start) / size).max(1) * 2;
-                    self.vector_grow(at, n, size, e)?
-                } else {
-                    [start, finish, end]
-                };
-                self.write_bytes(finish, Some(&v[1].to_le_bytes()[..size as usize]), size, 0, e.span)?;
-                self.set_vector(at, [start, finish + size, end], e)
+                let elem = self.element_bytes(v[1], size as u64, e)?;
+                self.vector_push(at, &elem, e)
             }
             _ => Ok(()),
         }
+    }
+
+    /// Makes the vector at `at` hold `n` elements, new ones each a copy of `elem` (its bytes).
+    fn vector_resize(&mut self, at: u64, n: u64, elem: &[u8], e: &Expr) -> Result<(), Unwind> {
+        let size = elem.len() as u64;
+        let [start, finish, end] = self.vector_grow(at, n, size, e)?;
+        for i in (finish - start) / size..n {
+            self.write_bytes(start + i * size, Some(elem), size, 0, e.span)?;
+        }
+        self.set_vector(at, [start, start + n * size, end], e)
+    }
+
+    /// Appends `elem` (its bytes) to the vector at `at`, doubling its storage when it is full.
+    fn vector_push(&mut self, at: u64, elem: &[u8], e: &Expr) -> Result<(), Unwind> {
+        let size = elem.len() as u64;
+        let [start, finish, end] = self.vector_at(at, e)?;
+        let [start, finish, end] = if finish + size > end {
+            let n = ((finish - start) / size).max(1) * 2;
+            self.vector_grow(at, n, size, e)?
+        } else {
+            [start, finish, end]
+        };
+        self.write_bytes(finish, Some(elem), size, 0, e.span)?;
+        self.set_vector(at, [start, finish + size, end], e)
     }
 
     /// The bytes of the struct element at `from` (zeros for 0).
