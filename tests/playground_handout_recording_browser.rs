@@ -15,12 +15,10 @@ use std::path::Path;
 
 use browser::{Browser, export_playground};
 use serde_json::json;
-use session_support::{Input, norm, record_headless, repo, scratch};
-use warpdbg::debug::checksum::{memory_check, state_check};
+use session_support::{Input, norm, record_app, record_headless, repo, scratch};
 use warpdbg::tui::action::Action;
 use warpdbg::tui::app::App;
-use warpdbg::tui::recording::{EventKind, Recorder};
-use warpdbg::tui::{scroll, update, view};
+use warpdbg::tui::{scroll, view};
 
 const PROGRAM: &str = "tests/programs/reduction.cu";
 
@@ -37,19 +35,8 @@ fn record_program(actions: &[Action], out: &Path) -> App {
     let mut app = common::ui::program_app(PROGRAM, 1, &[]);
     app.size = (120, 40);
     let header = warpdbg::cli::recording_header(PROGRAM.into(), &app, &warpdbg::cli::LaunchArgs::default());
-    let mut rec = Recorder::create(out, &header).expect("create recording");
-    rec.write(EventKind::Resize { cols: 120, rows: 40 }).unwrap();
-    for a in actions {
-        update::update(&mut app, *a);
-        update::finish_running(&mut app);
-        scroll::keep_cursor_visible(&mut app);
-        for e in app.outbox.drain(..) {
-            rec.write(e).unwrap();
-        }
-    }
-    let m = &app.session.machine;
-    rec.write(EventKind::End { steps: m.steps, check: state_check(m), memory: memory_check(m) }).unwrap();
-    app
+    let inputs: Vec<Input> = actions.iter().map(|a| Input::Act(*a)).collect();
+    record_app(app, &header, &inputs, out)
 }
 
 /// Waits until the page shows a whole program's screen at `launch`, `steps` in, with nothing running.

@@ -77,7 +77,15 @@ pub fn app_for(kernel: &str) -> App {
 pub fn record_headless(kernel: &str, inputs: &[Input], out: &Path) -> App {
     let mut app = app_for(kernel);
     app.size = (120, 40);
-    let mut rec = Recorder::create(out, &header_for(kernel, &app)).expect("create recording");
+    let header = header_for(kernel, &app);
+    record_app(app, &header, inputs, out)
+}
+
+/// Records `inputs` on an app already open (a kernel file's or a whole program's) to `out` with `header`
+/// (made at the recording's size, 120 x 40), as [`record_headless`] does. Returns the final app.
+pub fn record_app(mut app: App, header: &Header, inputs: &[Input], out: &Path) -> App {
+    app.size = (120, 40);
+    let mut rec = Recorder::create(out, header).expect("create recording");
     rec.write(EventKind::Resize { cols: 120, rows: 40 }).unwrap();
     scroll::keep_cursor_visible(&mut app);
     for input in inputs {
