@@ -19,6 +19,7 @@ pub mod lexer;
 pub mod parser;
 pub mod preprocess;
 pub mod program;
+pub mod runtime_structs;
 pub mod source;
 mod stack;
 pub mod std_array;

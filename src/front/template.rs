@@ -70,7 +70,7 @@ impl TemplateDef {
         let from_deduced = self.params.iter().zip(&deduced).skip(explicit.len());
         let rest: Result<Vec<Vec<Token>>, String> = from_deduced
             .map(|(p, d)| match (d, &p.default) {
-                (Some(t), _) => Ok(type_tokens(&type_text(t))),
+                (Some(t), _) => Ok(deduced_tokens(t)),
                 (None, Some(default)) => Ok(default.clone()),
                 (None, None) => Err(p.name.clone()),
             })
@@ -247,6 +247,17 @@ fn type_text(t: &Type) -> String {
     match text.split_whitespace().next() {
         Some("thread" | "mutex" | "condition_variable") => format!("std::{text}"),
         _ => text,
+    }
+}
+
+/// A deduced type argument's tokens: a class template's instance (`Add<float>`) is one name, as the parser
+/// made it (so the instance is not looked up again from its pieces); any other type as its text.
+fn deduced_tokens(t: &Type) -> Vec<Token> {
+    match t {
+        Type::Struct(s) if s.name.contains('<') && !s.name.starts_with("array<") => {
+            vec![Token { kind: TokKind::Ident(s.name.clone()), span: Span::default() }]
+        }
+        _ => type_tokens(&type_text(t)),
     }
 }
 

@@ -408,6 +408,9 @@ impl Interp<'_> {
             match p {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Conv(spec, conv) => {
+                    let spec = &crate::sim::printf::resolve_stars(spec, &mut || {
+                        args.next().map(|(bits, _)| *bits as u32 as i32)
+                    });
                     let Some((bits, ty)) = args.next() else {
                         out.push_str(spec);
                         out.push(conv);

@@ -76,7 +76,7 @@ pub fn pieces(fmt: &str) -> Vec<Piece<'_>> {
         }
         let start = i;
         i += 1;
-        while i < bytes.len() && b"-+ #0123456789.hlLzjt".contains(&bytes[i]) {
+        while i < bytes.len() && b"-+ #0123456789.hlLzjt*".contains(&bytes[i]) {
             i += 1;
         }
         match fmt[i..].chars().next() {
@@ -100,11 +100,6 @@ pub fn pieces(fmt: &str) -> Vec<Piece<'_>> {
 
 /// Formats one numeric conversion as glibc would.
 pub fn number(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
-    if conv == 'p' && bits == 0 {
-        // glibc prints a null pointer as `(nil)`, padded to the width like a string (device `printf` keeps
-        // `0x0`: the GPU's own was not measured).
-        return string(spec.split('.').next().unwrap_or(spec), b"(nil)");
-    }
     let mut f = String::with_capacity(spec.len() + 1);
     f.push_str(spec);
     f.push(conv);

@@ -28,6 +28,10 @@ impl Resolver<'_> {
         if let Some(def) = self.templates.defs.get(&name.name).filter(|d| !d.is_kernel).cloned() {
             return Some(self.instance(&def, name, &[], args));
         }
+        // `Scale<float>(2.5f)`: a class template's instance, constructed (not a function's instance).
+        if self.kernels.structs.contains_key(&name.name) {
+            return None;
+        }
         // `square<int>(3)`: explicit arguments, the rest deduced.
         let (base, explicit) = parse_instance_name(&name.name)?;
         let Some(def) = self.templates.defs.get(&base).cloned() else {

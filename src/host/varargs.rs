@@ -190,6 +190,12 @@ impl Interp<'_> {
             match p {
                 Piece::Text(t) => out.push_str(t),
                 Piece::Conv(spec, conv) => {
+                    let mut stars = vec![];
+                    for _ in spec.matches('*') {
+                        stars.push(self.va_arg(at, Scalar::I32, e)? as u32 as i32);
+                        at += SLOT;
+                    }
+                    let spec = &crate::sim::printf::resolve_stars(spec, &mut || Some(stars.remove(0)));
                     let s = conversion_type(spec, conv);
                     let bits = self.va_arg(at, s, e)?;
                     at += SLOT;

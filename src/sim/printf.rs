@@ -20,9 +20,9 @@ pub fn format_with(fmt: &str, args: &[(u64, Ty)], read: &mut dyn FnMut(u64) -> O
             continue;
         }
         let mut spec = String::from("%");
-        // flags, width, precision, length
+        // flags, width, precision (`*`: from an argument), length
         while let Some(&n) = chars.peek() {
-            if "-+ #0123456789.hlLzjt".contains(n) {
+            if "-+ #0123456789.hlLzjt*".contains(n) {
                 spec.push(n);
                 chars.next();
             } else {
@@ -33,6 +33,14 @@ pub fn format_with(fmt: &str, args: &[(u64, Ty)], read: &mut dyn FnMut(u64) -> O
             out.push_str(&spec);
             break;
         };
+        if spec.contains(".*") {
+            // CUDA's device printf prints a precision taken from an argument as written (measured on an
+            // H200: `%.*f` printed `%.*f`); a width from an argument (`%*d`) it does take.
+            out.push_str(&spec);
+            out.push(conv);
+            continue;
+        }
+        let spec = resolve_stars(&spec, &mut || args.next().map(|&(bits, _)| bits as u32 as i32));
         if conv == '%' {
             out.push('%');
             continue;
@@ -57,6 +65,33 @@ pub fn format_with(fmt: &str, args: &[(u64, Ty)], read: &mut dyn FnMut(u64) -> O
             continue;
         }
         out.push_str(&one(&spec, conv, bits, ty));
+    }
+    out
+}
+
+/// A conversion's text with each `*` replaced by the next argument, an `int` (`%*d`, `%.*f`): a negative
+/// width left-justifies, a negative precision counts as none, as C says.
+pub fn resolve_stars(spec: &str, next: &mut dyn FnMut() -> Option<i32>) -> String {
+    if !spec.contains('*') {
+        return spec.to_string();
+    }
+    let mut out = String::with_capacity(spec.len() + 4);
+    for c in spec.chars() {
+        if c != '*' {
+            out.push(c);
+            continue;
+        }
+        let v = next().unwrap_or(0);
+        match (out.ends_with('.'), v < 0) {
+            (true, true) => {
+                out.pop();
+            }
+            (false, true) => {
+                out.insert(1, '-');
+                out.push_str(&v.unsigned_abs().to_string());
+            }
+            _ => out.push_str(&v.to_string()),
+        }
     }
     out
 }
@@ -184,6 +219,8 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
             pad(&s, body, true)
         }
         'c' => pad(&s, char::from_u32(bits as u32 & 0xff).unwrap_or('?').to_string(), false),
+        // A null pointer is `(nil)` on the host (glibc) and in a kernel (CUDA's printf, measured on an H200).
+        'p' if bits == 0 => pad(&Spec { precision: None, ..s }, "(nil)".into(), false),
         'p' => pad(&s, format!("{bits:#x}"), false),
         'f' | 'F' | 'e' | 'E' | 'g' | 'G' if !as_f64(bits, ty).is_finite() => {
             // glibc's: `inf`/`nan` (upper case for the upper-case conversions), signed as numbers are (`-nan`
@@ -230,8 +267,52 @@ fn one(spec: &str, conv: char, bits: u64, ty: Ty) -> String {
             };
             pad(&s, signed(&s, body, v.is_sign_negative()), true)
         }
+        'a' | 'A' => {
+            let v = as_f64(bits, ty);
+            let body = hex_float(v, s.precision, s.alt);
+            let body = if conv == 'A' { body.to_uppercase() } else { body };
+            pad(&s, signed(&s, body, v.is_sign_negative()), true)
+        }
         other => format!("%{other}"),
     }
+}
+
+/// C's `%a` as glibc prints a double: `0x1.8p+1`, the mantissa's hex digits without trailing zeros (or
+/// rounded to `precision` digits, ties to even), `0x0p+0` for zero, subnormals as `0x0.xxxp-1022`.
+fn hex_float(v: f64, precision: Option<usize>, alt: bool) -> String {
+    let bits = v.to_bits();
+    let sign = if v.is_sign_negative() { "-" } else { "" };
+    let exp_bits = ((bits >> 52) & 0x7ff) as i32;
+    let mut frac = bits & ((1u64 << 52) - 1);
+    let (mut lead, exp) = match (exp_bits, frac) {
+        (0, 0) => (0u64, 0),
+        (0, _) => (0, -1022),
+        _ => (1, exp_bits - 1023),
+    };
+    let mut digits = 13usize;
+    if let Some(p) = precision.filter(|&p| p < 13) {
+        let drop = 4 * (13 - p) as u32;
+        let kept = frac >> drop;
+        let rest = frac & ((1u64 << drop) - 1);
+        let half = 1u64 << (drop - 1);
+        // Ties to even: the last digit kept, or the leading one when no digit follows the point.
+        let odd = if p == 0 { lead & 1 == 1 } else { kept & 1 == 1 };
+        let up = rest > half || (rest == half && odd);
+        let kept = kept + u64::from(up);
+        // Rounding up can carry into the leading digit (`0x1.f8p+0` at one digit: `0x2.0p+0`).
+        lead += kept >> (4 * p);
+        frac = (kept & ((1u64 << (4 * p)) - 1)) << drop;
+        digits = p;
+    }
+    let mut hex = format!("{frac:013x}");
+    hex.truncate(digits);
+    if precision.is_none() {
+        hex = hex.trim_end_matches('0').to_string();
+    } else if let Some(p) = precision.filter(|&p| p > 13) {
+        hex.push_str(&"0".repeat(p - 13));
+    }
+    let point = if hex.is_empty() && !alt { "" } else { "." };
+    format!("{sign}0x{lead:x}{point}{hex}p{}{}", if exp < 0 { '-' } else { '+' }, exp.abs())
 }
 
 /// C's `%e`: mantissa, `e`, sign, at least two exponent digits.
@@ -259,6 +340,42 @@ mod tests {
         assert_eq!(f("%f", f64::NAN), "nan");
         assert_eq!(f("%f", -f64::NAN), "-nan");
         assert_eq!(f("%G", f64::NAN), "NAN");
+    }
+
+    #[test]
+    fn star_widths_and_precisions_take_arguments() {
+        let i = |v: i32| (v as u32 as u64, Ty::I32);
+        let d = |v: f64| (v.to_bits(), Ty::F64);
+        assert_eq!(format("%*d|%-*d|", &[i(6), i(12), i(6), i(12)]), "    12|12    |");
+        assert_eq!(format("%*d|%-*d|", &[i(-4), i(7), i(3), i(1)]), "7   |1  |");
+        // The device's printf prints `.*` as written (the host's resolves it: tests/programs/printf_formats.cu).
+        assert_eq!(format("%.*f|", &[i(3), d(0.5)]), "%.*f|");
+        assert_eq!(resolve_stars("%.*f", &mut || Some(-1)), "%f");
+        assert_eq!(
+            resolve_stars("%*.*f", &mut {
+                let mut v = vec![-8, 2].into_iter();
+                move || v.next()
+            }),
+            "%-8.2f"
+        );
+    }
+
+    #[test]
+    fn hex_floats_print_as_glibc_prints_them() {
+        let d = |v: f64| [(v.to_bits(), Ty::F64)];
+        assert_eq!(format("%a", &d(1.0)), "0x1p+0");
+        assert_eq!(format("%a", &d(3.0)), "0x1.8p+1");
+        assert_eq!(format("%a", &d(-0.1)), "-0x1.999999999999ap-4");
+        assert_eq!(format("%a", &d(0.0)), "0x0p+0");
+        assert_eq!(format("%A", &d(255.5)), "0X1.FFP+7");
+        assert_eq!(format("%.1a", &d(1.96875)), "0x2.0p+0");
+        assert_eq!(format("%.2a", &d(1.0)), "0x1.00p+0");
+        assert_eq!(format("%a", &d(f64::from_bits(1))), "0x0.0000000000001p-1022");
+        assert_eq!(format("%10a|", &d(1.0)), "    0x1p+0|");
+        assert_eq!(format("%.1a", &d(1.03125)), "0x1.0p+0");
+        assert_eq!(format("%.0a", &d(1.5)), "0x2p+0");
+        assert_eq!(format("%#.0a", &d(1.0)), "0x1.p+0");
+        assert_eq!(format("%.3a", &d(1.00048828125)), "0x1.002p+0");
     }
 
     #[test]

@@ -516,6 +516,30 @@ impl Parser<'_> {
                 let instance = template::instance_name(&name, &args);
                 return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
+            // `Add<float>()`, `Pair<int>{1, 2}`: a temporary of a class template's instance, built as
+            // `Vec3(1, 2, 3)` / `Vec3{1, 2, 3}` are (only where `<...>(` or `<...>{` follows).
+            TokKind::Ident(name)
+                if self.templates.class_defs.contains_key(&name)
+                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                        matches!(
+                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
+                            Some(TokKind::Punct(Punct::LParen | Punct::LBrace))
+                        )
+                    }) =>
+            {
+                let instance = self.class_instance(&name)?;
+                self.bump();
+                if self.is(Punct::LBrace) {
+                    let items = match self.init_list()?.kind {
+                        ExprKind::InitList(items) => items,
+                        _ => vec![],
+                    };
+                    let callee = Ident { name: instance, span };
+                    return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
+                }
+                return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
+            }
             // `f<float, 32>(x)`: an instance of a function template, named with its arguments.
             // (When no `<...>(` follows, as in `twice < K` with a variable named like a template, it is a
             // comparison.)

@@ -669,6 +669,17 @@ impl Checker {
             (Type::Ptr { .. }, Type::Scalar(s)) | (Type::Scalar(s), Type::Ptr { .. }) if s.is_wide_int() => {
                 Expr::new(ExprKind::Convert(Box::new(v)), to, span)
             }
+            // `(void *)0`, `(int *)offset`: a narrower integer widens first (sign- or zero-extended, as C does).
+            (Type::Scalar(s), Type::Ptr { .. }) if s.is_integer() => {
+                let wide = Type::Scalar(if s.is_signed() { Scalar::I64 } else { Scalar::U64 });
+                let v = Expr::new(ExprKind::Convert(Box::new(v)), wide, span);
+                Expr::new(ExprKind::Convert(Box::new(v)), to, span)
+            }
+            // `(int)p`, `(unsigned)(size_t)p`: the address's low bits.
+            (Type::Ptr { .. }, Type::Scalar(s)) if s.is_integer() => {
+                let v = Expr::new(ExprKind::Convert(Box::new(v)), Type::Scalar(Scalar::U64), span);
+                Expr::new(ExprKind::Convert(Box::new(v)), to, span)
+            }
             _ => {
                 self.err(
                     Diagnostic::unsupported(span, "casts between pointers and integers")

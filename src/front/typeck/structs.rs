@@ -104,7 +104,7 @@ impl Checker {
         if let Some(s) = self.structs.get(name) {
             return Type::Struct(s.clone());
         }
-        if let Some(s) = vector_type(name) {
+        if let Some(s) = vector_type(name).or_else(|| crate::front::runtime_structs::device_by_name(name)) {
             return Type::Struct(s);
         }
         // `std::array<float, 3> mean;` as a field of a struct host code uses.

@@ -15,7 +15,7 @@ pub mod names;
 mod occupancy;
 mod pitched;
 pub mod props;
-pub mod structs;
+pub use crate::front::runtime_structs as structs;
 pub mod table;
 mod texture;
 mod timing;

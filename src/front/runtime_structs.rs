@@ -2,10 +2,11 @@
 //! (`cudaPitchedPtr`, `cudaExtent`, `cudaPos`, `cudaMemcpy3DParms`), what `cudaFuncGetAttributes` and
 //! `cudaPointerGetAttributes` write (`cudaFuncAttributes`, `cudaPointerAttributes`), and CUDA 13's
 //! `cudaMemLocation`. Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
+//! They live in the front end because kernels take the 3D ones as parameters too (`cudaPitchedPtr p`).
 
 use std::sync::{Arc, OnceLock};
 
-use crate::front::types::{Scalar, StructDef, Type};
+use super::types::{Scalar, StructDef, Type};
 
 fn size_t() -> Type {
     Type::Scalar(Scalar::U64)
@@ -169,6 +170,12 @@ pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
     })
 }
 
+/// The runtime struct a kernel may name (`__global__ void k(cudaPitchedPtr p, cudaExtent e)`): the plain
+/// structs of driver_types.h that device code can use, not the host API's descriptors.
+pub fn device_by_name(name: &str) -> Option<Arc<StructDef>> {
+    matches!(name, "cudaPitchedPtr" | "cudaExtent" | "cudaPos").then(|| by_name(name)).flatten()
+}
+
 /// The struct `make_NAME(...)` builds from its fields in order (`make_cudaExtent(w, h, d)`).
 pub fn made_by(function: &str) -> Option<Arc<StructDef>> {
     match function {
@@ -181,6 +188,6 @@ pub fn made_by(function: &str) -> Option<Arc<StructDef>> {
 }
 
 /// A field's byte offset in `def` (the fields are fixed above).
-pub(super) fn offset(def: &StructDef, field: &str) -> u64 {
+pub fn offset(def: &StructDef, field: &str) -> u64 {
     def.field(field).map_or(0, |f| f.offset as u64)
 }
