@@ -489,7 +489,7 @@ impl Traffic {
             let lines = self.footprint(op, block, a, b, None);
             return (b - a + 1, lines);
         }
-        if size.is_power_of_two() && size <= SECTOR_BYTES && start % size == 0 {
+        if size.is_power_of_two() && size <= SECTOR_BYTES && start.is_multiple_of(size) {
             return self.aligned_elems_sectors(op, block, start, size, lanes);
         }
         self.gapped_elems_sectors(op, block, start, size, lanes)
