@@ -62,23 +62,52 @@ pub fn write(w: &mut impl Write, m: &Machine, detail: MemoryDetail, indent: usiz
 /// Elements formatted per run before they go to the writer (one `write_all` per run, not three per element).
 const RUN: usize = 4096;
 
+/// Runs formatted at once, spread over the cores (`parallel`), then written in order: a 16 Mi-element array's
+/// text was a third of `run --json`'s time on one core while the other waited. 64 runs of ints are about 3 MB.
+const BATCH: usize = 64;
+
 fn write_full(w: &mut impl Write, a: &Allocation) -> io::Result<()> {
     w.write_all(b"[")?;
-    let mut text = Vec::with_capacity(RUN * 8);
-    let mut now = vec![0u64; RUN];
-    for first in (0..a.len).step_by(RUN) {
-        let now = &mut now[..RUN.min((a.len - first) as usize)];
-        a.elements(first, now);
-        for (i, &bits) in (first..).zip(now.iter()) {
-            if i > 0 {
-                text.extend_from_slice(b", ");
-            }
-            write_element(&mut text, a.elem, bits)?;
+    let starts: Vec<u64> = (0..a.len).step_by(RUN).collect();
+    for batch in starts.chunks(BATCH) {
+        for text in map_runs(batch, |first| full_run(a, first)) {
+            w.write_all(&text)?;
         }
-        w.write_all(&text)?;
-        text.clear();
     }
     w.write_all(b"]")
+}
+
+/// The text of the elements `first..first + RUN` (fewer at the end), each after ", " but the array's first.
+fn full_run(a: &Allocation, first: u64) -> Vec<u8> {
+    let mut now = [0u64; RUN];
+    let now = &mut now[..RUN.min((a.len - first) as usize)];
+    a.elements(first, now);
+    let mut text = Vec::with_capacity(RUN * 8);
+    for (i, &bits) in (first..).zip(now.iter()) {
+        if i > 0 {
+            text.extend_from_slice(b", ");
+        }
+        push_element(&mut text, a.elem, bits);
+    }
+    text
+}
+
+/// `f` of each of `starts`, in order (on rayon's threads with the `parallel` feature).
+fn map_runs(starts: &[u64], f: impl Fn(u64) -> Vec<u8> + Sync + Send) -> Vec<Vec<u8>> {
+    #[cfg(feature = "parallel")]
+    {
+        use rayon::prelude::*;
+        starts.par_iter().map(|&s| f(s)).collect()
+    }
+    #[cfg(not(feature = "parallel"))]
+    starts.iter().map(|&s| f(s)).collect()
+}
+
+/// [`write_element`] into a byte buffer, which cannot fail.
+#[inline]
+fn push_element(text: &mut Vec<u8>, ty: Ty, bits: u64) {
+    // (Writing to a Vec<u8> never returns an error.)
+    let _ = write_element(text, ty, bits);
 }
 
 fn write_changed(w: &mut impl Write, m: &Machine, a: &Allocation) -> io::Result<()> {

@@ -145,7 +145,12 @@ impl RaceShadow {
         for l in LaneMask(lanes).iter() {
             let i = l - first;
             let at = Access { tid: a.tid + l, ..a };
-            if let Some(r) = words[i as usize].access(w0 + i, at, lockstep_warps) {
+            let word = &mut words[i as usize];
+            // Each lane has a word of its own, so a lane whose word holds nothing it could race with (the
+            // common case: nothing since the last barrier) only stamps it.
+            if word.quiet_for(&at) {
+                word.stamp(&at);
+            } else if let Some(r) = word.access(w0 + i, at, lockstep_warps) {
                 race(r);
             }
         }
@@ -175,6 +180,26 @@ impl RaceShadow {
 }
 
 impl Word {
+    /// Can access `a` race with nothing this word holds: each of its accesses is none, `a`'s thread's own,
+    /// or from before the block's current barrier interval? (A shortcut of [`Word::access`]'s test, which
+    /// finds no race wherever this holds; a read only meets the write.)
+    #[inline(always)]
+    fn quiet_for(&self, a: &Access) -> bool {
+        let quiet = |s: &Stamp| s.tid == NONE || s.tid == a.tid || s.block_epoch < a.block_epoch;
+        quiet(&self.write) && (!a.write || (quiet(&self.reads[0]) && quiet(&self.reads[1])))
+    }
+
+    /// Records access `a` as [`Word::access`] does where [`Word::quiet_for`] holds.
+    #[inline(always)]
+    fn stamp(&mut self, a: &Access) {
+        if a.write {
+            self.write = Stamp::of(a);
+            self.reads = [Stamp::NONE; 2];
+        } else if self.reads[0].tid != a.tid {
+            self.reads = [Stamp::of(a), self.reads[0]];
+        }
+    }
+
     /// Records access `a` to this word (number `w`); returns the race it has with an earlier access, if any.
     #[inline(always)]
     fn access(&mut self, w: u32, a: Access, lockstep_warps: bool) -> Option<Race> {

@@ -280,7 +280,18 @@ impl std::fmt::Debug for LineMap {
 }
 
 impl LineMap {
+    #[inline(always)]
     fn chunk(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
+        // (The newest chunk, tested inline: a run of requests stays in one chunk for 128 KB.)
+        let i = self.recent[0];
+        if self.chunks.get(i).is_some_and(|c| c.0 == key) {
+            return &mut self.chunks[i].1;
+        }
+        self.chunk_slow(key)
+    }
+
+    #[inline(never)]
+    fn chunk_slow(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
         let hit = self.recent.iter().position(|&i| self.chunks.get(i).is_some_and(|c| c.0 == key));
         let i = match hit {
             Some(0) => self.recent[0],
@@ -478,6 +489,16 @@ impl Traffic {
             let lines = self.footprint(op, block, a, b, None);
             return (b - a + 1, lines);
         }
+        if size.is_power_of_two() && size <= SECTOR_BYTES && start.is_multiple_of(size) {
+            return self.aligned_elems_sectors(op, block, start, size, lanes);
+        }
+        self.gapped_elems_sectors(op, block, start, size, lanes)
+    }
+
+    /// [`Traffic::elems_sectors`] of `lanes` (the mask from its lowest lane, which is bit 0), any alignment:
+    /// each sector of the span tested against the lanes.
+    fn gapped_elems_sectors(&mut self, op: GlobalOp, block: u32, start: u64, size: u64, lanes: u32) -> (u64, u64) {
+        let end = start + (32 - lanes.leading_zeros()) as u64 * size;
         // Element sizes here are powers of two (`exec::bulk`), so divisions are shifts.
         let k = size.trailing_zeros();
         let (mut n, mut run, mut lines, mut prev) = (0, None::<(u64, u64)>, 0, None);
@@ -504,6 +525,38 @@ impl Traffic {
             lines += self.footprint(op, block, a, b, prev);
         }
         (n, lines)
+    }
+
+    /// [`Traffic::elems_sectors`] of `lanes` (the mask from its lowest lane, which is bit 0) when no element
+    /// straddles two sectors (`size` a power of two up to a sector, `start` a multiple of it): element `j`
+    /// lies in sector `(start's slot + j) / per` counted from start's sector, so the sectors touched are the
+    /// groups of `per` bits of the slots that hold a lane, found a word of bits at a time instead of by
+    /// testing every sector of the span against the lanes.
+    #[inline]
+    fn aligned_elems_sectors(&mut self, op: GlobalOp, block: u32, start: u64, size: u64, lanes: u32) -> (u64, u64) {
+        let per = (SECTOR_BYTES / size) as u32;
+        let slot = ((start % SECTOR_BYTES) / size) as u32;
+        // At most 31 + 32 bits: a u64 holds the slots of every sector of the span.
+        let slots = (lanes as u64) << slot;
+        let group = if per >= 64 { u64::MAX } else { (1u64 << per) - 1 };
+        let mut touched = 0u64;
+        let mut i = 0;
+        while i * per < 64 && slots >> (i * per) != 0 {
+            touched |= ((slots >> (i * per) & group != 0) as u64) << i;
+            i += 1;
+        }
+        let base = start / SECTOR_BYTES;
+        let (mut lines, mut prev) = (0, None);
+        let mut rest = touched;
+        while rest != 0 {
+            // The lowest run of touched sectors.
+            let a = rest.trailing_zeros() as u64;
+            let b = a + (rest >> a).trailing_ones() as u64 - 1;
+            lines += self.footprint(op, block, base + a, base + b, prev);
+            prev = Some((base + b) / 4);
+            rest &= if b >= 63 { 0 } else { u64::MAX << (b + 1) };
+        }
+        (touched.count_ones() as u64, lines)
     }
 
     /// Block `block`'s request asked for sectors `first..=last` (ascending runs; `prev`: the line the run
@@ -647,5 +700,25 @@ mod tests {
         assert_eq!(one.line(5).unwrap().sample.as_ref().map(|s| s.warp), Some(0));
         assert_eq!(best_sectors(32, 4), 4);
         assert_eq!(sectors_of([base, base + 4, base + 40].into_iter(), 4), vec![base / 32, base / 32 + 1]);
+    }
+
+    /// The aligned fast path counts the sectors and lines, and marks the lines used, as the sector-by-sector
+    /// loop does: every element size up to a sector, aligned starts across a sector, gapped and whole masks.
+    #[test]
+    fn aligned_sectors_are_the_loops_sectors() {
+        let masks = [1u32, 0b101, 0x5555_5555, 0xffff_0001, 0x8000_0001, 0xf0f0_f0f1, 0x0001_0001, u32::MAX];
+        for size in [1u64, 2, 4, 8, 16, 32] {
+            for start in (4096..4096 + 2 * SECTOR_BYTES).step_by(size as usize) {
+                for &lanes in &masks {
+                    for op in [GlobalOp::Load, GlobalOp::Store] {
+                        let (mut fast, mut slow) = (Traffic::default(), Traffic::default());
+                        let got = fast.aligned_elems_sectors(op, 3, start, size, lanes);
+                        let want = slow.gapped_elems_sectors(op, 3, start, size, lanes);
+                        assert_eq!(got, want, "size {size} start {start} lanes {lanes:#x}");
+                        assert!(fast == slow, "size {size} start {start} lanes {lanes:#x}");
+                    }
+                }
+            }
+        }
     }
 }

@@ -530,7 +530,14 @@ impl Model for ItsWarp {
         let at = self.lanes_in(ThreadState::AtBarrier);
         self.resume_after(at);
         if let Some(l) = at.lowest() {
-            self.current = Some(self.pc[l as usize]);
+            let pc = self.pc[l as usize];
+            self.current = Some(pc);
+            // A whole warp at one `__syncthreads()` with nothing to reconverge goes on as one group: the state
+            // `choose_group` would reach at the next `candidate` (its converged case), set here without its
+            // pass over the barriers and the lanes (a reduction's warps release once per stride).
+            if self.barriers.is_empty() && at == self.live() && at.is_subset_of(self.lanes_at(pc)) {
+                self.converged = Some(at);
+            }
         }
     }
 
