@@ -431,7 +431,7 @@ impl Checker {
             uint(ExprKind::Convert(Box::new(c)), span)
         } else {
             let k = self.expr(key);
-            let Some(s) = self.arith_operand(&k, name) else { return None };
+            let s = self.arith_operand(&k, name)?;
             if s.is_float() {
                 self.type_error(key.span, "a `labeled_partition`'s label is an unsigned integer");
                 return None;
