@@ -284,6 +284,36 @@ fn cooperative_group_mistakes_are_diagnosed_where_they_are() {
         ("out[0] = __syncthreads_count();", "k.cu:6:14", "`__syncthreads_count` takes 1 argument(s) but 0 were given"),
         ("out[0] = clock64(1);", "k.cu:6:14", "`clock64` takes 0 argument(s) but 1 were given"),
         (
+            "auto t = cg::tiled_partition<8>(cg::this_thread_block());\n    out[0] = cg::reduce(t, 1, [](int a, int b, int c) { return a; });",
+            "k.cu:7:31",
+            "a collective's operation takes 2 parameters, this lambda 3",
+        ),
+        (
+            "auto t = cg::tiled_partition<8>(cg::this_thread_block());\n    out[0] = cg::inclusive_scan(t, 1, [](int a, int b) { int c = a; return c + b; });",
+            "k.cu:7:39",
+            "not supported by warpdbg: a device lambda whose body is more than one `return`",
+        ),
+        (
+            "auto g = cg::labeled_partition(cg::this_thread_block(), 3u);",
+            "k.cu:6:40",
+            "`labeled_partition` of a `thread_block`",
+        ),
+        (
+            "auto t = cg::tiled_partition<8>(cg::this_thread_block());\n    auto g = cg::labeled_partition(t, 1.5f);",
+            "k.cu:7:39",
+            "a `labeled_partition`'s label is an unsigned integer",
+        ),
+        (
+            "auto t = cg::tiled_partition<8>(cg::this_thread_block());\n    out[0] = cg::exclusive_scan(t);",
+            "k.cu:7:18",
+            "`cg::exclusive_scan` takes 2 or 3 arguments (group, value, operation), 1 given",
+        ),
+        (
+            "auto t = cg::tiled_partition(cg::this_thread_block(), 16);\n    out[0] = t.num_threads();",
+            "k.cu:7:16",
+            "`thread_group::num_threads()` is declared but never defined",
+        ),
+        (
             "auto c = cg::coalesced_threads();\n    auto t = cg::tiled_partition(c, 4);",
             "k.cu:7:34",
             "not supported by warpdbg: partitioning a `coalesced_group`",
@@ -315,4 +345,66 @@ fn a_files_own_reduce_over_a_copied_runtime_tile_is_that_function() {
     assert_eq!(r.outcome(), "completed", "{}", r.explanation());
     let want: Vec<i64> = (0..4).map(|q| (q * 16..q * 16 + 16).map(|i| i % 7).sum()).collect();
     assert_eq!(r.ints("out"), want);
+}
+
+#[test]
+fn partitions_reduce_and_scan_by_rank_in_both_models() {
+    // Lanes grouped by `v % 4` (labeled_partition) and by parity (binary_partition): each group's sum, each
+    // thread's rank-ordered inclusive scan, and `__match_any_sync` agreeing with the labeled group's mask.
+    let text = format!(
+        "{HEAD}#include <cooperative_groups/scan.h>\n// @block 64\n// @arg v int[64] = (i * 7) % 13\n\
+         // @arg out int[256] = 0\n__global__ void k(int *v, int *out) {{\n    \
+         auto warp = cg::tiled_partition<32>(cg::this_thread_block());\n    int x = v[threadIdx.x];\n    \
+         auto g = cg::labeled_partition(warp, (unsigned)(x % 4));\n    \
+         out[threadIdx.x] = cg::reduce(g, x, cg::plus<int>());\n    \
+         out[64 + threadIdx.x] = cg::inclusive_scan(g, x);\n    \
+         out[128 + threadIdx.x] = __match_any_sync(0xffffffff, x % 4) == __match_any_sync(0xffffffff, x % 4) \
+         ? (int)__popc(__match_any_sync(0xffffffff, x % 4)) * 100 + g.size() : -1;\n    \
+         auto p = cg::binary_partition(warp, x > 6);\n    \
+         out[192 + threadIdx.x] = cg::exclusive_scan(p, 1) * 1000 + cg::reduce(p, x, cg::greater<int>());\n}}\n"
+    );
+    let v: Vec<i64> = (0..64).map(|i| (i * 7) % 13).collect();
+    let mut want = vec![0i64; 256];
+    for t in 0..64usize {
+        let w = t / 32 * 32;
+        let same: Vec<usize> = (w..w + 32).filter(|&u| v[u] % 4 == v[t] % 4).collect();
+        want[t] = same.iter().map(|&u| v[u]).sum();
+        want[64 + t] = same.iter().filter(|&&u| u <= t).map(|&u| v[u]).sum();
+        want[128 + t] = same.len() as i64 * 101;
+        let side: Vec<usize> = (w..w + 32).filter(|&u| (v[u] > 6) == (v[t] > 6)).collect();
+        let below = side.iter().filter(|&&u| u < t).count() as i64;
+        want[192 + t] = below * 1000 + side.iter().map(|&u| v[u]).max().expect("a group holds its thread");
+    }
+    for mode in [Mode::Its, Mode::PreVolta] {
+        let r = run_text(&text, mode);
+        assert_eq!(r.outcome(), "completed", "{mode:?}: {}", r.explanation());
+        assert_eq!(r.ints("out"), want, "{mode:?}");
+    }
+}
+
+#[test]
+fn tile_scans_combine_their_own_value_with_the_one_below_and_keep_no_branch() {
+    // `2 * a - b` is neither commutative nor associative: the result shows CUDA's order (a rank at least
+    // `d` computes `op(mine, value d ranks below)` for d = 1, 2, 4). The scan adds no branch to the counts.
+    let text = format!(
+        "{HEAD}#include <cooperative_groups/scan.h>\n// @block 16\n// @arg out int[16] = 0\n\
+         __global__ void k(int *out) {{\n    auto t = cg::tiled_partition<8>(cg::this_thread_block());\n    \
+         out[threadIdx.x] = cg::inclusive_scan(t, (int)threadIdx.x + 1, [](int a, int b) {{ return 2 * a - b; }});\n}}\n"
+    );
+    let r = run_text(&text, Mode::Its);
+    assert_eq!(r.outcome(), "completed", "{}", r.explanation());
+    let mut want = vec![];
+    for tile in 0..2i64 {
+        let mut x: Vec<i64> = (0..8).map(|k| tile * 8 + k + 1).collect();
+        for d in [1usize, 2, 4] {
+            let before = x.clone();
+            for k in d..8 {
+                x[k] = 2 * before[k] - before[k - d];
+            }
+        }
+        want.extend(x);
+    }
+    assert_eq!(r.ints("out"), want);
+    let rows = r.json["metrics"]["per_line"].as_array().expect("per_line");
+    assert!(rows.iter().all(|row| row["branches"].as_u64().unwrap_or(0) == 0), "{rows:?}");
 }

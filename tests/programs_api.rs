@@ -523,3 +523,16 @@ int main() {
     assert_eq!(r.stdout, "7 1/1 201/11 5/201 600/31\n", "{}", r.stderr);
     assert_eq!(r.status, 0, "{}", r.stderr);
 }
+
+#[test]
+fn the_device_supports_cooperative_launches_as_an_h200_says() {
+    // Measured on an H200 with CUDA 13: 1 (the field of cudaDeviceProp says the same).
+    let r = run_source(
+        "#include <cstdio>\nint main() {\n    int coop = -1, sms = 0;\n    \
+         cudaError_t e = cudaDeviceGetAttribute(&coop, cudaDevAttrCooperativeLaunch, 0);\n    \
+         cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);\n    \
+         cudaDeviceProp p;\n    cudaGetDeviceProperties(&p, 0);\n    \
+         printf(\"%d %d %d %d\\n\", (int)e, coop, p.cooperativeLaunch, sms);\n    return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "0 1 1 132\n", "{}", r.stderr);
+}

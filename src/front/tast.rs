@@ -321,6 +321,8 @@ pub enum VoteKind {
     Ballot,
     Any,
     All,
+    /// `__match_any_sync`: the voters whose value (the "predicate" operand, any integer) equals the lane's own.
+    MatchAny,
 }
 
 /// Math library functions, computed in the operand type.

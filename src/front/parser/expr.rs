@@ -577,7 +577,8 @@ impl Parser<'_> {
                 return Ok(Expr { kind: ExprKind::Cast(ty, Box::new(e)), span });
             }
             TokKind::Ident(name) => ExprKind::Name(name),
-            TokKind::Punct(Punct::LBracket) if self.host => return self.lambda(),
+            // (In device code a lambda is the operation of a cooperative-groups collective, `cg::reduce(t, v, [](int a, int b) { ... })`.)
+            TokKind::Punct(Punct::LBracket) => return self.lambda(),
             TokKind::Punct(Punct::LParen) => {
                 self.bump();
                 let e = self.expr()?;

@@ -43,6 +43,10 @@ impl Parser<'_> {
             }
         }
         self.expect(Punct::RBracket)?;
+        // `[] __device__ (int a, int b) { ... }`: an extended lambda's execution space says nothing more here.
+        while matches!(self.kind(), TokKind::Kw(Kw::Device | Kw::Host)) {
+            self.bump();
+        }
         let params = if self.is(Punct::LParen) { self.param_list()? } else { vec![] };
         // `mutable`, `noexcept`: nothing to do (see above).
         while matches!(self.kind(), TokKind::Ident(w) if w == "mutable" || w == "noexcept") {

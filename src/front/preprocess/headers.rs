@@ -48,6 +48,7 @@ const BUILT_IN: &[&str] = &[
     "cuda_fp16.h",
     "cooperative_groups.h",
     "cooperative_groups/reduce.h",
+    "cooperative_groups/scan.h",
     "cooperative_groups/memcpy_async.h",
     "helper_cuda.h",
     "helper_functions.h",

@@ -26,11 +26,11 @@ impl Checker {
         {
             return e;
         }
-        // (A function of the file's own named `reduce` is that function: course code writes them.)
-        if name.name == "reduce"
-            && !self.fns.contains_key("reduce")
-            && !self.templates.contains_key("reduce")
-            && let Some(e) = self.group_reduce(args, span)
+        // (A function of the file's own named `reduce` is that function: course code writes them; so are the scans.)
+        if matches!(name.name.as_str(), "reduce" | "inclusive_scan" | "exclusive_scan")
+            && !self.fns.contains_key(&name.name)
+            && !self.templates.contains_key(&name.name)
+            && let Some(e) = self.group_collective(&name.name, args, span)
         {
             return e;
         }
@@ -269,6 +269,13 @@ impl Checker {
                     return Expr::error(span);
                 }
                 let mask = uint(self, &args[0]);
+                if kind == VoteKind::MatchAny {
+                    // The value is compared whole: an integer of its own width (a float's bits).
+                    let v = self.expr(&args[1]);
+                    let Some(s) = self.arith_operand(&v, name) else { return Expr::error(span) };
+                    let v = Self::to_scalar(v, s.promote());
+                    return Expr::new(ExprKind::Intrinsic(intr, vec![mask, v]), Type::UINT, span);
+                }
                 let p = self.cond(&args[1]);
                 (if kind == VoteKind::Ballot { Type::UINT } else { Type::INT }, vec![mask, p])
             }

@@ -196,7 +196,13 @@ impl Checker {
                 let first = Stmt { kind: StmtKind::Expr(first), span: a.span };
                 Expr::new(ExprKind::Seq(vec![first], Box::new(value)), ty, span)
             }
-            A::Lambda { .. } => self.type_error(span, "a lambda in device code"),
+            A::Lambda { .. } => {
+                self.err(
+                    Diagnostic::unsupported(span, "a lambda in device code")
+                        .hint("only a cooperative-groups collective's operation may be one: `cg::reduce(t, v, [](int a, int b) { return a + b; })`"),
+                );
+                Expr::error(span)
+            }
             A::Throw(_) => self.type_error(span, "`throw` in device code"),
             A::InitList(_) => self.type_error(span, "a brace initialiser can only initialise a declaration"),
             A::MethodCall { object: obj, method, args } => self.method_call(obj, method, args, span),

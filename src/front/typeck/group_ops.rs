@@ -1,5 +1,6 @@
-//! What cooperative groups do: their methods (`sync`, `thread_rank`, `size`, the shuffles and votes) and
-//! `cg::reduce`, each lowered to the barrier, shuffle or vote it is made of (the groups are in `groups.rs`).
+//! What cooperative groups do: their methods (`sync`, `thread_rank`, `size`, the shuffles and votes), each
+//! lowered to the barrier, shuffle or vote it is made of (the groups are in `groups.rs`, the collectives in
+//! `group_collectives.rs`).
 //!
 //! A block's `sync()` is `__syncthreads()`. A tile's and a coalesced group's are `__syncwarp` over the group's
 //! lanes, each lane naming its own group: under ITS a warp-level convergence point over the tile, shown as
@@ -36,17 +37,6 @@ const METHODS: &[&str] = &[
     "block_rank",
     "is_valid",
 ];
-
-/// The operation a `cg::reduce` functor names.
-#[derive(Clone, Copy, PartialEq)]
-enum ReduceOp {
-    Plus,
-    Less,
-    Greater,
-    BitAnd,
-    BitOr,
-    BitXor,
-}
 
 impl Checker {
     /// `g.method(args)` on a cooperative group.
@@ -127,6 +117,15 @@ impl Checker {
             _ => 0,
         };
         let known = match (g.group, m) {
+            (Group::Dynamic, "num_threads") => {
+                // Measured with CUDA 13: declared in cooperative_groups.h, defined nowhere.
+                self.err(
+                    Diagnostic::new(ErrorCode::Type, method.span, "`thread_group::num_threads()` is declared but never defined")
+                        .label("CUDA 13's nvcc fails to link it (ptxas: unresolved extern function)")
+                        .hint("call `size()`, or keep the tile's own type: `thread_block_tile<16> t = tiled_partition<16>(block);`"),
+                );
+                return Expr::error(span);
+            }
             (_, "thread_rank" | "size" | "num_threads") => true,
             (Group::Grid, "sync") => {
                 self.err(
@@ -307,93 +306,5 @@ impl Checker {
         };
         let src = Self::to_scalar(src, Scalar::I32);
         shfl(ShflKind::Idx, src, 32)
-    }
-
-    /// `cg::reduce(tile, v, cg::plus<T>())` (and `less`, `greater`, `bit_and`, `bit_or`, `bit_xor`): a
-    /// butterfly of `shfl_xor` over the tile, so every thread gets the result. None when the call is not
-    /// one (a function of the user's named `reduce`).
-    pub(super) fn group_reduce(&mut self, args: &[ast::Expr], span: Span) -> Option<Expr> {
-        if !args.first().is_some_and(|g| self.is_group_expr(g)) {
-            return None;
-        }
-        let [g, v, op] = args else {
-            for a in &args[1..] {
-                self.expr(a);
-            }
-            let n = args.len();
-            return Some(
-                self.type_error(span, format!("`cg::reduce` takes 3 arguments (group, value, operation), {n} given")),
-            );
-        };
-        let gv = self.group_operand(g)?;
-        let Group::Tile(n) = gv.group else {
-            self.expr(v);
-            self.err(
-                Diagnostic::unsupported(g.span, format!("`cg::reduce` over a `{}`", gv.group.name()))
-                    .hint("reduce over a tile: `cg::reduce(tiled_partition<32>(block), v, cg::plus<int>())`"),
-            );
-            return Some(Expr::error(span));
-        };
-        let functor = match &op.kind {
-            A::Call(f, a) if a.is_empty() => f.name.split('<').next().map(str::to_string),
-            A::Name(f) => f.split('<').next().map(str::to_string),
-            _ => None,
-        };
-        let rop = match functor.as_deref() {
-            Some("plus") => ReduceOp::Plus,
-            Some("less") => ReduceOp::Less,
-            Some("greater") => ReduceOp::Greater,
-            Some("bit_and") => ReduceOp::BitAnd,
-            Some("bit_or") => ReduceOp::BitOr,
-            Some("bit_xor") => ReduceOp::BitXor,
-            _ => {
-                self.expr(v);
-                self.err(
-                    Diagnostic::unsupported(op.span, "this `cg::reduce` operation")
-                        .hint("warpdbg knows cg::plus, cg::less, cg::greater, cg::bit_and, cg::bit_or and cg::bit_xor"),
-                );
-                return Some(Expr::error(span));
-            }
-        };
-        let x = self.expr(v);
-        let Some(s) = self.arith_operand(&x, "cg::reduce").map(Scalar::promote) else {
-            return Some(Expr::error(span));
-        };
-        if s.is_float() && matches!(rop, ReduceOp::BitAnd | ReduceOp::BitOr | ReduceOp::BitXor) {
-            return Some(self.type_error(v.span, "a bitwise `cg::reduce` needs an integer value"));
-        }
-        let x = Self::to_scalar(x, s);
-        let ty = Type::Scalar(s);
-        // The running value lives in a local of its own: each step reads it twice.
-        let tmp = self.new_local(&ast::Ident { name: "reduce.v".into(), span }, ty.clone());
-        let local = || Expr::new(ExprKind::Local(tmp), ty.clone(), span);
-        let assign = |e: Expr| Expr::new(ExprKind::Assign(Place::Local(tmp), Box::new(e)), ty.clone(), span);
-        let mut acc = assign(x);
-        let mut d = n / 2;
-        while d > 0 {
-            let width = Expr::new(ExprKind::Const(n as u64), Type::INT, span);
-            let other = Expr::new(
-                ExprKind::Intrinsic(
-                    Intrinsic::Shfl(ShflKind::Xor),
-                    vec![tile_mask(n, span), local(), Expr::new(ExprKind::Const(d as u64), Type::INT, span), width],
-                ),
-                ty.clone(),
-                span,
-            );
-            // (`acc` is evaluated first: it assigns the local the shuffle then reads.)
-            let combined = match rop {
-                ReduceOp::Plus => arith(ArithOp::Add, acc, other, span),
-                ReduceOp::BitAnd => arith(ArithOp::And, acc, other, span),
-                ReduceOp::BitOr => arith(ArithOp::Or, acc, other, span),
-                ReduceOp::BitXor => arith(ArithOp::Xor, acc, other, span),
-                ReduceOp::Less | ReduceOp::Greater => {
-                    let f = if rop == ReduceOp::Less { MathFn::Min } else { MathFn::Max };
-                    Expr::new(ExprKind::Intrinsic(Intrinsic::Math(f), vec![acc, other]), ty.clone(), span)
-                }
-            };
-            acc = assign(combined);
-            d /= 2;
-        }
-        Some(acc)
     }
 }

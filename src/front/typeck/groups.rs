@@ -1,6 +1,7 @@
 //! Cooperative groups, the part courses teach: the group types (`thread_block`, `thread_block_tile<N>`,
 //! `coalesced_group`, `thread_group`, `grid_group`), the calls that make them (`this_thread_block()`,
-//! `tiled_partition<N>(block)`, `tiled_partition(block, n)`, `coalesced_threads()`, `this_grid()`) and how
+//! `tiled_partition<N>(block)`, `tiled_partition(block, n)`, `coalesced_threads()`, `this_grid()`; the
+//! partitions into coalesced groups are in `group_collectives.rs`) and how
 //! one group converts to another; their methods are in `group_ops.rs`. Everything lowers to the indices,
 //! barriers, shuffles and votes a group is made of.
 //!
@@ -86,6 +87,7 @@ pub(super) fn makes_group(name: &str) -> Option<String> {
         "coalesced_threads" => Some("coalesced_group".into()),
         "tiled_partition" => Some("thread_group".into()),
         "this_grid" => Some("grid_group".into()),
+        "binary_partition" | "labeled_partition" => Some("coalesced_group".into()),
         _ => {
             let n = name.strip_prefix("tiled_partition<")?.strip_suffix('>')?;
             Some(format!("thread_block_tile<{}>", n.trim()))
@@ -200,6 +202,9 @@ impl Checker {
         let ty = makes_group(name)?;
         if name == "tiled_partition" {
             return self.runtime_partition(args, span);
+        }
+        if matches!(name, "binary_partition" | "labeled_partition") {
+            return self.partition_values(name, args, span);
         }
         // The parent group (`tiled_partition<32>(block)`) only says which threads: nothing to evaluate.
         for a in args {
@@ -496,8 +501,6 @@ impl Checker {
     pub(super) fn unsupported_group_call(&mut self, name: &ast::Ident) -> bool {
         let what = match name.name.as_str() {
             "this_multi_grid" => "multi-device cooperative groups (this_multi_grid)",
-            "binary_partition" | "labeled_partition" => "partitioned cooperative groups",
-            "inclusive_scan" | "exclusive_scan" => "cooperative groups' scans (cg::inclusive_scan)",
             "memcpy_async" | "wait" | "wait_prior" => "cooperative groups' asynchronous copies",
             _ => return false,
         };

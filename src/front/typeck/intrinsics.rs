@@ -4,7 +4,7 @@
 use crate::front::tast::{AtomicOp, BarrierReduce, Intrinsic, MathFn, ShflKind, VoteKind};
 
 /// The core intrinsics' names, for "did you mean" hints (`<cmath>`'s are `front::cmath::names`).
-pub(super) const INTRINSIC_NAMES: [&str; 41] = [
+pub(super) const INTRINSIC_NAMES: [&str; 42] = [
     "__syncthreads",
     "__syncthreads_count",
     "__syncthreads_and",
@@ -31,6 +31,7 @@ pub(super) const INTRINSIC_NAMES: [&str; 41] = [
     "__ballot_sync",
     "__any_sync",
     "__all_sync",
+    "__match_any_sync",
     "__activemask",
     "min",
     "max",
@@ -82,6 +83,7 @@ pub(super) fn intrinsic(name: &str) -> Option<Intrinsic> {
         "__ballot_sync" => I::Vote(VoteKind::Ballot),
         "__any_sync" => I::Vote(VoteKind::Any),
         "__all_sync" => I::Vote(VoteKind::All),
+        "__match_any_sync" => I::Vote(VoteKind::MatchAny),
         "__activemask" => I::ActiveMask,
         "min" => I::Math(M::Min),
         "max" => I::Math(M::Max),
@@ -114,7 +116,7 @@ pub(super) fn unsupported_function(name: &str) -> Option<&'static str> {
         "malloc" | "free" | "memcpy" | "memset" | "cudaMalloc" | "cudaMemcpy" => {
             "memory management inside kernels or host API"
         }
-        "__match_any_sync" | "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
+        "__match_all_sync" | "__reduce_add_sync" => "this warp intrinsic",
         "tex1D" | "tex2D" | "tex1Dfetch" => "a texture fetch without its result type; write `tex2D<float>(obj, x, y)`",
         "tex3D" | "tex2DLayered" | "texCubemap" | "surf2Dread" | "surf2Dwrite" => {
             "3D, layered and cubemap textures and surfaces"

@@ -17,6 +17,7 @@ mod desugar;
 mod expr;
 mod functions;
 mod globals;
+mod group_collectives;
 mod group_ops;
 mod groups;
 mod intrinsics;

@@ -182,6 +182,7 @@ const ATTRIBUTES: &[(&str, u32, &str, usize)] = &[
     ("cudaDevAttrMaxRegistersPerMultiprocessor", 82, "regsPerMultiprocessor", 0),
     ("cudaDevAttrManagedMemory", 83, "managedMemory", 0),
     ("cudaDevAttrConcurrentManagedAccess", 89, "concurrentManagedAccess", 0),
+    ("cudaDevAttrCooperativeLaunch", 95, "cooperativeLaunch", 0),
     ("cudaDevAttrMaxSharedMemoryPerBlockOptin", 97, "sharedMemPerBlockOptin", 0),
     ("cudaDevAttrMaxBlocksPerMultiprocessor", 106, "maxBlocksPerMultiProcessor", 0),
 ];

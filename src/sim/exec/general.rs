@@ -272,6 +272,10 @@ fn execute_here(ctx: &mut Ctx, pc: Pc, mask: LaneMask) -> Result<Effect, ExecErr
                     VoteKind::Ballot => ballot as u64,
                     VoteKind::Any => (ballot != 0) as u64,
                     VoteKind::All => (ballot == voters.0) as u64,
+                    VoteKind::MatchAny => {
+                        let mine = ctx.get(*pred, l);
+                        voters.iter().filter(|&k| ctx.get(*pred, k) == mine).fold(0u64, |m, k| m | 1 << k)
+                    }
                 };
                 ctx.set(*dst, l, v);
             }
