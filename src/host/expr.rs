@@ -339,7 +339,7 @@ impl Resolver<'_> {
             let object = Expr { ty: ty.clone(), ..Expr::clone(addr) };
             return self.overloaded_compound(op, object, b, span).unwrap_or(Err(Reported));
         }
-        let mut v = self.rvalue(b)?;
+        let mut v = if op.is_none() { self.rvalue_as(b, &ty)? } else { self.rvalue(b)? };
         if let Some(n) = super::resolve::name_of(a) {
             self.name_allocation(&mut v, &n);
         }

@@ -203,6 +203,12 @@ impl Resolver<'_> {
             for (k, (a, p)) in args.iter().zip(&params).enumerate() {
                 if refs.get(k).copied().unwrap_or(false) {
                     // A reference parameter: the argument's address.
+                    // `f({1, 2})` to a `const P &`: a temporary's address.
+                    if matches!(a.kind, A::InitList(_)) {
+                        let v = self.rvalue_as(a, p)?;
+                        vals.push(Expr { ty: Type::ptr(p.clone(), false), ..v });
+                        continue;
+                    }
                     match self.lvalue(a)? {
                         (Place::Mem { addr, .. }, t) if t == *p || p.is_error() => vals.push(*addr),
                         (Place::Mem { .. }, t) => {
@@ -216,7 +222,7 @@ impl Resolver<'_> {
                     }
                     continue;
                 }
-                let v = self.rvalue(a)?;
+                let v = self.rvalue_as(a, p)?;
                 vals.push(self.convert(v, p)?);
             }
             vals.extend(rest);
@@ -254,6 +260,9 @@ impl Resolver<'_> {
         }
         // (Before a method of the same name: `Complex(a, b)` inside `Complex`'s own methods is a new object.)
         if let Some(value) = self.temporary(name, args, span) {
+            return value;
+        }
+        if let Some(value) = self.aggregate_value(name, args, span) {
             return value;
         }
         if let Some(call) = self.implicit_method_call(name, args, span) {

@@ -72,7 +72,7 @@ impl Resolver<'_> {
                 let v = match e {
                     Some(e) if self.ret_ref => Some(self.returned_reference(e)?),
                     Some(e) => {
-                        let v = self.rvalue(e)?;
+                        let v = self.rvalue_as(e, &self.ret.clone())?;
                         self.deduce_return(&v, s.span)?;
                         Some(self.convert(v, &self.ret.clone())?)
                     }

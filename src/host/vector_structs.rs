@@ -16,7 +16,7 @@ use crate::front::types::{Scalar, Type};
 impl Resolver<'_> {
     /// An element value for a vector of `elem`: the address of a struct of that type.
     fn element_value(&mut self, e: &ast::Expr, elem: &Type) -> Result<Expr, Reported> {
-        let v = self.rvalue(e)?;
+        let v = self.rvalue_as(e, elem)?;
         if v.ty != *elem {
             return Err(self.error(e.span, format!("a `{}` where the vector holds `{elem}`", v.ty)));
         }
@@ -33,6 +33,15 @@ impl Resolver<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Reported> {
         let zero = Expr::new(ExprKind::Const(0), Type::Scalar(Scalar::U64), span);
+        // `= {{1, 2}, {3, 4}}`, `{P{1, 2}}`: the elements, pushed in order.
+        if items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) {
+            for item in items {
+                let v = self.element_value(item, elem)?;
+                let push = ExprKind::Lib(Lib::VecPushBytes(elem.size()), vec![addr.clone(), v]);
+                out.push(Stmt::Expr(Expr::new(push, Type::Void, span)));
+            }
+            return Ok(());
+        }
         let (n, value) = match items {
             [] => return Ok(()),
             [n] => (self.rvalue(n)?, zero),

@@ -363,6 +363,9 @@ impl Parser<'_> {
             TokKind::Float { value, single } => ExprKind::Float { value, single },
             TokKind::Char(c) => ExprKind::Char(c),
             TokKind::Str(s) => ExprKind::Str(s),
+            // `return {a, b};`, `arr[i] = {7, 8};`, `f({1, 2})` (host code): a brace list as a value, whose
+            // type is the one its place expects (`host::braced`).
+            TokKind::Punct(Punct::LBrace) if self.host => return self.init_list(),
             TokKind::Kw(Kw::True) => ExprKind::Bool(true),
             TokKind::Kw(Kw::False) => ExprKind::Bool(false),
             // C++'s null pointer: the null pointer constant `0`, which converts to every pointer type.
@@ -443,6 +446,9 @@ impl Parser<'_> {
                     return Err(self.chrono_unsupported());
                 }
                 ExprKind::Name(name)
+            }
+            TokKind::Ident(name) if name == "numeric_limits" && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) => {
+                return self.numeric_limits();
             }
             // `cg::this_thread_block()`, `std::min(a, b)`: names are looked up without their namespace.
             TokKind::Ident(_) if *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon) => {

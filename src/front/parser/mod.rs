@@ -9,6 +9,7 @@ mod fnptr;
 mod instance;
 mod lambda;
 mod lazy;
+mod limits;
 mod members;
 mod stmt;
 mod structs;

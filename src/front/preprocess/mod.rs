@@ -129,6 +129,33 @@ struct Group {
     start: Span,
 }
 
+/// The C library's limits and special values in device code (GCC's `float.h`, glibc's `limits.h` and
+/// `math.h`), written so the device front end folds each to its exact value.
+const DEVICE_CONSTANTS: [(&str, &str); 22] = [
+    ("FLT_MAX", "3.40282346638528859811704183484516925e+38F"),
+    ("FLT_MIN", "1.17549435082228750796873653722224568e-38F"),
+    ("FLT_EPSILON", "1.19209289550781250000000000000000000e-7F"),
+    ("DBL_MAX", "1.79769313486231570814527423731704357e+308"),
+    ("DBL_MIN", "2.22507385850720138309023271733240406e-308"),
+    ("DBL_EPSILON", "2.22044604925031308384660251701289052e-16"),
+    ("INFINITY", "__int_as_float(0x7f800000)"),
+    ("HUGE_VALF", "__int_as_float(0x7f800000)"),
+    ("HUGE_VAL", "__longlong_as_double(0x7ff0000000000000LL)"),
+    ("NAN", "__int_as_float(0x7fc00000)"),
+    ("CHAR_BIT", "8"),
+    ("SCHAR_MAX", "127"),
+    ("UCHAR_MAX", "255"),
+    ("SHRT_MAX", "32767"),
+    ("USHRT_MAX", "65535"),
+    ("INT_MAX", "2147483647"),
+    ("INT_MIN", "(-2147483647 - 1)"),
+    ("UINT_MAX", "4294967295U"),
+    ("LONG_MAX", "9223372036854775807L"),
+    ("LONG_MIN", "(-9223372036854775807L - 1L)"),
+    ("LLONG_MAX", "9223372036854775807LL"),
+    ("ULLONG_MAX", "18446744073709551615ULL"),
+];
+
 impl Preprocessor<'_> {
     fn err(&mut self, d: Diagnostic) {
         if self.diags.len() < 50 {
@@ -154,6 +181,9 @@ impl Preprocessor<'_> {
                 Mode::PreVolta => "600",
             };
             defs.push(("__CUDA_ARCH__".into(), arch.into()));
+            // `<cfloat>`, `<climits>` and `<cmath>`'s constants, which the host side knows by name
+            // (`host::cuda::names::known_constant`): device code reads them as glibc and GCC define them.
+            defs.extend(DEVICE_CONSTANTS.iter().map(|(n, v)| (n.to_string(), v.to_string())));
         }
         defs.extend(o.defines.iter().cloned());
         let text: String = defs.iter().map(|(n, v)| format!("#define {n} {v}\n")).collect();
