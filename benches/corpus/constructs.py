@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Which host and device constructs the corpus's programs use: issue 33's "frequency first".
 
-    python3 benches/corpus/constructs.py CASES_TSV [--candidates] [--markdown]
+    python3 benches/corpus/constructs.py CASES_TSV [--candidates] [--markdown] [--only K,K,...]
 
 For every program of CASES_TSV (benches/programs/cases.py's list: a .cu with `main`, and the folders its quoted
 includes are found in) the program's text is its file and every file it includes with quotes, transitively,
@@ -42,7 +42,17 @@ CONSTRUCTS = [
     ("C++", "static data members (defined out of the class)",
      r"(?m)^[ \t]*(?!return\b|using\b|std::)[A-Za-z_][\w<>\t \*]*[\s\*](?!std::)\w+::\w+\s*(\[[^\]]*\])?\s*(=[^=]|;)"),
     ("C++", "constexpr", r"\bconstexpr\b"),
+    ("C++", "brace lists as values (return {..}, a[i] = {..}, push_back({..}), vector<P> = {{..}})",
+     r"\breturn\s*\{|\]\s*=\s*\{|(push_back|emplace_back)\s*\(\s*\{|\bvector\s*<\s*\w+\s*>\s*\w+\s*=\s*\{\s*\{"),
+    ("C++", "structured bindings (auto [a, b])", r"\bauto\s*&{0,2}\s*\[\s*\w+\s*,"),
     ("library", "std::vector", r"\bvector\s*<"),
+    ("library", "strings in containers (vector<string>, string a[n])",
+     r"\bvector\s*<\s*(std::)?string\s*>|\bstring\s+\w+\s*\[\s*\w*\s*\]"),
+    ("library", "std::pair / make_pair", r"\bpair\s*<|\bmake_pair\s*\("),
+    ("library", "std::map / unordered_map", r"\b(unordered_)?map\s*<"),
+    ("library", "std::numeric_limits", r"\bnumeric_limits\s*<"),
+    ("library", "<cfloat> / <climits> limits (FLT_MAX, INT_MAX, ...)",
+     r"\b(FLT|DBL|INT|UINT|LONG|LLONG|ULLONG|SHRT|CHAR)_(MAX|MIN|EPSILON)\b"),
     ("library", "std::string", r"\bstd::string\b|\bstring\s+\w+\s*[=;(]"),
     ("library", "std::array", r"\barray\s*<\s*\w+\s*,"),
     ("library", "iostream (cout / cerr)", r"\b(cout|cerr)\s*<<"),
@@ -99,9 +109,15 @@ def main():
     cases, only_candidates = sys.argv[1], "--candidates" in sys.argv
     counts, programs = Counter(), 0
     runtime = Counter()
-    for line in open(cases):
+    # `--only K,K,...`: the cases of those line numbers (from 1) alone, e.g. the train split's.
+    only = None
+    if "--only" in sys.argv:
+        only = {int(k) for k in sys.argv[sys.argv.index("--only") + 1].split(",") if k.strip()}
+    for number, line in enumerate(open(cases), 1):
         path, dirs, cls = line.rstrip("\n").split("\t")
         if only_candidates and cls != "candidate":
+            continue
+        if only is not None and number not in only:
             continue
         repo = dirs.split(":")[0]
         raw = included_text(path, repo, set(), dirs.split(":")[1:])

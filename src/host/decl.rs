@@ -246,6 +246,9 @@ impl Resolver<'_> {
         if super::array::array_of(ty).is_some() {
             return self.array_init(addr, ty, init, out);
         }
+        if let Some(r) = self.string_in_memory(addr.clone(), ty, init, out) {
+            return r;
+        }
         match (ty, &init.kind) {
             (Type::Struct(def), A::InitList(items)) if def.name != "dim3" => {
                 let def = def.clone();
@@ -277,6 +280,13 @@ impl Resolver<'_> {
                 for (k, item) in items.iter().enumerate() {
                     let at = ptr_add(addr.clone(), (k as u32 * elem.size()) as i64, elem);
                     self.init_in_memory(at, elem, item, out)?;
+                }
+                // The strings the list leaves out are empty ones, not null pointers.
+                if super::cuda::names::is_string(elem) {
+                    for k in items.len() as u32..*n {
+                        let at = ptr_add(addr.clone(), (k * elem.size()) as i64, elem);
+                        self.init_in_memory(at, elem, &ast::Expr { kind: A::InitList(vec![]), span }, out)?;
+                    }
                 }
             }
             (Type::Array(elem, n), A::Str(text)) if storage(elem).is_some_and(|s| s.size() == 1) => {

@@ -164,6 +164,36 @@ impl Resolver<'_> {
         Some(self.rvalue(&set).map(|e| out.push(Stmt::Expr(e))))
     }
 
+    /// `init` stored as the `std::string` object at `addr` (an element of `std::string labels[3] = {"a",
+    /// "bb", "ccc"}`): fresh characters copied from its text, as a declared string's. None when `ty` is not
+    /// `std::string`.
+    pub(super) fn string_in_memory(
+        &mut self,
+        addr: Expr,
+        ty: &Type,
+        init: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Option<Result<(), Reported>> {
+        if !is_string(ty) {
+            return None;
+        }
+        let span = init.span;
+        let from = match &init.kind {
+            A::InitList(items) => match items.as_slice() {
+                [] => expr(A::Str(String::new()), span),
+                [x] => copied(self.text(x)),
+                _ => return Some(Err(self.unsupported(span, "this `std::string` constructor yet"))),
+            },
+            _ => copied(self.text(init)),
+        };
+        let set = self.rvalue(&from).and_then(|v| {
+            let s = storage(&v.ty).ok_or(Reported)?;
+            let at = Expr { ty: Type::ptr(v.ty.clone(), false), ..addr };
+            Ok(Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span))
+        });
+        Some(set.map(|set| out.push(Stmt::Expr(set))))
+    }
+
     /// `s.size()`, `length()`, `empty()`, `c_str()`, `data()` on a string `obj` of type `ty` (None: not one).
     pub(super) fn string_method(
         &mut self,

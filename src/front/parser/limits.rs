@@ -85,10 +85,11 @@ impl Parser<'_> {
         let called = self.eat(Punct::LParen) && self.eat(Punct::RParen);
         let span = start.to(self.prev_span());
         let mut cast = ty.clone();
-        if ty.pointers == 0 && ty.func.is_none() && let Some(name) = &ty.named {
-            if let Some(base) = named_base(name) {
-                cast = TypeSpec { base, named: None, ..ty.clone() };
-            }
+        if ty.pointers == 0
+            && ty.func.is_none()
+            && let Some(base) = ty.named.as_deref().and_then(named_base)
+        {
+            cast = TypeSpec { base, named: None, ..ty.clone() };
         }
         let value = (called && cast.pointers == 0 && cast.named.is_none() && cast.func.is_none())
             .then(|| limit(cast.base, &member.name))

@@ -622,6 +622,21 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Class templates of the C++ library that warpdbg does not model, named when a declaration uses one
+/// (`std::pair<int, float> p;`, `std::map<std::string, int> m;`) rather than left a syntax error.
+fn unsupported_std_template(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "pair" | "tuple" => "`std::pair` and `std::tuple` yet",
+        "map" | "unordered_map" | "multimap" | "set" | "unordered_set" | "multiset" => {
+            "`std::map`, `std::unordered_map` and `std::set` yet"
+        }
+        "list" | "deque" | "queue" | "stack" | "priority_queue" => {
+            "`std::list`, `std::deque`, `std::queue` and `std::stack` yet"
+        }
+        _ => return None,
+    })
+}
+
 /// Opaque handle types of the CUDA runtime and its libraries, which host code keeps in its structs and
 /// classes: the library each belongs to, or None. Known, so that such host code is set aside with a clear
 /// reason rather than a parse error; device code that uses one gets that reason as an error.

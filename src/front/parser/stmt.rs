@@ -298,6 +298,9 @@ impl Parser<'_> {
         while self.eat(Punct::Star) {
             pointers = pointers.saturating_add(1);
         }
+        if self.at_structured_binding() {
+            return Err(self.structured_binding_unsupported());
+        }
         let reference = self.eat(Punct::Amp) || self.eat(Punct::AndAnd);
         let name = match self.kind() {
             TokKind::Ident(_) => self.ident("a variable name")?,
@@ -414,6 +417,7 @@ impl Parser<'_> {
             }
             let name = match first.take() {
                 Some(n) => n,
+                None if self.at_structured_binding() => return Err(self.structured_binding_unsupported()),
                 None => self.ident("a variable name")?,
             };
             let mut dims = vec![];
@@ -474,5 +478,22 @@ impl Parser<'_> {
         }
         self.expect(Punct::RBrace)?;
         Ok(Expr { kind: ExprKind::InitList(items), span: start.to(self.prev_span()) })
+    }
+
+    /// `[a, b]` or `&[a, b]` where a declarator's name goes: a structured binding.
+    fn at_structured_binding(&self) -> bool {
+        match self.kind() {
+            TokKind::Punct(Punct::LBracket) => matches!(self.peek_kind(1), TokKind::Ident(_)),
+            TokKind::Punct(Punct::Amp | Punct::AndAnd) => {
+                *self.peek_kind(1) == TokKind::Punct(Punct::LBracket) && matches!(self.peek_kind(2), TokKind::Ident(_))
+            }
+            _ => false,
+        }
+    }
+
+    fn structured_binding_unsupported(&mut self) -> Reported {
+        let d = Diagnostic::unsupported(self.span(), "structured bindings (`auto [a, b] = ...`) yet")
+            .hint("name the fields instead: `P p = ...; int a = p.x;`");
+        self.error(d)
     }
 }

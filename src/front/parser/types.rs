@@ -42,6 +42,7 @@ impl Parser<'_> {
                 typedef_name(name).is_some()
                     || self.typedefs.contains_key(name)
                     || unsupported_type_name(name).is_some()
+                    || (unsupported_std_template(name).is_some() && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     || is_vector_type(name)
                     || ((self.host || self.program)
                         && (name == "vector" || random_template(name))
@@ -53,7 +54,8 @@ impl Parser<'_> {
                             if random_template(n) || host_type_name(n) == Some("<random>")))
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
-                        && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "vector" || n == "array"))
+                        && matches!(self.peek_kind(2), TokKind::Ident(n)
+                            if n == "vector" || n == "array" || unsupported_std_template(n).is_some()))
                     // `array<float, 8> a;` after `using namespace std;` (a variable named `array` compared
                     // with something is not followed by a type).
                     || ((self.host || self.program)
@@ -449,6 +451,10 @@ impl Parser<'_> {
                     } else if self.enums.iter().any(|e| e.name.as_ref().is_some_and(|n| n.name == name)) {
                         named = Some(BaseType::Int);
                     } else if let Some(why) = unsupported_type_name(&name) {
+                        return Err(self.error(Diagnostic::unsupported(self.span(), why)));
+                    } else if let Some(why) = unsupported_std_template(&name)
+                        && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+                    {
                         return Err(self.error(Diagnostic::unsupported(self.span(), why)));
                     } else if let Some(vector) = library_vector_type(&name) {
                         // `cufftComplex` is `float2` in device code too.
