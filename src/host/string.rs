@@ -73,6 +73,14 @@ impl Resolver<'_> {
     fn is_string_expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
             A::Name(n) if self.lookup(n).is_some() => self.rvalue(e).is_ok_and(|v| is_string(&v.ty)),
+            // `names[i]` of a `std::vector<std::string>` or an array of strings.
+            A::Index(base, _) => match &base.kind {
+                A::Name(n) if self.lookup(n).is_some() => self.rvalue(base).is_ok_and(|v| match &v.ty {
+                    Type::Array(elem, _) => is_string(elem),
+                    t => vector_elem(t).is_some_and(is_string),
+                }),
+                _ => false,
+            },
             A::Call(f, _) => temporary(e).is_some() || is_to_string(&f.name),
             // `a + b + c`: a sum whose left side is one is one.
             A::Binary { op: BinaryOp::Add, left, right } => self.is_string_expr(left) || self.is_string_expr(right),
@@ -85,7 +93,7 @@ impl Resolver<'_> {
         if let Some(s) = temporary(e) {
             return self.text(s);
         }
-        if matches!(e.kind, A::Name(_)) && self.is_string_expr(e) {
+        if matches!(e.kind, A::Name(_) | A::Index(..)) && self.is_string_expr(e) {
             return chars(e);
         }
         e.clone()
@@ -126,7 +134,7 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
-        if !matches!(a.kind, A::Name(_)) || !self.is_string_expr(a) {
+        if !matches!(a.kind, A::Name(_) | A::Index(..)) || !self.is_string_expr(a) {
             return None;
         }
         let value = match op {
@@ -192,6 +200,25 @@ impl Resolver<'_> {
             Ok(Expr::new(ExprKind::assign(Place::mem(at, None), s, v), Type::Void, span))
         });
         Some(set.map(|set| out.push(Stmt::Expr(set))))
+    }
+
+    /// `e` as a `std::string` value (an element pushed onto a `std::vector<std::string>`): a string as it is,
+    /// anything else (a literal, a `char *`) a temporary string with fresh characters copied from it.
+    pub(super) fn string_value(&mut self, e: &ast::Expr, ty: &Type) -> Result<Expr, Reported> {
+        if matches!(e.kind, A::Name(_) | A::Index(..)) && self.is_string_expr(e) {
+            return self.rvalue(e);
+        }
+        let span = e.span;
+        let slot = self.new_slot();
+        self.frame.push((slot, ty.size(), "std::string temporary".into()));
+        let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
+        let mut sets = vec![];
+        self.string_in_memory(addr, ty, e, &mut sets).ok_or(Reported)??;
+        let object = Expr::new(ExprKind::Slot(slot), ty.clone(), span);
+        Ok(sets.into_iter().rev().fold(object, |value, set| match set {
+            Stmt::Expr(set) => Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), ty.clone(), span),
+            _ => value,
+        }))
     }
 
     /// `s.size()`, `length()`, `empty()`, `c_str()`, `data()` on a string `obj` of type `ty` (None: not one).

@@ -61,9 +61,9 @@ impl Resolver<'_> {
                 // without constructors or destructors (whose copies would have to run code).
                 let elem = self.type_named(&crate::front::std_array::compact(inner), span)?;
                 let plain = match &elem {
+                    // `std::string` is its one pointer (`host::string`): copied as its bytes too.
                     Type::Struct(d) => {
-                        !super::cuda::names::is_string(&elem)
-                            && self.method_of(&elem, &d.name).is_none()
+                        self.method_of(&elem, &d.name).is_none()
                             && !self.fns.contains_key(&format!("{0}::~{0}", d.name))
                     }
                     _ => false,

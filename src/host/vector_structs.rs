@@ -6,6 +6,7 @@
 //! `size`, `data`, `begin`/`end`, range-for as for numbers; `reserve` changes nothing that host code can
 //! see (the storage still grows by doubling as elements come).
 
+use super::cuda::names::is_string;
 use super::resolve::{Resolver, ptr_add};
 use super::tree::*;
 use crate::front::ast;
@@ -16,7 +17,7 @@ use crate::front::types::{Scalar, Type};
 impl Resolver<'_> {
     /// An element value for a vector of `elem`: the address of a struct of that type.
     fn element_value(&mut self, e: &ast::Expr, elem: &Type) -> Result<Expr, Reported> {
-        let v = self.rvalue_as(e, elem)?;
+        let v = if is_string(elem) { self.string_value(e, elem)? } else { self.rvalue_as(e, elem)? };
         if v.ty != *elem {
             return Err(self.error(e.span, format!("a `{}` where the vector holds `{elem}`", v.ty)));
         }
@@ -34,7 +35,12 @@ impl Resolver<'_> {
     ) -> Result<(), Reported> {
         let zero = Expr::new(ExprKind::Const(0), Type::Scalar(Scalar::U64), span);
         // `= {{1, 2}, {3, 4}}`, `{P{1, 2}}`: the elements, pushed in order.
-        if items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) {
+        // `std::vector<std::string> names = {"a", "b"}`: a list unless it starts with a count (`(3, "x")`).
+        let counted = items.first().is_some_and(|n| self.rvalue(n).is_ok_and(|v| v.ty.scalar().is_some()));
+        if is_string(elem) && counted && items.len() == 1 {
+            return Err(self.unsupported(span, "a `std::vector<std::string>` of `n` empty strings yet"));
+        }
+        if items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) || (is_string(elem) && !counted) {
             for item in items {
                 let v = self.element_value(item, elem)?;
                 let push = ExprKind::Lib(Lib::VecPushBytes(elem.size()), vec![addr.clone(), v]);
@@ -74,6 +80,9 @@ impl Resolver<'_> {
             ("push_back" | "emplace_back", [v]) => {
                 let v = self.element_value(v, elem)?;
                 call(Lib::VecPushBytes(size), vec![obj, v])
+            }
+            ("resize", [_]) if is_string(elem) => {
+                return Err(self.unsupported(m.span, "`resize` of a `std::vector<std::string>` yet"));
             }
             ("resize", [n, rest @ ..]) if rest.len() <= 1 => {
                 let n = self.rvalue(n)?;
