@@ -34,6 +34,13 @@ impl Resolver<'_> {
     ) -> Option<Result<Expr, Reported>> {
         Some(match (name, args) {
             ("swap", [a, b]) => self.swap(a, b, span),
+            ("sort" | "stable_sort", [first, last])
+                if self.rvalue(first).is_ok_and(|f| f.ty.pointee().and_then(super::pair::pair_fields).is_some()) =>
+            {
+                let sort = if name == "sort" { "sort_pairs" } else { "stable_sort_pairs" };
+                let ident = ast::Ident { name: format!("{}{sort}", super::prelude::PRELUDE), span };
+                self.call(&ident, args, span)
+            }
             ("sort" | "stable_sort", [first, last]) => {
                 self.range_call(first, last, None, span, |s| (Lib::Sort(s, Order::Ascending), RangeResult::Nothing))
             }

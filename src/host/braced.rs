@@ -24,7 +24,7 @@ impl Resolver<'_> {
             (A::InitList(_), _) => {
                 Err(self.unsupported(e.span, format_args!("a brace list as a value of type `{ty}` in host code yet")))
             }
-            _ => self.rvalue(e),
+            _ => self.converted_pair(e, ty).unwrap_or_else(|| self.rvalue(e)),
         }
     }
 

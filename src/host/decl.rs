@@ -162,7 +162,10 @@ impl Resolver<'_> {
                     self.init_in_memory(addr, &ty, init, out)?
                 }
                 (Type::Struct(def), _) if def.name != "dim3" => {
-                    let v = self.built_or_rvalue(&mut built, init)?;
+                    let v = match built.take() {
+                        Some(v) => v,
+                        None => self.rvalue_as(init, &ty)?,
+                    };
                     out.push(Stmt::Expr(self.copy_struct(addr, v, &ty, span)?));
                 }
                 (Type::Struct(_), A::InitList(items)) => {

@@ -265,6 +265,9 @@ impl Resolver<'_> {
         if let Some(value) = self.aggregate_value(name, args, span) {
             return value;
         }
+        if let Some(value) = self.make_pair(name, args, span) {
+            return value;
+        }
         if let Some(call) = self.implicit_method_call(name, args, span) {
             return call;
         }

@@ -31,6 +31,7 @@ mod libcalls;
 pub mod memory;
 mod methods;
 mod overload;
+mod pair;
 mod prelude;
 mod pthread;
 mod random;

@@ -206,6 +206,17 @@ template <typename T, typename C> void __warpdbg_stable_sort(T *first, T *last, 
     }
     free(buf);
 }
+// `std::sort` of a range of `std::pair`s: `<utility>`'s `operator<`, lexicographic.
+template <typename T> void __warpdbg_sort_pairs(T *first, T *last) {
+    __warpdbg_sort(first, last, [](const T &a, const T &b) {
+        return a.first < b.first || (!(b.first < a.first) && a.second < b.second);
+    });
+}
+template <typename T> void __warpdbg_stable_sort_pairs(T *first, T *last) {
+    __warpdbg_stable_sort(first, last, [](const T &a, const T &b) {
+        return a.first < b.first || (!(b.first < a.first) && a.second < b.second);
+    });
+}
 int main() { return 0; }
 "#;
 

@@ -305,6 +305,7 @@ impl Resolver<'_> {
                 "string" | "std::string" => Type::Struct(super::cuda::names::string_type()),
                 n if n.starts_with("vector<") => self.vector_named(n, ts.span)?.ok_or(Reported)?,
                 n if n.starts_with("array<") => self.array_named(n, ts.span)?.ok_or(Reported)?,
+                n if n.starts_with("pair<") => self.pair_named(n, ts.span)?.ok_or(Reported)?,
                 n if self.random_named(n).is_some() => self.random_named(n).ok_or(Reported)?,
                 n if let Some(t) = self.closure_type(n) => t,
                 n if self.kernels.structs.contains_key(n) => {

@@ -626,7 +626,7 @@ fn unsupported_type_name(name: &str) -> Option<&'static str> {
 /// (`std::pair<int, float> p;`, `std::map<std::string, int> m;`) rather than left a syntax error.
 fn unsupported_std_template(name: &str) -> Option<&'static str> {
     Some(match name {
-        "pair" | "tuple" => "`std::pair` and `std::tuple` yet",
+        "tuple" => "`std::tuple` yet",
         "map" | "unordered_map" | "multimap" | "set" | "unordered_set" | "multiset" => {
             "`std::map`, `std::unordered_map` and `std::set` yet"
         }

@@ -45,7 +45,7 @@ impl Parser<'_> {
                     || (unsupported_std_template(name).is_some() && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     || is_vector_type(name)
                     || ((self.host || self.program)
-                        && (name == "vector" || random_template(name))
+                        && (name == "vector" || name == "pair" || random_template(name))
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt))
                     // `std::mt19937`, `std::normal_distribution<float>`: `<random>` in host code.
                     || ((self.host || self.program)
@@ -55,7 +55,7 @@ impl Parser<'_> {
                     || ((self.host || self.program)
                         && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
                         && matches!(self.peek_kind(2), TokKind::Ident(n)
-                            if n == "vector" || n == "array" || unsupported_std_template(n).is_some()))
+                            if n == "vector" || n == "array" || n == "pair" || unsupported_std_template(n).is_some()))
                     // `array<float, 8> a;` after `using namespace std;` (a variable named `array` compared
                     // with something is not followed by a type).
                     || ((self.host || self.program)
@@ -386,7 +386,7 @@ impl Parser<'_> {
                 // `std::vector<int>` in host code: a struct the host interpreter knows (`vector<int>`); so is
                 // `std::array<float, 8>` (`array<float, 8>`: `src/host/array.rs`).
                 TokKind::Ident(name)
-                    if (name == "vector" || name == "array" || random_template(&name))
+                    if (name == "vector" || name == "array" || name == "pair" || random_template(&name))
                         && (self.host || self.program)
                         && struct_name.is_none()
                         && *self.peek_kind(1) == TokKind::Punct(Punct::Lt) =>
