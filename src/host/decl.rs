@@ -37,6 +37,10 @@ impl Resolver<'_> {
     }
 
     pub(super) fn decl(&mut self, d: &ast::Decl, out: &mut Vec<Stmt>) -> Result<(), Reported> {
+        use crate::front::parser::bindings::{BY_COPY, BY_REFERENCE};
+        if matches!(d.ty.named.as_deref(), Some(BY_COPY | BY_REFERENCE)) {
+            return self.bind_fields(d, out);
+        }
         'declarator: for dc in &d.declarators {
             // `auto t0 = std::chrono::steady_clock::now();`, `auto n = v.size();`: the initialiser, built once
             // for its type, and then converted and stored below.

@@ -7,6 +7,7 @@
 mod addressed;
 mod algorithm;
 mod array;
+mod bindings;
 mod braced;
 mod calls;
 mod classes;

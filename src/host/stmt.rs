@@ -218,7 +218,9 @@ impl Resolver<'_> {
             } else {
                 let own = self.new_slot();
                 self.frame.push((own, ty.size().max(1), var.clone()));
-                let copy = self.copy_struct(Expr::new(ExprKind::Slot(own), ty.clone(), span), at(p), &ty, span)?;
+                // (The element, a struct value: its address typed as the struct.)
+                let element = Expr { ty: ty.clone(), ..at(p) };
+                let copy = self.copy_struct(Expr::new(ExprKind::Slot(own), ty.clone(), span), element, &ty, span)?;
                 stmts.push(Stmt::Expr(copy));
                 self.scopes.last_mut().ok_or(Reported)?.insert(var, Var::Mem(own, ty));
             }

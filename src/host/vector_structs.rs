@@ -36,7 +36,9 @@ impl Resolver<'_> {
         let zero = Expr::new(ExprKind::Const(0), Type::Scalar(Scalar::U64), span);
         // `= {{1, 2}, {3, 4}}`, `{P{1, 2}}`: the elements, pushed in order.
         // `std::vector<std::string> names = {"a", "b"}`: a list unless it starts with a count (`(3, "x")`).
-        let counted = items.first().is_some_and(|n| self.rvalue(n).is_ok_and(|v| v.ty.scalar().is_some()));
+        let counted = items.first().is_some_and(|n| {
+            !matches!(n.kind, ast::ExprKind::InitList(_)) && self.rvalue(n).is_ok_and(|v| v.ty.scalar().is_some())
+        });
         if is_string(elem) && counted && items.len() == 1 {
             return Err(self.unsupported(span, "a `std::vector<std::string>` of `n` empty strings yet"));
         }

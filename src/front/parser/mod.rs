@@ -3,6 +3,7 @@
 //! On an error it records a diagnostic, skips to the end of the statement (or declaration) and goes on, so one
 //! run reports several independent mistakes.
 
+pub mod bindings;
 mod chrono;
 mod expr;
 mod fnptr;

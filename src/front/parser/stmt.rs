@@ -299,7 +299,7 @@ impl Parser<'_> {
             pointers = pointers.saturating_add(1);
         }
         if self.at_structured_binding() {
-            return Err(self.structured_binding_unsupported());
+            return self.range_for_binding(ty).map(Some);
         }
         let reference = self.eat(Punct::Amp) || self.eat(Punct::AndAnd);
         let name = match self.kind() {
@@ -334,6 +334,9 @@ impl Parser<'_> {
         shared |= self.saw_shared;
         if self.host && self.at_fn_pointer() {
             return self.fn_pointer_decl(ty, start);
+        }
+        if self.at_structured_binding() {
+            return self.structured_binding(ty, start);
         }
         let name_at = self.pos;
         let mut declarators = self.declarators(None)?;
@@ -478,22 +481,5 @@ impl Parser<'_> {
         }
         self.expect(Punct::RBrace)?;
         Ok(Expr { kind: ExprKind::InitList(items), span: start.to(self.prev_span()) })
-    }
-
-    /// `[a, b]` or `&[a, b]` where a declarator's name goes: a structured binding.
-    fn at_structured_binding(&self) -> bool {
-        match self.kind() {
-            TokKind::Punct(Punct::LBracket) => matches!(self.peek_kind(1), TokKind::Ident(_)),
-            TokKind::Punct(Punct::Amp | Punct::AndAnd) => {
-                *self.peek_kind(1) == TokKind::Punct(Punct::LBracket) && matches!(self.peek_kind(2), TokKind::Ident(_))
-            }
-            _ => false,
-        }
-    }
-
-    fn structured_binding_unsupported(&mut self) -> Reported {
-        let d = Diagnostic::unsupported(self.span(), "structured bindings (`auto [a, b] = ...`) yet")
-            .hint("name the fields instead: `P p = ...; int a = p.x;`");
-        self.error(d)
     }
 }
