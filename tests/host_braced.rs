@@ -1,6 +1,7 @@
-//! Brace lists as values, arrays of `std::string`, `std::numeric_limits` and the `<cfloat>`/`<climits>`
-//! constants (issue 33; the whole programs are `tests/programs/host_brace_values.cu`, `host_string_array.cu`,
-//! `numeric_limits.cu`), and the C++ library that stays unsupported named at its line. Each test runs the real
+//! Brace lists as values, strings in arrays and vectors, `std::pair`, structured bindings,
+//! `std::numeric_limits` and the `<cfloat>`/`<climits>` constants (issue 33; the whole programs are
+//! `tests/programs/host_brace_values.cu`, `host_string_array.cu`, `host_pairs.cu`, `numeric_limits.cu`), and
+//! the C++ library that stays unsupported named at its line. Each test runs the real
 //! binary and asserts its exact output and status; the expected values are what g++ and nvcc's programs print.
 
 #[path = "common/run_source.rs"]
@@ -138,21 +139,21 @@ int main() {
 #[test]
 fn the_library_not_modelled_yet_is_named_at_its_line() {
     let cases = [
-        ("int main() {\n    std::pair<int, float> p;\n    return 0;\n}\n", ":2:10", "`std::pair` and `std::tuple` yet"),
+        ("int main() {\n    std::tuple<int, float> p;\n    return 0;\n}\n", ":2:10", "`std::tuple` yet"),
         (
             "#include <map>\nint main() {\n    std::map<int, int> m;\n    return 0;\n}\n",
             ":3:10",
             "`std::map`, `std::unordered_map` and `std::set` yet",
         ),
         (
-            "struct P { int x; int y; };\nint main() {\n    P p{1, 2};\n    auto [a, b] = p;\n    return a + b;\n}\n",
-            ":4:10",
-            "structured bindings (`auto [a, b] = ...`) yet",
+            "struct P { int x; int y; };\n__global__ void k(P *p) {\n    auto [a, b] = *p;\n}\nint main() {\n    k<<<1, 1>>>(nullptr);\n    return 0;\n}\n",
+            ":3:10",
+            "structured bindings (`auto [a, b] = ...`) in device code yet",
         ),
         (
-            "struct P { int x; int y; };\nint main() {\n    P ps[2];\n    for (auto &[a, b] : ps) a = b;\n    return 0;\n}\n",
-            ":4:15",
-            "structured bindings",
+            "#include <vector>\n#include <string>\nint main() {\n    std::vector<std::string> v(3);\n    return 0;\n}\n",
+            ":4:31",
+            "a `std::vector<std::string>` of `n` empty strings yet",
         ),
         (
             "int main() {\n    float m = std::numeric_limits<float>::digits;\n    return 0;\n}\n",
@@ -166,6 +167,118 @@ fn the_library_not_modelled_yet_is_named_at_its_line() {
         assert!(err.contains(at), "{src}: {err}");
         assert_eq!(status, 2, "{src}: {err}");
     }
+}
+
+#[test]
+fn a_binding_with_the_wrong_number_of_names_is_an_error_at_its_line() {
+    let src = "struct P { int x; int y; int z; };\nint main() {\n    P p{1, 2, 3};\n    auto [a, b] = p;\n    return a + b;\n}\n";
+    let (_, err, status) = run("binding_count", src);
+    assert!(err.contains("`P` has 3 fields; the binding names 2"), "{err}");
+    assert!(err.contains(":4:5"), "{err}");
+    assert_eq!(status, 2);
+}
+
+#[test]
+fn vectors_of_strings_hold_copies_made_from_literals_and_strings() {
+    let src = r#"#include <cstdio>
+#include <vector>
+#include <string>
+#include <iostream>
+#include <algorithm>
+int main() {
+    std::vector<std::string> names = {"gamma", "alpha"};
+    names.push_back("beta");
+    std::string d = "delta";
+    names.push_back(d);
+    d = "changed";
+    names.emplace_back(std::string("eps"));
+    for (const auto &n : names) std::cout << n << " ";
+    std::cout << names.size() << std::endl;
+    std::swap(names[0], names[1]);
+    for (size_t i = 0; i < names.size(); i++) printf("%s(%zu) ", names[i].c_str(), names[i].size());
+    printf("\n");
+    names[0] = "zeta";
+    names[1] += "!";
+    if (names[0] == "zeta" && names[2] < names[3]) std::cout << names[0] + "/" + names[1] << std::endl;
+    std::vector<std::string> three(3, "x");
+    std::cout << three.size() << three[2] << d << std::endl;
+    return 0;
+}
+"#;
+    let (out, err, status) = run("vector_string", src);
+    assert_eq!(
+        out, "gamma alpha beta delta eps 5\nalpha(5) gamma(5) beta(4) delta(5) eps(3) \nzeta/gamma!\n3xchanged\n",
+        "{err}"
+    );
+    assert_eq!(status, 0, "{err}");
+}
+
+#[test]
+fn pairs_are_made_converted_stored_and_sorted_lexicographically() {
+    let src = r#"#include <cstdio>
+#include <vector>
+#include <utility>
+#include <algorithm>
+std::pair<int, float> half(int k) { return {k, k * 0.5f}; }
+int main() {
+    std::pair<int, float> pr = std::make_pair(1, 2.5f);
+    std::pair<int, double> pd = std::make_pair(3, 1.25f);
+    pd.second += 1;
+    std::pair<int, float> q{4, 5.5f};
+    q = half(7);
+    printf("%d %g | %d %g %zu | %d %g\n", pr.first, pr.second, pd.first, pd.second, sizeof(pd), q.first, q.second);
+    std::vector<std::pair<int, float>> v;
+    int keys[8] = {5, 1, 5, 2, 1, 9, 0, 5};
+    for (int i = 0; i < 8; i++) v.push_back(std::make_pair(keys[i], (float)(8 - i)));
+    v.push_back({1, 0.5f});
+    v.push_back(pr);
+    std::sort(v.begin(), v.end());
+    for (auto &e : v) printf("(%d,%g)", e.first, e.second);
+    printf("\n");
+    std::pair<int, int> arr[3] = {{2, 1}, {1, 5}, {1, 2}};
+    std::stable_sort(arr, arr + 3);
+    for (int i = 0; i < 3; i++) printf("(%d,%d)", arr[i].first, arr[i].second);
+    printf("\n");
+    return 0;
+}
+"#;
+    let (out, err, status) = run("pairs", src);
+    assert_eq!(
+        out, "1 2.5 | 3 2.25 16 | 7 3.5\n(0,2)(1,0.5)(1,2.5)(1,4)(1,7)(2,5)(5,1)(5,6)(5,8)(9,3)\n(1,2)(1,5)(2,1)\n",
+        "{err}"
+    );
+    assert_eq!(status, 0, "{err}");
+}
+
+#[test]
+fn structured_bindings_copy_or_refer_to_the_fields() {
+    let src = r#"#include <cstdio>
+#include <vector>
+#include <utility>
+struct P { int x; float y; };
+int main() {
+    P p{1, 2.5f};
+    auto [a, b] = p;
+    a = 10;
+    auto &[c, d] = p;
+    c = 7;
+    d += 1;
+    printf("%d %g %d %g\n", a, b, p.x, p.y);
+    auto [k, v] = std::make_pair(3, 0.25);
+    printf("%d %g\n", k, v);
+    std::vector<P> ps = {{1, 1.5f}, {2, 2.5f}};
+    for (auto &[x, y] : ps) { x *= 10; y = -y; }
+    for (auto [x, y] : ps) { printf("%d %g;", x, y); x = 0; }
+    printf(" %d\n", ps[1].x);
+    std::pair<int, int> arr[2] = {{4, 5}, {6, 7}};
+    for (const auto &[f, s] : arr) printf("%d-%d ", f, s);
+    printf("\n");
+    return 0;
+}
+"#;
+    let (out, err, status) = run("bindings", src);
+    assert_eq!(out, "10 2.5 7 3.5\n3 0.25\n10 -1.5;20 -2.5; 20\n4-5 6-7 \n", "{err}");
+    assert_eq!(status, 0, "{err}");
 }
 
 #[test]
