@@ -43,7 +43,8 @@ CONSTRUCTS = [
      r"(?m)^[ \t]*(?!return\b|using\b|std::)[A-Za-z_][\w<>\t \*]*[\s\*](?!std::)\w+::\w+\s*(\[[^\]]*\])?\s*(=[^=]|;)"),
     ("C++", "constexpr", r"\bconstexpr\b"),
     ("C++", "brace lists as values (return {..}, a[i] = {..}, push_back({..}), vector<P> = {{..}})",
-     r"\breturn\s*\{|\]\s*=\s*\{|(push_back|emplace_back)\s*\(\s*\{|\bvector\s*<\s*\w+\s*>\s*\w+\s*=\s*\{\s*\{"),
+     r"(?m)\breturn\s*\{|^[ \t]*\w+(\.\w+)*\s*\[[^\]]*\]\s*=\s*\{|(push_back|emplace_back)\s*\(\s*\{|"
+     r"\bvector\s*<\s*\w+\s*>\s*\w+\s*=\s*\{\s*\{"),
     ("C++", "structured bindings (auto [a, b])", r"\bauto\s*&{0,2}\s*\[\s*\w+\s*,"),
     ("library", "std::vector", r"\bvector\s*<"),
     ("library", "strings in containers (vector<string>, string a[n])",

@@ -1,3 +1,4 @@
+// nvcc: --expt-relaxed-constexpr
 // std::numeric_limits and the <cfloat>/<climits> constants on host and device: a max/min reduction that
 // starts from -infinity and FLT_MAX, as course reductions do.
 #include <cstdio>

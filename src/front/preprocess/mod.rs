@@ -129,19 +129,16 @@ struct Group {
     start: Span,
 }
 
-/// The C library's limits and special values in device code (GCC's `float.h`, glibc's `limits.h` and
-/// `math.h`), written so the device front end folds each to its exact value.
-const DEVICE_CONSTANTS: [(&str, &str); 22] = [
+/// The C library's limits in device code (GCC's `float.h`, glibc's `limits.h`), literals each side reads
+/// as its exact value (the preprocessed text is the host side's too). `INFINITY` and `NAN`, which have no
+/// literal, are names the device checker knows (`typeck::expr`), as the host side does.
+const DEVICE_CONSTANTS: [(&str, &str); 18] = [
     ("FLT_MAX", "3.40282346638528859811704183484516925e+38F"),
     ("FLT_MIN", "1.17549435082228750796873653722224568e-38F"),
     ("FLT_EPSILON", "1.19209289550781250000000000000000000e-7F"),
     ("DBL_MAX", "1.79769313486231570814527423731704357e+308"),
     ("DBL_MIN", "2.22507385850720138309023271733240406e-308"),
     ("DBL_EPSILON", "2.22044604925031308384660251701289052e-16"),
-    ("INFINITY", "__int_as_float(0x7f800000)"),
-    ("HUGE_VALF", "__int_as_float(0x7f800000)"),
-    ("HUGE_VAL", "__longlong_as_double(0x7ff0000000000000LL)"),
-    ("NAN", "__int_as_float(0x7fc00000)"),
     ("CHAR_BIT", "8"),
     ("SCHAR_MAX", "127"),
     ("UCHAR_MAX", "255"),
@@ -181,8 +178,8 @@ impl Preprocessor<'_> {
                 Mode::PreVolta => "600",
             };
             defs.push(("__CUDA_ARCH__".into(), arch.into()));
-            // `<cfloat>`, `<climits>` and `<cmath>`'s constants, which the host side knows by name
-            // (`host::cuda::names::known_constant`): device code reads them as glibc and GCC define them.
+            // `<cfloat>` and `<climits>`'s constants, which the host side also knows by name
+            // (`host::cuda::names::known_constant`).
             defs.extend(DEVICE_CONSTANTS.iter().map(|(n, v)| (n.to_string(), v.to_string())));
         }
         defs.extend(o.defines.iter().cloned());

@@ -321,6 +321,14 @@ impl Checker {
                 self.global_value(b, n, span)
             }
             None if n == "warpSize" => Expr::new(ExprKind::Const(32), Type::INT, span),
+            // `<cmath>`'s special values, as glibc defines them (`NAN` is `__builtin_nanf("")`).
+            None if matches!(n, "INFINITY" | "HUGE_VALF") => {
+                Expr::new(ExprKind::Const(f32::INFINITY.to_bits() as u64), Type::FLOAT, span)
+            }
+            None if n == "NAN" => Expr::new(ExprKind::Const(0x7fc0_0000), Type::FLOAT, span),
+            None if n == "HUGE_VAL" => {
+                Expr::new(ExprKind::Const(f64::INFINITY.to_bits()), Type::Scalar(Scalar::F64), span)
+            }
             None if BUILTIN_VECTORS.contains(&n) => {
                 let d = Diagnostic::new(ErrorCode::Type, span, format!("`{n}` is a vector (uint3)"))
                     .label("pick a component")
