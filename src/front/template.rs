@@ -254,7 +254,8 @@ fn type_text(t: &Type) -> String {
 /// made it (so the instance is not looked up again from its pieces); any other type as its text.
 fn deduced_tokens(t: &Type) -> Vec<Token> {
     match t {
-        Type::Struct(s) if s.name.contains('<') && !s.name.starts_with("array<") => {
+        // (The standard library's `array<float, 3>` and `pair<int, float>` are read from their text, as written.)
+        Type::Struct(s) if s.name.contains('<') && !matches!(s.name.split('<').next(), Some("array" | "pair")) => {
             vec![Token { kind: TokKind::Ident(s.name.clone()), span: Span::default() }]
         }
         _ => type_tokens(&type_text(t)),
