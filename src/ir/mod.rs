@@ -32,6 +32,12 @@ impl Pc {
         unsafe { &*(pcs as *const [Pc; 32]).cast::<[u32; 32]>() }
     }
 
+    /// [`Pc::numbers`] to write.
+    pub fn numbers_mut(pcs: &mut [Pc; 32]) -> &mut [u32; 32] {
+        // SAFETY: as in `numbers`; the borrow is the array's.
+        unsafe { &mut *(pcs as *mut [Pc; 32]).cast::<[u32; 32]>() }
+    }
+
     /// The virtual exit: a branch reconverging here never reconverges before its threads finish.
     pub const EXIT: Pc = Pc(u32::MAX);
 }

@@ -3,7 +3,8 @@
 //! over lanes shifting one bit at a time does not vectorise (the compiler cannot see that a vector compare and
 //! a sign-bit gather do the same), so x86-64 uses SSE2 (part of its baseline, always present), or AVX2 where
 //! the CPU has it for the test the branch unit asks, WebAssembly its 128-bit SIMD where the module is built with
-//! it (the playground page is), and other targets a plain loop.
+//! it (the playground page is), and other targets a plain loop. And the way back: a value written to the lanes
+//! a mask names (`fill_where`, an ITS warp's PCs at a divergent branch).
 
 /// Which build of the data path runs: the AVX2 one where the CPU can run it, unless the configuration asks
 /// for the portable one (`sim::Tuning::portable`: the tests run both builds and compare). Only
@@ -173,6 +174,45 @@ pub unsafe fn nonzero_mask_avx2(values: &[u64; 32]) -> u32 {
     !zero
 }
 
+/// Writes `x` to the lanes whose bit is set in `mask`, leaving the others: four lanes per select on x86-64
+/// (SSE2: a compare of each lane's bit, then and/andnot/or), where iterating the mask's bits costs a handful
+/// of instructions per lane (an ITS warp's divergent branch sets the PCs of both sides).
+#[inline]
+pub fn fill_where(values: &mut [u32; 32], mask: u32, x: u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_andnot_si128, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_or_si128, _mm_set1_epi32,
+            _mm_setr_epi32, _mm_storeu_si128,
+        };
+        // SAFETY: SSE2 is in every x86-64 CPU; each unaligned load and store covers 4 of the 32 values, in
+        // bounds.
+        unsafe {
+            let k = _mm_set1_epi32(x as i32);
+            let bits = _mm_setr_epi32(1, 2, 4, 8);
+            for i in 0..8 {
+                let nibble = _mm_set1_epi32(((mask >> (4 * i)) & 0xf) as i32);
+                let sel = _mm_cmpeq_epi32(_mm_and_si128(nibble, bits), bits);
+                let p = values.as_mut_ptr().add(4 * i).cast();
+                let v = _mm_loadu_si128(p);
+                _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(sel, k), _mm_andnot_si128(sel, v)));
+            }
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    fill_where_plain(values, mask, x)
+}
+
+/// [`fill_where`] one lane at a time (the other targets' version, and the tests' reference).
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub fn fill_where_plain(values: &mut [u32; 32], mask: u32, x: u32) {
+    for (l, v) in values.iter_mut().enumerate() {
+        if mask >> l & 1 != 0 {
+            *v = x;
+        }
+    }
+}
+
 /// [`eq_mask`] one lane at a time (the other targets' version, and the tests' reference).
 #[cfg(any(test, not(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))))]
 pub fn eq_mask_plain(values: &[u32; 32], x: u32) -> u32 {
@@ -224,6 +264,11 @@ mod tests {
             for x in [0, 7, 8, u32::MAX] {
                 assert_eq!(eq_mask(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");
             }
+            let mask = [next() as u32, 0, u32::MAX, 1 << 31][round % 4];
+            let (mut filled, mut reference) = (small, small);
+            fill_where(&mut filled, mask, round as u32);
+            fill_where_plain(&mut reference, mask, round as u32);
+            assert_eq!(filled, reference, "{small:?} where {mask:#x}");
             for path in [DataPath::new(false), DataPath::new(true)] {
                 assert_eq!(nonzero_mask(&wide, path), nonzero_mask_plain(&wide), "{wide:?}");
             }

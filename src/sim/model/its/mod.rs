@@ -13,6 +13,14 @@
 //! `_sync` intrinsics (`__syncwarp(mask)`, `__shfl_sync`, `__ballot_sync`, ...) wait until every live lane
 //! their mask names is there to execute them together ([`Model::warp_sync_arrive`]).
 
+mod regroup;
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests;
+mod warp_sync;
+
+use regroup::{Memo, SplitPlan};
+
 use super::{Applied, BackEdge, DetailNote, DetailRow, LaneStop, Model, NoteKind, WarpDetail, lanes_text, line_label};
 use crate::front::launch::Mode;
 use crate::ir::{Instr, Kernel, Pc};
@@ -78,6 +86,14 @@ pub struct ItsWarp {
     /// forward (nothing else changed, so the scheduler would choose it again unless it reached a
     /// reconvergence point or meets other ready threads).
     running: Option<LaneMask>,
+    /// Fast path after a converged warp's divergent branch: what the next [`Model::candidate`] picks
+    /// (`regroup.rs`), until anything else changes.
+    split: Memo<Option<SplitPlan>>,
+    /// The last pass found no thread ready, and nothing changed since: the next [`Model::candidate`] is None.
+    stalled: Memo<bool>,
+    /// The warp arrived at `__syncthreads()` as one group (every live thread, one PC, nothing to reconverge)
+    /// and has not changed since: it stands at one barrier, and releases as one group.
+    arrived_whole: Memo<bool>,
     /// A seeded schedule (`--schedule-seed`): a random number for this step's choices (which side of a
     /// divergent branch runs first, which group runs after a yield). `None`: the documented default.
     pub noise: Option<u64>,
@@ -98,6 +114,7 @@ impl ItsWarp {
     #[inline]
     fn set_state(&mut self, lanes: LaneMask, s: ThreadState) {
         self.running = None;
+        self.forget_plans();
         for m in &mut self.states {
             *m = m.minus(lanes);
         }
@@ -121,94 +138,6 @@ impl ItsWarp {
         self.barriers[i].members.minus(inner)
     }
 
-    /// Ready threads standing at the reconvergence point of their innermost barrier start waiting there;
-    /// barriers whose members have all arrived (or exited) release. Returns true if a barrier released: only
-    /// then can another pass find more (released threads may stand at an outer barrier's point); arrivals
-    /// alone leave nothing for it, as every barrier was checked after them.
-    fn settle(&mut self) -> bool {
-        let mut released = false;
-        let mut arrived = LaneMask::EMPTY;
-        let ready = self.lanes_in(ThreadState::Ready);
-        for (i, b) in self.barriers.iter().enumerate() {
-            let here = self.innermost_in(i).and(ready);
-            if !here.is_empty() {
-                arrived = arrived.or(here.and(self.lanes_at(b.reconv)));
-            }
-        }
-        if !arrived.is_empty() {
-            self.set_state(arrived, ThreadState::Converging);
-        }
-        let mut i = 0;
-        while i < self.barriers.len() {
-            let converging = self.lanes_in(ThreadState::Converging);
-            let all_in = self.barriers[i]
-                .members
-                .minus(self.lanes_in(ThreadState::Exited))
-                .is_subset_of(converging.and(self.innermost_in(i)));
-            if all_in {
-                let b = self.barriers.remove(i);
-                let back = b.members.and(self.lanes_in(ThreadState::Converging));
-                self.set_state(back, ThreadState::Ready);
-                // The reconverged group runs next, as on hardware after BSYNC.
-                self.current = Some(b.reconv);
-                released = true;
-                i = 0;
-            } else {
-                i += 1;
-            }
-        }
-        released
-    }
-
-    /// No other ready thread stands at `pc` and no convergence barrier reconverges there: the group `lanes`
-    /// arriving there goes on alone.
-    #[inline]
-    fn nothing_joins(&self, lanes: LaneMask, pc: Pc) -> bool {
-        !self.barriers.iter().any(|b| b.reconv == pc)
-            && self.lanes_at(pc).and(self.lanes_in(ThreadState::Ready)).minus(lanes).is_empty()
-    }
-
-    /// [`Model::candidate`] off its fast paths: reconverge what can, then pick a group.
-    #[inline(never)]
-    fn choose_group(&mut self) -> Option<(Pc, LaneMask)> {
-        while self.settle() {}
-        let ready = self.lanes_in(ThreadState::Ready);
-        if ready.is_empty() {
-            return None;
-        }
-        // One group, everyone live in it, nothing to reconverge: the fast path until something splits it.
-        if self.barriers.is_empty() && ready == self.live() {
-            let pc0 = self.pc[ready.lowest().unwrap_or(0) as usize];
-            if ready.is_subset_of(self.lanes_at(pc0)) {
-                self.converged = Some(ready);
-                self.current = Some(pc0);
-                return Some((pc0, ready));
-            }
-        }
-        let current = self.current.map(|c| (c, ready.and(self.lanes_at(c))));
-        let (pc, group) = match current {
-            Some((c, group)) if !group.is_empty() => (c, group),
-            _ => {
-                // Round-robin by PC: the next group after the current one (the lowest PC above it), wrapping
-                // to the lowest PC of all.
-                let from = self.current.unwrap_or(Pc(0));
-                let (mut above, mut lowest) = (None::<Pc>, Pc(u32::MAX));
-                for l in ready.iter() {
-                    let p = self.pc[l as usize];
-                    lowest = lowest.min(p);
-                    if p > from && above.is_none_or(|a| p < a) {
-                        above = Some(p);
-                    }
-                }
-                let next = above.unwrap_or(lowest);
-                self.current = Some(next);
-                (next, self.group_at(next))
-            }
-        };
-        self.running = Some(group);
-        Some((pc, group))
-    }
-
     fn group_at(&self, pc: Pc) -> LaneMask {
         self.lanes_in(ThreadState::Ready).and(self.lanes_at(pc))
     }
@@ -219,15 +148,27 @@ impl ItsWarp {
         LaneMask(crate::sim::lane_bits::eq_mask(Pc::numbers(&self.pc), pc.0))
     }
 
+    /// The shortcuts of [`Model::candidate`] that hold only while nothing changes.
+    #[inline]
+    fn forget_plans(&mut self) {
+        self.split.0 = None;
+        self.stalled.0 = false;
+        self.arrived_whole.0 = false;
+    }
+
     #[inline]
     fn set_pc(&mut self, lanes: LaneMask, pc: Pc) {
-        // Over all 32 lanes with a select: branch-free, and it vectorises.
+        self.forget_plans();
+        // A whole warp: one store of all 32 (a converged warp's every move); a few lanes one at a time; else
+        // a vector select (eight selects of four lanes cost about what six lanes one at a time do).
         if lanes == LaneMask::FULL {
             self.pc = [pc; 32];
-        } else {
+        } else if lanes.count() <= 6 {
             for l in lanes.iter() {
                 self.pc[l as usize] = pc;
             }
+        } else {
+            crate::sim::lane_bits::fill_where(Pc::numbers_mut(&mut self.pc), lanes.0, pc.0);
         }
     }
 
@@ -277,47 +218,6 @@ impl ItsWarp {
             }
         }
     }
-
-    /// The lanes waiting at the `_sync` intrinsic at `pc` that may complete it together: the lanes at the
-    /// same PC and, for `__syncwarp` (`bar.warp.sync` on sm_70+ only needs the same mask, not the same
-    /// instruction), lanes waiting at any `__syncwarp` with the mask of a lane at `pc`.
-    fn sync_partners(&self, kernel: &Kernel, pc: Pc) -> LaneMask {
-        let waiting = self.lanes_in(ThreadState::WarpSync);
-        let any_site = matches!(kernel.instrs[pc.0 as usize], Instr::SyncWarp { .. });
-        let at_pc = waiting.iter().filter(|&l| self.pc[l as usize] == pc);
-        let masks: Vec<LaneMask> = at_pc.map(|l| self.sync_mask[l as usize]).collect();
-        let mut here = LaneMask::EMPTY;
-        for l in waiting.iter() {
-            let at = self.pc[l as usize];
-            let partner = at == pc
-                || (any_site
-                    && matches!(kernel.instrs[at.0 as usize], Instr::SyncWarp { .. })
-                    && masks.contains(&self.sync_mask[l as usize]));
-            if partner {
-                here = here.or(LaneMask::lane(l));
-            }
-        }
-        here
-    }
-
-    /// Releases the lanes waiting at (or, for `__syncwarp`, with) the `_sync` intrinsic at `pc` whose named
-    /// live lanes are all waiting there: each lane by its own mask, as each tile of a warp syncs alone.
-    fn release_ready(&mut self, kernel: &Kernel, live: LaneMask, pc: Pc) {
-        let here = self.sync_partners(kernel, pc);
-        let ready = here.iter().filter(|&l| self.sync_mask[l as usize].and(live).is_subset_of(here));
-        let ready = ready.fold(LaneMask::EMPTY, |m, l| m.or(LaneMask::lane(l)));
-        if !ready.is_empty() {
-            self.release_sync(ready, pc);
-        }
-    }
-
-    /// `lanes` completed a `_sync` intrinsic; those at `pc` issue it next, any others (at other `__syncwarp`
-    /// sites) when the scheduler reaches them, each without waiting again.
-    fn release_sync(&mut self, lanes: LaneMask, pc: Pc) {
-        self.set_state(lanes, ThreadState::Ready);
-        self.sync_passed = self.sync_passed.or(lanes);
-        self.current = Some(pc);
-    }
 }
 
 impl Model for ItsWarp {
@@ -337,6 +237,9 @@ impl Model for ItsWarp {
             next_id: 0,
             converged: Some(exists),
             running: None,
+            split: Memo(None),
+            stalled: Memo(false),
+            arrived_whole: Memo(false),
             noise: None,
         }
     }
@@ -357,18 +260,11 @@ impl Model for ItsWarp {
         {
             return Some((self.pc[l as usize], lanes));
         }
-        if let Some(group) = self.running
-            && let Some(l) = group.lowest()
-        {
-            let pc = self.pc[l as usize];
-            if self.nothing_joins(group, pc) {
-                return Some((pc, group));
-            }
-        }
-        self.choose_group()
+        self.diverged_candidate()
     }
 
     fn reseed(&mut self, noise: u64) {
+        self.forget_plans();
         self.noise = Some(noise);
     }
 
@@ -452,6 +348,7 @@ impl Model for ItsWarp {
 
     /// Opens (or reuses) a convergence barrier at `reconv` for `lanes`.
     fn diverge(&mut self, lanes: LaneMask, branch: Pc, taken: LaneMask, then_pc: Pc, else_pc: Pc, reconv: Pc) {
+        let was_one_group = self.converged == Some(lanes);
         self.converged = None;
         self.running = None;
         if reconv != Pc::EXIT {
@@ -467,13 +364,21 @@ impl Model for ItsWarp {
                 self.barriers.push(ConvBarrier { id, reconv, branch, members: lanes });
             }
         }
+        if lanes == LaneMask::FULL {
+            // (The whole warp to one side, then the taken lanes: one store and a select instead of two.)
+            self.set_pc(lanes, else_pc);
+        } else {
+            self.set_pc(lanes.minus(taken), else_pc);
+        }
         self.set_pc(taken, then_pc);
-        self.set_pc(lanes.minus(taken), else_pc);
         // The taken side runs first, as in the pre-Volta model (a seeded schedule may pick either).
         self.current = Some(match self.noise {
             Some(r) if r & 1 == 1 => else_pc,
             _ => then_pc,
         });
+        if was_one_group && self.noise.is_none() {
+            self.split.0 = ItsWarp::split_plan(lanes, taken, (then_pc, else_pc, reconv));
+        }
     }
 
     fn apply(&mut self, effect: Effect, pc: Pc, lanes: LaneMask, _live: LaneMask) -> Applied {
@@ -511,7 +416,9 @@ impl Model for ItsWarp {
 
     /// Per thread: the lanes that executed it wait.
     fn arrive_at_barrier(&mut self, lanes: LaneMask, _pc: Pc) {
+        let whole = self.converged == Some(lanes);
         self.block(lanes, ThreadState::AtBarrier);
+        self.arrived_whole.0 = whole;
     }
 
     /// Every live thread waits, and at one barrier instruction (`__syncthreads` compiles to `WARPSYNC.ALL;
@@ -522,11 +429,15 @@ impl Model for ItsWarp {
     }
 
     fn at_one_barrier(&self) -> bool {
+        if self.arrived_whole.0 {
+            return true;
+        }
         let at = self.lanes_in(ThreadState::AtBarrier);
         at.lowest().is_none_or(|l| at.is_subset_of(self.lanes_at(self.pc[l as usize])))
     }
 
     fn release_barrier(&mut self) {
+        let whole = self.arrived_whole.0;
         let at = self.lanes_in(ThreadState::AtBarrier);
         self.resume_after(at);
         if let Some(l) = at.lowest() {
@@ -535,7 +446,7 @@ impl Model for ItsWarp {
             // A whole warp at one `__syncthreads()` with nothing to reconverge goes on as one group: the state
             // `choose_group` would reach at the next `candidate` (its converged case), set here without its
             // pass over the barriers and the lanes (a reduction's warps release once per stride).
-            if self.barriers.is_empty() && at == self.live() && at.is_subset_of(self.lanes_at(pc)) {
+            if whole || (self.barriers.is_empty() && at == self.live() && at.is_subset_of(self.lanes_at(pc))) {
                 self.converged = Some(at);
             }
         }
