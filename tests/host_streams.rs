@@ -74,3 +74,41 @@ fn reading_a_struct_from_a_stream_is_named_at_its_line() {
     let (_, status) = run("struct_read", src, "");
     assert_eq!(status, 2);
 }
+
+#[test]
+fn each_stream_keeps_its_own_format_and_the_iomanip_manipulators_work_as_libstdcxx() {
+    // The expected text is what g++ 13 with libstdc++ prints for the same program.
+    let src = r#"
+#include <iostream>
+#include <sstream>
+#include <iomanip>
+__global__ void k() {}
+int main() {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << 3.14159;
+    std::cout << os.str() << " " << 1996002.0f << " " << 3.14159 << std::endl;
+    std::cout << std::scientific << 12345.678 << std::endl;
+    std::cout.precision(3);
+    std::cout << std::defaultfloat << 12345.678 << std::endl;
+    std::cout << std::hex << 255 << " " << -1 << std::dec << " " << 255 << std::oct << " " << 8 << std::dec << std::endl;
+    std::cout << std::left << std::setw(6) << "ab" << "|" << std::right << std::setw(6) << "cd" << "|" << std::endl;
+    std::cout << std::setfill('0') << std::setw(5) << 42 << " " << std::setw(5) << -42 << std::setfill(' ') << std::endl;
+    std::cout << std::setw(4) << std::endl << 7 << "|" << std::setw(3) << 'c' << "|" << std::endl;
+    std::cout.setf(std::ios::fixed, std::ios::floatfield);
+    std::cout << 2.5 << " ";
+    std::cout.unsetf(std::ios::fixed);
+    std::cout.width(6);
+    std::cout << 2.5 << "|" << std::endl;
+    std::cerr << 0.1 + 0.2 << std::endl;
+    k<<<1, 1>>>();
+    cudaDeviceSynchronize();
+    return 0;
+}
+"#;
+    let (out, status) = run("iomanip", src, "");
+    assert_eq!(
+        out,
+        "3.1 1.996e+06 3.14159\n1.234568e+04\n1.23e+04\nff ffffffff 255 10\nab    |    cd|\n00042 00-42\n\n   7|  c|\n2.500    2.5|\n"
+    );
+    assert_eq!(status, 0);
+}

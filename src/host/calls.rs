@@ -441,7 +441,9 @@ impl Interp<'_> {
             _ => (0, args[0]),
         };
         let text = if item == StreamItem::Text { self.c_str(bits, e)? } else { vec![] };
-        let Some(text) = self.stream_state.format(item, bits, &text) else { return Ok(()) };
+        let Some(text) = self.stream_states.entry((to, handle)).or_default().format(item, bits, &text) else {
+            return Ok(());
+        };
         match to {
             // (A stream that is not open writes nothing, as a failed `ofstream` does.)
             StreamTo::File => {

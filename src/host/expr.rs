@@ -175,6 +175,9 @@ impl Resolver<'_> {
                 if let Some(what) = self.caught_what(obj, m, args) {
                     return Ok(what);
                 }
+                if let Some(call) = self.ostream_method(obj, m, args, span) {
+                    return call;
+                }
                 let o = self.rvalue(obj)?;
                 if vector_elem(&o.ty).is_some() {
                     return self.vector_method(o, m, args, span);

@@ -77,8 +77,8 @@ pub struct Interp<'a> {
     pub rt: super::cuda::Runtime,
     /// Addresses of the string literals, by id.
     pub(super) strings: Vec<u64>,
-    /// `std::cout`'s formatting state (`std::cerr` shares it: programs rarely set it on both).
-    pub(super) stream_state: super::stream::StreamState,
+    /// Each output stream's format state (`cout`, `cerr`, and each file or string stream by its handle).
+    pub(super) stream_states: std::collections::HashMap<(StreamTo, u64), super::stream::StreamState>,
     /// The standard input `scanf` reads.
     pub(super) stdin: super::libc::Input,
     depth: u32,
@@ -140,7 +140,7 @@ impl<'a> Interp<'a> {
             files: Default::default(),
             rt: Default::default(),
             strings,
-            stream_state: Default::default(),
+            stream_states: Default::default(),
             stdin: Default::default(),
             depth: 0,
             calls: vec![],

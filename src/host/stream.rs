@@ -4,8 +4,10 @@
 //! A chain `cout << a << b` is resolved into one library call per item ([`StreamItem`]), each formatted as
 //! libstdc++ does: integers in decimal, floating-point values like `%g` with the stream's precision (6 unless
 //! `std::setprecision` changed it; `std::fixed` and `std::scientific` switch to `%f` and `%e`), `char` as a
-//! character, `bool` as 1 or 0, `char *` as text, other pointers in hex; `std::setw(n)` pads the next item
-//! only, on the left.
+//! character, `bool` as 1 or 0 (`true`/`false` after `std::boolalpha`), `char *` as text, other pointers in
+//! hex; integers in hex or octal after `std::hex`/`std::oct`; `std::setw(n)` pads the next item only, with
+//! `std::setfill`'s character, on the left (`std::right`, the default) or the right (`std::left`). Each stream
+//! keeps its own state, and `cout.precision(n)`/`.setf(std::ios::fixed)` are read as the manipulators.
 
 use super::resolve::{Resolver, Var};
 use super::tree::*;
@@ -15,7 +17,8 @@ use crate::front::source::Span;
 use crate::front::types::{Scalar, Type};
 use crate::ir::Ty;
 
-/// How a stream formats floating-point values, and the width of its next item.
+/// How a stream formats what it writes: each stream (`cout`, `cerr`, each file or string stream) has its
+/// own, as each `std::ostream` object does.
 #[derive(Clone, Copy, Debug)]
 pub struct StreamState {
     precision: u32,
@@ -23,20 +26,25 @@ pub struct StreamState {
     width: u32,
     /// `std::boolalpha`: `bool`s print as `true` and `false`.
     alpha: bool,
+    /// `std::left`: the fill goes after the item (before it otherwise, `std::right`, the default).
+    left: bool,
+    /// The conversion integers are written with: `d` (or `u`), `x` after `std::hex`, `o` after `std::oct`.
+    base: char,
+    fill: u8,
 }
 
 impl Default for StreamState {
     fn default() -> Self {
-        StreamState { precision: 6, float: 'g', width: 0, alpha: false }
+        StreamState { precision: 6, float: 'g', width: 0, alpha: false, left: false, base: 'd', fill: b' ' }
     }
 }
 
 impl StreamState {
     /// The text `item` writes (its value's `bits`, and a C string's bytes in `text`), or None for a
     /// manipulator, which changes the state instead (`std::setw`, `std::fixed`, ...) or does nothing
-    /// (`std::flush`). A width `std::setw` set applies to the one item written after it.
+    /// (`std::flush`). A width `std::setw` set applies to the one item written after it, padded with the
+    /// fill character on the side `std::left`/`std::right` chose.
     pub(super) fn format(&mut self, item: StreamItem, bits: u64, text: &[u8]) -> Option<String> {
-        let width = if self.width > 0 { self.width.to_string() } else { String::new() };
         let out = match item {
             StreamItem::SetW => {
                 self.width = bits.min(1 << 16) as u32;
@@ -58,27 +66,50 @@ impl StreamState {
                 self.alpha = item == StreamItem::BoolAlpha;
                 return None;
             }
-            StreamItem::Bool if self.alpha => {
-                super::libc::string(&format!("%{width}"), if bits & 1 != 0 { b"true" } else { b"false" })
+            StreamItem::Left | StreamItem::Right => {
+                self.left = item == StreamItem::Left;
+                return None;
             }
-            StreamItem::Endl => "\n".to_string(),
+            StreamItem::Dec | StreamItem::Hex | StreamItem::Oct => {
+                self.base = match item {
+                    StreamItem::Hex => 'x',
+                    StreamItem::Oct => 'o',
+                    _ => 'd',
+                };
+                return None;
+            }
+            StreamItem::SetFill => {
+                self.fill = bits as u8;
+                return None;
+            }
+            StreamItem::Bool if self.alpha => if bits & 1 != 0 { "true" } else { "false" }.to_string(),
+            StreamItem::Endl => return Some("\n".to_string()),
             StreamItem::Flush => return None,
             StreamItem::Float => {
-                let spec = format!("%{width}.{}", self.precision);
+                let spec = format!("%.{}", self.precision);
                 super::libc::number(&spec, self.float, bits, Ty::F64)
             }
-            // An unsigned type prints its value (`4000000000`, not `-294967296`).
+            // An unsigned type prints its value (`4000000000`, not `-294967296`); `std::hex` and `std::oct`
+            // write a signed one's bits, as libstdc++ does.
             StreamItem::Int(s) => {
-                let conv = if s.is_signed() { 'd' } else { 'u' };
-                super::libc::number(&format!("%{width}"), conv, bits, Ty::from(s))
+                let conv = match self.base {
+                    'd' if !s.is_signed() => 'u',
+                    b => b,
+                };
+                super::libc::number("%", conv, bits, Ty::from(s))
             }
-            StreamItem::Bool => super::libc::number(&format!("%{width}"), 'd', bits & 1, Ty::I32),
-            StreamItem::Char => super::libc::number(&format!("%{width}"), 'c', bits, Ty::I32),
-            StreamItem::Pointer => super::libc::number(&format!("%{width}"), 'p', bits, Ty::Ptr),
-            StreamItem::Text => super::libc::string(&format!("%{width}"), text),
+            StreamItem::Bool => super::libc::number("%", 'd', bits & 1, Ty::I32),
+            StreamItem::Char => super::libc::number("%", 'c', bits, Ty::I32),
+            StreamItem::Pointer => super::libc::number("%", 'p', bits, Ty::Ptr),
+            StreamItem::Text => String::from_utf8_lossy(text).into_owned(),
         };
+        let pad = (self.width as usize).saturating_sub(out.chars().count());
         self.width = 0;
-        Some(out)
+        if pad == 0 {
+            return Some(out);
+        }
+        let fill = char::from(self.fill).to_string().repeat(pad);
+        Some(if self.left { out + &fill } else { fill + &out })
     }
 }
 
@@ -131,6 +162,47 @@ impl Resolver<'_> {
         out.map(Ok)
     }
 
+    /// `std::cout.precision(3)`, `.width(8)`, `.fill('0')`, `.setf(std::ios::fixed[, ...])`, `.unsetf(...)`,
+    /// `.flush()` on `cout`/`cerr`: each as the manipulator that does the same (`cout << setprecision(3)`).
+    /// None: not one of these on those streams.
+    pub(super) fn ostream_method(
+        &mut self,
+        obj: &ast::Expr,
+        m: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        let (_, None) = stream_name(self, obj)? else { return None };
+        let flag = |e: &ast::Expr| match &e.kind {
+            A::Name(n) => n.rsplit("::").next().map(str::to_string),
+            _ => None,
+        };
+        let name = |n: &str| ast::Expr { kind: A::Name(n.into()), span };
+        let item = match (m.name.as_str(), args) {
+            ("precision" | "width" | "fill", [v]) => {
+                let f = match m.name.as_str() {
+                    "precision" => "setprecision",
+                    "width" => "setw",
+                    _ => "setfill",
+                };
+                ast::Expr { kind: A::Call(ast::Ident { name: f.into(), span: m.span }, vec![v.clone()]), span }
+            }
+            ("flush", []) => name("flush"),
+            ("setf", [f, ..]) => match flag(f).as_deref() {
+                Some(f @ ("fixed" | "scientific" | "left" | "right" | "dec" | "hex" | "oct" | "boolalpha")) => name(f),
+                _ => return Some(Err(self.unsupported(args[0].span, "this stream flag yet"))),
+            },
+            ("unsetf", [f]) => match flag(f).as_deref() {
+                Some("fixed" | "scientific" | "floatfield") => name("defaultfloat"),
+                Some("boolalpha") => name("noboolalpha"),
+                _ => return Some(Err(self.unsupported(args[0].span, "this stream flag yet"))),
+            },
+            _ => return None,
+        };
+        let shift = A::Binary { op: BinaryOp::Shl, left: Box::new(obj.clone()), right: Box::new(item) };
+        Some(self.rvalue(&ast::Expr { kind: shift, span }))
+    }
+
     fn stream_item(&mut self, to: StreamTo, handle: Option<&Expr>, e: &ast::Expr) -> Result<Expr, Reported> {
         let span = e.span;
         let call = |item, args: Vec<Expr>| {
@@ -146,9 +218,11 @@ impl Resolver<'_> {
                 "defaultfloat" => Some(StreamItem::DefaultFloat),
                 "boolalpha" => Some(StreamItem::BoolAlpha),
                 "noboolalpha" => Some(StreamItem::NoBoolAlpha),
-                "left" | "right" | "dec" => {
-                    return Err(self.unsupported(span, format_args!("the stream manipulator `{n}` yet")));
-                }
+                "left" => Some(StreamItem::Left),
+                "right" => Some(StreamItem::Right),
+                "dec" => Some(StreamItem::Dec),
+                "hex" => Some(StreamItem::Hex),
+                "oct" => Some(StreamItem::Oct),
                 _ => None,
             },
             _ => None,
@@ -157,13 +231,17 @@ impl Resolver<'_> {
             return Ok(call(m, vec![]));
         }
         if let A::Call(f, args) = &e.kind
-            && matches!(f.name.as_str(), "setw" | "setprecision")
+            && matches!(f.name.as_str(), "setw" | "setprecision" | "setfill")
             && args.len() == 1
             && !self.fns.contains_key(&f.name)
         {
             let v = self.rvalue(&args[0])?;
             let v = self.convert(v, &Type::Scalar(Scalar::U64))?;
-            let item = if f.name == "setw" { StreamItem::SetW } else { StreamItem::SetPrecision };
+            let item = match f.name.as_str() {
+                "setw" => StreamItem::SetW,
+                "setfill" => StreamItem::SetFill,
+                _ => StreamItem::SetPrecision,
+            };
             return Ok(call(item, vec![v]));
         }
         let v = self.rvalue(e)?;

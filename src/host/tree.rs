@@ -469,6 +469,15 @@ pub enum StreamItem {
     /// `std::boolalpha`, `std::noboolalpha`.
     BoolAlpha,
     NoBoolAlpha,
+    /// `std::left`, `std::right`: where the fill pads an item written with a width.
+    Left,
+    Right,
+    /// `std::dec`, `std::hex`, `std::oct`: the base integers are written in.
+    Dec,
+    Hex,
+    Oct,
+    /// `std::setfill(c)`.
+    SetFill,
 }
 
 /// What a stream's state is asked for.
@@ -483,7 +492,7 @@ pub enum StreamAsk {
 }
 
 /// Where a stream writes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum StreamTo {
     Out,
     Err,

@@ -387,12 +387,7 @@ impl Parser<'_> {
             TokKind::Ident(name)
                 if self.host
                     && matches!(name.as_str(), "greater" | "less" | "greater_equal" | "less_equal")
-                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                        matches!(
-                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                            Some(TokKind::Punct(Punct::LParen | Punct::LBrace))
-                        )
-                    }) =>
+                    && self.template_args_then(&[Punct::LParen, Punct::LBrace]) =>
             {
                 let after = template::split_args(&self.toks[self.pos + 1..]).map_or(0, |(_, a)| a);
                 self.pos += 1 + after;
@@ -430,13 +425,7 @@ impl Parser<'_> {
                     && (self.structs.iter().any(|s| s.name.name == class) || is_vector_type(&class)) =>
             {
                 self.bump();
-                let list = self.init_list()?;
-                let items = match list.kind {
-                    ExprKind::InitList(items) => items,
-                    _ => vec![],
-                };
-                let callee = Ident { name: class, span };
-                return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
+                return self.braced_temporary(class, span);
             }
             TokKind::Ident(name) if self.host && (self.at_chrono(&name) || self.chrono_vars.contains_key(&name)) => {
                 if let Some(e) = self.chrono_expr()? {
@@ -461,14 +450,7 @@ impl Parser<'_> {
             }
             // `tex2D<float4>(tex, x, y)`: a texture fetch, named with its result type (`front::typeck::texture`).
             TokKind::Ident(name)
-                if crate::front::typeck::is_texture_fetch(&name)
-                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
-                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                        matches!(
-                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                            Some(TokKind::Punct(Punct::LParen))
-                        )
-                    }) =>
+                if crate::front::typeck::is_texture_fetch(&name) && self.template_args_then(&[Punct::LParen]) =>
             {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
@@ -508,12 +490,7 @@ impl Parser<'_> {
                         || matches!(
                             name.as_str(),
                             "plus" | "less" | "greater" | "bit_and" | "bit_or" | "bit_xor" | "max" | "min"
-                        ) && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                            matches!(
-                                self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                                Some(TokKind::Punct(Punct::LParen))
-                            )
-                        })) =>
+                        ) && self.template_args_then(&[Punct::LParen])) =>
             {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
@@ -526,23 +503,12 @@ impl Parser<'_> {
             // `Vec3(1, 2, 3)` / `Vec3{1, 2, 3}` are (only where `<...>(` or `<...>{` follows).
             TokKind::Ident(name)
                 if self.templates.class_defs.contains_key(&name)
-                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
-                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                        matches!(
-                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                            Some(TokKind::Punct(Punct::LParen | Punct::LBrace))
-                        )
-                    }) =>
+                    && self.template_args_then(&[Punct::LParen, Punct::LBrace]) =>
             {
                 let instance = self.class_instance(&name)?;
                 self.bump();
                 if self.is(Punct::LBrace) {
-                    let items = match self.init_list()?.kind {
-                        ExprKind::InitList(items) => items,
-                        _ => vec![],
-                    };
-                    let callee = Ident { name: instance, span };
-                    return Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) });
+                    return self.braced_temporary(instance, span);
                 }
                 return Ok(Expr { kind: ExprKind::Name(instance), span: span.to(self.prev_span()) });
             }
@@ -550,14 +516,7 @@ impl Parser<'_> {
             // (When no `<...>(` follows, as in `twice < K` with a variable named like a template, it is a
             // comparison.)
             TokKind::Ident(name)
-                if self.templates.defs.contains_key(&name)
-                    && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
-                    && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
-                        matches!(
-                            self.toks.get(self.pos + 1 + after).map(|t| &t.kind),
-                            Some(TokKind::Punct(Punct::LParen | Punct::Shl))
-                        )
-                    }) =>
+                if self.templates.defs.contains_key(&name) && self.template_args_then(&[Punct::LParen, Punct::Shl]) =>
             {
                 let Some((args, after)) = template::split_args(&self.toks[self.pos + 1..]) else {
                     return Err(self.expected("template arguments and `>`"));
@@ -595,6 +554,25 @@ impl Parser<'_> {
         };
         self.bump();
         Ok(Expr { kind, span })
+    }
+
+    /// Whether template arguments `<...>` follow the current name and then one of `follow`: `f<int>(`,
+    /// `Pair<int>{`, where `a < b` stays a comparison.
+    fn template_args_then(&self, follow: &[Punct]) -> bool {
+        *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+            && template::split_args(&self.toks[self.pos + 1..]).is_some_and(|(_, after)| {
+                matches!(self.toks.get(self.pos + 1 + after).map(|t| &t.kind), Some(TokKind::Punct(p)) if follow.contains(p))
+            })
+    }
+
+    /// `Vec3{1, 2, 3}` from its `{`: a temporary of `class`, built as `Vec3(1, 2, 3)` is.
+    fn braced_temporary(&mut self, class: String, span: Span) -> Result<Expr, Reported> {
+        let items = match self.init_list()?.kind {
+            ExprKind::InitList(items) => items,
+            _ => vec![],
+        };
+        let callee = Ident { name: class, span };
+        Ok(Expr { kind: ExprKind::Call(callee, items), span: span.to(self.prev_span()) })
     }
 
     /// `new T`, `new T(args)`, `new T[n]` (host code).
