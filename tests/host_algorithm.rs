@@ -199,3 +199,39 @@ int main() {
     assert_eq!(out, "1 2 3 3 3 101 4\n", "{err}");
     assert_eq!(status, 0);
 }
+
+#[test]
+fn qsort_sorts_as_glibc_with_equal_keys_in_their_first_order() {
+    // The expected text is what gcc 12 with glibc 2.36 prints (its qsort is a stable merge sort).
+    let src = r#"#include <cstdio>
+#include <cstdlib>
+__global__ void k() {}
+typedef struct { int key; char tag; } item_t;
+static int calls = 0;
+int by_key(const void *a, const void *b) {
+    calls++;
+    return ((const item_t *)a)->key - ((const item_t *)b)->key;
+}
+int desc(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+int main() {
+    item_t items[9] = {{3, 'a'}, {1, 'b'}, {3, 'c'}, {2, 'd'}, {1, 'e'}, {9, 'f'}, {2, 'g'}, {3, 'h'}, {0, 'i'}};
+    qsort(items, 9, sizeof(item_t), by_key);
+    for (int i = 0; i < 9; i++) printf("%d%c ", items[i].key, items[i].tag);
+    printf("| %d calls\n", calls);
+    double v[6] = {0.5, -2.0, 7.25, 0.5, 3.0, -1.0};
+    qsort(v, 6, sizeof v[0], desc);
+    for (int i = 0; i < 6; i++) printf("%g ", v[i]);
+    printf("\n");
+    qsort(v, 0, sizeof v[0], desc);
+    k<<<1, 1>>>();
+    cudaDeviceSynchronize();
+    return 0;
+}
+"#;
+    let (out, err, status) = run("qsort", src, &[]);
+    assert_eq!(out, "0i 1b 1e 2d 2g 3a 3c 3h 9f | 20 calls\n7.25 3 0.5 0.5 -1 -2 \n", "{err}");
+    assert_eq!(status, 0);
+}

@@ -36,6 +36,11 @@ impl Resolver<'_> {
         args: &[ast::Expr],
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
+        // `qsort(base, n, size, compare)`: C's, with a comparison function.
+        if name.name == "qsort" && args.len() == 4 && !self.fns.contains_key("qsort") {
+            let ident = ast::Ident { name: format!("{PRELUDE}qsort"), span: name.span };
+            return Some(self.call(&ident, args, span));
+        }
         let target = match (name.name.as_str(), args.len()) {
             ("for_each" | "generate" | "count_if" | "find_if" | "all_of" | "any_of" | "none_of", 3) => {
                 name.name.clone()

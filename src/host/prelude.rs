@@ -217,6 +217,42 @@ template <typename T> void __warpdbg_stable_sort_pairs(T *first, T *last) {
         return a.first < b.first || (!(b.first < a.first) && a.second < b.second);
     });
 }
+// C's `qsort`, as glibc's (before 2.37) sorts with a comparison function: its merge sort, top down, halves of
+// n / 2 and the rest, the left element first where the comparison says equal (stable). A comparison that is
+// a total order gives the one sorted order whichever algorithm; this one also calls it as glibc does.
+template <typename T>
+void __warpdbg_msort(T *tag, char *b, unsigned long n, unsigned long s, int (*cmp)(const void *, const void *), char *t) {
+    if (n <= 1) return;
+    unsigned long n1 = n / 2;
+    unsigned long n2 = n - n1;
+    char *b1 = b;
+    char *b2 = b + n1 * s;
+    __warpdbg_msort(tag, b1, n1, s, cmp, t);
+    __warpdbg_msort(tag, b2, n2, s, cmp, t);
+    char *tmp = t;
+    while (n1 > 0 && n2 > 0) {
+        if (cmp(b1, b2) <= 0) {
+            memcpy(tmp, b1, s);
+            b1 += s;
+            --n1;
+        } else {
+            memcpy(tmp, b2, s);
+            b2 += s;
+            --n2;
+        }
+        tmp += s;
+    }
+    if (n1 > 0) memcpy(tmp, b1, n1 * s);
+    memcpy(b, t, (n - n2) * s);
+}
+// (`T`, the element type, only makes these templates: a comparison's type is written out.)
+template <typename T>
+void __warpdbg_qsort(T *base, unsigned long n, unsigned long s, int (*cmp)(const void *, const void *)) {
+    if (n < 2) return;
+    char *t = (char *)malloc(n * s);
+    __warpdbg_msort(base, (char *)base, n, s, cmp, t);
+    free(t);
+}
 int main() { return 0; }
 "#;
 
