@@ -516,3 +516,73 @@ fn chrono_durations_scale_the_virtual_clock_by_their_period() {
     );
     assert_eq!(r.stdout, "1.500 1 1500 0.001500\n");
 }
+
+/// Local references and a vector's list initialisers; the expected text is what g++ 12 prints for the same
+/// host code (the kernel aside).
+const REFERENCES: &str = r#"#include <cstdio>
+#include <vector>
+#include <string>
+struct P { float x, y; };
+float sum(const std::vector<float> &v) { float s = 0; for (const float &x : v) s += x; return s; }
+__global__ void k(const float *a, float *out) { const float &c = a[1]; out[threadIdx.x] = a[threadIdx.x] + c; }
+int main() {
+    int a = 1; int &r = a; r = 2; r += 3;
+    printf("%d %d\n", a, r);
+    std::vector<float> v(4, 1.5f);
+    float &e = v[2]; e = 9.0f;
+    auto &f = v[3]; f += 1;
+    const float &t = v[0] + v[1];
+    printf("%g %g %g %g | %g\n", v[0], v[2], v[3], t, sum(v));
+    P p = {1, 2}; P &q = p; q.x = 5; const P &cq = p;
+    printf("%g %g\n", p.x, cq.y);
+    std::string s = "abc"; const std::string &rs = s;
+    printf("%s %zu\n", rs.c_str(), rs.size());
+    P arr[2] = {{1, 1}, {2, 2}};
+    for (int i = 0; i < 2; ++i) { P &it = arr[i]; it.y *= 10; }
+    printf("%g %g\n", arr[0].y, arr[1].y);
+    int *ptr = &a; int *&rp = ptr; (*rp)++;
+    printf("%d\n", a);
+    std::vector<int> l = {3, 1, 2}, one{5}, five(5);
+    std::vector<float> two{3.0f, 1.0f};
+    std::vector<double> three(3, 2.5);
+    printf("%zu %d | %zu %d | %zu | %zu %g | %zu %g\n", l.size(), l[2], one.size(), one[0], five.size(), two.size(),
+           two[1], three.size(), three[2]);
+    float *d, *o;
+    cudaMallocManaged(&d, 4 * sizeof(float));
+    cudaMallocManaged(&o, 4 * sizeof(float));
+    for (int i = 0; i < 4; ++i) d[i] = i + 1;
+    k<<<1, 4>>>(d, o);
+    cudaDeviceSynchronize();
+    printf("%g %g %g %g\n", o[0], o[1], o[2], o[3]);
+    cudaFree(d);
+    cudaFree(o);
+    return 0;
+}
+"#;
+
+#[test]
+fn local_references_name_their_object_and_brace_lists_are_a_vectors_elements() {
+    let r = run("refs.cu", REFERENCES);
+    assert_eq!(
+        r.stdout, "5 5\n1.5 9 2.5 3 | 14.5\n5 2\nabc 3\n10 20\n6\n3 2 | 1 5 | 5 | 2 1 | 3 2.5\n3 4 5 6\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.status, 0);
+}
+
+#[test]
+fn a_non_const_reference_in_device_code_is_named_at_its_line() {
+    let src = REFERENCES.replace("const float &c = a[1];", "float &c = a[1];");
+    let r = run("refs.cu", &src);
+    assert!(
+        r.stderr.contains(
+            "launch 1 of `k` cannot run:\nerror[E-unsupported]: not supported by warpdbg: a non-const reference \
+             variable in device code\n  ┌─ refs.cu:6:56"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stdout.ends_with("3 2 | 1 5 | 5 | 2 1 | 3 2.5\n"), "the host runs up to the launch: {}", r.stdout);
+    assert_eq!(r.status, 2);
+}

@@ -228,6 +228,11 @@ pub struct Declarator {
     /// `[]` written last: the size comes from elsewhere (`extern __shared__ int s[];`, an initialiser).
     pub open_size: bool,
     pub init: Option<Expr>,
+    /// The initialiser was written in parentheses, `T v(a, b)` (a constructor's arguments), not braces or
+    /// `= {...}`: `std::vector<int> v(3, 1)` is three ones, `v{3, 1}` two elements.
+    pub paren_init: bool,
+    /// `T &r = x;`: a reference, another name for `x`'s object.
+    pub reference: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

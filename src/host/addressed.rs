@@ -11,7 +11,17 @@ pub(super) type Refs = HashMap<String, Vec<bool>>;
 /// Names whose address the statement takes (`&x`): those locals live in host memory.
 pub(super) fn addressed_in_stmt(s: &ast::Stmt, out: &mut HashSet<String>, refs: &Refs) {
     match &s.kind {
-        S::Decl(d) => d.declarators.iter().filter_map(|dc| dc.init.as_ref()).for_each(|e| addressed_in(e, out, refs)),
+        S::Decl(d) => {
+            for dc in &d.declarators {
+                // `int &r = n;`: `r` holds `n`'s address.
+                if dc.reference
+                    && let Some(A::Name(n)) = dc.init.as_ref().map(|e| &e.kind)
+                {
+                    out.insert(n.clone());
+                }
+                dc.init.iter().for_each(|e| addressed_in(e, out, refs));
+            }
+        }
         S::Expr(e) | S::Return(Some(e)) => addressed_in(e, out, refs),
         S::Switch { cond, body } => {
             addressed_in(cond, out, refs);

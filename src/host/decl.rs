@@ -42,6 +42,10 @@ impl Resolver<'_> {
             return self.bind_fields(d, out);
         }
         'declarator: for dc in &d.declarators {
+            if dc.reference {
+                self.local_reference(d, dc, out)?;
+                continue;
+            }
             // `auto t0 = std::chrono::steady_clock::now();`, `auto n = v.size();`: the initialiser, built once
             // for its type, and then converted and stored below.
             let mut built = None;
@@ -154,7 +158,7 @@ impl Resolver<'_> {
                 continue;
             };
             if vector_elem(&ty).is_some() {
-                self.vector_init(addr, &ty, init, out)?;
+                self.vector_init(addr, &ty, init, dc.paren_init, out)?;
                 continue;
             }
             if super::array::array_of(&ty).is_some() {

@@ -146,6 +146,8 @@ impl Resolver<'_> {
                                 dims: vec![],
                                 open_size: false,
                                 init: Some(a.clone()),
+                                paren_init: false,
+                                reference: false,
                             }],
                             span: p.name.span,
                         }),

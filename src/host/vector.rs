@@ -82,13 +82,15 @@ impl Resolver<'_> {
         }
     }
 
-    /// A vector declaration's initialiser: `(n)`, `(n, value)` (a brace list of one or two is read the
-    /// same way).
+    /// A vector declaration's initialiser: in parentheses (a constructor's arguments) `(n)`, `(n, value)`,
+    /// `(first, last)`; in braces or `= {...}` the elements, as C++'s `std::initializer_list` constructor
+    /// takes them (`v{3, 1}` is two elements).
     pub(super) fn vector_init(
         &mut self,
         addr: Expr,
         ty: &Type,
         init: &ast::Expr,
+        paren: bool,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Reported> {
         let span = init.span;
@@ -97,8 +99,20 @@ impl Resolver<'_> {
             return Err(self.unsupported(span, "copying a std::vector in host code yet"));
         };
         let Some(s) = elem_storage(&elem) else {
-            return self.struct_vector_init(addr, &elem, items, span, out);
+            return self.struct_vector_init(addr, &elem, items, !paren, span, out);
         };
+        if !paren {
+            for item in items {
+                let v = self.rvalue(item)?;
+                let v = self.convert(v, &elem)?;
+                out.push(Stmt::Expr(Expr::new(
+                    ExprKind::Lib(Lib::VecPush(s), vec![addr.clone(), v]),
+                    Type::Void,
+                    span,
+                )));
+            }
+            return Ok(());
+        }
         let (n, value) = match items.as_slice() {
             [n] => (self.rvalue(n)?, Expr::new(ExprKind::Const(0), elem.clone(), span)),
             [first, last] if matches!(self.rvalue(first)?.ty, Type::Ptr { .. }) => {

@@ -24,12 +24,14 @@ impl Resolver<'_> {
         Ok(Expr { ty: Type::ptr(elem.clone(), false), ..v })
     }
 
-    /// A declaration's initialiser of a vector of structs: `(n)`, `(n, value)`, `{}`.
+    /// A declaration's initialiser of a vector of structs: `(n)`, `(n, value)`, or a `list` of elements
+    /// (braces).
     pub(super) fn struct_vector_init(
         &mut self,
         addr: Expr,
         elem: &Type,
         items: &[ast::Expr],
+        list: bool,
         span: Span,
         out: &mut Vec<Stmt>,
     ) -> Result<(), Reported> {
@@ -42,7 +44,7 @@ impl Resolver<'_> {
         if is_string(elem) && counted && items.len() == 1 {
             return Err(self.unsupported(span, "a `std::vector<std::string>` of `n` empty strings yet"));
         }
-        if items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) || (is_string(elem) && !counted) {
+        if list || items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) || (is_string(elem) && !counted) {
             for item in items {
                 let v = self.element_value(item, elem)?;
                 let push = ExprKind::Lib(Lib::VecPushBytes(elem.size()), vec![addr.clone(), v]);

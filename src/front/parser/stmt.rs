@@ -415,6 +415,8 @@ impl Parser<'_> {
                     while self.eat_kw(Kw::Restrict) || self.eat_kw(Kw::Const) || self.eat_kw(Kw::Volatile) {}
                 }
             }
+            // `float &r = a[i];`, `const std::string &name = names[k];`, `auto &&x = ...`.
+            let reference = first.is_none() && (self.eat(Punct::Amp) || self.eat(Punct::AndAnd));
             if first.is_none() && self.at_fn_pointer() {
                 return Err(self.fn_pointer_unsupported());
             }
@@ -440,6 +442,7 @@ impl Parser<'_> {
                 dims.push(self.expr()?);
                 self.expect(Punct::RBracket)?;
             }
+            let paren_init = self.is(Punct::LParen) && dims.is_empty();
             let init = if self.eat(Punct::Assign) {
                 Some(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? })
             } else if self.is(Punct::LBrace) && dims.is_empty() {
@@ -453,7 +456,7 @@ impl Parser<'_> {
             } else {
                 None
             };
-            declarators.push(Declarator { name, pointers, dims, open_size, init });
+            declarators.push(Declarator { name, pointers, dims, open_size, init, paren_init, reference });
             if !self.eat(Punct::Comma) {
                 break;
             }

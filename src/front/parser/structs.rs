@@ -121,6 +121,8 @@ impl Parser<'_> {
                                 dims: vec![],
                                 open_size: false,
                                 init: None,
+                                paren_init: false,
+                                reference: false,
                             };
                             s.fields.insert(0, (hidden_u64(at), field));
                         }
@@ -274,6 +276,8 @@ impl Parser<'_> {
                     dims: vec![],
                     open_size: false,
                     init: None,
+                    paren_init: false,
+                    reference: false,
                 };
                 if let Some(s) = self.structs.last_mut() {
                     s.fields.insert(0, (ty, field));

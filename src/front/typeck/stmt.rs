@@ -210,6 +210,16 @@ impl Checker {
     pub(super) fn decl(&mut self, d: &ast::Decl) -> Vec<Stmt> {
         let mut out = vec![];
         for dc in &d.declarators {
+            // `const float &w = weights[k];` reads as a copy (what it names does not change while it lives,
+            // in the code courses write); `float &r = a[i];` would store through it, not built yet.
+            if dc.reference && !d.ty.is_const {
+                self.err(
+                    Diagnostic::unsupported(dc.name.span, "a non-const reference variable in device code")
+                        .hint("use a pointer: `float *r = &a[i]; *r += x;`"),
+                );
+                self.declare_local(&dc.name, Type::Error, false, None);
+                continue;
+            }
             let ty = if d.ty.named.as_deref() == Some("auto") {
                 self.auto_type(dc.init.as_ref(), dc.name.span)
             } else {
