@@ -586,3 +586,50 @@ fn a_non_const_reference_in_device_code_is_named_at_its_line() {
     assert!(r.stdout.ends_with("3 2 | 1 5 | 5 | 2 1 | 3 2.5\n"), "the host runs up to the launch: {}", r.stdout);
     assert_eq!(r.status, 2);
 }
+
+/// `std::string`'s members courses use to split and build text; the expected text is what g++ 12 and
+/// libstdc++ print for the same host code.
+#[test]
+fn string_find_substr_push_back_append_iteration_and_fill_as_libstdcxx() {
+    let src = r#"#include <cstdio>
+#include <iostream>
+#include <string>
+#include <algorithm>
+#include <stdexcept>
+__global__ void k() {}
+int main() {
+    std::string s = "hello,world,gpu";
+    size_t a = s.find(","), b = s.find(',', a + 1), c = s.find("xyz"), d = s.rfind(',');
+    std::cout << a << " " << b << " " << (c == std::string::npos) << " " << d << std::endl;
+    std::string first = s.substr(0, a), rest = s.substr(a + 1);
+    std::cout << first << "|" << rest << "|" << s.substr(b + 1, 2) << "|" << s.substr(d) << std::endl;
+    std::string t = "ab";
+    t.push_back('c'); t += "d"; t.append("ef");
+    std::cout << t << " " << t.size() << " " << t.front() << t.back() << t.at(2) << std::endl;
+    std::reverse(t.begin(), t.end());
+    std::cout << t << std::endl;
+    int vowels = 0;
+    for (char ch : s) if (ch == 'o' || ch == 'e') vowels++;
+    std::cout << vowels << " " << std::string(5, '=') << std::endl;
+    std::string line(3, '-');
+    std::cout << line << (s.substr(0, 5) == "hello") << std::endl;
+    size_t pos = 0; int parts = 0; std::string rem = s;
+    while ((pos = rem.find(',')) != std::string::npos) { std::cout << "[" << rem.substr(0, pos) << "]"; rem = rem.substr(pos + 1); parts++; }
+    std::cout << "[" << rem << "] " << parts << std::endl;
+    t.clear();
+    std::cout << t.empty() << std::endl;
+    try { s.substr(99); } catch (const std::out_of_range &e) { std::cout << e.what() << std::endl; }
+    k<<<1, 1>>>();
+    cudaDeviceSynchronize();
+    return 0;
+}
+"#;
+    let r = run("strings.cu", src);
+    assert_eq!(
+        r.stdout,
+        "5 11 1 11\nhello|world,gpu|gp|,gpu\nabcdef 6 afc\nfedcba\n3 =====\n---1\n[hello][world][gpu] 2\n1\nbasic_string::substr: __pos (which is 99) > this->size() (which is 15)\n",
+        "{}",
+        r.stderr
+    );
+    assert_eq!(r.status, 0);
+}

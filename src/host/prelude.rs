@@ -253,6 +253,59 @@ void __warpdbg_qsort(T *base, unsigned long n, unsigned long s, int (*cmp)(const
     __warpdbg_msort(base, (char *)base, n, s, cmp, t);
     free(t);
 }
+// `std::string`'s members over its characters (`src/host/string.rs`), as libstdc++ computes them; `C` is
+// `char`. A position past the end is libstdc++'s `std::out_of_range`.
+template <typename C> unsigned long __warpdbg_str_find(const C *s, const C *t, unsigned long pos) {
+    unsigned long n = strlen(s);
+    unsigned long m = strlen(t);
+    for (unsigned long i = pos; i + m <= n; i++) {
+        unsigned long j = 0;
+        while (j < m && s[i + j] == t[j]) j++;
+        if (j == m) return i;
+    }
+    return (unsigned long)-1;
+}
+template <typename C> unsigned long __warpdbg_str_rfind(const C *s, const C *t, unsigned long pos) {
+    unsigned long n = strlen(s);
+    unsigned long m = strlen(t);
+    if (m > n) return (unsigned long)-1;
+    unsigned long i = n - m < pos ? n - m : pos;
+    while (true) {
+        unsigned long j = 0;
+        while (j < m && s[i + j] == t[j]) j++;
+        if (j == m) return i;
+        if (i == 0) return (unsigned long)-1;
+        i--;
+    }
+}
+template <typename C> char *__warpdbg_str_sub(const C *s, unsigned long pos, unsigned long len, const C *what) {
+    unsigned long n = strlen(s);
+    if (pos > n) {
+        throw std::out_of_range(std::string("basic_string::") + what + ": __pos (which is " + std::to_string(pos)
+                                + ") > this->size() (which is " + std::to_string(n) + ")");
+    }
+    if (len > n - pos) len = n - pos;
+    char *t = (char *)malloc(len + 1);
+    for (unsigned long i = 0; i < len; i++) t[i] = s[pos + i];
+    t[len] = 0;
+    char *r = __warpdbg_strjoin(t, "");
+    free(t);
+    return r;
+}
+template <typename C> char *__warpdbg_str_fill(unsigned long n, C c) {
+    char *t = (char *)malloc(n + 1);
+    for (unsigned long i = 0; i < n; i++) t[i] = c;
+    t[n] = 0;
+    char *r = __warpdbg_strjoin(t, "");
+    free(t);
+    return r;
+}
+template <typename C> char *__warpdbg_str_push(const char *s, C c) {
+    char t[2];
+    t[0] = c;
+    t[1] = 0;
+    return __warpdbg_strjoin(s, t);
+}
 int main() { return 0; }
 "#;
 

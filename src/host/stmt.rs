@@ -149,22 +149,28 @@ impl Resolver<'_> {
         body: &ast::Stmt,
     ) -> Result<Stmt, Reported> {
         let span = range.span;
-        let (begin, elem) = match self.lvalue(range)? {
-            (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
-                (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
-                // A `std::array` is its `_M_elems` in place.
-                (None, ty) if super::array::array_of(&ty).is_some() => {
-                    let elem = super::array::array_of(&ty).map(|(e, _)| e.clone()).ok_or(Reported)?;
-                    (Expr { ty: Type::ptr(elem.clone(), false), ..*addr }, elem)
-                }
-                (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..*addr }, *elem),
-                (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+        // A `std::string`'s characters.
+        let string = self.string_range(range).transpose()?;
+        let (begin, elem) = match (&string, self.lvalue(range)?) {
+            (Some((begin, _)), _) => (begin.clone(), Type::Scalar(Scalar::I8)),
+            (None, place) => match place {
+                (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
+                    (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
+                    // A `std::array` is its `_M_elems` in place.
+                    (None, ty) if super::array::array_of(&ty).is_some() => {
+                        let elem = super::array::array_of(&ty).map(|(e, _)| e.clone()).ok_or(Reported)?;
+                        (Expr { ty: Type::ptr(elem.clone(), false), ..*addr }, elem)
+                    }
+                    (None, Type::Array(elem, _)) => (Expr { ty: Type::ptr((*elem).clone(), false), ..*addr }, *elem),
+                    (None, t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
+                },
+                (Place::Slot(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
             },
-            (Place::Slot(_), t) => return Err(self.error(span, format!("a `for (x : range)` loop over a `{t}`"))),
         };
         let ptr_ty = Type::ptr(elem.clone(), false);
         let size = elem.size() as i64;
         let end = match self.lvalue(range)? {
+            _ if string.is_some() => string.map(|(_, end)| end).ok_or(Reported)?,
             (Place::Mem { addr, .. }, ty) if vector_elem(&ty).is_some() => {
                 self.vector_ptr(Expr { ty, ..*addr }, 1, &elem)
             }

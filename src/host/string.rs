@@ -38,6 +38,10 @@ fn chars(obj: &ast::Expr) -> ast::Expr {
     expr(A::Member(Box::new(obj.clone()), ast::Ident { name: "p".into(), span: obj.span }), obj.span)
 }
 
+fn int(value: u64, span: Span) -> ast::Expr {
+    expr(A::Int { value, unsigned: false, long: false, decimal: true }, span)
+}
+
 fn is_to_string(name: &str) -> bool {
     matches!(name, "to_string" | "std::to_string")
 }
@@ -81,7 +85,10 @@ impl Resolver<'_> {
                 }),
                 _ => false,
             },
-            A::Call(f, _) => temporary(e).is_some() || is_to_string(&f.name),
+            A::Call(f, _) => {
+                temporary(e).is_some() || is_to_string(&f.name) || matches!(f.name.as_str(), "string" | "std::string")
+            }
+            A::MethodCall { object, method, .. } if method.name == "substr" => self.is_string_expr(object),
             // `a + b + c`: a sum whose left side is one is one.
             A::Binary { op: BinaryOp::Add, left, right } => self.is_string_expr(left) || self.is_string_expr(right),
             _ => false,
@@ -92,6 +99,13 @@ impl Resolver<'_> {
     pub(super) fn text(&mut self, e: &ast::Expr) -> ast::Expr {
         if let Some(s) = temporary(e) {
             return self.text(s);
+        }
+        // `std::string(3, '-')`: fresh characters.
+        if let A::Call(f, args) = &e.kind
+            && matches!(f.name.as_str(), "string" | "std::string")
+            && let [n, c] = args.as_slice()
+        {
+            return call("__warpdbg_str_fill", vec![n.clone(), c.clone()], e.span);
         }
         if matches!(e.kind, A::Name(_) | A::Index(..)) && self.is_string_expr(e) {
             return chars(e);
@@ -163,6 +177,7 @@ impl Resolver<'_> {
             Some(A::InitList(items)) => match items.as_slice() {
                 [] => expr(A::Str(String::new()), span),
                 [x] => copied(self.text(x)),
+                [n, c] => call("__warpdbg_str_fill", vec![n.clone(), c.clone()], span),
                 _ => return Some(Err(self.unsupported(span, "this `std::string` constructor yet"))),
             },
             Some(_) => copied(self.text(init?)),
@@ -190,6 +205,7 @@ impl Resolver<'_> {
             A::InitList(items) => match items.as_slice() {
                 [] => expr(A::Str(String::new()), span),
                 [x] => copied(self.text(x)),
+                [n, c] => call("__warpdbg_str_fill", vec![n.clone(), c.clone()], span),
                 _ => return Some(Err(self.unsupported(span, "this `std::string` constructor yet"))),
             },
             _ => copied(self.text(init)),
@@ -238,13 +254,73 @@ impl Resolver<'_> {
             ("c_str" | "data", []) => p,
             ("size" | "length", []) => call("strlen", vec![p], span),
             ("empty", []) => {
-                let zero = expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span);
                 let len = call("strlen", vec![p], span);
-                expr(A::Binary { op: BinaryOp::Eq, left: Box::new(len), right: Box::new(zero) }, span)
+                expr(A::Binary { op: BinaryOp::Eq, left: Box::new(len), right: Box::new(int(0, span)) }, span)
+            }
+            // The characters as a range: `std::reverse(s.begin(), s.end())`, `std::sort`, `std::transform`.
+            ("begin", []) => p,
+            ("end", []) => {
+                let len = call("strlen", vec![p.clone()], span);
+                expr(A::Binary { op: BinaryOp::Add, left: Box::new(p), right: Box::new(len) }, span)
+            }
+            ("at" | "operator[]", [i]) => expr(A::Index(Box::new(p), Box::new(i.clone())), span),
+            ("front", []) => expr(A::Index(Box::new(p), Box::new(int(0, span))), span),
+            ("back", []) => {
+                let len = call("strlen", vec![p.clone()], span);
+                let last =
+                    expr(A::Binary { op: BinaryOp::Sub, left: Box::new(len), right: Box::new(int(1, span)) }, span);
+                expr(A::Index(Box::new(p), Box::new(last)), span)
+            }
+            ("find" | "rfind", [t, pos @ ..]) if pos.len() <= 1 => {
+                let t = self.text_or_char(t);
+                let from = pos.first().cloned().unwrap_or_else(|| {
+                    if m.name == "find" { int(0, span) } else { expr(A::Name("npos".into()), span) }
+                });
+                call(&format!("__warpdbg_str_{}", m.name), vec![p, t, from], span)
+            }
+            ("substr", [rest @ ..]) if rest.len() <= 2 => {
+                let pos = rest.first().cloned().unwrap_or_else(|| int(0, span));
+                let len = rest.get(1).cloned().unwrap_or_else(|| expr(A::Name("npos".into()), span));
+                call("__warpdbg_str_sub", vec![p, pos, len, expr(A::Str("substr".into()), span)], span)
+            }
+            // Changes: the string gets fresh characters, as `s += t` gives it.
+            ("push_back" | "append" | "clear", _) => {
+                let value = match (m.name.as_str(), args) {
+                    ("push_back", [c]) => call("__warpdbg_str_push", vec![p.clone(), c.clone()], span),
+                    ("append", [t]) => call("__warpdbg_strjoin", vec![p.clone(), self.text(t)], span),
+                    ("clear", []) => copied(expr(A::Str(String::new()), span)),
+                    _ => {
+                        return Some(Err(self
+                            .unsupported(m.span, format_args!("`std::string::{}` with these arguments yet", m.name))));
+                    }
+                };
+                expr(A::Assign { op: None, target: Box::new(p), value: Box::new(value) }, span)
             }
             _ => return Some(Err(self.unsupported(m.span, format_args!("`std::string::{}` yet", m.name)))),
         };
         Some(self.rvalue(&e))
+    }
+
+    /// `for (char c : s)` over a string `range`: its characters' first and end pointers (None: not a string).
+    pub(super) fn string_range(&mut self, range: &ast::Expr) -> Option<Result<(Expr, Expr), Reported>> {
+        if !self.is_string_expr(range) {
+            return None;
+        }
+        let p = self.text(range);
+        let span = range.span;
+        let len = call("strlen", vec![p.clone()], span);
+        let end = expr(A::Binary { op: BinaryOp::Add, left: Box::new(p.clone()), right: Box::new(len) }, span);
+        Some(self.rvalue(&p).and_then(|b| Ok((b, self.rvalue(&end)?))))
+    }
+
+    /// The C string of `e`, or of the one character `e` is (`s.find(',')`).
+    fn text_or_char(&mut self, e: &ast::Expr) -> ast::Expr {
+        let is_char = matches!(e.kind, A::Char(_))
+            || self.rvalue(e).is_ok_and(|v| matches!(v.ty, Type::Scalar(Scalar::I8 | Scalar::U8)));
+        if is_char {
+            return call("__warpdbg_str_push", vec![expr(A::Str(String::new()), e.span), e.clone()], e.span);
+        }
+        self.text(e)
     }
 
     /// `s[i]` on a string `s` (None: `a` is not one): the character of `s.p[i]`.
@@ -264,6 +340,12 @@ impl Resolver<'_> {
         let short = name.name.strip_prefix("std::").unwrap_or(&name.name);
         if self.fns.contains_key(&name.name) {
             return None;
+        }
+        // A temporary `std::string(3, '-')` or `std::string(text)`: its C string (fresh characters).
+        if short == "string" && matches!(args.len(), 1 | 2) {
+            let e = ast::Expr { kind: A::Call(name.clone(), args.to_vec()), span };
+            let text = self.text(&e);
+            return Some(self.rvalue(&text));
         }
         let [x] = args else {
             return None;

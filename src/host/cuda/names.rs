@@ -361,6 +361,8 @@ pub(in crate::host) fn known_constant(name: &str) -> Option<(u64, Type)> {
         "NAN" => float(f32::NAN),
         "HUGE_VAL" => double(f64::INFINITY),
         "UINT_MAX" => Some((u32::MAX as u64, Type::UINT)),
+        // `std::string::npos` (its namespace and class are dropped as every name's are).
+        "npos" => Some((u64::MAX, Type::Scalar(Scalar::U64))),
         "cudaSuccess" | "cudaMemcpyHostToHost" | "EXIT_SUCCESS" => int(0),
         "cudaMemcpyHostToDevice" | "EXIT_FAILURE" => int(1),
         "cudaMemcpyDeviceToHost" => int(2),
