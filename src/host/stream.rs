@@ -251,8 +251,10 @@ impl Resolver<'_> {
             return Ok(call(StreamItem::Text, vec![chars]));
         }
         let item = match &v.ty {
-            // A character literal is a `char` in C++ (an `int` in C, as host code otherwise reads it).
+            // A character literal is a `char` in C++ (an `int` in C, as host code otherwise reads it); a
+            // comparison or a logical operation is a `bool` (`true` after `std::boolalpha`).
             _ if matches!(e.kind, A::Char(_)) => StreamItem::Char,
+            _ if is_bool_expr(e) => StreamItem::Bool,
             Type::Scalar(Scalar::Bool) => StreamItem::Bool,
             Type::Scalar(Scalar::I8 | Scalar::U8) => StreamItem::Char,
             Type::Scalar(s) if s.is_float() => StreamItem::Float,
@@ -263,5 +265,14 @@ impl Resolver<'_> {
         };
         let v = if item == StreamItem::Float { self.convert(v, &Type::Scalar(Scalar::F64))? } else { v };
         Ok(call(item, vec![v]))
+    }
+}
+
+/// Whether `e` has type `bool` in C++ where host code reads an `int`: a comparison, `&&`, `||`, `!`.
+fn is_bool_expr(e: &ast::Expr) -> bool {
+    match &e.kind {
+        A::Binary { op, .. } => op.is_comparison() || matches!(op, BinaryOp::LogAnd | BinaryOp::LogOr),
+        A::Unary(ast::UnaryOp::Not, _) => true,
+        _ => false,
     }
 }

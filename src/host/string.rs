@@ -278,7 +278,7 @@ impl Resolver<'_> {
                 });
                 call(&format!("__warpdbg_str_{}", m.name), vec![p, t, from], span)
             }
-            ("substr", [rest @ ..]) if rest.len() <= 2 => {
+            ("substr", rest) if rest.len() <= 2 => {
                 let pos = rest.first().cloned().unwrap_or_else(|| int(0, span));
                 let len = rest.get(1).cloned().unwrap_or_else(|| expr(A::Name("npos".into()), span));
                 call("__warpdbg_str_sub", vec![p, pos, len, expr(A::Str("substr".into()), span)], span)
