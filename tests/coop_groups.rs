@@ -235,11 +235,6 @@ fn cooperative_group_mistakes_are_diagnosed_where_they_are() {
         ("auto t = cg::tiled_partition<48>(cg::this_thread_block());", "k.cu:6:18", "a tile of 48 threads"),
         ("auto t = cg::tiled_partition(cg::this_thread_block(), 12);", "k.cu:6:59", "a tile of 12 threads"),
         (
-            "cg::grid_group g = cg::this_grid();\n    g.sync();",
-            "k.cu:7:7",
-            "not supported by warpdbg: grid-wide synchronisation",
-        ),
-        (
             "cg::thread_group g = cg::tiled_partition(cg::this_thread_block(), 4);\n    out[0] = g.shfl_down(1, 1);",
             "k.cu:7:16",
             "a `thread_group` has no method `shfl_down`",

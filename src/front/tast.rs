@@ -427,6 +427,11 @@ pub enum Intrinsic {
     /// A cooperative group's `sync()` known only at run time (a `thread_group`): the argument is the
     /// group's lane mask, 0 for a whole block (`__syncthreads()`), else `__syncwarp(mask)`.
     GroupSync,
+    /// `this_grid().sync()`: every thread of the grid waits for every other (a barrier and a fence).
+    GridSync,
+    /// `this_grid().is_valid()`: 1 in a kernel that calls `grid.sync()` (the driver then gives the launch a
+    /// grid workspace), else 0.
+    GridValid,
     /// `clock()` (`wide`: false) or `clock64()`.
     Clock {
         wide: bool,

@@ -84,7 +84,7 @@ macro_rules! each_source {
             Instr::Atomic { addr, a, b, .. } => [addr, a, b].into_iter().for_each($f),
             Instr::Fma { a, b, c, .. } => [a, b, c].into_iter().for_each($f),
             Instr::SyncWarp { mask } => $f(mask),
-            Instr::SyncThreads { pred } => pred.$iter().for_each($f),
+            Instr::SyncThreads { pred, .. } => pred.$iter().for_each($f),
             Instr::CheckAlign { addr, .. } => $f(addr),
             Instr::CheckBounds { index, base, .. } => {
                 $f(index);

@@ -69,6 +69,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         var_scopes: vec![],
         entered: vec![],
         entered_count: 0,
+        grid_valid: vec![],
     };
     let entry = lw.new_block();
     lw.set_cur(entry);
@@ -115,6 +116,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
     lw.frames.push(Frame { func: id, locals, ret: None, loops: vec![] });
     lw.scoped_body(&f.body);
     lw.terminate(Term::Exit, f.body_end);
+    lw.set_grid_valid();
     if let Some(span) = lw.too_big {
         return Err(Diagnostic::unsupported(
             span,
@@ -194,9 +196,26 @@ struct Lowerer<'p> {
     /// When each block first became current: the layout follows this, which is source order.
     entered: Vec<u32>,
     entered_count: u32,
+    /// Where each `this_grid().is_valid()` put its value (block, instruction index), to set once the whole
+    /// kernel is known.
+    grid_valid: Vec<(u32, usize)>,
 }
 
 impl<'p> Lowerer<'p> {
+    /// `this_grid().is_valid()` reads 1 in a kernel that calls `grid.sync()`: the driver gives such a
+    /// kernel's launch a grid workspace, cooperative or not (measured on an H200: docs/language.md).
+    fn set_grid_valid(&mut self) {
+        let grid = |b: &BuildBlock| b.instrs.iter().any(|(i, _)| matches!(i, Instr::SyncThreads { grid: true, .. }));
+        if !self.blocks.iter().any(grid) {
+            return;
+        }
+        for &(b, i) in &self.grid_valid {
+            if let Some((Instr::Mov { src, .. }, _)) = self.blocks[b as usize].instrs.get_mut(i) {
+                *src = Operand::Imm(1);
+            }
+        }
+    }
+
     fn new_block(&mut self) -> BlockId {
         self.blocks.push(BuildBlock { instrs: vec![], term: None });
         self.emitted.push(vec![]);
@@ -608,10 +627,10 @@ impl<'p> Lowerer<'p> {
         let vals: Vec<Operand> = args.iter().map(|a| self.expr(a)).collect();
         let arg = |i: usize| vals.get(i).copied().unwrap_or(Operand::Imm(0));
         let instr = match intr {
-            Intrinsic::SyncThreads => Instr::SyncThreads { pred: None },
+            Intrinsic::SyncThreads => Instr::SyncThreads { pred: None, grid: false },
             // The barrier, then the block's result, read once it has released.
             Intrinsic::SyncThreadsReduce(k) => {
-                self.emit(Instr::SyncThreads { pred: Some(arg(0)) }, span);
+                self.emit(Instr::SyncThreads { pred: Some(arg(0)), grid: false }, span);
                 let dst = self.temp(ty);
                 Instr::ReadCounter { dst, which: crate::ir::Counter::Barrier(k) }
             }
@@ -631,7 +650,7 @@ impl<'p> Lowerer<'p> {
                 let site = BranchSite { line: 0, kind: BranchKind::GroupSync, counted: false };
                 self.terminate(Term::Branch { cond: Operand::Reg(is_block), then, els, site }, span);
                 self.set_cur(then);
-                self.emit(Instr::SyncThreads { pred: None }, span);
+                self.emit(Instr::SyncThreads { pred: None, grid: false }, span);
                 self.switch_to(Term::Jump(join), span, els);
                 self.emit(Instr::SyncWarp { mask: arg(0) }, span);
                 self.switch_to(Term::Jump(join), span, join);
@@ -653,6 +672,17 @@ impl<'p> Lowerer<'p> {
                 Instr::CheckBounds { dst, index: arg(0), base: arg(1), len, elem_size, name }
             }
             Intrinsic::SyncWarp => Instr::SyncWarp { mask: arg(0) },
+            Intrinsic::GridSync => Instr::SyncThreads { pred: None, grid: true },
+            // 0 for now; 1 once the whole kernel is lowered if it calls `grid.sync()` (`lower_kernel`).
+            Intrinsic::GridValid => {
+                let dst = self.temp(Ty::Bool);
+                self.emit(Instr::Mov { dst, src: Operand::Imm(0) }, span);
+                let b = &self.blocks[self.cur.0 as usize];
+                if let Some(i) = b.instrs.len().checked_sub(1) {
+                    self.grid_valid.push((self.cur.0, i));
+                }
+                return Operand::Reg(dst);
+            }
             Intrinsic::ActiveMask => {
                 let dst = self.temp(Ty::U32);
                 self.emit(Instr::ActiveMask { dst }, span);

@@ -305,6 +305,9 @@ pub enum Instr {
     /// arriving thread's predicate counts towards the block's result, which [`Counter::Barrier`] reads after.
     SyncThreads {
         pred: Option<Operand>,
+        /// A grid-wide barrier (`this_grid().sync()`): the block's barrier, after which the block waits until
+        /// every block of the grid has arrived at one (`sim::machine::grid_barrier`). Never with `pred`.
+        grid: bool,
     },
     /// `dst` = a counter of the machine (the same value for every lane of the issue).
     ReadCounter {

@@ -166,8 +166,9 @@ fn instr_text(k: &Kernel, names: &[String], ins: &Instr) -> String {
                 o(a, *ty)
             )
         }
-        Instr::SyncThreads { pred: None } => "syncthreads".into(),
-        Instr::SyncThreads { pred: Some(p) } => format!("syncthreads.reduce {}", o(p, Ty::Bool)),
+        Instr::SyncThreads { pred: None, grid: false } => "syncthreads".into(),
+        Instr::SyncThreads { pred: None, grid: true } => "gridsync".into(),
+        Instr::SyncThreads { pred: Some(p), .. } => format!("syncthreads.reduce {}", o(p, Ty::Bool)),
         Instr::ReadCounter { dst, which } => {
             let what = match which {
                 crate::ir::Counter::Clock => "clock".to_string(),

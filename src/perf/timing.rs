@@ -46,6 +46,12 @@ pub const LOAD_ILP: f64 = 1.0;
 /// Nanoseconds per atomic request on one address at L2 (fitted: 131,072 same-address requests took 101 us).
 pub const ATOMIC_NS: f64 = 0.77;
 
+/// Nanoseconds every block waits at a grid-wide barrier beyond its block barrier: each block's arrival is an
+/// atomic at one L2 address and the last one's release a flag the others poll (about 2 us for a few hundred
+/// blocks on Volta: Zhang et al., "A Study of Single and Multi-device Synchronization Methods in Nvidia GPUs",
+/// IPDPS 2020). Added once per `grid.sync()` the grid passes: no other work overlaps it.
+pub const GRID_SYNC_NS: f64 = 2_000.0;
+
 /// Where a launch's global sectors were served (sector requests; reuse counted each time).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Served {
@@ -148,7 +154,7 @@ pub fn kernel_time(dev: &Device, m: &Machine) -> KernelTime {
     ];
     let (bound, longest) = terms.iter().copied().fold(("issue", 0.0), |a, t| if t.1 > a.1 { t } else { a });
     KernelTime {
-        total_ns: (LAUNCH_NS + longest).round() as u64,
+        total_ns: (LAUNCH_NS + longest + mt.grid_syncs as f64 * GRID_SYNC_NS).round() as u64,
         launch_ns: LAUNCH_NS,
         issue_ns: issue,
         shared_ns: shared,

@@ -39,6 +39,7 @@ mod config;
 mod conflicts;
 mod explain;
 mod gang;
+mod grid_barrier;
 mod hazards;
 mod issue;
 mod livelock;
@@ -126,6 +127,9 @@ pub struct Machine {
     whole: whole_run::Slot,
     /// The buffers of whole runs' groups of warps (`gang.rs`).
     group: gang::GroupSlot,
+    /// Blocks of this launch the device holds at once, for a kernel with a grid-wide barrier (all of them
+    /// are resident when the grid fits; `grid_barrier.rs`); None for other kernels.
+    grid_capacity: Option<u64>,
 }
 
 impl Machine {
@@ -180,7 +184,12 @@ impl Machine {
         let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
         let threads = launch.block.count().max(1);
         let total_blocks = launch.grid.count();
-        let max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
+        let mut max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
+        // A grid-wide barrier needs the grid's blocks resident together: as many as the device holds.
+        let grid_capacity = grid_barrier::capacity(&kernel, &launch, layout.bytes as u64);
+        if let Some(c) = grid_capacity {
+            max_resident = c.clamp(1, total_blocks.max(1)) as usize;
+        }
         let warps = total_blocks * launch.warps_per_block();
         let traffic = Traffic::for_launch(&kernel, &params);
         let mut m = Machine {
@@ -217,6 +226,7 @@ impl Machine {
             launch_memory,
             whole: whole_run::Slot::default(),
             group: gang::GroupSlot::default(),
+            grid_capacity,
         };
         m.dispatch();
         m
@@ -291,6 +301,8 @@ impl Machine {
             warp_epochs: vec![0; nwarps as usize],
             barrier_votes: (0, 0),
             barrier_result: (0, 0),
+            at_grid: false,
+            grid_waiting: false,
         }
     }
 
@@ -323,6 +335,7 @@ impl Machine {
         b.warp_epochs.fill(0);
         b.barrier_votes = (0, 0);
         b.barrier_result = (0, 0);
+        (b.at_grid, b.grid_waiting) = (false, false);
         b
     }
 

@@ -27,6 +27,8 @@ pub struct Metrics {
     pub divergent_branches: u64,
     pub divergent_warps: u64,
     pub max_stack_depth: u32,
+    /// Grid-wide barriers (`this_grid().sync()`) the grid passed.
+    pub grid_syncs: u64,
     /// Branch counts per line (lines with branches only).
     pub per_line: BTreeMap<u32, LineMetrics>,
     /// Warp- and thread-instructions per line, indexed by line (dense: counted every step).

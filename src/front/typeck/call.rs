@@ -188,11 +188,22 @@ impl Checker {
         };
         let full_mask = |span| Expr::new(ExprKind::Const(0xffff_ffff), Type::UINT, span);
         let (ty, args) = match intr {
-            Intrinsic::SyncThreads | Intrinsic::ThreadFence | Intrinsic::ActiveMask => {
+            Intrinsic::SyncThreads
+            | Intrinsic::ThreadFence
+            | Intrinsic::ActiveMask
+            | Intrinsic::GridSync
+            | Intrinsic::GridValid => {
                 if !self.expect_args(name, args, 0..=0, span) {
                     return Expr::error(span);
                 }
-                (if intr == Intrinsic::ActiveMask { Type::UINT } else { Type::Void }, vec![])
+                (
+                    match intr {
+                        Intrinsic::ActiveMask => Type::UINT,
+                        Intrinsic::GridValid => Type::BOOL,
+                        _ => Type::Void,
+                    },
+                    vec![],
+                )
             }
             Intrinsic::SyncThreadsReduce(_) => {
                 if !self.expect_args(name, args, 1..=1, span) {

@@ -127,18 +127,6 @@ impl Checker {
                 return Expr::error(span);
             }
             (_, "thread_rank" | "size" | "num_threads") => true,
-            (Group::Grid, "sync") => {
-                self.err(
-                    Diagnostic::unsupported(method.span, "grid-wide synchronisation (`this_grid().sync()`)")
-                        .label("needs a cooperative launch")
-                        .hint(
-                            "a grid-wide barrier needs every block resident at once (cudaLaunchCooperativeKernel); \
-                             warpdbg runs blocks as an SM does, a few at a time, and does not model it: split the \
-                             kernel in two launches",
-                        ),
-                );
-                return Expr::error(span);
-            }
             (_, "sync") => true,
             (Group::Grid, "num_blocks" | "block_rank" | "is_valid") => true,
             (Group::Tile(_) | Group::Coalesced, "meta_group_rank" | "meta_group_size" | "any" | "all" | "ballot") => {
@@ -184,9 +172,8 @@ impl Checker {
                 let blocks = wide(arith(ArithOp::Mul, arith(ArithOp::Mul, d(0), d(1), span), d(2), span));
                 if m == "num_blocks" { blocks } else { arith(ArithOp::Mul, blocks, wide(block_size(span)), span) }
             }
-            // Every thread of a kernel warpdbg runs is in an ordinary launch: the grid group is not valid for
-            // grid-wide sync (CUDA's `is_valid()` says whether it was launched cooperatively).
-            (Group::Grid, _) => Expr::new(ExprKind::Const(0), Type::BOOL, span),
+            // Whether the launch has a grid workspace: decided when the whole kernel is lowered.
+            (Group::Grid, _) => Expr::new(ExprKind::Intrinsic(Intrinsic::GridValid, vec![]), Type::BOOL, span),
             (_, "thread_rank") => self.group_rank(&g, span),
             (Group::Block, _) => block_size(span),
             (Group::Tile(n), "size" | "num_threads") => konst(n as u64, span),
@@ -213,7 +200,7 @@ impl Checker {
             Group::Tile(n) => void(Intrinsic::SyncWarp, vec![tile_mask(n, span)]),
             Group::Coalesced => void(Intrinsic::SyncWarp, vec![g.field("mask", span)]),
             Group::Dynamic => void(Intrinsic::GroupSync, vec![g.field("mask", span)]),
-            Group::Grid => Expr::error(span),
+            Group::Grid => void(Intrinsic::GridSync, vec![]),
         }
     }
 

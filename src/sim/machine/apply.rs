@@ -48,10 +48,12 @@ impl Machine {
                 self.metrics.count_branch(site.line, false);
             }
         }
-        if effect == Effect::SyncThreads
-            && let Instr::SyncThreads { pred: Some(p) } = self.kernel.instrs[pc.0 as usize]
-        {
-            self.barrier_vote(b, w, mask, p);
+        if effect == Effect::SyncThreads {
+            match self.kernel.instrs[pc.0 as usize] {
+                Instr::SyncThreads { pred: Some(p), .. } => self.barrier_vote(b, w, mask, p),
+                Instr::SyncThreads { grid: true, .. } => self.blocks[b].at_grid = true,
+                _ => {}
+            }
         }
         let idx = self.blocks[b].idx;
         let warp = &mut self.blocks[b].warps[w];
@@ -110,14 +112,15 @@ impl Machine {
         let arrived = |w: &Warp| w.done() || w.model.barrier_arrived(w.live);
         let one_barrier = |w: &Warp| w.done() || w.model.at_one_barrier();
         let all_in = block.warps.iter().all(arrived) && block.warps.iter().all(one_barrier);
-        if !all_in || block.warps.iter().all(Warp::done) {
+        if !all_in || block.warps.iter().all(Warp::done) || block.grid_waiting {
             return;
         }
-        block.barrier_epoch += 1;
-        block.barrier_result = std::mem::take(&mut block.barrier_votes);
-        for w in &mut block.warps {
-            w.model.release_barrier();
+        if block.at_grid {
+            block.grid_waiting = true;
+            self.check_grid_barrier();
+            return;
         }
+        release(block);
         self.progress();
     }
 
@@ -167,5 +170,15 @@ impl Machine {
                 self.progress();
             }
         }
+    }
+}
+
+/// Releases the barrier every thread of `block` waits at.
+pub(super) fn release(block: &mut super::BlockState) {
+    block.barrier_epoch += 1;
+    block.barrier_result = std::mem::take(&mut block.barrier_votes);
+    (block.at_grid, block.grid_waiting) = (false, false);
+    for w in &mut block.warps {
+        w.model.release_barrier();
     }
 }

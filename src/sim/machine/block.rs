@@ -29,6 +29,10 @@ pub struct BlockState {
     /// barrier the block is gathering at, and of the last one released (what the threads then read).
     pub(super) barrier_votes: (u32, u32),
     pub(super) barrier_result: (u32, u32),
+    /// The barrier the block gathers at is a grid-wide one (`this_grid().sync()`).
+    pub(super) at_grid: bool,
+    /// Every thread of the block has arrived at a grid-wide barrier: the block waits for the grid.
+    pub grid_waiting: bool,
 }
 
 impl BlockState {

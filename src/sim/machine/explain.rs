@@ -85,6 +85,14 @@ fn spots(m: &Machine, slot: usize) -> BTreeMap<Spot, Vec<u32>> {
     out
 }
 
+/// What the barrier instruction at `pc` is in the source.
+fn barrier_name(m: &Machine, pc: Pc) -> &'static str {
+    match m.kernel.instrs.get(pc.0 as usize) {
+        Some(Instr::SyncThreads { grid: true, .. }) => "grid.sync()",
+        _ => "__syncthreads()",
+    }
+}
+
 /// "is" or "are", to agree with [`threads_phrase`].
 fn is_are(ids: &[u32]) -> &'static str {
     if ids.len() == 1 { "is" } else { "are" }
@@ -96,7 +104,7 @@ fn describe(m: &Machine, spot: Spot, tids: &[u32]) -> String {
     let who = threads_phrase(tids);
     let be = is_are(tids);
     match spot {
-        Spot::Barrier(pc) => format!("{who} {be} waiting at the __syncthreads() on line {}", line(pc)),
+        Spot::Barrier(pc) => format!("{who} {be} waiting at the {} on line {}", barrier_name(m, pc), line(pc)),
         Spot::Convergence(pc) => format!("{who} {be} waiting to reconverge at line {}", line(pc)),
         Spot::WarpSync(pc) => format!("{who} {be} waiting at the warp-synchronous call on line {}", line(pc)),
         Spot::Exited => format!("{who} {} exited", if tids.len() == 1 { "has" } else { "have" }),
@@ -124,6 +132,9 @@ fn deadlock(m: &Machine) -> Outcome {
             let others: Vec<String> =
                 spots.iter().filter(|(s, _)| *s != spot).map(|(s, t)| describe(m, *s, t)).collect();
             let what = match kind {
+                WaitKind::Barrier if barrier_name(m, pc) == "grid.sync()" => {
+                    "for every thread of every block of the grid to reach it".to_string()
+                }
                 WaitKind::Barrier => {
                     "for every thread of the block that has not exited to reach this same __syncthreads()".to_string()
                 }
@@ -157,7 +168,7 @@ fn deadlock(m: &Machine) -> Outcome {
             None => groups.push((lines, vec![block.idx])),
         }
     }
-    let mut text = String::new();
+    let mut text = m.grid_deadlock_text().map(|t| t + "\n").unwrap_or_default();
     for (k, (lines, blocks)) in groups.iter().enumerate() {
         text.push_str(&format!("Deadlock: no thread of {} can issue.\n", blocks_phrase(blocks)));
         for l in lines {

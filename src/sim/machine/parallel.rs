@@ -103,7 +103,8 @@ impl Machine {
                     Instr::Printf { .. }
                         | Instr::Launch { .. }
                         | Instr::ReadCounter { .. }
-                        | Instr::SyncThreads { pred: Some(_) }
+                        | Instr::SyncThreads { pred: Some(_), .. }
+                        | Instr::SyncThreads { grid: true, .. }
                 )
             })
     }
@@ -168,6 +169,7 @@ impl Machine {
             launch_memory: true,
             whole: Default::default(),
             group: Default::default(),
+            grid_capacity: None,
         };
         m.dispatch();
         m
