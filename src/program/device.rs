@@ -24,7 +24,7 @@ use crate::sim::{
 mod child_grids;
 
 /// Unused bytes after each device allocation (an off-by-one access lands outside every allocation).
-const GUARD: u64 = 4096;
+use crate::sim::GUARD;
 /// Shared memory a block may use without opting in (static and dynamic together).
 const SHARED_PER_BLOCK: u64 = 48 * 1024;
 
@@ -136,6 +136,7 @@ impl<'a> SimDevice<'a> {
             print: vec![],
         };
         d.mem.init = Some(Box::default());
+        d.mem.padding = Some(Box::default());
         for (i, g) in program.globals.iter().enumerate() {
             if matches!(g.space, tast::GlobalSpace::Device | tast::GlobalSpace::Constant) {
                 let size = g.elem.size() as u64 * g.len();
@@ -354,14 +355,23 @@ impl<'a> SimDevice<'a> {
             self.finding = self.finding.max(1);
             text.push_str(&self.copy_hint(&m.global));
         }
+        let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
+            .filter_map(|a| Some(HostAlloc { alloc: a, line: *self.lines.get(&a.base)? }))
+            .collect();
+        let untrapped: Vec<&crate::sim::Fault> = m.hazards.iter().filter_map(|h| h.fault.as_deref()).collect();
+        if !untrapped.is_empty() {
+            self.finding = self.finding.max(1);
+        }
+        for f in &untrapped {
+            if let Some(hint) = hints::fault_hint(&kernel, self.sources, req, f, &allocs) {
+                text.push_str(&format!("warpdbg:   hint: {hint}\n"));
+            }
+        }
         if !matches!(outcome, Outcome::Completed) {
             text.push_str(&crate::sim::report::text(&m, &outcome));
         }
         let code = match &outcome {
             Outcome::Fault(f) => {
-                let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
-                    .filter_map(|a| Some(HostAlloc { alloc: a, line: *self.lines.get(&a.base)? }))
-                    .collect();
                 if let Some(hint) = hints::fault_hint(&kernel, self.sources, req, f, &allocs) {
                     text.push_str(&format!("warpdbg:   hint: {hint}\n"));
                 }
@@ -391,7 +401,7 @@ impl<'a> SimDevice<'a> {
             hazards: m.hazards.len(),
             ns,
             error: code,
-            findings: uninit + matches!(outcome, Outcome::Fault(_)) as usize,
+            findings: uninit + untrapped.len() + matches!(outcome, Outcome::Fault(_)) as usize,
             text,
             json,
         });
@@ -598,6 +608,9 @@ impl crate::host::Device for SimDevice<'_> {
         self.used = 0;
         if let Some(init) = self.mem.init.as_deref_mut() {
             init.clear();
+        }
+        if let Some(p) = self.mem.padding.as_deref_mut() {
+            p.clear();
         }
     }
 }

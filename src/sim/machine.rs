@@ -182,6 +182,8 @@ impl Machine {
         config: &Config,
     ) -> Machine {
         let layout = SharedLayout::new(&kernel, launch.dynamic_shared);
+        // (Whole programs let an access past the shared arrays go on, as a GPU does: `SharedLayout::padded`.)
+        let layout = if global.padding.is_some() { layout.padded() } else { layout };
         let threads = launch.block.count().max(1);
         let total_blocks = launch.grid.count();
         let mut max_resident = config.max_resident_blocks.unwrap_or((16_384 / threads).max(1) as usize).max(1);
@@ -292,7 +294,7 @@ impl Machine {
             threads,
             stride,
             regs,
-            shared: vec![0u8; self.layout.bytes as usize],
+            shared: vec![0u8; self.layout.padded as usize],
             last_issued: if self.par.is_some() { vec![] } else { vec![None; nwarps as usize] },
             warps: (0..nwarps).map(|w| Warp::new(WarpId(w), exists(w), self.launch.mode)).collect(),
             spin_seen: vec![vec![]; nwarps as usize],

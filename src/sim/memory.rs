@@ -12,8 +12,12 @@ use crate::sim::Zeroed;
 pub const GLOBAL_BASE: u64 = 0x7f40_0000_0000;
 pub const SHARED_BASE: u64 = 0x7e00_0000_0000;
 const SHARED_WINDOW: u64 = 1 << 20;
-/// Unused bytes after each allocation.
-const GUARD: u64 = 4096;
+/// Unused bytes after each allocation. In whole programs an access this close after (or before) an
+/// allocation does not fault but goes to [`Padding`], as a GPU does not trap it (docs/programs.md).
+pub const GUARD: u64 = 4096;
+/// Whole programs: a block's shared memory is this granular, and an access past its arrays but within it
+/// does not fault (measured on an H200: docs/programs.md).
+pub const SHARED_GRANULE: u32 = 128;
 
 /// Which memory an access went to (sanitizer wording: `__global__` / `__shared__`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -296,12 +300,41 @@ mod init_tests {
     }
 }
 
+/// Whole programs: the bytes written just outside allocations, where a GPU does not trap an access
+/// ([`GlobalMemory::in_padding`]); kept apart from every allocation (a GPU's small allocations are adjacent
+/// 512-byte slots, warpdbg's are not), and read as 0 where nothing wrote them. Sparse: such writes are rare.
+#[derive(Clone, Debug, Default)]
+pub struct Padding {
+    bytes: std::collections::HashMap<u64, u8>,
+}
+
+impl Padding {
+    /// `size` bytes at `addr`, little-endian; bytes nothing wrote read 0.
+    pub fn load(&self, addr: u64, size: u32) -> u64 {
+        (0..size as u64).fold(0, |v, k| v | (self.bytes.get(&(addr + k)).copied().unwrap_or(0) as u64) << (8 * k))
+    }
+
+    /// Writes the low `size` bytes of `bits` at `addr`.
+    pub fn store(&mut self, addr: u64, size: u32, bits: u64) {
+        for k in 0..size as u64 {
+            self.bytes.insert(addr + k, (bits >> (8 * k)) as u8);
+        }
+    }
+
+    /// Forgets every byte (`cudaDeviceReset`).
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+    }
+}
+
 /// The launch's global memory.
 #[derive(Clone, Debug, Default)]
 pub struct GlobalMemory {
     pub allocs: Vec<Allocation>,
     /// Which bytes were written, when uninitialised reads are checked (whole programs).
     pub init: Option<Box<InitShadow>>,
+    /// Whole programs: accesses near an allocation go on, to these bytes, instead of faulting.
+    pub padding: Option<Box<Padding>>,
     /// The allocation the last access hit: warps walk arrays, so it is usually the next one too.
     last: std::cell::Cell<usize>,
 }
@@ -424,6 +457,19 @@ impl GlobalMemory {
         Ok(())
     }
 
+    /// Whether an access that failed with `err` is one a GPU does not trap, which whole programs let go on
+    /// ([`Padding`]): aligned, within [`GUARD`] bytes after the end or before the start of an allocation.
+    /// (Only called once `locate` has failed: in-bounds accesses pay nothing.)
+    pub fn in_padding(&self, addr: u64, size: u32, err: &MemError) -> bool {
+        let MemError::OutOfBounds { space: Space::Global, nearest: Some(n) } = err else { return false };
+        let near = if n.distance >= 0 {
+            addr >= n.base + n.size && n.distance as u64 + size as u64 <= GUARD
+        } else {
+            n.distance.unsigned_abs() <= GUARD
+        };
+        self.padding.is_some() && near && addr.is_multiple_of(size as u64)
+    }
+
     /// The allocation and element index an address falls in, for explanations.
     pub fn describe(&self, addr: u64) -> Option<(&str, u64)> {
         self.allocs
@@ -439,6 +485,9 @@ pub struct SharedLayout {
     /// (name, offset, bytes, element type) per array.
     pub arrays: Vec<(String, u32, u32, Ty)>,
     pub bytes: u32,
+    /// The block's shared buffer's length: `bytes`, or in whole programs `bytes` rounded up to
+    /// [`SHARED_GRANULE`], the bytes past the arrays being ones a GPU lets a kernel reach without a fault.
+    pub padded: u32,
 }
 
 impl SharedLayout {
@@ -463,7 +512,20 @@ impl SharedLayout {
             }
         }
         let bytes = if kernel.uses_dynamic_shared() { dynamic_at + dynamic } else { off.next_multiple_of(16) };
-        SharedLayout { arrays: all, bytes }
+        SharedLayout { arrays: all, bytes, padded: bytes }
+    }
+
+    /// The layout with the block's buffer rounded up to [`SHARED_GRANULE`] (whole programs).
+    pub fn padded(self) -> Self {
+        SharedLayout { padded: self.bytes.next_multiple_of(SHARED_GRANULE), ..self }
+    }
+
+    /// Whether a shared access at byte `off` that failed with `err` lies in the buffer's padding, which
+    /// whole programs let go on: past the arrays, within [`SharedLayout::padded`], aligned.
+    pub fn in_padding(&self, off: usize, size: u32, err: &MemError) -> bool {
+        matches!(err, MemError::OutOfBounds { space: Space::Shared, .. })
+            && off + size as usize <= self.padded as usize
+            && off.is_multiple_of(size as usize)
     }
 
     pub fn address(&self, array: u32) -> u64 {

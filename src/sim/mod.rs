@@ -52,7 +52,7 @@ pub use machine::{
     LaunchError, Machine, Outcome, PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, argument_steps,
     kernel_file_step_limit, largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
 };
-pub use memory::{Allocation, GLOBAL_BASE, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
+pub use memory::{Allocation, GLOBAL_BASE, GUARD, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
 pub use memory_report::MemoryDetail;
 pub use metrics::{LineMetrics, Metrics, WarpDivergence};
 pub use warp::{LaneEvents, Warp, WarpId};

@@ -104,6 +104,16 @@ pub enum Note {
         lane: u32,
         addr: u64,
     },
+    /// Whole programs: an out-of-bounds access a GPU does not trap (near an allocation, or in the padding
+    /// of a block's shared memory) went on instead of faulting; `err` is the fault it would have been.
+    /// Whole runs refuse on it, and the sequential run reports it.
+    OutOfBounds {
+        lane: u32,
+        access: AccessKind,
+        size: u32,
+        addr: u64,
+        err: MemError,
+    },
     /// A launch from device code: kernel name (a [`Kernel::strings`] index), configuration, argument bits.
     Launch {
         lane: u32,
@@ -315,7 +325,13 @@ impl Ctx<'_> {
         let size = ty.size();
         let fail = |err| ExecError::Memory { lane, access, size, addr, err };
         if memory::is_shared(addr) {
-            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            let off = match memory::shared_offset(self.layout, addr, size) {
+                Ok(off) => off,
+                Err(err) => {
+                    let off = self.shared_padding(addr, size, lane, access, err)?;
+                    return Ok(memory::shared_load(self.shared, off, size));
+                }
+            };
             if access == AccessKind::Read {
                 self.check_race(off, size, lane, false);
             }
@@ -332,7 +348,14 @@ impl Ctx<'_> {
             Ok(v)
         } else {
             self.global_access.lane(global_op(access, false), lane, addr, size);
-            let v = self.global.load(addr, size).map_err(fail)?;
+            let v = match self.global.load(addr, size) {
+                Ok(v) => v,
+                Err(err) if self.global.in_padding(addr, size, &err) => {
+                    self.notes.push(Note::OutOfBounds { lane, access, size, addr, err });
+                    return Ok(self.global.padding.as_ref().map_or(0, |p| p.load(addr, size)));
+                }
+                Err(err) => return Err(fail(err)),
+            };
             if let Some(init) = &self.global.init
                 && !init.written(addr, size as u64)
             {
@@ -380,7 +403,20 @@ impl Ctx<'_> {
         let fail = |err| ExecError::Memory { lane, access, size, addr, err };
         let bits = if size < 8 { bits & ((1u64 << (size * 8)) - 1) } else { bits };
         if memory::is_shared(addr) {
-            let off = memory::shared_offset(self.layout, addr, size).map_err(fail)?;
+            let off = match memory::shared_offset(self.layout, addr, size) {
+                Ok(off) => off,
+                Err(err) => {
+                    // (An atomic's load reported it.)
+                    let off = if access == AccessKind::Atomic {
+                        off_in_padding(self.layout, addr, size, err).map_err(fail)?
+                    } else {
+                        self.shared_padding(addr, size, lane, access, err)?
+                    };
+                    self.wrote |= memory::shared_load(self.shared, off, size) != bits;
+                    memory::shared_store(self.shared, off, size, bits);
+                    return Ok(());
+                }
+            };
             // Atomics are ordered among themselves: only plain writes race.
             if access == AccessKind::Write {
                 self.check_race(off, size, lane, true);
@@ -399,7 +435,20 @@ impl Ctx<'_> {
             Ok(())
         } else {
             self.global_access.lane(global_op(access, true), lane, addr, size);
-            let old = self.global.load(addr, size).map_err(fail)?;
+            let old = match self.global.load(addr, size) {
+                Ok(v) => v,
+                Err(err) if self.global.in_padding(addr, size, &err) => {
+                    if access != AccessKind::Atomic {
+                        self.notes.push(Note::OutOfBounds { lane, access, size, addr, err });
+                    }
+                    if let Some(p) = self.global.padding.as_deref_mut() {
+                        self.wrote |= p.load(addr, size) != bits;
+                        p.store(addr, size, bits);
+                    }
+                    return Ok(());
+                }
+                Err(err) => return Err(fail(err)),
+            };
             if let Some(init) = &mut self.global.init {
                 init.mark(addr, size as u64);
             }
@@ -410,6 +459,38 @@ impl Ctx<'_> {
             Ok(())
         }
     }
+}
+
+impl Ctx<'_> {
+    /// A shared access that failed with `err`: its offset when it lies in the padding of the block's buffer
+    /// (whole programs), noted as an out-of-bounds access a GPU does not trap; else the fault.
+    fn shared_padding(
+        &mut self,
+        addr: u64,
+        size: u32,
+        lane: u32,
+        access: AccessKind,
+        err: MemError,
+    ) -> Result<usize, ExecError> {
+        let off = off_in_padding(self.layout, addr, size, err.clone()).map_err(|err| ExecError::Memory {
+            lane,
+            access,
+            size,
+            addr,
+            err,
+        })?;
+        self.notes.push(Note::OutOfBounds { lane, access, size, addr, err });
+        self.shared_accesses.push((lane, off as u32));
+        self.touch(SHARED_TOUCH + off as u64, size);
+        Ok(off)
+    }
+}
+
+/// The offset of a shared access that failed with `err` when it lies in the block buffer's padding, else
+/// `err`. (No race check there: the shadow covers the arrays only.)
+fn off_in_padding(layout: &SharedLayout, addr: u64, size: u32, err: MemError) -> Result<usize, MemError> {
+    let off = (addr - memory::SHARED_BASE) as usize;
+    if layout.in_padding(off, size, &err) { Ok(off) } else { Err(err) }
 }
 
 /// The traffic kind of a global access.

@@ -11,6 +11,9 @@ pub enum HazardKind {
     SharedRace,
     /// A global read of memory nothing wrote (whole programs: `cudaMalloc` memory never copied to).
     UninitializedRead,
+    /// Whole programs: an out-of-bounds access a GPU does not trap (near an allocation, or within a block's
+    /// shared memory rounded up to 128 bytes), which went on instead of faulting.
+    OutOfBounds,
 }
 
 impl HazardKind {
@@ -22,6 +25,7 @@ impl HazardKind {
             HazardKind::SyncMaskInactive => "sync_mask_inactive",
             HazardKind::SharedRace => "shared_race",
             HazardKind::UninitializedRead => "uninitialized_read",
+            HazardKind::OutOfBounds => "out_of_bounds",
         }
     }
 }
@@ -37,6 +41,9 @@ pub struct Hazard {
     pub count: u64,
     /// The described occurrence's thread: (block's linear index, thread's linear index in its block).
     pub who: (u64, u32),
+    /// Out-of-bounds hazards: the described occurrence as the fault a kernel file's run reports (for the
+    /// program's hints).
+    pub fault: Option<Box<crate::sim::Fault>>,
 }
 
 /// The rule of [`Hazard::who`]: `n` more occurrences, the newest by thread `who`; true when `who` is now the

@@ -11,6 +11,7 @@ use crate::sim::child_launch::ChildLaunch;
 use crate::sim::exec::{self, Ctx, Effect, ExecError, Note};
 use crate::sim::fault::{self, Fault, FaultSite};
 use crate::sim::lane_mask::LaneMask;
+use crate::sim::memory::{MemError, Space};
 
 impl Machine {
     /// Issues the instruction at `pc` for `mask` of warp `w` in block slot `b`: the data path, then every
@@ -141,6 +142,21 @@ impl Machine {
                          executing the shuffle; its value is undefined"
                     )
                 }),
+                Note::OutOfBounds { lane, access, size, addr, err } => {
+                    let tid = w as u32 * 32 + lane;
+                    let fault = |m: &Machine| Box::new(m.fault(b, w, pc, ExecError::Memory { lane, access, size, addr, err: err.clone() }));
+                    if let Some(i) = self.hazards.iter().position(|h| h.kind == HazardKind::OutOfBounds && h.line == line) {
+                        let h = &mut self.hazards[i];
+                        if count_lowest(&mut h.count, &mut h.who, 1, (linear, tid)) {
+                            let f = fault(self);
+                            (self.hazards[i].message, self.hazards[i].fault) = (untrapped_text(&f, addr, &err), Some(f));
+                        }
+                    } else {
+                        let f = fault(self);
+                        let message = untrapped_text(&f, addr, &err);
+                        self.hazards.push(Hazard { kind: HazardKind::OutOfBounds, line, message, count: 1, who: (linear, tid), fault: Some(f) });
+                    }
+                }
                 Note::UninitRead { lane, addr } | Note::UnwrittenAtomic { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
                 // (The text only when the record keeps this occurrence: a warp-synchronous reduction races on
                 // every step of its last warp.)
@@ -155,8 +171,39 @@ impl Machine {
                 }),
             }
         }
-        let _ = pc;
     }
+}
+
+/// An out-of-bounds hazard's message: the fault's sentence and its memcheck report on one line, then why the
+/// program went on.
+fn untrapped_text(f: &Fault, addr: u64, err: &MemError) -> String {
+    let MemError::OutOfBounds { space, nearest } = err else { return f.sentence.clone() };
+    let what = f.report.lines().next().unwrap_or_default().trim_start_matches("========= ");
+    let place = match nearest {
+        Some(n) if n.distance >= 0 => format!(
+            ", {} bytes after the nearest allocation {} at {:#x} of size {} bytes",
+            n.distance + 1,
+            n.name,
+            n.base,
+            n.size
+        ),
+        Some(n) => format!(
+            ", {} bytes before the nearest allocation {} at {:#x} of size {} bytes",
+            -n.distance, n.name, n.base, n.size
+        ),
+        None => String::new(),
+    };
+    let why = match space {
+        Space::Shared => {
+            "A GPU does not trap this access (a block's shared memory is rounded up to 128 bytes), so the \
+             program went on"
+        }
+        _ => {
+            "A GPU does not trap an access this close to an allocation, so the program went on (warpdbg keeps \
+             such writes apart from every allocation; bytes nothing wrote there read 0)"
+        }
+    };
+    format!("{} {what} at {addr:#x}{place} (compute-sanitizer's memcheck). {why}", f.sentence)
 }
 
 impl Machine {
@@ -185,7 +232,7 @@ impl Machine {
             }
             None => {
                 let message = message(self);
-                self.hazards.push(Hazard { kind, line, message, count, who });
+                self.hazards.push(Hazard { kind, line, message, count, who, fault: None });
             }
         }
     }
