@@ -117,9 +117,17 @@ fn a_kernel_files_run_of_the_same_kernel_still_faults() {
     let src = "// @kernel twice\n// @arg n = 31\n// @block 32\n// @grid 1\n// @arg a int[n] = 0\n\n\
                __global__ void twice(int *a, int n) {\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    \
                a[i] = 2 * i;\n}\n";
-    let (_, stderr, status) = run_source::run_source("oob", "twice", src, &[]);
-    let all = format!("{stderr}");
-    assert_ne!(status, 0, "{all}");
-    assert!(all.contains("Invalid __global__ write of size 4 bytes"), "{all}");
-    assert!(all.contains("wrote a[31], one element past the end of a (31 elements)"), "{all}");
+    // (A kernel file's report is its stdout.)
+    let (stdout, _, status) = run_source::run_source("oob", "twice", src, &[]);
+    assert_eq!(status, 1, "{stdout}");
+    assert!(
+        stdout.contains("outcome: fault after 8 steps\n\n========= Invalid __global__ write of size 4 bytes\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(
+            "Thread (31,0,0) of block (0,0,0) wrote a[31], one element past the end of a (31 elements) at line 9."
+        ),
+        "{stdout}"
+    );
 }
