@@ -1,5 +1,5 @@
 // cudaMalloc(&d, n) where n * sizeof(int) was meant, with copies of n bytes to match: every call succeeds,
-// and the kernel runs past the end of the allocation (a GPU says nothing and computes garbage).
+// and the kernel runs past the end of the allocation (a GPU says nothing: the accesses land in padding).
 #include <stdio.h>
 #include <stdlib.h>
 #include <cuda_runtime.h>
@@ -26,4 +26,3 @@ int main(void)
 }
 
 // finding: cudaMalloc takes a size in bytes
-// differs from line 1: on the GPU the writes past the end land in the allocation's padding and the copy back succeeds; warpdbg stops the kernel at the first one
