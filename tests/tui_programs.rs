@@ -132,7 +132,7 @@ fn a_faulting_launch_then_the_host_sees_the_error() {
     t.press("c");
     let screen = t.text();
     assert!(screen.contains("EXITED 1") && screen.contains("error: an illegal memory access"), "{screen}");
-    assert!(screen.contains("1 fill<<<1, 64>>> L29 fault"), "{screen}");
+    assert!(screen.contains("1 fill<<<1, 64>>> L30 fault"), "{screen}");
 }
 
 #[test]
