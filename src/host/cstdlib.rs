@@ -118,10 +118,10 @@ mod tests {
         assert_eq!(x >> 17, 0);
         let mut x = ((1234u64) << 16) | 0x330E;
         x = step48(x);
-        assert_eq!(x as f64 / (1u64 << 48) as f64, 0.33819583411435516);
+        assert_eq!(x as f64 / (1u64 << 48) as f64, 0.74087692944249639);
         x = step48(x);
         assert_eq!(x >> 17, 460710097);
         x = step48(x);
-        assert_eq!((x >> 16) as u32 as i32, -1112925114);
+        assert_eq!((x >> 16) as u32 as i32, 1452540047);
     }
 }
