@@ -118,7 +118,7 @@ mod tests {
         assert_eq!(x >> 17, 0);
         let mut x = ((1234u64) << 16) | 0x330E;
         x = step48(x);
-        assert_eq!(x as f64 / (1u64 << 48) as f64, 0.74087692944249639);
+        assert_eq!(x as f64 / (1u64 << 48) as f64, 0.740_876_929_442_496_4);
         x = step48(x);
         assert_eq!(x >> 17, 460710097);
         x = step48(x);
