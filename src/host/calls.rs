@@ -29,6 +29,11 @@ impl Interp<'_> {
                 text.len() as u64
             }
             Lib::Scanf => self.scanf(args, &v, slots, e)?,
+            Lib::Str(f) => self.cstring(f, &v, e)?,
+            Lib::Stdio(f) => self.cstdio(f, args, &v, slots, e)?,
+            Lib::Stdlib(f) => self.cstdlib(f, &v, e)?,
+            Lib::Getopt(f) => self.getopt(f, &v, e)?,
+            Lib::Char(f) => super::ctype::run(f, v[0] as u32 as i32) as u32 as u64,
             Lib::Seed(_) | Lib::EngineNext(_) | Lib::DistInit(_) | Lib::Draw(..) => self.random(lib, &v, e)?,
             Lib::Puts => {
                 let mut s = self.c_str(v[0], e)?;
@@ -117,7 +122,11 @@ impl Interp<'_> {
             Lib::Fflush => 0,
             Lib::Fopen => {
                 let (path, mode) = (self.c_str(v[0], e)?, self.c_str(v[1], e)?);
-                self.files.open(&String::from_utf8_lossy(&path), &String::from_utf8_lossy(&mode))
+                let handle = self.files.open(&String::from_utf8_lossy(&path), &String::from_utf8_lossy(&mode));
+                if handle == 0 {
+                    self.set_errno(super::cstdio::ENOENT);
+                }
+                handle
             }
             Lib::Fclose => self.files.close(v[0]) as u32 as u64,
             Lib::Fread => {

@@ -155,6 +155,17 @@ impl Files {
         self.get(handle).is_some_and(|f| f.eof)
     }
 
+    /// What C's reads on `handle` see: its bytes, its position and its end-of-file flag (None: not open).
+    pub fn c_input(&mut self, handle: u64) -> Option<(&[u8], &mut usize, &mut bool)> {
+        let f = self.get(handle)?;
+        Some((&f.data, &mut f.pos, &mut f.eof))
+    }
+
+    /// `remove(path)`: whether the file was there to remove (never on the web page, which has no files).
+    pub fn remove(&mut self, path: &str) -> bool {
+        remove_file(path)
+    }
+
     /// Files still open when the program ends are closed (what is written reaches the disk).
     pub fn close_all(&mut self) {
         for i in 0..self.open.len() {
@@ -180,6 +191,16 @@ fn read_file(_: &str) -> Option<Vec<u8>> {
 
 #[cfg(not(feature = "native"))]
 fn write_file(_: &str, _: &[u8]) {}
+
+#[cfg(feature = "native")]
+fn remove_file(path: &str) -> bool {
+    std::fs::remove_file(path).is_ok()
+}
+
+#[cfg(not(feature = "native"))]
+fn remove_file(_: &str) -> bool {
+    false
+}
 
 #[cfg(all(test, feature = "native"))]
 mod tests {

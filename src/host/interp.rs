@@ -81,6 +81,13 @@ pub struct Interp<'a> {
     pub(super) stream_states: std::collections::HashMap<(StreamTo, u64), super::stream::StreamState>,
     /// The standard input `scanf` reads.
     pub(super) stdin: super::libc::Input,
+    /// Where the next `strtok(NULL, ...)` starts (0: no string left).
+    pub(super) strtok_next: u64,
+    /// `errno`'s address (0 until a program or a call first uses it).
+    pub(super) errno_at: u64,
+    /// The `drand48` family's 48-bit state.
+    pub(super) rand48: u64,
+    pub(super) getopt: super::getopt::GetoptState,
     depth: u32,
     /// The functions being run, innermost last.
     calls: Vec<u32>,
@@ -142,6 +149,10 @@ impl<'a> Interp<'a> {
             strings,
             stream_states: Default::default(),
             stdin: Default::default(),
+            strtok_next: 0,
+            errno_at: 0,
+            rand48: 0,
+            getopt: Default::default(),
             depth: 0,
             calls: vec![],
             vlas: vec![],

@@ -71,7 +71,11 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "getenv" => Some((Lib::Getenv, vec![ptr()], false, ptr())),
         "abs" => math1(MathFn::Abs, &int),
         "labs" | "llabs" => math1(MathFn::Abs, &long),
-        _ => None,
+        _ => super::cstring::library(name)
+            .or_else(|| super::ctype::library(name))
+            .or_else(|| super::cstdio::library(name))
+            .or_else(|| super::cstdlib::library(name))
+            .or_else(|| super::getopt::library(name)),
     }
 }
 
@@ -343,7 +347,7 @@ impl Resolver<'_> {
         {
             return Ok(Expr::new(ExprKind::Lib(lib, vals), t.clone(), span));
         }
-        if matches!(lib, Lib::Malloc | Lib::Calloc | Lib::Realloc) {
+        if matches!(lib, Lib::Malloc | Lib::Calloc | Lib::Realloc | Lib::Str(super::cstring::StrFn::Strdup)) {
             // The allocation's name, for messages (`h_a`).
             let what = args.first().and_then(name_of).unwrap_or_else(|| "allocation".into());
             let id = self.string(&what);

@@ -126,20 +126,38 @@ pub fn scan(fmt: &[u8], input: &[u8], pos: &mut usize) -> (Vec<Stored>, i32) {
 impl Interp<'_> {
     /// `scanf(fmt, ...)`: the conversions' values stored through the pointer arguments.
     pub(super) fn scanf(&mut self, args: &[Expr], v: &[u64], slots: &mut [u64], e: &Expr) -> Result<u64, Unwind> {
-        let fmt = self.c_str(v[0], e)?;
+        let mut pos = self.stdin.pos;
+        let text = self.stdin.text().to_vec();
+        let n = self.scan_into(&text, &mut pos, 0, args, v, slots, e)?;
+        self.stdin.pos = pos;
+        Ok(n)
+    }
+
+    /// Scans `input` from `*pos` with the format at argument `fmt_at`, storing each value through the pointer
+    /// arguments after it: the `scanf` family's result.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn scan_into(
+        &mut self,
+        input: &[u8],
+        pos: &mut usize,
+        fmt_at: usize,
+        args: &[Expr],
+        v: &[u64],
+        slots: &mut [u64],
+        e: &Expr,
+    ) -> Result<u64, Unwind> {
+        let fmt = self.c_str(v[fmt_at], e)?;
         let mut ptrs = vec![];
-        for (k, a) in args.iter().enumerate().skip(1) {
+        for (k, a) in args.iter().enumerate().skip(fmt_at + 1) {
             ptrs.push(if k < v.len() { v[k] } else { self.eval(a, slots)? });
         }
-        let mut pos = self.stdin.pos;
-        let (values, n) = scan(&fmt, self.stdin.text(), &mut pos);
-        self.stdin.pos = pos;
+        let (values, n) = scan(&fmt, input, pos);
         if values.len() > ptrs.len() {
             let line = self.line(e.span);
             return Err(Unwind::Error(Box::new(super::HostError::Memory {
                 line,
                 message: format!(
-                    "host code at line {line} calls scanf with {} pointers for {} conversions",
+                    "host code at line {line} calls a scanf with {} pointers for {} conversions",
                     ptrs.len(),
                     values.len()
                 ),

@@ -309,6 +309,16 @@ pub enum Lib {
     Vsnprintf,
     /// `scanf(fmt, ...)` from the standard input ([`super::scanf`]).
     Scanf,
+    /// `<cstring>`'s searching, bounded copying and tokenising ([`super::cstring`]).
+    Str(super::cstring::StrFn),
+    /// `<cstdio>`'s character, line and scanning calls, and `errno` ([`super::cstdio`]).
+    Stdio(super::cstdio::StdioFn),
+    /// `<cstdlib>`'s other generators and `<unistd.h>`'s sleeps ([`super::cstdlib`]).
+    Stdlib(super::cstdlib::StdlibFn),
+    /// `getopt` and its variables ([`super::getopt`]).
+    Getopt(super::getopt::GetoptFn),
+    /// `<cctype>` ([`super::ctype`]).
+    Char(super::ctype::CharFn),
     /// `<random>` ([`super::random`]): seed the engine at the first argument with the second.
     Seed(Engine),
     /// The engine's next output (`eng()`, `rd()`).

@@ -169,6 +169,13 @@ impl Preprocessor<'_> {
             ("__cplusplus".into(), "201703L".into()),
             ("__WARPDBG__".into(), "1".into()),
             ("NULL".into(), "0".into()),
+            // glibc's `errno`: the host side's `__errno_location` (`host::cstdio`).
+            ("errno".into(), "(*__errno_location())".into()),
+            // `getopt`'s variables (`host::getopt`).
+            ("optarg".into(), "(*__warpdbg_optarg())".into()),
+            ("optind".into(), "(*__warpdbg_optind())".into()),
+            ("opterr".into(), "(*__warpdbg_opterr())".into()),
+            ("optopt".into(), "(*__warpdbg_optopt())".into()),
             // The calling convention the runtime's callbacks are declared with (`__stdcall` on Windows).
             ("CUDART_CB".into(), String::new()),
         ];
