@@ -4,34 +4,10 @@
 //! here and `fopen` set as glibc does. `stdin` is handle [`STDIN`]; `stdout` and `stderr` are 1 and 2.
 
 use super::interp::{Interp, Unwind};
+pub use super::libfns::{ENOENT, STDIN, StdioFn};
 use super::memory::AllocKind;
 use super::tree::{Expr, Lib, LibArgs};
 use crate::front::types::{Scalar, Type};
-
-/// `stdin`'s handle: reads from warpdbg's own standard input.
-pub const STDIN: u64 = 3;
-/// `ENOENT`, "No such file or directory".
-pub const ENOENT: i32 = 2;
-
-/// A `<cstdio>` function beyond the ones [`super::calls`] runs itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StdioFn {
-    /// `sscanf(s, fmt, ...)`.
-    Sscanf,
-    /// `fscanf(f, fmt, ...)`.
-    Fscanf,
-    Fgets,
-    Fputs,
-    /// `fputc(c, f)` and `putc`.
-    Fputc,
-    /// `fgetc(f)` and `getc`.
-    Fgetc,
-    Getchar,
-    Perror,
-    Remove,
-    /// `__errno_location()`: the address of `errno`.
-    ErrnoLocation,
-}
 
 /// The signature of a `<cstdio>` function: (what, parameters, variadic, result).
 pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {

@@ -4,24 +4,9 @@
 //! virtual host clock (`src/host/cuda/timing.rs`) that `clock`, `gettimeofday` and `clock_gettime` read.
 
 use super::interp::{Interp, Unwind};
+pub use super::libfns::StdlibFn;
 use super::tree::{Expr, Lib, LibArgs};
 use crate::front::types::{Scalar, Type};
-
-/// A `<cstdlib>`/`<unistd.h>` function beyond the ones [`super::calls`] runs itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StdlibFn {
-    RandR,
-    Drand48,
-    /// `lrand48`: 31 bits.
-    Lrand48,
-    /// `mrand48`: 32 bits, signed.
-    Mrand48,
-    Srand48,
-    /// A sleep of the first argument times this many nanoseconds.
-    Sleep(u64),
-    /// `nanosleep(&req, rem)`.
-    Nanosleep,
-}
 
 /// The signature of a `<cstdlib>`/`<unistd.h>` function: (what, parameters, variadic, result).
 pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {

@@ -3,27 +3,10 @@
 //! read and write goes through host memory's checks, so a bad pointer is the usual report.
 
 use super::interp::{Interp, Unwind};
+pub use super::libfns::StrFn;
 use super::memory::AllocKind;
 use super::tree::{Expr, Lib, LibArgs};
 use crate::front::types::{Scalar, Type};
-
-/// A `<cstring>` function beyond the ones [`super::calls`] runs itself.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum StrFn {
-    Strncpy,
-    Strncat,
-    Strchr,
-    Strrchr,
-    Strstr,
-    /// `strtok(s, delim)`: its position kept between calls, per program.
-    Strtok,
-    /// A `malloc`'d copy; its last argument names the allocation (as `malloc`'s does).
-    Strdup,
-    Strspn,
-    Strcspn,
-    Memmove,
-    Strerror,
-}
 
 /// The signature of a `<cstring>` function: (what, parameters, variadic, result).
 pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {

@@ -1,34 +1,9 @@
 //! `<cctype>` in the "C" locale, with glibc's results: a test is not 0 or 1 but its bit of glibc's
 //! classification table (`isdigit('5')` is 2048), which a program that prints the result shows.
 
+pub use super::libfns::{CharClass, CharFn};
 use super::tree::Lib;
 use crate::front::types::Type;
-
-/// A `<cctype>` function.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CharFn {
-    /// A classification: the table bit it tests.
-    Is(CharClass),
-    ToUpper,
-    ToLower,
-}
-
-/// glibc's classification bits (`_ISupper`, ... in `<ctype.h>`, little-endian).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CharClass {
-    Upper = 256,
-    Lower = 512,
-    Alpha = 1024,
-    Digit = 2048,
-    Xdigit = 4096,
-    Space = 8192,
-    Print = 16384,
-    Graph = 32768,
-    Blank = 1,
-    Cntrl = 2,
-    Punct = 4,
-    Alnum = 8,
-}
 
 /// The signature of a `<cctype>` function: (what, parameters, variadic, result).
 pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {

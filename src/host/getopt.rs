@@ -5,17 +5,10 @@
 //! which is what the course programs' command lines (options first) need.
 
 use super::interp::{Interp, Unwind};
+pub use super::libfns::GetoptFn;
 use super::memory::AllocKind;
 use super::tree::{Expr, Lib, LibArgs};
 use crate::front::types::{Scalar, Type};
-
-/// `getopt`, or the address of one of its variables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GetoptFn {
-    Getopt,
-    /// The variable at this offset of the block ([`OPTARG`], ...).
-    Var(u8),
-}
 
 /// Offsets in the block: `char *optarg`, `int optind`, `int opterr`, `int optopt`.
 const OPTARG: u8 = 0;
@@ -150,13 +143,4 @@ impl Interp<'_> {
         }
         Ok(c as u64)
     }
-}
-
-/// `getopt`'s state between calls.
-#[derive(Default)]
-pub struct GetoptState {
-    /// The variables' block (0: not made yet).
-    block: u64,
-    /// The next option character's address inside a cluster (`-vn`), 0 between arguments.
-    next: u64,
 }

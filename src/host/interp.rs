@@ -87,7 +87,7 @@ pub struct Interp<'a> {
     pub(super) errno_at: u64,
     /// The `drand48` family's 48-bit state.
     pub(super) rand48: u64,
-    pub(super) getopt: super::getopt::GetoptState,
+    pub(super) getopt: super::libfns::GetoptState,
     depth: u32,
     /// The functions being run, innermost last.
     calls: Vec<u32>,

@@ -34,6 +34,7 @@ mod jit;
 mod lambda;
 pub mod libc;
 mod libcalls;
+mod libfns;
 pub mod memory;
 mod methods;
 mod overload;

@@ -310,15 +310,15 @@ pub enum Lib {
     /// `scanf(fmt, ...)` from the standard input ([`super::scanf`]).
     Scanf,
     /// `<cstring>`'s searching, bounded copying and tokenising ([`super::cstring`]).
-    Str(super::cstring::StrFn),
+    Str(super::libfns::StrFn),
     /// `<cstdio>`'s character, line and scanning calls, and `errno` ([`super::cstdio`]).
-    Stdio(super::cstdio::StdioFn),
+    Stdio(super::libfns::StdioFn),
     /// `<cstdlib>`'s other generators and `<unistd.h>`'s sleeps ([`super::cstdlib`]).
-    Stdlib(super::cstdlib::StdlibFn),
+    Stdlib(super::libfns::StdlibFn),
     /// `getopt` and its variables ([`super::getopt`]).
-    Getopt(super::getopt::GetoptFn),
+    Getopt(super::libfns::GetoptFn),
     /// `<cctype>` ([`super::ctype`]).
-    Char(super::ctype::CharFn),
+    Char(super::libfns::CharFn),
     /// `<random>` ([`super::random`]): seed the engine at the first argument with the second.
     Seed(Engine),
     /// The engine's next output (`eng()`, `rd()`).

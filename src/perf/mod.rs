@@ -2,8 +2,10 @@
 //! execution (warp-instructions, branches, shared wavefronts, global requests, sectors and how each 128-byte
 //! line was reused: `sim::metrics`, `sim::banks`, `sim::traffic`); this layer prices them.
 //!
-//! - [`device`]: the GPU's published facts (SMs, clock, limits, bandwidths, latencies), each with its source;
-//! - [`occupancy`]: resident blocks and warps per SM by the occupancy calculator's rules;
+//! - [`device`] (in `sim`, re-exported): the GPU's published facts (SMs, clock, limits, bandwidths,
+//!   latencies), each with its source;
+//! - [`occupancy`] (in `sim`, re-exported: the grid barrier sizes residency by it): resident blocks and warps
+//!   per SM by the occupancy calculator's rules;
 //! - [`timing`]: a launch's virtual duration, the largest of its issue, shared-memory, L2, DRAM, atomic and
 //!   latency terms (docs/performance.md);
 //! - [`named`]: the metrics by the names students meet (nvprof's and Nsight Compute's);
@@ -12,9 +14,9 @@
 //! Everything here is a pure function of a finished [`crate::sim::Machine`]: deterministic, the same on every
 //! host, and independent of how many cores ran the simulation.
 
-pub mod device;
+pub use crate::sim::device;
 pub mod named;
-pub mod occupancy;
+pub use crate::sim::occupancy;
 pub mod report;
 pub mod timing;
 

@@ -102,6 +102,14 @@ pub struct SimDevice<'a> {
 }
 
 impl<'a> SimDevice<'a> {
+    /// Hands the program's launches to the debugger (`hook`). A debugged program stops at the first
+    /// out-of-bounds access, as cuda-gdb with memcheck on does, so the student sees which thread and why;
+    /// `run` lets an access a GPU does not trap go on (`GlobalMemory::padding`).
+    pub fn set_hook(&mut self, hook: Box<dyn LaunchHook + 'a>) {
+        self.hook = Some(hook);
+        self.mem.padding = None;
+    }
+
     pub fn new(
         program: &'a tast::Program,
         sources: &'a SourceMap,

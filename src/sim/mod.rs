@@ -21,6 +21,9 @@ mod commute;
 pub mod constant_reads;
 pub mod curand;
 mod decoded;
+/// The simulated GPU's published facts (here so the machine's grid barrier can size residency; `perf`
+/// re-exports it).
+pub mod device;
 mod exec;
 pub mod expr;
 mod fault;
@@ -35,6 +38,8 @@ mod memory;
 mod memory_report;
 mod metrics;
 mod model;
+/// Resident blocks per SM by the occupancy calculator's rules (re-exported by `perf`).
+pub mod occupancy;
 pub(crate) mod printf;
 mod race;
 pub mod report;

@@ -200,7 +200,7 @@ pub fn run(
             options.config.clone(),
             None,
         );
-        dev.hook = Some(Box::new(Hook { state: &mut state, output: &output }));
+        dev.set_hook(Box::new(Hook { state: &mut state, output: &output }));
         let (mut o, mut e) = (Shared(&output), Shared(&output));
         let (end, rt, status) = crate::program::run_host(
             program,

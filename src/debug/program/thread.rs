@@ -106,7 +106,7 @@ impl Runner {
             let ended = {
                 let mut dev = SimDevice::new(&unit.program, &unit.sources, source.name.clone(), mode, config, None);
                 let hook = Hook { to_debugger: to_debugger.clone(), from_debugger, vars: vec![] };
-                dev.hook = Some(Box::new(hook));
+                dev.set_hook(Box::new(hook));
                 let (mut o, mut e) = (out.clone(), out);
                 let (end, rt, status) =
                     crate::program::run_host(&program, &mut dev, &mut o, &mut e, host_steps, host_jit, &args);

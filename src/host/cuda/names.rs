@@ -376,7 +376,7 @@ pub(in crate::host) fn known_constant(name: &str) -> Option<(u64, Type)> {
         "cudaErrorInvalidDevicePointer" => int(17),
         "cudaErrorInvalidMemcpyDirection" => int(21),
         "stdout" => Some((1, Type::ptr(Type::Void, false))),
-        "stdin" => Some((super::super::cstdio::STDIN, Type::ptr(Type::Void, false))),
+        "stdin" => Some((super::super::libfns::STDIN, Type::ptr(Type::Void, false))),
         "stderr" => Some((2, Type::ptr(Type::Void, false))),
         _ => constant(name),
     }

@@ -28,9 +28,9 @@ pub fn has_grid_sync(kernel: &Kernel) -> bool {
 /// Blocks of `threads` threads with `shared` bytes of shared memory each that the device holds at once:
 /// `cudaOccupancyMaxActiveBlocksPerMultiprocessor` times the SMs (what a cooperative launch may have).
 pub fn co_resident_blocks(kernel: &Kernel, mode: Mode, threads: u64, shared: u64) -> u64 {
-    let dev = crate::perf::Device::of(mode);
-    let regs = crate::perf::occupancy::registers_per_thread(kernel);
-    crate::perf::occupancy::occupancy_with(&dev, regs, 1, threads.max(1), shared).blocks_per_sm * dev.sms
+    let dev = crate::sim::device::Device::of(mode);
+    let regs = crate::sim::occupancy::registers_per_thread(kernel);
+    crate::sim::occupancy::occupancy_with(&dev, regs, 1, threads.max(1), shared).blocks_per_sm * dev.sms
 }
 
 impl Machine {
@@ -76,8 +76,8 @@ impl Machine {
                  (which refuses a grid that does not fit, with cudaErrorCooperativeLaunchTooLarge, instead of \
                  hanging) and size the grid by cudaOccupancyMaxActiveBlocksPerMultiprocessor x the SM count \
                  (cudaDevAttrMultiProcessorCount).",
-                capacity / crate::perf::Device::of(self.launch.mode).sms.max(1),
-                crate::perf::Device::of(self.launch.mode).sms,
+                capacity / crate::sim::device::Device::of(self.launch.mode).sms.max(1),
+                crate::sim::device::Device::of(self.launch.mode).sms,
             ));
         }
         let gone = total - self.blocks.len() as u64;

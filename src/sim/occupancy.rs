@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::Device;
+use super::device::Device;
 use crate::ir::Kernel;
 
 /// What limits resident blocks per SM.
