@@ -235,6 +235,14 @@ pub struct Declarator {
     pub reference: bool,
 }
 
+impl Declarator {
+    /// `name = init` with nothing else written on the name (no `*`, `[]`, `&`, parentheses): the declarators
+    /// the parser and the resolvers make themselves.
+    pub fn plain(name: Ident, init: Option<Expr>) -> Self {
+        Declarator { name, pointers: 0, dims: vec![], open_size: false, init, paren_init: false, reference: false }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decl {
     pub shared: bool,

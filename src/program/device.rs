@@ -110,6 +110,15 @@ impl<'a> SimDevice<'a> {
         self.mem.padding = None;
     }
 
+    /// `run --print EXPR`: the expressions printed where a launch stops. Asking for values is asking the
+    /// debugger's question, so such a run stops at the first out-of-bounds access as the debugger does.
+    pub fn set_print(&mut self, print: Vec<String>) {
+        if !print.is_empty() {
+            self.mem.padding = None;
+        }
+        self.print = print;
+    }
+
     pub fn new(
         program: &'a tast::Program,
         sources: &'a SourceMap,

@@ -125,7 +125,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
         options.config.clone(),
         options.json,
     );
-    dev.print = options.print.clone();
+    dev.set_print(options.print.clone());
     let (end, rt, status) =
         run_host(program, &mut dev, p_out, p_err, options.host_steps, options.host_jit, &options.args);
     let launches = std::mem::take(&mut dev.launches);

@@ -47,15 +47,7 @@ impl Parser<'_> {
     /// The binding declaration of `names` to the fields of `init`'s object (held in the hidden `object`).
     fn binding_decl(ty: &TypeSpec, reference: bool, object: Ident, init: Expr, names: Vec<Ident>, span: Span) -> Decl {
         let ty = TypeSpec { named: Some(if reference { BY_REFERENCE } else { BY_COPY }.into()), ..ty.clone() };
-        let plain = |name: Ident, init: Option<Expr>| Declarator {
-            name,
-            pointers: 0,
-            dims: vec![],
-            open_size: false,
-            init,
-            paren_init: false,
-            reference: false,
-        };
+        let plain = |name: Ident, init: Option<Expr>| Declarator::plain(name, init);
         let mut declarators = vec![plain(object, Some(init))];
         declarators.extend(names.into_iter().map(|n| plain(n, None)));
         Decl { shared: false, is_extern: false, ty, declarators, span }

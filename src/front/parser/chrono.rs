@@ -150,8 +150,7 @@ impl Parser<'_> {
         self.expect(Punct::Semi)?;
         self.chrono_vars.insert(name.name.clone(), d);
         let ty = scalar_spec(d.rep(), start);
-        let dc =
-            Declarator { name, pointers: 0, dims: vec![], open_size: false, init, paren_init: false, reference: false };
+        let dc = Declarator::plain(name, init);
         Ok(Some(Decl { shared: false, is_extern: false, ty, declarators: vec![dc], span: start.to(self.prev_span()) }))
     }
 

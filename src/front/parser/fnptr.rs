@@ -65,15 +65,7 @@ impl Parser<'_> {
         let Some(name) = name else { return Err(self.expected("a variable name")) };
         let init = if self.eat(Punct::Assign) { Some(self.assignment()?) } else { None };
         self.expect_semi()?;
-        let declarators = vec![Declarator {
-            name,
-            pointers: 0,
-            dims: vec![],
-            open_size: false,
-            init,
-            paren_init: false,
-            reference: false,
-        }];
+        let declarators = vec![Declarator::plain(name, init)];
         Ok(Decl { shared: false, is_extern: false, ty, declarators, span: start.to(self.prev_span()) })
     }
 }

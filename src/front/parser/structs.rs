@@ -115,15 +115,7 @@ impl Parser<'_> {
                     Ok(r) if self.diags.len() == diags => {
                         if virtual_ && let Some(s) = self.structs.last_mut() {
                             let at = s.name.span;
-                            let field = Declarator {
-                                name: Ident { name: "vptr#".into(), span: at },
-                                pointers: 0,
-                                dims: vec![],
-                                open_size: false,
-                                init: None,
-                                paren_init: false,
-                                reference: false,
-                            };
+                            let field = Declarator::plain(Ident { name: "vptr#".into(), span: at }, None);
                             s.fields.insert(0, (hidden_u64(at), field));
                         }
                         return Ok(r);

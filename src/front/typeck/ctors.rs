@@ -198,15 +198,7 @@ impl Checker {
             span,
             func: None,
         };
-        let declarator = ast::Declarator {
-            name: k.clone(),
-            pointers: 0,
-            dims: vec![],
-            open_size: false,
-            init: Some(int(0)),
-            paren_init: false,
-            reference: false,
-        };
+        let declarator = ast::Declarator::plain(k.clone(), Some(int(0)));
         let init = ast::Stmt {
             kind: ast::StmtKind::Decl(ast::Decl {
                 shared: false,
