@@ -116,7 +116,7 @@ fn a_chain_of_more_than_2048_pending_grids_is_refused_but_siblings_are_not() {
 #[test]
 fn a_fault_in_a_child_grid_is_the_host_launchs_sticky_error() {
     let r = run("#include <cstdio>\n\
-        __global__ void child(int *p) { p[threadIdx.x + 100] = 1; }\n\
+        __global__ void child(int *p) { p[threadIdx.x + 100000] = 1; }\n\
         __global__ void parent(int *p) { if (threadIdx.x == 0) child<<<1, 4>>>(p); }\n\
         int main() {\n\
             int *d; cudaMalloc(&d, 4 * sizeof(int));\n\
