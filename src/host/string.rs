@@ -38,6 +38,13 @@ fn chars(obj: &ast::Expr) -> ast::Expr {
     expr(A::Member(Box::new(obj.clone()), ast::Ident { name: "p".into(), span: obj.span }), obj.span)
 }
 
+/// `p + strlen(p)`: the end of C string `p`, as a range's end.
+fn end_of(p: ast::Expr) -> ast::Expr {
+    let span = p.span;
+    let len = call("strlen", vec![p.clone()], span);
+    expr(A::Binary { op: BinaryOp::Add, left: Box::new(p), right: Box::new(len) }, span)
+}
+
 fn int(value: u64, span: Span) -> ast::Expr {
     expr(A::Int { value, unsigned: false, long: false, decimal: true }, span)
 }
@@ -259,10 +266,7 @@ impl Resolver<'_> {
             }
             // The characters as a range: `std::reverse(s.begin(), s.end())`, `std::sort`, `std::transform`.
             ("begin", []) => p,
-            ("end", []) => {
-                let len = call("strlen", vec![p.clone()], span);
-                expr(A::Binary { op: BinaryOp::Add, left: Box::new(p), right: Box::new(len) }, span)
-            }
+            ("end", []) => end_of(p),
             ("at" | "operator[]", [i]) => expr(A::Index(Box::new(p), Box::new(i.clone())), span),
             ("front", []) => expr(A::Index(Box::new(p), Box::new(int(0, span))), span),
             ("back", []) => {
@@ -307,9 +311,7 @@ impl Resolver<'_> {
             return None;
         }
         let p = self.text(range);
-        let span = range.span;
-        let len = call("strlen", vec![p.clone()], span);
-        let end = expr(A::Binary { op: BinaryOp::Add, left: Box::new(p.clone()), right: Box::new(len) }, span);
+        let end = end_of(p.clone());
         Some(self.rvalue(&p).and_then(|b| Ok((b, self.rvalue(&end)?))))
     }
 
