@@ -1,6 +1,7 @@
 //! The rest of the C library a course's host code calls (issue 33): `<cstring>`, `<cctype>`, `<cstdio>`'s
 //! character, line and scanning calls with `errno` and `perror`, `<cstdlib>`'s other generators and the sleeps,
-//! and `getopt`. Each test runs the real binary on a small program and asserts its exact standard output and
+//! `getopt`, `bsearch`, `div`/`ldiv`, `atexit`, `__func__`, and `<cmath>`'s functions beyond the common ones
+//! (`erf`, `tgamma`, `lgamma`, `lround`, `frexp`, `modf`, `ldexp`, `fma`, ...). Each test runs the real binary on a small program and asserts its exact standard output and
 //! status; every expected value is what the same host code printed compiled with g++ 12 on this machine
 //! (glibc 2.36; the kernel launch stripped for g++). The whole program is `tests/programs/host_libc.cu`.
 
@@ -161,6 +162,70 @@ int main(int argc, char **argv) {
     return 0;
 }
 "#;
+
+const CMATH_AND_STDLIB: &str = r#"#include <cstdio>
+#include <cstdlib>
+#include <cmath>
+#include <iostream>
+__global__ void k() {}
+struct Gen { int next() { printf("in %s\n", __func__); return 1; } };
+template <typename T> void fill(T *a) { printf("in %s (%s)\n", __func__, __FUNCTION__); a[0] = 0; }
+int byValue(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+void first() { printf("first handler\n"); }
+void second() { printf("second handler\n"); exit(3); }
+int main(int argc, char **argv) {
+    atexit(first);
+    atexit(second);
+    Gen g;
+    g.next();
+    int a[5] = {2, 3, 5, 7, 11};
+    fill(a + 4);
+    int keys[3] = {7, 4, 2};
+    for (int i = 0; i < 3; i++) {
+        int *p = (int *)bsearch(&keys[i], a, 5, sizeof(int), byValue);
+        printf("%d at %ld\n", keys[i], p ? (long)(p - a) : -1L);
+    }
+    int n = argc + 16;
+    div_t d = div(-n, 5);
+    ldiv_t q = ldiv((long)n * 1000000007L, 7L);
+    printf("%d %d %ld %ld\n", d.quot, d.rem, q.quot, q.rem);
+    double h = 0.5 * argc, t = 2.5 * argc;
+    printf("%ld %ld %lld %ld\n", lround(-t), lrint(-t), llround(t + 1.0), lrint(t + 1.0));
+    printf("%g %g %g\n", nearbyint(t), rint(-t - 1.0), rintf((float)h));
+    float fi;
+    float ff = modff(-3.75f * argc, &fi);
+    double di;
+    double df = modf(-3.0 * argc, &di);
+    printf("%f %f %f %f %d\n", ff, fi, df, di, (int)std::signbit(df));
+    int e;
+    double m = frexp(-48.0 * argc, &e);
+    printf("%g %d\n", m, e);
+    float mf = frexpf(1e-40f * argc, &e);
+    printf("%g %d\n", mf, e);
+    printf("%g %g %g\n", ldexp(h * 2, -1074), ldexpf(3.f * argc, 200), scalbn(1.5 * argc, 3));
+    printf("%g %g %d\n", nan(""), fma(2.0 * argc, 3.0, 1.0), (int)std::isnan(nanf("1")));
+    printf("%.17g %.17g %.9g\n", std::erf(h * 2), std::tgamma(h), erff(0.3f * argc));
+    printf("%.17g %.17g %.9g %.9g\n", lgamma(-t), acosh(h * 4), atanhf((float)h), fdimf(1.f, 3.f * argc));
+    std::cout << std::erfc(h * 4) << " " << std::lgamma(t * 4) << " " << remainder(7.0 * argc, 2.0) << " " << asinh(h) << "\n";
+    k<<<1, 1>>>();
+    cudaDeviceSynchronize();
+    return 0;
+}
+"#;
+
+#[test]
+fn cmath_bsearch_div_atexit_and_func_as_glibc() {
+    // Operands come from `argc` so that g++ does not fold the calls at compile time (it folds constant ones
+    // correctly rounded, where glibc's `acosh(2.0)` at run time ends in 6). The kernel stays a kernel; the
+    // atexit functions run last first, and the second's `exit(3)` sets the status while the first still runs.
+    let (out, err, status) = run("cmath", CMATH_AND_STDLIB, &[]);
+    assert_eq!(
+        out,
+        "in next\nin fill (fill)\n7 at -1\n4 at -1\n2 at 0\n-3 -2 2428571445 4\n-3 -2 4 4\n2 -4 0\n-0.750000 -3.000000 -0.000000 -3.000000 1\n-0.75 6\n0.544449 -132\n4.94066e-324 inf 12\nnan 7 1\n0.84270079294971489 1.7724538509055161 0.328626782\n-0.056243716497674068 1.3169578969248166 0.549306154 0\n0.00467773 12.8018 -1 0.481212\nsecond handler\nfirst handler\n",
+        "{err}"
+    );
+    assert_eq!(status, 3);
+}
 
 #[test]
 fn cstring_and_cctype_calls_give_glibcs_results() {

@@ -2,7 +2,7 @@
 """Program coverage: runs `warpdbg run` on every whole program a GPU ran, and compares standard output.
 
     python3 benches/programs/run.py WARPDBG CASES_TSV GPU_DIR OUT_JSON [-j JOBS] [--only K,K,...] [--timeout S]
-                                    [--reruns DIR]
+                                    [--reruns DIR] [--as GPU_ROOT=CORPUS_ROOT]
 
 GPU_DIR holds what benches/programs/gpu.sh recorded (K.status, K.stdout for case K, the line number in
 CASES_TSV). A case counts when the GPU built it and it finished within its time limit (any exit status). It
@@ -25,6 +25,10 @@ runs print differently (a count of polls while the GPU worked, a pointer printed
 shape too; a program that seeds rand() with the clock is compared with its fixed-clock runs (it draws the
 numbers warpdbg's run draws). A host error warpdbg reports in a program whose output is the GPU's is a finding
 like the device ones (a `cudaFree` of pinned memory, which the program goes on from).
+
+`--as GPU_ROOT=CORPUS_ROOT` (e.g. `/tmp/c=/work/corpus`): gpu.sh built each program from its copy of the
+corpus at GPU_ROOT (its LOCAL_CORPUS), so `__FILE__` printed that path; warpdbg is then given the same path,
+through a symbolic link GPU_ROOT -> CORPUS_ROOT (made if absent), and prints what the GPU printed.
 """
 import json
 import os
@@ -161,6 +165,13 @@ def main():
         i = args.index("-j")
         jobs = int(args[i + 1])
         del args[i : i + 2]
+    alias = None
+    if "--as" in args:
+        i = args.index("--as")
+        alias = args[i + 1].split("=", 1)
+        del args[i : i + 2]
+        if not os.path.lexists(alias[0]):
+            os.symlink(alias[1], alias[0])
     reruns = None
     if "--reruns" in args:
         i = args.index("--reruns")
@@ -188,9 +199,10 @@ def main():
 
     def one(case):
         k, path, dirs, status, gpu_out = case
-        cmd = [warpdbg, "run", path]
+        seen_as = path if alias is None else path.replace(alias[1], alias[0], 1)
+        cmd = [warpdbg, "run", seen_as]
         for d in dirs:
-            cmd += ["-I", d]
+            cmd += ["-I", d if alias is None else d.replace(alias[1], alias[0], 1)]
         try:
             proc = subprocess.run(cmd, capture_output=True, timeout=limit, cwd=os.path.dirname(path))
         except subprocess.TimeoutExpired:

@@ -7,7 +7,7 @@ use super::tast::MathFn;
 use super::types::Scalar;
 
 /// `<cmath>`'s functions in their double (overloaded) spelling; each also has an `f` form (`sqrtf`).
-const FUNCTIONS: [(&str, MathFn); 30] = [
+const FUNCTIONS: [(&str, MathFn); 39] = [
     ("fabs", MathFn::Abs),
     ("fmin", MathFn::Min),
     ("fmax", MathFn::Max),
@@ -38,6 +38,15 @@ const FUNCTIONS: [(&str, MathFn); 30] = [
     ("fmod", MathFn::Fmod),
     ("hypot", MathFn::Hypot),
     ("copysign", MathFn::Copysign),
+    ("erf", MathFn::Erf),
+    ("erfc", MathFn::Erfc),
+    ("tgamma", MathFn::Tgamma),
+    ("lgamma", MathFn::Lgamma),
+    ("asinh", MathFn::Asinh),
+    ("acosh", MathFn::Acosh),
+    ("atanh", MathFn::Atanh),
+    ("fdim", MathFn::Fdim),
+    ("remainder", MathFn::Remainder),
 ];
 
 /// The function `name` (`sqrt`, `sqrtf`, `std::sqrt`) computes, or None for a name outside the table.
@@ -45,6 +54,16 @@ pub fn function(name: &str) -> Option<MathFn> {
     let name = name.strip_prefix("std::").unwrap_or(name);
     let base = name.strip_suffix('f').filter(|b| FUNCTIONS.iter().any(|(n, _)| n == b)).unwrap_or(name);
     FUNCTIONS.iter().find(|(n, _)| *n == base).map(|&(_, f)| f)
+}
+
+/// Whether `name` is a float spelling: `sqrtf`, `erff`, `rsqrtf` (not `erf` or `modf`, which are the table's
+/// double spellings).
+fn is_single(name: &str) -> bool {
+    let in_table = |n: &str| FUNCTIONS.iter().any(|(t, _)| *t == n);
+    match name.strip_suffix('f') {
+        Some(base) => in_table(base) || !in_table(name),
+        None => false,
+    }
 }
 
 /// Every name [`function`] knows, both spellings, for "did you mean" hints.
@@ -60,7 +79,7 @@ pub fn result_type(name: &str, f: MathFn, operands: Scalar) -> Scalar {
     let name = name.strip_prefix("std::").unwrap_or(name);
     if name.starts_with("__d") {
         Scalar::F64
-    } else if name.ends_with('f') || name.starts_with("__") {
+    } else if is_single(name) || name.starts_with("__") {
         Scalar::F32
     } else if matches!(f, MathFn::Min | MathFn::Max | MathFn::Abs) || operands == Scalar::F32 {
         operands

@@ -387,6 +387,18 @@ pub enum MathFn {
     Expm1,
     Log1p,
     Copysign,
+    /// `<cmath>`'s special functions (the C library's algorithms: `sim::special_math`).
+    Erf,
+    Erfc,
+    Tgamma,
+    Lgamma,
+    Asinh,
+    Acosh,
+    Atanh,
+    /// `fdim(x, y)`: `x - y` when positive, else +0.
+    Fdim,
+    /// `remainder(x, y)`: `x - n y` with `n` the nearest integer to `x / y` (ties to even).
+    Remainder,
     /// The lane of set bit number `b mod popc(a)` of mask `a`, counted from bit 0 (0 for an empty mask): a
     /// coalesced group's thread of rank `b`.
     NthLane,
@@ -412,7 +424,9 @@ impl MathFn {
             | MathFn::PackBits
             | MathFn::Atan2
             | MathFn::Hypot
-            | MathFn::Copysign => 2,
+            | MathFn::Copysign
+            | MathFn::Fdim
+            | MathFn::Remainder => 2,
             _ => 1,
         }
     }

@@ -32,6 +32,7 @@ impl Interp<'_> {
             Lib::Str(f) => self.cstring(f, &v, e)?,
             Lib::Stdio(f) => self.cstdio(f, args, &v, slots, e)?,
             Lib::Stdlib(f) => self.cstdlib(f, &v, e)?,
+            Lib::Cmath(f) => self.cmath(f, &v, e)?,
             Lib::Getopt(f) => self.getopt(f, &v, e)?,
             Lib::Char(f) => super::ctype::run(f, v[0] as u32 as i32) as u32 as u64,
             Lib::Seed(_) | Lib::EngineNext(_) | Lib::DistInit(_) | Lib::Draw(..) => self.random(lib, &v, e)?,

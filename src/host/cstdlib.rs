@@ -24,6 +24,9 @@ pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "sleep" => (StdlibFn::Sleep(1_000_000_000), vec![Type::UINT], Type::UINT),
         "usleep" => (StdlibFn::Sleep(1_000), vec![Type::UINT], Type::INT),
         "nanosleep" => (StdlibFn::Nanosleep, vec![ptr(), ptr()], Type::INT),
+        "atexit" => {
+            (StdlibFn::Atexit, vec![Type::ptr(Type::Func(std::sync::Arc::new((Type::Void, vec![]))), false)], Type::INT)
+        }
         _ => return None,
     };
     Some((Lib::Stdlib(f), params, false, ret))
@@ -71,6 +74,10 @@ impl Interp<'_> {
             }
             StdlibFn::Sleep(unit) => {
                 self.rt.clock.host_ns += (v[0] as u32 as u64).saturating_mul(unit);
+                0
+            }
+            StdlibFn::Atexit => {
+                self.at_exit.push(v[0]);
                 0
             }
             StdlibFn::Nanosleep => {

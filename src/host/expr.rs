@@ -40,6 +40,14 @@ impl Resolver<'_> {
                     let (place, ty) = self.lvalue(e)?;
                     self.load(place, ty, span)
                 }
+                // The enclosing function's bare name, as g++ gives it (`next` in `Gen::next`, `fill` in
+                // `fill<int>`).
+                None if matches!(n.as_str(), "__func__" | "__FUNCTION__") => {
+                    let full = self.current_fn.split('<').next().unwrap_or_default();
+                    let bare = full.rsplit("::").next().unwrap_or_default().to_string();
+                    let id = self.string(&bare);
+                    Ok(Expr::new(ExprKind::Str(id), Type::ptr(Type::Scalar(Scalar::I8), true), span))
+                }
                 None => match super::cuda::names::known_constant(n) {
                     Some((bits, ty)) => c(bits, ty),
                     None => match self.this_field(n, span) {

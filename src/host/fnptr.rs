@@ -233,6 +233,19 @@ impl Interp<'_> {
         }
     }
 
+    /// Runs the host function at `addr` with no arguments (an `atexit` function, whose type the call that
+    /// registered it checked).
+    pub(super) fn call_at(&mut self, addr: u64, span: Span) -> Result<u64, Unwind> {
+        match target(addr, self.prog.functions.len(), self.prog.kernels.len()) {
+            Target::Host(f) => self.call(f, vec![], span),
+            _ => {
+                let line = self.line(span);
+                let message = format!("the program's exit calls {addr:#x}, which `atexit` was given: not a function");
+                Err(Unwind::Error(Box::new(HostError::BadCall { line, message })))
+            }
+        }
+    }
+
     /// Runs the launch of the kernel an [`IndirectLaunch`]'s pointer holds.
     pub(super) fn launch_ptr(&mut self, l: &IndirectLaunch, slots: &mut [u64], span: Span) -> Result<(), Unwind> {
         let addr = self.eval(&l.ptr, slots)?;

@@ -41,6 +41,19 @@ impl Resolver<'_> {
             let ident = ast::Ident { name: format!("{PRELUDE}qsort"), span: name.span };
             return Some(self.call(&ident, args, span));
         }
+        // C's `bsearch` and `div` family: templates of the prelude too.
+        let c_fn = match (name.name.as_str(), args.len()) {
+            ("bsearch", 5) => Some("bsearch"),
+            ("div", 2) => Some("div"),
+            ("ldiv" | "lldiv", 2) => Some("ldiv"),
+            _ => None,
+        };
+        if let Some(target) = c_fn
+            && !self.fns.contains_key(&name.name)
+        {
+            let ident = ast::Ident { name: format!("{PRELUDE}{target}"), span: name.span };
+            return Some(self.call(&ident, args, span));
+        }
         let target = match (name.name.as_str(), args.len()) {
             ("for_each" | "generate" | "count_if" | "find_if" | "all_of" | "any_of" | "none_of", 3) => {
                 name.name.clone()

@@ -87,6 +87,8 @@ pub struct Interp<'a> {
     pub(super) errno_at: u64,
     /// The `drand48` family's 48-bit state.
     pub(super) rand48: u64,
+    /// The functions `atexit` registered (their addresses), run last first when the program exits.
+    pub(super) at_exit: Vec<u64>,
     pub(super) getopt: super::libfns::GetoptState,
     depth: u32,
     /// The functions being run, innermost last.
@@ -152,6 +154,7 @@ impl<'a> Interp<'a> {
             strtok_next: 0,
             errno_at: 0,
             rand48: 0,
+            at_exit: Vec::new(),
             getopt: Default::default(),
             depth: 0,
             calls: vec![],
@@ -211,7 +214,22 @@ impl<'a> Interp<'a> {
             }
             vals = vec![args.len() as u64 + 1, argv];
         }
-        let r = self.call(self.prog.main, vals, main.span);
+        let span = main.span;
+        let mut r = self.call(self.prog.main, vals, span);
+        // `exit` and a return from `main` run the `atexit` functions, the last registered first (a fault or
+        // an abort does not); one that calls `exit` changes the status and the rest still run, as in glibc.
+        if matches!(r, Ok(_) | Err(Unwind::Exit(_))) {
+            while let Some(f) = self.at_exit.pop() {
+                match self.call_at(f, span) {
+                    Ok(_) => {}
+                    Err(end @ Unwind::Exit(_)) => r = Err(end),
+                    Err(end) => {
+                        r = Err(end);
+                        break;
+                    }
+                }
+            }
+        }
         self.files.close_all();
         let _ = self.out.flush();
         match r {

@@ -75,7 +75,8 @@ fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
             .or_else(|| super::ctype::library(name))
             .or_else(|| super::cstdio::library(name))
             .or_else(|| super::cstdlib::library(name))
-            .or_else(|| super::getopt::library(name)),
+            .or_else(|| super::getopt::library(name))
+            .or_else(|| super::cmath::library(name)),
     }
 }
 

@@ -60,6 +60,8 @@ pub enum StdlibFn {
     Sleep(u64),
     /// `nanosleep(&req, rem)`.
     Nanosleep,
+    /// `atexit(f)`: `f` runs when the program exits.
+    Atexit,
 }
 
 /// `getopt`, or the address of one of its variables.
@@ -103,4 +105,26 @@ pub enum CharClass {
     Cntrl = 2,
     Punct = 4,
     Alnum = 8,
+}
+
+/// A `<cmath>` function whose operands or result are not all of one floating-point type (the rest are
+/// [`crate::front::tast::MathFn`]s); the scalar is the floating-point type it computes in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmathFn {
+    /// `fma(x, y, z)`: `x * y + z` rounded once.
+    Fma(crate::front::types::Scalar),
+    /// `lround`/`llround`: to the nearest integer, halves away from zero, as a `long`.
+    Lround,
+    /// `lrint`/`llrint`: to the nearest integer in the rounding mode (to nearest, ties to even).
+    Lrint,
+    /// `signbit(x)`: whether the sign bit is set (of `-0.0` and of a NaN too).
+    Signbit,
+    /// `ldexp(x, e)`: `x * 2^e`.
+    Ldexp(crate::front::types::Scalar),
+    /// `frexp(x, &e)`: the fraction in [0.5, 1) and the exponent written to `e`.
+    Frexp(crate::front::types::Scalar),
+    /// `modf(x, &i)`: the fractional part, and the integral part written to `i`.
+    Modf(crate::front::types::Scalar),
+    /// `nan("")`: a quiet NaN.
+    Nan(crate::front::types::Scalar),
 }

@@ -12,6 +12,7 @@ mod braced;
 mod calls;
 mod classes;
 mod closure;
+mod cmath;
 mod cstdio;
 mod cstdlib;
 mod cstring;

@@ -253,6 +253,37 @@ void __warpdbg_qsort(T *base, unsigned long n, unsigned long s, int (*cmp)(const
     __warpdbg_msort(base, (char *)base, n, s, cmp, t);
     free(t);
 }
+// C's `bsearch` as glibc's: halves [l, u) until the comparison says equal (not necessarily the first equal
+// element), a null pointer when none is.
+template <typename T>
+void *__warpdbg_bsearch(const T *key, const void *base, unsigned long n, unsigned long s,
+                        int (*cmp)(const void *, const void *)) {
+    unsigned long l = 0;
+    unsigned long u = n;
+    while (l < u) {
+        unsigned long idx = (l + u) / 2;
+        const char *p = (const char *)base + idx * s;
+        int c = cmp(key, p);
+        if (c < 0) u = idx;
+        else if (c > 0) l = idx + 1;
+        else return (void *)p;
+    }
+    return 0;
+}
+// C's `div`, `ldiv`, `lldiv`: the quotient truncated toward zero and the remainder (`A`, `B`: the operands'
+// types, converted as the C function's parameters convert them).
+template <typename A, typename B> div_t __warpdbg_div(A a, B b) {
+    div_t r;
+    r.quot = (int)a / (int)b;
+    r.rem = (int)a % (int)b;
+    return r;
+}
+template <typename A, typename B> ldiv_t __warpdbg_ldiv(A a, B b) {
+    ldiv_t r;
+    r.quot = (long)a / (long)b;
+    r.rem = (long)a % (long)b;
+    return r;
+}
 // `std::string`'s members over its characters (`src/host/string.rs`), as libstdc++ computes them; `C` is
 // `char`. A position past the end is libstdc++'s `std::out_of_range`.
 template <typename C> unsigned long __warpdbg_str_find(const C *s, const C *t, unsigned long pos) {

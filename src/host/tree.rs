@@ -315,6 +315,8 @@ pub enum Lib {
     Stdio(super::libfns::StdioFn),
     /// `<cstdlib>`'s other generators and `<unistd.h>`'s sleeps ([`super::cstdlib`]).
     Stdlib(super::libfns::StdlibFn),
+    /// `<cmath>`'s functions of mixed types ([`super::cmath`]).
+    Cmath(super::libfns::CmathFn),
     /// `getopt` and its variables ([`super::getopt`]).
     Getopt(super::libfns::GetoptFn),
     /// `<cctype>` ([`super::ctype`]).

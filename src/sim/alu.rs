@@ -1,6 +1,7 @@
 //! The data path: arithmetic, comparisons, conversions and math functions on raw register bits, as the GPU
 //! computes them (32-bit wrapping integers, IEEE floats, PTX's clamped shifts).
 
+use super::special_math::Special;
 use crate::front::tast::MathFn;
 use crate::front::types::Scalar;
 use crate::ir::{ArithOp, CmpOp, Ty, UnOp};
@@ -303,6 +304,15 @@ macro_rules! float_math {
             MathFn::Expm1 => x.exp_m1(),
             MathFn::Log1p => x.ln_1p(),
             MathFn::Copysign => x.copysign(y),
+            MathFn::Erf => Special::erf(x),
+            MathFn::Erfc => Special::erfc(x),
+            MathFn::Tgamma => Special::tgamma(x),
+            MathFn::Lgamma => Special::lgamma(x),
+            MathFn::Asinh => Special::asinh(x),
+            MathFn::Acosh => Special::acosh(x),
+            MathFn::Atanh => Special::atanh(x),
+            MathFn::Fdim => Special::fdim(x, y),
+            MathFn::Remainder => Special::remainder(x, y),
             _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
         }
     }};

@@ -44,6 +44,7 @@ pub(crate) mod printf;
 mod race;
 pub mod report;
 mod shared_global;
+mod special_math;
 pub mod texture;
 pub mod traffic;
 mod warp;

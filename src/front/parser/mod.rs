@@ -677,9 +677,8 @@ fn host_type_name(name: &str) -> Option<&'static str> {
         | "cudaTextureFilterMode"
         | "cudaTextureReadMode" => "the CUDA runtime",
         "pthread_t" | "pthread_mutex_t" | "pthread_attr_t" => "POSIX threads",
-        "time_t" | "clock_t" | "FILE" | "timeval" | "timespec" | "timezone" | "va_list" | "__builtin_va_list" => {
-            "the C library"
-        }
+        "time_t" | "clock_t" | "FILE" | "timeval" | "timespec" | "timezone" | "va_list" | "__builtin_va_list"
+        | "div_t" | "ldiv_t" | "lldiv_t" => "the C library",
         "ofstream" | "ifstream" | "fstream" | "stringstream" | "ostringstream" | "istringstream" | "string" => {
             "the C++ library"
         }

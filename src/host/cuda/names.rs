@@ -323,6 +323,8 @@ pub fn named_type(name: &str) -> Option<Type> {
         "timeval" => Type::Struct(timeval()),
         "timezone" => Type::Struct(timezone()),
         "timespec" => Type::Struct(timespec()),
+        "div_t" => Type::Struct(quotient("div_t", Scalar::I32)),
+        "ldiv_t" | "lldiv_t" => Type::Struct(quotient(name, Scalar::I64)),
         // A `FILE *` is a handle, not memory host code reads.
         "FILE" => Type::Scalar(Scalar::U8),
         "ofstream" | "ifstream" | "fstream" | "istringstream" | "ostringstream" | "stringstream" => {
@@ -449,6 +451,12 @@ pub fn timeval() -> Arc<StructDef> {
         Arc::new(StructDef::new("timeval", vec![("tv_sec".into(), long.clone()), ("tv_usec".into(), long)], 8))
     })
     .clone()
+}
+
+/// `div_t { int quot; int rem; }` and `ldiv_t`/`lldiv_t` (`long`s), what `div`/`ldiv`/`lldiv` return.
+fn quotient(name: &str, s: Scalar) -> Arc<StructDef> {
+    let fields = vec![("quot".into(), Type::Scalar(s)), ("rem".into(), Type::Scalar(s))];
+    Arc::new(StructDef::new(name, fields, s.size()))
 }
 
 /// `struct timespec { time_t tv_sec; long tv_nsec; }`.
