@@ -633,3 +633,26 @@ int main() {
     );
     assert_eq!(r.status, 0);
 }
+
+/// g++ on x86-64 evaluates a call's arguments last first (a function's, a library call's, a member
+/// function's, a call through a pointer), and an initialiser list and an operator's operands first to last:
+/// the output below is what this program printed built with g++ 12 (at -O0 and -O2 alike).
+#[test]
+fn arguments_are_evaluated_last_first_as_gcc_does() {
+    let src = r#"#include <cstdio>
+int f(int x) { printf("f%d ", x); return x; }
+int g(int a, int b, int c) { return a * 100 + b * 10 + c; }
+struct S { int v; int add(int a, int b) { return v + a + b; } };
+int main() { int i = 0;
+  printf("%d %d %d\n", f(1), f(2), f(3));
+  int r = g(f(4), f(5), f(6)); printf("= %d\n", r);
+  printf("%d %d\n", i++, i++);
+  S s{1}; printf("%d\n", s.add(f(7), f(8)));
+  int arr[3] = {f(9), f(10), f(11)}; printf("\n");
+  int x = f(12) + f(13); printf("\n");
+  return 0; }
+"#;
+    let r = run("order.cu", src);
+    assert_eq!(r.stdout, "f3 f2 f1 1 2 3\nf6 f5 f4 = 456\n1 0\nf8 f7 16\nf9 f10 f11 \nf12 f13 \n", "{}", r.stderr);
+    assert_eq!(r.status, 0);
+}

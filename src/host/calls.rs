@@ -12,14 +12,22 @@ use crate::sim::alu;
 
 impl Interp<'_> {
     pub(super) fn lib(&mut self, lib: Lib, args: &[Expr], slots: &mut [u64], e: &Expr) -> Result<u64, Unwind> {
-        let mut v: LibArgs = [0; LIB_ARGS];
-        for (i, a) in args.iter().enumerate().take(LIB_ARGS) {
-            v[i] = self.eval(a, slots)?;
+        // Last argument first, as [`Interp::arguments`] (`printf("%d %d", i++, i++)` prints `1 0`); those
+        // past the first `LIB_ARGS` (a long `printf`'s) are kept in `lib_rest`.
+        let mut rest = Vec::new();
+        for a in args.iter().skip(LIB_ARGS).rev() {
+            rest.push(self.eval(a, slots)?);
         }
+        rest.reverse();
+        let mut v: LibArgs = [0; LIB_ARGS];
+        for (x, a) in v.iter_mut().zip(args).rev() {
+            *x = self.eval(a, slots)?;
+        }
+        self.lib_rest = rest;
         let line = self.line(e.span);
         Ok(match lib {
             Lib::Printf | Lib::Fprintf => {
-                let text = self.printf_text(if lib == Lib::Fprintf { 1 } else { 0 }, args, &v, slots, e)?;
+                let text = self.printf_text(if lib == Lib::Fprintf { 1 } else { 0 }, args, &v, e)?;
                 if lib == Lib::Fprintf && self.files.is_file(v[0]) {
                     self.files.write(v[0], text.as_bytes());
                     return Ok(text.len() as u64);
@@ -28,9 +36,9 @@ impl Interp<'_> {
                 self.write(to_err, text.as_bytes());
                 text.len() as u64
             }
-            Lib::Scanf => self.scanf(args, &v, slots, e)?,
+            Lib::Scanf => self.scanf(args, &v, e)?,
             Lib::Str(f) => self.cstring(f, &v, e)?,
-            Lib::Stdio(f) => self.cstdio(f, args, &v, slots, e)?,
+            Lib::Stdio(f) => self.cstdio(f, args, &v, e)?,
             Lib::Stdlib(f) => self.cstdlib(f, &v, e)?,
             Lib::Cmath(f) => self.cmath(f, &v, e)?,
             Lib::Getopt(f) => self.getopt(f, &v, e)?,
@@ -107,7 +115,7 @@ impl Interp<'_> {
             }
             Lib::Sprintf | Lib::Snprintf => {
                 let first = if lib == Lib::Sprintf { 1 } else { 2 };
-                let mut text = self.printf_text(first, args, &v, slots, e)?.into_bytes();
+                let mut text = self.printf_text(first, args, &v, e)?.into_bytes();
                 let len = text.len() as u64;
                 // snprintf writes at most n bytes, the terminating NUL among them; it returns the full length.
                 if lib == Lib::Snprintf {
@@ -392,18 +400,11 @@ impl Interp<'_> {
 
     /// The text a `printf`-family call formats: its format string is argument `first`, the values follow it.
     /// `v` holds the first [`LIB_ARGS`] arguments, evaluated once already (their side effects too).
-    fn printf_text(
-        &mut self,
-        first: usize,
-        args: &[Expr],
-        v: &[u64],
-        slots: &mut [u64],
-        e: &Expr,
-    ) -> Result<String, Unwind> {
+    fn printf_text(&mut self, first: usize, args: &[Expr], v: &[u64], e: &Expr) -> Result<String, Unwind> {
         let fmt = self.c_str(v[first], e)?;
         let mut rest = vec![];
         for (k, a) in args.iter().enumerate().skip(first + 1) {
-            let bits = if k < v.len() { v[k] } else { self.eval(a, slots)? };
+            let bits = if k < v.len() { v[k] } else { self.lib_rest[k - v.len()] };
             rest.push((bits, a.ty.clone()));
         }
         self.format(&fmt, &rest, e)

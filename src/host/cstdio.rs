@@ -30,28 +30,21 @@ pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
 }
 
 impl Interp<'_> {
-    /// Runs `<cstdio>` function `f`; `args`, `v` and `slots` as [`Interp::lib`] has them (the scanf family
-    /// evaluates its pointers past the first [`super::tree::LIB_ARGS`]).
-    pub(super) fn cstdio(
-        &mut self,
-        f: StdioFn,
-        args: &[Expr],
-        v: &LibArgs,
-        slots: &mut [u64],
-        e: &Expr,
-    ) -> Result<u64, Unwind> {
+    /// Runs `<cstdio>` function `f`; `args` and `v` as [`Interp::lib`] has them (the scanf family reads its
+    /// pointers past the first [`super::tree::LIB_ARGS`] from `lib_rest`).
+    pub(super) fn cstdio(&mut self, f: StdioFn, args: &[Expr], v: &LibArgs, e: &Expr) -> Result<u64, Unwind> {
         Ok(match f {
             StdioFn::Sscanf => {
                 let text = self.c_str(v[0], e)?;
                 let mut pos = 0;
-                self.scan_into(&text, &mut pos, 1, args, v, slots, e)?
+                self.scan_into(&text, &mut pos, 1, args, v, e)?
             }
             StdioFn::Fscanf => {
                 let (text, mut pos) = match self.input_of(v[0]) {
                     Some((text, pos)) => (text, pos),
                     None => return Ok(u32::MAX as u64),
                 };
-                let n = self.scan_into(&text, &mut pos, 1, args, v, slots, e)?;
+                let n = self.scan_into(&text, &mut pos, 1, args, v, e)?;
                 self.input_moved(v[0], pos, pos >= text.len());
                 n
             }

@@ -191,10 +191,7 @@ impl Interp<'_> {
     /// Runs the host function an [`IndirectCall`]'s pointer holds.
     pub(super) fn call_ptr(&mut self, c: &IndirectCall, slots: &mut [u64], span: Span) -> Result<u64, Unwind> {
         let addr = self.eval(&c.target, slots)?;
-        let mut vals = Vec::with_capacity(c.args.len());
-        for a in &c.args {
-            vals.push(self.eval(a, slots)?);
-        }
+        let vals = self.arguments(&c.args, slots)?;
         let line = self.line(span);
         let what = &c.what;
         let bad = |message: String| Err(Unwind::Error(Box::new(HostError::BadCall { line, message })));

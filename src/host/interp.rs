@@ -89,6 +89,8 @@ pub struct Interp<'a> {
     pub(super) rand48: u64,
     /// The functions `atexit` registered (their addresses), run last first when the program exits.
     pub(super) at_exit: Vec<u64>,
+    /// A library call's arguments past its first [`super::tree::LIB_ARGS`], evaluated before it runs.
+    pub(super) lib_rest: Vec<u64>,
     pub(super) getopt: super::libfns::GetoptState,
     depth: u32,
     /// The functions being run, innermost last.
@@ -155,6 +157,7 @@ impl<'a> Interp<'a> {
             errno_at: 0,
             rand48: 0,
             at_exit: Vec::new(),
+            lib_rest: Vec::new(),
             getopt: Default::default(),
             depth: 0,
             calls: vec![],
@@ -193,6 +196,16 @@ impl<'a> Interp<'a> {
             let _ = (s, slots, compile);
             Ok(None)
         }
+    }
+
+    /// A call's arguments, the last evaluated first as g++ on x86-64 evaluates them (`f(i++, i++)` passes
+    /// 1 and 0; the order is the compiler's choice, and a program that prints it prints g++'s).
+    pub(super) fn arguments(&mut self, args: &[Expr], slots: &mut [u64]) -> Result<Vec<u64>, Unwind> {
+        let mut vals = vec![0; args.len()];
+        for (v, a) in vals.iter_mut().zip(args).rev() {
+            *v = self.eval(a, slots)?;
+        }
+        Ok(vals)
     }
 
     /// Runs `main(argc, argv)` to its end.
@@ -702,10 +715,7 @@ impl<'a> Interp<'a> {
                 ((a.wrapping_sub(b) as i64) / size) as u64
             }
             ExprKind::Call(f, args) => {
-                let mut vals = Vec::with_capacity(args.len());
-                for a in args {
-                    vals.push(self.eval(a, slots)?);
-                }
+                let vals = self.arguments(args, slots)?;
                 self.tick(e.span)?;
                 self.call(*f, vals, e.span)?
             }

@@ -125,10 +125,10 @@ pub fn scan(fmt: &[u8], input: &[u8], pos: &mut usize) -> (Vec<Stored>, i32) {
 
 impl Interp<'_> {
     /// `scanf(fmt, ...)`: the conversions' values stored through the pointer arguments.
-    pub(super) fn scanf(&mut self, args: &[Expr], v: &[u64], slots: &mut [u64], e: &Expr) -> Result<u64, Unwind> {
+    pub(super) fn scanf(&mut self, args: &[Expr], v: &[u64], e: &Expr) -> Result<u64, Unwind> {
         let mut pos = self.stdin.pos;
         let text = self.stdin.text().to_vec();
-        let n = self.scan_into(&text, &mut pos, 0, args, v, slots, e)?;
+        let n = self.scan_into(&text, &mut pos, 0, args, v, e)?;
         self.stdin.pos = pos;
         Ok(n)
     }
@@ -143,13 +143,12 @@ impl Interp<'_> {
         fmt_at: usize,
         args: &[Expr],
         v: &[u64],
-        slots: &mut [u64],
         e: &Expr,
     ) -> Result<u64, Unwind> {
         let fmt = self.c_str(v[fmt_at], e)?;
         let mut ptrs = vec![];
-        for (k, a) in args.iter().enumerate().skip(fmt_at + 1) {
-            ptrs.push(if k < v.len() { v[k] } else { self.eval(a, slots)? });
+        for k in fmt_at + 1..args.len() {
+            ptrs.push(if k < v.len() { v[k] } else { self.lib_rest[k - v.len()] });
         }
         let (values, n) = scan(&fmt, input, pos);
         if values.len() > ptrs.len() {
