@@ -174,3 +174,46 @@ int main() {
     assert_eq!(out, "1 1 1000\n");
     assert_eq!(status, 0);
 }
+
+#[test]
+fn a_timer_class_keeps_its_time_points_in_fields() {
+    // The course's timer class: a time point field set by the constructor's initialiser and by `start()`,
+    // a duration field, both forms of the time point's type.
+    let src = r#"#include <chrono>
+#include <cstdio>
+__global__ void k(int *a) { a[threadIdx.x] = threadIdx.x; }
+class Timer {
+public:
+    Timer() : begin_(std::chrono::high_resolution_clock::now()), laps_(0) {}
+    void start() { begin_ = std::chrono::high_resolution_clock::now(); }
+    void stop() {
+        end_ = std::chrono::high_resolution_clock::now();
+        last_ = end_ - begin_;
+        laps_++;
+    }
+    double ms() const { return last_.count(); }
+    double seconds() const { return std::chrono::duration<double>(end_ - begin_).count(); }
+    int laps() const { return laps_; }
+private:
+    std::chrono::time_point<std::chrono::high_resolution_clock> begin_;
+    std::chrono::high_resolution_clock::time_point end_;
+    std::chrono::duration<double, std::milli> last_;
+    int laps_;
+};
+int main() {
+    int *d;
+    cudaMalloc(&d, 128);
+    Timer t;
+    t.start();
+    k<<<1, 32>>>(d);
+    cudaDeviceSynchronize();
+    t.stop();
+    printf("%d %d %d %.0f\n", t.ms() > 0, t.seconds() > 0, t.laps(), t.ms() / t.seconds());
+    cudaFree(d);
+    return 0;
+}
+"#;
+    let (out, status) = run("timer_class", src, "");
+    assert_eq!(out, "1 1 1 1000\n");
+    assert_eq!(status, 0);
+}

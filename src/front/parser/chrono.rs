@@ -120,12 +120,77 @@ impl Parser<'_> {
         let at = matches!(self.kind(), TokKind::Ident(n) if is_clock(n))
             && *self.peek_kind(1) == TokKind::Punct(Punct::ColonColon)
             && matches!(self.peek_kind(2), TokKind::Ident(n) if n == "time_point");
-        if !at {
-            self.pos = save;
-            return None;
+        if at {
+            self.pos += 3;
+            return Some(Duration { floating: None, period_ns: 1 });
         }
-        self.pos += 3;
-        Some(Duration { floating: None, period_ns: 1 })
+        // `time_point<high_resolution_clock>` (the clock perhaps qualified).
+        if matches!(self.kind(), TokKind::Ident(n) if n == "time_point")
+            && *self.peek_kind(1) == TokKind::Punct(Punct::Lt)
+        {
+            self.pos += 2;
+            self.skip_chrono_qualifiers();
+            if matches!(self.kind(), TokKind::Ident(n) if is_clock(n))
+                && *self.peek_kind(1) == TokKind::Punct(Punct::Gt)
+            {
+                self.pos += 2;
+                return Some(Duration { floating: None, period_ns: 1 });
+            }
+        }
+        self.pos = save;
+        None
+    }
+
+    /// A `<chrono>` time point or duration type at the cursor (a class's field, `std::chrono::
+    /// high_resolution_clock::time_point start;`), consumed: the number type it is read as, and the duration.
+    /// None (nothing consumed) otherwise.
+    pub(super) fn chrono_type(&mut self) -> Option<(TypeSpec, Duration)> {
+        let start = self.span();
+        let d = self.time_point_type().or_else(|| self.duration_type(false))?;
+        Some((scalar_spec(d.rep(), start), d))
+    }
+
+    /// Remembers the `<chrono>` fields of the class body at the cursor (just inside its `{`) before its
+    /// members are read, since a member function may name a field declared below it (`last.count()`).
+    /// Nothing is consumed.
+    pub(super) fn remember_chrono_fields(&mut self) {
+        let save = self.pos;
+        let mut depth = 0usize;
+        let mut at_start = true;
+        loop {
+            match self.kind() {
+                TokKind::Eof => break,
+                TokKind::Punct(Punct::RBrace) if depth == 0 => break,
+                TokKind::Punct(Punct::LBrace) => depth += 1,
+                TokKind::Punct(Punct::RBrace) => {
+                    depth -= 1;
+                    at_start = depth == 0;
+                    self.bump();
+                    continue;
+                }
+                TokKind::Punct(Punct::Semi | Punct::Colon) if depth == 0 => {
+                    at_start = true;
+                    self.bump();
+                    continue;
+                }
+                _ if depth == 0 && at_start => {
+                    at_start = false;
+                    if let Some((_, d)) = self.chrono_type() {
+                        while let TokKind::Ident(n) = self.kind().clone() {
+                            self.chrono_vars.insert(n, d);
+                            self.bump();
+                            if !self.eat(Punct::Comma) {
+                                break;
+                            }
+                        }
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            self.bump();
+        }
+        self.pos = save;
     }
 
     /// At a `<chrono>` declaration `duration<R, P> name = init;` (a statement's start): the declaration of a

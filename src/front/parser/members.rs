@@ -113,6 +113,28 @@ impl Parser<'_> {
         Ok(Some(m))
     }
 
+    /// A constructor's member initialisers (`: n(0), data{1, 2}`), if it has them.
+    fn member_inits(&mut self, is_ctor: bool, inits: &mut Vec<(Ident, Vec<Expr>)>) -> Result<(), Reported> {
+        if !(is_ctor && self.eat(Punct::Colon)) {
+            return Ok(());
+        }
+        loop {
+            let field = self.ident("a field to initialise")?;
+            let args = if self.is(Punct::LBrace) {
+                match self.init_list()?.kind {
+                    ExprKind::InitList(items) => items,
+                    _ => vec![],
+                }
+            } else {
+                self.call_args()?
+            };
+            inits.push((field, args));
+            if !self.eat(Punct::Comma) {
+                return Ok(());
+            }
+        }
+    }
+
     /// After the name: parameters, `const`, member initialisers and the body (or `;`).
     fn member_rest(
         &mut self,
@@ -130,23 +152,12 @@ impl Parser<'_> {
         }
         let span = start.to(self.prev_span());
         let mut inits = vec![];
-        if is_ctor && self.eat(Punct::Colon) {
-            loop {
-                let field = self.ident("a field to initialise")?;
-                let args = if self.is(Punct::LBrace) {
-                    match self.init_list()?.kind {
-                        ExprKind::InitList(items) => items,
-                        _ => vec![],
-                    }
-                } else {
-                    self.call_args()?
-                };
-                inits.push((field, args));
-                if !self.eat(Punct::Comma) {
-                    break;
-                }
-            }
-        }
+        // A whole program's host constructor's initialisers are host code (`start(clock::now())`).
+        let in_host = self.host || (self.program && !q.device);
+        let outer = std::mem::replace(&mut self.host, in_host);
+        let read = self.member_inits(is_ctor, &mut inits);
+        self.host = outer;
+        read?;
         let mut prototype = false;
         let mut body = vec![];
         let mut host_body = None;

@@ -153,6 +153,9 @@ impl Parser<'_> {
         let at = self.structs.len();
         self.structs.extend(provisional);
         let defs_before = self.host_defs.len();
+        if self.program {
+            self.remember_chrono_fields();
+        }
         let body = self.class_members(name.as_ref(), &mut fields, &mut methods);
         // (By its place: a class template's instance its fields named was added after it.)
         if has_provisional && at < self.structs.len() {
@@ -229,11 +232,18 @@ impl Parser<'_> {
                 self.static_member(&class)?;
                 continue;
             }
-            let mut ty = self.type_spec()?;
+            // A whole program's `std::chrono` field (a timer class's start) is the number it is read as.
+            // (`remember_chrono_fields` knows its duration already.)
+            let chrono = if self.program { self.chrono_type() } else { None };
+            let mut ty = match chrono {
+                Some((ty, _)) => ty,
+                None => self.type_spec()?,
+            };
             let name_at = self.pos;
             let first = self.ident("a field name")?;
             let mut declarators = self.declarators(Some(first))?;
             self.own_stars(&mut ty, &mut declarators, name_at);
+
             for d in declarators {
                 fields.push((ty.clone(), d));
             }
