@@ -395,6 +395,17 @@ pub enum MathFn {
     Asinh,
     Acosh,
     Atanh,
+    /// CUDA's fast-math intrinsics (`__expf`, `__exp10f`, `__logf`, `__log2f`, `__log10f`, `__powf`,
+    /// `__sinf`, `__cosf`, `__tanf`), as the special function unit computes them (`sim::fast_math`).
+    FastExp,
+    FastExp10,
+    FastLog,
+    FastLog2,
+    FastLog10,
+    FastPow,
+    FastSin,
+    FastCos,
+    FastTan,
     /// `fdim(x, y)`: `x - y` when positive, else +0.
     Fdim,
     /// `remainder(x, y)`: `x - n y` with `n` the nearest integer to `x / y` (ties to even).
@@ -426,7 +437,8 @@ impl MathFn {
             | MathFn::Hypot
             | MathFn::Copysign
             | MathFn::Fdim
-            | MathFn::Remainder => 2,
+            | MathFn::Remainder
+            | MathFn::FastPow => 2,
             _ => 1,
         }
     }

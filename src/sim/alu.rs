@@ -1,6 +1,7 @@
 //! The data path: arithmetic, comparisons, conversions and math functions on raw register bits, as the GPU
 //! computes them (32-bit wrapping integers, IEEE floats, PTX's clamped shifts).
 
+use super::fast_math;
 use super::special_math::Special;
 use crate::front::tast::MathFn;
 use crate::front::types::Scalar;
@@ -313,6 +314,16 @@ macro_rules! float_math {
             MathFn::Atanh => Special::atanh(x),
             MathFn::Fdim => Special::fdim(x, y),
             MathFn::Remainder => Special::remainder(x, y),
+            // Float only (the intrinsics take and return `float`).
+            MathFn::FastExp => fast_math::exp(x as f32) as $t,
+            MathFn::FastExp10 => fast_math::exp10(x as f32) as $t,
+            MathFn::FastLog => fast_math::log(x as f32) as $t,
+            MathFn::FastLog2 => fast_math::log2(x as f32) as $t,
+            MathFn::FastLog10 => fast_math::log10(x as f32) as $t,
+            MathFn::FastPow => fast_math::pow(x as f32, y as f32) as $t,
+            MathFn::FastSin => fast_math::sin(x as f32) as $t,
+            MathFn::FastCos => fast_math::cos(x as f32) as $t,
+            MathFn::FastTan => fast_math::tan(x as f32) as $t,
             _ => x * y, // Fma is lowered to `Instr::Fma`; the integer functions never reach here
         }
     }};

@@ -316,14 +316,15 @@ pub fn uniform_double(x: u32, y: u32) -> f64 {
     (z as f64).mul_add(POW53_INV, POW53_INV / 2.0)
 }
 
-/// The Box-Muller pair of two words. The GPU computes `logf` and `__sincosf` with its own approximations;
-/// these are the correctly rounded functions, so a result may differ in the last bits (see docs).
+/// The Box-Muller pair of two words: `__sincosf` as the special function unit computes it
+/// ([`super::fast_math`]), `logf` correctly rounded; the unit's own error remains, so a result may differ
+/// from the GPU's in the last bits (see docs).
 pub fn box_muller(x: u32, y: u32) -> (f32, f32) {
     let u = uniform(x);
     let c = pow32_inv_2pi();
     let v = (y as f32).mul_add(c, c / 2.0);
     let s = (-2.0f32 * u.ln()).sqrt();
-    (v.sin() * s, v.cos() * s)
+    (super::fast_math::sin(v) * s, super::fast_math::cos(v) * s)
 }
 
 /// The double Box-Muller pair of four words (`sincospi` of a value in (0, 2]).

@@ -26,6 +26,7 @@ mod decoded;
 pub mod device;
 mod exec;
 pub mod expr;
+mod fast_math;
 mod fault;
 mod jit;
 pub use jit::compiled_segments as jit_compiled_segments;
