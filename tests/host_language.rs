@@ -656,3 +656,32 @@ int main() { int i = 0;
     assert_eq!(r.stdout, "f3 f2 f1 1 2 3\nf6 f5 f4 = 456\n1 0\nf8 f7 16\nf9 f10 f11 \nf12 f13 \n", "{}", r.stderr);
     assert_eq!(r.status, 0);
 }
+
+/// The same rule for a constructor, a member function, `std::max`, a call through a pointer, a kernel launch
+/// (its configuration first), `new` and `sprintf`: the output an H200 machine printed for this program
+/// (nvcc -O2, CUDA 13; the kernel's line comes after its two arguments were evaluated).
+#[test]
+fn launches_constructors_and_library_calls_evaluate_the_last_argument_first() {
+    let src = r#"#include <cstdio>
+#include <algorithm>
+#include <string>
+int f(int x) { printf("f%d ", x); return x; }
+struct P { int a, b; P(int x, int y) : a(x), b(y) {} int sum(int c, int d) const { return a + b + c + d; } };
+__global__ void k(int a, int b) { printf("k %d %d\n", a, b); }
+int main() {
+  P p(f(1), f(2)); printf("\n");
+  printf("%d\n", p.sum(f(3), f(4)));
+  printf("%d\n", std::max(f(5), f(6)));
+  int (*fp)(int) = f; printf("%d %d\n", fp(7), fp(8));
+  k<<<1, 1>>>(f(9), f(10)); cudaDeviceSynchronize();
+  P *q = new P(f(11), f(12)); printf("%d\n", q->a);
+  char buf[64]; sprintf(buf, "%d %d", f(13), f(14)); printf("%s\n", buf);
+  return 0; }
+"#;
+    let r = run("order2.cu", src);
+    assert_eq!(
+        r.stdout, "f2 f1 \nf4 f3 10\nf6 f5 6\nf8 f7 7 8\nf10 f9 k 9 10\nf12 f11 11\nf14 f13 13 14\n",
+        "{}",
+        r.stderr
+    );
+}

@@ -47,7 +47,7 @@ impl Resolver<'_> {
 
     /// `std::max(a, b)`, `std::min(a, b)` and `std::max<int>(a, b)` (namespaces are dropped): libstdc++'s
     /// `(a < b) ? b : a` and `(b < a) ? b : a`, in the type named or else the arguments' common type (CUDA's
-    /// host overloads of `max` take mixed types), each argument read once. None: not such a call (a function
+    /// host overloads of `max` take mixed types), each argument read once (the second first, as g++ does). None: not such a call (a function
     /// or template of the program's own named `max` comes first).
     pub(super) fn min_max(
         &mut self,
@@ -105,8 +105,9 @@ impl Resolver<'_> {
                 otherwise: Box::new(va),
             };
             let cond = Box::new(Expr::new(cond, ty.clone(), span));
-            let both = Expr::new(ExprKind::Comma(keep_b, cond), ty.clone(), span);
-            Ok(Expr::new(ExprKind::Comma(keep_a, Box::new(both)), ty, span))
+            // `b` before `a`: a call's arguments, the last first, as g++ evaluates them.
+            let both = Expr::new(ExprKind::Comma(keep_a, cond), ty.clone(), span);
+            Ok(Expr::new(ExprKind::Comma(keep_b, Box::new(both)), ty, span))
         })())
     }
 

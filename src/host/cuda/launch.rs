@@ -42,9 +42,12 @@ impl Interp<'_> {
             Some(s) => self.eval(s, slots)?,
             None => 0,
         };
-        let mut args = vec![];
-        for (a, _) in &l.args {
-            args.push(self.eval(a, slots)?);
+        // The configuration first, then the arguments last first: nvcc makes the launch a call of the
+        // kernel's host stub after pushing the configuration, and g++ evaluates the call's arguments so
+        // (measured: `k<<<1, 1>>>(f(9), f(10))` calls f(10) first).
+        let mut args = vec![0; l.args.len()];
+        for (v, (a, _)) in args.iter_mut().zip(&l.args).rev() {
+            *v = self.eval(a, slots)?;
         }
         let line = self.line(span);
         self.settle();
