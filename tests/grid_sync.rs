@@ -1,9 +1,12 @@
 //! The grid-wide barrier (`this_grid().sync()`): every block of the grid waits until all have arrived, then
 //! all go on, with what the blocks wrote before it visible after it (both execution models); a warp waiting
 //! there shows as at a barrier while single-stepping; a grid larger than the device holds at once is a
-//! deadlock explained with the fix; `is_valid()` is 1 in a kernel that calls `grid.sync()`.
+//! deadlock explained with the fix; `is_valid()` is 1 in a kernel that calls `grid.sync()`. In a whole program,
+//! what an H200 does with each way of launching such a kernel (`tests/fixtures/programs/grid_sync_plain.cu`).
 
 mod common;
+#[path = "common/run_source.rs"]
+mod run_source;
 
 use warpdbg::compile;
 use warpdbg::front::launch::{Mode, Overrides};
@@ -138,4 +141,32 @@ __global__ void k(int *out) {\n\
 }\n";
     let r = common::run_compiled(&compiled(text, Mode::Its), Config::default());
     assert_eq!(r.ints("out"), vec![0, 0]);
+}
+
+/// `grid_sync_plain.cu` run with `args`: its standard output.
+fn plain(args: &[&str]) -> (String, String) {
+    let src = std::fs::read_to_string(common::repo("tests/fixtures/programs/grid_sync_plain.cu")).expect("fixture");
+    let (out, err, _) = run_source::run_source("grid", "grid_sync_plain", &src, args);
+    (out, err)
+}
+
+/// Each output below is what the H200 printed for the same arguments (driver 580, CUDA 13, nvcc -O2): a kernel
+/// that calls `grid.sync()` fails when launched with `<<<>>>` or `cudaLaunchKernel`, whatever the grid's size,
+/// with a sticky cudaErrorLaunchFailure; `is_valid()` is 0 in a plain launch and 1 in a cooperative one.
+#[test]
+fn grid_sync_needs_a_cooperative_launch_as_on_the_gpu() {
+    let failed = "launch: cudaSuccess\nsync: cudaErrorLaunchFailure (unspecified launch failure)\n\
+                  copy: cudaErrorLaunchFailure; valid -2, -2 -2 -2\n";
+    for args in [&["1", "1"][..], &["24", "1"], &["200", "1"], &["2", "1", "0", "x"]] {
+        let (out, err) = plain(args);
+        assert_eq!(out, failed, "{args:?}");
+        assert!(err.contains("calls grid.sync() (line 11), which only a cooperative launch may call"), "{err}");
+        assert!(err.contains("Fix: launch it with cudaLaunchCooperativeKernel"), "{err}");
+    }
+    let (out, _) = plain(&["24", "0"]);
+    assert_eq!(out, "launch: cudaSuccess\nsync: cudaSuccess (no error)\ncopy: cudaSuccess; valid 0, -1 -1 -1\n");
+    let (out, _) = plain(&["2", "1", "1"]);
+    assert_eq!(out, "launch: cudaSuccess\nsync: cudaSuccess (no error)\ncopy: cudaSuccess; valid 1, 1 2 -1\n");
+    let (out, _) = plain(&["24", "1", "1"]);
+    assert_eq!(out, "launch: cudaSuccess\nsync: cudaSuccess (no error)\ncopy: cudaSuccess; valid 1, 1 2 3\n");
 }

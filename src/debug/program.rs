@@ -79,6 +79,8 @@ impl LaunchInfo {
             args: self.args.clone(),
             line: self.host_line,
             parent: self.parent,
+            // (Only the hint is asked for: it does not depend on how the launch was made.)
+            cooperative: false,
         };
         let allocs: Vec<HostAlloc> = (m.global.allocs.iter())
             .filter_map(|a| {

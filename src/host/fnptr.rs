@@ -24,6 +24,11 @@ pub const KERNEL_BASE: u64 = 0x60_0000;
 /// The distance between two functions' addresses.
 const FN_STRIDE: u64 = 16;
 
+/// Kernel `k`'s address.
+pub(super) fn kernel_address(k: u32) -> u64 {
+    KERNEL_BASE + FN_STRIDE * k as u64
+}
+
 /// What a function address stands for.
 enum Target {
     Host(u32),
@@ -172,7 +177,7 @@ impl Resolver<'_> {
             let Expr { kind: ExprKind::Launch(l), .. } = self.launch(&direct, config, args, span)? else {
                 return Err(self.error(span, "this launch cannot be made through a pointer"));
             };
-            launches.push((KERNEL_BASE + FN_STRIDE * id as u64, *l));
+            launches.push((kernel_address(id), *l));
         }
         let l = IndirectLaunch { ptr, launches, what: k.name.clone() };
         Ok(Expr::new(ExprKind::LaunchPtr(Box::new(l)), Type::Void, span))

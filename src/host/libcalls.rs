@@ -284,6 +284,9 @@ impl Resolver<'_> {
         if let Some(call) = self.std_algorithm(&name.name, args, span) {
             return call;
         }
+        if let Some(call) = self.launch_api_call(name, args, span) {
+            return call;
+        }
         if let Some(call) = self.runtime_call(name, args, span) {
             return call;
         }
@@ -401,15 +404,6 @@ impl Resolver<'_> {
             let n = groups.len();
             return Err(self.error(span, format!("`{}` takes {n} argument{}", k.name, if n == 1 { "" } else { "s" })));
         }
-        let grid = self.dim3(&config[0])?;
-        let block = self.dim3(&config[1])?;
-        let shared = match config.get(2) {
-            Some(e) => {
-                let v = self.rvalue(e)?;
-                Some(self.convert(v, &Type::Scalar(Scalar::U64))?)
-            }
-            None => None,
-        };
         let mut vals = vec![];
         let mut names = vec![];
         // Overloaded kernels (a course header's `float_to_color` for two pixel types) are launched by name, so
@@ -453,24 +447,35 @@ impl Resolver<'_> {
                 names.push((local(i).name.clone(), name_of(a).map(|n| format!("{n}.{path}"))));
             }
         }
-        let stream = match config.get(3) {
-            Some(e) => {
-                let v = self.rvalue(e)?;
-                Some(self.convert(v, &Type::Scalar(Scalar::U64))?)
-            }
-            None => None,
-        };
-        let l = LaunchExpr {
-            kernel: k.name.clone(),
-            grid,
-            block,
-            shared,
-            stream,
-            params: names,
-            args: vals,
-            scope: self.visible(),
-        };
+        let l = self.launch_expr(&k.name, config, vals, names, false)?;
         Ok(Expr::new(ExprKind::Launch(Box::new(l)), Type::Void, span))
+    }
+
+    /// The launch of kernel `kernel` with `config` (`grid, block[, shared[, stream]]`) and its resolved
+    /// arguments; `cooperative`: made by `cudaLaunchCooperativeKernel`.
+    pub(super) fn launch_expr(
+        &mut self,
+        kernel: &str,
+        config: &[ast::Expr],
+        args: Vec<(Expr, Scalar)>,
+        params: Vec<(String, Option<String>)>,
+        cooperative: bool,
+    ) -> Result<LaunchExpr, Reported> {
+        let grid = self.dim3(&config[0])?;
+        let block = self.dim3(&config[1])?;
+        let mut bytes = |e: Option<&ast::Expr>| -> Result<Option<Expr>, Reported> {
+            match e {
+                Some(e) => {
+                    let v = self.rvalue(e)?;
+                    Ok(Some(self.convert(v, &Type::Scalar(Scalar::U64))?))
+                }
+                None => Ok(None),
+            }
+        };
+        let shared = bytes(config.get(2))?;
+        let stream = bytes(config.get(3))?;
+        let scope = self.visible();
+        Ok(LaunchExpr { kernel: kernel.to_string(), grid, block, shared, stream, params, args, scope, cooperative })
     }
 
     fn dim3(&mut self, e: &ast::Expr) -> Result<Dim3Src, Reported> {

@@ -90,6 +90,9 @@ pub struct LaunchRequest {
     pub line: u32,
     /// For a grid launched from device code (dynamic parallelism): the launch whose thread launched it.
     pub parent: Option<usize>,
+    /// A cooperative launch (`cudaLaunchCooperativeKernel`): its blocks must all fit on the device at once,
+    /// and only its kernel may call `grid.sync()`.
+    pub cooperative: bool,
 }
 
 impl LaunchRequest {

@@ -154,6 +154,8 @@ pub struct LaunchExpr {
     pub args: Vec<(Expr, Scalar)>,
     /// The host variables in scope at the launch (the debugger shows their values when stopped there).
     pub scope: Vec<ScopeVar>,
+    /// Made by `cudaLaunchCooperativeKernel`: every block resident at once, so `grid.sync()` may be called.
+    pub cooperative: bool,
 }
 
 /// A host variable visible at a launch, innermost declaration of each name.

@@ -48,6 +48,17 @@ const MAX_INSTRS: usize = 1 << 20;
 
 /// Lowers kernel `id` of a checked program.
 pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<Kernel, Diagnostic> {
+    lower_launched(program, id, sources, false)
+}
+
+/// [`lower_kernel`] for a launch made one way: `cooperative` (`cudaLaunchCooperativeKernel`) makes
+/// `this_grid().is_valid()` read 1 whether or not the kernel calls `grid.sync()` (an H200's answer).
+pub fn lower_launched(
+    program: &Program,
+    id: FnId,
+    sources: &SourceMap,
+    cooperative: bool,
+) -> Result<Kernel, Diagnostic> {
     let f = program.function(id);
     let mut lw = Lowerer {
         program,
@@ -70,6 +81,7 @@ pub fn lower_kernel(program: &Program, id: FnId, sources: &SourceMap) -> Result<
         entered: vec![],
         entered_count: 0,
         grid_valid: vec![],
+        cooperative,
     };
     let entry = lw.new_block();
     lw.set_cur(entry);
@@ -199,14 +211,17 @@ struct Lowerer<'p> {
     /// Where each `this_grid().is_valid()` put its value (block, instruction index), to set once the whole
     /// kernel is known.
     grid_valid: Vec<(u32, usize)>,
+    /// The kernel is lowered for a cooperative launch (`is_valid()` is 1).
+    cooperative: bool,
 }
 
 impl<'p> Lowerer<'p> {
-    /// `this_grid().is_valid()` reads 1 in a kernel that calls `grid.sync()`: the driver gives such a
-    /// kernel's launch a grid workspace, cooperative or not (measured on an H200: docs/language.md).
+    /// `this_grid().is_valid()` reads 1 in a cooperative launch (measured on an H200: docs/language.md), and
+    /// in a kernel file's kernel that calls `grid.sync()` (a kernel file's launch has every block resident; a
+    /// program's plain launch of such a kernel fails before it runs).
     fn set_grid_valid(&mut self) {
         let grid = |b: &BuildBlock| b.instrs.iter().any(|(i, _)| matches!(i, Instr::SyncThreads { grid: true, .. }));
-        if !self.blocks.iter().any(grid) {
+        if !self.cooperative && !self.blocks.iter().any(grid) {
             return;
         }
         for &(b, i) in &self.grid_valid {

@@ -191,8 +191,10 @@ impl<'a> SimDevice<'a> {
         self.used
     }
 
-    fn kernel(&mut self, name: &str) -> Result<Arc<Kernel>, Diagnostic> {
-        if let Some(k) = self.kernels.get(name) {
+    /// Kernel `name` lowered, for a cooperative launch or another (they differ in `this_grid().is_valid()`).
+    fn kernel(&mut self, name: &str, cooperative: bool) -> Result<Arc<Kernel>, Diagnostic> {
+        let key = if cooperative { format!("{name} (cooperative)") } else { name.to_string() };
+        if let Some(k) = self.kernels.get(&key) {
             return k.clone();
         }
         let k = match self.program.find(name) {
@@ -201,14 +203,14 @@ impl<'a> SimDevice<'a> {
             Some(id) if !self.program.runnable(id) => {
                 Err(self.program.unsupported_in(id).cloned().expect("not runnable: a construct it reaches"))
             }
-            Some(id) => crate::ir::lower::lower_kernel(self.program, id, self.sources).map(Arc::new),
+            Some(id) => crate::ir::lower::lower_launched(self.program, id, self.sources, cooperative).map(Arc::new),
             None => Err(Diagnostic::new(
                 crate::front::diagnostic::ErrorCode::Name,
                 Default::default(),
                 format!("no kernel `{name}`"),
             )),
         };
-        self.kernels.insert(name.to_string(), k.clone());
+        self.kernels.insert(key, k.clone());
         k
     }
 
@@ -240,6 +242,55 @@ impl<'a> SimDevice<'a> {
         None
     }
 
+    /// What an H200 does with a launch and `grid.sync()` (docs/language.md): a cooperative launch of more
+    /// blocks than the device holds at once is refused (cudaErrorCooperativeLaunchTooLarge, not sticky); a
+    /// kernel that calls `grid.sync()` launched otherwise (`<<<>>>`, `cudaLaunchKernel`) fails whatever its
+    /// size, with cudaErrorLaunchFailure, sticky. None: the launch runs.
+    fn grid_sync_launch(&mut self, req: &LaunchRequest, kernel: &Kernel) -> Option<LaunchStatus> {
+        let blocks: u64 = req.grid.iter().map(|&g| g as u64).product();
+        let threads: u64 = req.block.iter().map(|&b| b as u64).product();
+        if req.cooperative {
+            let shared = SharedLayout::new(kernel, 0).bytes as u64 + req.shared as u64;
+            let fits = crate::sim::co_resident_blocks(kernel, self.mode, threads, shared);
+            return (blocks > fits).then(|| {
+                let reason = format!("{blocks} blocks; the device holds {fits} of them at once, by occupancy");
+                self.refused(req, errors::COOPERATIVE_LAUNCH_TOO_LARGE, reason)
+            });
+        }
+        if !crate::sim::has_grid_sync(kernel) {
+            return None;
+        }
+        let line = (kernel.instrs.iter().position(|i| matches!(i, crate::ir::Instr::SyncThreads { grid: true, .. })))
+            .map_or(0, |pc| kernel.line(crate::ir::Pc(pc as u32)));
+        let text = format!(
+            "warpdbg: launch {}: {} at {}: unspecified launch failure (cudaErrorLaunchFailure): `{}` calls \
+             grid.sync() (line {line}), which only a cooperative launch may call; launched with <<<>>> or \
+             cudaLaunchKernel, the kernel fails on a GPU whatever the grid's size, and every later CUDA call \
+             returns the error.\nFix: launch it with cudaLaunchCooperativeKernel(kernel, grid, block, args), \
+             with at most cudaOccupancyMaxActiveBlocksPerMultiprocessor x the SM count blocks.\n",
+            req.index,
+            req.config(),
+            req.site(),
+            req.kernel
+        );
+        self.finding = self.finding.max(1);
+        self.launches.push(LaunchRecord {
+            index: req.index,
+            kernel: req.kernel.clone(),
+            config: req.config(),
+            host_line: req.line,
+            outcome: "fault",
+            steps: 0,
+            hazards: 0,
+            ns: 0,
+            error: Some(errors::LAUNCH_FAILURE),
+            findings: 1,
+            text,
+            json: None,
+        });
+        Some(LaunchStatus::Faulted { printed: String::new(), code: errors::LAUNCH_FAILURE, ns: 0, line })
+    }
+
     fn refused(&mut self, req: &LaunchRequest, code: u32, reason: String) -> LaunchStatus {
         let (name, _) = errors::error_text(code);
         let text = format!(
@@ -268,7 +319,7 @@ impl<'a> SimDevice<'a> {
 
     /// One grid: the launch's status and the grids its threads launched.
     fn run_grid(&mut self, req: &LaunchRequest) -> (LaunchStatus, Vec<ChildLaunch>) {
-        let kernel = match self.kernel(&req.kernel) {
+        let kernel = match self.kernel(&req.kernel, req.cooperative) {
             Ok(k) => k,
             Err(d) => {
                 let text = crate::front::diagnostic::render_plain(self.sources, &[d]);
@@ -292,6 +343,9 @@ impl<'a> SimDevice<'a> {
         };
         if let Some((code, reason)) = self.check_config(req, &kernel) {
             return (self.refused(req, code, reason), vec![]);
+        }
+        if let Some(status) = self.grid_sync_launch(req, &kernel) {
+            return (status, vec![]);
         }
         // The kernel's own arguments, then the addresses of the file's device variables and of this launch's
         // local arrays (the lowering's parameter order).
@@ -590,7 +644,7 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn reaches_only_args(&mut self, kernel: &str) -> bool {
-        self.kernel(kernel).is_ok_and(|k| {
+        self.kernel(kernel, false).is_ok_and(|k| {
             !k.instrs.iter().any(|i| match i {
                 Instr::Load { ty, .. } | Instr::Atomic { ty, .. } => ty.size() == 8,
                 Instr::Launch { .. } => true,
@@ -600,7 +654,7 @@ impl crate::host::Device for SimDevice<'_> {
     }
 
     fn kernel_resources(&mut self, kernel: &str) -> Option<crate::host::cuda::KernelResources> {
-        let k = self.kernel(kernel).ok()?;
+        let k = self.kernel(kernel, false).ok()?;
         let static_shared = k.shared.iter().filter(|a| !a.dynamic).map(|a| a.bytes as u64).sum();
         Some(crate::host::cuda::KernelResources {
             registers: crate::perf::occupancy::registers_per_thread(&k),

@@ -40,6 +40,7 @@ mod conflicts;
 mod explain;
 mod gang;
 mod grid_barrier;
+pub use grid_barrier::{co_resident_blocks, has_grid_sync};
 mod hazards;
 mod issue;
 mod livelock;

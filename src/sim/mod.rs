@@ -57,7 +57,8 @@ pub use lane_mask::{LaneMask, format_ranges, threads_phrase};
 pub use machine::{
     ARGUMENT_STEP_CEILING, ArrivalFilter, AtomicWrite, BlockState, Config, DeviceJit, Halt, Hazard, HazardKind, Issue,
     LaunchError, Machine, Outcome, PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, argument_steps,
-    kernel_file_step_limit, largest_bound, largest_integer_argument, largest_loop_constant, program_step_limit,
+    co_resident_blocks, has_grid_sync, kernel_file_step_limit, largest_bound, largest_integer_argument,
+    largest_loop_constant, program_step_limit,
 };
 pub use memory::{Allocation, GLOBAL_BASE, GUARD, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
 pub use memory_report::MemoryDetail;

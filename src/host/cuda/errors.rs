@@ -40,6 +40,8 @@ pub const ASSERT: u32 = 710;
 pub const MISALIGNED_ADDRESS: u32 = 716;
 /// `cudaErrorLaunchFailure` (sticky).
 pub const LAUNCH_FAILURE: u32 = 719;
+/// `cudaErrorCooperativeLaunchTooLarge`: a cooperative launch of more blocks than fit on the device at once.
+pub const COOPERATIVE_LAUNCH_TOO_LARGE: u32 = 720;
 
 /// (code, name, string) of every code warpdbg knows.
 const CODES: &[(u32, &str, &str)] = &[

@@ -67,6 +67,7 @@ impl Interp<'_> {
             args,
             line,
             parent: None,
+            cooperative: l.cooperative,
         };
         if !self.stream_ok(stream) {
             self.rt.launches += 1;

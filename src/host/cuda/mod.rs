@@ -10,6 +10,7 @@ mod calls;
 pub mod errors;
 mod graphs;
 mod launch;
+mod launch_api;
 mod memory;
 pub mod names;
 mod occupancy;

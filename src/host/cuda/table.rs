@@ -165,8 +165,6 @@ pub const NOT_IMPLEMENTED: &[&str] = &[
     "cudaHostRegister",
     "cudaHostUnregister",
     "cudaFuncSetAttribute",
-    "cudaLaunchKernel",
-    "cudaLaunchCooperativeKernel",
     "cudaDeviceCanAccessPeer",
     "cudaDeviceEnablePeerAccess",
     "cudaMemcpyPeer",

@@ -52,6 +52,7 @@ impl SimDevice<'_> {
                     args: c.args,
                     line: c.line,
                     parent: Some(grid.index),
+                    cooperative: false,
                 };
                 // A grid stays pending until its children finish, so a chain of launches holds one pending
                 // launch per level: past the device runtime's limit the launch fails in the launching thread
