@@ -235,3 +235,65 @@ int main() {
     assert_eq!(out, "0i 1b 1e 2d 2g 3a 3c 3h 9f | 20 calls\n7.25 3 0.5 0.5 -1 -2 \n", "{err}");
     assert_eq!(status, 0);
 }
+
+/// `is_sorted`, `partial_sum`, `adjacent_difference`, `lower_bound`/`upper_bound`/`binary_search`,
+/// `inner_product`, `unique` (what it leaves past its result too), `rotate`, `adjacent_find`: the output g++ 12's
+/// build of the same program printed.
+#[test]
+fn sorted_range_and_numeric_algorithms_as_libstdcxx() {
+    let src = r#"#include <cstdio>
+#include <vector>
+#include <algorithm>
+#include <numeric>
+int main() {
+    std::vector<int> v = {1, 1, 2, 3, 3, 3, 7, 9, 9};
+    printf("%d %d\n", (int)std::is_sorted(v.begin(), v.end()), (int)std::is_sorted(v.begin() + 2, v.begin() + 1 + 1));
+    std::vector<int> ps(v.size()), ad(v.size());
+    std::partial_sum(v.begin(), v.end(), ps.begin());
+    std::adjacent_difference(v.begin(), v.end(), ad.begin());
+    for (size_t i = 0; i < v.size(); i++) printf("%d/%d ", ps[i], ad[i]);
+    printf("\n%ld %ld %d %d\n", std::lower_bound(v.begin(), v.end(), 3) - v.begin(), std::upper_bound(v.begin(), v.end(), 3) - v.begin(),
+           (int)std::binary_search(v.begin(), v.end(), 7), (int)std::binary_search(v.begin(), v.end(), 8));
+    std::vector<float> a = {1.5f, 2.f, 3.f}, b = {2.f, 4.f, 0.5f};
+    printf("%g %g\n", std::inner_product(a.begin(), a.end(), b.begin(), 0.0f), std::inner_product(a.begin(), a.end(), b.begin(), 10.0));
+    int *e = std::unique(v.data(), v.data() + v.size());
+    printf("unique %ld:", e - v.data());
+    for (int x : v) printf(" %d", x);
+    int *r = std::rotate(v.data(), v.data() + 2, v.data() + 5);
+    printf("\nrotate %ld:", r - v.data());
+    for (int x : v) printf(" %d", x);
+    printf("\n%ld\n", std::adjacent_find(v.begin(), v.end()) - v.begin());
+    return 0;
+}
+"#;
+    let (out, err, status) = run("numeric_algorithms", src, &[]);
+    assert_eq!(
+        out,
+        "1 1\n1/1 2/0 4/1 7/1 10/0 13/0 20/4 29/2 38/0 \n3 6 1 0\n12.5 22.5\nunique 5: 1 2 3 7 9 3 7 9 9\nrotate 3: 3 7 9 1 2 3 7 9 9\n7\n",
+        "{err}"
+    );
+    assert_eq!(status, 0);
+}
+
+/// A vector as a stack: `pop_back` keeps the storage (`capacity` as libstdc++'s doubling leaves it), for
+/// numbers and structs; g++ 12's output.
+#[test]
+fn pop_back_and_capacity_as_libstdcxx() {
+    let src = r#"#include <cstdio>
+#include <vector>
+struct P { float x, y; };
+int main() {
+    std::vector<int> st;
+    for (int i = 0; i < 5; i++) st.push_back(i * i);
+    while (!st.empty()) { printf("%d ", st.back()); st.pop_back(); }
+    printf("| %zu %zu\n", st.size(), st.capacity());
+    std::vector<P> ps(3, P{1.f, 2.f});
+    ps.pop_back();
+    printf("%zu %zu %g\n", ps.size(), ps.capacity(), ps.back().y);
+    return 0;
+}
+"#;
+    let (out, err, status) = run("pop_back", src, &[]);
+    assert_eq!(out, "16 9 4 1 0 | 0 8\n2 3 2\n", "{err}");
+    assert_eq!(status, 0);
+}

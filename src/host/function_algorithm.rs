@@ -41,11 +41,17 @@ impl Resolver<'_> {
             let ident = ast::Ident { name: format!("{PRELUDE}qsort"), span: name.span };
             return Some(self.call(&ident, args, span));
         }
-        // C's `bsearch` and `div` family: templates of the prelude too.
+        // C's `bsearch` and `div` family, and the `<algorithm>`/`<numeric>` calls without a function object
+        // that [`super::algorithm`] does not run itself: templates of the prelude too.
         let c_fn = match (name.name.as_str(), args.len()) {
             ("bsearch", 5) => Some("bsearch"),
             ("div", 2) => Some("div"),
             ("ldiv" | "lldiv", 2) => Some("ldiv"),
+            ("is_sorted" | "unique" | "adjacent_find", 2) => Some(name.name.as_str()),
+            ("partial_sum" | "adjacent_difference" | "lower_bound" | "upper_bound" | "binary_search" | "rotate", 3) => {
+                Some(name.name.as_str())
+            }
+            ("inner_product", 4) => Some("inner_product"),
             _ => None,
         };
         if let Some(target) = c_fn

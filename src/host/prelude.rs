@@ -270,6 +270,104 @@ void *__warpdbg_bsearch(const T *key, const void *base, unsigned long n, unsigne
     }
     return 0;
 }
+// `<algorithm>` and `<numeric>` over a range without a function object, as libstdc++ computes them (the
+// same element moves and comparisons, so `unique` leaves what g++'s build leaves past its result).
+template <typename T> bool __warpdbg_is_sorted(T *first, T *last) {
+    if (first == last) return true;
+    for (T *next = first + 1; next != last; ++first, ++next)
+        if (*next < *first) return false;
+    return true;
+}
+template <typename T> T *__warpdbg_adjacent_find(T *first, T *last) {
+    if (first == last) return last;
+    T *next = first;
+    while (++next != last) {
+        if (*first == *next) return first;
+        first = next;
+    }
+    return last;
+}
+template <typename T> T *__warpdbg_unique(T *first, T *last) {
+    first = __warpdbg_adjacent_find(first, last);
+    if (first == last) return last;
+    T *dest = first;
+    ++first;
+    while (++first != last)
+        if (!(*dest == *first)) *++dest = *first;
+    return ++dest;
+}
+template <typename T, typename U> U *__warpdbg_partial_sum(T *first, T *last, U *out) {
+    if (first == last) return out;
+    T value = *first;
+    *out = value;
+    while (++first != last) {
+        value = value + *first;
+        *++out = value;
+    }
+    return ++out;
+}
+template <typename T, typename U> U *__warpdbg_adjacent_difference(T *first, T *last, U *out) {
+    if (first == last) return out;
+    T value = *first;
+    *out = value;
+    while (++first != last) {
+        T next = *first;
+        *++out = next - value;
+        value = next;
+    }
+    return ++out;
+}
+template <typename T, typename U, typename V> V __warpdbg_inner_product(T *first, T *last, U *other, V init) {
+    for (; first != last; ++first, ++other) init = init + *first * *other;
+    return init;
+}
+template <typename T, typename V> T *__warpdbg_lower_bound(T *first, T *last, V value) {
+    long len = last - first;
+    while (len > 0) {
+        long half = len >> 1;
+        T *middle = first + half;
+        if (*middle < value) {
+            first = middle + 1;
+            len = len - half - 1;
+        } else {
+            len = half;
+        }
+    }
+    return first;
+}
+template <typename T, typename V> T *__warpdbg_upper_bound(T *first, T *last, V value) {
+    long len = last - first;
+    while (len > 0) {
+        long half = len >> 1;
+        T *middle = first + half;
+        if (value < *middle) {
+            len = half;
+        } else {
+            first = middle + 1;
+            len = len - half - 1;
+        }
+    }
+    return first;
+}
+template <typename T, typename V> bool __warpdbg_binary_search(T *first, T *last, V value) {
+    T *i = __warpdbg_lower_bound(first, last, value);
+    return i != last && !(value < *i);
+}
+// (The rotated contents are unique; libstdc++ gets there by cycles, this by three reversals.)
+template <typename T> void __warpdbg_reverse_range(T *first, T *last) {
+    while (first != last && first != --last) {
+        T t = *first;
+        *first = *last;
+        *last = t;
+        ++first;
+    }
+}
+template <typename T> T *__warpdbg_rotate(T *first, T *middle, T *last) {
+    __warpdbg_reverse_range(first, middle);
+    __warpdbg_reverse_range(middle, last);
+    __warpdbg_reverse_range(first, last);
+    return first + (last - middle);
+}
 // C's `div`, `ldiv`, `lldiv`: the quotient truncated toward zero and the remainder (`A`, `B`: the operands'
 // types, converted as the C function's parameters convert them).
 template <typename A, typename B> div_t __warpdbg_div(A a, B b) {

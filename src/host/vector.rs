@@ -205,6 +205,18 @@ impl Resolver<'_> {
                 let (a, b) = (self.vector_ptr(obj.clone(), 1, &elem), self.vector_ptr(obj, 0, &elem));
                 Expr::new(ExprKind::PtrDiff { left: Box::new(a), right: Box::new(b), elem_size: size }, u64t, span)
             }
+            "capacity" if arity(0) => {
+                let (a, b) = (self.vector_ptr(obj.clone(), 2, &elem), self.vector_ptr(obj, 0, &elem));
+                Expr::new(ExprKind::PtrDiff { left: Box::new(a), right: Box::new(b), elem_size: size }, u64t, span)
+            }
+            // The last element goes (its storage stays); on an empty vector the end moves before the start, as
+            // libstdc++'s unchecked `--_M_finish` does, and the next access is out of bounds.
+            "pop_back" if arity(0) => {
+                let end = self.vector_ptr(obj.clone(), 1, &elem);
+                let at = super::resolve::ptr_add(obj, 8, &Type::ptr(elem.clone(), false));
+                let value = super::resolve::ptr_add(end, -size, &elem);
+                Expr::new(ExprKind::assign(Place::mem(at, None), Scalar::U64, value), Type::Void, span)
+            }
             "data" | "begin" if arity(0) => self.vector_ptr(obj, 0, &elem),
             "end" if arity(0) => self.vector_ptr(obj, 1, &elem),
             "empty" if arity(0) => {
