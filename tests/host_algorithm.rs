@@ -297,3 +297,23 @@ int main() {
     assert_eq!(out, "16 9 4 1 0 | 0 8\n2 3 2\n", "{err}");
     assert_eq!(status, 0);
 }
+
+/// `std::vector<T>::iterator` and `const_iterator` loops (an iterator is the element pointer `begin()` gives);
+/// g++ 12's output.
+#[test]
+fn vector_iterators_declared_by_their_type() {
+    let src = r#"#include <cstdio>
+#include <vector>
+int main() {
+    std::vector<float> v = {1.5f, 2.5f, 4.f};
+    float sum = 0;
+    for (std::vector<float>::iterator it = v.begin(); it != v.end(); ++it) { *it *= 2; sum += *it; }
+    for (std::vector<float>::const_iterator it = v.begin(); it != v.end(); it++) printf("%g ", *it);
+    printf("%g\n", sum);
+    return 0;
+}
+"#;
+    let (out, err, status) = run("iterators", src, &[]);
+    assert_eq!(out, "3 5 8 16\n", "{err}");
+    assert_eq!(status, 0);
+}

@@ -420,6 +420,15 @@ impl Parser<'_> {
                             .collect();
                     }
                     struct_name = Some(template::instance_name(&name, &args));
+                    // `std::vector<int>::iterator it = v.begin();`: an iterator is the element pointer `begin()`
+                    // gives, so the declaration takes its initialiser's type, as `auto` does.
+                    if name == "vector"
+                        && *self.kind() == TokKind::Punct(Punct::ColonColon)
+                        && matches!(self.peek_kind(1), TokKind::Ident(n) if n == "iterator" || n == "const_iterator")
+                    {
+                        self.pos += 2;
+                        struct_name = Some("auto".into());
+                    }
                     any = true;
                     continue;
                 }
