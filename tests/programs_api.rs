@@ -441,7 +441,8 @@ fn elapsed_time_needs_both_events_complete() {
          printf(\"%s\\n\", cudaGetErrorName(cudaEventElapsedTime(&ms, a, b)));\n\
          printf(\"%s\\n\", cudaGetErrorName(cudaEventQuery(b)));\n\
          cudaEventSynchronize(b);\n\
-         printf(\"%s %d\\n\", cudaGetErrorName(cudaEventElapsedTime(&ms, a, b)), ms > 0.0f);\n\
+         cudaError_t e = cudaEventElapsedTime(&ms, a, b);\n\
+         printf(\"%s %d\\n\", cudaGetErrorName(e), ms > 0.0f);\n\
          cudaEventDestroy(a);\n\
          printf(\"%s\\n\", cudaGetErrorName(cudaEventRecord(a)));\n\
          cudaFree(d); return 0; }\n",
