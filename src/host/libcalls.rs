@@ -463,7 +463,8 @@ impl Resolver<'_> {
     ) -> Result<LaunchExpr, Reported> {
         let grid = self.dim3(&config[0])?;
         let block = self.dim3(&config[1])?;
-        let mut bytes = |e: Option<&ast::Expr>| -> Result<Option<Expr>, Reported> {
+        // The shared bytes and the stream: optional, each a 64-bit value.
+        let mut optional_u64 = |e: Option<&ast::Expr>| -> Result<Option<Expr>, Reported> {
             match e {
                 Some(e) => {
                     let v = self.rvalue(e)?;
@@ -472,8 +473,8 @@ impl Resolver<'_> {
                 None => Ok(None),
             }
         };
-        let shared = bytes(config.get(2))?;
-        let stream = bytes(config.get(3))?;
+        let shared = optional_u64(config.get(2))?;
+        let stream = optional_u64(config.get(3))?;
         let scope = self.visible();
         Ok(LaunchExpr { kernel: kernel.to_string(), grid, block, shared, stream, params, args, scope, cooperative })
     }

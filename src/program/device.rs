@@ -257,11 +257,7 @@ impl<'a> SimDevice<'a> {
                 self.refused(req, errors::COOPERATIVE_LAUNCH_TOO_LARGE, reason)
             });
         }
-        if !crate::sim::has_grid_sync(kernel) {
-            return None;
-        }
-        let line = (kernel.instrs.iter().position(|i| matches!(i, crate::ir::Instr::SyncThreads { grid: true, .. })))
-            .map_or(0, |pc| kernel.line(crate::ir::Pc(pc as u32)));
+        let line = crate::sim::grid_sync_line(kernel)?;
         let text = format!(
             "warpdbg: launch {}: {} at {}: unspecified launch failure (cudaErrorLaunchFailure): `{}` calls \
              grid.sync() (line {line}), which only a cooperative launch may call; launched with <<<>>> or \

@@ -40,7 +40,7 @@ mod conflicts;
 mod explain;
 mod gang;
 mod grid_barrier;
-pub use grid_barrier::{co_resident_blocks, has_grid_sync};
+pub use grid_barrier::{co_resident_blocks, grid_sync_line};
 mod hazards;
 mod issue;
 mod livelock;

@@ -57,7 +57,7 @@ pub use lane_mask::{LaneMask, format_ranges, threads_phrase};
 pub use machine::{
     ARGUMENT_STEP_CEILING, ArrivalFilter, AtomicWrite, BlockState, Config, DeviceJit, Halt, Hazard, HazardKind, Issue,
     LaunchError, Machine, Outcome, PrintfLine, Stops, Stuck, Tuning, Wait, WaitKind, WholeProgress, argument_steps,
-    co_resident_blocks, has_grid_sync, kernel_file_step_limit, largest_bound, largest_integer_argument,
+    co_resident_blocks, grid_sync_line, kernel_file_step_limit, largest_bound, largest_integer_argument,
     largest_loop_constant, program_step_limit,
 };
 pub use memory::{Allocation, GLOBAL_BASE, GUARD, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};

@@ -54,22 +54,24 @@ impl Resolver<'_> {
             if f.kind != ast::FnKind::Global || by_value {
                 continue;
             }
-            let (kernel, params): (String, Vec<(String, Type)>) = (
-                f.name.clone(),
-                f.params
-                    .iter()
-                    .map(|p| (f.locals[p.0 as usize].name.clone(), f.locals[p.0 as usize].ty.clone()))
-                    .collect(),
-            );
+            // Each parameter with the storage its argument is read as; a kernel with a parameter of no such
+            // storage is not launched this way (skipping the one parameter would shift the others).
+            let params: Option<Vec<(String, Type, Scalar)>> = (f.params.iter())
+                .map(|p| {
+                    let local = &f.locals[p.0 as usize];
+                    storage(&local.ty).map(|s| (local.name.clone(), local.ty.clone(), s))
+                })
+                .collect();
+            let Some(params) = params else { continue };
+            let kernel = f.name.clone();
             let mut vals = vec![];
             let mut names = vec![];
-            for (j, (param, ty)) in params.into_iter().enumerate() {
-                let Some(s) = storage(&ty) else { continue };
+            let load = |addr: Expr, storage, ty: Type| {
+                Expr::new(ExprKind::Load { addr: Box::new(addr), storage, what: None }, ty, span)
+            };
+            for (j, (param, ty, s)) in params.into_iter().enumerate() {
                 // `args[j]`: the address of the argument, then the argument itself.
                 let slot = ptr_add(array.clone(), 8 * j as i64, &void_ptr);
-                let load = |addr: Expr, storage, ty: Type| {
-                    Expr::new(ExprKind::Load { addr: Box::new(addr), storage, what: None }, ty, span)
-                };
                 let at = load(slot, Scalar::U64, Type::ptr(ty.clone(), false));
                 vals.push((load(at, s, ty), s));
                 names.push((param, None));

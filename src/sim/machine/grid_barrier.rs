@@ -21,8 +21,14 @@ pub(super) fn capacity(kernel: &Kernel, launch: &Launch, shared: u64) -> Option<
 }
 
 /// Whether `kernel` calls `this_grid().sync()`.
-pub fn has_grid_sync(kernel: &Kernel) -> bool {
-    kernel.instrs.iter().any(|i| matches!(i, Instr::SyncThreads { grid: true, .. }))
+pub(super) fn has_grid_sync(kernel: &Kernel) -> bool {
+    grid_sync_line(kernel).is_some()
+}
+
+/// The source line of `kernel`'s first `this_grid().sync()`, if it calls one.
+pub fn grid_sync_line(kernel: &Kernel) -> Option<u32> {
+    let pc = kernel.instrs.iter().position(|i| matches!(i, Instr::SyncThreads { grid: true, .. }))?;
+    Some(kernel.line(crate::ir::Pc(pc as u32)))
 }
 
 /// Blocks of `threads` threads with `shared` bytes of shared memory each that the device holds at once:
@@ -57,13 +63,7 @@ impl Machine {
         if waiting == 0 {
             return None;
         }
-        let line = self
-            .kernel
-            .instrs
-            .iter()
-            .position(|i| matches!(i, Instr::SyncThreads { grid: true, .. }))
-            .map(|pc| self.kernel.line(crate::ir::Pc(pc as u32)))
-            .unwrap_or(0);
+        let line = grid_sync_line(&self.kernel).unwrap_or(0);
         let total = self.total_blocks;
         let capacity = self.grid_capacity.unwrap_or(total);
         if self.next_block < total {
