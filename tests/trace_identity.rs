@@ -577,8 +577,18 @@ fn program_launches_run_whole_as_stepped() {
                 __global__ void k(int *in, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \
                 int s = 0;\n    for (int k = 0; k < (blockIdx.x == 7 ? 0 : 50); k++) s += k;\n    \
                 out[i] = in[(i + 512) % 1024] + s;\n}\n";
+    // A 16 x 16 block's warps read two rows each (`in[r * 32 + c]`: two runs of 16 lanes), a broadcast per
+    // row (`in[r * 32]`) and a column (`in[c * 32 + r]`) of a matrix the host wrote in part (1000 bytes: a
+    // row ends mid-warp), so whole warps, some of their lanes and none read unwritten bytes.
+    let tile = "// @block 16 16\n// @grid 2 2\n// @arg in int[1024] = i\n// @arg out int[1024] = 0\n\
+                __global__ void k(int *in, int *out) {\n    int r = blockIdx.y * 16 + threadIdx.y;\n    \
+                int c = blockIdx.x * 16 + threadIdx.x;\n    \
+                out[r * 32 + c] = in[r * 32 + c] + in[r * 32] + in[c * 32 + r];\n}\n";
     // (kernel, bytes of each array the host wrote, whether the rule holds)
     let cases = [
+        (tile, [1000, 0], true),
+        (tile, [4096, 0], true),
+        (tile, [0, 0], true),
         (copy, [4096, 0], true),
         // Uninitialised reads are reported the same from a whole run.
         (copy, [2048, 0], true),

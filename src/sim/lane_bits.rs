@@ -154,6 +154,56 @@ pub fn nonzero_mask_sse2(values: &[u64; 32]) -> u32 {
     !zero
 }
 
+/// Bit `l` (from 1) set where `values[l] - values[l - 1]` is neither 0 nor `step`: where a run of lanes that
+/// each take the next `step`-byte element, or the same one, breaks (`sim::lane_runs`). Two lanes per compare
+/// with SSE2; bit 0 is never set.
+#[inline]
+pub fn step_breaks(values: &[u64; 32], step: u64) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{
+            _mm_and_si128, _mm_castsi128_pd, _mm_cmpeq_epi32, _mm_loadu_si128, _mm_movemask_pd, _mm_or_si128,
+            _mm_set1_epi64x, _mm_setzero_si128, _mm_shuffle_epi32, _mm_sub_epi64,
+        };
+        let mut fine = 0u32;
+        // SAFETY: SSE2 is in every x86-64 CPU; the unaligned loads read values `2i..2i + 3`, in bounds for
+        // `i < 15` (lanes 31's difference is taken below).
+        unsafe {
+            let (z, s) = (_mm_setzero_si128(), _mm_set1_epi64x(step as i64));
+            // A 64-bit lane equals when both its 32-bit halves do: swap the halves and AND.
+            let eq64 = |a, b| {
+                let halves = _mm_cmpeq_epi32(a, b);
+                _mm_and_si128(halves, _mm_shuffle_epi32::<0b10_11_00_01>(halves))
+            };
+            for i in 0..15 {
+                let lo = _mm_loadu_si128(values.as_ptr().add(2 * i).cast());
+                let hi = _mm_loadu_si128(values.as_ptr().add(2 * i + 1).cast());
+                let d = _mm_sub_epi64(hi, lo);
+                let ok = _mm_or_si128(eq64(d, z), eq64(d, s));
+                fine |= (_mm_movemask_pd(_mm_castsi128_pd(ok)) as u32) << (2 * i + 1);
+            }
+        }
+        let d = values[31].wrapping_sub(values[30]);
+        fine |= ((d == 0 || d == step) as u32) << 31;
+        !fine & !1
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        step_breaks_plain(values, step)
+    }
+}
+
+/// [`step_breaks`] lane by lane.
+#[cfg_attr(target_arch = "x86_64", allow(dead_code))]
+pub fn step_breaks_plain(values: &[u64; 32], step: u64) -> u32 {
+    let mut breaks = 0u32;
+    for l in 1..32 {
+        let d = values[l].wrapping_sub(values[l - 1]);
+        breaks |= ((d != step && d != 0) as u32) << l;
+    }
+    breaks
+}
+
 /// [`nonzero_mask`] four lanes per compare.
 ///
 /// # Safety
@@ -272,6 +322,13 @@ mod tests {
             for path in [DataPath::new(false), DataPath::new(true)] {
                 assert_eq!(nonzero_mask(&wide, path), nonzero_mask_plain(&wide), "{wide:?}");
             }
+            // Lanes stepping by 0, the element size, another size, or a step that differs in one half only.
+            let mut walk = [next(); 32];
+            for l in 1..32 {
+                let step = [0, 4, 8, 4 | 1 << 32, 1 << 63, 4][(next() % 6) as usize];
+                walk[l] = walk[l - 1].wrapping_add(step);
+            }
+            assert_eq!(step_breaks(&walk, 4), step_breaks_plain(&walk, 4), "{walk:?}");
             #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
             for x in [0, 7, 8, u32::MAX] {
                 assert_eq!(eq_mask_simd128(&small, x), eq_mask_plain(&small, x), "{small:?} == {x}");

@@ -29,6 +29,7 @@ pub mod expr;
 mod fast_math;
 mod fault;
 mod jit;
+mod lane_runs;
 pub use jit::compiled_segments as jit_compiled_segments;
 pub mod focus;
 pub mod inspect;

@@ -141,14 +141,19 @@ impl SharedGlobal {
     }
 
     /// A warp's load of consecutive elements: `out[i] = element i` of the `size`-byte elements at `addr`, for
-    /// each bit `i` of `elems`. False (nothing loaded) unless [`Self::locate_elems`] holds.
+    /// each bit `i` of `elems`. None (nothing loaded) unless [`Self::locate_elems`] holds; else the elements
+    /// with a byte nothing wrote (loaded all the same: an uninitialised read is a finding, not a fault).
     #[inline(always)]
-    pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> bool {
+    pub fn load_elems(&self, addr: u64, size: u32, elems: u32, out: &mut [u64]) -> Option<u32> {
         let count = u32::BITS - elems.leading_zeros();
-        let Some((a, off)) =
-            self.locate_elems(addr, size, count).filter(|(a, off)| a.written(*off, size as u64 * count as u64))
-        else {
-            return false;
+        let (a, off) = self.locate_elems(addr, size, count)?;
+        let unwritten = if a.written(off, size as u64 * count as u64) {
+            0
+        } else {
+            LaneMask(elems)
+                .iter()
+                .filter(|&i| !a.written(off + (i * size) as u64, size as u64))
+                .fold(0, |m, i| m | 1 << i)
         };
         // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
         // `load`.
@@ -168,26 +173,52 @@ impl SharedGlobal {
             4 => each!(AtomicU32, u32),
             _ => each!(AtomicU64, u64),
         }
-        true
+        Some(unwritten)
     }
 
     /// A warp's load of lane `l`'s `size` bytes at `addrs[l]` into `out[l]`, for each bit `l` of `lanes`, all
-    /// between `span.0` and `span.1` (the lowest and highest address, each naturally aligned). False (nothing
-    /// loaded) unless the span lies in one allocation and every byte read was written.
+    /// between `span.0` and `span.1` (the lowest and highest address, each naturally aligned). None (nothing
+    /// loaded) unless the span lies in one allocation; else the lanes that read a byte nothing wrote.
     #[inline(always)]
-    pub fn load_gather(&self, addrs: &[u64; 32], lanes: u32, size: u32, span: (u64, u64), out: &mut [u64]) -> bool {
-        let Ok((a, _)) = self.locate(span.0, size) else { return false };
+    pub fn load_gather(
+        &self,
+        addrs: &[u64; 32],
+        lanes: u32,
+        size: u32,
+        span: (u64, u64),
+        out: &mut [u64],
+    ) -> Option<u32> {
+        let (a, _) = self.locate(span.0, size).ok()?;
         if span.1 + size as u64 > a.base + a.bytes {
-            return false;
+            return None;
         }
-        if !a.init.is_null() && !LaneMask(lanes).iter().all(|l| a.written(addrs[l as usize] - a.base, size as u64)) {
-            return false;
+        let unwritten = if a.init.is_null() {
+            0
+        } else {
+            LaneMask(lanes)
+                .iter()
+                .filter(|&l| !a.written(addrs[l as usize] - a.base, size as u64))
+                .fold(0, |m, l| m | 1 << l)
+        };
+        // One loop per size (the size chosen once, not per lane).
+        macro_rules! each {
+            ($atomic:ty, $prim:ty) => {
+                for l in LaneMask(lanes).iter() {
+                    // SAFETY: the lane's bytes lie in the allocation (between the span's ends) and are aligned.
+                    let p = unsafe { a.ptr.add((addrs[l as usize] - a.base) as usize) };
+                    // SAFETY: as above.
+                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>()) };
+                    out[l as usize] = <$prim>::from_le(e.load(Ordering::Relaxed)) as u64;
+                }
+            };
         }
-        for l in LaneMask(lanes).iter() {
-            // SAFETY: the lane's bytes lie in the allocation (between the span's ends) and are aligned.
-            out[l as usize] = unsafe { atomic_load(a.ptr.add((addrs[l as usize] - a.base) as usize), size) };
+        match size {
+            1 => each!(AtomicU8, u8),
+            2 => each!(AtomicU16, u16),
+            4 => each!(AtomicU32, u32),
+            _ => each!(AtomicU64, u64),
         }
-        true
+        Some(unwritten)
     }
 
     /// A warp's store of consecutive elements (as [`Self::load_elems`]): element `i` becomes the low `size`

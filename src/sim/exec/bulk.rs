@@ -1,10 +1,11 @@
 //! Whole runs: a warp's load or store in one go, where its lanes access consecutive elements (or, for loads,
 //! any elements of one allocation), through the shared view of global memory (`Ctx::par`).
 
-use super::context::Ctx;
+use super::context::{Ctx, Note};
 use super::lanes::Src;
 use crate::ir::{Operand, Reg};
 use crate::sim::lane_mask::ActiveLanes;
+use crate::sim::lane_runs::LaneRuns;
 use crate::sim::memory;
 use crate::sim::traffic::GlobalOp;
 
@@ -38,8 +39,12 @@ pub(super) fn load_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, 
     let (Some(g), Some(start)) = (ctx.par, consecutive(ctx, act, size, addr)) else { return false };
     let first = mask.0.trailing_zeros() as usize;
     let d = dst.0 as usize * ctx.stride + ctx.base;
-    if !g.load_elems(start, size, mask.0 >> first, &mut ctx.regs[d + first..d + 32]) {
+    let Some(unwritten) = g.load_elems(start, size, mask.0 >> first, &mut ctx.regs[d + first..d + 32]) else {
         return false;
+    };
+    if unwritten != 0 {
+        let lowest = unwritten.trailing_zeros();
+        ctx.notes.push(Note::UninitReads { lanes: unwritten << first, addr: start + (lowest * size) as u64 });
     }
     ctx.global_access.elems(GlobalOp::Load, start, size, mask.0);
     ctx.touch_elems(start, size, mask);
@@ -48,8 +53,8 @@ pub(super) fn load_elems(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, 
 
 /// Whole runs: a warp's load from any addresses in one global allocation (a row's element for the whole
 /// warp, two half-warps on two rows of a 16 x 16 tile), with the allocation found once rather than per lane.
-/// False, with nothing done, unless every active lane's read lies in that allocation, aligned, on bytes
-/// already written: the lane-by-lane path then reports what is wrong.
+/// False, with nothing done, unless every active lane's read lies in that allocation, aligned: the
+/// lane-by-lane path then reports what is wrong. Lanes that read bytes nothing wrote make one note.
 #[inline(always)]
 pub(super) fn load_gather(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg, addr: Operand) -> bool {
     let (Some(g), Operand::Reg(r)) = (ctx.par, addr) else { return false };
@@ -68,12 +73,20 @@ pub(super) fn load_gather(ctx: &mut Ctx, act: &ActiveLanes, size: u32, dst: Reg,
         return false;
     }
     let d = dst.0 as usize * ctx.stride + ctx.base;
-    if !g.load_gather(&av, act.mask.0, size, (lo, hi), &mut ctx.regs[d..d + 32]) {
+    let Some(unwritten) = g.load_gather(&av, act.mask.0, size, (lo, hi), &mut ctx.regs[d..d + 32]) else {
         return false;
+    };
+    if unwritten != 0 {
+        ctx.notes.push(Note::UninitReads { lanes: unwritten, addr: av[unwritten.trailing_zeros() as usize] });
     }
     ctx.global_access.gather(GlobalOp::Load, &av, size, act.mask.0);
-    for l in act.mask.iter() {
-        ctx.touch(av[l as usize], size);
+    match LaneRuns::of(&av, act.mask.0, size as u64) {
+        Some(runs) => ctx.touch_spans(runs.spans()),
+        None => {
+            for l in act.mask.iter() {
+                ctx.touch(av[l as usize], size);
+            }
+        }
     }
     true
 }

@@ -98,6 +98,12 @@ pub enum Note {
         lane: u32,
         addr: u64,
     },
+    /// A whole run's warp read bytes nothing wrote in each lane of `lanes` (one note for the instruction: an
+    /// `UninitRead` for each of those lanes); `addr` is the lowest such lane's.
+    UninitReads {
+        lanes: u32,
+        addr: u64,
+    },
     /// A whole run's atomic read bytes nothing wrote: which thread reads them first depends on the order, so
     /// the whole run refuses and the sequential run reports the uninitialised read.
     UnwrittenAtomic {
@@ -273,6 +279,16 @@ impl Ctx<'_> {
     pub(super) fn touch(&mut self, addr: u64, size: u32) {
         if let Some(t) = self.touched.as_deref_mut() {
             t.add(addr, addr + size as u64);
+        }
+    }
+
+    /// Records the byte spans `[lo, hi)` an access touched, sorted by `lo` (a warp's runs of lanes).
+    #[inline]
+    pub(super) fn touch_spans(&mut self, spans: &[(u64, u64)]) {
+        if let Some(t) = self.touched.as_deref_mut() {
+            for &(lo, hi) in spans {
+                t.add(lo, hi);
+            }
         }
     }
 

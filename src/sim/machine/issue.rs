@@ -158,6 +158,9 @@ impl Machine {
                     }
                 }
                 Note::UninitRead { lane, addr } | Note::UnwrittenAtomic { lane, addr } => self.uninit_read(line, linear, w as u32 * 32 + lane, addr, 1),
+                Note::UninitReads { lanes, addr } => {
+                    self.uninit_read(line, linear, w as u32 * 32 + lanes.trailing_zeros(), addr, lanes.count_ones() as u64)
+                }
                 // (The text only when the record keeps this occurrence: a warp-synchronous reduction races on
                 // every step of its last warp.)
                 Note::SharedRace(r) => {

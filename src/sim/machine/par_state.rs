@@ -126,18 +126,22 @@ pub(super) fn keep_uninit_reads(
 ) -> bool {
     let (block, first) = (warp / per_block, (warp % per_block) as u32 * 32);
     for n in notes.drain(..) {
-        let (who, addr, race) = match n {
-            Note::UninitRead { lane, addr } => ((block, first + lane), addr, None),
-            Note::SharedRace(r) if r.first.tid / 32 == r.second.tid / 32 => ((block, first), 0, Some(r)),
+        let (who, count, addr, race) = match n {
+            Note::UninitRead { lane, addr } => ((block, first + lane), 1, addr, None),
+            // (Its lanes one by one would count each, the lowest first.)
+            Note::UninitReads { lanes, addr } => {
+                ((block, first + lanes.trailing_zeros()), lanes.count_ones() as u64, addr, None)
+            }
+            Note::SharedRace(r) if r.first.tid / 32 == r.second.tid / 32 => ((block, first), 1, 0, Some(r)),
             _ => return false,
         };
         match uninit.iter_mut().find(|u| u.line == line && u.race.is_some() == race.is_some()) {
             Some(u) => {
-                if super::hazards::count_lowest(&mut u.count, &mut u.who, 1, who) {
+                if super::hazards::count_lowest(&mut u.count, &mut u.who, count, who) {
                     (u.addr, u.race) = (addr, race);
                 }
             }
-            None => uninit.push(UninitSeen { line, count: 1, who, addr, race }),
+            None => uninit.push(UninitSeen { line, count, who, addr, race }),
         }
     }
     true

@@ -15,6 +15,14 @@ use serde::Serialize;
 use crate::ir::{Kernel, VecPart};
 use crate::sim::constant_reads::ConstantReads;
 
+mod line_map;
+mod sectors;
+
+use crate::sim::lane_runs::LaneRuns;
+pub use line_map::{LineMap, LineUse};
+use sectors::distinct_sectors;
+pub use sectors::{best_sectors, sectors_of};
+
 /// Bytes in a sector, the unit global memory moves in.
 pub const SECTOR_BYTES: u64 = 32;
 
@@ -183,196 +191,6 @@ impl WarpAccess {
     }
 }
 
-/// The distinct sectors request `a` touches, ascending, into `out`; returns how many.
-fn distinct_sectors(a: &WarpAccess, out: &mut [u64; 64]) -> usize {
-    let mut n = 0;
-    let mut sorted = true;
-    for l in crate::sim::lane_mask::LaneMask(a.mask).iter() {
-        let x = a.addr(l);
-        for s in x / SECTOR_BYTES..=(x + a.size.max(1) as u64 - 1) / SECTOR_BYTES {
-            if n > 0 && out[n - 1] == s {
-                continue;
-            }
-            sorted &= n == 0 || out[n - 1] < s;
-            if n < out.len() {
-                out[n] = s;
-                n += 1;
-            }
-        }
-    }
-    if !sorted {
-        out[..n].sort_unstable();
-    }
-    let mut m = 0;
-    for i in 0..n {
-        if m == 0 || out[i] != out[m - 1] {
-            out[m] = out[i];
-            m += 1;
-        }
-    }
-    m
-}
-
-/// The distinct sectors that `size`-byte accesses at `addrs` touch, ascending.
-pub fn sectors_of(addrs: impl Iterator<Item = u64>, size: u32) -> Vec<u64> {
-    let mut s: Vec<u64> = vec![];
-    for a in addrs {
-        let (lo, hi) = (a / SECTOR_BYTES, (a + size.max(1) as u64 - 1) / SECTOR_BYTES);
-        s.extend(lo..=hi);
-    }
-    s.sort_unstable();
-    s.dedup();
-    s
-}
-
-/// The fewest sectors `lanes` lanes' `size`-byte elements could occupy (consecutive, the first sector-aligned).
-pub fn best_sectors(lanes: u32, size: u32) -> u64 {
-    (lanes as u64 * size as u64).div_ceil(SECTOR_BYTES)
-}
-
-/// How one 128-byte line was used in a launch: by which blocks, how often, which of its sectors.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LineUse {
-    /// The lowest and highest linear block index that touched it.
-    pub first: u32,
-    pub last: u32,
-    /// Sectors requested in it, over all requests (a sector asked for twice counts twice).
-    pub touches: u32,
-    /// Its sectors read (bits 0-3) and written (bits 4-7).
-    pub sectors: u8,
-}
-
-impl LineUse {
-    /// Adds another run's use of the same line: the result does not depend on the order of runs.
-    fn merge(&mut self, o: &LineUse) {
-        if o.touches == 0 {
-            return;
-        }
-        if self.touches == 0 {
-            *self = *o;
-            return;
-        }
-        self.first = self.first.min(o.first);
-        self.last = self.last.max(o.last);
-        self.touches = self.touches.saturating_add(o.touches);
-        self.sectors |= o.sectors;
-    }
-}
-
-/// Lines per chunk of a [`LineMap`] (128 KB of memory).
-const CHUNK_LINES: u64 = 1024;
-
-/// Every line a launch touched, in chunks sorted by address: its footprint and its reuse. Merging two runs'
-/// maps (blocks run on other cores) gives what one run of all their blocks gives, in any order.
-#[derive(Clone, Default)]
-pub struct LineMap {
-    chunks: Vec<(u64, Box<[LineUse; CHUNK_LINES as usize]>)>,
-    /// The chunks the last requests hit, newest first: a warp's next request is usually in one of them
-    /// (`c[i] = a[i] + b[i]` goes round three arrays).
-    recent: [usize; 4],
-}
-
-/// The lines only: `recent` is a cache, which a whole run and single-stepping leave in different orders.
-impl std::fmt::Debug for LineMap {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LineMap").field("chunks", &self.chunks).finish()
-    }
-}
-
-impl LineMap {
-    #[inline(always)]
-    fn chunk(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
-        // (The newest chunk, tested inline: a run of requests stays in one chunk for 128 KB.)
-        let i = self.recent[0];
-        if self.chunks.get(i).is_some_and(|c| c.0 == key) {
-            return &mut self.chunks[i].1;
-        }
-        self.chunk_slow(key)
-    }
-
-    #[inline(never)]
-    fn chunk_slow(&mut self, key: u64) -> &mut [LineUse; CHUNK_LINES as usize] {
-        let hit = self.recent.iter().position(|&i| self.chunks.get(i).is_some_and(|c| c.0 == key));
-        let i = match hit {
-            Some(0) => self.recent[0],
-            Some(k) => {
-                let i = self.recent[k];
-                self.recent.copy_within(0..k, 1);
-                self.recent[0] = i;
-                i
-            }
-            None => {
-                let i = match self.chunks.binary_search_by_key(&key, |c| c.0) {
-                    Ok(i) => i,
-                    Err(i) => {
-                        self.chunks.insert(i, (key, Box::new([LineUse::default(); CHUNK_LINES as usize])));
-                        // (The chunks after it moved up one.)
-                        self.recent = [usize::MAX; 4];
-                        i
-                    }
-                };
-                self.recent.copy_within(0..3, 1);
-                self.recent[0] = i;
-                i
-            }
-        };
-        &mut self.chunks[i].1
-    }
-
-    /// Block `block` asked for the sectors `first..=last` (one request's run of consecutive sectors).
-    fn touch(&mut self, block: u32, first: u64, last: u64, write: bool, read: bool) {
-        let mut s = first;
-        while s <= last {
-            let line = s / 4;
-            let end = last.min(line * 4 + 3);
-            let chunk = self.chunk(line / CHUNK_LINES);
-            let u = &mut chunk[(line % CHUNK_LINES) as usize];
-            if u.touches == 0 {
-                (u.first, u.last) = (block, block);
-            } else {
-                u.first = u.first.min(block);
-                u.last = u.last.max(block);
-            }
-            u.touches = u.touches.saturating_add((end - s + 1) as u32);
-            let bits = ((1u8 << (end - s + 1)) - 1) << (s % 4);
-            u.sectors |= if read { bits } else { 0 } | if write { bits << 4 } else { 0 };
-            s = end + 1;
-        }
-    }
-
-    fn merge(&mut self, o: &LineMap) {
-        for (k, c) in &o.chunks {
-            for (a, b) in self.chunk(*k).iter_mut().zip(c.iter()) {
-                a.merge(b);
-            }
-        }
-    }
-
-    /// Every line touched.
-    pub fn lines(&self) -> impl Iterator<Item = &LineUse> {
-        self.chunks.iter().flat_map(|c| c.1.iter()).filter(|u| u.touches > 0)
-    }
-
-    /// Sectors read and sectors written at least once (the launch's footprints).
-    pub fn footprints(&self) -> (u64, u64) {
-        self.lines().fold((0, 0), |(r, w), u| {
-            (r + (u.sectors & 15).count_ones() as u64, w + (u.sectors >> 4).count_ones() as u64)
-        })
-    }
-
-    /// Memory the map holds.
-    pub fn heap_bytes(&self) -> usize {
-        self.chunks.capacity() * 16 + self.chunks.len() * CHUNK_LINES as usize * size_of::<LineUse>()
-    }
-}
-
-impl PartialEq for LineMap {
-    /// The lines touched and how (which chunk was hit last is not part of it).
-    fn eq(&self, o: &LineMap) -> bool {
-        self.lines().eq(o.lines())
-    }
-}
-
 /// A launch's global traffic.
 #[derive(Clone, Default, PartialEq)]
 pub struct Traffic {
@@ -428,29 +246,24 @@ impl Traffic {
             return;
         }
         let lanes = a.mask.count_ones() as u64;
-        let (mut lines, mut prev_line) = (0u64, None);
+        let mut lines = 0u64;
         let sectors = match a.elems {
             Some(start) => {
                 let (n, l) = self.elems_sectors(op, block, start, a.size.max(1) as u64, a.mask);
                 lines = l;
                 n
             }
-            None => {
-                let mut scratch = [0u64; 64];
-                let n = distinct_sectors(a, &mut scratch);
-                let mut i = 0;
-                // Runs of consecutive sectors go into the line map together.
-                while i < n {
-                    let mut j = i;
-                    while j + 1 < n && scratch[j + 1] == scratch[j] + 1 {
-                        j += 1;
-                    }
-                    lines += self.footprint(op, block, scratch[i], scratch[j], prev_line);
-                    prev_line = Some(scratch[j] / 4);
-                    i = j + 1;
+            None => match LaneRuns::of(&a.addrs, a.mask, a.size.max(1) as u64) {
+                // A few runs of neighbouring lanes (a warp over rows of a matrix): their sectors from their spans.
+                Some(runs) => {
+                    let mut prev = None;
+                    runs.units(SECTOR_BYTES, |first, last| {
+                        lines += self.footprint(op, block, first, last, prev);
+                        prev = Some(last / 4);
+                    })
                 }
-                n as u64
-            }
+                None => self.scattered_sectors(op, block, a, &mut lines),
+            },
         };
         let i = line as usize;
         if i >= self.lines.len() {
@@ -474,6 +287,25 @@ impl Traffic {
                 *self.atomics_per_address.entry(x).or_default() += 1;
             }
         }
+    }
+
+    /// Request `a`'s sectors lane by lane, sorted and merged (any addresses, any sizes): how many, with the
+    /// lines they lie in added to `lines`.
+    fn scattered_sectors(&mut self, op: GlobalOp, block: u32, a: &WarpAccess, lines: &mut u64) -> u64 {
+        let mut scratch = [0u64; 64];
+        let n = distinct_sectors(a, &mut scratch);
+        let (mut i, mut prev_line) = (0, None);
+        // Runs of consecutive sectors go into the line map together.
+        while i < n {
+            let mut j = i;
+            while j + 1 < n && scratch[j + 1] == scratch[j] + 1 {
+                j += 1;
+            }
+            *lines += self.footprint(op, block, scratch[i], scratch[j], prev_line);
+            prev_line = Some(scratch[j] / 4);
+            i = j + 1;
+        }
+        n as u64
     }
 
     /// The sectors of consecutive `size`-byte elements from `start`, one per lane of `mask` from its lowest:
