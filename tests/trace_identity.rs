@@ -256,6 +256,23 @@ fn whole_run_matches_single_stepping_off_the_fast_paths() {
     assert_inline_kernel_runs_whole_as_stepped(src, 1013);
 }
 
+/// Each thread sums a row of its own (`a[i * 64 + j]`: a warp's lanes 256 bytes apart, 32 ranges a step,
+/// each continuing the lane's range of the step before) and, 2-D, a warp of a 16 x 16 block reads two rows
+/// and two broadcasts per step: whole runs equal single-stepping.
+#[test]
+fn whole_run_matches_single_stepping_on_rows_per_lane() {
+    let rows = "// @block 64\n// @grid 4\n// @arg a int[16384] = i\n// @arg out int[256] = 0\n\
+                __global__ void k(int *a, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    int s = 0;\n    \
+                for (int j = 0; j < 64; j++) s += a[i * 64 + j];\n    out[i] = s;\n}\n";
+    assert_inline_kernel_runs_whole_as_stepped(rows, 997);
+    let tiles = "// @block 16 16\n// @grid 2 2\n// @arg a float[1024] = i\n// @arg b float[1024] = i % 7\n\
+                 // @arg c float[1024] = 0\n\
+                 __global__ void k(float *a, float *b, float *c) {\n    int r = blockIdx.y * 16 + threadIdx.y;\n    \
+                 int col = blockIdx.x * 16 + threadIdx.x;\n    float s = 0.0f;\n    \
+                 for (int i = 0; i < 32; i++) s += a[r * 32 + i] * b[i * 32 + col];\n    c[r * 32 + col] = s;\n}\n";
+    assert_inline_kernel_runs_whole_as_stepped(tiles, 1013);
+}
+
 /// Warps issuing in groups (`gang.rs`): every integer ALU operation of the fast path over a group whose warps
 /// all have partial masks (signs, shift counts past 31, signed and unsigned order), groups of two warps and of
 /// every other warp (not consecutive), scattered loads, and in ITS warps leaving their group at divergent
@@ -515,6 +532,12 @@ fn whole_run_falls_back_where_blocks_interact() {
         "// @block 32\n// @grid 8\n// @arg out int[256] = 0\n\
          __global__ void k(int *out) {\n    int i = blockIdx.x * 32 + threadIdx.x;\n    \
          if (blockIdx.x == 5) i = i + 4096;\n    out[i] = 1;\n}\n",
+        // Threads sum rows of their own, and block 1's last thread writes into a row block 0 reads late in
+        // its loop (a warp's 32 ranges a step, each grown step by step, must still meet that write).
+        "// @block 64\n// @grid 4\n// @arg a int[16384] = i\n// @arg out int[256] = 0\n\
+         __global__ void k(int *a, int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    int s = 0;\n    \
+         for (int j = 0; j < 64; j++) s += a[i * 64 + j];\n    if (i == 127) a[5 * 64 + 61] = s;\n    \
+         out[i] = s;\n}\n",
         // Warps of one block race on global memory without a barrier.
         "// @block 64\n// @grid 4\n// @arg out int[256] = i\n\
          __global__ void k(int *out) {\n    int i = blockIdx.x * 64 + threadIdx.x;\n    \

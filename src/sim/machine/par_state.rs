@@ -91,6 +91,9 @@ pub(crate) struct ParState {
     /// Per warp, the indices in `interval` of its last accesses of distinct ranges, latest first
     /// (`usize::MAX`: none yet).
     last_of_warp: Vec<[usize; RECENT]>,
+    /// Per warp, the index in `interval` of each range of its last step with more than [`RECENT`] ranges,
+    /// by position (`u32::MAX`: none).
+    wide_of_warp: Vec<[u32; 32]>,
     /// Per warp, the index in `reads` and in `writes` of the range its last access in this block joined.
     block_last_of_warp: Vec<[usize; 2]>,
     /// Reads of bytes nothing wrote, and races between an ITS warp's own threads, per line (the sequential
@@ -177,6 +180,7 @@ impl ParState {
             jit: t.jit.clone(),
             stretches: vec![[0, 0]; t.kernel.instrs.len() + 1],
             last_of_warp: vec![],
+            wide_of_warp: vec![],
             block_last_of_warp: vec![],
             uninit: vec![],
         }
@@ -228,19 +232,51 @@ impl ParState {
     /// Warp `warp`'s step in the current interval accessed the global byte ranges `touched`.
     #[inline(always)]
     pub(super) fn record(&mut self, warp: u32, touched: &[(u64, u64)], kind: AccessKind) {
+        if touched.len() > RECENT {
+            return self.record_wide(warp, touched, kind);
+        }
         for &(lo, hi) in touched {
             self.record_one(Access { warp, kind, lo, hi });
         }
     }
 
+    /// A step with more ranges than [`RECENT`] (each lane on a row of its own: `A[idx * n + i]`, the
+    /// uncoalesced half of a coalescing lesson): its range `j` most often continues range `j` of the warp's
+    /// last such step, which the latest few ranges cannot hold.
+    #[inline(never)]
+    fn record_wide(&mut self, warp: u32, touched: &[(u64, u64)], kind: AccessKind) {
+        let w = warp as usize;
+        if w >= self.wide_of_warp.len() {
+            self.wide_of_warp.resize(w + 1, [u32::MAX; 32]);
+        }
+        for (j, &(lo, hi)) in touched.iter().enumerate() {
+            let at = self.wide_of_warp[w][j] as usize;
+            if let Some(last) = self.interval.get_mut(at)
+                && last.warp == warp
+                && last.kind == kind
+                && (kind > WRITE || (lo <= last.hi && hi >= last.lo))
+            {
+                last.lo = last.lo.min(lo);
+                last.hi = last.hi.max(hi);
+                continue;
+            }
+            let at = self.record_one(Access { warp, kind, lo, hi });
+            // (An index made stale by a compaction inside `record_one` was forgotten there.)
+            self.wide_of_warp[w][j] = at.map_or(u32::MAX, |i| i as u32);
+        }
+    }
+
+    /// Records access `a`, joining one of its warp's latest ranges where it can; the index in `interval` of
+    /// the range that holds it (None when the interval became too large and the run order-sensitive).
     #[inline(always)]
-    fn record_one(&mut self, a: Access) {
+    fn record_one(&mut self, a: Access) -> Option<usize> {
         if self.interval.len() >= MAX_INTERVAL_ACCESSES {
             merge_per_warp(&mut self.interval);
             self.last_of_warp.iter_mut().for_each(|l| *l = [usize::MAX; RECENT]);
+            self.wide_of_warp.iter_mut().for_each(|l| *l = [u32::MAX; 32]);
             if self.interval.len() >= MAX_INTERVAL_ACCESSES / 2 {
                 self.order_sensitive = true;
-                return;
+                return None;
             }
         }
         // A warp's consecutive accesses often continue one of its latest ranges in this interval (warps
@@ -262,12 +298,13 @@ impl ParState {
                 last.hi = last.hi.max(a.hi);
                 // The range joined is the latest again.
                 recent[..=k].rotate_right(1);
-                return;
+                return Some(recent[0]);
             }
         }
         recent.rotate_right(1);
         recent[0] = self.interval.len();
         self.interval.push(a);
+        Some(recent[0])
     }
 
     /// After warp `warp`'s step: did it make progress? Returns its steps since it last did.
@@ -297,6 +334,7 @@ impl ParState {
     /// The barrier interval ends: two warps touching the same bytes, one writing, make it order-sensitive.
     fn end_interval(&mut self) {
         self.last_of_warp.iter_mut().for_each(|l| *l = [usize::MAX; RECENT]);
+        self.wide_of_warp.iter_mut().for_each(|l| *l = [u32::MAX; 32]);
         self.run.iter_mut().for_each(|r| *r = 0);
         if self.interval.is_empty() {
             return;
