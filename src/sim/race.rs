@@ -177,6 +177,50 @@ impl RaceShadow {
         }
         *word = copy;
     }
+
+    /// Records a read of a 4-byte word by each of a warp's lanes `lanes` (lane `l`, thread `a.tid + l`, reads
+    /// the word at byte offset `offs[l]`, aligned) as [`access`] lane by lane (in ascending order) would, when
+    /// none of them can race: no word read holds a write since the block's last barrier (a tile read after
+    /// the `__syncthreads()` that follows its loading: `s_a[ty][k]`, `s_b[k][tx]`). False, with nothing
+    /// recorded, otherwise (or for a word past the shadow's end). A word read by neighbouring lanes stays in
+    /// registers across them, as in [`RaceShadow::read_word`].
+    ///
+    /// [`access`]: RaceShadow::access
+    #[inline]
+    pub fn quiet_reads(&mut self, offs: &[u64; 32], lanes: u32, a: Access) -> bool {
+        let n = self.words.len() as u64;
+        let quiet = LaneMask(lanes).iter().all(|l| {
+            let w = offs[l as usize] / 4;
+            w < n && {
+                let s = &self.words[w as usize].write;
+                s.tid == NONE || s.block_epoch < a.block_epoch
+            }
+        });
+        if !quiet {
+            return false;
+        }
+        let mut held: Option<(usize, Word)> = None;
+        for l in LaneMask(lanes).iter() {
+            let w = (offs[l as usize] / 4) as usize;
+            let word = match &mut held {
+                Some((at, word)) if *at == w => word,
+                _ => {
+                    if let Some((at, word)) = held {
+                        self.words[at] = word;
+                    }
+                    &mut held.insert((w, self.words[w])).1
+                }
+            };
+            let at = Access { tid: a.tid + l, write: false, ..a };
+            if word.reads[0].tid != at.tid {
+                word.reads = [Stamp::of(&at), word.reads[0]];
+            }
+        }
+        if let Some((at, word)) = held {
+            self.words[at] = word;
+        }
+        true
+    }
 }
 
 impl Word {
@@ -250,6 +294,55 @@ mod tests {
                     let what = format!("{lockstep} {writer:?} {reader:?} {lanes:#x}");
                     assert_eq!(got, expected, "{what}");
                     assert_eq!(format!("{:?}", broadcast.words[2]), format!("{:?}", lane_by_lane.words[2]), "{what}");
+                }
+            }
+        }
+    }
+
+    /// Quiet reads of a tile (`quiet_reads`) leave the shadow as lane-by-lane `access` does: two broadcasts
+    /// per warp, two half-warp rows, a column, words read by earlier threads; and refuse, recording nothing,
+    /// where a word holds a write since the last barrier (a race may be reported).
+    #[test]
+    fn quiet_reads_are_lane_by_lane_reads() {
+        let at = |tid, write, block_epoch| Access { tid, pc: Pc(5), write, block_epoch, warp_epoch: 0 };
+        let shapes: [(&str, fn(u64) -> u64); 4] = [
+            ("s_a[ty][k]", |l| (l / 16) * 64 + 12),
+            ("s_b[k][tx]", |l| 3 * 64 + (l % 16) * 4),
+            ("a column", |l| (l % 16) * 64 + 8),
+            ("one word", |_| 40),
+        ];
+        for (name, f) in shapes {
+            let offs: [u64; 32] = std::array::from_fn(|l| f(l as u64));
+            for lanes in [u32::MAX, 0x00ff_ff00, 0x8000_0001] {
+                for (writer_epoch, reader) in
+                    [(None, None), (Some(0), Some(7)), (Some(1), None), (Some(0), Some(64 + 3))]
+                {
+                    let mut lane_by_lane = RaceShadow::new(1024);
+                    for w in 0..256u32 {
+                        if let Some(e) = writer_epoch {
+                            lane_by_lane.access(w * 4, 4, at(w % 64, true, e), false);
+                        }
+                        if let Some(r) = reader {
+                            lane_by_lane.access(w * 4, 4, at(r, false, 1), false);
+                        }
+                    }
+                    let mut quiet = lane_by_lane.clone();
+                    let before = format!("{:?}", quiet.words);
+                    let ok = quiet.quiet_reads(&offs, lanes, at(64, false, 1));
+                    let mut races = 0;
+                    for l in LaneMask(lanes).iter() {
+                        races += lane_by_lane.access(offs[l as usize] as u32, 4, at(64 + l, false, 1), false).is_some()
+                            as u32;
+                    }
+                    let what = format!("{name} {lanes:#x} {writer_epoch:?} {reader:?}");
+                    // Refused exactly where a write of this interval is read (it may race); nothing recorded then.
+                    assert_eq!(ok, writer_epoch != Some(1), "{what}");
+                    if ok {
+                        assert_eq!(races, 0, "{what}");
+                        assert_eq!(format!("{:?}", quiet.words), format!("{:?}", lane_by_lane.words), "{what}");
+                    } else {
+                        assert_eq!(format!("{:?}", quiet.words), before, "{what}");
+                    }
                 }
             }
         }

@@ -56,6 +56,24 @@ fn offsets(ctx: &Ctx, act: &ActiveLanes, size: u32, addr: Operand) -> Option<([u
 }
 
 impl Ctx<'_> {
+    /// The lanes of `mask` read the words at `offs` with no race possible ([`RaceShadow::quiet_reads`]):
+    /// recorded in the race shadow as lane-by-lane reads would be. False, with nothing recorded, otherwise.
+    ///
+    /// [`RaceShadow::quiet_reads`]: crate::sim::race::RaceShadow::quiet_reads
+    #[inline(always)]
+    fn quiet_reads(&mut self, offs: &[u64; 32], mask: u32) -> bool {
+        let (pc, base) = (self.pc, self.base);
+        let Some(rc) = &mut self.race else { return false };
+        let a = Access {
+            tid: base as u32,
+            pc,
+            write: false,
+            block_epoch: rc.block_epoch,
+            warp_epoch: rc.warp_epochs[base / 32],
+        };
+        rc.shadow.quiet_reads(offs, mask, a)
+    }
+
     /// The race shadow, bank statistics' accesses and touched bytes of the active lanes' shared accesses at
     /// `offs`, as lane-by-lane [`Ctx::check_race`], `shared_accesses` and [`Ctx::touch`] make them.
     #[inline(always)]
@@ -94,7 +112,7 @@ impl Ctx<'_> {
                 rc.shadow.read_word(offs[first as usize] as u32, mask.0, a, rc.lockstep_warps, |r| {
                     notes.push(Note::SharedRace(r))
                 });
-            } else {
+            } else if write || size != 4 || !self.quiet_reads(&offs, mask.0) {
                 for l in mask.iter() {
                     self.check_race(offs[l as usize] as usize, size, l, write);
                 }
