@@ -51,6 +51,8 @@ const BUILT_IN: &[&str] = &[
     "cooperative_groups/scan.h",
     "cooperative_groups/memcpy_async.h",
     "helper_cuda.h",
+    "helper_string.h",
+    "helper_timer.h",
     "helper_functions.h",
     "helper_math.h",
     "curand.h",
@@ -108,6 +110,12 @@ const BUILT_IN: &[&str] = &[
     "omp.h",
 ];
 
+/// The CUDA samples' `helper_cuda.h` (with `helper_string.h`'s command-line helpers), `helper_timer.h`, and
+/// `helper_functions.h`, which courses copy beside their programs: warpdbg's own, in the host language.
+const HELPER_CUDA: &str = include_str!("helper_cuda.cuh");
+const HELPER_TIMER: &str = include_str!("helper_timer.cuh");
+const HELPER_FUNCTIONS: &str = concat!(include_str!("helper_cuda.cuh"), include_str!("helper_timer.cuh"));
+
 /// Whether `name` (as written between `<>` or quotes) is a header warpdbg has built in.
 pub fn is_built_in(name: &str) -> bool {
     BUILT_IN.contains(&name)
@@ -117,6 +125,9 @@ pub fn is_built_in(name: &str) -> bool {
 pub fn built_in_text(name: &str) -> Option<&'static str> {
     match name {
         "cuda_fp16.h" | "cuda_fp16.hpp" => Some(crate::front::half::HEADER),
+        "helper_cuda.h" | "helper_string.h" => Some(HELPER_CUDA),
+        "helper_timer.h" => Some(HELPER_TIMER),
+        "helper_functions.h" => Some(HELPER_FUNCTIONS),
         _ => None,
     }
 }
