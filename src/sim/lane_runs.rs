@@ -104,18 +104,19 @@ mod tests {
 
     #[test]
     fn runs_cover_the_lanes_bytes_and_sectors_exactly() {
-        let n = 1024u64;
-        let shapes: Vec<(&str, u64, Box<dyn Fn(u64) -> u64>)> = vec![
-            ("two rows of 16", 4, Box::new(|l| 0x4000 + (l / 16) * 4 * n + (l % 16) * 4)),
-            ("two broadcasts", 4, Box::new(|l| 0x9000 + (l / 16) * 4 * n)),
-            ("rows in descending order", 4, Box::new(|l| 0x40000 - (l / 8) * 4 * n + (l % 8) * 4)),
+        const N: u64 = 1024;
+        type Shape = (&'static str, u64, Box<dyn Fn(u64) -> u64>);
+        let shapes: Vec<Shape> = vec![
+            ("two rows of 16", 4, Box::new(|l| 0x4000 + (l / 16) * 4 * N + (l % 16) * 4)),
+            ("two broadcasts", 4, Box::new(|l| 0x9000 + (l / 16) * 4 * N)),
+            ("rows in descending order", 4, Box::new(|l| 0x40000 - (l / 8) * 4 * N + (l % 8) * 4)),
             ("one broadcast", 8, Box::new(|_| 0x7ff8)),
             ("a row", 8, Box::new(|l| 0x1000 + 8 * l)),
             ("misaligned floats", 4, Box::new(|l| 0x1002 + 4 * l)),
             ("halves on one row", 4, Box::new(|l| 0x3000 + (l % 16) * 4)),
             ("halves overlapping", 4, Box::new(|l| 0x3000 + (l % 16) * 4 + (l / 16) * 40)),
             ("sectors touching", 4, Box::new(|l| 0x3000 + if l < 16 { 4 * l } else { 0x1000 + 4 * l })),
-            ("eight rows", 4, Box::new(|l| 0x8000 + (l / 4) * 4 * n + (l % 4) * 4)),
+            ("eight rows", 4, Box::new(|l| 0x8000 + (l / 4) * 4 * N + (l % 4) * 4)),
             ("stride 2", 4, Box::new(|l| 0x1000 + 8 * l)),
         ];
         for (name, size, f) in &shapes {

@@ -305,7 +305,8 @@ mod tests {
     #[test]
     fn quiet_reads_are_lane_by_lane_reads() {
         let at = |tid, write, block_epoch| Access { tid, pc: Pc(5), write, block_epoch, warp_epoch: 0 };
-        let shapes: [(&str, fn(u64) -> u64); 4] = [
+        type Shape = (&'static str, fn(u64) -> u64);
+        let shapes: [Shape; 4] = [
             ("s_a[ty][k]", |l| (l / 16) * 64 + 12),
             ("s_b[k][tx]", |l| 3 * 64 + (l % 16) * 4),
             ("a column", |l| (l % 16) * 64 + 8),
