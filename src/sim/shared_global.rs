@@ -158,21 +158,8 @@ impl SharedGlobal {
         // SAFETY: every element `i < count` is in bounds of the allocation (`locate_elems`) and aligned as in
         // `load`.
         let p = unsafe { a.ptr.add(off as usize) };
-        macro_rules! each {
-            ($atomic:ty, $prim:ty) => {
-                for i in LaneMask(elems).iter() {
-                    // SAFETY: as above.
-                    let v = unsafe { <$atomic>::from_ptr(p.cast::<$prim>().add(i as usize)) };
-                    out[i as usize] = <$prim>::from_le(v.load(Ordering::Relaxed)) as u64;
-                }
-            };
-        }
-        match size {
-            1 => each!(AtomicU8, u8),
-            2 => each!(AtomicU16, u16),
-            4 => each!(AtomicU32, u32),
-            _ => each!(AtomicU64, u64),
-        }
+        // SAFETY: as above, for each element `i`.
+        unsafe { load_lanes(elems, size, out, |i| p.add((i * size) as usize)) };
         Some(unwritten)
     }
 
@@ -200,24 +187,8 @@ impl SharedGlobal {
                 .filter(|&l| !a.written(addrs[l as usize] - a.base, size as u64))
                 .fold(0, |m, l| m | 1 << l)
         };
-        // One loop per size (the size chosen once, not per lane).
-        macro_rules! each {
-            ($atomic:ty, $prim:ty) => {
-                for l in LaneMask(lanes).iter() {
-                    // SAFETY: the lane's bytes lie in the allocation (between the span's ends) and are aligned.
-                    let p = unsafe { a.ptr.add((addrs[l as usize] - a.base) as usize) };
-                    // SAFETY: as above.
-                    let e = unsafe { <$atomic>::from_ptr(p.cast::<$prim>()) };
-                    out[l as usize] = <$prim>::from_le(e.load(Ordering::Relaxed)) as u64;
-                }
-            };
-        }
-        match size {
-            1 => each!(AtomicU8, u8),
-            2 => each!(AtomicU16, u16),
-            4 => each!(AtomicU32, u32),
-            _ => each!(AtomicU64, u64),
-        }
+        // SAFETY: each lane's bytes lie in the allocation (between the span's ends) and are aligned.
+        unsafe { load_lanes(lanes, size, out, |l| a.ptr.add((addrs[l as usize] - a.base) as usize)) };
         Some(unwritten)
     }
 
@@ -356,6 +327,30 @@ unsafe fn atomic_cas(p: *mut u8, size: u32, old: u64, new: u64) -> Result<(), u6
                 .map(drop)
                 .map_err(u64::from_le),
         }
+    }
+}
+
+/// Loads the `size` bytes (little-endian) at `at(l)` into `out[l]` for each bit `l` of `lanes`: a warp's load
+/// with the size chosen once, not per lane.
+///
+/// # Safety
+/// Each `at(l)` points into a live allocation with `size` bytes there, aligned to `size`.
+#[inline(always)]
+unsafe fn load_lanes(lanes: u32, size: u32, out: &mut [u64], at: impl Fn(u32) -> *mut u8) {
+    macro_rules! each {
+        ($atomic:ty, $prim:ty) => {
+            for l in LaneMask(lanes).iter() {
+                // SAFETY: the caller's promise.
+                let e = unsafe { <$atomic>::from_ptr(at(l).cast::<$prim>()) };
+                out[l as usize] = <$prim>::from_le(e.load(Ordering::Relaxed)) as u64;
+            }
+        };
+    }
+    match size {
+        1 => each!(AtomicU8, u8),
+        2 => each!(AtomicU16, u16),
+        4 => each!(AtomicU32, u32),
+        _ => each!(AtomicU64, u64),
     }
 }
 
