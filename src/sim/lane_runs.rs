@@ -127,7 +127,7 @@ mod tests {
                     // Only lanes with a gap between them, or too many runs, may answer None.
                     let first = mask.trailing_zeros();
                     let stretch = mask >> first;
-                    assert!(stretch & (stretch + 1) != 0 || *name == "stride 2", "{name} {mask:#x}");
+                    assert!(stretch & stretch.wrapping_add(1) != 0 || *name == "stride 2", "{name} {mask:#x}");
                     continue;
                 };
                 let mut got: Vec<u64> = runs.spans().iter().flat_map(|&(lo, hi)| lo..hi).collect();
