@@ -37,23 +37,21 @@ void __warpdbg_check(T result, const char *const func, const char *const file, c
 }
 #define checkCudaErrors(val) __warpdbg_check((val), #val, __FILE__, __LINE__)
 
-inline void __warpdbg_getLastCudaError(const char *message, const char *file, const int line) {
+// The last launch's error, reported as the samples report it; whether there was one.
+inline bool __warpdbg_printLastCudaError(const char *message, const char *file, const int line) {
     cudaError_t err = cudaGetLastError();
     if (cudaSuccess != err) {
         fprintf(stderr, "%s(%i) : getLastCudaError() CUDA error : %s : (%d) %s.\n", file, line, message, (int)err,
                 cudaGetErrorString(err));
-        exit(EXIT_FAILURE);
     }
+    return cudaSuccess != err;
+}
+
+inline void __warpdbg_getLastCudaError(const char *message, const char *file, const int line) {
+    if (__warpdbg_printLastCudaError(message, file, line)) exit(EXIT_FAILURE);
 }
 #define getLastCudaError(msg) __warpdbg_getLastCudaError(msg, __FILE__, __LINE__)
 
-inline void __warpdbg_printLastCudaError(const char *message, const char *file, const int line) {
-    cudaError_t err = cudaGetLastError();
-    if (cudaSuccess != err) {
-        fprintf(stderr, "%s(%i) : getLastCudaError() CUDA error : %s : (%d) %s.\n", file, line, message, (int)err,
-                cudaGetErrorString(err));
-    }
-}
 #define printLastCudaError(msg) __warpdbg_printLastCudaError(msg, __FILE__, __LINE__)
 
 // helper_string.h: `-name`, `--name` and `-name=value` arguments, names compared without case; the exit
@@ -87,28 +85,27 @@ inline bool checkCmdLineFlag(const int argc, const char **argv, const char *stri
     return false;
 }
 
-inline int getCmdLineArgumentInt(const int argc, const char **argv, const char *string_ref) {
+// The value of argument `string_ref` (after its `=`, if any: "" for none), or NULL when no argument names it.
+inline const char *__warpdbg_argument_value(const int argc, const char **argv, const char *string_ref) {
     int length = (int)strlen(string_ref);
     for (int i = 1; i < argc; i++) {
         const char *arg = &argv[i][stringRemoveDelimiter('-', argv[i])];
         if (__warpdbg_same_name(arg, string_ref, length)) {
-            if (length + 1 <= (int)strlen(arg)) return atoi(&arg[length + (arg[length] == '=' ? 1 : 0)]);
-            return 0;
+            if (length + 1 <= (int)strlen(arg)) return &arg[length + (arg[length] == '=' ? 1 : 0)];
+            return "";
         }
     }
-    return 0;
+    return NULL;
+}
+
+inline int getCmdLineArgumentInt(const int argc, const char **argv, const char *string_ref) {
+    const char *value = __warpdbg_argument_value(argc, argv, string_ref);
+    return value ? atoi(value) : 0;
 }
 
 inline float getCmdLineArgumentFloat(const int argc, const char **argv, const char *string_ref) {
-    int length = (int)strlen(string_ref);
-    for (int i = 1; i < argc; i++) {
-        const char *arg = &argv[i][stringRemoveDelimiter('-', argv[i])];
-        if (__warpdbg_same_name(arg, string_ref, length)) {
-            if (length + 1 <= (int)strlen(arg)) return (float)atof(&arg[length + (arg[length] == '=' ? 1 : 0)]);
-            return 0.0f;
-        }
-    }
-    return 0.0f;
+    const char *value = __warpdbg_argument_value(argc, argv, string_ref);
+    return value ? (float)atof(value) : 0.0f;
 }
 
 inline int gpuGetMaxGflopsDeviceId() {

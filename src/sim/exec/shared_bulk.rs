@@ -62,16 +62,17 @@ impl Ctx<'_> {
     /// [`RaceShadow::quiet_reads`]: crate::sim::race::RaceShadow::quiet_reads
     #[inline(always)]
     fn quiet_reads(&mut self, offs: &[u64; 32], mask: u32) -> bool {
-        let (pc, base) = (self.pc, self.base);
-        let Some(rc) = &mut self.race else { return false };
-        let a = Access {
-            tid: base as u32,
-            pc,
-            write: false,
-            block_epoch: rc.block_epoch,
-            warp_epoch: rc.warp_epochs[base / 32],
-        };
-        rc.shadow.quiet_reads(offs, mask, a)
+        let Some(a) = self.warp_access(false) else { return false };
+        self.race.as_mut().is_some_and(|rc| rc.shadow.quiet_reads(offs, mask, a))
+    }
+
+    /// The race shadow's access of the warp's lowest thread (lane `l`'s thread is `tid + l`) at this
+    /// instruction, in the current barrier and `__syncwarp()` epochs; None without race detection.
+    #[inline(always)]
+    fn warp_access(&self, write: bool) -> Option<Access> {
+        let rc = self.race.as_ref()?;
+        let (block_epoch, warp_epoch) = (rc.block_epoch, rc.warp_epochs[self.base / 32]);
+        Some(Access { tid: self.base as u32, pc: self.pc, write, block_epoch, warp_epoch })
     }
 
     /// The race shadow, bank statistics' accesses and touched bytes of the active lanes' shared accesses at
@@ -82,15 +83,8 @@ impl Ctx<'_> {
         let first = mask.0.trailing_zeros();
         if self.race.is_some() {
             if consecutive && size == 4 {
-                let (pc, base) = (self.pc, self.base);
+                let a = self.warp_access(write).expect("checked above");
                 let Ctx { race: Some(rc), notes, .. } = self else { unreachable!("checked above") };
-                let a = Access {
-                    tid: base as u32,
-                    pc,
-                    write,
-                    block_epoch: rc.block_epoch,
-                    warp_epoch: rc.warp_epochs[base / 32],
-                };
                 rc.shadow.access_words(offs[first as usize] as u32, mask.0, a, rc.lockstep_warps, |r| {
                     notes.push(Note::SharedRace(r))
                 });
@@ -100,15 +94,8 @@ impl Ctx<'_> {
                 && offs[first as usize] % 4 == 0
                 && mask.iter().all(|l| offs[l as usize] == offs[first as usize])
             {
-                let (pc, base) = (self.pc, self.base);
+                let a = self.warp_access(write).expect("checked above");
                 let Ctx { race: Some(rc), notes, .. } = self else { unreachable!("checked above") };
-                let a = Access {
-                    tid: base as u32,
-                    pc,
-                    write,
-                    block_epoch: rc.block_epoch,
-                    warp_epoch: rc.warp_epochs[base / 32],
-                };
                 rc.shadow.read_word(offs[first as usize] as u32, mask.0, a, rc.lockstep_warps, |r| {
                     notes.push(Note::SharedRace(r))
                 });

@@ -96,24 +96,19 @@ impl LineMap {
         while s <= last {
             let line = s / 4;
             let end = last.min(line * 4 + 3);
-            self.touch_line(block, line, ((1u8 << (end - s + 1)) - 1) << (s % 4), write, read);
+            let chunk = self.chunk(line / CHUNK_LINES);
+            let u = &mut chunk[(line % CHUNK_LINES) as usize];
+            if u.touches == 0 {
+                (u.first, u.last) = (block, block);
+            } else {
+                u.first = u.first.min(block);
+                u.last = u.last.max(block);
+            }
+            u.touches = u.touches.saturating_add((end - s + 1) as u32);
+            let bits = ((1u8 << (end - s + 1)) - 1) << (s % 4);
+            u.sectors |= if read { bits } else { 0 } | if write { bits << 4 } else { 0 };
             s = end + 1;
         }
-    }
-
-    /// Block `block` asked for the sectors `sectors` (bit `k`: the line's sector `k`) of line `line`.
-    #[inline]
-    fn touch_line(&mut self, block: u32, line: u64, sectors: u8, write: bool, read: bool) {
-        let chunk = self.chunk(line / CHUNK_LINES);
-        let u = &mut chunk[(line % CHUNK_LINES) as usize];
-        if u.touches == 0 {
-            (u.first, u.last) = (block, block);
-        } else {
-            u.first = u.first.min(block);
-            u.last = u.last.max(block);
-        }
-        u.touches = u.touches.saturating_add(sectors.count_ones());
-        u.sectors |= if read { sectors } else { 0 } | if write { sectors << 4 } else { 0 };
     }
 
     pub(super) fn merge(&mut self, o: &LineMap) {
