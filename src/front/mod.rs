@@ -23,6 +23,7 @@ pub mod runtime_structs;
 pub mod source;
 mod stack;
 pub mod std_array;
+pub mod std_types;
 pub mod tast;
 pub mod template;
 pub mod texture_fetch;

@@ -214,6 +214,12 @@ impl Resolver<'_> {
                         vals.push(Expr { ty: Type::ptr(p.clone(), false), ..v });
                         continue;
                     }
+                    // `label("naive")` to a `const std::string &`: a temporary string made from the text.
+                    if super::cuda::names::is_string(p) && !self.is_string_place(a) {
+                        let v = self.string_value(a, p)?;
+                        vals.push(Expr { ty: Type::ptr(p.clone(), false), ..v });
+                        continue;
+                    }
                     match self.lvalue(a)? {
                         (Place::Mem { addr, .. }, t) if t == *p || p.is_error() => vals.push(*addr),
                         (Place::Mem { .. }, t) => {

@@ -155,6 +155,64 @@ impl Resolver<'_> {
     }
 }
 
+/// A constructor's member initialiser (`data(n, 0.0f)`, `name(label)`, `pos(1, 2, 3)`, `x(a)`, `count()`):
+/// the parser's `__warpdbg_member_init(field, args...)` statement. The member is constructed from the
+/// arguments as its type's constructor takes them: a `std::vector`'s `(n)`, `(n, value)`, `(first, last)`, a
+/// `std::string`'s, a class's constructor on the member in place; anything else (a number, a pointer, a struct
+/// without a constructor) from its one argument as `field = a` would, or zero from none. None when `e` is not
+/// one.
+impl Resolver<'_> {
+    pub(super) fn member_init(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Result<(), Reported>> {
+        let A::Call(f, all) = &e.kind else { return None };
+        if f.name != crate::front::parser::MEMBER_INIT {
+            return None;
+        }
+        let (field, args) = all.split_first()?;
+        Some(self.member_init_with(field, args, e.span, out))
+    }
+
+    fn member_init_with(
+        &mut self,
+        field: &ast::Expr,
+        args: &[ast::Expr],
+        span: Span,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Reported> {
+        let (place, ty) = self.lvalue(field)?;
+        let list = expr(A::InitList(args.to_vec()), span);
+        if let Place::Mem { addr, .. } = &place {
+            let at = Expr { ty: Type::ptr(ty.clone(), false), ..Expr::clone(addr) };
+            if vector_elem(&ty).is_some() {
+                return self.vector_init(at, &ty, &list, true, out);
+            }
+            if let Some(r) = self.string_in_memory(at, &ty, &list, out) {
+                return r;
+            }
+            // (`other(o)` of the member's own class is a copy, as for a struct.)
+            let copy = matches!(args, [a] if self.rvalue(a).is_ok_and(|v| v.ty == ty));
+            if let Type::Struct(def) = &ty
+                && !copy
+                && let Some(ctor) = self.method_of(&ty, &def.name)
+            {
+                let call = self.call_member(ctor, addr_of(field), args, span, span)?;
+                out.push(Stmt::Expr(call));
+                return Ok(());
+            }
+        }
+        let value = match args {
+            [a] => a.clone(),
+            [] if ty.scalar().is_some() || ty.is_ptr() => {
+                expr(A::Int { value: 0, unsigned: false, long: false, decimal: true }, span)
+            }
+            [] => return Ok(()),
+            _ => return Err(self.error(span, format!("`{ty}` takes one initialiser here, not {}", args.len()))),
+        };
+        let assign = expr(A::Assign { op: None, target: Box::new(field.clone()), value: Box::new(value) }, span);
+        out.push(Stmt::Expr(self.rvalue(&assign)?));
+        Ok(())
+    }
+}
+
 /// A declaration's constructor arguments: `Class obj(a, b);` or `{a, b}` gives them, `Class obj;` none; None
 /// for `Class obj = other;` (a copy).
 pub(super) fn ctor_args(init: Option<&ast::Expr>) -> Option<&[ast::Expr]> {

@@ -5,52 +5,21 @@
 //! lists build one (`{1, 2.5f}`, `v.push_back({k, x})`), and `std::sort` of a range of pairs compares them
 //! lexicographically, as `operator<` of `<utility>` does.
 
-use std::sync::Arc;
-
 use super::resolve::Resolver;
 use super::tree::*;
 use crate::front::ast::{self, ExprKind as A};
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
-use crate::front::types::{Field, StructDef, Type};
+use crate::front::types::Type;
 
-/// The pair of `first` and `second`.
-pub fn pair_type(first: Type, second: Type) -> Type {
-    let align = |t: &Type| t.align().max(1);
-    let second_at = first.size().div_ceil(align(&second)) * align(&second);
-    let a = align(&first).max(align(&second));
-    let size = (second_at + second.size()).div_ceil(a) * a;
-    let name = format!("pair<{first}, {second}>");
-    let fields = vec![
-        Field { name: "first".into(), ty: first, offset: 0 },
-        Field { name: "second".into(), ty: second, offset: second_at },
-    ];
-    Type::Struct(Arc::new(StructDef { name, fields, size, align: a }))
-}
+pub use crate::front::std_types::{pair_fields, pair_type};
 
-/// `first` and `second` of a pair type.
-pub fn pair_fields(ty: &Type) -> Option<(&Type, &Type)> {
-    match ty {
-        Type::Struct(d) if d.name.starts_with("pair<") && d.fields.len() == 2 => {
-            Some((&d.fields[0].ty, &d.fields[1].ty))
-        }
+/// The two arguments of `pair<A, B>`.
+fn split_pair_name(name: &str) -> Option<(String, String)> {
+    match crate::front::std_types::template_args(name, "pair")?.as_slice() {
+        [a, b] => Some((a.to_string(), b.to_string())),
         _ => None,
     }
-}
-
-/// The two arguments of `pair<A, B>`, split at the comma outside any inner `<...>`.
-fn split_pair_name(name: &str) -> Option<(String, String)> {
-    let inner = name.strip_prefix("pair<")?.strip_suffix('>')?;
-    let mut depth = 0i32;
-    for (i, c) in inner.char_indices() {
-        match c {
-            '<' | '(' => depth += 1,
-            '>' | ')' => depth -= 1,
-            ',' if depth == 0 => return Some((inner[..i].trim().to_string(), inner[i + 1..].trim().to_string())),
-            _ => {}
-        }
-    }
-    None
 }
 
 fn member(obj: &ast::Expr, name: &str) -> ast::Expr {

@@ -36,10 +36,15 @@ impl Resolver<'_> {
     fn stmt(&mut self, s: &ast::Stmt, out: &mut Vec<Stmt>) -> Result<(), Reported> {
         let h = match &s.kind {
             S::Decl(d) => return self.decl(d, out),
-            S::Expr(e) => match self.thread_assign(e, out) {
-                Some(r) => return r,
-                None => Stmt::Expr(self.rvalue(e)?),
-            },
+            S::Expr(e) => {
+                if let Some(r) = self.member_init(e, out) {
+                    return r;
+                }
+                match self.thread_assign(e, out) {
+                    Some(r) => return r,
+                    None => Stmt::Expr(self.rvalue(e)?),
+                }
+            }
             S::Block(b) => {
                 self.scopes.push(HashMap::new());
                 let r = self.stmts(b).map(|mut out| {

@@ -246,8 +246,12 @@ impl Resolver<'_> {
         }
         let v = self.rvalue(e)?;
         if super::cuda::names::is_string(&v.ty) {
-            let member = ast::Ident { name: "p".into(), span };
-            let chars = self.rvalue(&ast::Expr { kind: A::Member(Box::new(e.clone()), member), span })?;
+            let chars = if self.is_string_place(e) {
+                self.rvalue(&super::string::read_chars(e))?
+            } else {
+                let member = ast::Ident { name: "p".into(), span };
+                self.rvalue(&ast::Expr { kind: A::Member(Box::new(e.clone()), member), span })?
+            };
             return Ok(call(StreamItem::Text, vec![chars]));
         }
         let item = match &v.ty {

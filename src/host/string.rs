@@ -38,6 +38,18 @@ fn chars(obj: &ast::Expr) -> ast::Expr {
     expr(A::Member(Box::new(obj.clone()), ast::Ident { name: "p".into(), span: obj.span }), obj.span)
 }
 
+/// `obj.p`, or `""` where it is null: the characters to read. A string member nothing initialised is zeroed
+/// bytes (a class's `std::string name;`, an element of `std::vector<std::string> v(n)`), which C++'s default
+/// constructor makes the empty string.
+pub(super) fn read_chars(obj: &ast::Expr) -> ast::Expr {
+    let p = chars(obj);
+    let span = obj.span;
+    expr(
+        A::Ternary { cond: Box::new(p.clone()), then: Box::new(p), els: Box::new(expr(A::Str(String::new()), span)) },
+        span,
+    )
+}
+
 /// `p + strlen(p)`: the end of C string `p`, as a range's end.
 fn end_of(p: ast::Expr) -> ast::Expr {
     let span = p.span;
@@ -79,25 +91,29 @@ pub(super) fn to_string_text(s: Scalar, bits: u64) -> String {
 }
 
 impl Resolver<'_> {
-    /// Whether `e` is a `std::string` value: a variable (or reference) of that type, a temporary made from a
-    /// C string, or `std::to_string(x)`.
+    /// Whether `e` is a `std::string` value: an object of that type (a variable, a reference, an element, a
+    /// field: [`Self::is_string_place`]), a temporary made from a C string, or `std::to_string(x)`.
     fn is_string_expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
-            A::Name(n) if self.lookup(n).is_some() => self.rvalue(e).is_ok_and(|v| is_string(&v.ty)),
-            // `names[i]` of a `std::vector<std::string>` or an array of strings.
-            A::Index(base, _) => match &base.kind {
-                A::Name(n) if self.lookup(n).is_some() => self.rvalue(base).is_ok_and(|v| match &v.ty {
-                    Type::Array(elem, _) => is_string(elem),
-                    t => vector_elem(t).is_some_and(is_string),
-                }),
-                _ => false,
-            },
+            A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => self.is_string_place(e),
             A::Call(f, _) => {
                 temporary(e).is_some() || is_to_string(&f.name) || matches!(f.name.as_str(), "string" | "std::string")
             }
             A::MethodCall { object, method, .. } if method.name == "substr" => self.is_string_expr(object),
             // `a + b + c`: a sum whose left side is one is one.
             A::Binary { op: BinaryOp::Add, left, right } => self.is_string_expr(left) || self.is_string_expr(right),
+            _ => false,
+        }
+    }
+
+    /// Whether `e` names a `std::string` object: a variable or reference (`s`), an element (`names[i]` of an
+    /// array or a `std::vector<std::string>`), a field (`run.label`, `this->name`), `*p`.
+    pub(super) fn is_string_place(&mut self, e: &ast::Expr) -> bool {
+        match &e.kind {
+            A::Name(n) if self.lookup(n).is_none() && self.this_field(n, e.span).is_none() => false,
+            A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => {
+                self.probe_type(e).is_ok_and(|t| is_string(&t))
+            }
             _ => false,
         }
     }
@@ -114,8 +130,8 @@ impl Resolver<'_> {
         {
             return call("__warpdbg_str_fill", vec![n.clone(), c.clone()], e.span);
         }
-        if matches!(e.kind, A::Name(_) | A::Index(..)) && self.is_string_expr(e) {
-            return chars(e);
+        if self.is_string_place(e) {
+            return read_chars(e);
         }
         e.clone()
     }
@@ -155,12 +171,12 @@ impl Resolver<'_> {
         b: &ast::Expr,
         span: Span,
     ) -> Option<Result<Expr, Reported>> {
-        if !matches!(a.kind, A::Name(_) | A::Index(..)) || !self.is_string_expr(a) {
+        if !self.is_string_place(a) {
             return None;
         }
         let value = match op {
             None => copied(self.text(b)),
-            Some(BinaryOp::Add) => call("__warpdbg_strjoin", vec![chars(a), self.text(b)], span),
+            Some(BinaryOp::Add) => call("__warpdbg_strjoin", vec![read_chars(a), self.text(b)], span),
             Some(_) => return Some(Err(self.error(span, "this operator on a `std::string`"))),
         };
         let set = expr(A::Assign { op: None, target: Box::new(chars(a)), value: Box::new(value) }, span);
@@ -228,7 +244,7 @@ impl Resolver<'_> {
     /// `e` as a `std::string` value (an element pushed onto a `std::vector<std::string>`): a string as it is,
     /// anything else (a literal, a `char *`) a temporary string with fresh characters copied from it.
     pub(super) fn string_value(&mut self, e: &ast::Expr, ty: &Type) -> Result<Expr, Reported> {
-        if matches!(e.kind, A::Name(_) | A::Index(..)) && self.is_string_expr(e) {
+        if self.is_string_place(e) {
             return self.rvalue(e);
         }
         let span = e.span;
@@ -256,7 +272,7 @@ impl Resolver<'_> {
         if !is_string(ty) {
             return None;
         }
-        let p = chars(obj);
+        let p = read_chars(obj);
         let e = match (m.name.as_str(), args) {
             ("c_str" | "data", []) => p,
             ("size" | "length", []) => call("strlen", vec![p], span),
@@ -298,7 +314,7 @@ impl Resolver<'_> {
                             .unsupported(m.span, format_args!("`std::string::{}` with these arguments yet", m.name))));
                     }
                 };
-                expr(A::Assign { op: None, target: Box::new(p), value: Box::new(value) }, span)
+                expr(A::Assign { op: None, target: Box::new(chars(obj)), value: Box::new(value) }, span)
             }
             _ => return Some(Err(self.unsupported(m.span, format_args!("`std::string::{}` yet", m.name)))),
         };
@@ -327,8 +343,7 @@ impl Resolver<'_> {
 
     /// `s[i]` on a string `s` (None: `a` is not one): the character of `s.p[i]`.
     pub(super) fn string_index(&mut self, a: &ast::Expr, i: &ast::Expr, span: Span) -> Option<ast::Expr> {
-        (matches!(a.kind, A::Name(_)) && self.is_string_expr(a))
-            .then(|| expr(A::Index(Box::new(chars(a)), Box::new(i.clone())), span))
+        self.is_string_place(a).then(|| expr(A::Index(Box::new(read_chars(a)), Box::new(i.clone())), span))
     }
 
     /// `std::to_string(x)` (fresh characters), and `std::stoi`, `stol`, `stoll`, `stof`, `stod` of a string

@@ -15,16 +15,9 @@ use super::tree::*;
 use crate::front::ast::{self, ExprKind as A, StmtKind as S};
 use crate::front::diagnostic::Reported;
 use crate::front::source::Span;
-use crate::front::types::{Field, Scalar, StructDef, Type};
-use std::sync::Arc;
+use crate::front::types::{Scalar, Type};
 
-/// The host type of `vector<elem>`.
-pub fn vector_type(name: &str, elem: Type) -> Type {
-    let p = Type::ptr(elem, false);
-    let field = |n: &str, k: u32| Field { name: n.into(), ty: p.clone(), offset: 8 * k };
-    let fields = vec![field("_M_start", 0), field("_M_finish", 1), field("_M_end_of_storage", 2)];
-    Type::Struct(Arc::new(StructDef { name: name.into(), fields, size: 24, align: 8 }))
-}
+pub use crate::front::std_types::vector_type;
 
 /// How an element is stored: a number as itself, a pointer as 64 bits.
 fn elem_storage(elem: &Type) -> Option<Scalar> {

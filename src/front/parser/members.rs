@@ -386,18 +386,21 @@ impl Parser<'_> {
             }
             let deref = Expr { kind: ExprKind::Unary(UnaryOp::Deref, Box::new(this)), span: field.span };
             let place = Expr { kind: ExprKind::Member(Box::new(deref), field.clone()), span: field.span };
-            let Some(value) = args.first().cloned() else { continue };
-            let assign = Expr {
-                kind: ExprKind::Assign { op: None, target: Box::new(place), value: Box::new(value) },
-                span: field.span,
-            };
-            body.push(Stmt { kind: StmtKind::Expr(assign), span: field.span });
+            // `data(n, 0.0f)`, `name(label)`, `x(a)`: the host initialises the member from its arguments as its
+            // type's constructor would (`host::methods::member_init`).
+            let init = Ident { name: MEMBER_INIT.into(), span: field.span };
+            let call = ExprKind::Call(init, std::iter::once(place).chain(args.iter().cloned()).collect());
+            body.push(Stmt { kind: StmtKind::Expr(Expr { kind: call, span: field.span }), span: field.span });
         }
         body.extend(f.body);
         let name = Ident { name: format!("{class}::{}", f.name.name), span: f.name.span };
         self.host_defs.push(Function { params, body, name, ..f });
     }
 }
+
+/// The call a constructor's member initialiser becomes in its host function: `__warpdbg_member_init(field,
+/// args...)`, a statement the host interpreter reads as the member's construction.
+pub const MEMBER_INIT: &str = "__warpdbg_member_init";
 
 fn void_spec(span: Span) -> TypeSpec {
     TypeSpec { base: BaseType::Void, named: None, is_const: false, is_volatile: false, pointers: 0, span, func: None }

@@ -12,6 +12,7 @@ mod lambda;
 mod lazy;
 mod limits;
 mod members;
+pub use members::MEMBER_INIT;
 mod stmt;
 mod structs;
 mod template_defs;

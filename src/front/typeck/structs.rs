@@ -134,6 +134,10 @@ impl Checker {
                 }
             };
         }
+        // `std::vector<float> data;`, `std::string name;` as fields of a class host code uses.
+        if let Some(t) = crate::front::std_types::field_type(name, &mut |n| self.struct_type(n, span)) {
+            return t;
+        }
         if !self.unavailable_use(name, &[ast::ItemKind::Type], span) {
             self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
         }

@@ -483,17 +483,4 @@ pub fn timezone() -> Arc<StructDef> {
     .clone()
 }
 
-/// `struct string { char *p; }`: what a declared `std::string` is in host memory.
-pub fn string_type() -> Arc<StructDef> {
-    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
-    DEF.get_or_init(|| {
-        let chars = Type::ptr(Type::Scalar(Scalar::I8), false);
-        Arc::new(StructDef::new("string", vec![("p".into(), chars)], 8))
-    })
-    .clone()
-}
-
-/// Whether `ty` is `std::string`.
-pub fn is_string(ty: &Type) -> bool {
-    matches!(ty, Type::Struct(d) if Arc::ptr_eq(d, &string_type()))
-}
+pub use crate::front::std_types::{is_string, string_type};
