@@ -435,6 +435,39 @@ template <typename C> char *__warpdbg_str_push(const char *s, C c) {
     t[1] = 0;
     return __warpdbg_strjoin(s, t);
 }
+template <typename C>
+char *__warpdbg_str_splice(const C *s, unsigned long pos, unsigned long len, const C *t, const C *what) {
+    unsigned long n = strlen(s);
+    if (pos > n) {
+        throw std::out_of_range(std::string("basic_string::") + what + ": __pos (which is " + std::to_string(pos)
+                                + ") > this->size() (which is " + std::to_string(n) + ")");
+    }
+    if (len > n - pos) len = n - pos;
+    unsigned long m = strlen(t);
+    char *u = (char *)malloc(n - len + m + 1);
+    for (unsigned long i = 0; i < pos; i++) u[i] = s[i];
+    for (unsigned long i = 0; i < m; i++) u[pos + i] = t[i];
+    for (unsigned long i = pos + len; i <= n; i++) u[i - len + m] = s[i];
+    char *r = __warpdbg_strjoin(u, "");
+    free(u);
+    return r;
+}
+template <typename C> int __warpdbg_str_compare(const C *s, const C *t) {
+    unsigned long n = strlen(s);
+    unsigned long m = strlen(t);
+    unsigned long k = n < m ? n : m;
+    for (unsigned long i = 0; i < k; i++) {
+        if (s[i] != t[i]) return (int)(unsigned char)s[i] - (int)(unsigned char)t[i];
+    }
+    long d = (long)n - (long)m;
+    if (d > 2147483647L) return 2147483647;
+    if (d < -2147483647L - 1) return -2147483647 - 1;
+    return (int)d;
+}
+template <typename C> const C *__warpdbg_str_text(const C *s) {
+    if (s) return s;
+    return "";
+}
 int main() { return 0; }
 "#;
 

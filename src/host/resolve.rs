@@ -238,10 +238,6 @@ impl Resolver<'_> {
     pub(super) fn declare(&mut self, f: &ast::Function) {
         let i = self.sigs.len() as u32;
         let mut ret = self.ty(&f.ret, 0).unwrap_or(Type::Error);
-        if super::cuda::names::is_string(&ret) {
-            ret = Type::Error;
-            let _reported = self.unsupported(f.ret.span, "functions returning a `std::string` yet");
-        }
         let params = f
             .params
             .iter()

@@ -76,6 +76,8 @@ impl Resolver<'_> {
             S::Return(e) => {
                 let v = match e {
                     Some(e) if self.ret_ref => Some(self.returned_reference(e)?),
+                    // `return "many";` from a function returning a `std::string`: a string made from it.
+                    Some(e) if super::cuda::names::is_string(&self.ret) => Some(self.string_value(e, &self.ret.clone())?),
                     Some(e) => {
                         let v = self.rvalue_as(e, &self.ret.clone())?;
                         self.deduce_return(&v, s.span)?;

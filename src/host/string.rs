@@ -96,10 +96,14 @@ impl Resolver<'_> {
     fn is_string_expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
             A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => self.is_string_place(e),
-            A::Call(f, _) => {
-                temporary(e).is_some() || is_to_string(&f.name) || matches!(f.name.as_str(), "string" | "std::string")
+            A::Call(f, _)
+                if temporary(e).is_some() || is_to_string(&f.name) || matches!(f.name.as_str(), "string" | "std::string") =>
+            {
+                true
             }
             A::MethodCall { object, method, .. } if method.name == "substr" => self.is_string_expr(object),
+            // A function or member function returning a `std::string` (`describe(n)`, `k.name()`).
+            A::Call(..) | A::MethodCall { .. } => self.probe_type(e).is_ok_and(|t| is_string(&t)),
             // `a + b + c`: a sum whose left side is one is one.
             A::Binary { op: BinaryOp::Add, left, right } => self.is_string_expr(left) || self.is_string_expr(right),
             _ => false,
@@ -130,8 +134,17 @@ impl Resolver<'_> {
         {
             return call("__warpdbg_str_fill", vec![n.clone(), c.clone()], e.span);
         }
+        self.read_text(e)
+    }
+
+    /// The characters of string `e` to read (`""` where they are null: [`read_chars`]), `e` evaluated once;
+    /// `e` itself when it is not a string.
+    fn read_text(&mut self, e: &ast::Expr) -> ast::Expr {
         if self.is_string_place(e) {
             return read_chars(e);
+        }
+        if matches!(e.kind, A::Call(..) | A::MethodCall { .. }) && self.probe_type(e).is_ok_and(|t| is_string(&t)) {
+            return call("__warpdbg_str_text", vec![chars(e)], e.span);
         }
         e.clone()
     }
@@ -272,7 +285,7 @@ impl Resolver<'_> {
         if !is_string(ty) {
             return None;
         }
-        let p = read_chars(obj);
+        let p = self.read_text(obj);
         let e = match (m.name.as_str(), args) {
             ("c_str" | "data", []) => p,
             ("size" | "length", []) => call("strlen", vec![p], span),
@@ -303,12 +316,33 @@ impl Resolver<'_> {
                 let len = rest.get(1).cloned().unwrap_or_else(|| expr(A::Name("npos".into()), span));
                 call("__warpdbg_str_sub", vec![p, pos, len, expr(A::Str("substr".into()), span)], span)
             }
+            ("compare", [t]) => {
+                let t = self.text(t);
+                call("__warpdbg_str_compare", vec![p, t], span)
+            }
             // Changes: the string gets fresh characters, as `s += t` gives it.
-            ("push_back" | "append" | "clear", _) => {
+            ("push_back" | "append" | "clear" | "insert" | "erase" | "replace", _) => {
+                let npos = || expr(A::Name("npos".into()), span);
+                let splice = |pos: &ast::Expr, len: ast::Expr, t: ast::Expr, what: &str| {
+                    let what = expr(A::Str(what.into()), span);
+                    call("__warpdbg_str_splice", vec![p.clone(), pos.clone(), len, t, what], span)
+                };
                 let value = match (m.name.as_str(), args) {
                     ("push_back", [c]) => call("__warpdbg_str_push", vec![p.clone(), c.clone()], span),
                     ("append", [t]) => call("__warpdbg_strjoin", vec![p.clone(), self.text(t)], span),
                     ("clear", []) => copied(expr(A::Str(String::new()), span)),
+                    // libstdc++'s `out_of_range` past the end, as `substr`'s.
+                    ("insert", [pos, t]) => {
+                        let t = self.text_or_char(t);
+                        splice(pos, int(0, span), t, "insert")
+                    }
+                    ("erase", []) => copied(expr(A::Str(String::new()), span)),
+                    ("erase", [pos]) => splice(pos, npos(), expr(A::Str(String::new()), span), "erase"),
+                    ("erase", [pos, len]) => splice(pos, len.clone(), expr(A::Str(String::new()), span), "erase"),
+                    ("replace", [pos, len, t]) => {
+                        let t = self.text(t);
+                        splice(pos, len.clone(), t, "replace")
+                    }
                     _ => {
                         return Some(Err(self
                             .unsupported(m.span, format_args!("`std::string::{}` with these arguments yet", m.name))));
