@@ -41,9 +41,6 @@ impl Resolver<'_> {
         let counted = items.first().is_some_and(|n| {
             !matches!(n.kind, ast::ExprKind::InitList(_)) && self.rvalue(n).is_ok_and(|v| v.ty.scalar().is_some())
         });
-        if is_string(elem) && counted && items.len() == 1 {
-            return Err(self.unsupported(span, "a `std::vector<std::string>` of `n` empty strings yet"));
-        }
         if list || items.iter().any(|i| matches!(i.kind, ast::ExprKind::InitList(_))) || (is_string(elem) && !counted) {
             for item in items {
                 let v = self.element_value(item, elem)?;
@@ -84,9 +81,6 @@ impl Resolver<'_> {
             ("push_back" | "emplace_back", [v]) => {
                 let v = self.element_value(v, elem)?;
                 call(Lib::VecPushBytes(size), vec![obj, v])
-            }
-            ("resize", [_]) if is_string(elem) => {
-                return Err(self.unsupported(m.span, "`resize` of a `std::vector<std::string>` yet"));
             }
             ("resize", [n, rest @ ..]) if rest.len() <= 1 => {
                 let n = self.rvalue(n)?;
