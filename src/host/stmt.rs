@@ -158,8 +158,13 @@ impl Resolver<'_> {
         let span = range.span;
         // A `std::string`'s characters.
         let string = self.string_range(range).transpose()?;
+        // A class with `begin()` and `end()` members returning pointers (a course's own buffer class).
+        let string = match string {
+            Some(s) => Some(s),
+            None => self.class_range(range)?,
+        };
         let (begin, elem) = match (&string, self.lvalue(range)?) {
-            (Some((begin, _)), _) => (begin.clone(), Type::Scalar(Scalar::I8)),
+            (Some((begin, _)), _) => (begin.clone(), begin.ty.pointee().cloned().unwrap_or(Type::Scalar(Scalar::I8))),
             (None, place) => match place {
                 (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
                     (Some(elem), ty) => (self.vector_ptr(Expr { ty, ..*addr }, 0, &elem), elem),
@@ -256,6 +261,28 @@ impl Resolver<'_> {
         self.scopes.pop();
         stmts.push(r?);
         Ok(Stmt::For { init, cond: Some(cond), step: Some(step), body: Box::new(Stmt::Block(stmts)) })
+    }
+
+    /// `begin()` and `end()` of `range` when it is an object of a class with those members returning pointers
+    /// (C++'s range-for calls them once, before the loop); None for anything else.
+    fn class_range(&mut self, range: &ast::Expr) -> Result<Option<(Expr, Expr)>, Reported> {
+        let Ok(ty @ Type::Struct(_)) = self.probe_type(range) else { return Ok(None) };
+        if vector_elem(&ty).is_some() || self.method_of(&ty, "begin").is_none() || self.method_of(&ty, "end").is_none() {
+            return Ok(None);
+        }
+        let call = |m: &str| ast::Expr {
+            kind: ast::ExprKind::MethodCall {
+                object: Box::new(range.clone()),
+                method: ast::Ident { name: m.into(), span: range.span },
+                args: vec![],
+            },
+            span: range.span,
+        };
+        let (begin, end) = (self.rvalue(&call("begin"))?, self.rvalue(&call("end"))?);
+        if !begin.ty.is_ptr() || begin.ty != end.ty {
+            return Err(self.unsupported(range.span, "a range-for over a class whose `begin()`/`end()` are not pointers"));
+        }
+        Ok(Some((begin, end)))
     }
 
     /// The braced list of `for (T x : {a, b, c})` stored in a hidden array of the current scope (its

@@ -43,6 +43,21 @@ class Benchmark {
     std::vector<Result> results_;
 };
 
+// A course's own buffer class, iterated with range-for through its begin() and end().
+class Samples {
+  public:
+    Samples(int n) : n_(n), v_(new float[n]) {
+        for (int i = 0; i < n; i++) v_[i] = 0.5f * i;
+    }
+    ~Samples() { delete[] v_; }
+    float *begin() { return v_; }
+    float *end() { return v_ + n_; }
+
+  private:
+    int n_;
+    float *v_;
+};
+
 std::string names0() { return "abc"; }
 
 std::string verdict(float got, float want) {
@@ -98,5 +113,10 @@ int main() {
     } catch (const std::out_of_range &e) {
         std::cout << e.what() << std::endl;
     }
+    Samples samples(5);
+    for (float &x : samples) x *= 2;
+    float total = 0;
+    for (auto x : samples) total += x;
+    printf("samples total %.1f\n", total);
     return 0;
 }
