@@ -331,10 +331,11 @@ impl Resolver<'_> {
                     ("push_back", [c]) => call("__warpdbg_str_push", vec![p.clone(), c.clone()], span),
                     ("append", [t]) => call("__warpdbg_strjoin", vec![p.clone(), self.text(t)], span),
                     ("clear", []) => copied(expr(A::Str(String::new()), span)),
-                    // libstdc++'s `out_of_range` past the end, as `substr`'s.
+                    // libstdc++'s `out_of_range` past the end, as `substr`'s (its `insert` of text is a
+                    // `replace` of nothing, and says so).
                     ("insert", [pos, t]) => {
-                        let t = self.text_or_char(t);
-                        splice(pos, int(0, span), t, "insert")
+                        let t = self.text(t);
+                        splice(pos, int(0, span), t, "replace")
                     }
                     ("erase", []) => copied(expr(A::Str(String::new()), span)),
                     ("erase", [pos]) => splice(pos, npos(), expr(A::Str(String::new()), span), "erase"),
