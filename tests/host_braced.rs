@@ -151,9 +151,9 @@ fn the_library_not_modelled_yet_is_named_at_its_line() {
             "structured bindings (`auto [a, b] = ...`) in device code yet",
         ),
         (
-            "#include <vector>\n#include <string>\nint main() {\n    std::vector<std::string> v(3);\n    return 0;\n}\n",
-            ":4:31",
-            "a `std::vector<std::string>` of `n` empty strings yet",
+            "#include <vector>\nint main() {\n    std::vector<std::vector<int>> v(3, std::vector<int>(2));\n    return 0;\n}\n",
+            ":3:36",
+            "a vector of vectors filled with copies of one vector yet",
         ),
         (
             "int main() {\n    float m = std::numeric_limits<float>::digits;\n    return 0;\n}\n",

@@ -346,6 +346,17 @@ impl Resolver<'_> {
             return s;
         }
         let (place, ty) = self.lvalue(a)?;
+        // `v = w;` of vectors: `w`'s elements copied into `v`'s storage (a temporary moves in).
+        if let (Some(_), None, Place::Mem { addr, .. }) = (vector_elem(&ty), op, &place) {
+            let at = Expr { ty: Type::ptr(ty.clone(), false), ..Expr::clone(addr) };
+            let mut sets = vec![];
+            self.vector_copy_init(at, &ty, b, &mut sets)?;
+            let none = Expr::new(ExprKind::Const(0), Type::Void, span);
+            return sets.into_iter().rev().try_fold(none, |value, set| match set {
+                Stmt::Expr(set) => Ok(Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), Type::Void, span)),
+                _ => Err(self.unsupported(span, "this assignment of a `std::vector` yet")),
+            });
+        }
         if let (Type::Struct(_), Some(op), Place::Mem { addr, .. }) = (&ty, op, &place) {
             let object = Expr { ty: ty.clone(), ..Expr::clone(addr) };
             return self.overloaded_compound(op, object, b, span).unwrap_or(Err(Reported));

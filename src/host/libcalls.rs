@@ -138,6 +138,9 @@ impl Resolver<'_> {
         if let Some(call) = self.closure_call(name, args, span) {
             return call;
         }
+        if let Some(t) = self.vector_temporary(name, args, span) {
+            return t;
+        }
         if let Some(call) = self.string_call(name, args, span) {
             return call;
         }

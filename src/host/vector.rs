@@ -75,6 +75,46 @@ impl Resolver<'_> {
         }
     }
 
+    /// `std::vector<float>(n, value)`, `std::vector<int>{1, 2}` as a value (the parser's call of `vector<T>`,
+    /// a brace list its one argument): a vector in the frame, emptied and then constructed as a declaration's
+    /// initialiser constructs one. None when `name` is not a vector type.
+    pub(super) fn vector_temporary(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Option<Result<Expr, Reported>> {
+        if !name.name.starts_with("vector<") || self.fns.contains_key(&name.name) {
+            return None;
+        }
+        Some(self.vector_temporary_of(&name.name, args, span))
+    }
+
+    fn vector_temporary_of(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Result<Expr, Reported> {
+        let ty = self.vector_named(name, span)?.ok_or(Reported)?;
+        let slot = self.new_slot();
+        self.frame.push((slot, ty.size(), "std::vector temporary".into()));
+        let addr = Expr::new(ExprKind::Slot(slot), Type::ptr(ty.clone(), false), span);
+        // Emptied each time it is made (a temporary in a loop is made again).
+        let mut sets: Vec<Stmt> = (0..3)
+            .map(|k| {
+                let at = super::resolve::ptr_add(addr.clone(), 8 * k, &Type::Scalar(Scalar::U64));
+                let zero = Expr::new(ExprKind::Const(0), Type::Scalar(Scalar::U64), span);
+                Stmt::Expr(Expr::new(ExprKind::assign(Place::mem(at, None), Scalar::U64, zero), Type::Void, span))
+            })
+            .collect();
+        let (init, paren) = match args {
+            [list @ ast::Expr { kind: A::InitList(_), .. }] => (list.clone(), false),
+            _ => (ast::Expr { kind: A::InitList(args.to_vec()), span }, true),
+        };
+        self.vector_init(addr, &ty, &init, paren, &mut sets)?;
+        let object = Expr::new(ExprKind::Slot(slot), ty.clone(), span);
+        sets.into_iter().rev().try_fold(object, |value, set| match set {
+            Stmt::Expr(set) => Ok(Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), ty.clone(), span)),
+            _ => Err(self.unsupported(span, "this `std::vector` temporary yet")),
+        })
+    }
+
     /// A vector declaration's initialiser: in parentheses (a constructor's arguments) `(n)`, `(n, value)`,
     /// `(first, last)`; in braces or `= {...}` the elements, as C++'s `std::initializer_list` constructor
     /// takes them (`v{3, 1}` is two elements).
@@ -89,7 +129,7 @@ impl Resolver<'_> {
         let span = init.span;
         let elem = vector_elem(ty).cloned().ok_or(Reported)?;
         let A::InitList(items) = &init.kind else {
-            return Err(self.unsupported(span, "copying a std::vector in host code yet"));
+            return self.vector_copy_init(addr, ty, init, out);
         };
         let Some(s) = elem_storage(&elem) else {
             return self.struct_vector_init(addr, &elem, items, !paren, span, out);
@@ -154,6 +194,32 @@ impl Resolver<'_> {
         let n = self.convert(n, &Type::Scalar(Scalar::U64))?;
         out.push(Stmt::Expr(Expr::new(ExprKind::Lib(Lib::VecResize(s), vec![addr, n, value]), Type::Void, span)));
         Ok(())
+    }
+
+    /// `std::vector<T> v = w;` (or `v(w)`): a vector that is a value (a temporary, a function's result) moves
+    /// in as its three pointers; a vector object is copied element by element into fresh storage, as C++'s copy
+    /// constructor does, the two never sharing elements.
+    pub(super) fn vector_copy_init(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Result<(), Reported> {
+        let span = init.span;
+        let place = matches!(init.kind, A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _));
+        if !place {
+            let v = self.rvalue(init)?;
+            if v.ty != *ty {
+                return Err(self.error(span, format!("a `{}` cannot initialise a `{ty}`", v.ty)));
+            }
+            out.push(Stmt::Expr(self.copy_struct(addr, v, ty, span)?));
+            return Ok(());
+        }
+        let end = |m: &str| ast::Expr {
+            kind: A::MethodCall {
+                object: Box::new(init.clone()),
+                method: ast::Ident { name: m.into(), span },
+                args: vec![],
+            },
+            span,
+        };
+        let range = ast::Expr { kind: A::InitList(vec![end("begin"), end("end")]), span };
+        self.vector_init(addr, ty, &range, true, out)
     }
 
     /// The pointer field `k` (0 start, 1 finish) of the vector at `addr`.

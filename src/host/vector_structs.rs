@@ -52,6 +52,7 @@ impl Resolver<'_> {
         let (n, value) = match items {
             [] => return Ok(()),
             [n] => (self.rvalue(n)?, zero),
+            [_, _] if vector_elem(elem).is_some() => return Err(self.rows_of_copies(span)),
             [n, v] => (self.rvalue(n)?, self.element_value(v, elem)?),
             _ => return Err(self.unsupported(span, "a std::vector of structs initialised with a list yet")),
         };
@@ -82,6 +83,7 @@ impl Resolver<'_> {
                 let v = self.element_value(v, elem)?;
                 call(Lib::VecPushBytes(size), vec![obj, v])
             }
+            ("resize", [_, _]) if vector_elem(elem).is_some() => return Err(self.rows_of_copies(m.span)),
             ("resize", [n, rest @ ..]) if rest.len() <= 1 => {
                 let n = self.rvalue(n)?;
                 let n = self.convert(n, &u64t)?;
@@ -110,5 +112,17 @@ impl Resolver<'_> {
                 ));
             }
         })
+    }
+}
+
+impl Resolver<'_> {
+    /// `std::vector<std::vector<float>> m(rows, std::vector<float>(cols))`: each row would be a copy of the
+    /// one vector, with storage of its own, which a byte copy of the value would share; named, not run wrong.
+    fn rows_of_copies(&mut self, span: Span) -> Reported {
+        self.unsupported(
+            span,
+            "a vector of vectors filled with copies of one vector yet (make the rows with `resize(rows)` and then each \
+             row's `resize(cols, value)`)",
+        )
     }
 }

@@ -118,5 +118,19 @@ int main() {
     float total = 0;
     for (auto x : samples) total += x;
     printf("samples total %.1f\n", total);
+
+    // Vectors as values: temporaries, copies that own their elements, assignment.
+    std::vector<int> a = std::vector<int>(3, 1), c;
+    c = a;
+    c[0] = 5;
+    c.push_back(9);
+    std::vector<int> d = c;
+    d[1] = 7;
+    std::vector<int> e = std::vector<int>{4, 5};
+    printf("a %d %zu c %d %d %zu d %d e %zu %d\n", a[0], a.size(), c[0], c[1], c.size(), d[1], e.size(), e[1]);
+    std::vector<std::vector<float>> grid(2);
+    for (auto &row : grid) row.resize(3, 0.5f);
+    grid[0][1] = 9;
+    printf("grid %.1f %.1f %zu\n", grid[0][1], grid[1][1], grid[1].size());
     return 0;
 }

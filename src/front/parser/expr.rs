@@ -419,6 +419,22 @@ impl Parser<'_> {
                     span: span.to(member.span),
                 });
             }
+            // `std::vector<float>(n, 0.0f)`, `std::vector<int>{1, 2}` in host code: a temporary vector, called by
+            // its type's name (`vector<float>`); a brace list is its one argument, as the elements.
+            TokKind::Ident(name)
+                if (self.host || self.program)
+                    && name == "vector"
+                    && self.template_args_then(&[Punct::LParen, Punct::LBrace]) =>
+            {
+                let ty = self.type_spec()?;
+                let class = ty.named.unwrap_or_default();
+                if self.is(Punct::LBrace) {
+                    let list = self.init_list()?;
+                    let span = span.to(self.prev_span());
+                    return Ok(Expr { kind: ExprKind::Call(Ident { name: class, span }, vec![list]), span });
+                }
+                return Ok(Expr { kind: ExprKind::Name(class), span: span.to(self.prev_span()) });
+            }
             // `Vec3{1, 2, 3}`: a temporary, built as `Vec3(1, 2, 3)` is.
             TokKind::Ident(class)
                 if *self.peek_kind(1) == TokKind::Punct(Punct::LBrace)
