@@ -77,7 +77,9 @@ impl Resolver<'_> {
                 let v = match e {
                     Some(e) if self.ret_ref => Some(self.returned_reference(e)?),
                     // `return "many";` from a function returning a `std::string`: a string made from it.
-                    Some(e) if super::cuda::names::is_string(&self.ret) => Some(self.string_value(e, &self.ret.clone())?),
+                    Some(e) if super::cuda::names::is_string(&self.ret) => {
+                        Some(self.string_value(e, &self.ret.clone())?)
+                    }
                     Some(e) => {
                         let v = self.rvalue_as(e, &self.ret.clone())?;
                         self.deduce_return(&v, s.span)?;
@@ -267,7 +269,8 @@ impl Resolver<'_> {
     /// (C++'s range-for calls them once, before the loop); None for anything else.
     fn class_range(&mut self, range: &ast::Expr) -> Result<Option<(Expr, Expr)>, Reported> {
         let Ok(ty @ Type::Struct(_)) = self.probe_type(range) else { return Ok(None) };
-        if vector_elem(&ty).is_some() || self.method_of(&ty, "begin").is_none() || self.method_of(&ty, "end").is_none() {
+        if vector_elem(&ty).is_some() || self.method_of(&ty, "begin").is_none() || self.method_of(&ty, "end").is_none()
+        {
             return Ok(None);
         }
         let call = |m: &str| ast::Expr {
@@ -280,7 +283,9 @@ impl Resolver<'_> {
         };
         let (begin, end) = (self.rvalue(&call("begin"))?, self.rvalue(&call("end"))?);
         if !begin.ty.is_ptr() || begin.ty != end.ty {
-            return Err(self.unsupported(range.span, "a range-for over a class whose `begin()`/`end()` are not pointers"));
+            return Err(
+                self.unsupported(range.span, "a range-for over a class whose `begin()`/`end()` are not pointers")
+            );
         }
         Ok(Some((begin, end)))
     }

@@ -97,7 +97,9 @@ impl Resolver<'_> {
         match &e.kind {
             A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => self.is_string_place(e),
             A::Call(f, _)
-                if temporary(e).is_some() || is_to_string(&f.name) || matches!(f.name.as_str(), "string" | "std::string") =>
+                if temporary(e).is_some()
+                    || is_to_string(&f.name)
+                    || matches!(f.name.as_str(), "string" | "std::string") =>
             {
                 true
             }

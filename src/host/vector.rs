@@ -199,7 +199,13 @@ impl Resolver<'_> {
     /// `std::vector<T> v = w;` (or `v(w)`): a vector that is a value (a temporary, a function's result) moves
     /// in as its three pointers; a vector object is copied element by element into fresh storage, as C++'s copy
     /// constructor does, the two never sharing elements.
-    pub(super) fn vector_copy_init(&mut self, addr: Expr, ty: &Type, init: &ast::Expr, out: &mut Vec<Stmt>) -> Result<(), Reported> {
+    pub(super) fn vector_copy_init(
+        &mut self,
+        addr: Expr,
+        ty: &Type,
+        init: &ast::Expr,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), Reported> {
         let span = init.span;
         let place = matches!(init.kind, A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _));
         if !place {
