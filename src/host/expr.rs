@@ -352,10 +352,8 @@ impl Resolver<'_> {
             let mut sets = vec![];
             self.vector_copy_init(at, &ty, b, &mut sets)?;
             let none = Expr::new(ExprKind::Const(0), Type::Void, span);
-            return sets.into_iter().rev().try_fold(none, |value, set| match set {
-                Stmt::Expr(set) => Ok(Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), Type::Void, span)),
-                _ => Err(self.unsupported(span, "this assignment of a `std::vector` yet")),
-            });
+            return sequence(sets, none)
+                .ok_or_else(|| self.unsupported(span, "this assignment of a `std::vector` yet"));
         }
         if let (Type::Struct(_), Some(op), Place::Mem { addr, .. }) = (&ty, op, &place) {
             let object = Expr { ty: ty.clone(), ..Expr::clone(addr) };

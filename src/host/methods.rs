@@ -155,13 +155,13 @@ impl Resolver<'_> {
     }
 }
 
-/// A constructor's member initialiser (`data(n, 0.0f)`, `name(label)`, `pos(1, 2, 3)`, `x(a)`, `count()`):
-/// the parser's `__warpdbg_member_init(field, args...)` statement. The member is constructed from the
-/// arguments as its type's constructor takes them: a `std::vector`'s `(n)`, `(n, value)`, `(first, last)`, a
-/// `std::string`'s, a class's constructor on the member in place; anything else (a number, a pointer, a struct
-/// without a constructor) from its one argument as `field = a` would, or zero from none. None when `e` is not
-/// one.
 impl Resolver<'_> {
+    /// A constructor's member initialiser (`data(n, 0.0f)`, `name(label)`, `pos(1, 2, 3)`, `x(a)`, `count()`):
+    /// the parser's `__warpdbg_member_init(field, args...)` statement. The member is constructed from the
+    /// arguments as its type's constructor takes them: a `std::vector`'s `(n)`, `(n, value)`, `(first, last)`,
+    /// `(other)`, a `std::string`'s, a class's constructor on the member in place; anything else (a number, a
+    /// pointer, a struct without a constructor) from its one argument as `field = a` would, or zero from none.
+    /// None when `e` is not one.
     pub(super) fn member_init(&mut self, e: &ast::Expr, out: &mut Vec<Stmt>) -> Option<Result<(), Reported>> {
         let A::Call(f, all) = &e.kind else { return None };
         if f.name != crate::front::parser::MEMBER_INIT {
@@ -189,7 +189,7 @@ impl Resolver<'_> {
                 return r;
             }
             // (`other(o)` of the member's own class is a copy, as for a struct.)
-            let copy = matches!(args, [a] if self.rvalue(a).is_ok_and(|v| v.ty == ty));
+            let copy = matches!(args, [a] if self.probe_type(a).is_ok_and(|t| t == ty));
             if let Type::Struct(def) = &ty
                 && !copy
                 && let Some(ctor) = self.method_of(&ty, &def.name)

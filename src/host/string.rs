@@ -269,10 +269,7 @@ impl Resolver<'_> {
         let mut sets = vec![];
         self.string_in_memory(addr, ty, e, &mut sets).ok_or(Reported)??;
         let object = Expr::new(ExprKind::Slot(slot), ty.clone(), span);
-        Ok(sets.into_iter().rev().fold(object, |value, set| match set {
-            Stmt::Expr(set) => Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), ty.clone(), span),
-            _ => value,
-        }))
+        sequence(sets, object).ok_or(Reported)
     }
 
     /// `s.size()`, `length()`, `empty()`, `c_str()`, `data()` on a string `obj` of type `ty` (None: not one).

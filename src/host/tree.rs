@@ -649,6 +649,16 @@ pub fn storage(ty: &Type) -> Option<Scalar> {
     }
 }
 
+/// `sets` (expression statements) done in order, then `value`: one expression (`(a, b, value)`), of `value`'s
+/// type; None when one of `sets` is not an expression.
+pub fn sequence(sets: Vec<Stmt>, value: Expr) -> Option<Expr> {
+    let (ty, span) = (value.ty.clone(), value.span);
+    sets.into_iter().rev().try_fold(value, |value, set| match set {
+        Stmt::Expr(set) => Some(Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), ty.clone(), span)),
+        _ => None,
+    })
+}
+
 /// The element type when `ty` is a `std::vector` ([`super::vector`]: a struct whose first field points to its
 /// elements).
 pub fn vector_elem(ty: &Type) -> Option<&Type> {

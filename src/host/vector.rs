@@ -108,11 +108,8 @@ impl Resolver<'_> {
             _ => (ast::Expr { kind: A::InitList(args.to_vec()), span }, true),
         };
         self.vector_init(addr, &ty, &init, paren, &mut sets)?;
-        let object = Expr::new(ExprKind::Slot(slot), ty.clone(), span);
-        sets.into_iter().rev().try_fold(object, |value, set| match set {
-            Stmt::Expr(set) => Ok(Expr::new(ExprKind::Comma(Box::new(set), Box::new(value)), ty.clone(), span)),
-            _ => Err(self.unsupported(span, "this `std::vector` temporary yet")),
-        })
+        let object = Expr::new(ExprKind::Slot(slot), ty, span);
+        sequence(sets, object).ok_or_else(|| self.unsupported(span, "this `std::vector` temporary yet"))
     }
 
     /// A vector declaration's initialiser: in parentheses (a constructor's arguments) `(n)`, `(n, value)`,
@@ -131,6 +128,13 @@ impl Resolver<'_> {
         let A::InitList(items) = &init.kind else {
             return self.vector_copy_init(addr, ty, init, out);
         };
+        // `std::vector<int> c(b);`, a member's `data_(other)`: a copy of another vector.
+        if let [other] = items.as_slice()
+            && paren
+            && self.probe_type(other).is_ok_and(|t| t == *ty)
+        {
+            return self.vector_copy_init(addr, ty, other, out);
+        }
         let Some(s) = elem_storage(&elem) else {
             return self.struct_vector_init(addr, &elem, items, !paren, span, out);
         };

@@ -58,6 +58,12 @@ class Samples {
     float *v_;
 };
 
+// A member copied from a constructor's argument owns its elements.
+struct Histogram {
+    std::vector<int> bins;
+    Histogram(const std::vector<int> &from) : bins(from) {}
+};
+
 std::string names0() { return "abc"; }
 
 std::string verdict(float got, float want) {
@@ -120,17 +126,22 @@ int main() {
     printf("samples total %.1f\n", total);
 
     // Vectors as values: temporaries, copies that own their elements, assignment.
-    std::vector<int> a = std::vector<int>(3, 1), c;
-    c = a;
-    c[0] = 5;
-    c.push_back(9);
-    std::vector<int> d = c;
-    d[1] = 7;
-    std::vector<int> e = std::vector<int>{4, 5};
-    printf("a %d %zu c %d %d %zu d %d e %zu %d\n", a[0], a.size(), c[0], c[1], c.size(), d[1], e.size(), e[1]);
+    std::vector<int> va = std::vector<int>(3, 1), vc;
+    vc = va;
+    vc[0] = 5;
+    vc.push_back(9);
+    std::vector<int> vd = vc;
+    vd[1] = 7;
+    std::vector<int> ve = std::vector<int>{4, 5};
+    printf("a %d %zu vc %d %d %zu vd %d ve %zu %d\n", va[0], va.size(), vc[0], vc[1], vc.size(), vd[1], ve.size(), ve[1]);
     std::vector<std::vector<float>> grid(2);
     for (auto &row : grid) row.resize(3, 0.5f);
     grid[0][1] = 9;
     printf("grid %.1f %.1f %zu\n", grid[0][1], grid[1][1], grid[1].size());
+    std::vector<int> vf(va);
+    vf[2] = 8;
+    Histogram h(va);
+    h.bins[1] = 6;
+    printf("a %d %d vf %d h %d %zu\n", va[1], va[2], vf[2], h.bins[1], h.bins.size());
     return 0;
 }
