@@ -545,6 +545,11 @@ pub(super) fn ptr_add(p: Expr, off: i64, to: &Type) -> Expr {
         span,
     )
 }
+/// Whether `e` is written as an object (`s`, `names[i]`, `run.label`, `*p`) rather than as a value some
+/// operation makes (a call, a sum): copying from it copies, where a made value can move.
+pub(super) fn names_object(e: &ast::Expr) -> bool {
+    matches!(e.kind, A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(UnaryOp::Deref, _))
+}
 
 /// The variable an expression names, through casts and `&` (`(void **)&d_a` is `d_a`).
 pub(super) fn name_of(e: &ast::Expr) -> Option<String> {

@@ -158,14 +158,13 @@ impl Resolver<'_> {
         body: &ast::Stmt,
     ) -> Result<Stmt, Reported> {
         let span = range.span;
-        // A `std::string`'s characters.
-        let string = self.string_range(range).transpose()?;
-        // A class with `begin()` and `end()` members returning pointers (a course's own buffer class).
-        let string = match string {
-            Some(s) => Some(s),
+        // The two ends a pointer runs between: a `std::string`'s characters, or a class's `begin()` and `end()`
+        // (a course's own buffer class); None for a vector or an array, handled below.
+        let ends = match self.string_range(range).transpose()? {
+            Some(ends) => Some(ends),
             None => self.class_range(range)?,
         };
-        let (begin, elem) = match (&string, self.lvalue(range)?) {
+        let (begin, elem) = match (&ends, self.lvalue(range)?) {
             (Some((begin, _)), _) => (begin.clone(), begin.ty.pointee().cloned().unwrap_or(Type::Scalar(Scalar::I8))),
             (None, place) => match place {
                 (Place::Mem { addr, .. }, ty) => match (vector_elem(&ty).cloned(), ty) {
@@ -184,7 +183,7 @@ impl Resolver<'_> {
         let ptr_ty = Type::ptr(elem.clone(), false);
         let size = elem.size() as i64;
         let end = match self.lvalue(range)? {
-            _ if string.is_some() => string.map(|(_, end)| end).ok_or(Reported)?,
+            _ if ends.is_some() => ends.map(|(_, end)| end).ok_or(Reported)?,
             (Place::Mem { addr, .. }, ty) if vector_elem(&ty).is_some() => {
                 self.vector_ptr(Expr { ty, ..*addr }, 1, &elem)
             }

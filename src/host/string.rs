@@ -7,7 +7,7 @@
 //! (`string(argv[2]) == "--verify"`) are that C string.
 
 use super::cuda::names::is_string;
-use super::resolve::Resolver;
+use super::resolve::{Resolver, names_object};
 use super::tree::*;
 use crate::front::ast::{self, BinaryOp, ExprKind as A};
 use crate::front::diagnostic::Reported;
@@ -95,7 +95,7 @@ impl Resolver<'_> {
     /// field: [`Self::is_string_place`]), a temporary made from a C string, or `std::to_string(x)`.
     fn is_string_expr(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
-            A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => self.is_string_place(e),
+            _ if names_object(e) => self.is_string_place(e),
             A::Call(f, _)
                 if temporary(e).is_some()
                     || is_to_string(&f.name)
@@ -117,9 +117,7 @@ impl Resolver<'_> {
     pub(super) fn is_string_place(&mut self, e: &ast::Expr) -> bool {
         match &e.kind {
             A::Name(n) if self.lookup(n).is_none() && self.this_field(n, e.span).is_none() => false,
-            A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _) => {
-                self.probe_type(e).is_ok_and(|t| is_string(&t))
-            }
+            _ if names_object(e) => self.probe_type(e).is_ok_and(|t| is_string(&t)),
             _ => false,
         }
     }

@@ -211,8 +211,7 @@ impl Resolver<'_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), Reported> {
         let span = init.span;
-        let place = matches!(init.kind, A::Name(_) | A::Index(..) | A::Member(..) | A::Unary(ast::UnaryOp::Deref, _));
-        if !place {
+        if !super::resolve::names_object(init) {
             let v = self.rvalue(init)?;
             if v.ty != *ty {
                 return Err(self.error(span, format!("a `{}` cannot initialise a `{ty}`", v.ty)));
