@@ -8,7 +8,8 @@
 //! This file holds the machine's state and its stepping. Each child module either adds one concern's
 //! methods to [`Machine`] (`issue`: the data path of an issue and what it reports, hazards included;
 //! `apply`: its effect on the warp's execution model, barriers, `_sync` waits, spins; `livelock`; `stops`:
-//! breakpoints; `parallel`, `gang`, `warp_run`, `whole_run`: whole runs on several cores; `explain`:
+//! breakpoints; `parallel`, `gang`, `warp_run`, `whole_run`: whole runs on several cores; `clock_spin`:
+//! clock spins a whole run skips; `explain`:
 //! deadlock, livelock and hazard texts) or holds types (`block`, `config`, `outcome`, `records`,
 //! `hazards`, `template`), which use no other file here. The only import circles are between this file and
 //! `stops`, `parallel` and `whole_run`: they add methods to the machine, which keeps their state (its
@@ -35,6 +36,7 @@ use crate::ir::{Kernel, Pc};
 
 mod apply;
 mod block;
+mod clock_spin;
 mod config;
 mod conflicts;
 mod explain;
@@ -108,6 +110,8 @@ pub struct Machine {
     outcome: Option<Outcome>,
     quiet: u64,
     seen: HashSet<u64>,
+    /// States the livelock detector counts as held without storing them: skipped clock spins' (`clock_spin`).
+    unseen: u64,
     recent: VecDeque<Recent>,
     pub last_atomic: HashMap<u64, AtomicWrite>,
     mem_epoch: u64,
@@ -131,6 +135,8 @@ pub struct Machine {
     /// Blocks of this launch the device holds at once, for a kernel with a grid-wide barrier (all of them
     /// are resident when the grid fits; `grid_barrier.rs`); None for other kernels.
     grid_capacity: Option<u64>,
+    /// Clock spins whole runs skip (`clock_spin.rs`).
+    spins: clock_spin::Spins,
 }
 
 impl Machine {
@@ -195,6 +201,7 @@ impl Machine {
         }
         let warps = total_blocks * launch.warps_per_block();
         let traffic = Traffic::for_launch(&kernel, &params);
+        let spins = clock_spin::Spins::new(&kernel, config.tuning.no_spin_skip);
         let mut m = Machine {
             kernel,
             file,
@@ -217,6 +224,7 @@ impl Machine {
             outcome: None,
             quiet: 0,
             seen: HashSet::new(),
+            unseen: 0,
             recent: VecDeque::with_capacity(512),
             last_atomic: HashMap::new(),
             mem_epoch: 0,
@@ -230,6 +238,7 @@ impl Machine {
             whole: whole_run::Slot::default(),
             group: gang::GroupSlot::default(),
             grid_capacity,
+            spins,
         };
         m.dispatch();
         m
@@ -350,6 +359,7 @@ impl Machine {
         if !self.seen.is_empty() {
             self.seen.clear();
         }
+        self.unseen = 0;
         if !self.recent.is_empty() {
             self.recent.clear();
         }
@@ -382,12 +392,15 @@ impl Machine {
         if let Some(o) = self.run_parallel() {
             return o;
         }
-        loop {
+        self.spins.enabled = true;
+        let o = loop {
             let o = self.step(1 << 20);
             if o.is_final() {
-                return o;
+                break o;
             }
-        }
+        };
+        self.spins.enabled = false;
+        o
     }
 
     /// Whether [`Machine::run`] ran the launch's blocks on several cores (the parallel rule held) rather than
@@ -504,6 +517,7 @@ impl Machine {
         }
 
         let exits = effect == Effect::Exit;
+        let spin_head = self.spins.head_after(pc, mask, &effect);
         if let Some(seed) = self.schedule_seed {
             self.blocks[b].warps[w].model.reseed(crate::front::launch::random_u64(seed, 2, self.steps));
         }
@@ -520,6 +534,9 @@ impl Machine {
         }
         if self.order.is_empty() && self.next_block >= self.total_blocks {
             return Step::Final(Outcome::Completed);
+        }
+        if let Some(head) = spin_head {
+            self.skip_clock_spin(b, w, head);
         }
         Step::Issued
     }

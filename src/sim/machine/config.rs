@@ -37,6 +37,9 @@ pub struct Tuning {
     pub explain_refusals: bool,
     /// Whether whole runs compile hot straight segments to machine code (`sim::jit`, `WARPDBG_JIT`).
     pub device_jit: DeviceJit,
+    /// Run clock spins one instruction at a time in whole runs too (`machine/clock_spin.rs`,
+    /// `WARPDBG_NO_SPIN_SKIP`; the tests compare the two).
+    pub no_spin_skip: bool,
 }
 
 /// When whole runs compile segments of straight code (`sim::jit`; single-stepping never does). Off unless

@@ -157,6 +157,7 @@ impl Machine {
             outcome: None,
             quiet: 0,
             seen: Default::default(),
+            unseen: 0,
             recent: VecDeque::new(),
             last_atomic: Default::default(),
             mem_epoch: 0,
@@ -170,6 +171,8 @@ impl Machine {
             whole: Default::default(),
             group: Default::default(),
             grid_capacity: None,
+            // (Kernels that read the clock never run here.)
+            spins: Default::default(),
         };
         m.dispatch();
         m
