@@ -156,6 +156,9 @@ impl Machine {
             return;
         }
         let Some(mask) = self.only_issuer(b, w, head) else {
+            // (Asking every warp at every back edge of many spinning warps would cost more than their
+            // spinning.)
+            self.spins.retry_at = self.steps + MIN_SKIP * self.order.len() as u64;
             self.spins.probe = None;
             return;
         };
