@@ -36,6 +36,9 @@ fn a_lone_sleeping_warp_skips_and_reports_what_every_step_gives() {
         assert!(skipped > 190_000, "{mode:?}: skipped {skipped}");
         // The wait it measured: the 200,000 cycles, then the loop's exit and the second clock read.
         assert_eq!(run.ints("out"), vec![200_009, 42], "{mode:?}");
+        let (skipped, run) = both("sleep_carried.cu", mode, None);
+        assert!(skipped > 190_000, "{mode:?}: skipped {skipped}");
+        assert_eq!(run.ints("out"), vec![200_001, 43], "{mode:?}");
         let (skipped, run) = both("sleep32.cu", mode, None);
         assert!(skipped > 400_000, "{mode:?}: skipped {skipped}");
         assert_eq!(run.ints("out"), vec![150_000, 150_007, 7], "{mode:?}");

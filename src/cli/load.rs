@@ -106,8 +106,8 @@ pub(super) fn ui_theme(ui: &UiArgs) -> Result<Option<Theme>, Exit> {
 /// The simulator's configuration before a command's own settings, with its debug switches read from the
 /// environment once, here: `WARPDBG_NO_AVX2` (the portable data path), `WARPDBG_PAR_DEBUG` (say why a whole
 /// run on several cores was refused), `WARPDBG_JIT` (`1`: whole runs compile hot straight segments; `eager`:
-/// every segment at its first issue; off otherwise) and `WARPDBG_NO_SPIN_SKIP` (whole runs issue clock spins
-/// one instruction at a time).
+/// every segment at its first issue; off otherwise), `WARPDBG_NO_SPIN_SKIP` (whole runs issue clock spins
+/// one instruction at a time) and `WARPDBG_NO_LAUNCH_MEMO` (a program's repeated launches all run).
 pub(crate) fn base_config() -> Config {
     let set = |name: &str| std::env::var_os(name).is_some();
     let tuning = Tuning {
@@ -115,6 +115,7 @@ pub(crate) fn base_config() -> Config {
         explain_refusals: set("WARPDBG_PAR_DEBUG"),
         device_jit: DeviceJit::named(std::env::var("WARPDBG_JIT").ok().as_deref()),
         no_spin_skip: set("WARPDBG_NO_SPIN_SKIP"),
+        no_launch_memo: set("WARPDBG_NO_LAUNCH_MEMO"),
     };
     Config { tuning, ..Config::default() }
 }

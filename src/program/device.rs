@@ -22,6 +22,7 @@ use crate::sim::{
 };
 
 mod child_grids;
+mod launch_memo;
 
 /// Unused bytes after each device allocation (an off-by-one access lands outside every allocation).
 use crate::sim::GUARD;
@@ -99,6 +100,8 @@ pub struct SimDevice<'a> {
     children: usize,
     /// `--print` expressions, evaluated in the stopped warp of a launch that does not complete.
     pub print: Vec<String>,
+    /// Repeated launches answered without running them (`launch_memo.rs`).
+    memo: launch_memo::LaunchMemo,
 }
 
 impl<'a> SimDevice<'a> {
@@ -151,6 +154,7 @@ impl<'a> SimDevice<'a> {
             hook: None,
             children: 0,
             print: vec![],
+            memo: Default::default(),
         };
         d.mem.init = Some(Box::default());
         d.mem.padding = Some(Box::default());
@@ -367,6 +371,14 @@ impl<'a> SimDevice<'a> {
             }
         }
         params.truncate(kernel.params.len());
+        let memo_key = self.memo_key(req, &kernel, &params, &locals);
+        let before = match &memo_key {
+            Some(key) if self.memo.wants_digest(key, &self.mem) => Some(self.mem.digest()),
+            _ => None,
+        };
+        if let Some(answer) = memo_key.as_ref().zip(before).and_then(|(key, d)| self.memo.answer(key, d)) {
+            return (self.answer_from_memo(req, answer), vec![]);
+        }
         let dim = |d: [u32; 3]| Dim3::new(d[0], d[1], d[2]);
         let args = params
             .iter()
@@ -387,7 +399,7 @@ impl<'a> SimDevice<'a> {
             dynamic_shared: req.shared,
             symbols: vec![],
         };
-        let before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
+        let allocs_before = (self.json == Some(MemoryDetail::Changed)).then(|| self.mem.allocs.clone());
         let mem = std::mem::take(&mut self.mem);
         let m = Machine::with_memory(kernel.clone(), launch, self.file.clone(), mem, params, &self.config);
         let (mut m, outcome) = match self.hook.as_mut() {
@@ -404,16 +416,7 @@ impl<'a> SimDevice<'a> {
         let time = crate::perf::kernel_time(&crate::perf::Device::of(m.launch.mode), &m);
         let ns = time.total_ns;
         let printed: String = m.output.iter().map(|p| p.text.as_str()).collect();
-        let mut text = format!(
-            "warpdbg: launch {}: {}<<<{}, {}>>> at {}: {} after {} steps\n",
-            req.index,
-            req.kernel,
-            dim(req.grid),
-            dim(req.block),
-            req.site(),
-            outcome.name(),
-            m.steps
-        );
+        let mut text = launch_line(req, outcome.name(), m.steps);
         for h in &m.hazards {
             text.push_str(&format!("warpdbg:   hazard: {}\n", h.message));
         }
@@ -457,7 +460,8 @@ impl<'a> SimDevice<'a> {
             text.push_str(&p.text);
         }
         let end = report::LaunchEnd { time, code, printed: shown.map(|p| p.json) };
-        let json = self.json.map(|detail| report::launch_json(&m, &outcome, req, end, detail, before.as_deref()));
+        let json =
+            self.json.map(|detail| report::launch_json(&m, &outcome, req, end, detail, allocs_before.as_deref()));
         self.launches.push(LaunchRecord {
             index: req.index,
             kernel: req.kernel.clone(),
@@ -473,11 +477,19 @@ impl<'a> SimDevice<'a> {
             json,
         });
         let children = std::mem::take(&mut m.children);
+        let steps = m.steps;
         self.mem = m.into_memory();
         for at in locals {
             if let Some(i) = self.mem.allocs.iter().position(|a| a.base == at) {
                 self.mem.allocs.remove(i);
             }
+        }
+        if let Some(key) = memo_key {
+            let clean = matches!(outcome, Outcome::Completed)
+                && children.is_empty()
+                && self.launches.last().is_some_and(|r| r.findings == 0 && r.hazards == 0 && r.error.is_none());
+            let digests = before.map(|b| (b, self.mem.digest()));
+            self.memo.ran(key, launch_memo::Answer { steps, ns, printed: printed.clone() }, clean, digests);
         }
         let status = match outcome {
             Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
@@ -489,6 +501,47 @@ impl<'a> SimDevice<'a> {
             Outcome::StepLimit => LaunchStatus::Stop(4),
         };
         (status, children)
+    }
+
+    /// The memo's key for launch `req` of `kernel` with `params`, when its result may be given again: not
+    /// under the debugger or `--json`, and a kernel that reads nothing but device memory and its arguments
+    /// (no texture, no child grid, no local arrays of the launch's own).
+    fn memo_key(
+        &self,
+        req: &LaunchRequest,
+        kernel: &Kernel,
+        params: &[u64],
+        locals: &[u64],
+    ) -> Option<launch_memo::Key> {
+        let plain = !kernel.instrs.iter().any(|i| matches!(i, Instr::Texture { .. } | Instr::Launch { .. }));
+        let wanted = !self.config.tuning.no_launch_memo && self.hook.is_none() && self.json.is_none();
+        (wanted && self.print.is_empty() && locals.is_empty() && plain && req.parent.is_none())
+            .then(|| (req.kernel.clone(), req.grid, req.block, req.shared, params.to_vec()))
+    }
+
+    /// Launches answered from the memo so far.
+    pub fn answered(&self) -> usize {
+        self.memo.answered
+    }
+
+    /// Launch `req` answered from the memo: recorded as the launch it repeats was.
+    fn answer_from_memo(&mut self, req: &LaunchRequest, answer: launch_memo::Answer) -> LaunchStatus {
+        self.memo.answered += 1;
+        self.launches.push(LaunchRecord {
+            index: req.index,
+            kernel: req.kernel.clone(),
+            config: req.config(),
+            host_line: req.line,
+            outcome: Outcome::Completed.name(),
+            steps: answer.steps,
+            hazards: 0,
+            ns: answer.ns,
+            error: None,
+            findings: 0,
+            text: launch_line(req, Outcome::Completed.name(), answer.steps),
+            json: None,
+        });
+        LaunchStatus::Ran { printed: answer.printed, ns: answer.ns }
     }
 
     /// For uninitialised reads: allocations written only in their first 1/sizeof(element) (a copy of `n`
@@ -680,4 +733,17 @@ impl crate::host::Device for SimDevice<'_> {
             p.clear();
         }
     }
+}
+
+/// The line `warpdbg run` prints on stderr for a launch.
+fn launch_line(req: &LaunchRequest, outcome: &str, steps: u64) -> String {
+    let dim = |d: [u32; 3]| Dim3::new(d[0], d[1], d[2]);
+    format!(
+        "warpdbg: launch {}: {}<<<{}, {}>>> at {}: {outcome} after {steps} steps\n",
+        req.index,
+        req.kernel,
+        dim(req.grid),
+        dim(req.block),
+        req.site(),
+    )
 }

@@ -107,6 +107,8 @@ pub struct RunResult {
     pub leaks: Vec<Leak>,
     /// The program's own status and warpdbg's, named apart.
     pub statuses: status::Statuses,
+    /// Launches answered from the memo of repeated launches instead of run (`device/launch_memo.rs`).
+    pub answered: usize,
 }
 
 /// Runs `program`: its output on `out` and `err` and warpdbg's findings on `err`, or (`options.json`) the
@@ -129,6 +131,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
     let (end, rt, status) =
         run_host(program, &mut dev, p_out, p_err, options.host_steps, options.host_jit, &options.args);
     let launches = std::mem::take(&mut dev.launches);
+    let answered = dev.answered();
     let statuses = status::Statuses::new(&end, status, status::finding_count(&launches, &rt.findings));
     match options.json {
         Some(_) => {
@@ -166,7 +169,7 @@ pub fn run(program: &CompiledProgram, options: &RunOptions, out: &mut dyn Write,
             }
         }
     }
-    RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks, statuses }
+    RunResult { status, end, launches, findings: rt.findings, leaks: rt.leaks, statuses, answered }
 }
 
 /// Runs the host code of `program` from `main` on `dev` (at most `host_steps` statements, its loops compiled as

@@ -8,8 +8,8 @@
 //! barrier, no call), each of its values is either the same in every iteration or `T` plus a constant
 //! (`clock64() - start` is `T + j - start`), as long as no operation wraps and no comparison changes its
 //! answer; [`iterate`] evaluates one iteration in those terms and finds the last start `T` for which that
-//! holds. When two iterations in a row leave the registers in the same form (a fixed point) and the last
-//! real iteration left the warp's scheduling state as it found it, the iterations up to that bound all issue
+//! holds. When iterations 1 and 2 leave the registers in the same form (a fixed point; iteration 0 starts
+//! from the registers' values) and the last real iteration left the warp's scheduling state as it found it, the iterations up to that bound all issue
 //! the same instructions: the machine moves its step count, the warp's registers and the counters those
 //! iterations would have changed (instructions per line, branches, the livelock detector's quiet steps)
 //! straight to the start of the last of them, and steps on from there as before. The result (memory, output,
@@ -231,9 +231,10 @@ impl Machine {
         if t0 - last.steps != len || measured != [len, len * lanes, branches, 0] {
             return false;
         }
-        // Iteration i starts at t0 + i * len; iterations 1.. hold up to `bound`, iteration 0 at t0; the run
-        // resumes at the start of iteration `skip`, of which the step limit must still be ahead.
-        let valid = if bound >= t0 + len { 1 + (bound - t0 - len) / len } else { 0 };
+        // Iteration i starts at t0 + i * len; iterations 0 and 1 hold at their starts, 2.. up to `bound`
+        // (`valid` is the last that holds); the run resumes at the start of iteration `skip`, of which the step
+        // limit must still be ahead.
+        let valid = if bound >= t0 + 2 * len { (bound - t0) / len } else { 1 };
         let room = self.max_steps.saturating_sub(t0 + 2 * len) / len;
         let skip = (valid + 1).min(room);
         if skip < MIN_SKIP {
@@ -266,9 +267,10 @@ impl Machine {
     }
 }
 
-/// One lane's loop from `head` evaluated at start `t0`, then once more from the form it leaves: iteration 1,
-/// whose bound is the latest start for which iterations 1.. repeat. None unless the form is a fixed point (iteration 1 leaves
-/// what iteration 0 left, so every later one does too).
+/// One lane's loop from `head` evaluated at start `t0`, then twice more from the form each leaves: iteration
+/// 2, whose bound is the latest start for which iterations 2.. repeat. None unless the form is a fixed point
+/// from iteration 1 on (iteration 2 leaves what iteration 1 left, so every later one does too; iteration 0
+/// starts from the registers' values, so what it leaves may be known where later ones leave the clock).
 fn repeating(kernel: &Kernel, head: Pc, reg: &dyn Fn(u32) -> u64, t0: u64) -> Option<Iteration> {
     let first = iterate(kernel, head, reg, &HashMap::new(), t0)?;
     if first.bound < t0 {
@@ -276,7 +278,9 @@ fn repeating(kernel: &Kernel, head: Pc, reg: &dyn Fn(u32) -> u64, t0: u64) -> Op
     }
     let len = first.pcs.len() as u64;
     let second = iterate(kernel, head, reg, &shifted(&first.out, len), t0 + len)?;
-    (first.pcs == second.pcs && first.out == second.out).then_some(second)
+    let third = iterate(kernel, head, reg, &shifted(&second.out, len), t0 + 2 * len)?;
+    let same_path = first.pcs == second.pcs && second.pcs == third.pcs;
+    (same_path && second.out == third.out).then_some(third)
 }
 
 /// Values at an iteration's end as the next one's inputs: offsets are relative to the next start.

@@ -40,6 +40,9 @@ pub struct Tuning {
     /// Run clock spins one instruction at a time in whole runs too (`machine/clock_spin.rs`,
     /// `WARPDBG_NO_SPIN_SKIP`; the tests compare the two).
     pub no_spin_skip: bool,
+    /// Run every launch of a program, repeated or not (`program/device/launch_memo.rs`,
+    /// `WARPDBG_NO_LAUNCH_MEMO`; the tests compare the two).
+    pub no_launch_memo: bool,
 }
 
 /// When whole runs compile segments of straight code (`sim::jit`; single-stepping never does). Off unless
