@@ -485,7 +485,7 @@ impl Eval {
                 if s == 0 || s > d {
                     continue;
                 }
-                let ts = t + s;
+                let Some(ts) = t.checked_add(s) else { continue };
                 if cmp(a.at(ts), b.at(ts)) != now {
                     d = d.min(s - 1);
                 }

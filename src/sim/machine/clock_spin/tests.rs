@@ -24,11 +24,11 @@ fn the_clock_holds_its_form_exactly_up_to_the_bound() {
                 let mut ev = Eval { t, bound: u64::MAX };
                 let form = ev.clock(which, j).unwrap();
                 // Every start up to the bound reads what the form says; the one after it does not.
-                for s in t..=ev.bound.min(t + 60) {
+                for s in t..=ev.bound.min(t.saturating_add(60)) {
                     assert_eq!(form.at(s), read(s.wrapping_add(j)), "{which:?} t={t} j={j} at {s}");
                 }
-                if ev.bound < t + 60 {
-                    let s = ev.bound + 1;
+                if ev.bound < t.saturating_add(60) {
+                    let s = ev.bound.saturating_add(1);
                     assert_ne!(form.at(s), read(s.wrapping_add(j)), "{which:?} t={t}: the bound is not the last");
                 }
             }
