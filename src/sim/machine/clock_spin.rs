@@ -9,10 +9,11 @@
 //! (`clock64() - start` is `T + j - start`), as long as no operation wraps and no comparison changes its
 //! answer; [`iterate`] evaluates one iteration in those terms and finds the last start `T` for which that
 //! holds. When iterations 1 and 2 leave the registers in the same form (a fixed point; iteration 0 starts
-//! from the registers' values) and the last real iteration left the warp's scheduling state as it found it, the iterations up to that bound all issue
-//! the same instructions: the machine moves its step count, the warp's registers and the counters those
-//! iterations would have changed (instructions per line, branches, the livelock detector's quiet steps)
-//! straight to the start of the last of them, and steps on from there as before. The result (memory, output,
+//! from the registers' values) and the last real iteration left the warp's scheduling state as it found it,
+//! the iterations up to that bound all issue the same instructions: the machine moves its step count, the
+//! warp's registers and the counters those iterations would have changed (instructions per line, branches,
+//! the livelock detector's quiet steps) straight to the start of the last of them, and steps on from there as
+//! before. The result (memory, output,
 //! registers, metrics, the step of every later event) is the one-step-at-a-time run's:
 //! `tests/clock_spin.rs` compares the two. `WARPDBG_NO_SPIN_SKIP` turns it off.
 
@@ -24,6 +25,7 @@ use crate::ir::{ArithOp, Counter, Instr, Kernel, Operand, Pc, Ty};
 use crate::sim::alu;
 use crate::sim::exec::Effect;
 use crate::sim::lane_mask::LaneMask;
+use crate::sim::metrics::Metrics;
 use crate::sim::warp::Warp;
 
 /// Longest iteration (instructions) evaluated.
@@ -79,6 +81,7 @@ struct Probe {
     at: (usize, usize, Pc),
     steps: u64,
     warp: Warp,
+    /// [`counts`] at that arrival.
     counts: [u64; 4],
 }
 
@@ -124,6 +127,11 @@ impl Spins {
     }
 }
 
+/// The counts an iteration adds to: warp- and thread-instructions, branches, divergent branches.
+fn counts(m: &Metrics) -> [u64; 4] {
+    [m.warp_instructions, m.thread_instructions, m.branches, m.divergent_branches]
+}
+
 /// Whether an instruction may be part of a skipped loop: it only computes, reads the clock or moves.
 fn computes(i: &Instr) -> bool {
     match i {
@@ -162,12 +170,11 @@ impl Machine {
             self.spins.probe = None;
             return;
         };
-        let m = &self.metrics;
         let probe = Probe {
             at: (b, w, head),
             steps: self.steps,
             warp: self.blocks[b].warps[w].clone(),
-            counts: [m.warp_instructions, m.thread_instructions, m.branches, m.divergent_branches],
+            counts: counts(&self.metrics),
         };
         let last = self.spins.probe.replace(Box::new(probe));
         let Some(last) = last.filter(|p| p.at == (b, w, head) && p.warp == self.blocks[b].warps[w]) else {
@@ -225,9 +232,7 @@ impl Machine {
             .filter(|pc| matches!(&kernel.instrs[pc.0 as usize], Instr::Branch { site, .. } if site.counted))
             .count() as u64;
         // The previous iteration, measured, issued these same instructions and nothing else did.
-        let m = &self.metrics;
-        let now = [m.warp_instructions, m.thread_instructions, m.branches, m.divergent_branches];
-        let measured: Vec<u64> = now.iter().zip(last.counts).map(|(n, l)| n - l).collect();
+        let measured: Vec<u64> = counts(&self.metrics).iter().zip(last.counts).map(|(n, l)| n - l).collect();
         if t0 - last.steps != len || measured != [len, len * lanes, branches, 0] {
             return false;
         }
@@ -273,9 +278,6 @@ impl Machine {
 /// starts from the registers' values, so what it leaves may be known where later ones leave the clock).
 fn repeating(kernel: &Kernel, head: Pc, reg: &dyn Fn(u32) -> u64, t0: u64) -> Option<Iteration> {
     let first = iterate(kernel, head, reg, &HashMap::new(), t0)?;
-    if first.bound < t0 {
-        return None;
-    }
     let len = first.pcs.len() as u64;
     let second = iterate(kernel, head, reg, &shifted(&first.out, len), t0 + len)?;
     let third = iterate(kernel, head, reg, &shifted(&second.out, len), t0 + 2 * len)?;
@@ -324,10 +326,7 @@ fn iterate(
         let mut next = Pc(pc.0 + 1);
         let result = match kernel.instrs.get(pc.0 as usize)? {
             Instr::Mov { dst, src } => Some((dst.0, get(&vals, *src))),
-            Instr::ReadCounter { dst, which } => {
-                let v = ev.clock(*which, j)?;
-                Some((dst.0, v))
-            }
+            Instr::ReadCounter { dst, which } => Some((dst.0, ev.clock(*which, j)?)),
             Instr::Unary { op, ty, dst, src } => match get(&vals, *src) {
                 Val::Known(a) => Some((dst.0, Val::Known(alu::unary(*op, *ty, a)))),
                 Val::Step(_) => return None,
@@ -427,13 +426,14 @@ impl Eval {
     fn binary(&mut self, op: ArithOp, ty: Ty, a: Val, b: Val) -> Option<Val> {
         let (x0, y0) = (a.at(self.t), b.at(self.t));
         let exact = alu::binary(op, ty, x0, y0).ok()?;
-        let narrow = matches!(ty, Ty::I32 | Ty::U32);
-        if !narrow && !matches!(ty, Ty::I64 | Ty::U64 | Ty::Ptr) && !matches!((a, b), (Val::Known(_), Val::Known(_))) {
-            return None;
-        }
+        let narrow = match ty {
+            _ if matches!((a, b), (Val::Known(_), Val::Known(_))) => return Some(Val::Known(exact)),
+            Ty::I32 | Ty::U32 => true,
+            Ty::I64 | Ty::U64 | Ty::Ptr => false,
+            _ => return None,
+        };
         // The sum at full width.
         let sum = match (op, a, b) {
-            (_, Val::Known(_), Val::Known(_)) => return Some(Val::Known(exact)),
             (ArithOp::Add, Val::Step(o), Val::Known(c)) | (ArithOp::Add, Val::Known(c), Val::Step(o)) => {
                 Val::Step(o.wrapping_add(c))
             }
