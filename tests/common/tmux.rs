@@ -135,6 +135,23 @@ impl Tmux {
     pub fn wait_for(&self, needle: &str) -> String {
         self.wait(&format!("`{needle}`"), |s| s.contains(needle))
     }
+
+    /// Polls the screen until `needle` shows, settled or not: a progress line that changes with every frame
+    /// while a run goes on (`(any key interrupts)`, `going back to step N... at step M`) may never stay the
+    /// same between two polls of a loaded machine. 30 s at most. Returns the screen it showed on.
+    pub fn glimpse(&self, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if s.contains(needle) {
+                return s;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                panic!("timed out waiting for a glimpse of `{needle}`; the screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 impl Drop for Tmux {
