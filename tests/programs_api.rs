@@ -540,3 +540,37 @@ fn the_device_supports_cooperative_launches_as_an_h200_says() {
     );
     assert_eq!(r.stdout, "0 1 1 132\n", "{}", r.stderr);
 }
+
+#[test]
+fn the_last_allocation_freed_is_given_again_and_a_stale_free_frees_what_lives_there() {
+    // As CUDA's allocator does: a buffer freed and allocated again gets the same address when it was the last
+    // one allocated (earlier places stay unused, so a stale pointer to them still faults). Freeing the stale
+    // pointer then frees the new buffer, and freeing that one is the second free.
+    let r = run_source(
+        "int main() {\n\
+         float *a, *b, *c;\n\
+         cudaMalloc(&a, 256);\n\
+         cudaFree(a);\n\
+         cudaMalloc(&b, 256);\n\
+         printf(\"%d\\n\", a == b);\n\
+         cudaMalloc(&c, 64);\n\
+         cudaFree(b);\n\
+         cudaMalloc(&a, 64);\n\
+         printf(\"%d %d\\n\", a == b, a == c);\n\
+         cudaFree(c);\n\
+         cudaFree(a);\n\
+         cudaMalloc(&b, 64);\n\
+         printf(\"%d %s\\n\", a == b, cudaGetErrorName(cudaFree(a)));\n\
+         printf(\"%s\\n\", cudaGetErrorName(cudaFree(b)));\n\
+         return 0;\n}\n",
+    );
+    assert_eq!(r.stdout, "1\n0 0\n1 cudaSuccess\ncudaErrorInvalidValue\n");
+    assert_eq!(
+        findings(&r.stderr),
+        [
+            "warpdbg: error: cudaFree at line 15 frees `b` again: it was freed at line 14. Free each allocation once \
+             (set the pointer to NULL after cudaFree).",
+            "warpdbg: the program exited with status 0; warpdbg found 1 finding (its exit status is 1)",
+        ]
+    );
+}

@@ -373,10 +373,13 @@ impl<'a> SimDevice<'a> {
         params.truncate(kernel.params.len());
         let memo_key = self.memo_key(req, &kernel, &params, &locals);
         let before = match &memo_key {
-            Some(key) if self.memo.wants_digest(key, &self.mem) => Some(self.mem.digest()),
+            Some(key) if self.memo.wants_digest(key, &self.mem) => Some(self.mem.digests()),
             _ => None,
         };
-        if let Some(answer) = memo_key.as_ref().zip(before).and_then(|(key, d)| self.memo.answer(key, d)) {
+        if let Some((key, d)) = memo_key.as_ref().zip(before.as_ref())
+            && let Some((answer, change)) = self.memo.answer(key, d.whole)
+        {
+            self.mem.apply(change);
             return (self.answer_from_memo(req, answer), vec![]);
         }
         let dim = |d: [u32; 3]| Dim3::new(d[0], d[1], d[2]);
@@ -488,8 +491,8 @@ impl<'a> SimDevice<'a> {
             let clean = matches!(outcome, Outcome::Completed)
                 && children.is_empty()
                 && self.launches.last().is_some_and(|r| r.findings == 0 && r.hazards == 0 && r.error.is_none());
-            let digests = before.map(|b| (b, self.mem.digest()));
-            self.memo.ran(key, launch_memo::Answer { steps, ns, printed: printed.clone() }, clean, digests);
+            let measured = before.filter(|_| clean).map(|b| (b.whole, self.mem.delta(&b, &self.mem.digests())));
+            self.memo.ran(key, launch_memo::Answer { steps, ns, printed: printed.clone() }, clean, measured);
         }
         let status = match outcome {
             Outcome::Completed | Outcome::Paused => LaunchStatus::Ran { printed, ns },
@@ -617,6 +620,11 @@ impl crate::host::Device for SimDevice<'_> {
             Some(i) if self.lines.contains_key(&addr) => {
                 let gone = self.mem.allocs.remove(i);
                 self.used = self.used.saturating_sub(gone.data.len() as u64);
+                // The last allocation's place is given again, as CUDA's allocator does (a timing loop that
+                // allocates, launches and frees then repeats the same launch on the same addresses).
+                if (gone.base + gone.bytes().max(1) + GUARD).next_multiple_of(256) == self.next {
+                    self.next = gone.base;
+                }
                 if let Some(init) = self.mem.init.as_deref_mut() {
                     init.forget(addr);
                 }

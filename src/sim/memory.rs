@@ -9,6 +9,9 @@ use crate::front::launch::{ArgValue, Launch};
 use crate::ir::Ty;
 use crate::sim::Zeroed;
 
+mod digest;
+pub use digest::{MemDelta, MemDigest};
+
 pub const GLOBAL_BASE: u64 = 0x7f40_0000_0000;
 pub const SHARED_BASE: u64 = 0x7e00_0000_0000;
 const SHARED_WINDOW: u64 = 1 << 20;
@@ -340,33 +343,6 @@ pub struct GlobalMemory {
 }
 
 impl GlobalMemory {
-    /// A 128-bit digest of everything here a launch can read or be reported from: each allocation's place,
-    /// type, name and bytes, which bytes were written (`init`), and the padding's bytes. Equal memories give
-    /// equal digests; two that differ give equal ones by the chance of two 128-bit values being equal (the
-    /// memo of repeated launches, `program/device/launch_memo.rs`, relies on it).
-    pub fn digest(&self) -> u128 {
-        let mut d = Digest::default();
-        for a in &self.allocs {
-            d.words(&[a.base, a.len, a.elem as u64, a.name.len() as u64]);
-            d.bytes(a.name.as_bytes());
-            d.bytes(&a.data);
-        }
-        if let Some(init) = &self.init {
-            for (base, bytes, bits) in &init.allocs {
-                d.words(&[*base, *bytes]);
-                d.words(bits);
-            }
-        }
-        if let Some(p) = &self.padding {
-            let mut bytes: Vec<(u64, u8)> = p.bytes.iter().map(|(a, b)| (*a, *b)).collect();
-            bytes.sort_unstable();
-            for (a, b) in bytes {
-                d.words(&[a, b as u64]);
-            }
-        }
-        d.finish()
-    }
-
     /// Allocates and initialises every array argument; returns the memory and each argument's register
     /// value (array base address or scalar bits), in parameter order.
     pub fn from_launch(launch: &Launch) -> (GlobalMemory, Vec<u64>) {
@@ -594,37 +570,4 @@ pub fn shared_load(data: &[u8], off: usize, size: u32) -> u64 {
 #[inline]
 pub fn shared_store(data: &mut [u8], off: usize, size: u32, bits: u64) {
     write_le(&mut data[off..off + size as usize], bits)
-}
-
-/// Two chained multiply-xorshift streams over 64-bit words (see [`GlobalMemory::digest`]): fast enough to
-/// read a course's 100 MB of device memory in milliseconds.
-#[derive(Default)]
-struct Digest(u64, u64, u64);
-
-impl Digest {
-    fn word(&mut self, w: u64) {
-        self.0 = (self.0 ^ w).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        self.0 ^= self.0 >> 32;
-        self.1 = (self.1.wrapping_add(w) ^ 0x2545_f491_4f6c_dd1d).wrapping_mul(0xc2b2_ae3d_27d4_eb4f).rotate_left(29);
-        self.2 += 1;
-    }
-
-    fn words(&mut self, ws: &[u64]) {
-        ws.iter().for_each(|&w| self.word(w));
-    }
-
-    fn bytes(&mut self, b: &[u8]) {
-        let mut chunks = b.chunks_exact(8);
-        for c in &mut chunks {
-            self.word(u64::from_le_bytes(c.try_into().unwrap_or_default()));
-        }
-        let mut last = [0u8; 8];
-        last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
-        self.words(&[u64::from_le_bytes(last), b.len() as u64]);
-    }
-
-    fn finish(&self) -> u128 {
-        let a = (self.0 ^ self.2).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        ((a ^ (a >> 33)) as u128) << 64 | self.1 as u128
-    }
 }

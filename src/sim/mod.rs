@@ -61,7 +61,10 @@ pub use machine::{
     co_resident_blocks, grid_sync_line, kernel_file_step_limit, largest_bound, largest_integer_argument,
     largest_loop_constant, program_step_limit,
 };
-pub use memory::{Allocation, GLOBAL_BASE, GUARD, GlobalMemory, InitShadow, SHARED_BASE, SharedLayout, shared_load};
+pub use memory::{
+    Allocation, GLOBAL_BASE, GUARD, GlobalMemory, InitShadow, MemDelta, MemDigest, SHARED_BASE, SharedLayout,
+    shared_load,
+};
 pub use memory_report::MemoryDetail;
 pub use metrics::{LineMetrics, Metrics, WarpDivergence};
 pub use warp::{LaneEvents, Warp, WarpId};

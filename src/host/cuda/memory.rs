@@ -57,7 +57,7 @@ impl Interp<'_> {
             };
             return format!("`{}` is host memory ({from} at line {})", a.name, a.line);
         }
-        if let Some((_, at, name)) = self.rt.freed.iter().find(|f| f.0 == addr) {
+        if let Some((_, at, name)) = self.rt.freed.iter().rev().find(|f| f.0 == addr) {
             return format!("`{name}` is device memory freed by cudaFree at line {at}");
         }
         format!("the {role} ({addr:#x}) is in no allocation")
@@ -384,7 +384,7 @@ impl Interp<'_> {
                     self.rt.freed.push((addr, line, name.unwrap_or_default()));
                     return Ok(self.status(SUCCESS));
                 }
-                let message = match self.rt.freed.iter().find(|f| f.0 == addr) {
+                let message = match self.rt.freed.iter().rev().find(|f| f.0 == addr) {
                     Some((_, at, name)) => format!(
                         "cudaFree at line {line} frees `{name}` again: it was freed at line {at}. Free each \
                          allocation once (set the pointer to NULL after cudaFree)"

@@ -91,7 +91,8 @@ pub struct Runtime {
     /// Virtual time.
     pub clock: Clock,
     mirrors: Vec<Mirror>,
-    /// Device allocations freed by `cudaFree`: address, line, name (for a second `cudaFree`).
+    /// Device allocations freed by `cudaFree`: address, line, name (for a second `cudaFree`; an address
+    /// given again is in it once per free, the latest last).
     freed: Vec<(u64, u32, String)>,
     /// Launches asked for (run or not).
     pub launches: usize,
