@@ -225,7 +225,8 @@ pub struct Declarator {
     /// Extra pointer levels written on this name (`int *p, q;`).
     pub pointers: u8,
     pub dims: Vec<Expr>,
-    /// `[]` written last: the size comes from elsewhere (`extern __shared__ int s[];`, an initialiser).
+    /// `[]` written first: the outermost size comes from elsewhere (`extern __shared__ int s[];`, an
+    /// initialiser: `int a[][3] = {{1, 2, 3}, {4, 5, 6}};`); `dims` are the others.
     pub open_size: bool,
     pub init: Option<Expr>,
     /// The initialiser was written in parentheses, `T v(a, b)` (a constructor's arguments), not braces or

@@ -9,6 +9,7 @@ pub mod ast;
 pub mod builtin_types;
 mod check;
 pub mod cmath;
+pub mod companions;
 pub mod curand;
 pub mod diagnostic;
 pub mod directives;

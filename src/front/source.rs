@@ -136,6 +136,11 @@ impl SourceMap {
         span
     }
 
+    /// The names of the files read, the main file first (an included file's name is its path).
+    pub fn file_names(&self) -> impl Iterator<Item = &str> {
+        self.files.iter().map(|f| f.name.as_str())
+    }
+
     pub fn get(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }

@@ -33,6 +33,23 @@ pub struct CompiledProgram {
 
 /// Compiles a whole program: the device side as for kernel files, the host side for the interpreter.
 pub fn compile(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<CompiledProgram, CompileError> {
+    let first = compile_alone(name, bytes, overrides);
+    // Helpers in a second file next to their header (`timer.h`, `timer.cpp`): one more try with them
+    // (`front/companions.rs`), kept when it compiles.
+    match first {
+        Err(e) => {
+            let companions = crate::front::companions::of(name, &e.sources);
+            if companions.is_empty() {
+                return Err(e);
+            }
+            compile_alone(name, &crate::front::companions::appended(bytes, &companions), overrides).map_err(|_| e)
+        }
+        ok => ok,
+    }
+}
+
+/// [`compile`] of the one file.
+fn compile_alone(name: &str, bytes: &[u8], overrides: &Overrides) -> Result<CompiledProgram, CompileError> {
     let mut unit = compile_unit(name, bytes, overrides, &[])?;
     let mut resolved = resolve::resolve(&unit.host, &unit.globals, &unit.program, (&unit.templates, &unit.text));
     // Kernel templates launched without explicit arguments: the device side compiles the instances the

@@ -3,8 +3,9 @@
 //! count, and a duration type only says how `count()` scales it. So `duration<double, std::milli>(t1 - t0)
 //! .count()` is `(double)(t1 - t0) / 1e6`, `duration_cast<microseconds>(d).count()` is `(long long)d / 1000`,
 //! and `duration<double> dt = t1 - t0;` declares `double dt` holding nanoseconds, whose `dt.count()` divides
-//! by 1e9. What this does not cover (durations of `auto` variables other than time points, arithmetic on
-//! durations of different periods, `chrono_literals`) is still named as unsupported.
+//! by 1e9; `auto d = duration_cast<microseconds>(t1 - t0);` declares a duration variable as that type would.
+//! What this does not cover (arithmetic on durations of different periods, `chrono_literals`) is still named
+//! as unsupported.
 
 use super::*;
 
@@ -280,6 +281,7 @@ impl Parser<'_> {
             self.pos += 4;
             return Ok(Some(self.count(value, d, start)));
         }
+        self.last_duration = Some((save, self.pos, d));
         Ok(Some(value))
     }
 

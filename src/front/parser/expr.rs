@@ -244,10 +244,9 @@ impl Parser<'_> {
         self.error(d)
     }
 
-    /// At `float(x)`: a functional cast, which starts an expression, not a type.
+    /// At `float(x)`, `long(n)`: a functional cast, which starts an expression, not a type.
     fn at_functional_cast(&self) -> bool {
-        (matches!(self.kind(), TokKind::Kw(Kw::Int | Kw::Float | Kw::Unsigned | Kw::Bool | Kw::Double | Kw::Char))
-            || self.at_named_scalar_type())
+        (matches!(self.kind(), TokKind::Kw(k) if k.starts_type()) || self.at_named_scalar_type())
             && *self.peek_kind(1) == TokKind::Punct(Punct::LParen)
     }
 

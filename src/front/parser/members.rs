@@ -145,15 +145,19 @@ impl Parser<'_> {
         (ret, ret_ref): (TypeSpec, bool),
         name: Ident,
     ) -> Result<Method, Reported> {
-        let params = self.param_list()?;
+        // A whole program's host member's parameters (`void run(void (*kernel)(float *, int))`) and
+        // constructor's initialisers (`start(clock::now())`) are host code.
+        let in_host = self.host || (self.program && !q.device);
+        let outer = std::mem::replace(&mut self.host, in_host);
+        let params = self.param_list();
+        self.host = outer;
+        let params = params?;
         let is_const = self.eat_kw(Kw::Const);
         while matches!(self.kind(), TokKind::Ident(n) if n == "override" || n == "final") {
             self.bump();
         }
         let span = start.to(self.prev_span());
         let mut inits = vec![];
-        // A whole program's host constructor's initialisers are host code (`start(clock::now())`).
-        let in_host = self.host || (self.program && !q.device);
         let outer = std::mem::replace(&mut self.host, in_host);
         let read = self.member_inits(is_ctor, &mut inits);
         self.host = outer;

@@ -66,6 +66,9 @@ pub struct Parser<'t> {
     host_defs: Vec<Function>,
     /// Host variables declared with a `<chrono>` duration type (`duration<double> dt`): how `dt.count()` scales.
     chrono_vars: std::collections::HashMap<String, chrono::Duration>,
+    /// The last `<chrono>` duration expression read without `.count()` (`duration_cast<microseconds>(t1 - t0)`):
+    /// its first and past-the-end tokens and its duration, so that `auto d = ...;` declares a duration variable.
+    last_duration: Option<(usize, usize, chrono::Duration)>,
     /// Integer constants declared so far (`const int THREADS = 256;`), for template arguments that name them
     /// (`reduce<THREADS><<<g, THREADS>>>`).
     constants: std::collections::HashMap<String, i128>,
@@ -113,6 +116,7 @@ impl<'t> Parser<'t> {
             in_launch: false,
             host_defs: vec![],
             chrono_vars: Default::default(),
+            last_duration: None,
             constants: Default::default(),
             static_members: Default::default(),
             class_globals: vec![],

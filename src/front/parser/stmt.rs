@@ -428,23 +428,38 @@ impl Parser<'_> {
             let mut dims = vec![];
             let mut open_size = false;
             while self.eat(Punct::LBracket) {
-                if self.eat(Punct::RBracket) {
-                    open_size = true;
-                    continue;
-                }
-                if open_size {
+                // `int a[][3] = {...}`: the first size may come from the initialiser, no other.
+                if self.is(Punct::RBracket) && (open_size || !dims.is_empty()) {
                     return Err(self.error(Diagnostic::new(
                         ErrorCode::Syntax,
                         self.span(),
                         "only the first dimension of an array may be left out",
                     )));
                 }
+                if self.eat(Punct::RBracket) {
+                    open_size = true;
+                    continue;
+                }
                 dims.push(self.expr()?);
                 self.expect(Punct::RBracket)?;
             }
             let paren_init = self.is(Punct::LParen) && dims.is_empty();
             let init = if self.eat(Punct::Assign) {
-                Some(if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? })
+                let first = self.pos;
+                let e = if self.is(Punct::LBrace) { self.init_list()? } else { self.assignment()? };
+                // `auto d = duration_cast<microseconds>(t1 - t0);`: `d.count()` counts microseconds.
+                // (`std::` before it is read by the caller.)
+                if let Some((from, to, d)) = self.last_duration
+                    && to == self.pos
+                    && from >= first
+                    && self.toks[first..from].iter().all(|t| match &t.kind {
+                        TokKind::Ident(n) => n == "std",
+                        k => *k == TokKind::Punct(Punct::ColonColon),
+                    })
+                {
+                    self.chrono_vars.insert(name.name.clone(), d);
+                }
+                Some(e)
             } else if self.is(Punct::LBrace) && dims.is_empty() {
                 // `Vec3 v{1, 2, 3};`
                 Some(self.init_list()?)

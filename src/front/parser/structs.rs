@@ -222,6 +222,21 @@ impl Parser<'_> {
                 continue;
             }
             let class = name.map_or("", |n| n.name.as_str()).to_string();
+            // A whole program's function-pointer field: `void (*kernel)(float *, int);`.
+            if self.program {
+                let (save, diags) = (self.pos, self.diags.len());
+                if let Ok(ret) = self.type_spec()
+                    && self.at_fn_pointer()
+                {
+                    let (field, ty) = self.fn_pointer(ret)?;
+                    let Some(field) = field else { return Err(self.expected("a field name")) };
+                    fields.push((ty, Declarator::plain(field, None)));
+                    self.expect_semi()?;
+                    continue;
+                }
+                self.pos = save;
+                self.diags.truncate(diags);
+            }
             if self.starts_member_function(&class) {
                 if let Some(m) = self.member_function(&class)? {
                     methods.push(m);

@@ -166,6 +166,8 @@ impl Preprocessor<'_> {
             ("__NVCC__".into(), "1".into()),
             ("__CUDACC_VER_MAJOR__".into(), "12".into()),
             ("__CUDACC_VER_MINOR__".into(), "0".into()),
+            // `cuda_runtime_api.h`'s version: what `cudaRuntimeGetVersion` answers.
+            ("CUDART_VERSION".into(), "12000".into()),
             ("__cplusplus".into(), "201703L".into()),
             ("__WARPDBG__".into(), "1".into()),
             ("NULL".into(), "0".into()),

@@ -253,6 +253,19 @@ impl Checker {
                 }
                 continue;
             }
+            // `int dx[] = {-1, 1, 0, 0};`, `char s[] = "abc";`: the initialiser gives the outermost size.
+            let sized;
+            let dc = match dc.init.as_ref().map(|e| &e.kind) {
+                Some(A::InitList(items)) if dc.open_size => {
+                    sized = open_sized(dc, items.len());
+                    &sized
+                }
+                Some(A::Str(text)) if dc.open_size => {
+                    sized = open_sized(dc, text.len() + 1);
+                    &sized
+                }
+                _ => dc,
+            };
             if !dc.dims.is_empty() {
                 let stmts = self.local_array(d, dc, &ty);
                 out.extend(stmts);
@@ -332,5 +345,16 @@ impl Checker {
         self.shared.push(SharedArray { name: dc.name.name.clone(), ty: full, elem, span: dc.name.span });
         self.bind(&dc.name, binding);
         true
+    }
+}
+
+/// Declarator `dc` (`a[]` with an initialiser) with its outermost size written out as `n`.
+fn open_sized(dc: &ast::Declarator, n: usize) -> ast::Declarator {
+    let size =
+        ast::Expr { kind: A::Int { value: n as u64, unsigned: false, long: false, decimal: true }, span: dc.name.span };
+    ast::Declarator {
+        dims: std::iter::once(size).chain(dc.dims.iter().cloned()).collect(),
+        open_size: false,
+        ..dc.clone()
     }
 }

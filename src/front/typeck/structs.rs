@@ -40,6 +40,14 @@ impl Checker {
                     // A host class's runtime handle (`cudaEvent_t start_;`): 8 bytes, as the host keeps it.
                     Some("cudaEvent_t" | "cudaStream_t") => (0..dc.pointers)
                         .fold(Type::Scalar(crate::front::types::Scalar::U64), |t, _| Type::ptr(t, false)),
+                    // A whole program's function-pointer field (`void (*kernel)(float *, int);`), which the host
+                    // calls through; device code calling through it gets the "function pointers" error.
+                    _ if let Some(f) = &ts.func => {
+                        let ret = self.resolve_type(&f.ret, 0);
+                        let params = f.params.iter().map(|p| self.resolve_type(p, 0)).collect();
+                        let func = Type::Func(Arc::new((ret, params)));
+                        (0..ts.pointers.saturating_add(dc.pointers)).fold(func, |t, _| Type::ptr(t, false))
+                    }
                     _ => self.resolve_type(ts, dc.pointers),
                 };
                 if matches!(&ty, Type::Struct(d) if d.is_incomplete()) {
