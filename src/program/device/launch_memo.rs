@@ -22,8 +22,10 @@ use crate::sim::{GlobalMemory, MemDelta};
 /// Failed tries (memory changed, or the launch did) before a key is given up.
 const TRIES: u32 = 3;
 /// The most bytes of changed allocations kept for one key (what copying them back costs is then still far
-/// below what running a launch that writes them costs).
+/// below what running a launch that writes them costs), and for all keys together (a loop of launches that
+/// differ in an argument keeps one entry per launch).
 const DELTA_BYTES: u64 = 256 << 20;
+const ALL_DELTA_BYTES: u64 = 1 << 30;
 
 /// What identifies a launch besides memory: kernel, grid, block, dynamic shared bytes and argument bits.
 pub(super) type Key = (String, [u32; 3], [u32; 3], u32, Vec<u64>);
@@ -59,6 +61,8 @@ pub(super) struct LaunchMemo {
     entries: HashMap<Key, Entry>,
     /// Launches answered so far.
     pub answered: usize,
+    /// Bytes of changes the entries keep.
+    kept: u64,
 }
 
 impl LaunchMemo {
@@ -98,11 +102,16 @@ impl LaunchMemo {
         };
         let entry = match measured {
             _ if !clean || misses > TRIES => Entry::GivenUp,
-            Some((before, Some(change))) if change.bytes() <= DELTA_BYTES => {
+            Some((before, Some(change)))
+                if change.bytes() <= DELTA_BYTES && self.kept + change.bytes() <= ALL_DELTA_BYTES =>
+            {
+                self.kept += change.bytes();
                 Entry::Known { before, answer, change, misses }
             }
             _ => Entry::Seen { steps: answer.steps, misses },
         };
-        self.entries.insert(key, entry);
+        if let Some(Entry::Known { change, .. }) = self.entries.insert(key, entry) {
+            self.kept -= change.bytes();
+        }
     }
 }
