@@ -242,6 +242,16 @@ impl Declarator {
     pub fn plain(name: Ident, init: Option<Expr>) -> Self {
         Declarator { name, pointers: 0, dims: vec![], open_size: false, init, paren_init: false, reference: false }
     }
+
+    /// The outermost size an initialiser gives an array declared with `[]` first: `int a[] = {1, 2, 3}` (3),
+    /// `char s[] = "abc"` (4, with the terminating zero); None for other declarators.
+    pub fn open_len(&self) -> Option<usize> {
+        match self.init.as_ref().map(|e| &e.kind).filter(|_| self.open_size)? {
+            ExprKind::InitList(items) => Some(items.len()),
+            ExprKind::Str(text) => Some(text.len() + 1),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -73,10 +73,8 @@ impl Resolver<'_> {
             }
             if dc.open_size {
                 // `int codes[] = {1, 2, 3}`, `char s[] = "abc"`: the initialiser gives the size.
-                let n = match dc.init.as_ref().map(|e| &e.kind) {
-                    Some(A::InitList(items)) => items.len(),
-                    Some(A::Str(text)) => text.len() + 1,
-                    _ => return Err(self.error(dc.name.span, format!("`{}` needs a size", dc.name.name))),
+                let Some(n) = dc.open_len() else {
+                    return Err(self.error(dc.name.span, format!("`{}` needs a size", dc.name.name)));
                 };
                 ty = Type::Array(Box::new(ty), n as u32);
             }

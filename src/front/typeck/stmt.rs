@@ -255,16 +255,12 @@ impl Checker {
             }
             // `int dx[] = {-1, 1, 0, 0};`, `char s[] = "abc";`: the initialiser gives the outermost size.
             let sized;
-            let dc = match dc.init.as_ref().map(|e| &e.kind) {
-                Some(A::InitList(items)) if dc.open_size => {
-                    sized = open_sized(dc, items.len());
+            let dc = match dc.open_len() {
+                Some(n) => {
+                    sized = open_sized(dc, n);
                     &sized
                 }
-                Some(A::Str(text)) if dc.open_size => {
-                    sized = open_sized(dc, text.len() + 1);
-                    &sized
-                }
-                _ => dc,
+                None => dc,
             };
             if !dc.dims.is_empty() {
                 let stmts = self.local_array(d, dc, &ty);

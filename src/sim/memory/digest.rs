@@ -50,14 +50,13 @@ impl GlobalMemory {
     /// padding's bytes, whole and part by part.
     pub fn digests(&self) -> MemDigest {
         let mut layout = Digest::default();
-        let bits = |base| self.init.as_ref().and_then(|i| i.allocs.iter().find(|a| a.0 == base));
         let parts = (self.allocs.iter())
             .map(|a| {
                 layout.words(&[a.base, a.len, a.elem as u64, a.name.len() as u64]);
                 layout.bytes(a.name.as_bytes());
                 let mut d = Digest::default();
                 d.bytes(&a.data);
-                if let Some((_, bytes, bits)) = bits(a.base) {
+                if let Some((_, bytes, bits)) = self.written_bits(a.base) {
                     layout.word(*bytes);
                     d.words(bits);
                 }
@@ -95,13 +94,16 @@ impl GlobalMemory {
             .filter(|(_, (b, a))| b != a)
             .map(|(i, _)| {
                 let a = &self.allocs[i];
-                let bits =
-                    self.init.as_ref().and_then(|s| s.allocs.iter().find(|t| t.0 == a.base)).map(|t| t.2.clone());
-                (i, a.data.clone(), bits)
+                (i, a.data.clone(), self.written_bits(a.base).map(|t| t.2.clone()))
             })
             .collect();
         let padding = (before.padding != after.padding).then(|| self.padding.clone());
         Some(MemDelta { allocs, padding })
+    }
+
+    /// The initcheck entry (base, bytes, bits) of the allocation at `base`, when it is tracked.
+    fn written_bits(&self, base: u64) -> Option<&(u64, u64, Vec<u64>)> {
+        self.init.as_ref()?.allocs.iter().find(|a| a.0 == base)
     }
 
     /// Makes the changes `delta` holds, in memory with the digests its launch started from.
