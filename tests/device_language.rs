@@ -66,3 +66,47 @@ fn a_reference_to_a_temporary_is_refused_at_its_line() {
     let text = format!("{:?}", err.diags);
     assert!(text.contains("cannot bind a `int &` to this value"), "{text}");
 }
+
+#[test]
+fn variables_whose_address_is_taken_live_in_memory() {
+    let path = "tests/programs/device_local_address.cu";
+    let (out, err, status) = run(path);
+    let mut want = "warp size 32, no error\n".to_string();
+    for t in (0..64).step_by(7) {
+        // Each thread's four elements of `(i * 37) % 101 - 50`.
+        let a: Vec<i32> = (0..4).map(|k| ((t * 4 + k) * 37) % 101 - 50).collect();
+        let (lo, hi) = (*a.iter().min().unwrap(), *a.iter().max().unwrap());
+        let (mut x, mut y) = (t as f32 * 1.5, t as f32 - 3.0);
+        if t % 2 == 1 {
+            std::mem::swap(&mut x, &mut y);
+        }
+        let count: i32 = (0..3).map(|i| i + t + t / 32 + 1).sum();
+        want += &format!(
+            "{t:2}: lo {lo:3} hi {hi:3}  x {x:5.1}  y {:6.1}  quarter {:6.3}  one 1.000\n",
+            y + count as f32,
+            (x + 1.0) / 4.0
+        );
+    }
+    want += "host sincos 0.47943 0.87758\n";
+    assert_eq!(out, want);
+    assert_eq!(status, 0, "{err}");
+    // The warp pane shows such a variable's value (read from memory), not its address.
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    let screen = std::process::Command::new(bin).args(["view", path, "--steps", "450"]).output().expect("view");
+    let screen = String::from_utf8_lossy(&screen.stdout);
+    assert!(screen.contains("lo=-50  hi=24  x=0.0  y=-3.0"), "{screen}");
+}
+
+#[test]
+fn taking_a_pointer_variables_address_is_named_unsupported() {
+    let src = "__device__ void set(int **p, int *v) { *p = v; }\n\
+               __global__ void k(int *a) { int *q; set(&q, a); *q = 1; }\n\
+               int main() { int *d; cudaMalloc(&d, 4); k<<<1, 1>>>(d); return 0; }\n";
+    let compiled = program::compile("p.cu", src.as_bytes(), &Default::default()).expect("compiles");
+    let (mut out, mut err) = (vec![], vec![]);
+    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
+    let err = String::from_utf8_lossy(&err);
+    assert!(err.contains("not supported by warpdbg: taking the address of a pointer variable in device code"), "{err}");
+    assert!(err.contains("2 │ __global__ void k(int *a) { int *q; set(&q, a); *q = 1; }"), "{err}");
+    assert_eq!(r.status, 2, "{err}");
+}

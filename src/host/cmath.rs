@@ -1,5 +1,5 @@
 //! `<cmath>`'s functions whose operands or results are not one floating-point type (`lround`, `ldexp`,
-//! `frexp`, `modf`, `signbit`, `nan`, `fma`): the host library's. The ones over one type are
+//! `frexp`, `modf`, `sincos`, `signbit`, `nan`, `fma`): the host library's. The ones over one type are
 //! [`crate::front::cmath`]'s table, shared with device code. A name ending in `f` computes in float, the
 //! others in double. Each has one right answer (no rounding but the final one), so `libm`'s versions are
 //! glibc's.
@@ -11,8 +11,8 @@ use crate::front::tast::MathFn;
 use crate::front::types::{Scalar, Type};
 
 /// The names [`library`] knows in their double spelling.
-const NAMES: [&str; 10] =
-    ["fma", "lround", "llround", "lrint", "llrint", "signbit", "ldexp", "scalbn", "frexp", "modf"];
+const NAMES: [&str; 11] =
+    ["fma", "lround", "llround", "lrint", "llrint", "signbit", "ldexp", "scalbn", "frexp", "modf", "sincos"];
 
 /// The function `name` (with or without `std::`), its parameters and its result.
 pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
@@ -44,6 +44,7 @@ pub(super) fn library(name: &str) -> Option<(Lib, Vec<Type>, bool, Type)> {
         "ldexp" | "scalbn" => (CmathFn::Ldexp(s), vec![x.clone(), Type::INT], x),
         "frexp" => (CmathFn::Frexp(s), vec![x.clone(), ptr(Type::INT)], x),
         "modf" => (CmathFn::Modf(s), vec![x.clone(), ptr(x.clone())], x),
+        "sincos" => (CmathFn::Sincos(s), vec![x.clone(), ptr(x.clone()), ptr(x)], Type::Void),
         "nan" => (CmathFn::Nan(s), vec![ptr(Type::Scalar(Scalar::I8))], x),
         _ => return None,
     };
@@ -92,6 +93,16 @@ impl Interp<'_> {
                 let int = bits(s, int).to_le_bytes();
                 self.write_bytes(v[1], Some(&int[..size as usize]), size, 0, e.span)?;
                 bits(s, frac)
+            }
+            CmathFn::Sincos(s) => {
+                // glibc's `sincos` gives what its `sin` and `cos` give.
+                let ty = crate::ir::Ty::from(s);
+                let size = s.size() as u64;
+                for (f, to) in [(MathFn::Sin, v[1]), (MathFn::Cos, v[2])] {
+                    let r = crate::sim::alu::host_math(f, ty, v[0], 0).to_le_bytes();
+                    self.write_bytes(to, Some(&r[..size as usize]), size, 0, e.span)?;
+                }
+                0
             }
             CmathFn::Nan(s) => bits(s, f64::NAN),
         })

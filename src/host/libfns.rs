@@ -125,6 +125,8 @@ pub enum CmathFn {
     Frexp(crate::front::types::Scalar),
     /// `modf(x, &i)`: the fractional part, and the integral part written to `i`.
     Modf(crate::front::types::Scalar),
+    /// `sincos(x, &s, &c)`: the sine written to `s` and the cosine to `c`.
+    Sincos(crate::front::types::Scalar),
     /// `nan("")`: a quiet NaN.
     Nan(crate::front::types::Scalar),
 }

@@ -361,6 +361,8 @@ pub type LibArgs = [u64; LIB_ARGS];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Api {
     Malloc,
+    /// `cudaMallocAsync(&p, bytes, stream)`: `cudaMalloc` at the call (work runs in program order).
+    MallocAsync,
     MallocManaged,
     /// `cudaMallocHost` and `cudaHostAlloc`: pinned host memory the device can reach.
     MallocHost,

@@ -70,6 +70,7 @@ pub fn lower_launched(
         shared_index: HashMap::new(),
         global_shared: HashMap::new(),
         global_regs: HashMap::new(),
+        thread_linear: None,
         frames: vec![],
         too_big: None,
         stmt_span: f.span,
@@ -192,6 +193,8 @@ struct Lowerer<'p> {
     global_shared: HashMap<u32, u32>,
     /// File-scope `__device__`/`__constant__` variable -> the hidden parameter holding its address.
     global_regs: HashMap<u32, Reg>,
+    /// The thread's linear index in the grid (64 bits), once a local array's thread copy has worked it out.
+    thread_linear: Option<Operand>,
     frames: Vec<Frame>,
     too_big: Option<Span>,
     /// The statement being lowered: branch sites of `?:` take its line.

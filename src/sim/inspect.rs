@@ -119,12 +119,26 @@ pub fn warps_per_line(m: &Machine) -> BTreeMap<u32, u32> {
 }
 
 /// The variables of one thread in scope at `pc` (the thread's next instruction), named as in the source,
-/// as (name, value).
-pub fn variables(kernel: &Kernel, block: &BlockState, tid: u32, pc: Pc) -> Vec<(String, String)> {
+/// as (name, value). A scalar kept in memory because its address is taken (`f(&lo)`) shows the value it holds,
+/// once its address is worked out.
+pub fn variables(m: &Machine, block: &BlockState, tid: u32, pc: Pc) -> Vec<(String, String)> {
+    let kernel = &m.kernel;
     kernel
         .variables_at(pc)
         .into_iter()
-        .map(|(r, name)| (name.to_string(), super::alu::display(kernel.regs[r as usize].ty, block.reg(r, tid))))
+        .filter_map(|(r, name)| {
+            let info = &kernel.regs[r as usize];
+            let bits = block.reg(r, tid);
+            let value = match &info.source {
+                Some(crate::front::types::Type::Scalar(s)) if info.address_of => {
+                    let ty = crate::ir::Ty::from(*s);
+                    let v = m.global.load(bits, s.size()).ok().filter(|_| bits != 0)?;
+                    super::alu::display(ty, v)
+                }
+                _ => super::alu::display(info.ty, bits),
+            };
+            Some((name.to_string(), value))
+        })
         .collect()
 }
 

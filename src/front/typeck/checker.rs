@@ -1,6 +1,6 @@
 //! The type checker's state ([`Checker`]) and what every part of it uses: errors, scopes and locals.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::member_table::Members;
@@ -93,6 +93,9 @@ pub(super) struct Checker {
     pub(super) members: Members,
     /// The current function's parameters passed by reference.
     pub(super) by_ref: Vec<LocalId>,
+    /// Names whose address the current function takes: its scalar variables of these names live in
+    /// per-thread memory (see `addressed`).
+    pub(super) addressed: HashSet<String>,
     /// The struct variable a struct-returning function's `return` fills (by struct-local index).
     pub(super) ret_slot: Option<u32>,
     /// The current function returns `*this` by reference: `return *this;` returns nothing more.
@@ -198,7 +201,8 @@ impl Checker {
                 .with_secondary(prev, "first declared here"),
             );
         }
-        if BUILTIN_VECTORS.contains(&name.name.as_str()) || name.name == "warpSize" {
+        // (`warpSize` is an ordinary variable of CUDA's headers: `const int warpSize = 32;` shadows it.)
+        if BUILTIN_VECTORS.contains(&name.name.as_str()) {
             self.err(Diagnostic::new(
                 ErrorCode::Name,
                 name.span,

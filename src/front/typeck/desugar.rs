@@ -57,7 +57,7 @@ impl Checker {
     pub(super) fn desugared_call(&mut self, name: &str, args: &[ast::Expr], span: Span) -> Option<Expr> {
         let want = match name {
             "__frcp_rn" | "__drcp_rn" => 1,
-            "__dp4a" | "__dp2a_lo" | "__dp2a_hi" => 3,
+            "__dp4a" | "__dp2a_lo" | "__dp2a_hi" | "sincosf" | "sincos" | "__sincosf" => 3,
             _ => return None,
         };
         if args.len() != want {
@@ -66,6 +66,20 @@ impl Checker {
             );
         }
         let e = match name {
+            // `sincosf(x, &s, &c)`: the sine and the cosine, each as its own function computes it.
+            "sincosf" | "sincos" | "__sincosf" => {
+                let (sin, cos) = match name {
+                    "sincosf" => ("sinf", "cosf"),
+                    "sincos" => ("sin", "cos"),
+                    _ => ("__sinf", "__cosf"),
+                };
+                let store = |to: &ast::Expr, f: &str| {
+                    let value = node(A::Call(Ident { name: f.into(), span }, vec![args[0].clone()]), span);
+                    let target = node(A::Unary(ast::UnaryOp::Deref, Box::new(to.clone())), span);
+                    node(A::Assign { op: None, target: Box::new(target), value: Box::new(value) }, span)
+                };
+                node(A::Comma(Box::new(store(&args[1], sin)), Box::new(store(&args[2], cos))), span)
+            }
             "__frcp_rn" => bin(BinaryOp::Div, node(A::Float { value: 1.0, single: true }, span), args[0].clone(), span),
             "__drcp_rn" => {
                 bin(BinaryOp::Div, node(A::Float { value: 1.0, single: false }, span), args[0].clone(), span)

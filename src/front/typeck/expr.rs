@@ -232,10 +232,16 @@ impl Checker {
             },
             A::Unary(UnaryOp::AddrOf, inner) => match self.place(inner) {
                 Some(Place::Mem(ptr)) => *ptr,
-                Some(Place::Local(_)) => {
+                // Scalars whose address is taken live in memory (`addressed`); pointers and struct fields not.
+                Some(Place::Local(l)) => {
+                    let what = if self.locals[l.0 as usize].ty.is_ptr() {
+                        "taking the address of a pointer variable in device code"
+                    } else {
+                        "taking the address of a struct variable's field in device code"
+                    };
                     self.err(
-                        Diagnostic::unsupported(span, "taking the address of a local variable")
-                            .hint("local variables live in registers; use a __shared__ or global array element"),
+                        Diagnostic::unsupported(span, what)
+                            .hint("keep the value in a __shared__ or global array element and pass its address"),
                     );
                     Expr::error(span)
                 }

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use super::addressed;
 use super::checker::{Checker, Signature};
 use crate::front::ast::{self, FnKind};
 use crate::front::diagnostic::{Diagnostic, ErrorCode};
@@ -99,6 +100,8 @@ impl Checker {
         self.type_cache.clear();
         self.reported_unavailable.clear();
         self.ret = self.sigs[id.0 as usize].ret.clone();
+        self.addressed = addressed::addressed_names(&f.body);
+        let mut prologue = vec![];
         // The slot a returned struct goes to, and `this`: hidden first parameters.
         let mut params = self.hidden_params(id, f.span);
         for (p, ty) in f.params.iter().zip(self.sigs[id.0 as usize].params.clone()) {
@@ -117,14 +120,21 @@ impl Checker {
                 continue;
             }
             let is_const = p.ty.is_const && p.ty.pointers == 0;
-            let id = self.declare_local(&p.name, ty, is_const, None);
+            let id = self.declare_local(&p.name, ty.clone(), is_const, None);
+            if self.lives_in_memory(&p.name, &ty) {
+                prologue.extend(self.addressed_param(&p.name, &ty, id));
+            }
             // `double &z`: the caller's variable (or array element) itself; `const double &x` is a copy.
             if p.reference && !p.ty.is_const {
                 self.by_ref.push(id);
             }
             params.push(id);
         }
-        let body = self.block(&f.body);
+        let mut body = self.block(&f.body);
+        if !prologue.is_empty() {
+            prologue.append(&mut body);
+            body = prologue;
+        }
         Function {
             name: f.name.name.clone(),
             kind: f.kind,

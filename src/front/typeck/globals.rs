@@ -230,7 +230,7 @@ impl Checker {
     }
 
     /// `float r[8];` in a function: a local array, one copy per thread, initialised where declared.
-    pub(super) fn local_array(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
+    pub(super) fn local_array(&mut self, span: Span, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
         let is_struct = matches!(array_element(ty), Type::Struct(_));
         let elem = element_scalar(ty).or_else(|| is_struct.then(|| memory_elem(array_element(ty))).flatten());
         let Some(elem) = elem.filter(|_| !(is_struct && dc.init.is_some())) else {
@@ -291,8 +291,8 @@ impl Checker {
         let mut values = values.into_iter();
         (0..len)
             .map(|k| {
-                let value = values.next().unwrap_or_else(|| Expr::new(ExprKind::Const(0), Type::Scalar(elem), d.span));
-                let idx = Expr::new(ExprKind::Const(k as u64), Type::INT, d.span);
+                let value = values.next().unwrap_or_else(|| Expr::new(ExprKind::Const(0), Type::Scalar(elem), span));
+                let idx = Expr::new(ExprKind::Const(k as u64), Type::INT, span);
                 let at = Expr::new(
                     ExprKind::PtrOffset {
                         ptr: Box::new(base.clone()),
@@ -301,11 +301,11 @@ impl Checker {
                         negate: false,
                     },
                     base.ty.clone(),
-                    d.span,
+                    span,
                 );
                 let assign =
-                    Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(value)), Type::Scalar(elem), d.span);
-                Stmt { kind: StmtKind::Expr(assign), span: d.span }
+                    Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(value)), Type::Scalar(elem), span);
+                Stmt { kind: StmtKind::Expr(assign), span: span }
             })
             .collect()
     }

@@ -7,6 +7,7 @@
 //! (`layout`, `intrinsics`, `suggest`, `member_table`). This module imports only `checker` (and re-exports
 //! `layout::leaves` for the host side).
 
+mod addressed;
 mod builtins;
 mod call;
 mod checker;

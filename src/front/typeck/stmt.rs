@@ -262,8 +262,9 @@ impl Checker {
                 }
                 None => dc,
             };
-            if !dc.dims.is_empty() {
-                let stmts = self.local_array(d, dc, &ty);
+            // `int lo; minmax(a, &lo);`: a variable whose address is taken is in memory, not a register.
+            if !dc.dims.is_empty() || self.lives_in_memory(&dc.name, &ty) {
+                let stmts = self.local_array(d.span, dc, &ty);
                 out.extend(stmts);
                 continue;
             }

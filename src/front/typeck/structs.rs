@@ -156,7 +156,7 @@ impl Checker {
     pub(super) fn struct_local(&mut self, d: &ast::Decl, dc: &ast::Declarator, ty: Type) -> Vec<Stmt> {
         // `Vec3 pts[4];`: per-thread memory like `float r[8]`, its elements reached through their address.
         if !dc.dims.is_empty() {
-            let mut out = self.local_array(d, dc, &ty);
+            let mut out = self.local_array(d.span, dc, &ty);
             // Each element default-constructed (one dimension: `Vec3 pts[4];`).
             if let (None, [_], Some(s)) = (&dc.init, dc.dims.as_slice(), ty.as_struct())
                 && self.has_default_ctor(&ty)

@@ -14,7 +14,13 @@ use crate::host::tree::{Api, Expr, ExprKind, Lib, storage};
 pub(super) fn names_allocation(api: Api) -> bool {
     matches!(
         api,
-        Api::Malloc | Api::MallocManaged | Api::MallocHost | Api::Malloc3D | Api::MallocPitch | Api::MallocArray
+        Api::Malloc
+            | Api::MallocAsync
+            | Api::MallocManaged
+            | Api::MallocHost
+            | Api::Malloc3D
+            | Api::MallocPitch
+            | Api::MallocArray
     )
 }
 

@@ -98,6 +98,7 @@ impl Interp<'_> {
                 self.status(0)
             }
             Api::Malloc
+            | Api::MallocAsync
             | Api::MallocManaged
             | Api::MallocHost
             | Api::FreeHost

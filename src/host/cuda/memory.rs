@@ -322,9 +322,11 @@ impl Interp<'_> {
     pub(super) fn allocation(&mut self, api: Api, v: &LibArgs, line: u32, e: &Expr) -> Result<u64, Unwind> {
         self.rt.clock.host_ns += timing::ALLOC_NS;
         Ok(match api {
-            Api::Malloc => {
-                let name = self.literal(v[2] as u32);
-                let Some(at) = self.dev.malloc(v[1], scalar_at(v[3]), &name, line) else {
+            Api::Malloc | Api::MallocAsync => {
+                // The notes follow the arguments: `cudaMallocAsync` has a stream after the size.
+                let notes = if api == Api::MallocAsync { 3 } else { 2 };
+                let name = self.literal(v[notes] as u32);
+                let Some(at) = self.dev.malloc(v[1], scalar_at(v[notes + 1]), &name, line) else {
                     return Ok(self.status(MEMORY_ALLOCATION));
                 };
                 self.out_param(v[0], 8, at, e)?;

@@ -58,6 +58,9 @@ pub(super) fn runtime_sig(name: &str) -> Option<RuntimeSig> {
         "cudaFreeHost" => s(Api::FreeHost, vec![ptr()], vec![]),
         "cudaHostGetDevicePointer" => s(Api::HostGetDevicePointer, vec![ptr(), ptr(), Type::UINT], vec![0]),
         "cudaFree" => s(Api::Free, vec![ptr()], vec![]),
+        // Stream-ordered allocation: work runs in program order, so at the call; the stream is not read.
+        "cudaMallocAsync" => s(Api::MallocAsync, vec![ptr(), size.clone(), size.clone()], vec![]),
+        "cudaFreeAsync" => s(Api::Free, vec![ptr(), size.clone()], vec![]),
         "cudaMemcpy" => s(Api::Memcpy, vec![ptr(), ptr(), size.clone(), int.clone()], vec![]),
         "cudaMemcpyAsync" => s(Api::MemcpyAsync, vec![ptr(), ptr(), size.clone(), int.clone(), size.clone()], vec![0]),
         "cudaMemset" => s(Api::Memset, vec![ptr(), int.clone(), size.clone()], vec![]),

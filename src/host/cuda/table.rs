@@ -56,6 +56,7 @@ pub const RUNTIME: &[Entry] = &[
     e(&["cudaFree", "cudaFreeHost"], Full, "a bad or double free is a finding"),
     e(&["cudaMemcpy", "cudaMemset"], Full, "sizes and directions checked (findings)"),
     e(&["cudaMemcpyAsync", "cudaMemsetAsync"], ProgramOrder, "copies at the call"),
+    e(&["cudaMallocAsync", "cudaFreeAsync"], ProgramOrder, "at the call, as `cudaMalloc` and `cudaFree`"),
     e(&["cudaMemcpyToSymbol", "cudaMemcpyFromSymbol", "cudaGetSymbolAddress"], Full, ""),
     e(&["cudaMemcpyToSymbolAsync", "cudaMemcpyFromSymbolAsync"], ProgramOrder, "copies at the call"),
     e(&["cudaMemGetInfo"], Full, "free and total of the simulated device"),
@@ -160,8 +161,6 @@ pub const RUNTIME: &[Entry] = &[
 /// at its line.
 pub const NOT_IMPLEMENTED: &[&str] = &[
     "cudaBindTexture",
-    "cudaMallocAsync",
-    "cudaFreeAsync",
     "cudaHostRegister",
     "cudaHostUnregister",
     "cudaFuncSetAttribute",

@@ -6,6 +6,20 @@ use super::*;
 impl Lowerer<'_> {
     /// The address of this thread's copy of a local array of `bytes` whose copies start at `base`.
     pub(super) fn thread_copy(&mut self, base: Reg, bytes: u32, span: Span) -> Reg {
+        let linear = self.thread_linear(span);
+        let offset = self.temp(Ty::U64);
+        self.emit(Instr::Binary { op: ArithOp::Mul, ty: Ty::U64, dst: offset, a: linear, b: Operand::Imm(bytes as u64) }, span);
+        let dst = self.new_reg(None, Ty::Ptr);
+        self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: Operand::Reg(offset) }, span);
+        dst
+    }
+
+    /// The thread's linear index in the grid, in 64 bits: worked out once, in the kernel's prologue (where
+    /// every thread copy is made), and reused by the others.
+    fn thread_linear(&mut self, span: Span) -> Operand {
+        if let Some(l) = self.thread_linear {
+            return l;
+        }
         use crate::front::tast::Special as Sp;
         let special = |lw: &mut Self, which| {
             let dst = lw.temp(Ty::U32);
@@ -43,10 +57,8 @@ impl Lowerer<'_> {
         let (block, per_block, thread) = (wide(self, block), wide(self, per_block), wide(self, thread));
         let linear = op(self, ArithOp::Mul, Ty::U64, block, per_block);
         let linear = op(self, ArithOp::Add, Ty::U64, linear, thread);
-        let offset = op(self, ArithOp::Mul, Ty::U64, linear, Operand::Imm(bytes as u64));
-        let dst = self.new_reg(None, Ty::Ptr);
-        self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: offset }, span);
-        dst
+        self.thread_linear = Some(linear);
+        linear
     }
 
     /// The address of file-scope variable `g`: a shared array's, or the hidden parameter of a global one.

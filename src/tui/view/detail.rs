@@ -30,7 +30,7 @@ pub fn draw(frame: &mut Frame, area: Rect, app: &App) {
         if let Some((_, _, lane)) = app.selected_thread() {
             let tid = wi * 32 + lane;
             let pc = w.lane_pc(lane);
-            let vars = pc.map(|pc| inspect::variables(k, b, tid, pc)).unwrap_or_default();
+            let vars = pc.map(|pc| inspect::variables(m, b, tid, pc)).unwrap_or_default();
             let text: Vec<String> = vars.iter().map(|(n, v)| format!("{n}={v}")).collect();
             out.push(Line::from(vec![
                 Span::styled(format!("thread {tid}: "), t.fg(t.title)),
