@@ -7,6 +7,7 @@ use std::collections::HashSet;
 use super::checker::{Binding, Checker};
 use crate::front::ast::{self, ExprKind as A, StmtKind as S, UnaryOp};
 use crate::front::tast::*;
+use crate::front::source::Span;
 use crate::front::types::Type;
 
 /// The names written as `&name` anywhere in a function's body (whatever they name: the checker keeps in
@@ -97,7 +98,7 @@ fn expr(x: &ast::Expr, out: &mut HashSet<String>) {
 impl Checker {
     /// Is `name`, declared as a `ty`, a variable kept in per-thread memory (its address is taken)?
     pub(super) fn lives_in_memory(&self, name: &ast::Ident, ty: &Type) -> bool {
-        self.addressed.contains(&name.name) && ty.scalar().is_some()
+        self.addressed.contains(&name.name) && (ty.scalar().is_some() || matches!(ty, Type::Struct(_)))
     }
 
     /// A parameter whose address is taken: its value copied into per-thread memory as the body starts, and
@@ -113,5 +114,20 @@ impl Checker {
         let at = self.global_addr(g, span);
         let set = Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(init)), ty.clone(), span);
         vec![Stmt { kind: StmtKind::Expr(set), span }]
+    }
+
+    /// A struct variable whose address is taken (`float3 v; set(&v);`): in memory, its initialiser assigned
+    /// to it as a whole (`float3 w = make_float3(1, 2, 3);`).
+    pub(super) fn addressed_struct(&mut self, span: Span, dc: &ast::Declarator, ty: &Type) -> Vec<Stmt> {
+        let bare = ast::Declarator::plain(dc.name.clone(), None);
+        let mut out = self.local_array(span, &bare, ty);
+        if let Some(init) = &dc.init {
+            let at = |kind| ast::Expr { kind, span };
+            let target = Box::new(at(A::Name(dc.name.name.clone())));
+            let assign = at(A::Assign { op: None, target, value: Box::new(init.clone()) });
+            let e = self.expr(&assign);
+            out.push(Stmt { kind: StmtKind::Expr(e), span });
+        }
+        out
     }
 }

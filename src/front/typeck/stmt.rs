@@ -242,7 +242,7 @@ impl Checker {
                 self.local_extern_shared(d, dc, &ty);
                 continue;
             }
-            if matches!(ty, Type::Struct(_)) && !d.shared {
+            if matches!(ty, Type::Struct(_)) && !d.shared && !self.lives_in_memory(&dc.name, &ty) {
                 let stmts = self.struct_local(d, dc, ty);
                 out.extend(stmts);
                 continue;
@@ -263,6 +263,10 @@ impl Checker {
                 None => dc,
             };
             // `int lo; minmax(a, &lo);`: a variable whose address is taken is in memory, not a register.
+            if matches!(ty, Type::Struct(_)) && dc.dims.is_empty() && self.lives_in_memory(&dc.name, &ty) {
+                out.extend(self.addressed_struct(d.span, dc, &ty));
+                continue;
+            }
             if !dc.dims.is_empty() || self.lives_in_memory(&dc.name, &ty) {
                 let stmts = self.local_array(d.span, dc, &ty);
                 out.extend(stmts);
