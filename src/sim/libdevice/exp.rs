@@ -114,7 +114,7 @@ pub fn pow(x: f32, y: f32) -> f32 {
     if x == -1.0 && y.is_infinite() {
         return 1.0;
     }
-    if !(x < 0.0) {
+    if x >= 0.0 {
         return v;
     }
     if y.floor() != y {

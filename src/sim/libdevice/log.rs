@@ -38,13 +38,7 @@ pub fn log(x: f32) -> f32 {
 
 /// `log10f(x)`: `logf`'s result times log10(e), bit-exact.
 pub fn log10(x: f32) -> f32 {
-    let (u, e, s) = reduce(x, 0x3F2A_AAAB);
-    let v = if s.to_bits() >= 0x7F80_0000 {
-        s.mul_add(f32::INFINITY, f32::INFINITY)
-    } else {
-        e.mul_add(c(0x3F31_7218), ln1p_poly(u))
-    };
-    if s == 0.0 { f32::NEG_INFINITY } else { v * c(0x3EDE_5BD9) }
+    log(x) * c(0x3EDE_5BD9)
 }
 
 /// `log2f(x)`: its own polynomial (m in [sqrt(1/2), sqrt(2))), bit-exact.

@@ -4,7 +4,7 @@
 //! redone here one FFMA at a time (`f32::mul_add`: one rounding, as the GPU's FFMA). A function whose result
 //! goes through FFMA, FMUL, FADD and integer instructions alone is bit-exact; where the GPU's path takes a
 //! special function unit instruction (`MUFU.EX2`, `MUFU.RCP`, `MUFU.RSQ`: [`mufu`]) that instruction is taken
-//! as correctly rounded, and the result can be an ulp off the GPU's. Denormals are kept, as nvcc keeps them
+//! as correctly rounded, and the result can be an ulp or two off the GPU's. Denormals are kept, as nvcc keeps them
 //! without `--use_fast_math`. The unit tests measure each function against an H200's results.
 //!
 //! Host code keeps the C library's answers (`alu::host_math`); only device code comes here.

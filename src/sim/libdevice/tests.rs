@@ -143,7 +143,7 @@ fn the_polynomial_branches_are_bit_exact() {
         (MathFn::Sinh, 1.0, 70),
     ];
     for (f, limit, n) in exact_below {
-        let inside: Vec<_> = rows.iter().filter(|r| r.0 == f && !(r.1.abs() > limit)).collect();
+        let inside: Vec<_> = rows.iter().filter(|r| r.0 == f && (r.1.abs() <= limit || r.1.is_nan())).collect();
         assert_eq!(inside.len(), n, "{f:?}");
         for r in inside {
             assert!(same(model(f, r.1, r.2), r.3), "{f:?}({:e})", r.1);
@@ -158,7 +158,7 @@ fn the_polynomial_branches_are_bit_exact() {
 /// Host code keeps the C library's answers, and functions this module does not model are left as they were.
 #[test]
 fn host_code_and_other_functions_are_unchanged() {
-    let x = 0.7853982f32;
+    let x = 0.75f32;
     assert_eq!(device(MathFn::Sin, x, 0.0), Some(super::trig::sin(x)));
     assert_eq!(c_library(MathFn::Sin, x, 0.0).to_bits(), x.sin().to_bits());
     assert_eq!(device(MathFn::Exp2, x, 0.0), None);

@@ -15,7 +15,7 @@ fn reduce(x: f32) -> (f32, i32) {
     let r = qf.mul_add(c(0xBFC9_0FDA), x);
     let r = qf.mul_add(c(0xB3A2_2168), r);
     let r = qf.mul_add(c(0xA7C2_34C5), r);
-    if !(x.abs() >= 105615.0) {
+    if x.abs() < 105615.0 || x.is_nan() {
         return (r, q);
     }
     if x.abs() == f32::INFINITY {
