@@ -2,6 +2,7 @@
 //! computes them (32-bit wrapping integers, IEEE floats, PTX's clamped shifts).
 
 use super::fast_math;
+use super::libdevice;
 use super::special_math::Special;
 use crate::front::tast::MathFn;
 use crate::front::types::Scalar;
@@ -344,7 +345,13 @@ fn math_on<const GPU: bool>(f: MathFn, ty: Ty, a: u64, b: u64) -> u64 {
         return v;
     }
     match ty {
-        Ty::F32 => f32_out::<GPU>(float_math!(f32, f, f32::from_bits(a as u32), f32::from_bits(b as u32))),
+        Ty::F32 => {
+            let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+            // Device code computes `sinf`, `logf`, ... as CUDA's math library does (its last bits differ
+            // from the C library's); host code keeps the C library's.
+            let r = if GPU { libdevice::device(f, x, y) } else { None };
+            f32_out::<GPU>(r.unwrap_or_else(|| float_math!(f32, f, x, y)))
+        }
         Ty::F64 => float_math!(f64, f, f64::from_bits(a), f64::from_bits(b)).to_bits(),
         Ty::I32 => {
             let (x, y) = (a as u32 as i32, b as u32 as i32);

@@ -30,6 +30,7 @@ mod fast_math;
 mod fault;
 mod jit;
 mod lane_runs;
+mod libdevice;
 pub use jit::compiled_segments as jit_compiled_segments;
 pub mod focus;
 pub mod inspect;
