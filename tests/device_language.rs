@@ -110,3 +110,29 @@ fn taking_a_pointer_variables_address_is_named_unsupported() {
     assert!(err.contains("2 │ __global__ void k(int *a) { int *q; set(&q, a); *q = 1; }"), "{err}");
     assert_eq!(r.status, 2, "{err}");
 }
+
+#[test]
+fn struct_variables_whose_address_is_taken_live_in_memory() {
+    let src = "#include <cstdio>\n\
+               struct Acc { int n; float sum; };\n\
+               __device__ void add(Acc *a, float v) { a->n += 1; a->sum += v; }\n\
+               __global__ void k(float *o) {\n\
+                   Acc a;\n\
+                   a.n = 0; a.sum = 0;\n\
+                   for (int i = 0; i < 4; i++) add(&a, i * 0.5f);\n\
+                   Acc b = a;\n\
+                   o[0] = b.n + b.sum;\n\
+                   float3 w = make_float3(1, 2, 3);\n\
+                   float3 *pw = &w;\n\
+                   pw->y = 5;\n\
+                   o[1] = w.x + w.y + w.z;\n\
+               }\n\
+               int main() { float *d, h[2]; cudaMalloc(&d, 8); k<<<1, 1>>>(d);\n\
+                   cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost); printf(\"%g %g\\n\", h[0], h[1]); return 0; }\n";
+    let compiled = program::compile("s.cu", src.as_bytes(), &Default::default()).expect("compiles");
+    let (mut out, mut err) = (vec![], vec![]);
+    let r = program::run(&compiled, &RunOptions::default(), &mut out, &mut err);
+    // 4 calls add 0 + 0.5 + 1 + 1.5 = 3 to the sum; w is (1, 5, 3) after the write through its pointer.
+    assert_eq!(String::from_utf8_lossy(&out), "7 9\n", "{}", String::from_utf8_lossy(&err));
+    assert_eq!(r.status, 0);
+}

@@ -122,11 +122,8 @@ impl Checker {
         let bare = ast::Declarator::plain(dc.name.clone(), None);
         let mut out = self.local_array(span, &bare, ty);
         if let Some(init) = &dc.init {
-            let at = |kind| ast::Expr { kind, span };
-            let target = Box::new(at(A::Name(dc.name.name.clone())));
-            let assign = at(A::Assign { op: None, target, value: Box::new(init.clone()) });
-            let e = self.expr(&assign);
-            out.push(Stmt { kind: StmtKind::Expr(e), span });
+            let target = ast::Expr { kind: A::Name(dc.name.name.clone()), span: dc.name.span };
+            out.extend(self.struct_assign(&target, init, span).unwrap_or_default());
         }
         out
     }
