@@ -45,6 +45,17 @@ fn a_kernels_attributes_count_its_static_shared_memory() {
 }
 
 #[test]
+fn a_class_of_the_program_may_hold_a_cudadeviceprop() {
+    let src = "#include <cstdio>\nstruct DeviceInfo {\n    int id;\n    cudaDeviceProp prop;\n    size_t free;\n};\n\
+               void show(const DeviceInfo &d) {\n    printf(\"%d: %s, %d.%d, warp %d, %d SMs, %zu\\n\", d.id, d.prop.name,\n\
+               \x20          d.prop.major, d.prop.minor, d.prop.warpSize, d.prop.multiProcessorCount, d.free);\n}\n\
+               int main() {\n    DeviceInfo d;\n    d.id = 0;\n    d.free = 7;\n    cudaGetDeviceProperties(&d.prop, 0);\n\
+               \x20   show(d);\n    DeviceInfo copy = d;\n    printf(\"%d\\n\", copy.prop.maxThreadsDim[2]);\n    return 0;\n}\n";
+    let r = run("info.cu", src);
+    assert_eq!(r.stdout, "0: warpdbg simulated GPU (sm_90-like, ITS), 9.0, warp 32, 132 SMs, 7\n64\n", "{}", r.stderr);
+}
+
+#[test]
 fn an_occupancy_call_needs_a_kernel_of_the_file() {
     let src = "#include <cstdio>\nvoid host_fn(float *a) {}\nint main() {\n    int g, b;\n\
                \x20   cudaOccupancyMaxPotentialBlockSize(&g, &b, host_fn, 0, 0);\n    return 0;\n}\n";

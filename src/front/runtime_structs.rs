@@ -1,7 +1,7 @@
 //! The runtime's structs host code declares and fills: pitched pointers, extents and positions for 3D copies
 //! (`cudaPitchedPtr`, `cudaExtent`, `cudaPos`, `cudaMemcpy3DParms`), what `cudaFuncGetAttributes` and
 //! `cudaPointerGetAttributes` write (`cudaFuncAttributes`, `cudaPointerAttributes`), and CUDA 13's
-//! `cudaMemLocation`. Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
+//! `cudaMemLocation`, and `cudaDeviceProp` (whose values the host fills in). Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
 //! They live in the front end because kernels take the 3D ones as parameters too (`cudaPitchedPtr p`).
 
 use std::sync::{Arc, OnceLock};
@@ -153,6 +153,97 @@ runtime_struct!(
     ]
 );
 
+/// A `cudaDeviceProp` field's C type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropField {
+    Int,
+    Size,
+    /// `char name[256]`.
+    Name,
+    /// `int x[3]`.
+    Int3,
+}
+
+/// `cudaDeviceProp`'s fields, in CUDA's order (the ones courses print; no program depends on the real
+/// offsets). The host fills in their values for the simulated device (`host::cuda::props`).
+pub const DEVICE_PROP: [(&str, PropField); 53] = [
+    ("name", PropField::Name),
+    ("totalGlobalMem", PropField::Size),
+    ("sharedMemPerBlock", PropField::Size),
+    ("regsPerBlock", PropField::Int),
+    ("warpSize", PropField::Int),
+    ("memPitch", PropField::Size),
+    ("maxThreadsPerBlock", PropField::Int),
+    ("maxThreadsDim", PropField::Int3),
+    ("maxGridSize", PropField::Int3),
+    ("clockRate", PropField::Int),
+    ("totalConstMem", PropField::Size),
+    ("major", PropField::Int),
+    ("minor", PropField::Int),
+    ("textureAlignment", PropField::Size),
+    ("texturePitchAlignment", PropField::Size),
+    ("deviceOverlap", PropField::Int),
+    ("multiProcessorCount", PropField::Int),
+    ("kernelExecTimeoutEnabled", PropField::Int),
+    ("integrated", PropField::Int),
+    ("canMapHostMemory", PropField::Int),
+    ("computeMode", PropField::Int),
+    ("concurrentKernels", PropField::Int),
+    ("ECCEnabled", PropField::Int),
+    ("pciBusID", PropField::Int),
+    ("pciDeviceID", PropField::Int),
+    ("pciDomainID", PropField::Int),
+    ("tccDriver", PropField::Int),
+    ("asyncEngineCount", PropField::Int),
+    ("unifiedAddressing", PropField::Int),
+    ("memoryClockRate", PropField::Int),
+    ("memoryBusWidth", PropField::Int),
+    ("l2CacheSize", PropField::Int),
+    ("persistingL2CacheMaxSize", PropField::Int),
+    ("maxThreadsPerMultiProcessor", PropField::Int),
+    ("streamPrioritiesSupported", PropField::Int),
+    ("globalL1CacheSupported", PropField::Int),
+    ("localL1CacheSupported", PropField::Int),
+    ("sharedMemPerMultiprocessor", PropField::Size),
+    ("regsPerMultiprocessor", PropField::Int),
+    ("managedMemory", PropField::Int),
+    ("isMultiGpuBoard", PropField::Int),
+    ("multiGpuBoardGroupID", PropField::Int),
+    ("singleToDoublePrecisionPerfRatio", PropField::Int),
+    ("pageableMemoryAccess", PropField::Int),
+    ("concurrentManagedAccess", PropField::Int),
+    ("computePreemptionSupported", PropField::Int),
+    ("canUseHostPointerForRegisteredMem", PropField::Int),
+    ("cooperativeLaunch", PropField::Int),
+    ("cooperativeMultiDeviceLaunch", PropField::Int),
+    ("sharedMemPerBlockOptin", PropField::Size),
+    ("maxBlocksPerMultiProcessor", PropField::Int),
+    ("reservedSharedMemPerBlock", PropField::Size),
+    ("memoryPoolsSupported", PropField::Int),
+];
+
+/// The `cudaDeviceProp` struct, laid out from [`DEVICE_PROP`]: host code declares it, and a struct of the
+/// program may hold one (`struct Gpu { int id; cudaDeviceProp prop; };`).
+pub fn device_prop() -> Arc<StructDef> {
+    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
+    DEF.get_or_init(|| {
+        let fields = DEVICE_PROP
+            .iter()
+            .map(|&(name, f)| {
+                let ty = match f {
+                    PropField::Int => Type::INT,
+                    PropField::Size => Type::Scalar(Scalar::U64),
+                    PropField::Name => Type::Array(Box::new(Type::Scalar(Scalar::I8)), 256),
+                    PropField::Int3 => Type::Array(Box::new(Type::INT), 3),
+                };
+                (name.to_string(), ty)
+            })
+            .collect();
+        Arc::new(StructDef::new("cudaDeviceProp", fields, 8))
+    })
+    .clone()
+}
+
 /// The struct a runtime type name stands for.
 pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
     Some(match name {
@@ -166,6 +257,7 @@ pub fn by_name(name: &str) -> Option<Arc<StructDef>> {
         "cudaChannelFormatDesc" => channel_format_desc(),
         "cudaResourceDesc" => resource_desc(),
         "cudaTextureDesc" => texture_desc(),
+        "cudaDeviceProp" => device_prop(),
         _ => return None,
     })
 }

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 
 use super::checker::{Binding, Checker};
 use crate::front::ast::{self, ExprKind as A, StmtKind as S, UnaryOp};
-use crate::front::tast::*;
 use crate::front::source::Span;
+use crate::front::tast::*;
 use crate::front::types::Type;
 
 /// The names written as `&name` anywhere in a function's body (whatever they name: the checker keeps in
@@ -98,7 +98,9 @@ fn expr(x: &ast::Expr, out: &mut HashSet<String>) {
 impl Checker {
     /// Is `name`, declared as a `ty`, a variable kept in per-thread memory (its address is taken)?
     pub(super) fn lives_in_memory(&self, name: &ast::Ident, ty: &Type) -> bool {
-        self.addressed.contains(&name.name) && (ty.scalar().is_some() || matches!(ty, Type::Struct(_)))
+        // (A cuRAND state's `&state` is the generator's own: `curand` keeps it in registers.)
+        let curand = crate::front::builtin_types::is_curand_state(ty);
+        self.addressed.contains(&name.name) && (ty.scalar().is_some() || matches!(ty, Type::Struct(_))) && !curand
     }
 
     /// A parameter whose address is taken: its value copied into per-thread memory as the body starts, and

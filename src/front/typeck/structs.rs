@@ -146,6 +146,10 @@ impl Checker {
         if let Some(t) = crate::front::std_types::field_type(name, &mut |n| self.struct_type(n, span)) {
             return t;
         }
+        // `cudaDeviceProp prop;` as a field of a class host code uses.
+        if let Some(s) = crate::front::runtime_structs::by_name(name) {
+            return Type::Struct(s);
+        }
         if !self.unavailable_use(name, &[ast::ItemKind::Type], span) {
             self.err(Diagnostic::new(ErrorCode::Name, span, format!("cannot find type `{name}`")));
         }

@@ -2,9 +2,9 @@
 //! reports an sm_90-like device (H100 figures), pre-Volta mode an sm_60-like one (P100 figures); the name
 //! says it is warpdbg's. docs/programs.md lists every value.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use crate::front::types::{Scalar, StructDef, Type};
+use crate::front::types::StructDef;
 
 /// Which simulated device, and how much memory it has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,17 +16,6 @@ pub struct Gpu {
     /// How many bytes host code may hold at once (four times `--memory-cap`): not the device's, but the
     /// host interpreter learns its limits from the device.
     pub host_mem: u64,
-}
-
-/// A `cudaDeviceProp` field's C type.
-#[derive(Clone, Copy)]
-enum FieldType {
-    Int,
-    Size,
-    /// `char name[256]`.
-    Name,
-    /// `int x[3]`.
-    Int3,
 }
 
 /// A `cudaDeviceProp` field's value.
@@ -58,63 +47,63 @@ impl Gpu {
         if self.pre_volta { 1_480_000 } else { 1_755_000 }
     }
 
-    fn fields(&self) -> Vec<(&'static str, FieldType, FieldValue)> {
+    fn fields(&self) -> Vec<(&'static str, FieldValue)> {
         let p = self.pre_volta;
         let pick = |pre: i64, its: i64| FieldValue::Int(if p { pre } else { its });
         vec![
-            ("name", FieldType::Name, FieldValue::Name(self.name())),
-            ("totalGlobalMem", FieldType::Size, FieldValue::Int(self.total_mem as i64)),
-            ("sharedMemPerBlock", FieldType::Size, FieldValue::Int(49152)),
-            ("regsPerBlock", FieldType::Int, FieldValue::Int(65536)),
-            ("warpSize", FieldType::Int, FieldValue::Int(32)),
-            ("memPitch", FieldType::Size, FieldValue::Int(2147483647)),
-            ("maxThreadsPerBlock", FieldType::Int, FieldValue::Int(1024)),
-            ("maxThreadsDim", FieldType::Int3, FieldValue::Int3([1024, 1024, 64])),
-            ("maxGridSize", FieldType::Int3, FieldValue::Int3([2147483647, 65535, 65535])),
-            ("clockRate", FieldType::Int, FieldValue::Int(self.clock_khz() as i64)),
-            ("totalConstMem", FieldType::Size, FieldValue::Int(65536)),
-            ("major", FieldType::Int, pick(6, 9)),
-            ("minor", FieldType::Int, FieldValue::Int(0)),
-            ("textureAlignment", FieldType::Size, FieldValue::Int(512)),
-            ("texturePitchAlignment", FieldType::Size, FieldValue::Int(32)),
-            ("deviceOverlap", FieldType::Int, FieldValue::Int(1)),
-            ("multiProcessorCount", FieldType::Int, FieldValue::Int(self.sms() as i64)),
-            ("kernelExecTimeoutEnabled", FieldType::Int, FieldValue::Int(0)),
-            ("integrated", FieldType::Int, FieldValue::Int(0)),
-            ("canMapHostMemory", FieldType::Int, FieldValue::Int(1)),
-            ("computeMode", FieldType::Int, FieldValue::Int(0)),
-            ("concurrentKernels", FieldType::Int, FieldValue::Int(1)),
-            ("ECCEnabled", FieldType::Int, FieldValue::Int(1)),
-            ("pciBusID", FieldType::Int, FieldValue::Int(0)),
-            ("pciDeviceID", FieldType::Int, FieldValue::Int(0)),
-            ("pciDomainID", FieldType::Int, FieldValue::Int(0)),
-            ("tccDriver", FieldType::Int, FieldValue::Int(0)),
-            ("asyncEngineCount", FieldType::Int, pick(2, 3)),
-            ("unifiedAddressing", FieldType::Int, FieldValue::Int(1)),
-            ("memoryClockRate", FieldType::Int, pick(715_000, 2_619_000)),
-            ("memoryBusWidth", FieldType::Int, pick(4096, 5120)),
-            ("l2CacheSize", FieldType::Int, pick(4_194_304, 52_428_800)),
-            ("persistingL2CacheMaxSize", FieldType::Int, pick(0, 32_505_856)),
-            ("maxThreadsPerMultiProcessor", FieldType::Int, FieldValue::Int(2048)),
-            ("streamPrioritiesSupported", FieldType::Int, FieldValue::Int(1)),
-            ("globalL1CacheSupported", FieldType::Int, FieldValue::Int(1)),
-            ("localL1CacheSupported", FieldType::Int, FieldValue::Int(1)),
-            ("sharedMemPerMultiprocessor", FieldType::Size, pick(65536, 233_472)),
-            ("regsPerMultiprocessor", FieldType::Int, FieldValue::Int(65536)),
-            ("managedMemory", FieldType::Int, FieldValue::Int(1)),
-            ("isMultiGpuBoard", FieldType::Int, FieldValue::Int(0)),
-            ("multiGpuBoardGroupID", FieldType::Int, FieldValue::Int(0)),
-            ("singleToDoublePrecisionPerfRatio", FieldType::Int, FieldValue::Int(2)),
-            ("pageableMemoryAccess", FieldType::Int, FieldValue::Int(0)),
-            ("concurrentManagedAccess", FieldType::Int, FieldValue::Int(1)),
-            ("computePreemptionSupported", FieldType::Int, FieldValue::Int(1)),
-            ("canUseHostPointerForRegisteredMem", FieldType::Int, FieldValue::Int(1)),
-            ("cooperativeLaunch", FieldType::Int, FieldValue::Int(1)),
-            ("cooperativeMultiDeviceLaunch", FieldType::Int, FieldValue::Int(0)),
-            ("sharedMemPerBlockOptin", FieldType::Size, pick(49152, 232_448)),
-            ("maxBlocksPerMultiProcessor", FieldType::Int, FieldValue::Int(32)),
-            ("reservedSharedMemPerBlock", FieldType::Size, pick(0, 1024)),
-            ("memoryPoolsSupported", FieldType::Int, pick(0, 1)),
+            ("name", FieldValue::Name(self.name())),
+            ("totalGlobalMem", FieldValue::Int(self.total_mem as i64)),
+            ("sharedMemPerBlock", FieldValue::Int(49152)),
+            ("regsPerBlock", FieldValue::Int(65536)),
+            ("warpSize", FieldValue::Int(32)),
+            ("memPitch", FieldValue::Int(2147483647)),
+            ("maxThreadsPerBlock", FieldValue::Int(1024)),
+            ("maxThreadsDim", FieldValue::Int3([1024, 1024, 64])),
+            ("maxGridSize", FieldValue::Int3([2147483647, 65535, 65535])),
+            ("clockRate", FieldValue::Int(self.clock_khz() as i64)),
+            ("totalConstMem", FieldValue::Int(65536)),
+            ("major", pick(6, 9)),
+            ("minor", FieldValue::Int(0)),
+            ("textureAlignment", FieldValue::Int(512)),
+            ("texturePitchAlignment", FieldValue::Int(32)),
+            ("deviceOverlap", FieldValue::Int(1)),
+            ("multiProcessorCount", FieldValue::Int(self.sms() as i64)),
+            ("kernelExecTimeoutEnabled", FieldValue::Int(0)),
+            ("integrated", FieldValue::Int(0)),
+            ("canMapHostMemory", FieldValue::Int(1)),
+            ("computeMode", FieldValue::Int(0)),
+            ("concurrentKernels", FieldValue::Int(1)),
+            ("ECCEnabled", FieldValue::Int(1)),
+            ("pciBusID", FieldValue::Int(0)),
+            ("pciDeviceID", FieldValue::Int(0)),
+            ("pciDomainID", FieldValue::Int(0)),
+            ("tccDriver", FieldValue::Int(0)),
+            ("asyncEngineCount", pick(2, 3)),
+            ("unifiedAddressing", FieldValue::Int(1)),
+            ("memoryClockRate", pick(715_000, 2_619_000)),
+            ("memoryBusWidth", pick(4096, 5120)),
+            ("l2CacheSize", pick(4_194_304, 52_428_800)),
+            ("persistingL2CacheMaxSize", pick(0, 32_505_856)),
+            ("maxThreadsPerMultiProcessor", FieldValue::Int(2048)),
+            ("streamPrioritiesSupported", FieldValue::Int(1)),
+            ("globalL1CacheSupported", FieldValue::Int(1)),
+            ("localL1CacheSupported", FieldValue::Int(1)),
+            ("sharedMemPerMultiprocessor", pick(65536, 233_472)),
+            ("regsPerMultiprocessor", FieldValue::Int(65536)),
+            ("managedMemory", FieldValue::Int(1)),
+            ("isMultiGpuBoard", FieldValue::Int(0)),
+            ("multiGpuBoardGroupID", FieldValue::Int(0)),
+            ("singleToDoublePrecisionPerfRatio", FieldValue::Int(2)),
+            ("pageableMemoryAccess", FieldValue::Int(0)),
+            ("concurrentManagedAccess", FieldValue::Int(1)),
+            ("computePreemptionSupported", FieldValue::Int(1)),
+            ("canUseHostPointerForRegisteredMem", FieldValue::Int(1)),
+            ("cooperativeLaunch", FieldValue::Int(1)),
+            ("cooperativeMultiDeviceLaunch", FieldValue::Int(0)),
+            ("sharedMemPerBlockOptin", pick(49152, 232_448)),
+            ("maxBlocksPerMultiProcessor", FieldValue::Int(32)),
+            ("reservedSharedMemPerBlock", pick(0, 1024)),
+            ("memoryPoolsSupported", pick(0, 1)),
         ]
     }
 
@@ -122,7 +111,7 @@ impl Gpu {
     pub fn prop_bytes(&self) -> Vec<u8> {
         let def = prop_struct();
         let mut out = vec![0u8; def.size as usize];
-        for (name, _, v) in self.fields() {
+        for (name, v) in self.fields() {
             let Some(f) = def.field(name) else { continue };
             let at = f.offset as usize;
             match v {
@@ -147,7 +136,7 @@ impl Gpu {
     /// `cudaDeviceGetAttribute`'s value of attribute `attr`, or None for one warpdbg does not know.
     pub fn attribute(&self, attr: u32) -> Option<i64> {
         let name = ATTRIBUTES.iter().find(|a| a.1 == attr)?.2;
-        self.fields().into_iter().find(|f| f.0 == name).map(|f| match f.2 {
+        self.fields().into_iter().find(|f| f.0 == name).map(|f| match f.1 {
             FieldValue::Int(x) => x,
             FieldValue::Int3(xs) => xs[ATTRIBUTES.iter().find(|a| a.1 == attr).map_or(0, |a| a.3)],
             FieldValue::Name(_) => 0,
@@ -219,28 +208,9 @@ pub fn attribute(name: &str) -> Option<u32> {
     ATTRIBUTES.iter().find(|a| a.0 == name).map(|a| a.1)
 }
 
-/// The `cudaDeviceProp` struct host code declares (warpdbg's layout: the fields courses print, in CUDA's
-/// order; no program depends on the real offsets).
+/// The `cudaDeviceProp` struct host code declares (`crate::front::runtime_structs::device_prop`).
 pub fn prop_struct() -> Arc<StructDef> {
-    static DEF: OnceLock<Arc<StructDef>> = OnceLock::new();
-    DEF.get_or_init(|| {
-        let gpu = Gpu { pre_volta: false, total_mem: 0, host_mem: 0 };
-        let fields = gpu
-            .fields()
-            .into_iter()
-            .map(|(name, f, _)| {
-                let ty = match f {
-                    FieldType::Int => Type::INT,
-                    FieldType::Size => Type::Scalar(Scalar::U64),
-                    FieldType::Name => Type::Array(Box::new(Type::Scalar(Scalar::I8)), 256),
-                    FieldType::Int3 => Type::Array(Box::new(Type::INT), 3),
-                };
-                (name.to_string(), ty)
-            })
-            .collect();
-        Arc::new(StructDef::new("cudaDeviceProp", fields, 8))
-    })
-    .clone()
+    crate::front::runtime_structs::device_prop()
 }
 
 #[cfg(test)]
@@ -259,5 +229,13 @@ mod tests {
         assert_eq!(g.attribute(4), Some(64));
         assert_eq!(Gpu { pre_volta: true, ..g }.attribute(75), Some(6));
         assert!(b.starts_with(b"warpdbg simulated GPU"));
+    }
+
+    #[test]
+    fn every_value_has_its_field_in_the_front_ends_layout_and_the_other_way() {
+        let g = Gpu { pre_volta: false, total_mem: 1 << 31, host_mem: 1 << 33 };
+        let names: Vec<&str> = g.fields().into_iter().map(|f| f.0).collect();
+        let layout: Vec<&str> = crate::front::runtime_structs::DEVICE_PROP.iter().map(|f| f.0).collect();
+        assert_eq!(names, layout);
     }
 }

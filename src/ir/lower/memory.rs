@@ -4,13 +4,19 @@
 use super::*;
 
 impl Lowerer<'_> {
-    /// The address of this thread's copy of a local array of `bytes` whose copies start at `base`.
+    /// The address of this thread's copy of a local variable whose copies start at `base`, `bytes` apart.
     pub(super) fn thread_copy(&mut self, base: Reg, bytes: u32, span: Span) -> Reg {
         let linear = self.thread_linear(span);
         let offset = self.temp(Ty::U64);
-        self.emit(Instr::Binary { op: ArithOp::Mul, ty: Ty::U64, dst: offset, a: linear, b: Operand::Imm(bytes as u64) }, span);
+        self.emit(
+            Instr::Binary { op: ArithOp::Mul, ty: Ty::U64, dst: offset, a: linear, b: Operand::Imm(bytes as u64) },
+            span,
+        );
         let dst = self.new_reg(None, Ty::Ptr);
-        self.emit(Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: Operand::Reg(offset) }, span);
+        self.emit(
+            Instr::Binary { op: ArithOp::Add, ty: Ty::U64, dst, a: Operand::Reg(base), b: Operand::Reg(offset) },
+            span,
+        );
         dst
     }
 
