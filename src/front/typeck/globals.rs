@@ -305,7 +305,7 @@ impl Checker {
                 );
                 let assign =
                     Expr::new(ExprKind::Assign(Place::Mem(Box::new(at)), Box::new(value)), Type::Scalar(elem), span);
-                Stmt { kind: StmtKind::Expr(assign), span: span }
+                Stmt { kind: StmtKind::Expr(assign), span }
             })
             .collect()
     }
