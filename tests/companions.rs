@@ -25,6 +25,6 @@ fn a_function_no_file_defines_keeps_the_programs_own_error() {
     // The try with `timer.cpp` fails too, so the error is the one the program gives alone.
     assert_eq!(
         run("undefined"),
-        Err(vec!["not supported by warpdbg: the host function `never_defined` yet".to_string()])
+        Err(vec!["`never_defined` is declared but defined nowhere in the program".to_string()])
     );
 }

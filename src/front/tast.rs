@@ -109,6 +109,9 @@ pub struct Program {
     pub templates: Vec<(String, String, bool)>,
     /// File-scope items the parser set aside for an unsupported construct.
     pub unavailable: Vec<super::ast::Unavailable>,
+    /// The host functions the file declares, prototypes included (a call of one defined nowhere is the
+    /// program's own mistake, which the linker would report).
+    pub host_declared: Vec<super::ast::Ident>,
     /// Unsupported constructs found in type checking, by the function they are in: errors where the launched
     /// kernel reaches the function, a warning for it otherwise.
     pub deferred: Vec<(FnId, super::diagnostic::Diagnostic)>,

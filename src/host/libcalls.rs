@@ -335,6 +335,9 @@ impl Resolver<'_> {
                     ),
                 ));
             }
+            if let Some(decl) = self.kernels.host_declared.iter().find(|d| d.name == name.name) {
+                return Err(self.undefined(name, decl.span));
+            }
             return Err(self.unsupported(name.span, format_args!("the host function `{}` yet", name.name)));
         };
         if args.len() < params.len() || (!variadic && args.len() > params.len()) {

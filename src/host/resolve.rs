@@ -288,6 +288,26 @@ impl Resolver<'_> {
         Reported
     }
 
+    /// A call of host function `name`, declared at `decl` and defined nowhere: the linker's "undefined
+    /// reference", the program's own mistake (not a gap of warpdbg's).
+    pub(super) fn undefined(&mut self, name: &ast::Ident, decl: Span) -> Reported {
+        let n = &name.name;
+        self.diags.push(
+            Diagnostic::new(
+                ErrorCode::Name,
+                name.span,
+                format!("`{n}` is declared but defined nowhere in the program"),
+            )
+            .label("called here")
+            .with_secondary(decl, "declared here, without a body")
+            .hint(format!(
+                "nvcc would stop at link time (\"undefined reference to `{n}`\"): define it, or build with the \
+                     source file that does"
+            )),
+        );
+        Reported
+    }
+
     /// The type a written type names, with `extra` more pointer levels.
     pub(super) fn ty(&mut self, ts: &TypeSpec, extra: u8) -> Result<Type, Reported> {
         let base = if let Some(f) = &ts.func {

@@ -81,6 +81,7 @@ pub fn check(
     }
     ck.check_recursion(&program);
     program.unavailable = std::mem::take(&mut ck.unavailable);
+    program.host_declared = std::mem::take(&mut ck.host_functions);
     program.deferred = std::mem::take(&mut ck.deferred);
     program.legacy_warp = ck.legacy_warp.take();
     program.globals = std::mem::take(&mut ck.globals);
