@@ -136,3 +136,21 @@ fn struct_variables_whose_address_is_taken_live_in_memory() {
     assert_eq!(String::from_utf8_lossy(&out), "7 9\n", "{}", String::from_utf8_lossy(&err));
     assert_eq!(r.status, 0);
 }
+
+#[test]
+fn a_local_variables_accesses_are_not_global_memory_traffic() {
+    // `c` lives in memory for `inc(&c)`, but nvcc keeps it in a register once `inc` is inlined, and ncu counts
+    // local memory apart anyway: the kernel's one global request is the store to `out`.
+    let src = "// @block 32\n// @arg out int[32] = 0\n__device__ void inc(int *p) { *p += 1; }\n\
+               __global__ void k(int *out) {\n    int c = threadIdx.x;\n    inc(&c);\n    out[threadIdx.x] = c;\n}\n";
+    let path = std::env::temp_dir().join(format!("warpdbg-local-traffic-{}.cu", std::process::id()));
+    std::fs::write(&path, src).expect("write the kernel");
+    let bin = env!("CARGO_BIN_EXE_warpdbg");
+    let out = std::process::Command::new(bin).arg("run").arg(&path).arg("--json").output().expect("run");
+    std::fs::remove_file(&path).ok();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let g = &json["global_memory"];
+    assert_eq!((g["load"]["requests"].as_u64(), g["store"]["requests"].as_u64()), (Some(0), Some(1)), "{g}");
+    let out: Vec<i64> = json["memory"]["out"].as_array().expect("out").iter().map(|v| v.as_i64().unwrap()).collect();
+    assert_eq!(out, (1..=32).collect::<Vec<i64>>());
+}

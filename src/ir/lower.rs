@@ -98,6 +98,7 @@ pub fn lower_launched(
             reg,
             span: local.span,
             constant_bytes: None,
+            local_bytes: None,
         });
     }
     // File-scope `__device__` and `__constant__` variables arrive as hidden last arguments: their addresses;
@@ -108,7 +109,8 @@ pub fn lower_launched(
             let ty = crate::front::types::Type::ptr(crate::front::types::Type::Scalar(g.elem), false);
             let reg = lw.new_var(&g.name, &ty);
             let constant_bytes = (g.space == t::GlobalSpace::Constant).then(|| g.elem.size() as u64 * g.len());
-            params.push(Param { name: g.name.clone(), ty, reg, span: g.span, constant_bytes });
+            let local_bytes = (g.space == t::GlobalSpace::Local).then(|| g.ty.size() as u64);
+            params.push(Param { name: g.name.clone(), ty, reg, span: g.span, constant_bytes, local_bytes });
             // Only this kernel's own local arrays (and its callees') cost it instructions.
             let own = match g.owner {
                 Some(f) if g.space == t::GlobalSpace::Local && used.contains(&f) => {

@@ -489,6 +489,9 @@ pub struct Param {
     /// A hidden parameter holding a `__constant__` variable's address: the variable's size in bytes. Reads in
     /// that range go through the constant cache, not the global-load path (`sim::traffic`).
     pub constant_bytes: Option<u64>,
+    /// A hidden parameter holding where a local variable's copies start (one per thread, thread after
+    /// thread): the bytes of one copy. Accesses there are the thread's local memory, not global traffic.
+    pub local_bytes: Option<u64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -200,7 +200,7 @@ impl Machine {
             max_resident = c.clamp(1, total_blocks.max(1)) as usize;
         }
         let warps = total_blocks * launch.warps_per_block();
-        let traffic = Traffic::for_launch(&kernel, &params);
+        let traffic = Traffic::for_launch(&kernel, &params, total_blocks * launch.block.count());
         let spins = clock_spin::Spins::new(&kernel, config.tuning.no_spin_skip);
         let mut m = Machine {
             kernel,

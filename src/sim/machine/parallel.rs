@@ -150,7 +150,10 @@ impl Machine {
             steps: 0,
             max_steps: t.max_steps,
             // Each range's reads of `__constant__` variables are counted apart, as the whole launch's are.
-            metrics: Metrics { traffic: Traffic::for_launch(&t.kernel, &t.params), ..Default::default() },
+            metrics: Metrics {
+                traffic: Traffic::for_launch(&t.kernel, &t.params, t.launch.grid.count() * t.launch.block.count()),
+                ..Default::default()
+            },
             hazards: vec![],
             output: vec![],
             children: vec![],

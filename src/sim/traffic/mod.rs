@@ -203,6 +203,9 @@ pub struct Traffic {
     pub atomics_per_address: HashMap<u64, u64>,
     /// Loads from `__constant__` variables: the constant cache's, counted apart (none of the above).
     pub constant: ConstantReads,
+    /// Where the launch's local variables' per-thread copies are (start, end): their accesses are local
+    /// memory, which nvcc often keeps in registers, never global traffic (ncu counts them apart too).
+    local: Vec<(u64, u64)>,
 }
 
 impl std::fmt::Debug for Traffic {
@@ -222,10 +225,13 @@ impl std::fmt::Debug for Traffic {
 impl Traffic {
     /// No traffic yet in a launch of `kernel` with parameter values `params`: the hidden parameters that hold
     /// `__constant__` variables' addresses say where reads are constant-cache reads.
-    pub fn for_launch(kernel: &Kernel, params: &[u64]) -> Traffic {
-        let vars = kernel.params.iter().zip(params);
-        let ranges = vars.filter_map(|(p, &at)| p.constant_bytes.map(|n| (at, at + n))).collect();
-        Traffic { constant: ConstantReads::new(ranges), ..Default::default() }
+    /// `__constant__` variables' addresses say where reads are constant-cache reads, and those of the local
+    /// variables' copies (one per each of `threads`) where accesses are local memory.
+    pub fn for_launch(kernel: &Kernel, params: &[u64], threads: u64) -> Traffic {
+        let vars = || kernel.params.iter().zip(params);
+        let ranges = vars().filter_map(|(p, &at)| p.constant_bytes.map(|n| (at, at + n))).collect();
+        let local = vars().filter_map(|(p, &at)| p.local_bytes.map(|n| (at, at + n.saturating_mul(threads)))).collect();
+        Traffic { constant: ConstantReads::new(ranges), local, ..Default::default() }
     }
 
     /// Counts warp `warp`'s request `a` on `line` (warps numbered as [`Sample::warp`]). A load whose lowest
@@ -235,6 +241,12 @@ impl Traffic {
         let Some(op) = a.op else { return };
         if a.mask == 0 {
             return;
+        }
+        if !self.local.is_empty() {
+            let at = a.addr(a.mask.trailing_zeros());
+            if self.local.iter().any(|&(start, end)| (start..end).contains(&at)) {
+                return;
+            }
         }
         if op == GlobalOp::Load && self.constant.any() && self.constant.holds(a.addr(a.mask.trailing_zeros())) {
             let mut addrs = [0u64; 32];
@@ -411,6 +423,9 @@ impl Traffic {
 
     /// Adds another run's traffic (other blocks of the same launch): what one run of all of them records.
     pub fn merge(&mut self, from: &Traffic) {
+        if self.local.is_empty() {
+            self.local.clone_from(&from.local);
+        }
         if self.lines.len() < from.lines.len() {
             self.lines.resize_with(from.lines.len(), Default::default);
         }
