@@ -1,7 +1,9 @@
 //! The runtime's structs host code declares and fills: pitched pointers, extents and positions for 3D copies
 //! (`cudaPitchedPtr`, `cudaExtent`, `cudaPos`, `cudaMemcpy3DParms`), what `cudaFuncGetAttributes` and
 //! `cudaPointerGetAttributes` write (`cudaFuncAttributes`, `cudaPointerAttributes`), and CUDA 13's
-//! `cudaMemLocation`, and `cudaDeviceProp` (whose values the host fills in). Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
+//! `cudaMemLocation`. Field order and types are the CUDA 12 headers' (driver_types.h), so the layout matches.
+//! `cudaDeviceProp` is here too, with the fields courses print in CUDA's order (not its real layout), so that a
+//! program's struct may hold one; the host fills in its values.
 //! They live in the front end because kernels take the 3D ones as parameters too (`cudaPitchedPtr p`).
 
 use std::sync::{Arc, OnceLock};

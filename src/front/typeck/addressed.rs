@@ -11,7 +11,7 @@ use crate::front::tast::*;
 use crate::front::types::Type;
 
 /// The names written as `&name` anywhere in a function's body (whatever they name: the checker keeps in
-/// memory only the scalar locals among them).
+/// memory only the scalar and struct variables among them).
 pub(super) fn addressed_names(body: &[ast::Stmt]) -> HashSet<String> {
     let mut out = HashSet::new();
     for s in body {

@@ -93,8 +93,8 @@ pub(super) struct Checker {
     pub(super) members: Members,
     /// The current function's parameters passed by reference.
     pub(super) by_ref: Vec<LocalId>,
-    /// Names whose address the current function takes: its scalar variables of these names live in
-    /// per-thread memory (see `addressed`).
+    /// Names whose address the current function takes: its scalar and struct variables of these names live
+    /// in per-thread memory (see `addressed`).
     pub(super) addressed: HashSet<String>,
     /// The struct variable a struct-returning function's `return` fills (by struct-local index).
     pub(super) ret_slot: Option<u32>,
