@@ -11,21 +11,7 @@
 //! off a correctly rounded `exp2f` in 30 % of inputs, `MUFU.LG2` more near 1 (an absolute error), which
 //! `__powf` magnifies.
 
-/// `MUFU.EX2`: 2^p, inputs and results below the smallest normal flushed to zero.
-fn ex2(p: f32) -> f32 {
-    flush(((flush(p)) as f64).exp2() as f32)
-}
-
-/// `EX2` as nvcc uses it: a power below 2^-126 is the square of `EX2` of half of it, so it is subnormal
-/// rather than flushed.
-fn ex2_scaled(p: f32) -> f32 {
-    if p < -126.0 {
-        let h = ex2(p * 0.5);
-        h * h
-    } else {
-        ex2(p)
-    }
-}
+use super::libdevice::mufu;
 
 /// `MUFU.LG2` of `x`: nvcc scales a subnormal operand up first, so it is read whole.
 fn lg2(x: f32) -> f32 {
@@ -39,18 +25,14 @@ fn turns(x: f32) -> f32 {
     if (r as f64).abs() > exact.abs() { f32::from_bits(r.to_bits() - 1) } else { r }
 }
 
-fn flush(v: f32) -> f32 {
-    if v.is_subnormal() { 0.0f32.copysign(v) } else { v }
-}
-
 /// `__expf(x)`.
 pub fn exp(x: f32) -> f32 {
-    ex2_scaled(x * std::f32::consts::LOG2_E)
+    mufu::ex2(x * std::f32::consts::LOG2_E)
 }
 
 /// `__exp10f(x)`.
 pub fn exp10(x: f32) -> f32 {
-    ex2_scaled(x * std::f32::consts::LOG2_10)
+    mufu::ex2(x * std::f32::consts::LOG2_10)
 }
 
 /// `__log2f(x)`.
@@ -70,7 +52,7 @@ pub fn log10(x: f32) -> f32 {
 
 /// `__powf(x, y)`.
 pub fn pow(x: f32, y: f32) -> f32 {
-    ex2_scaled(lg2(x) * y)
+    mufu::ex2(lg2(x) * y)
 }
 
 /// `__sinf(x)`.

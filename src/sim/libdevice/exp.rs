@@ -2,7 +2,7 @@
 //! as correctly rounded, so they can be an ulp off the GPU); `expm1f` takes `EX2` of an integer only (exact)
 //! and is bit-exact; `powf` computes its logarithm with `MUFU.RCP` and its power by a polynomial.
 
-use super::{c, mufu};
+use super::{c, horner, mufu};
 
 /// e^x or 10^x as nvcc's `expf`/`exp10f`: k = floor(x * log2(b) + 1/2) by a rounding-down FFMA, then
 /// `EX2(x * log2(b) - k) * 2^k` (log2(b) in two pieces; `step` is log2(b)/252, `hi` and `lo` its pieces).
@@ -37,10 +37,7 @@ pub fn expm1(x: f32) -> f32 {
     // 2^128 overflows: take 2^127 and double the result.
     let top = j == 128.0;
     let j = if top { j - 1.0 } else { j };
-    let mut p = c(0x3AB5_EBE6).mul_add(r, c(0x3C09_5663));
-    for k in [0x3D2A_ABE3, 0x3E2A_A9F6, 0x3EFF_FFFE] {
-        p = p.mul_add(r, c(k));
-    }
+    let p = horner(r, &[0x3AB5_EBE6, 0x3C09_5663, 0x3D2A_ABE3, 0x3E2A_A9F6, 0x3EFF_FFFE]);
     let m = (r * p).mul_add(r, r);
     let two_j = mufu::ex2(j);
     let v = m.mul_add(two_j, two_j - 1.0);
@@ -88,10 +85,7 @@ pub fn pow(x: f32, y: f32) -> f32 {
     let pl = lo.mul_add(y, hi.mul_add(y, -ph));
     let n = ph.round_ties_even();
     let f = pl + (ph - n);
-    let mut p = c(0x391F_CB8E).mul_add(f, c(0x3AAF_85ED));
-    for k in [0x3C1D_9856, 0x3D63_57BB, 0x3E75_FDEC, 0x3F31_7218] {
-        p = p.mul_add(f, c(k));
-    }
+    let p = horner(f, &[0x391F_CB8E, 0x3AAF_85ED, 0x3C1D_9856, 0x3D63_57BB, 0x3E75_FDEC, 0x3F31_7218]);
     let p = p.mul_add(f, 1.0);
     // 2^n in two factors, so that 2^n below the normal range or near the top scales correctly.
     let bias: u32 = if n > 0.0 { 0 } else { 0x8300_0000 };

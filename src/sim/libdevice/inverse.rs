@@ -3,7 +3,7 @@
 //! bit-exact; `atanf` above 1 reduces by `MUFU.RCP`, `asinf` and `acosf` above 0.56 by `MUFU.RSQ` (with a
 //! Newton step): there they can be an ulp off the GPU.
 
-use super::{c, mufu};
+use super::{c, horner, mufu};
 
 /// pi/2 as the product the GPU's FFMAs add to (0x3FD774EB * 0x3F6EE581, rounded once with the addend).
 const PI_2: (u32, u32) = (0x3F6E_E581, 0x3FD7_74EB);
@@ -16,10 +16,10 @@ fn plus(k: (u32, u32), v: f32) -> f32 {
 /// atan(t) for t in [0, 1] by `atanf`'s polynomial.
 fn atan_poly(t: f32) -> f32 {
     let s = t * t;
-    let mut p = c(0x3B20_90AA).mul_add(s, c(0xBC6B_E14F));
-    for k in [0x3D23_397E, 0xBD94_8A7A, 0x3DD7_6B21, 0xBE11_1E88, 0x3E4C_AF60, 0xBEAA_AA27] {
-        p = p.mul_add(s, c(k));
-    }
+    let p = horner(
+        s,
+        &[0x3B20_90AA, 0xBC6B_E14F, 0x3D23_397E, 0xBD94_8A7A, 0x3DD7_6B21, 0xBE11_1E88, 0x3E4C_AF60, 0xBEAA_AA27],
+    );
     (s * p).mul_add(t, t)
 }
 
@@ -40,10 +40,10 @@ pub fn atan2(y: f32, x: f32) -> f32 {
     let (hi, lo) = if steep { (ay, ax) } else { (ax, ay) };
     let q = lo / hi;
     let s = q * q;
-    let mut p = c(0x3B33_710B).mul_add(s, c(0xBC80_7748));
-    for k in [0x3D2C_DAB2, 0xBD99_2D10, 0x3DD9_EA6C, 0xBE11_7CB1, 0x3E4C_BCE0, 0xBEAA_AA7D] {
-        p = p.mul_add(s, c(k));
-    }
+    let p = horner(
+        s,
+        &[0x3B33_710B, 0xBC80_7748, 0x3D2C_DAB2, 0xBD99_2D10, 0x3DD9_EA6C, 0xBE11_7CB1, 0x3E4C_BCE0, 0xBEAA_AA7D],
+    );
     let v = (s * p).mul_add(q, q);
     let negative = (x.to_bits() as i32) < 0;
     let v = match (steep, negative) {
@@ -73,10 +73,7 @@ pub fn asin(x: f32) -> f32 {
     let big = ax > c(0x3F0F_5C29);
     let t = if big { half_versine_root(ax) } else { ax };
     let s = t * t;
-    let mut p = c(0x3D4D_D2F7).mul_add(s, c(0x3C99_CA97));
-    for k in [0x3D3F_90E8, 0x3D99_3CCF, 0x3E2A_AC04] {
-        p = p.mul_add(s, c(k));
-    }
+    let p = horner(s, &[0x3D4D_D2F7, 0x3C99_CA97, 0x3D3F_90E8, 0x3D99_3CCF, 0x3E2A_AC04]);
     let v = (s * p).mul_add(t, t);
     let v = if big { plus(PI_2, v * -2.0) } else { v };
     if v.is_nan() { v } else { v.copysign(x) }
@@ -89,10 +86,7 @@ pub fn acos(x: f32) -> f32 {
     let big = ax > c(0x3F0F_5C29);
     let t = if big { half_versine_root(ax) } else { ax }.copysign(x);
     let s = t * t;
-    let mut p = c(0x3D10_ECEF).mul_add(s, c(0x3C8B_1ABB));
-    for k in [0x3CFC_028C, 0x3D37_2139, 0x3D99_93DB, 0x3E2A_AAC6] {
-        p = p.mul_add(s, c(k));
-    }
+    let p = horner(s, &[0x3D10_ECEF, 0x3C8B_1ABB, 0x3CFC_028C, 0x3D37_2139, 0x3D99_93DB, 0x3E2A_AAC6]);
     let v = (s * p).mul_add(t, t);
     let w = plus(PI_2, if big { v } else { -v });
     let v = if x > c(0x3F0F_5C29) { v } else { w };

@@ -16,7 +16,8 @@ mod log;
 mod ops;
 mod trig;
 
-use ops::{add_rz, c, mufu};
+pub(super) use ops::mufu;
+use ops::{add_rz, c, horner};
 
 use crate::front::tast::MathFn;
 

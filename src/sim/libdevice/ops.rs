@@ -1,5 +1,5 @@
-//! What the functions share: the special function unit's instructions, a rounding-toward-zero add, and
-//! constants given as bits.
+//! What the functions share: the special function unit's instructions, a rounding-toward-zero add, Horner's
+//! rule, and constants given as bits.
 
 /// The special function unit's instructions, taken as correctly rounded (their own last-bit error is not
 /// modelled). `.ftz` forms flush a subnormal operand and result to zero, as the hardware does.
@@ -54,6 +54,12 @@ pub fn add_rz(a: f32, b: f32) -> f32 {
 /// The float next to `v` toward zero (`v` finite and not zero).
 fn toward_zero(v: f32) -> f32 {
     f32::from_bits(v.to_bits() - 1)
+}
+
+/// The polynomial whose coefficients are `k` (as bits, the highest degree first) at `x`, by Horner's rule
+/// one FFMA a step, as the GPU evaluates it.
+pub fn horner(x: f32, k: &[u32]) -> f32 {
+    k[1..].iter().fold(c(k[0]), |p, &k| p.mul_add(x, c(k)))
 }
 
 /// The constant of these bits (the SASS and PTX give constants as bits).

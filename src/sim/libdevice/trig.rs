@@ -1,7 +1,7 @@
 //! `sinf`, `cosf`, `tanf`: a reduction by pi/2 (three FFMAs with pi/2 split in three below 105615, a 192-bit
 //! product with 2/pi's bits above), then a polynomial in the remainder chosen by the quadrant.
 
-use super::{c, mufu};
+use super::{c, horner, mufu};
 
 /// 2/pi's first 192 bits, least significant word first (the GPU's table for the reduction of large
 /// arguments).
@@ -88,10 +88,7 @@ pub fn cos(x: f32) -> f32 {
 pub fn tan(x: f32) -> f32 {
     let (r, q) = reduce(x);
     let s = r * r;
-    let mut p = c(0x3C19_0000).mul_add(s, c(0x3B56_0000));
-    for k in [0x3CC7_0000, 0x3D5B_0000, 0x3E08_9438, 0x3EAA_AA88] {
-        p = p.mul_add(s, c(k));
-    }
+    let p = horner(s, &[0x3C19_0000, 0x3B56_0000, 0x3CC7_0000, 0x3D5B_0000, 0x3E08_9438, 0x3EAA_AA88]);
     let t = if r.abs() == c(0x3A00_B43C) { r } else { p.mul_add(s * r, r) };
     if q & 1 != 0 { mufu::rcp_ftz(-t) } else { t }
 }
